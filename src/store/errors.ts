@@ -1,0 +1,58 @@
+/**
+ * Typed store errors with the reasons and codes kube-apiserver uses, so a reconciler can branch
+ * on `err.reason === 'Conflict'` exactly as it would on a real `Status`.
+ */
+export type StoreErrorReason = 'Conflict' | 'NotFound' | 'AlreadyExists' | 'Gone' | 'Invalid' | 'InternalError' | 'ServiceUnavailable' | 'TooManyRequests' | 'Timeout' | 'Forbidden';
+
+/** Base class of every error the simulated API returns. @public */
+export class StoreError extends Error {
+  readonly reason: StoreErrorReason;
+  readonly code: number;
+  /** Seconds to wait before retrying (429/503), when the server said so. */
+  readonly retryAfterSeconds: number | undefined;
+  constructor(reason: StoreErrorReason, code: number, message: string, retryAfterSeconds?: number) {
+    super(message);
+    this.name = `${reason}Error`;
+    this.reason = reason;
+    this.code = code;
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+/** 409: the caller's resourceVersion (or a precondition) is not current. @public */
+export class ConflictError extends StoreError {
+  constructor(message: string) {
+    super('Conflict', 409, message);
+  }
+}
+/** 404 @public */
+export class NotFoundError extends StoreError {
+  constructor(message: string) {
+    super('NotFound', 404, message);
+  }
+}
+/** 409 on create of an existing name. @public */
+export class AlreadyExistsError extends StoreError {
+  constructor(message: string) {
+    super('AlreadyExists', 409, message);
+  }
+}
+/** 410: a watch asked for a resourceVersion older than the retained history. @public */
+export class GoneError extends StoreError {
+  constructor(message: string) {
+    super('Gone', 410, message);
+  }
+}
+/** 422: the request is malformed. @public */
+export class InvalidError extends StoreError {
+  constructor(message: string) {
+    super('Invalid', 422, message);
+  }
+}
+/** 500/503/429/504 injected by faults. @public */
+export class ServerError extends StoreError {}
+
+/** True when `err` is a store error with the given reason. @public */
+export function isStoreError(err: unknown, reason?: StoreErrorReason): err is StoreError {
+  return err instanceof StoreError && (reason === undefined || err.reason === reason);
+}

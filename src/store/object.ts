@@ -1,0 +1,137 @@
+/**
+ * Object shapes of the simulated API server (SPEC §2.1). Kinds are plain strings, so
+ * non-Kubernetes reconcilers use the same store.
+ */
+
+/** Any JSON value. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+/** A JSON object. */
+export type JsonObject = { [key: string]: Json };
+
+/** @public */
+export interface OwnerReference {
+  apiVersion?: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+}
+
+/** @public */
+export interface ObjectMeta {
+  name: string;
+  namespace?: string;
+  generateName?: string;
+  uid: string;
+  /** Decimal string of the store's global counter, as in Kubernetes. */
+  resourceVersion: string;
+  generation: number;
+  /** RFC 3339 time derived from virtual time (see {@link virtualTimestamp}). */
+  creationTimestamp: string;
+  deletionTimestamp?: string;
+  finalizers: string[];
+  ownerReferences: OwnerReference[];
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+}
+
+/** An object as stored and returned by the store. @public */
+export interface StoredObject<Spec = JsonObject, Status = JsonObject> {
+  apiVersion?: string;
+  kind: string;
+  metadata: ObjectMeta;
+  spec: Spec;
+  status: Status;
+}
+
+/** What a caller passes to create: everything but the server-set fields is optional. @public */
+export interface NewObject<Spec = JsonObject, Status = JsonObject> {
+  apiVersion?: string;
+  kind: string;
+  metadata: {
+    name?: string;
+    generateName?: string;
+    namespace?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    finalizers?: string[];
+    ownerReferences?: OwnerReference[];
+    resourceVersion?: string;
+    uid?: string;
+  };
+  spec?: Spec;
+  status?: Status;
+}
+
+/** Identifies one object: kind plus namespace/name. @public */
+export interface ObjectRef {
+  kind: string;
+  namespace?: string;
+  name: string;
+}
+
+/** `namespace/name`, or `name` for cluster-scoped objects (the workqueue key format). @public */
+export function keyOf(ref: { namespace?: string | undefined; name: string }): string {
+  return ref.namespace ? `${ref.namespace}/${ref.name}` : ref.name;
+}
+
+/** Splits a `namespace/name` key. @public */
+export function parseKey(key: string): { namespace?: string; name: string } {
+  const i = key.indexOf('/');
+  return i < 0 ? { name: key } : { namespace: key.slice(0, i), name: key.slice(i + 1) };
+}
+
+/** Virtual time zero, as a wall-clock instant, so timestamps look like Kubernetes ones. */
+export const VIRTUAL_EPOCH_MS = Date.UTC(2026, 0, 1);
+
+/** RFC 3339 timestamp for a virtual time in milliseconds. @public */
+export function virtualTimestamp(ms: number): string {
+  return new Date(VIRTUAL_EPOCH_MS + ms).toISOString();
+}
+
+/** Virtual milliseconds of a timestamp produced by {@link virtualTimestamp}. @public */
+export function fromVirtualTimestamp(ts: string): number {
+  return Date.parse(ts) - VIRTUAL_EPOCH_MS;
+}
+
+/** Deep copy of plain JSON data (faster than structuredClone for small objects). @internal */
+export function cloneJson<T>(value: T): T {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    const out = new Array(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = cloneJson(value[i]);
+    return out as T;
+  }
+  const out: Record<string, unknown> = {};
+  for (const k in value as Record<string, unknown>) {
+    const v = (value as Record<string, unknown>)[k];
+    if (v !== undefined) out[k] = cloneJson(v);
+  }
+  return out as T;
+}
+
+/** Structural equality of JSON data (undefined members count as absent). @internal */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') {
+    return (a === undefined && b === undefined) || false;
+  }
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  let na = 0;
+  for (const k in ao) {
+    if (ao[k] === undefined) continue;
+    na++;
+    if (!jsonEqual(ao[k], bo[k])) return false;
+  }
+  let nb = 0;
+  for (const k in bo) if (bo[k] !== undefined) nb++;
+  return na === nb;
+}
