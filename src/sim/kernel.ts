@@ -50,7 +50,8 @@ export class Kernel {
   private nextTaskId = 1;
   private progress = 0;
   private readonly blockedAfter: number;
-  private readonly onBlocked: ((b: BlockedTask) => void) | undefined;
+  /** Called once per task declared blocked. */
+  onBlocked: ((b: BlockedTask) => void) | undefined;
   private stopped = false;
   /** Events executed so far (a cheap measure of work done). */
   steps = 0;

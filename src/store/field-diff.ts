@@ -3,12 +3,12 @@ import { jsonEqual } from './object.js';
 /**
  * Field paths that differ between two versions of an object (`spec.replicas`,
  * `metadata.labels.app`). Paths stop at `maxDepth` segments, which is as precise as a
- * controller author needs to see which write changed what.
+ * controller author needs to see which write changed what. Depth counts segments, not dots, so
+ * a key such as `app.kubernetes.io/name` is one segment.
  * @internal
  */
-export function changedPaths(before: unknown, after: unknown, maxDepth = 4, prefix = '', out: string[] = []): string[] {
+export function changedPaths(before: unknown, after: unknown, maxDepth = 4, prefix = '', out: string[] = [], depth = prefix === '' ? 0 : prefix.split('.').length): string[] {
   if (jsonEqual(before, after)) return out;
-  const depth = prefix === '' ? 0 : prefix.split('.').length;
   if (
     depth >= maxDepth ||
     before === null || after === null ||
@@ -22,9 +22,8 @@ export function changedPaths(before: unknown, after: unknown, maxDepth = 4, pref
   const a = after as Record<string, unknown>;
   const keys = new Set([...Object.keys(b), ...Object.keys(a)]);
   for (const k of [...keys].sort()) {
-    if (k === 'resourceVersion' && prefix === 'metadata') continue;
-    if (k === 'generation' && prefix === 'metadata') continue;
-    if (!jsonEqual(b[k], a[k])) changedPaths(b[k], a[k], maxDepth, prefix === '' ? k : `${prefix}.${k}`, out);
+    if (depth === 1 && prefix === 'metadata' && (k === 'resourceVersion' || k === 'generation')) continue;
+    if (!jsonEqual(b[k], a[k])) changedPaths(b[k], a[k], maxDepth, prefix === '' ? k : `${prefix}.${k}`, out, depth + 1);
   }
   return out;
 }

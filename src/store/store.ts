@@ -96,6 +96,8 @@ interface KindState {
 interface Watcher {
   namespace: string | undefined;
   fn: (ev: WatchEvent) => void;
+  /** Events up to this resourceVersion were replayed or predate the watch: never sent live. */
+  since: number;
 }
 
 const GC_ACTOR = 'environment:garbage-collector';
@@ -116,6 +118,14 @@ export class ObjectStore {
   private readonly kinds = new Map<string, KindState>();
   /** owner uid → dependents (kind + key), for the cascade. */
   private readonly dependents = new Map<string, Set<string>>();
+  /** uids of the objects in the store. */
+  private readonly liveUids = new Set<string>();
+  /** uids of objects removed from the store: a new ownerReference to one is garbage at once. */
+  private readonly deletedUids = new Set<string>();
+  /** Watch events waiting to be dispatched, in resourceVersion order. */
+  private queue: { ks: KindState; ev: WatchEvent }[] = [];
+  private queueHead = 0;
+  private dispatching = false;
   private readonly clock: Clock;
   private readonly historyLimit: number;
   private readonly onWrite: ((w: WriteRecord) => void) | undefined;
@@ -184,7 +194,7 @@ export class ObjectStore {
     const fields = parseFieldSelector(options.fieldSelector);
     const out: StoredObject[] = [];
     for (const o of k.objects.values()) {
-      if (options.namespace !== undefined && o.metadata.namespace !== options.namespace) continue;
+      if (options.namespace && o.metadata.namespace !== options.namespace) continue;
       if (reqs.length > 0 && !matchesSelector(reqs, o.metadata.labels)) continue;
       if (fields.name !== undefined && o.metadata.name !== fields.name) continue;
       if (fields.namespace !== undefined && o.metadata.namespace !== fields.namespace) continue;
@@ -198,32 +208,38 @@ export class ObjectStore {
   /** Creates an object; `generateName` gives a server-chosen unique name. @throws AlreadyExistsError, InvalidError */
   create<S = JsonObject, T = JsonObject>(actor: string, input: NewObject<S, T>): StoredObject<S, T> {
     const ks = this.kind(input.kind);
+    // an empty namespace is no namespace (cluster-scoped), as keyOf already treats it
+    const namespace = input.metadata.namespace ? input.metadata.namespace : undefined;
     let name = input.metadata.name;
     if (!name && input.metadata.generateName) {
       do name = `${input.metadata.generateName}${this.suffix()}`;
-      while (ks.objects.has(keyOf({ namespace: input.metadata.namespace, name })));
+      while (ks.objects.has(keyOf({ namespace, name })));
     }
     if (!name) {
       this.recordError(actor, 'create', input.kind, '', 'Invalid');
       throw new InvalidError(`${input.kind}: metadata.name or metadata.generateName is required`);
     }
-    const key = keyOf({ namespace: input.metadata.namespace, name });
+    const key = keyOf({ namespace, name });
+    const badName = invalidName(name, namespace);
+    if (badName !== undefined) {
+      this.recordError(actor, 'create', input.kind, key, 'Invalid');
+      throw new InvalidError(`${input.kind} "${key}": ${badName}`);
+    }
     if (ks.objects.has(key)) {
       this.recordError(actor, 'create', input.kind, key, 'AlreadyExists');
       throw new AlreadyExistsError(`${input.kind} "${key}" already exists`);
     }
     const now = this.clock.now();
-    const rv = ++this.rv;
     const meta = input.metadata;
     const obj: StoredObject = {
       ...(input.apiVersion !== undefined ? { apiVersion: input.apiVersion } : {}),
       kind: input.kind,
       metadata: {
         name,
-        ...(meta.namespace !== undefined ? { namespace: meta.namespace } : {}),
+        ...(namespace !== undefined ? { namespace } : {}),
         ...(meta.generateName !== undefined ? { generateName: meta.generateName } : {}),
         uid: `${this.uidPrefix}-${++this.uidCounter}`,
-        resourceVersion: String(rv),
+        resourceVersion: '',
         generation: 1,
         creationTimestamp: virtualTimestamp(now),
         finalizers: cloneJson(meta.finalizers ?? []),
@@ -234,10 +250,21 @@ export class ObjectStore {
       spec: cloneJson((input.spec ?? {}) as unknown as JsonObject),
       status: cloneJson((input.status ?? {}) as unknown as JsonObject),
     };
+    const invalid = invalidObject(obj);
+    if (invalid !== undefined) {
+      this.uidCounter--; // the uid was never handed out
+      this.recordError(actor, 'create', input.kind, key, 'Invalid');
+      throw new InvalidError(`${input.kind} "${key}": ${invalid}`);
+    }
+    const rv = ++this.rv;
+    obj.metadata.resourceVersion = String(rv);
     ks.objects.set(key, obj);
+    this.liveUids.add(obj.metadata.uid);
     this.indexOwners(obj, key);
-    this.record({ t: now, actor, verb: 'create', kind: obj.kind, key, uid: obj.metadata.uid, rv, changed: ['.'], noop: false });
     this.emit(ks, { type: 'ADDED', object: obj, rv });
+    this.record({ t: now, actor, verb: 'create', kind: obj.kind, key, uid: obj.metadata.uid, rv, changed: ['.'], noop: false });
+    this.collectDangling(obj, undefined);
+    this.flush();
     return cloneJson(obj) as unknown as StoredObject<S, T>;
   }
 
@@ -248,7 +275,7 @@ export class ObjectStore {
    */
   update<S = JsonObject, T = JsonObject>(actor: string, obj: NewObject<S, T> & { metadata: { name: string } }): StoredObject<S, T> {
     return this.write(actor, 'update', obj.kind, keyOf(obj.metadata as ObjectRef), obj.metadata.resourceVersion, (cur) => ({
-      ...cur,
+      ...checkUid(cur, obj.metadata.uid),
       spec: cloneJson((obj.spec ?? {}) as unknown as JsonObject),
       metadata: {
         ...cur.metadata,
@@ -263,14 +290,16 @@ export class ObjectStore {
   /** Writes status only, through the status subresource; never bumps generation. */
   updateStatus<S = JsonObject, T = JsonObject>(actor: string, obj: NewObject<S, T> & { metadata: { name: string } }): StoredObject<S, T> {
     return this.write(actor, 'updateStatus', obj.kind, keyOf(obj.metadata as ObjectRef), obj.metadata.resourceVersion, (cur) => ({
-      ...cur,
+      ...checkUid(cur, obj.metadata.uid),
       status: cloneJson((obj.status ?? {}) as unknown as JsonObject),
     })) as unknown as StoredObject<S, T>;
   }
 
   /**
    * RFC 7386 merge patch of the main resource (spec + metadata) or, with
-   * `subresource: 'status'`, of status. Optional resourceVersion precondition.
+   * `subresource: 'status'`, of status. Optional resourceVersion precondition, given either as
+   * `options.resourceVersion` or, as kube-apiserver does, as `metadata.resourceVersion` (and
+   * `metadata.uid`) in the patch body.
    */
   patch<S = JsonObject, T = JsonObject>(
     actor: string,
@@ -280,6 +309,7 @@ export class ObjectStore {
     options: WriteOptions & { subresource?: 'status' } = {},
   ): StoredObject<S, T> {
     const status = options.subresource === 'status';
+    // transform copies the result, so the stored object shares no array with the caller's patch
     return this.transform(actor, kind, ref, (cur) => applyMergePatch(cur as unknown as Json, patch) as unknown as StoredObject, { ...options, ...(status ? { subresource: 'status' as const } : {}) }) as unknown as StoredObject<S, T>;
   }
 
@@ -298,10 +328,18 @@ export class ObjectStore {
     const status = options.subresource === 'status';
     const verb: WriteVerb = status ? 'patchStatus' : 'patch';
     return this.write(actor, verb, kind, keyOf(ref), options.resourceVersion, (cur) => {
-      const next = fn(cloneJson(cur));
-      if (next === null || typeof next !== 'object' || Array.isArray(next)) throw new InvalidError(`${kind} "${keyOf(ref)}": patch result is not an object`);
+      const result = fn(cloneJson(cur));
+      if (result === null || typeof result !== 'object' || Array.isArray(result)) throw new InvalidError(`${kind} "${keyOf(ref)}": patch result is not an object`);
+      const next = cloneJson(result); // fn may hand back parts of its own inputs
+      const m = (next.metadata !== null && typeof next.metadata === 'object' ? next.metadata : {}) as Partial<StoredObject['metadata']>;
+      // a resourceVersion or uid in the patched object is a precondition, as in kube-apiserver
+      if (typeof m.resourceVersion === 'string' && m.resourceVersion !== '' && m.resourceVersion !== cur.metadata.resourceVersion) {
+        throw new ConflictError(
+          `Operation cannot be fulfilled on ${kind} "${keyOf(ref)}": the object has been modified; please apply your changes to the latest version and try again`,
+        );
+      }
+      checkUid(cur, m.uid);
       if (status) return { ...cur, status: (next.status ?? {}) as JsonObject };
-      const m = (next.metadata ?? {}) as Partial<StoredObject['metadata']>;
       return {
         ...cur,
         spec: (next.spec ?? {}) as JsonObject,
@@ -341,6 +379,8 @@ export class ObjectStore {
     if (cur.metadata.finalizers.length > 0) {
       if (cur.metadata.deletionTimestamp !== undefined) {
         this.record({ t: now, actor, verb: 'delete', kind, key, uid: cur.metadata.uid, changed: [], noop: true });
+        if (options.propagationPolicy === 'Orphan') this.cascade(cur.metadata.uid, 'Orphan');
+        this.flush();
         return cloneJson(cur);
       }
       const rv = ++this.rv;
@@ -349,13 +389,19 @@ export class ObjectStore {
         metadata: { ...cur.metadata, deletionTimestamp: virtualTimestamp(now), generation: cur.metadata.generation + 1, resourceVersion: String(rv) },
       };
       ks.objects.set(key, next);
-      this.record({ t: now, actor, verb: 'delete', kind, key, uid: cur.metadata.uid, rv, changed: ['metadata.deletionTimestamp'], noop: false, markedForDeletion: true });
       this.emit(ks, { type: 'MODIFIED', object: next, rv });
+      this.record({ t: now, actor, verb: 'delete', kind, key, uid: cur.metadata.uid, rv, changed: ['metadata.deletionTimestamp'], noop: false, markedForDeletion: true });
+      // Orphan must not be lost while finalizers hold the object: the garbage collector orphans
+      // the dependents now (kube-apiserver does it through the `orphan` finalizer); the other
+      // policies collect them when the object is finally removed.
+      if (options.propagationPolicy === 'Orphan') this.cascade(cur.metadata.uid, 'Orphan');
+      this.flush();
       return cloneJson(next);
     }
     const removed = this.remove(ks, key, cur);
     this.record({ t: now, actor, verb: 'delete', kind, key, uid: cur.metadata.uid, rv: removed.rv, changed: ['.'], noop: false, removed: true });
     this.cascade(cur.metadata.uid, options.propagationPolicy ?? 'Background');
+    this.flush();
     return cloneJson(removed.object);
   }
 
@@ -371,14 +417,31 @@ export class ObjectStore {
     if (fromRv !== undefined && fromRv < ks.compactedRv) {
       throw new GoneError(`too old resource version: ${fromRv} (${ks.compactedRv})`);
     }
-    const w: Watcher = { namespace: options.namespace, fn };
+    const namespace = options.namespace ? options.namespace : undefined;
+    // live events start after both the current version and the requested one
+    const since = Math.max(fromRv ?? this.rv, this.rv);
+    const w: Watcher = { namespace, fn, since };
+    const replay: WatchEvent[] = [];
     if (fromRv !== undefined) {
       for (let i = ks.historyStart; i < ks.history.length; i++) {
         const ev = ks.history[i]!;
-        if (ev.rv > fromRv && (w.namespace === undefined || ev.object.metadata.namespace === w.namespace)) fn(ev);
+        if (ev.rv > fromRv && (namespace === undefined || ev.object.metadata.namespace === namespace)) replay.push(ev);
       }
     }
     ks.watchers.add(w);
+    // Writes made by the callback during the replay are queued behind it, so the watcher sees
+    // every event once and in resourceVersion order.
+    const outer = this.dispatching;
+    this.dispatching = true;
+    try {
+      for (const ev of replay) fn(ev);
+    } catch (err) {
+      ks.watchers.delete(w);
+      throw err;
+    } finally {
+      if (!outer) this.dispatching = false;
+    }
+    this.flush();
     return { stop: () => ks.watchers.delete(w) };
   }
 
@@ -386,7 +449,9 @@ export class ObjectStore {
   bookmark(kind: string): void {
     const ks = this.kind(kind);
     const ev: WatchEvent = { type: 'BOOKMARK', object: { kind, metadata: { resourceVersion: String(this.rv) } } as StoredObject, rv: this.rv };
-    for (const w of [...ks.watchers]) w.fn(ev);
+    if (ks.watchers.size === 0) return;
+    this.queue.push({ ks, ev });
+    this.flush();
   }
 
   /** Drops retained watch history so that watches from older versions get 410 (fault hook). */
@@ -422,6 +487,11 @@ export class ObjectStore {
       if (err instanceof StoreError) this.recordError(actor, verb, kind, key, err.reason, cur.metadata.uid);
       throw err;
     }
+    const invalid = invalidObject(next);
+    if (invalid !== undefined) {
+      this.recordError(actor, verb, kind, key, 'Invalid', cur.metadata.uid);
+      throw new InvalidError(`${kind} "${key}": ${invalid}`);
+    }
     if (cur.metadata.deletionTimestamp !== undefined) {
       const added = next.metadata.finalizers.filter((f) => !cur.metadata.finalizers.includes(f));
       if (added.length > 0) {
@@ -441,20 +511,24 @@ export class ObjectStore {
       metadata: { ...next.metadata, resourceVersion: String(rv), generation: cur.metadata.generation + (specChanged ? 1 : 0) },
     };
     if (next.metadata.deletionTimestamp !== undefined && next.metadata.finalizers.length === 0) {
-      ks.objects.set(key, next);
       this.rv--; // the removal takes the version
+      this.unindexOwners(cur, key); // the index holds cur's owners, which this write may have changed
       const removed = this.remove(ks, key, next);
       this.record({ t: now, actor, verb, kind, key, uid: cur.metadata.uid, rv: removed.rv, changed, noop: false, removed: true });
       this.cascade(cur.metadata.uid, 'Background');
+      this.flush();
       return cloneJson(removed.object);
     }
     ks.objects.set(key, next);
-    if (!jsonEqual(cur.metadata.ownerReferences, next.metadata.ownerReferences)) {
+    const ownersChanged = !jsonEqual(cur.metadata.ownerReferences, next.metadata.ownerReferences);
+    if (ownersChanged) {
       this.unindexOwners(cur, key);
       this.indexOwners(next, key);
     }
-    this.record({ t: now, actor, verb, kind, key, uid: cur.metadata.uid, rv, changed, noop: false });
     this.emit(ks, { type: 'MODIFIED', object: next, rv });
+    this.record({ t: now, actor, verb, kind, key, uid: cur.metadata.uid, rv, changed, noop: false });
+    if (ownersChanged) this.collectDangling(next, cur);
+    this.flush();
     return cloneJson(next);
   }
 
@@ -463,41 +537,55 @@ export class ObjectStore {
     const gone: StoredObject = { ...cur, metadata: { ...cur.metadata, resourceVersion: String(rv) } };
     ks.objects.delete(key);
     this.unindexOwners(cur, key);
+    this.liveUids.delete(cur.metadata.uid);
+    this.deletedUids.add(cur.metadata.uid);
     this.emit(ks, { type: 'DELETED', object: gone, rv });
     return { rv, object: gone };
   }
 
+  /**
+   * Runs the garbage collector for the dependents of `ownerUid` (through `defer`). The
+   * dependents are looked up when the collector runs, so ones created meanwhile are included.
+   */
   private cascade(ownerUid: string, policy: 'Background' | 'Foreground' | 'Orphan'): void {
-    const deps = this.dependents.get(ownerUid);
-    if (!deps || deps.size === 0) return;
-    const targets = [...deps];
-    this.defer(() => {
-      for (const t of targets) {
-        const i = t.indexOf('\u0000');
-        const kind = t.slice(0, i);
-        const key = t.slice(i + 1);
-        const obj = this.peek(kind, key);
-        if (!obj) continue;
-        const refs = obj.metadata.ownerReferences;
-        if (!refs.some((r) => r.uid === ownerUid)) continue;
-        const ref = { ...(obj.metadata.namespace !== undefined ? { namespace: obj.metadata.namespace } : {}), name: obj.metadata.name };
-        const remaining = refs.filter((r) => r.uid !== ownerUid && this.uidAlive(r.uid));
-        try {
-          if (policy === 'Orphan' || remaining.length > 0) {
-            this.transform(GC_ACTOR, kind, ref, (c) => ({ ...c, metadata: { ...c.metadata, ownerReferences: c.metadata.ownerReferences.filter((r) => r.uid !== ownerUid) } }));
-          } else {
-            this.delete(GC_ACTOR, kind, ref, { preconditions: { uid: obj.metadata.uid } });
-          }
-        } catch {
-          // already gone or changed under us: the collector looks again on the next cascade
-        }
-      }
-    });
+    if (!this.dependents.get(ownerUid)?.size) return;
+    this.defer(() => this.collect(ownerUid, policy));
   }
 
-  private uidAlive(uid: string): boolean {
-    for (const ks of this.kinds.values()) for (const o of ks.objects.values()) if (o.metadata.uid === uid) return true;
-    return false;
+  private collect(ownerUid: string, policy: 'Background' | 'Foreground' | 'Orphan'): void {
+    // deleting dependents only once the owner is gone; orphaning may happen while it is deleting
+    if (policy !== 'Orphan' && this.liveUids.has(ownerUid)) return;
+    const deps = this.dependents.get(ownerUid);
+    if (!deps) return;
+    for (const t of [...deps]) {
+      const i = t.indexOf('\u0000');
+      const kind = t.slice(0, i);
+      const key = t.slice(i + 1);
+      const obj = this.peek(kind, key);
+      if (!obj) continue;
+      const refs = obj.metadata.ownerReferences;
+      if (!refs.some((r) => r.uid === ownerUid)) continue;
+      const ref = { ...(obj.metadata.namespace !== undefined ? { namespace: obj.metadata.namespace } : {}), name: obj.metadata.name };
+      const remaining = refs.filter((r) => r.uid !== ownerUid && this.liveUids.has(r.uid));
+      try {
+        if (policy === 'Orphan' || remaining.length > 0) {
+          this.transform(GC_ACTOR, kind, ref, (c) => ({ ...c, metadata: { ...c.metadata, ownerReferences: c.metadata.ownerReferences.filter((r) => r.uid !== ownerUid) } }));
+        } else {
+          this.delete(GC_ACTOR, kind, ref, { preconditions: { uid: obj.metadata.uid } });
+        }
+      } catch {
+        // already gone or changed under us: the collector looks again on the next cascade
+      }
+    }
+  }
+
+  /** A new ownerReference to an owner that is already gone makes the object garbage at once. */
+  private collectDangling(obj: StoredObject, before: StoredObject | undefined): void {
+    for (const r of obj.metadata.ownerReferences) {
+      if (!this.deletedUids.has(r.uid)) continue;
+      if (before?.metadata.ownerReferences.some((o) => o.uid === r.uid)) continue;
+      this.cascade(r.uid, 'Background');
+    }
   }
 
   private indexOwners(obj: StoredObject, key: string): void {
@@ -509,9 +597,15 @@ export class ObjectStore {
   }
 
   private unindexOwners(obj: StoredObject, key: string): void {
-    for (const r of obj.metadata.ownerReferences) this.dependents.get(r.uid)?.delete(`${obj.kind}\u0000${key}`);
+    for (const r of obj.metadata.ownerReferences) {
+      const s = this.dependents.get(r.uid);
+      if (!s) continue;
+      s.delete(`${obj.kind}\u0000${key}`);
+      if (s.size === 0) this.dependents.delete(r.uid);
+    }
   }
 
+  /** Appends an event to the kind's history and queues it for the watchers; see {@link flush}. */
   private emit(ks: KindState, ev: WatchEvent): void {
     ks.history.push(ev);
     if (ks.history.length - ks.historyStart > this.historyLimit) {
@@ -522,10 +616,35 @@ export class ObjectStore {
         ks.historyStart = 0;
       }
     }
-    if (ks.watchers.size === 0) return;
-    for (const w of ks.watchers) {
-      if (w.namespace !== undefined && ev.object.metadata.namespace !== w.namespace) continue;
-      w.fn(ev);
+    // a watcher that starts later begins after this event's version, so none needs it
+    if (ks.watchers.size > 0) this.queue.push({ ks, ev });
+  }
+
+  /**
+   * Delivers queued events. Not re-entrant: a write made by a watcher (or by onWrite) while
+   * events are being delivered queues its event behind the others, so every watcher sees events
+   * in resourceVersion order, and a watcher started meanwhile gets no event twice.
+   */
+  private flush(): void {
+    if (this.dispatching) return;
+    this.dispatching = true;
+    try {
+      while (this.queueHead < this.queue.length) {
+        const { ks, ev } = this.queue[this.queueHead++]!;
+        const bookmark = ev.type === 'BOOKMARK';
+        for (const w of [...ks.watchers]) {
+          if (!ks.watchers.has(w)) continue; // stopped by an earlier callback
+          if (bookmark ? ev.rv < w.since : ev.rv <= w.since) continue;
+          if (!bookmark && w.namespace !== undefined && ev.object.metadata.namespace !== w.namespace) continue;
+          w.fn(ev);
+        }
+      }
+    } finally {
+      this.dispatching = false;
+      if (this.queueHead >= this.queue.length) {
+        this.queue = [];
+        this.queueHead = 0;
+      }
     }
   }
 
@@ -548,6 +667,43 @@ export class ObjectStore {
     }
     return s;
   }
+}
+
+/** Why a name cannot be stored, or undefined. Keys are `namespace/name`, so no `/`. */
+function invalidName(name: string, namespace: string | undefined): string | undefined {
+  if (name.includes('/')) return `metadata.name: Invalid value: "${name}": may not contain '/'`;
+  if (namespace !== undefined && namespace.includes('/')) return `metadata.namespace: Invalid value: "${namespace}": may not contain '/'`;
+  return undefined;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function isStringMap(v: unknown): boolean {
+  return isPlainObject(v) && Object.values(v).every((x) => typeof x === 'string');
+}
+
+/** Why an object cannot be stored (the shapes the store itself relies on), or undefined. */
+function invalidObject(o: StoredObject): string | undefined {
+  const m = o.metadata;
+  if (!isStringMap(m.labels)) return 'metadata.labels: Invalid value: must map strings to strings';
+  if (!isStringMap(m.annotations)) return 'metadata.annotations: Invalid value: must map strings to strings';
+  if (!Array.isArray(m.finalizers) || !m.finalizers.every((f) => typeof f === 'string' && f !== '')) return 'metadata.finalizers: Invalid value: must be a list of non-empty strings';
+  if (!Array.isArray(m.ownerReferences) || !m.ownerReferences.every((r) => isPlainObject(r) && typeof r.uid === 'string' && r.uid !== '' && typeof r.kind === 'string' && typeof r.name === 'string')) {
+    return 'metadata.ownerReferences: Invalid value: each needs kind, name and uid';
+  }
+  if (!isPlainObject(o.spec)) return 'spec: Invalid value: must be an object';
+  if (!isPlainObject(o.status)) return 'status: Invalid value: must be an object';
+  return undefined;
+}
+
+/** Returns `cur` unless the request names another uid: then 409, as kube-apiserver does. */
+function checkUid(cur: StoredObject, uid: unknown): StoredObject {
+  if (typeof uid === 'string' && uid !== '' && uid !== cur.metadata.uid) {
+    throw new ConflictError(`Operation cannot be fulfilled on ${cur.kind} "${keyOf(cur.metadata)}": Precondition failed: UID in precondition: ${uid}, UID in object meta: ${cur.metadata.uid}`);
+  }
+  return cur;
 }
 
 function parseFieldSelector(sel: string | undefined): { name?: string; namespace?: string } {

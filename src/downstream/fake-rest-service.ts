@@ -1,0 +1,359 @@
+import { applyMergePatch } from '../store/merge-patch.js';
+import { cloneJson, type Json, type JsonObject } from '../store/object.js';
+import type { HeaderPairs } from './sim-response.js';
+
+/**
+ * Options of {@link fakeRestService}.
+ * @public
+ */
+export interface FakeRestServiceOptions {
+  /** Absolute http(s) URL the service answers under, e.g. `'https://dns.example'` or `'https://api.example/v1'`. */
+  baseUrl: string;
+  /**
+   * Name used in reports.
+   * @defaultValue the host of `baseUrl`
+   */
+  name?: string;
+  /**
+   * Request header carrying an idempotency key (e.g. `'Idempotency-Key'`). When set, a POST that
+   * repeats a key gets the first response back instead of creating again.
+   * @defaultValue undefined (no idempotency: every POST creates)
+   */
+  idempotencyKeyHeader?: string;
+  /**
+   * Collections served (first path segment after `baseUrl`). Requests to other paths fall
+   * through to msw handlers (and are unhandled without one).
+   * @defaultValue undefined (any collection name)
+   */
+  collections?: string[];
+}
+
+/** Options after {@link fakeRestService} validated them. @internal */
+export interface ResolvedFakeRestServiceOptions {
+  baseUrl: string;
+  name: string;
+  idempotencyKeyHeader: string | undefined;
+  collections: ReadonlySet<string> | undefined;
+}
+
+/** A stored external resource: the body the client sent plus the server-assigned `id`. @public */
+export type RestResource = JsonObject & { id: string };
+
+/** Resources of one collection that share an owner value. @public */
+export interface OwnerGroup {
+  collection: string;
+  owner: string;
+  resources: RestResource[];
+}
+
+/** Where a URL lands inside a fake service. @internal */
+export interface RestRoute {
+  collection: string;
+  /** Undefined for the collection itself. */
+  id: string | undefined;
+  /** Raw query string without `?` ('' when none). */
+  query: string;
+  /** Normalised endpoint path (`origin/base/collection` or `…/collection/:id`). */
+  endpointPath: string;
+}
+
+/** A service answer, before it becomes a response object. @internal */
+export interface RestReply {
+  status: number;
+  text: string | null;
+  headers: HeaderPairs;
+}
+
+/**
+ * A stateful in-memory REST resource store standing in for an external API (DNS records,
+ * orders, buckets), so duplicates and leaks are visible after a run.
+ *
+ * Routes under `baseUrl`: `POST /{c}` creates (201, server-assigned id), `GET /{c}` lists (a
+ * JSON array; query parameters filter on top-level or dotted fields, e.g. `?owner=default/web`),
+ * `GET /{c}/{id}` reads (404 when missing), `PUT /{c}/{id}` replaces, `PATCH /{c}/{id}` merge
+ * patches (RFC 7386), `DELETE /{c}/{id}` removes (204; 404 when missing). Bodies are JSON.
+ *
+ * Known limits: no auth, no pagination, no conditional requests (ETag/If-Match), no nested
+ * collections; ids are a per-service counter (`'1'`, `'2'`, …).
+ * @public
+ */
+export interface FakeRestService {
+  readonly name: string;
+  /** `baseUrl` without a trailing slash. */
+  readonly baseUrl: string;
+  /** Resources ever created through POST (idempotent replays excluded). */
+  readonly createdCount: number;
+  /** Deep copies of the stored resources, in creation order; all collections when omitted. */
+  resources(collection?: string): RestResource[];
+  /** A deep copy of one resource, or undefined. */
+  get(collection: string, id: string): RestResource | undefined;
+  /**
+   * Out-of-band merge patch (drift: someone edited the resource outside the reconciler).
+   * @returns false when the resource does not exist
+   */
+  mutate(collection: string, id: string, patch: JsonObject): boolean;
+  /**
+   * Out-of-band deletion (drift).
+   * @returns false when the resource did not exist
+   */
+  remove(collection: string, id: string): boolean;
+  /**
+   * Resources grouped per (collection, owner value of `field`, a dotted path); resources without
+   * the field are skipped. A group with more than one resource is a duplicate side effect.
+   * @param field - @defaultValue 'owner'
+   */
+  byOwner(field?: string): OwnerGroup[];
+  /** @internal Maps a URL onto a route, or undefined when this service does not serve it. */
+  route(url: string): RestRoute | undefined;
+  /** @internal Serves one request. `idempotencyKey` is read only for POST. */
+  handle(route: RestRoute, method: string, bodyText: string | undefined, idempotencyKey: string | undefined): RestReply;
+  /** @internal */
+  readonly options: ResolvedFakeRestServiceOptions;
+}
+
+/**
+ * Creates a fake REST service to pass to `createDownstream({ services })`.
+ * @param options - see {@link FakeRestServiceOptions}
+ * @example
+ * const dns = fakeRestService({ baseUrl: 'https://dns.example', idempotencyKeyHeader: 'Idempotency-Key' });
+ * // after a run: dns.byOwner().filter((g) => g.resources.length > 1) are duplicate records
+ * @public
+ */
+export function fakeRestService(options: FakeRestServiceOptions): FakeRestService {
+  return new RestStore(resolveFakeRestServiceOptions(options));
+}
+
+/** Validates and completes the options once, with errors that name the call. @internal */
+export function resolveFakeRestServiceOptions(options: FakeRestServiceOptions): ResolvedFakeRestServiceOptions {
+  const where = 'steadystate.fakeRestService';
+  let parsed: URL;
+  try {
+    parsed = new URL(options.baseUrl);
+  } catch {
+    throw new TypeError(`${where}: baseUrl ${JSON.stringify(options.baseUrl)} is not an absolute URL; pass e.g. 'https://dns.example'.`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new TypeError(`${where}: baseUrl must use http or https, got ${JSON.stringify(options.baseUrl)}.`);
+  }
+  if (parsed.search !== '' || parsed.hash !== '') {
+    throw new TypeError(`${where}: baseUrl must not carry a query or fragment, got ${JSON.stringify(options.baseUrl)}.`);
+  }
+  // Keep the canonical form (lower-case host, no default port) so it matches what callers send.
+  const baseUrl = (parsed.origin + parsed.pathname).replace(/\/+$/, '');
+  for (const c of options.collections ?? []) {
+    if (c === '' || c.includes('/')) {
+      throw new TypeError(`${where}: collection names are single path segments, got ${JSON.stringify(c)}.`);
+    }
+  }
+  return {
+    baseUrl,
+    name: options.name ?? parsed.host,
+    idempotencyKeyHeader: options.idempotencyKeyHeader,
+    collections: options.collections ? new Set(options.collections) : undefined,
+  };
+}
+
+const JSON_HEADERS: HeaderPairs = [['content-type', 'application/json']];
+
+class RestStore implements FakeRestService {
+  readonly options: ResolvedFakeRestServiceOptions;
+  readonly name: string;
+  readonly baseUrl: string;
+  createdCount = 0;
+  private nextId = 1;
+  private readonly data = new Map<string, Map<string, RestResource>>();
+  /** Idempotency key → first reply, per collection. */
+  private readonly replies = new Map<string, RestReply>();
+
+  constructor(options: ResolvedFakeRestServiceOptions) {
+    this.options = options;
+    this.name = options.name;
+    this.baseUrl = options.baseUrl;
+  }
+
+  resources(collection?: string): RestResource[] {
+    const out: RestResource[] = [];
+    for (const [c, items] of this.data) {
+      if (collection !== undefined && c !== collection) continue;
+      for (const r of items.values()) out.push(cloneJson(r));
+    }
+    return out;
+  }
+
+  get(collection: string, id: string): RestResource | undefined {
+    const r = this.data.get(collection)?.get(id);
+    return r && cloneJson(r);
+  }
+
+  mutate(collection: string, id: string, patch: JsonObject): boolean {
+    const items = this.data.get(collection);
+    const current = items?.get(id);
+    if (!items || !current) return false;
+    items.set(id, withId(applyMergePatch(current, patch), id));
+    return true;
+  }
+
+  remove(collection: string, id: string): boolean {
+    return this.data.get(collection)?.delete(id) ?? false;
+  }
+
+  byOwner(field = 'owner'): OwnerGroup[] {
+    const path = field.split('.');
+    const groups = new Map<string, OwnerGroup>();
+    for (const [collection, items] of this.data) {
+      for (const r of items.values()) {
+        const v = at(r, path);
+        if (v === undefined || v === null || typeof v === 'object') continue;
+        const owner = String(v);
+        const key = `${collection}\u0000${owner}`;
+        let g = groups.get(key);
+        if (!g) groups.set(key, (g = { collection, owner, resources: [] }));
+        g.resources.push(cloneJson(r));
+      }
+    }
+    return [...groups.values()];
+  }
+
+  route(url: string): RestRoute | undefined {
+    const base = this.baseUrl;
+    if (!url.startsWith(base)) return undefined;
+    let rest = url.slice(base.length);
+    const hash = rest.indexOf('#');
+    if (hash >= 0) rest = rest.slice(0, hash);
+    const q = rest.indexOf('?');
+    const query = q >= 0 ? rest.slice(q + 1) : '';
+    const path = q >= 0 ? rest.slice(0, q) : rest;
+    // Path must be "/c" or "/c/id" (a trailing slash is tolerated).
+    if (path.charCodeAt(0) !== 47 /* '/' */) return undefined;
+    const parts = path.slice(1).split('/');
+    if (parts[parts.length - 1] === '' && parts.length > 1) parts.pop();
+    if (parts.length > 2 || parts[0] === '' || parts[0] === undefined) return undefined;
+    const collection = decode(parts[0]);
+    if (this.options.collections && !this.options.collections.has(collection)) return undefined;
+    const rawId = parts[1];
+    const endpointPath = `${base}/${parts[0]}${rawId === undefined ? '' : '/:id'}`;
+    return { collection, id: rawId === undefined ? undefined : decode(rawId), query, endpointPath };
+  }
+
+  handle(route: RestRoute, method: string, bodyText: string | undefined, idempotencyKey: string | undefined): RestReply {
+    const { collection, id } = route;
+    if (id === undefined) {
+      if (method === 'GET' || method === 'HEAD') return this.list(collection, route.query, method);
+      if (method === 'POST') return this.create(collection, bodyText, idempotencyKey);
+      return problem(405, `${method} is not allowed on a collection; use GET or POST`);
+    }
+    const items = this.data.get(collection);
+    const current = items?.get(id);
+    switch (method) {
+      case 'GET':
+      case 'HEAD':
+        if (!current) return notFound(collection, id);
+        return json(200, method === 'HEAD' ? undefined : current);
+      case 'PUT':
+      case 'PATCH': {
+        if (!items || !current) return notFound(collection, id);
+        const body = parseObject(bodyText);
+        if (typeof body === 'string') return problem(400, body);
+        const next = withId(method === 'PUT' ? body : applyMergePatch(current, body), id);
+        items.set(id, next);
+        return json(200, next);
+      }
+      case 'DELETE':
+        if (!items || !current) return notFound(collection, id);
+        items.delete(id);
+        return { status: 204, text: null, headers: [] };
+      default:
+        return problem(405, `${method} is not allowed on a resource; use GET, PUT, PATCH or DELETE`);
+    }
+  }
+
+  private list(collection: string, query: string, method: string): RestReply {
+    const items = this.data.get(collection);
+    let all = items ? [...items.values()] : [];
+    if (query !== '') {
+      for (const [k, v] of new URLSearchParams(query)) {
+        const path = k.split('.');
+        all = all.filter((r) => {
+          const x = at(r, path);
+          return x !== null && typeof x !== 'object' && x !== undefined && String(x) === v;
+        });
+      }
+    }
+    return json(200, method === 'HEAD' ? undefined : all);
+  }
+
+  private create(collection: string, bodyText: string | undefined, key: string | undefined): RestReply {
+    const replayKey = key !== undefined && this.options.idempotencyKeyHeader !== undefined ? `${collection}\u0000${key}` : undefined;
+    if (replayKey !== undefined) {
+      const first = this.replies.get(replayKey);
+      // Stripe-style replay: the first response again, marked so a test can see it happened.
+      if (first) return { ...first, headers: [...first.headers, ['idempotent-replayed', 'true']] };
+    }
+    const body = parseObject(bodyText);
+    if (typeof body === 'string') return problem(400, body);
+    const id = String(this.nextId++);
+    const resource = withId(body, id);
+    let items = this.data.get(collection);
+    if (!items) this.data.set(collection, (items = new Map()));
+    items.set(id, resource);
+    this.createdCount++;
+    const reply: RestReply = {
+      status: 201,
+      text: JSON.stringify(resource),
+      headers: [...JSON_HEADERS, ['location', `${this.baseUrl}/${encodeURIComponent(collection)}/${id}`]],
+    };
+    if (replayKey !== undefined) this.replies.set(replayKey, reply);
+    return reply;
+  }
+}
+
+/** The resource with `id` first and authoritative (a client cannot rename a resource). */
+function withId(body: Json, id: string): RestResource {
+  const out: JsonObject = { id };
+  if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
+    for (const k in body) if (k !== 'id') out[k] = body[k]!;
+  }
+  return out as RestResource;
+}
+
+/** Parsed JSON object, or an error message. */
+function parseObject(text: string | undefined): JsonObject | string {
+  if (text === undefined || text === '') return 'request body is empty; send a JSON object';
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (err) {
+    return `request body is not JSON: ${(err as Error).message}`;
+  }
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return 'request body must be a JSON object';
+  return v as JsonObject;
+}
+
+function at(value: Json | undefined, path: readonly string[]): Json | undefined {
+  let cur = value;
+  for (const p of path) {
+    if (cur === null || typeof cur !== 'object' || Array.isArray(cur)) return undefined;
+    cur = cur[p];
+  }
+  return cur;
+}
+
+function decode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+function json(status: number, body: Json | undefined): RestReply {
+  return { status, text: body === undefined ? null : JSON.stringify(body), headers: JSON_HEADERS };
+}
+
+function problem(status: number, message: string): RestReply {
+  return json(status, { error: message });
+}
+
+function notFound(collection: string, id: string): RestReply {
+  return problem(404, `${collection}/${id} not found`);
+}

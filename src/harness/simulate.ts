@@ -1,0 +1,288 @@
+import { keyOf, parseKey, type NewObject } from '../store/object.js';
+import { isStoreError } from '../store/errors.js';
+import type { ControllerDefinition } from '../runtime/define-controller.js';
+import type { FetchResponse } from '../runtime/env.js';
+import { Manager } from '../runtime/manager.js';
+import type { Task } from '../sim/kernel.js';
+import type { FaultModule } from './fault.js';
+import type { Probe, ProbeSample, Property, RecordedRequest, RunRecord } from './property.js';
+import { resolveScenarioOptions, type Scenario, type WorkloadAction } from './scenario.js';
+import { createWorld, type World } from './world.js';
+import type { EnvironmentActor } from './environment.js';
+
+/**
+ * A downstream for one run (built by `createDownstream`): routes `ctx.fetch`, records requests,
+ * exposes fake-service state, and is disposed (global patches restored) when the run ends.
+ * @public
+ */
+export interface RunDownstream {
+  fetch(task: Task | undefined, actor: string, input: string | URL | Request, init?: RequestInit): Promise<FetchResponse>;
+  requests(): RecordedRequest[];
+  state(): unknown;
+  dispose(): void;
+}
+
+/** Options of {@link simulate}. @public */
+export interface SimulateOptions {
+  /** The controllers the scenario names (matched by `name`). */
+  controllers: readonly ControllerDefinition[];
+  /** Fault modules the plan may name. @defaultValue [] (the public `simulate` passes the built-ins) */
+  faults?: readonly FaultModule[];
+  /** Properties whose probes run during the simulation. @defaultValue [] */
+  properties?: readonly Property[];
+  /** Extra probes. @defaultValue [] */
+  probes?: readonly Probe[];
+  /** Environment actors the scenario names. @defaultValue [] */
+  environment?: readonly EnvironmentActor[];
+  /** Builds the run's downstream (fake services, msw handlers). */
+  downstream?: (world: World) => RunDownstream;
+  /** Record every read in the trace. @defaultValue true */
+  traceReads?: boolean;
+  /** Length of the quiet tail after settle, where extra reconciles probe idempotence. 0 disables. @defaultValue 10_000 */
+  tailMs?: number;
+}
+
+/** The result of one simulation: the record properties judge, plus the live world. @public */
+export interface SimulationResult {
+  run: RunRecord;
+  world: World;
+}
+
+/** A usage error in a scenario or options (bad name, malformed field). @public */
+export class ScenarioError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ScenarioError';
+  }
+}
+
+/**
+ * Runs one scenario to completion in virtual time. A pure function of (controller code,
+ * scenario): the same inputs give a byte-identical trace.
+ * @public
+ */
+export async function simulate(scenario: Scenario, options: SimulateOptions): Promise<SimulationResult> {
+  const opts = resolveScenarioOptions(scenario.options);
+  const world = createWorld(scenario, opts, options.traceReads ?? true);
+  const { kernel, store, trace, seams } = world;
+  const blocked: RunRecord['blocked'] = [];
+  kernel.onBlocked = (b) => {
+    blocked.push({ label: b.task.label, at: b.at, startedAt: b.task.startedAt });
+    trace.push({ t: b.at, type: 'kernel:blocked', task: b.task.label, startedAt: b.task.startedAt });
+  };
+
+  const uninstall: (() => void)[] = [];
+  let downstream: RunDownstream | undefined;
+  try {
+    trace.push({ t: 0, type: 'run:start', seed: scenario.seed });
+    if (options.downstream) {
+      downstream = options.downstream(world);
+      const ds = downstream;
+      world.env.fetch = (task, actor, input, init) => ds.fetch(task, actor, input, init);
+      world.downstreamState = () => ds.state();
+    }
+
+    for (const obj of scenario.initialObjects) createAsUser(world, obj);
+
+    // faults
+    const byKind = new Map<string, FaultModule>();
+    for (const f of options.faults ?? []) byKind.set(f.kind, f);
+    const kinds = new Set<string>([...scenario.faults.events.map((e) => e.kind), ...scenario.faults.background.map((b) => b.kind)]);
+    for (const kind of [...kinds].sort()) {
+      const mod = byKind.get(kind);
+      if (!mod) throw new ScenarioError(`steadystate.simulate: the fault plan names kind "${kind}", but no fault module of that kind was given (known: ${[...byKind.keys()].join(', ') || 'none'}). Pass it in options.faults or remove it from the plan.`);
+      const rng = world.rng.fork(`fault:${kind}`);
+      uninstall.push(
+        mod.install(
+          { world, rng, fired: (detail) => trace.push({ t: kernel.now(), type: 'fault:inject', kind, ...detail }) },
+          { events: scenario.faults.events.filter((e) => e.kind === kind), background: scenario.faults.background.filter((b) => b.kind === kind) },
+        ),
+      );
+    }
+
+    // environment actors
+    const envByName = new Map<string, EnvironmentActor>();
+    for (const a of options.environment ?? []) envByName.set(a.name, a);
+    for (const ref of scenario.environment ?? []) {
+      const actor = envByName.get(ref.name);
+      if (!actor) throw new ScenarioError(`steadystate.simulate: the scenario names environment actor "${ref.name}", but none of that name was given (known: ${[...envByName.keys()].join(', ') || 'none'}).`);
+      uninstall.push(actor.install(world, ref.params ?? {}));
+    }
+
+    // controllers
+    const defs = new Map<string, ControllerDefinition>();
+    for (const d of options.controllers) defs.set(d.name, d);
+    const keepVersions = seams.hasReadHooks ? 8 : 0;
+    for (const ref of scenario.controllers) {
+      const def = defs.get(ref.name);
+      if (!def) throw new ScenarioError(`steadystate.simulate: the scenario names controller "${ref.name}", but no controller of that name was given (known: ${[...defs.keys()].join(', ') || 'none'}).`);
+      const m = new Manager(world.env, def, { replicas: ref.replicas ?? 1, restartDelayMs: opts.restartDelayMs, keepVersions });
+      world.managers.push(m);
+      m.start();
+    }
+
+    // workload
+    let lastActionAt = 0;
+    for (const a of scenario.workload) {
+      lastActionAt = Math.max(lastActionAt, a.at);
+      kernel.at(a.at, () => runAction(world, a));
+    }
+
+    // phases
+    const settleStart = Math.max(opts.faultWindowMs, lastActionAt);
+    const tailStart = settleStart + opts.settleMs;
+    const tailMs = options.tailMs ?? 10_000;
+    const end = tailStart + tailMs;
+    let settledObjects: RunRecord['settledObjects'] = [];
+    kernel.at(settleStart, () => {
+      world.phase = 'settle';
+      seams.active = false;
+      trace.push({ t: kernel.now(), type: 'run:phase', phase: 'settle' });
+      for (const f of world.onSettle) f();
+      if (opts.relistOnSettle) for (const m of world.managers) m.relistAll();
+    });
+    kernel.at(tailStart, () => {
+      settledObjects = allObjects(world);
+      world.phase = 'tail';
+      trace.push({ t: kernel.now(), type: 'run:phase', phase: 'tail' });
+      if (tailMs > 0) poke(world);
+    });
+
+    // probes
+    const probes = [...(options.properties ?? []).flatMap((p) => p.probes()), ...(options.probes ?? [])];
+    const samples: Record<string, ProbeSample[]> = {};
+    for (const p of probes) {
+      samples[p.name] = [];
+      const sample = () => {
+        if (!p.phases.includes(world.phase)) return;
+        let r: boolean | string;
+        try {
+          r = p.fn(world.view);
+        } catch (err) {
+          r = `the predicate threw: ${err instanceof Error ? err.message : String(err)}`;
+        }
+        samples[p.name]!.push(r === true ? { t: kernel.now(), ok: true } : { t: kernel.now(), ok: false, ...(typeof r === 'string' ? { detail: r } : {}) });
+      };
+      if (p.everyMs === 'write') world.afterWrite.push(sample);
+      else {
+        const every = Math.max(1, p.everyMs);
+        const tick = () => {
+          sample();
+          if (kernel.now() + every <= end) kernel.after(every, tick);
+        };
+        kernel.at(0, tick);
+      }
+    }
+
+    await kernel.run(end);
+    trace.push({ t: kernel.now(), type: 'run:end' });
+
+    const run: RunRecord = {
+      scenario,
+      controllers: scenario.controllers.map((c) => c.name),
+      primaryKinds: scenario.controllers.map((c) => defs.get(c.name)!.for),
+      trace: trace.entries,
+      writes: world.writes,
+      requests: downstream ? downstream.requests() : [],
+      settledObjects: tailMs > 0 ? settledObjects : allObjects(world),
+      finalObjects: allObjects(world),
+      probes: samples,
+      timing: { faultWindowEnd: opts.faultWindowMs, lastActionAt, settleStart, tailStart, end },
+      blocked,
+      downstream: downstream ? downstream.state() : null,
+      hash: trace.hash(),
+    };
+    return { run, world };
+  } finally {
+    for (const m of world.managers) m.stop();
+    for (const u of uninstall.reverse()) {
+      try {
+        u();
+      } catch {
+        // uninstalling must never hide the run's own outcome
+      }
+    }
+    downstream?.dispose();
+  }
+}
+
+function allObjects(world: World): RunRecord['finalObjects'] {
+  const out: RunRecord['finalObjects'] = [];
+  for (const k of world.store.kindNames().sort()) out.push(...world.store.peekAll(k));
+  return out;
+}
+
+function createAsUser(world: World, obj: NewObject): void {
+  try {
+    world.store.create('user', obj);
+  } catch (err) {
+    if (!isStoreError(err)) throw err;
+    world.trace.push({ t: world.kernel.now(), type: 'user:action', action: 'create', kind: obj.kind, key: keyOf({ namespace: obj.metadata.namespace, name: obj.metadata.name ?? '' }), error: err.reason });
+  }
+}
+
+/** Runs one workload action as the user; a failing action is recorded, not thrown. */
+export function runAction(world: World, a: WorkloadAction): void {
+  const { store, trace, kernel } = world;
+  const t = kernel.now();
+  const key = a.type === 'create' ? keyOf({ namespace: a.object.metadata.namespace, name: a.object.metadata.name ?? '' }) : a.key;
+  const kind = a.type === 'create' ? a.object.kind : a.kind;
+  let error: string | undefined;
+  try {
+    switch (a.type) {
+      case 'create':
+        store.create('user', a.object);
+        break;
+      case 'update': {
+        const cur = store.get(a.kind, parseKey(a.key));
+        store.update('user', { ...cur, spec: a.spec });
+        break;
+      }
+      case 'patch':
+        store.patch('user', a.kind, parseKey(a.key), a.patch);
+        break;
+      case 'delete':
+        store.delete('user', a.kind, parseKey(a.key));
+        break;
+      case 'reapply': {
+        const cur = store.get(a.kind, parseKey(a.key));
+        store.update('user', { ...cur, metadata: { ...cur.metadata, resourceVersion: '' } });
+        break;
+      }
+      case 'removeFinalizer': {
+        const cur = store.get(a.kind, parseKey(a.key));
+        store.update('user', { ...cur, metadata: { ...cur.metadata, finalizers: cur.metadata.finalizers.filter((f) => f !== a.finalizer) } });
+        break;
+      }
+    }
+  } catch (err) {
+    if (!isStoreError(err)) throw err;
+    error = err.reason;
+  }
+  trace.push({ t, type: 'user:action', action: a.type, kind, key, ...(error ? { error } : {}) });
+}
+
+/** The quiet tail's probes: extra reconciles of every key and re-applied identical specs. */
+function poke(world: World): void {
+  const { trace, kernel } = world;
+  for (const m of world.managers) {
+    for (const inst of m.live()) {
+      for (const obj of world.store.peekAll(inst.def.for)) {
+        const key = keyOf(obj.metadata);
+        inst.enqueue(key);
+      }
+    }
+  }
+  const kinds = new Set(world.managers.map((m) => m.def.for));
+  for (const kind of [...kinds].sort()) {
+    for (const obj of world.store.peekAll(kind)) {
+      if (obj.metadata.deletionTimestamp !== undefined) continue;
+      runAction(world, { at: kernel.now(), type: 'reapply', kind, key: keyOf(obj.metadata) });
+    }
+  }
+  trace.push({ t: kernel.now(), type: 'run:phase', phase: 'tail-pokes-sent' });
+  // a second round after the first settles: duplicated events
+  kernel.after(1000, () => {
+    for (const m of world.managers) for (const inst of m.live()) for (const obj of world.store.peekAll(inst.def.for)) inst.enqueue(keyOf(obj.metadata));
+  });
+}

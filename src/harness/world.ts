@@ -1,0 +1,99 @@
+import { Kernel } from '../sim/kernel.js';
+import { createRng, type Rng } from '../sim/rng.js';
+import { Trace } from '../sim/trace.js';
+import { ObjectStore, type WriteRecord } from '../store/store.js';
+import type { StoredObject } from '../store/object.js';
+import { Seams } from '../runtime/seams.js';
+import type { RuntimeEnv } from '../runtime/env.js';
+import type { Manager } from '../runtime/manager.js';
+import type { ResolvedScenarioOptions, Scenario } from './scenario.js';
+
+/** Read-only view of the world handed to user predicates (convergence, invariants). @public */
+export interface WorldView {
+  /** Virtual time (ms). */
+  now(): number;
+  /** Current object (immutable snapshot; do not mutate) or undefined. */
+  get(kind: string, key: string): StoredObject | undefined;
+  /** Every current object of a kind (immutable snapshots). */
+  list(kind: string): StoredObject[];
+  /** Kinds that have objects. */
+  kinds(): string[];
+}
+
+/** Where the run is. @public */
+export type RunPhase = 'faults' | 'settle' | 'tail';
+
+/**
+ * All state of one run in one place (turmoil's `Sim`): clock and scheduler, one seeded rng,
+ * the store, the seams faults plug into, the controllers and the trace.
+ * @public
+ */
+export interface World {
+  readonly scenario: Scenario;
+  readonly options: ResolvedScenarioOptions;
+  readonly kernel: Kernel;
+  readonly rng: Rng;
+  readonly store: ObjectStore;
+  readonly seams: Seams;
+  readonly trace: Trace;
+  readonly writes: WriteRecord[];
+  readonly env: RuntimeEnv;
+  readonly managers: Manager[];
+  readonly view: WorldView;
+  phase: RunPhase;
+  /** Callbacks run at each write (safety invariants, environment actors). */
+  readonly afterWrite: ((w: WriteRecord) => void)[];
+  /** Callbacks run when the settle phase begins (faults stop). */
+  readonly onSettle: (() => void)[];
+  /** Downstream state for properties (fake services), if any. */
+  downstreamState?: () => unknown;
+}
+
+/** @internal */
+export function createWorld(scenario: Scenario, options: ResolvedScenarioOptions, traceReads: boolean): World {
+  const kernel = new Kernel();
+  const trace = new Trace();
+  const writes: WriteRecord[] = [];
+  const afterWrite: ((w: WriteRecord) => void)[] = [];
+  const store = new ObjectStore({
+    clock: kernel.clock,
+    onWrite: (w) => {
+      writes.push(w);
+      trace.push({ type: 'store:write', ...w });
+      for (const f of afterWrite) f(w);
+    },
+    defer: (fn) => kernel.after(0, fn),
+  });
+  const seams = new Seams();
+  const env: RuntimeEnv = {
+    kernel,
+    store,
+    seams,
+    trace,
+    watchLatencyMs: options.watchLatencyMs,
+    rewatchDelayMs: options.rewatchDelayMs,
+    traceReads,
+  };
+  const view: WorldView = {
+    now: () => kernel.now(),
+    get: (kind, key) => store.peek(kind, key),
+    list: (kind) => store.peekAll(kind),
+    kinds: () => store.kindNames().filter((k) => store.peekAll(k).length > 0),
+  };
+  return {
+    scenario,
+    options,
+    kernel,
+    rng: createRng(scenario.seed),
+    store,
+    seams,
+    trace,
+    writes,
+    env,
+    managers: [],
+    view,
+    phase: 'faults',
+    afterWrite,
+    onSettle: [],
+  };
+}

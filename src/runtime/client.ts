@@ -1,0 +1,41 @@
+import type { DeleteOptions, ListOptions } from '../store/store.js';
+import type { JsonObject, NewObject, StoredObject } from '../store/object.js';
+
+/** A key (`namespace/name`) or an object reference. @public */
+export type KeyOrRef = string | { namespace?: string | undefined; name: string };
+
+/** Read options. @public */
+export interface ReadOptions {
+  /** Read from the API server instead of the informer cache. @defaultValue false */
+  live?: boolean;
+}
+
+/** Options of a patch. @public */
+export interface PatchOptions {
+  /** Precondition: 409 unless the object is at this resourceVersion. */
+  resourceVersion?: string;
+}
+
+/**
+ * The controller's client (controller-runtime `client.Client`): cached reads by default, live
+ * reads on request, writes to the store. Errors are typed store errors (`ConflictError`, …).
+ * Returned objects are copies the caller may mutate and send back.
+ * @public
+ */
+export interface Client {
+  /** @throws NotFoundError */
+  get<S = JsonObject, T = JsonObject>(kind: string, key: KeyOrRef, options?: ReadOptions): Promise<StoredObject<S, T>>;
+  /** Like get, but resolves to undefined when the object does not exist. */
+  tryGet<S = JsonObject, T = JsonObject>(kind: string, key: KeyOrRef, options?: ReadOptions): Promise<StoredObject<S, T> | undefined>;
+  list<S = JsonObject, T = JsonObject>(kind: string, options?: ListOptions & ReadOptions): Promise<StoredObject<S, T>[]>;
+  create<S = JsonObject, T = JsonObject>(object: NewObject<S, T>): Promise<StoredObject<S, T>>;
+  /** Main resource: spec + metadata; 409 when metadata.resourceVersion is stale. */
+  update<S = JsonObject, T = JsonObject>(object: NewObject<S, T> & { metadata: { name: string } }): Promise<StoredObject<S, T>>;
+  /** Status subresource. */
+  updateStatus<S = JsonObject, T = JsonObject>(object: NewObject<S, T> & { metadata: { name: string } }): Promise<StoredObject<S, T>>;
+  /** JSON merge patch of spec/metadata. */
+  patch<S = JsonObject, T = JsonObject>(kind: string, key: KeyOrRef, patch: JsonObject, options?: PatchOptions): Promise<StoredObject<S, T>>;
+  /** JSON merge patch of status. */
+  patchStatus<S = JsonObject, T = JsonObject>(kind: string, key: KeyOrRef, patch: JsonObject, options?: PatchOptions): Promise<StoredObject<S, T>>;
+  delete(kind: string, key: KeyOrRef, options?: DeleteOptions): Promise<void>;
+}

@@ -1,0 +1,247 @@
+import type { Task } from '../sim/kernel.js';
+import type { StoredObject } from '../store/object.js';
+import { keyOf, parseKey } from '../store/object.js';
+import type { Client } from './client.js';
+import { createControllerClient, CrashedError, type ClientOwner } from './controller-client.js';
+import type { ControllerDefinition } from './define-controller.js';
+import type { FetchResponse, RuntimeEnv } from './env.js';
+import { Informer, type InformerEvent } from './informer.js';
+import { defaultRateLimiter } from './rate-limiter.js';
+import type { ReconcileContext, ReconcileResult } from './reconcile.js';
+import { WorkQueue } from './workqueue.js';
+
+/**
+ * One running replica of a controller: its informers (its cache), its workqueue and its
+ * workers. A crash throws all of it away; the manager starts a fresh instance.
+ * @internal
+ */
+export class ControllerInstance implements ClientOwner {
+  readonly name: string;
+  readonly actor: string;
+  alive = true;
+  /** Workers may take keys (false while not leader). */
+  active = true;
+  callSeq = 0;
+  readonly queue: WorkQueue;
+  private readonly informers = new Map<string, Informer>();
+  private busy = 0;
+  private pumpScheduled = false;
+  readonly client: Client;
+  private reconciles = 0;
+  /** Keys currently being reconciled, with the task and start time (responsiveness evidence). */
+  readonly inFlight = new Map<string, { task: Task; startedAt: number }>();
+
+  constructor(
+    readonly env: RuntimeEnv,
+    readonly def: ControllerDefinition,
+    readonly replica: number,
+    private readonly onCrash: (instance: ControllerInstance, reason: string) => void,
+    private readonly keepVersions: number,
+  ) {
+    this.name = def.name;
+    this.actor = `controller:${def.name}/${replica}`;
+    this.queue = new WorkQueue(env.kernel, defaultRateLimiter(def.rateLimiter), () => this.pump());
+    this.client = createControllerClient(env, this);
+  }
+
+  start(): void {
+    const { trace, kernel } = this.env;
+    trace.push({ t: kernel.now(), type: 'controller:start', controller: this.name, replica: this.replica });
+    const primary = this.informer(this.def.for, true);
+    primary.addHandler((ev) => this.onPrimary(ev));
+    for (const kind of this.def.owns) {
+      this.informer(kind, true).addHandler((ev) => this.onOwned(kind, ev));
+    }
+    for (const w of this.def.watches) {
+      this.informer(w.kind, true).addHandler((ev) => {
+        for (const key of w.map(ev.object)) this.notify(w.kind, key, ev.type);
+      });
+    }
+    for (const inf of this.informers.values()) inf.start();
+  }
+
+  /** The informer for a kind, created (and started) on first use, like controller-runtime's cache. */
+  informer(kind: string, deferStart = false): Informer {
+    let inf = this.informers.get(kind);
+    if (!inf) {
+      const resync = kind === this.def.for || this.def.owns.includes(kind) || this.def.watches.some((w) => w.kind === kind) ? this.def.resyncPeriodMs : 0;
+      inf = new Informer(this.env, { controller: this.name, replica: this.replica, kind, resyncPeriodMs: resync, keepVersions: this.keepVersions });
+      this.informers.set(kind, inf);
+      if (!deferStart) inf.start();
+    }
+    return inf;
+  }
+
+  /** Every informer of this instance (the settle phase relists them). */
+  allInformers(): Informer[] {
+    return [...this.informers.values()];
+  }
+
+  private onPrimary(ev: InformerEvent): void {
+    if (ev.type === 'MODIFIED' && ev.old && this.def.predicates.includes('GenerationChanged')) {
+      if (ev.old.metadata.generation === ev.object.metadata.generation) return;
+    }
+    this.notify(this.def.for, keyOf(ev.object.metadata), ev.type);
+  }
+
+  private onOwned(kind: string, ev: InformerEvent): void {
+    const keys = ownerKeys(ev.object, this.def.for);
+    if (ev.old) for (const k of ownerKeys(ev.old, this.def.for)) if (!keys.includes(k)) keys.push(k);
+    for (const k of keys) this.notify(kind, k, ev.type);
+  }
+
+  /** One key about to be enqueued because of an event: the notification-loss seam. */
+  notify(kind: string, key: string, event: InformerEvent['type']): void {
+    if (!this.alive) return;
+    const { seams, kernel, trace } = this.env;
+    const seq = seams.notifySeq++;
+    const d = seams.hasNotifyHooks ? seams.decideNotify({ t: kernel.now(), controller: this.name, replica: this.replica, kind, key, event, seq }) : 'deliver';
+    trace.push({ t: kernel.now(), type: 'informer:notify', controller: this.name, replica: this.replica, kind, key, event, decision: d, seq });
+    if (d === 'deliver') this.queue.add(key);
+  }
+
+  /** Enqueue without passing the notification seam (workload re-syncs, settle phase). */
+  enqueue(key: string): void {
+    if (this.alive) this.queue.add(key);
+  }
+
+  pump(): void {
+    if (this.pumpScheduled || !this.alive) return;
+    this.pumpScheduled = true;
+    this.env.kernel.after(0, () => {
+      this.pumpScheduled = false;
+      this.dispatch();
+    });
+  }
+
+  private dispatch(): void {
+    while (this.alive && this.active && this.busy < this.def.maxConcurrentReconciles) {
+      const key = this.queue.get();
+      if (key === undefined) return;
+      this.run(key);
+    }
+  }
+
+  private run(key: string): void {
+    const { kernel, trace } = this.env;
+    this.busy++;
+    const n = ++this.reconciles;
+    const startedAt = kernel.now();
+    trace.push({ t: startedAt, type: 'reconcile:start', controller: this.name, replica: this.replica, key, n });
+    const ref = parseKey(key);
+    const inst = this;
+    const task = kernel.spawn(
+      `reconcile ${this.name}/${this.replica} ${key}`,
+      async (task) => {
+        const r = await inst.def.reconcile(makeContext(inst, task, key, ref));
+        if (r !== undefined) inst.lastResult.set(n, r);
+      },
+      (error, failed) => this.finish(key, n, startedAt, error, failed, undefined),
+    );
+    this.inFlight.set(key, { task, startedAt });
+  }
+
+  /** @internal called by makeContext's wrapper with the reconcile's return value */
+  lastResult = new Map<number, ReconcileResult>();
+
+  private finish(key: string, n: number, startedAt: number, error: unknown, failed: boolean, _r: undefined): void {
+    const { kernel, trace } = this.env;
+    this.inFlight.delete(key);
+    const result = this.lastResult.get(n);
+    this.lastResult.delete(n);
+    if (!this.alive || error instanceof CrashedError) return;
+    this.busy--;
+    let outcome: string;
+    if (failed) {
+      const d = this.queue.addRateLimited(key);
+      outcome = 'error';
+      trace.push({ t: kernel.now(), type: 'reconcile:end', controller: this.name, replica: this.replica, key, n, result: outcome, error: describeError(error), retryInMs: d, ms: kernel.now() - startedAt });
+    } else if (result && typeof result === 'object' && typeof result.requeueAfter === 'number' && result.requeueAfter > 0) {
+      this.queue.forget(key);
+      this.queue.addAfter(key, result.requeueAfter);
+      outcome = 'requeueAfter';
+      trace.push({ t: kernel.now(), type: 'reconcile:end', controller: this.name, replica: this.replica, key, n, result: outcome, requeueAfter: result.requeueAfter, ms: kernel.now() - startedAt });
+    } else if (result && typeof result === 'object' && result.requeue) {
+      const d = this.queue.addRateLimited(key);
+      outcome = 'requeue';
+      trace.push({ t: kernel.now(), type: 'reconcile:end', controller: this.name, replica: this.replica, key, n, result: outcome, retryInMs: d, ms: kernel.now() - startedAt });
+    } else {
+      this.queue.forget(key);
+      trace.push({ t: kernel.now(), type: 'reconcile:end', controller: this.name, replica: this.replica, key, n, result: 'done', ms: kernel.now() - startedAt });
+    }
+    this.queue.done(key);
+    this.pump();
+  }
+
+  crash(reason: string): void {
+    if (!this.alive) return;
+    this.alive = false;
+    this.env.trace.push({ t: this.env.kernel.now(), type: 'controller:crash', controller: this.name, replica: this.replica, reason });
+    this.shutdown();
+    this.onCrash(this, reason);
+  }
+
+  /** Stops informers and the queue (crash, or end of run). */
+  shutdown(): void {
+    this.alive = false;
+    for (const inf of this.informers.values()) inf.stop();
+    this.queue.shutdown();
+  }
+
+  setActive(active: boolean): void {
+    this.active = active;
+    if (active) this.pump();
+  }
+
+  get reconcileCount(): number {
+    return this.reconciles;
+  }
+}
+
+function ownerKeys(obj: StoredObject, ownerKind: string): string[] {
+  const out: string[] = [];
+  for (const r of obj.metadata.ownerReferences) {
+    if (r.controller && r.kind === ownerKind) out.push(keyOf({ namespace: obj.metadata.namespace, name: r.name }));
+  }
+  return out;
+}
+
+function describeError(err: unknown): string {
+  if (err instanceof Error) return `${err.name}: ${err.message}`;
+  return String(err);
+}
+
+const noFetch = (): Promise<FetchResponse> => {
+  throw new Error('steadystate: ctx.fetch was called but this scenario has no downstream services; pass `downstream: { services: [...] }` or msw handlers to simulate/check');
+};
+
+function makeContext(inst: ControllerInstance, task: Task, key: string, ref: { namespace?: string; name: string }): ReconcileContext {
+  const env = inst.env;
+  const { kernel, trace } = env;
+  const fetchImpl = env.fetch;
+  return {
+    key,
+    namespace: ref.namespace,
+    name: ref.name,
+    client: inst.client,
+    fetch: fetchImpl
+      ? (input, init) => {
+          if (!inst.alive) return Promise.reject(new CrashedError(inst.name));
+          return fetchImpl(task, inst.actor, input, init);
+        }
+      : noFetch,
+    clock: {
+      now: () => kernel.now(),
+      sleep: (ms: number) => {
+        if (!inst.alive) return Promise.reject(new CrashedError(inst.name));
+        return kernel.sleep(task, ms);
+      },
+    },
+    log: {
+      info: (message, fields) => trace.push({ t: kernel.now(), type: 'log', actor: inst.actor, level: 'info', message, ...(fields ? { fields } : {}) }),
+      error: (message, fields) => trace.push({ t: kernel.now(), type: 'log', actor: inst.actor, level: 'error', message, ...(fields ? { fields } : {}) }),
+    },
+    controller: inst.name,
+    replica: inst.replica,
+  };
+}

@@ -1,0 +1,98 @@
+import type { StoredObject } from '../store/object.js';
+import type { RateLimiterOptions } from './rate-limiter.js';
+import type { Reconciler } from './reconcile.js';
+
+/** A custom event → keys mapping (controller-runtime `Watches` with `EnqueueRequestsFromMapFunc`). @public */
+export interface WatchMapping {
+  kind: string;
+  /** Keys (`namespace/name`) of primary objects to reconcile when an object of `kind` changes. */
+  map: (object: StoredObject) => string[];
+}
+
+/** Options of {@link defineController}. @public */
+export interface ControllerOptions {
+  /** Unique name; also the actor name in the trace (`controller:<name>/<replica>`). */
+  name: string;
+  /** The primary kind: its events enqueue its own key. */
+  for: string;
+  /** Owned kinds: their events enqueue the key of the controlling owner of kind `for`. @defaultValue [] */
+  owns?: string[];
+  /** Custom mappings. @defaultValue [] */
+  watches?: WatchMapping[];
+  /** The reconcile function. */
+  reconcile: Reconciler;
+  /**
+   * Re-enqueue every cached key this often (virtual ms); 0 disables.
+   * @defaultValue 36_000_000 (10 h, controller-runtime's SyncPeriod)
+   */
+  resyncPeriodMs?: number;
+  /** Workers. @defaultValue 1 */
+  maxConcurrentReconciles?: number;
+  /** Rate limiter overrides (client-go defaults otherwise). */
+  rateLimiter?: RateLimiterOptions;
+  /**
+   * Only one replica reconciles at a time, holding a Lease object in the store.
+   * @defaultValue false
+   */
+  leaderElection?: boolean;
+  /**
+   * Filters events of the primary kind before they enqueue (controller-runtime predicates).
+   * `GenerationChanged` drops updates that did not change `metadata.generation`.
+   * @defaultValue []
+   */
+  predicates?: ('GenerationChanged')[];
+}
+
+/** A controller as a value (like an msw handler): pass it to `simulate` or `check`. @public */
+export interface ControllerDefinition extends Readonly<Required<Omit<ControllerOptions, 'rateLimiter'>>> {
+  readonly rateLimiter: Required<RateLimiterOptions>;
+  readonly __steadystate: 'controller';
+}
+
+/**
+ * Defines a controller. Validates the options at once, with a message naming the bad field.
+ * @example
+ * ```ts
+ * const web = defineController({
+ *   name: 'web',
+ *   for: 'WebApp',
+ *   async reconcile(ctx) {
+ *     const app = await ctx.client.tryGet('WebApp', ctx.key);
+ *     if (!app) return;
+ *     // … compare desired vs actual, write only when different …
+ *   },
+ * });
+ * ```
+ * @public
+ */
+export function defineController(options: ControllerOptions): ControllerDefinition {
+  const where = 'steadystate.defineController';
+  if (options === null || typeof options !== 'object') throw new TypeError(`${where}: expected an options object, got ${String(options)}`);
+  if (typeof options.name !== 'string' || options.name === '') throw new TypeError(`${where}: "name" must be a non-empty string, got ${JSON.stringify(options.name)}`);
+  if (/[/\s]/.test(options.name)) throw new TypeError(`${where}({ name: ${JSON.stringify(options.name)} }): a name may not contain "/" or spaces; use something like "web-controller"`);
+  if (typeof options.for !== 'string' || options.for === '') throw new TypeError(`${where}({ name: "${options.name}" }): "for" must name the primary kind, e.g. for: 'WebApp'`);
+  if (typeof options.reconcile !== 'function') throw new TypeError(`${where}({ name: "${options.name}" }): "reconcile" must be a function (ctx) => result`);
+  const workers = options.maxConcurrentReconciles ?? 1;
+  if (!Number.isInteger(workers) || workers < 1) throw new TypeError(`${where}({ name: "${options.name}" }): maxConcurrentReconciles must be an integer ≥ 1, got ${workers}`);
+  const resync = options.resyncPeriodMs ?? 36_000_000;
+  if (!(resync >= 0) || !Number.isFinite(resync)) throw new TypeError(`${where}({ name: "${options.name}" }): resyncPeriodMs must be a finite number ≥ 0 (0 disables), got ${resync}`);
+  const rl = options.rateLimiter ?? {};
+  return Object.freeze({
+    __steadystate: 'controller' as const,
+    name: options.name,
+    for: options.for,
+    owns: [...(options.owns ?? [])],
+    watches: [...(options.watches ?? [])],
+    reconcile: options.reconcile,
+    resyncPeriodMs: resync,
+    maxConcurrentReconciles: workers,
+    leaderElection: options.leaderElection ?? false,
+    predicates: [...(options.predicates ?? [])],
+    rateLimiter: { baseDelayMs: rl.baseDelayMs ?? 5, maxDelayMs: rl.maxDelayMs ?? 1_000_000, qps: rl.qps ?? 10, burst: rl.burst ?? 100 },
+  });
+}
+
+/** True for values made by {@link defineController}. @public */
+export function isControllerDefinition(value: unknown): value is ControllerDefinition {
+  return typeof value === 'object' && value !== null && (value as { __steadystate?: unknown }).__steadystate === 'controller';
+}

@@ -1,0 +1,214 @@
+import type { ScheduledEvent } from '../sim/scheduler.js';
+import { GoneError } from '../store/errors.js';
+import { keyOf, type StoredObject } from '../store/object.js';
+import type { Watch, WatchEvent } from '../store/store.js';
+import type { RuntimeEnv } from './env.js';
+
+/** An event as handlers see it. SYNC is a resync; `tombstone` marks a deletion seen only at relist. @public */
+export interface InformerEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'SYNC';
+  object: StoredObject;
+  old?: StoredObject;
+  tombstone?: boolean;
+}
+
+export interface InformerOptions {
+  controller: string;
+  replica: number;
+  kind: string;
+  resyncPeriodMs: number;
+  /** Keep the last few versions of each object (needed by stale-snapshot faults). */
+  keepVersions: number;
+}
+
+/**
+ * client-go's shared informer, reduced to what a controller observes: list, then watch from the
+ * list's resourceVersion; re-watch from the last seen version after a disconnect; relist on
+ * 410 Gone (replacing the cache and emitting the differences, deletions as tombstones); periodic
+ * resync. Faults act on the watch deliveries through `seams.onWatchEvent`.
+ * @internal
+ */
+export class Informer {
+  private readonly cache = new Map<string, StoredObject>();
+  private readonly versions = new Map<string, StoredObject[]>();
+  private readonly handlers: ((ev: InformerEvent) => void)[] = [];
+  private watch: Watch | undefined;
+  private lastRv = 0;
+  private stopped = false;
+  private resyncTimer: ScheduledEvent | undefined;
+  /** Bumped on each (re)watch so deliveries scheduled for an old stream are discarded. */
+  private generation = 0;
+  private readonly actor: string;
+
+  constructor(
+    private readonly env: RuntimeEnv,
+    private readonly options: InformerOptions,
+  ) {
+    this.actor = `controller:${options.controller}/${options.replica}`;
+  }
+
+  get kind(): string {
+    return this.options.kind;
+  }
+
+  addHandler(fn: (ev: InformerEvent) => void): void {
+    this.handlers.push(fn);
+  }
+
+  /** Cached object (immutable snapshot), optionally `versionsBack` versions older. */
+  get(key: string, versionsBack = 0): StoredObject | undefined {
+    if (versionsBack > 0) {
+      const vs = this.versions.get(key);
+      if (vs && vs.length > 0) return vs[Math.max(0, vs.length - 1 - versionsBack)];
+    }
+    return this.cache.get(key);
+  }
+
+  values(): IterableIterator<StoredObject> {
+    return this.cache.values();
+  }
+
+  get size(): number {
+    return this.cache.size;
+  }
+
+  start(): void {
+    this.list('list');
+    this.startResync();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.generation++;
+    this.watch?.stop();
+    this.watch = undefined;
+    if (this.resyncTimer) this.resyncTimer.cancelled = true;
+  }
+
+  /** Forces a relist now (the settle phase does this once). */
+  relist(): void {
+    if (this.stopped) return;
+    this.watch?.stop();
+    this.watch = undefined;
+    this.list('relist');
+  }
+
+  private list(reason: 'list' | 'relist'): void {
+    const { store, trace, kernel } = this.env;
+    const items = store.select(this.options.kind);
+    const rv = store.currentResourceVersion();
+    trace.push({ t: kernel.now(), type: reason === 'list' ? 'informer:list' : 'informer:relist', controller: this.options.controller, replica: this.options.replica, kind: this.options.kind, count: items.length, rv });
+    const seen = new Set<string>();
+    const emits: InformerEvent[] = [];
+    for (const obj of items) {
+      const key = keyOf(obj.metadata);
+      seen.add(key);
+      const old = this.cache.get(key);
+      this.put(key, obj);
+      if (!old) emits.push({ type: 'ADDED', object: obj });
+      else if (old.metadata.resourceVersion !== obj.metadata.resourceVersion) emits.push({ type: 'MODIFIED', object: obj, old });
+    }
+    for (const [key, old] of [...this.cache]) {
+      if (seen.has(key)) continue;
+      this.cache.delete(key);
+      this.versions.delete(key);
+      emits.push({ type: 'DELETED', object: old, tombstone: true });
+    }
+    this.lastRv = rv;
+    this.startWatch();
+    for (const ev of emits) this.emit(ev);
+  }
+
+  private startWatch(): void {
+    if (this.stopped) return;
+    const gen = ++this.generation;
+    try {
+      this.watch = this.env.store.watch(this.options.kind, this.lastRv, (ev) => this.onStoreEvent(ev, gen));
+    } catch (err) {
+      if (err instanceof GoneError) {
+        this.list('relist');
+        return;
+      }
+      throw err;
+    }
+  }
+
+  private onStoreEvent(ev: WatchEvent, gen: number): void {
+    if (gen !== this.generation || ev.type === 'BOOKMARK') return;
+    const { seams, kernel, trace } = this.env;
+    const seq = seams.watchSeq++;
+    const d = seams.hasWatchHooks
+      ? seams.decideWatch({ t: kernel.now(), controller: this.options.controller, replica: this.options.replica, kind: this.options.kind, event: ev, seq })
+      : undefined;
+    const latency = this.env.watchLatencyMs;
+    if (d === undefined || d.type === 'deliver') {
+      kernel.after(latency, () => this.deliver(ev, gen, seq));
+      return;
+    }
+    trace.push({ t: kernel.now(), type: 'watch:event', controller: this.options.controller, replica: this.options.replica, kind: this.options.kind, key: keyOf(ev.object.metadata), event: ev.type, rv: ev.rv, decision: d.type, seq });
+    switch (d.type) {
+      case 'drop':
+        return;
+      case 'duplicate':
+        kernel.after(latency, () => this.deliver(ev, gen, seq));
+        kernel.after(latency, () => this.deliver(ev, gen, seq));
+        return;
+      case 'delay':
+        kernel.after(latency + d.ms, () => this.deliver(ev, gen, seq));
+        return;
+      case 'disconnect':
+      case 'gone': {
+        this.watch?.stop();
+        this.watch = undefined;
+        this.generation++;
+        if (d.type === 'gone') this.env.store.compact(this.options.kind);
+        kernel.after(this.env.rewatchDelayMs, () => {
+          if (!this.stopped && this.watch === undefined) this.startWatch();
+        });
+        return;
+      }
+    }
+  }
+
+  private deliver(ev: WatchEvent, gen: number, seq: number): void {
+    if (this.stopped || gen !== this.generation) return;
+    const key = keyOf(ev.object.metadata);
+    const old = this.cache.get(key);
+    if (ev.type === 'DELETED') {
+      this.cache.delete(key);
+      this.versions.delete(key);
+    } else {
+      this.put(key, ev.object);
+    }
+    this.lastRv = ev.rv;
+    this.env.trace.push({ t: this.env.kernel.now(), type: 'watch:event', controller: this.options.controller, replica: this.options.replica, kind: this.options.kind, key, event: ev.type, rv: ev.rv, decision: 'deliver', seq });
+    const type = ev.type === 'ADDED' && old ? 'MODIFIED' : (ev.type as InformerEvent['type']);
+    this.emit(old ? { type, object: ev.object, old } : { type, object: ev.object });
+  }
+
+  private put(key: string, obj: StoredObject): void {
+    this.cache.set(key, obj);
+    const keep = this.options.keepVersions;
+    if (keep > 0) {
+      let vs = this.versions.get(key);
+      if (!vs) this.versions.set(key, (vs = []));
+      vs.push(obj);
+      if (vs.length > keep) vs.shift();
+    }
+  }
+
+  private emit(ev: InformerEvent): void {
+    for (const h of this.handlers) h(ev);
+  }
+
+  private startResync(): void {
+    const period = this.options.resyncPeriodMs;
+    if (period <= 0) return;
+    this.resyncTimer = this.env.kernel.after(period, () => {
+      if (this.stopped) return;
+      this.env.trace.push({ t: this.env.kernel.now(), type: 'informer:resync', controller: this.options.controller, replica: this.options.replica, kind: this.options.kind, count: this.cache.size });
+      for (const obj of [...this.cache.values()]) this.emit({ type: 'SYNC', object: obj, old: obj });
+      this.startResync();
+    });
+  }
+}

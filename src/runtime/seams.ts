@@ -1,0 +1,219 @@
+import type { WatchEvent } from '../store/store.js';
+
+/**
+ * Typed interception points faults plug into (controller-runtime's `interceptor.Funcs`, with
+ * turmoil's rule that a hook returns a decision from a closed set instead of running code).
+ * An absent hook, or `undefined` from a hook, means "pass through".
+ * @public
+ */
+
+/** informer → workqueue: one key about to be enqueued because of an event. */
+export interface NotifyInfo {
+  t: number;
+  controller: string;
+  replica: number;
+  kind: string;
+  key: string;
+  event: 'ADDED' | 'MODIFIED' | 'DELETED' | 'SYNC';
+  /** Index of this notification among all notifications of the run (0-based). */
+  seq: number;
+}
+export type NotifyDecision = 'deliver' | 'drop';
+
+/** store → informer: one watch event about to reach an informer. */
+export interface WatchEventInfo {
+  t: number;
+  controller: string;
+  replica: number;
+  kind: string;
+  event: WatchEvent;
+  /** Index among all watch deliveries of the run (0-based). */
+  seq: number;
+}
+export type WatchDecision =
+  | { type: 'deliver' }
+  | { type: 'drop' }
+  | { type: 'duplicate' }
+  | { type: 'delay'; ms: number }
+  | { type: 'disconnect' }
+  | { type: 'gone' };
+
+/** A read through the controller's client. */
+export interface ReadInfo {
+  t: number;
+  actor: string;
+  verb: 'get' | 'list';
+  kind: string;
+  key?: string;
+  cached: boolean;
+  seq: number;
+}
+export type ReadDecision = { type: 'pass' } | { type: 'stale'; versionsBack: number };
+
+/** A write through the controller's client. */
+export interface WriteInfo {
+  t: number;
+  actor: string;
+  verb: 'create' | 'update' | 'updateStatus' | 'patch' | 'patchStatus' | 'delete';
+  kind: string;
+  key: string;
+  seq: number;
+}
+export type WriteDecision =
+  | { type: 'pass' }
+  | { type: 'conflict' }
+  | { type: 'error'; status: 500 | 503 | 429 | 504; retryAfterSeconds?: number }
+  | { type: 'timeout'; applied: boolean };
+
+/** Before/after each client call: the point where a process may die. */
+export interface CallInfo {
+  t: number;
+  controller: string;
+  replica: number;
+  /** 'before' the call reaches the store, or 'after' it returned. */
+  phase: 'before' | 'after';
+  verb: string;
+  write: boolean;
+  /** Index among all calls of this controller replica's lifetime(s) in the run. */
+  seq: number;
+  /** Index among all writes of the controller (all replicas) in the run. */
+  writeSeq: number;
+}
+export type CallDecision = 'continue' | 'crash';
+
+/** List results about to be returned (cached or live). */
+export interface ListInfo {
+  t: number;
+  actor: string;
+  kind: string;
+  count: number;
+  seq: number;
+}
+/** A permutation seed: 0 keeps store order. */
+export type ListDecision = { type: 'pass' } | { type: 'shuffle'; seed: number };
+
+export interface SeamHooks {
+  onNotify?: (i: NotifyInfo) => NotifyDecision | undefined;
+  onWatchEvent?: (i: WatchEventInfo) => WatchDecision | undefined;
+  onRead?: (i: ReadInfo) => ReadDecision | undefined;
+  onWrite?: (i: WriteInfo) => WriteDecision | undefined;
+  onCall?: (i: CallInfo) => CallDecision | undefined;
+  onList?: (i: ListInfo) => ListDecision | undefined;
+}
+
+type Hook<I, D> = (i: I) => D | undefined;
+
+/**
+ * The seams of one world. Several faults may hook the same seam; the first non-pass decision
+ * wins, in installation order (which is plan order, so deterministic).
+ * @internal
+ */
+export class Seams {
+  private notify: Hook<NotifyInfo, NotifyDecision>[] = [];
+  private watchEv: Hook<WatchEventInfo, WatchDecision>[] = [];
+  private read: Hook<ReadInfo, ReadDecision>[] = [];
+  private write: Hook<WriteInfo, WriteDecision>[] = [];
+  private call: Hook<CallInfo, CallDecision>[] = [];
+  private list: Hook<ListInfo, ListDecision>[] = [];
+  /** False outside the fault window: no hook is consulted. */
+  active = true;
+  notifySeq = 0;
+  watchSeq = 0;
+  readSeq = 0;
+  writeSeq = 0;
+  listSeq = 0;
+
+  install(h: SeamHooks): () => void {
+    const pairs: [unknown[], unknown][] = [];
+    if (h.onNotify) pairs.push([this.notify, h.onNotify]);
+    if (h.onWatchEvent) pairs.push([this.watchEv, h.onWatchEvent]);
+    if (h.onRead) pairs.push([this.read, h.onRead]);
+    if (h.onWrite) pairs.push([this.write, h.onWrite]);
+    if (h.onCall) pairs.push([this.call, h.onCall]);
+    if (h.onList) pairs.push([this.list, h.onList]);
+    for (const [arr, fn] of pairs) arr.push(fn);
+    return () => {
+      for (const [arr, fn] of pairs) {
+        const i = arr.indexOf(fn);
+        if (i >= 0) arr.splice(i, 1);
+      }
+    };
+  }
+
+  get hasReadHooks(): boolean {
+    return this.read.length > 0;
+  }
+
+  decideNotify(i: NotifyInfo): NotifyDecision {
+    if (!this.active) return 'deliver';
+    for (const h of this.notify) {
+      const d = h(i);
+      if (d === 'drop') return d;
+    }
+    return 'deliver';
+  }
+
+  decideWatch(i: WatchEventInfo): WatchDecision {
+    if (!this.active) return DELIVER;
+    for (const h of this.watchEv) {
+      const d = h(i);
+      if (d && d.type !== 'deliver') return d;
+    }
+    return DELIVER;
+  }
+
+  decideRead(i: ReadInfo): ReadDecision {
+    if (!this.active) return PASS;
+    for (const h of this.read) {
+      const d = h(i);
+      if (d && d.type !== 'pass') return d;
+    }
+    return PASS;
+  }
+
+  decideWrite(i: WriteInfo): WriteDecision {
+    if (!this.active) return PASS;
+    for (const h of this.write) {
+      const d = h(i);
+      if (d && d.type !== 'pass') return d;
+    }
+    return PASS;
+  }
+
+  decideCall(i: CallInfo): CallDecision {
+    if (!this.active) return 'continue';
+    for (const h of this.call) {
+      const d = h(i);
+      if (d === 'crash') return d;
+    }
+    return 'continue';
+  }
+
+  decideList(i: ListInfo): ListDecision {
+    if (!this.active) return PASS;
+    for (const h of this.list) {
+      const d = h(i);
+      if (d && d.type !== 'pass') return d;
+    }
+    return PASS;
+  }
+
+  get hasCallHooks(): boolean {
+    return this.call.length > 0;
+  }
+  get hasNotifyHooks(): boolean {
+    return this.notify.length > 0;
+  }
+  get hasWatchHooks(): boolean {
+    return this.watchEv.length > 0;
+  }
+  get hasWriteHooks(): boolean {
+    return this.write.length > 0;
+  }
+  get hasListHooks(): boolean {
+    return this.list.length > 0;
+  }
+}
+
+const DELIVER: WatchDecision = { type: 'deliver' };
+const PASS = { type: 'pass' } as const;

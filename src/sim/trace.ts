@@ -1,0 +1,70 @@
+import { fnv1a, hex8, stableStringify } from './hash.js';
+
+/**
+ * One entry of a run's trace. `type` is `noun:verb` (msw's lifecycle-event style); the other
+ * fields are plain JSON so a trace can be written to a report and hashed.
+ * @public
+ */
+export interface TraceEntry {
+  /** Virtual time in milliseconds. */
+  t: number;
+  type: TraceType;
+  [field: string]: unknown;
+}
+
+/** @public */
+export type TraceType =
+  | 'run:start'
+  | 'run:phase'
+  | 'run:end'
+  | 'user:action'
+  | 'store:read'
+  | 'store:write'
+  | 'watch:event'
+  | 'informer:list'
+  | 'informer:relist'
+  | 'informer:resync'
+  | 'informer:notify'
+  | 'queue:add'
+  | 'reconcile:start'
+  | 'reconcile:end'
+  | 'downstream:request'
+  | 'fault:inject'
+  | 'controller:start'
+  | 'controller:crash'
+  | 'controller:leader'
+  | 'environment:step'
+  | 'kernel:blocked'
+  | 'invariant:violated'
+  | 'log';
+
+/**
+ * Append-only record of what happened in a run. Entries are kept as given (no copies) so
+ * recording stays cheap; callers pass fresh plain objects.
+ * @public
+ */
+export class Trace {
+  readonly entries: TraceEntry[] = [];
+
+  push(entry: TraceEntry): void {
+    this.entries.push(entry);
+  }
+
+  /** Stable hash of the whole trace: equal traces ⇒ equal hashes, across processes. */
+  hash(): string {
+    let h = 0x811c9dc5;
+    for (const e of this.entries) h = fnv1a(stableStringify(e), h);
+    return hex8(h);
+  }
+}
+
+/** Index and both sides of the first entry where two traces differ, or undefined. @public */
+export function firstDivergence(a: readonly TraceEntry[], b: readonly TraceEntry[]): { index: number; a: TraceEntry | undefined; b: TraceEntry | undefined } | undefined {
+  const n = Math.max(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x === undefined || y === undefined || stableStringify(x) !== stableStringify(y)) return { index: i, a: x, b: y };
+  }
+  return undefined;
+}
