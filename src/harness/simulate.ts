@@ -190,8 +190,11 @@ export async function simulate(scenario: Scenario, options: SimulateOptions): Pr
       timing: { faultWindowEnd: opts.faultWindowMs, lastActionAt, settleStart, tailStart, end },
       blocked,
       downstream: downstream ? downstream.state() : null,
-      hash: trace.hash(),
+      hash: '',
     };
+    // hashing a long trace costs as much as running it: compute on first read only
+    let hash: string | undefined;
+    Object.defineProperty(run, 'hash', { enumerable: true, configurable: true, get: () => (hash ??= trace.hash()) });
     return { run, world };
   } finally {
     for (const m of world.managers) m.stop();

@@ -211,37 +211,76 @@ function describeError(err: unknown): string {
   return String(err);
 }
 
-const noFetch = (): Promise<FetchResponse> => {
-  throw new Error('steadystate: ctx.fetch was called but this scenario has no downstream services; pass `downstream: { services: [...] }` or msw handlers to simulate/check');
-};
+function noFetch(): Promise<FetchResponse> {
+  return Promise.reject(
+    new Error('steadystate: ctx.fetch was called but this scenario has no downstream services; pass `downstream` (fake services or msw handlers) to simulate/check'),
+  );
+}
+
+/** ctx.clock of one reconcile (a class, not closures: one reconcile allocates little). */
+class TaskClock {
+  constructor(
+    private readonly inst: ControllerInstance,
+    private readonly task: Task,
+  ) {}
+  now(): number {
+    return this.inst.env.kernel.now();
+  }
+  sleep(ms: number): Promise<void> {
+    if (!this.inst.alive) return Promise.reject(new CrashedError(this.inst.name));
+    return this.inst.env.kernel.sleep(this.task, ms);
+  }
+}
+
+/** ctx.log: structured entries in the trace. */
+class TraceLogger {
+  constructor(private readonly inst: ControllerInstance) {}
+  info(message: string, fields?: Record<string, unknown>): void {
+    this.write('info', message, fields);
+  }
+  error(message: string, fields?: Record<string, unknown>): void {
+    this.write('error', message, fields);
+  }
+  private write(level: string, message: string, fields: Record<string, unknown> | undefined): void {
+    const { trace, kernel } = this.inst.env;
+    trace.push({ t: kernel.now(), type: 'log', actor: this.inst.actor, level, message, ...(fields ? { fields } : {}) });
+  }
+}
+
+class Context implements ReconcileContext {
+  readonly namespace: string | undefined;
+  readonly name: string;
+  readonly client: Client;
+  readonly controller: string;
+  readonly replica: number;
+  private clockImpl: TaskClock | undefined;
+  private logImpl: TraceLogger | undefined;
+  constructor(
+    private readonly inst: ControllerInstance,
+    private readonly task: Task,
+    readonly key: string,
+    ref: { namespace?: string; name: string },
+  ) {
+    this.namespace = ref.namespace;
+    this.name = ref.name;
+    this.client = inst.client;
+    this.controller = inst.name;
+    this.replica = inst.replica;
+  }
+  get clock(): TaskClock {
+    return (this.clockImpl ??= new TaskClock(this.inst, this.task));
+  }
+  get log(): TraceLogger {
+    return (this.logImpl ??= new TraceLogger(this.inst));
+  }
+  get fetch(): ReconcileContext['fetch'] {
+    const impl = this.inst.env.fetch;
+    if (!impl) return noFetch;
+    const { inst, task } = this;
+    return (input, init) => (inst.alive ? impl(task, inst.actor, input, init) : Promise.reject(new CrashedError(inst.name)));
+  }
+}
 
 function makeContext(inst: ControllerInstance, task: Task, key: string, ref: { namespace?: string; name: string }): ReconcileContext {
-  const env = inst.env;
-  const { kernel, trace } = env;
-  const fetchImpl = env.fetch;
-  return {
-    key,
-    namespace: ref.namespace,
-    name: ref.name,
-    client: inst.client,
-    fetch: fetchImpl
-      ? (input, init) => {
-          if (!inst.alive) return Promise.reject(new CrashedError(inst.name));
-          return fetchImpl(task, inst.actor, input, init);
-        }
-      : noFetch,
-    clock: {
-      now: () => kernel.now(),
-      sleep: (ms: number) => {
-        if (!inst.alive) return Promise.reject(new CrashedError(inst.name));
-        return kernel.sleep(task, ms);
-      },
-    },
-    log: {
-      info: (message, fields) => trace.push({ t: kernel.now(), type: 'log', actor: inst.actor, level: 'info', message, ...(fields ? { fields } : {}) }),
-      error: (message, fields) => trace.push({ t: kernel.now(), type: 'log', actor: inst.actor, level: 'error', message, ...(fields ? { fields } : {}) }),
-    },
-    controller: inst.name,
-    replica: inst.replica,
-  };
+  return new Context(inst, task, key, ref);
 }

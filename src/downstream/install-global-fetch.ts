@@ -1,0 +1,42 @@
+import type { Downstream } from './intercept.js';
+
+/**
+ * The host's `fetch`, saved when this module loads, before any run can patch it. A leftover
+ * patch from a run that never restored (a crashed harness) is replaced by this, never chained.
+ * @internal
+ */
+export const originalFetch: typeof fetch = globalThis.fetch;
+
+/** Every fetch this module installed, to recognise our own leftovers. */
+const ours = new WeakSet<object>();
+
+/**
+ * Routes `globalThis.fetch` to `downstream` for the duration of a run, for reconcilers (and
+ * libraries) that call the global `fetch` instead of `ctx.fetch`. Such calls have no task
+ * (`task` undefined); the kernel counts them as anonymous parks.
+ *
+ * Always call the returned function in a `finally` block: the global must be restored even when
+ * the run throws, or the next test would talk to a dead simulation. It restores the `fetch`
+ * that was installed before (or {@link originalFetch}, when that was a leftover of ours) and is
+ * safe to call twice.
+ * @param downstream - the run's downstream
+ * @param actorOf - names the actor of each call (e.g. the controller whose reconcile is running)
+ * @returns restore
+ * @example
+ * const restore = installGlobalFetch(downstream, () => currentActor);
+ * try { await runScenario(); } finally { restore(); }
+ * @public
+ */
+export function installGlobalFetch(downstream: Downstream, actorOf: () => string): () => void {
+  const current = globalThis.fetch;
+  const previous = ours.has(current) ? originalFetch : current;
+  const patched = ((input: string | URL | Request, init?: RequestInit) => downstream.fetch(undefined, actorOf(), input, init)) as typeof fetch;
+  ours.add(patched);
+  globalThis.fetch = patched;
+  let restored = false;
+  return () => {
+    if (restored) return;
+    restored = true;
+    globalThis.fetch = previous;
+  };
+}

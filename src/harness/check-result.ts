@@ -1,0 +1,92 @@
+import type { JsonObject } from '../store/object.js';
+import type { TraceEntry } from '../sim/trace.js';
+import type { RunRecord } from './property.js';
+import type { Scenario } from './scenario.js';
+
+/** Per fault kind: how often it fired, and how often that changed what the reconciler did. @public */
+export interface FaultCoverage {
+  kind: string;
+  /** Scenarios in which the kind was enabled. */
+  enabled: number;
+  /** Injections over all scenarios. */
+  injected: number;
+  /** Scenarios where an injection changed the controller's writes or reconciles vs the fault-free twin. */
+  changedBehaviour: number;
+}
+
+/** What a passing check reports (SPEC §6: a pass is informative too). @public */
+export interface CheckStats {
+  /** Virtual ms from the last fault or user action to convergence, over runs. */
+  convergenceLatencyMs: { p50: number; p90: number; p99: number; max: number } | null;
+  reconcilesPerObject: number;
+  storeWritesPerObject: number;
+  /** Highest downstream requests in any 1 s window, any endpoint. */
+  peakDownstreamQps: number;
+  /** Simulated reconciles over all runs. */
+  reconciles: number;
+}
+
+/** Result of the determinism self-check. @public */
+export interface DeterminismReport {
+  ok: boolean;
+  /** Trace hashes of the two runs. */
+  hashes: [string, string];
+  /** First diverging entry when not ok. */
+  divergence?: { index: number; first: TraceEntry | null; second: TraceEntry | null };
+  /** Human explanation when not ok. */
+  explanation?: string;
+}
+
+interface CheckCommon {
+  /** Controller under test (the first, when several run together). */
+  controller: string;
+  /** Scenarios run (including corpus replays). */
+  runs: number;
+  /** fast-check seed of the run. */
+  seed: number;
+  properties: string[];
+  faults: string[];
+  coverage: FaultCoverage[];
+  stats: CheckStats;
+  /** Scenarios replayed from the regression corpus first. */
+  corpusReplayed: number;
+  /** Scenarios whose determinism was double-checked, and the first failing report if any. */
+  determinismChecked: number;
+}
+
+/** @public */
+export interface CheckPassed extends CheckCommon {
+  ok: true;
+  property: null;
+  summary: null;
+  explanation: null;
+  scenario: null;
+  path: null;
+}
+
+/** @public */
+export interface CheckFailed extends CheckCommon {
+  ok: false;
+  /** Name of the property that failed (or `determinism` when the run was not reproducible). */
+  property: string;
+  summary: string;
+  /** "Let: … Then: …" */
+  explanation: string;
+  evidence: JsonObject;
+  /** The shrunk, minimal scenario. */
+  scenario: Scenario;
+  /** The scenario as first found, before shrinking. */
+  originalScenario: Scenario;
+  /** fast-check path that replays the failing run (with `seed`). */
+  path: string;
+  /** 1-based index of the run that first failed. */
+  failedAtRun: number;
+  /** Shrink steps taken. */
+  shrinks: number;
+  /** The minimal scenario's recorded run (trace, writes, requests), for reports. */
+  run: RunRecord;
+  determinism: DeterminismReport;
+}
+
+/** The outcome of `check`: data, never thrown on a property failure. @public */
+export type CheckResult = CheckPassed | CheckFailed;

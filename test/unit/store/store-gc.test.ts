@@ -1,0 +1,226 @@
+import { describe, expect, it } from 'vitest';
+import type { OwnerReference, StoredObject } from '../../../src/store/object.js';
+import { collect, makeStore, ref, widget } from './helpers.js';
+
+const GC = 'environment:garbage-collector';
+
+function ownedBy(...owners: StoredObject[]): OwnerReference[] {
+  return owners.map((o) => ({ apiVersion: 'example.dev/v1', kind: o.kind, name: o.metadata.name, uid: o.metadata.uid, controller: true }));
+}
+
+function child(name: string, owners: StoredObject[], extra: { finalizers?: string[]; kind?: string } = {}) {
+  return {
+    kind: extra.kind ?? 'Part',
+    metadata: { name, namespace: 'default', ownerReferences: ownedBy(...owners), ...(extra.finalizers ? { finalizers: extra.finalizers } : {}) },
+    spec: {},
+  };
+}
+
+const exists = (store: ReturnType<typeof makeStore>['store'], kind: string, name: string) => store.peek(kind, `default/${name}`) !== undefined;
+
+describe('garbage collection (ownerReferences cascade)', () => {
+  it('Background (default): deleting the owner deletes its dependents, as the garbage collector', () => {
+    const { store, take } = makeStore();
+    const owner = store.create('user', widget('owner'));
+    const p1 = store.create('user', child('p1', [owner]));
+    store.create('user', child('p2', [owner], { kind: 'Bolt' }));
+    store.create('user', child('unrelated', []));
+    take();
+    store.delete('user', 'Widget', ref('owner'));
+    expect(exists(store, 'Part', 'p1')).toBe(false);
+    expect(exists(store, 'Bolt', 'p2')).toBe(false);
+    expect(exists(store, 'Part', 'unrelated')).toBe(true);
+    const w = take();
+    expect(w[0]).toMatchObject({ actor: 'user', verb: 'delete', kind: 'Widget', removed: true });
+    expect(w.slice(1)).toEqual([
+      expect.objectContaining({ actor: GC, verb: 'delete', kind: 'Part', key: 'default/p1', uid: p1.metadata.uid, removed: true }),
+      expect.objectContaining({ actor: GC, verb: 'delete', kind: 'Bolt', key: 'default/p2', removed: true }),
+    ]);
+  });
+
+  it('cascades through several levels', () => {
+    const { store } = makeStore();
+    const owner = store.create('user', widget('owner'));
+    const mid = store.create('user', child('mid', [owner]));
+    const leaf = store.create('user', child('leaf', [mid], { kind: 'Leaf' }));
+    store.create('user', child('leaf2', [leaf], { kind: 'Leaf' }));
+    store.delete('user', 'Widget', ref('owner'));
+    expect(store.list('Part').items).toEqual([]);
+    expect(store.list('Leaf').items).toEqual([]);
+  });
+
+  it('Foreground behaves like Background (stated limit)', () => {
+    const { store } = makeStore();
+    const owner = store.create('user', widget('owner'));
+    store.create('user', child('p', [owner]));
+    store.delete('user', 'Widget', ref('owner'), { propagationPolicy: 'Foreground' });
+    expect(exists(store, 'Part', 'p')).toBe(false);
+  });
+
+  it('a dependent with finalizers is only marked for deletion by the collector', () => {
+    const { store } = makeStore();
+    const owner = store.create('user', widget('owner'));
+    store.create('user', child('p', [owner], { finalizers: ['keep'] }));
+    store.delete('user', 'Widget', ref('owner'));
+    const p = store.get('Part', ref('p'));
+    expect(p.metadata.deletionTimestamp).toBeDefined();
+    store.patch('user', 'Part', ref('p'), { metadata: { finalizers: null } });
+    expect(exists(store, 'Part', 'p')).toBe(false);
+  });
+
+  it('Orphan: strips the ownerReference instead of deleting the dependent', () => {
+    const { store, take } = makeStore();
+    const owner = store.create('user', widget('owner'));
+    const other = store.create('user', widget('other'));
+    store.create('user', child('p', [owner]));
+    store.create('user', child('q', [owner, other]));
+    take();
+    store.delete('user', 'Widget', ref('owner'), { propagationPolicy: 'Orphan' });
+    expect(store.get('Part', ref('p')).metadata.ownerReferences).toEqual([]);
+    expect(store.get('Part', ref('q')).metadata.ownerReferences).toEqual(ownedBy(other));
+    expect(take().slice(1)).toEqual([
+      expect.objectContaining({ actor: GC, verb: 'patch', key: 'default/p', changed: ['metadata.ownerReferences'] }),
+      expect.objectContaining({ actor: GC, verb: 'patch', key: 'default/q', changed: ['metadata.ownerReferences'] }),
+    ]);
+    // the orphan no longer belongs to anyone: deleting `other` later does not touch p
+    store.delete('user', 'Widget', ref('other'));
+    expect(exists(store, 'Part', 'p')).toBe(true);
+    expect(exists(store, 'Part', 'q')).toBe(false);
+  });
+
+  it('a dependent with another live owner survives; only the dead reference is removed', () => {
+    const { store, take } = makeStore();
+    const a = store.create('user', widget('a'));
+    const b = store.create('user', widget('b'));
+    store.create('user', child('shared', [a, b]));
+    take();
+    store.delete('user', 'Widget', ref('a'));
+    const shared = store.get('Part', ref('shared'));
+    expect(shared.metadata.ownerReferences).toEqual(ownedBy(b));
+    expect(shared.metadata.deletionTimestamp).toBeUndefined();
+    expect(take().slice(1)).toEqual([expect.objectContaining({ actor: GC, verb: 'patch', changed: ['metadata.ownerReferences'] })]);
+    store.delete('user', 'Widget', ref('b'));
+    expect(exists(store, 'Part', 'shared')).toBe(false);
+  });
+
+  it('an owner held by finalizers keeps its dependents until it is really removed', () => {
+    const { store } = makeStore();
+    const owner = store.create('user', widget('owner', {}, { finalizers: ['f'] }));
+    store.create('user', child('p', [owner]));
+    store.delete('user', 'Widget', ref('owner'));
+    expect(exists(store, 'Part', 'p')).toBe(true);
+    expect(store.get('Part', ref('p')).metadata.deletionTimestamp).toBeUndefined();
+    store.patch('user', 'Widget', ref('owner'), { metadata: { finalizers: [] } });
+    expect(exists(store, 'Widget', 'owner')).toBe(false);
+    expect(exists(store, 'Part', 'p')).toBe(false);
+  });
+
+  it('Orphan is not lost when the owner has finalizers: dependents are orphaned, not deleted', () => {
+    const { store } = makeStore();
+    const owner = store.create('user', widget('owner', {}, { finalizers: ['f'] }));
+    store.create('user', child('p', [owner]));
+    store.delete('user', 'Widget', ref('owner'), { propagationPolicy: 'Orphan' });
+    expect(store.get('Part', ref('p')).metadata.ownerReferences).toEqual([]);
+    store.patch('user', 'Widget', ref('owner'), { metadata: { finalizers: [] } });
+    expect(exists(store, 'Widget', 'owner')).toBe(false);
+    expect(exists(store, 'Part', 'p')).toBe(true);
+  });
+
+  it('a repeated delete with Orphan orphans the dependents of an owner already being deleted', () => {
+    const { store } = makeStore();
+    const owner = store.create('user', widget('owner', {}, { finalizers: ['f'] }));
+    store.create('user', child('p', [owner]));
+    store.delete('user', 'Widget', ref('owner'));
+    store.delete('user', 'Widget', ref('owner'), { propagationPolicy: 'Orphan' });
+    expect(store.get('Part', ref('p')).metadata.ownerReferences).toEqual([]);
+    store.patch('user', 'Widget', ref('owner'), { metadata: { finalizers: [] } });
+    expect(exists(store, 'Part', 'p')).toBe(true);
+  });
+
+  it('a dependent whose ownerReference was removed before the owner is deleted survives', () => {
+    const { store } = makeStore();
+    const owner = store.create('user', widget('owner'));
+    store.create('user', child('p', [owner]));
+    store.patch('user', 'Part', ref('p'), { metadata: { ownerReferences: [] } });
+    store.delete('user', 'Widget', ref('owner'));
+    expect(exists(store, 'Part', 'p')).toBe(true);
+  });
+
+  it('a dependent that gained an ownerReference by update is collected with the owner', () => {
+    const { store } = makeStore();
+    const owner = store.create('user', widget('owner'));
+    store.create('user', child('p', []));
+    store.patch('user', 'Part', ref('p'), { metadata: { ownerReferences: ownedBy(owner) as never } });
+    store.delete('user', 'Widget', ref('owner'));
+    expect(exists(store, 'Part', 'p')).toBe(false);
+  });
+
+  it('an object created with an ownerReference to an owner that is already gone is collected', () => {
+    const { store, take } = makeStore();
+    const owner = store.create('user', widget('owner'));
+    store.delete('user', 'Widget', ref('owner'));
+    take();
+    const late = store.create('controller:stale/0', child('late', [owner]));
+    expect(late.metadata.name).toBe('late'); // the create itself succeeds
+    expect(exists(store, 'Part', 'late')).toBe(false);
+    expect(take()).toEqual([
+      expect.objectContaining({ actor: 'controller:stale/0', verb: 'create' }),
+      expect.objectContaining({ actor: GC, verb: 'delete', key: 'default/late', removed: true }),
+    ]);
+  });
+
+  it('an update that adds an ownerReference to a gone owner makes the object garbage', () => {
+    const { store } = makeStore();
+    const owner = store.create('user', widget('owner'));
+    const other = store.create('user', widget('other'));
+    store.delete('user', 'Widget', ref('owner'));
+    store.create('user', child('p', [other]));
+    store.patch('user', 'Part', ref('p'), { metadata: { ownerReferences: [...ownedBy(other), ...ownedBy(owner)] as never } });
+    // another owner is alive: only the dangling reference goes
+    expect(store.get('Part', ref('p')).metadata.ownerReferences).toEqual(ownedBy(other));
+  });
+
+  it('an ownerReference to a uid that never existed is left alone', () => {
+    const { store } = makeStore();
+    store.create('user', { kind: 'Part', metadata: { name: 'p', namespace: 'default', ownerReferences: [{ kind: 'Widget', name: 'x', uid: 'made-up' }] } });
+    expect(exists(store, 'Part', 'p')).toBe(true);
+  });
+
+  it('runs through the defer option, and then also collects dependents created meanwhile', () => {
+    const pending: (() => void)[] = [];
+    const { store, take } = makeStore({ defer: (fn) => pending.push(fn) });
+    const owner = store.create('user', widget('owner'));
+    store.create('user', child('p', [owner]));
+    store.delete('user', 'Widget', ref('owner'));
+    expect(exists(store, 'Part', 'p')).toBe(true); // not yet
+    store.create('user', child('q', [owner]));
+    expect(pending.length).toBeGreaterThan(0);
+    take();
+    while (pending.length > 0) pending.shift()!();
+    expect(exists(store, 'Part', 'p')).toBe(false);
+    expect(exists(store, 'Part', 'q')).toBe(false);
+    expect(take().every((w) => w.actor === GC)).toBe(true);
+  });
+
+  it('a deferred collection does not delete a recreated object of the same name without the reference', () => {
+    const pending: (() => void)[] = [];
+    const { store } = makeStore({ defer: (fn) => pending.push(fn) });
+    const owner = store.create('user', widget('owner'));
+    store.create('user', child('p', [owner]));
+    store.delete('user', 'Widget', ref('owner'));
+    store.delete('user', 'Part', ref('p'));
+    store.create('user', child('p', []));
+    for (const fn of pending.splice(0)) fn();
+    expect(exists(store, 'Part', 'p')).toBe(true);
+  });
+
+  it('emits DELETED events for the collected dependents', () => {
+    const { store } = makeStore();
+    const owner = store.create('user', widget('owner'));
+    store.create('user', child('p', [owner]));
+    const c = collect();
+    store.watch('Part', undefined, c.fn);
+    store.delete('user', 'Widget', ref('owner'));
+    expect(c.summary()).toEqual(['DELETED p@4']);
+  });
+});

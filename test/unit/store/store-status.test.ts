@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { ConflictError, NotFoundError } from '../../../src/store/errors.js';
+import { collect, makeStore, ref, widget } from './helpers.js';
+
+describe('status subresource', () => {
+  it('updateStatus changes only status: spec and metadata in the request are ignored', () => {
+    const { store, take } = makeStore();
+    const o = store.create('user', widget('a', { replicas: 1 }, { labels: { app: 'web' } }));
+    take();
+    const s = store.updateStatus('user', {
+      ...o,
+      spec: { replicas: 50 },
+      metadata: { ...o.metadata, labels: { app: 'other' }, finalizers: ['sneaky'], annotations: { a: 'b' } },
+      status: { ready: 1 },
+    });
+    expect(s.status).toEqual({ ready: 1 });
+    expect(s.spec).toEqual({ replicas: 1 });
+    expect(s.metadata.labels).toEqual({ app: 'web' });
+    expect(s.metadata.finalizers).toEqual([]);
+    expect(s.metadata.annotations).toEqual({});
+    expect(s.metadata.resourceVersion).toBe('2');
+    expect(take()).toMatchObject([{ verb: 'updateStatus', changed: ['status.ready'], rv: 2, noop: false }]);
+  });
+
+  it('never bumps generation', () => {
+    const { store } = makeStore();
+    let o = store.create('user', widget('a'));
+    for (let i = 0; i < 3; i++) o = store.updateStatus('user', { ...o, status: { n: i } });
+    expect(o.metadata.generation).toBe(1);
+    expect(o.metadata.resourceVersion).toBe('4');
+  });
+
+  it('replaces the whole status', () => {
+    const { store } = makeStore();
+    let o = store.create('user', widget('a'));
+    o = store.updateStatus('user', { ...o, status: { a: 1, b: 2 } });
+    o = store.updateStatus('user', { ...o, status: { b: 3 } });
+    expect(o.status).toEqual({ b: 3 });
+  });
+
+  it('409 Conflict on a stale resourceVersion; empty resourceVersion is unconditional', () => {
+    const { store, take } = makeStore();
+    const o = store.create('user', widget('a'));
+    store.update('user', { ...o, spec: { replicas: 2 } });
+    take();
+    expect(() => store.updateStatus('user', { ...o, status: { x: 1 } })).toThrow(ConflictError);
+    expect(take()).toMatchObject([{ verb: 'updateStatus', error: 'Conflict' }]);
+    const s = store.updateStatus('user', { ...o, metadata: { ...o.metadata, resourceVersion: '' }, status: { x: 1 } });
+    expect(s.status).toEqual({ x: 1 });
+    expect(s.spec).toEqual({ replicas: 2 });
+  });
+
+  it('404 NotFound for a missing object', () => {
+    const { store, take } = makeStore();
+    expect(() => store.updateStatus('user', widget('none') as never)).toThrow(NotFoundError);
+    expect(take()).toMatchObject([{ verb: 'updateStatus', error: 'NotFound' }]);
+  });
+
+  it('a no-op status write is recorded but emits no event and keeps the resourceVersion', () => {
+    const { store, take } = makeStore();
+    let o = store.create('user', widget('a'));
+    o = store.updateStatus('user', { ...o, status: { ready: 1 } });
+    const c = collect();
+    store.watch('Widget', undefined, c.fn);
+    take();
+    const same = store.updateStatus('user', { ...o, status: { ready: 1 } });
+    expect(same.metadata.resourceVersion).toBe(o.metadata.resourceVersion);
+    expect(c.events).toEqual([]);
+    expect(take()).toMatchObject([{ verb: 'updateStatus', noop: true, changed: [] }]);
+  });
+
+  it('a status patch changes only status and never bumps generation', () => {
+    const { store, take } = makeStore();
+    store.create('user', widget('a', { replicas: 1 }));
+    take();
+    const p = store.patch('user', 'Widget', ref('a'), { spec: { replicas: 9 }, metadata: { labels: { x: 'y' } }, status: { phase: 'Ready' } }, { subresource: 'status' });
+    expect(p.status).toEqual({ phase: 'Ready' });
+    expect(p.spec).toEqual({ replicas: 1 });
+    expect(p.metadata.labels).toEqual({});
+    expect(p.metadata.generation).toBe(1);
+    expect(take()).toMatchObject([{ verb: 'patchStatus', changed: ['status.phase'], noop: false }]);
+  });
+
+  it('a status patch merges into the existing status (null deletes)', () => {
+    const { store } = makeStore();
+    store.create('user', { ...widget('a'), status: { a: 1, b: { c: 2, d: 3 } } });
+    const p = store.patch('user', 'Widget', ref('a'), { status: { a: null, b: { c: 20 }, e: [1] } }, { subresource: 'status' });
+    expect(p.status).toEqual({ b: { c: 20, d: 3 }, e: [1] });
+  });
+
+  it('a status patch honours the resourceVersion precondition', () => {
+    const { store } = makeStore();
+    store.create('user', widget('a'));
+    expect(() => store.patch('user', 'Widget', ref('a'), { status: { x: 1 } }, { subresource: 'status', resourceVersion: '5' })).toThrow(ConflictError);
+    expect(store.patch('user', 'Widget', ref('a'), { status: { x: 1 } }, { subresource: 'status', resourceVersion: '1' }).status).toEqual({ x: 1 });
+  });
+});
