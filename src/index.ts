@@ -43,3 +43,13 @@ export type { Property, PropertyFactory, PropertyDefinition, Verdict, RunRecord,
 
 // environment
 export type { EnvironmentActor } from './harness/environment.js';
+
+// downstream
+export { fakeRestService } from './downstream/fake-rest-service.js';
+export type { FakeRestService, FakeRestServiceOptions, RestResource, OwnerGroup } from './downstream/fake-rest-service.js';
+export type { CreateDownstreamOptions } from './downstream/intercept.js';
+export type { FetchDecision, FetchInfo } from './downstream/fetch-decision.js';
+export type { RequestRecord, RequestOutcome } from './downstream/request-log.js';
+export type { SimResponse } from './downstream/sim-response.js';
+export type { DownstreamState } from './downstream/run-downstream.js';
+export { UnhandledRequestError } from './downstream/errors.js';

@@ -1,4 +1,4 @@
-import type { JsonObject, StoredObject } from '../store/object.js';
+import type { Json, JsonObject, StoredObject } from '../store/object.js';
 import type { WriteRecord } from '../store/store.js';
 import type { TraceEntry } from '../sim/trace.js';
 import type { Scenario } from './scenario.js';
@@ -62,6 +62,9 @@ export interface RunRecord {
     /** Start of the quiet tail: extra reconciles and re-applied specs happen here. */
     tailStart: number;
     end: number;
+    /** The run hit its step budget (a zero-time loop) and stopped at `stoppedAt`. */
+    exhausted?: boolean;
+    stoppedAt?: number;
   };
   /** Tasks given up on because they waited outside the simulation. */
   blocked: { label: string; at: number; startedAt: number }[];
@@ -82,6 +85,26 @@ export type Verdict =
       evidence: JsonObject;
     };
 
+/**
+ * What a property's probes may know about the run they are built for (the harness passes it to
+ * `probes(ctx)`; a harness that passes nothing gets probes that fall back to guessing).
+ * @public
+ */
+export interface ProbeContext {
+  /** Controller names, in scenario order. */
+  controllers: string[];
+  /** Primary kind (`for`) of each controller, in the same order. */
+  primaryKinds: string[];
+}
+
+/**
+ * Extra runs a property needs besides the run itself and the fault-free twin, by name: each is
+ * a complete scenario the harness simulates with the same controllers and fault modules, and
+ * whose record is handed to `judge` under the same name. `recovery` uses one.
+ * @public
+ */
+export type ExtraRuns = Record<string, Scenario>;
+
 /** A configured property, ready to judge runs. @public */
 export interface Property {
   readonly name: string;
@@ -89,8 +112,15 @@ export interface Property {
   readonly options: JsonObject;
   /** Needs the fault-free twin run of the same scenario. */
   readonly needsTwin: boolean;
-  probes(): Probe[];
-  judge(run: RunRecord, twin: RunRecord | undefined): Verdict;
+  /** Probes the harness samples while simulating; pass the context when you can. */
+  probes(ctx?: ProbeContext): Probe[];
+  /**
+   * Extra scenarios to simulate for this run (see {@link ExtraRuns}); `{}` when none. The
+   * harness calls it with the scenario being judged and passes the records to `judge`.
+   */
+  extraRuns?(scenario: Scenario): ExtraRuns;
+  /** Judges one run; `extras` holds the records of {@link Property.extraRuns}, by name. */
+  judge(run: RunRecord, twin: RunRecord | undefined, extras?: Readonly<Record<string, RunRecord>>): Verdict;
 }
 
 /** Definition accepted by {@link defineProperty}. @public */
@@ -99,8 +129,14 @@ export interface PropertyDefinition<O extends object> {
   description: string;
   defaults: O;
   needsTwin?: boolean;
-  probes?: (options: O) => Probe[];
-  judge: (run: RunRecord, options: O, twin: RunRecord | undefined) => Verdict;
+  /**
+   * Checks resolved options once, when the property is configured: returns why they are wrong
+   * (the factory throws a TypeError naming the property) or undefined.
+   */
+  validate?: (options: O) => string | undefined;
+  probes?: (options: O, ctx: ProbeContext | undefined) => Probe[];
+  extraRuns?: (scenario: Scenario, options: O) => ExtraRuns;
+  judge: (run: RunRecord, options: O, twin: RunRecord | undefined, extras: Readonly<Record<string, RunRecord>>) => Verdict;
 }
 
 /** A property factory: `convergence({ stableFor: 3 })`. @public */
@@ -110,24 +146,42 @@ export type PropertyFactory<O extends object> = ((options?: Partial<O>) => Prope
 export function defineProperty<O extends object>(def: PropertyDefinition<O>): PropertyFactory<O> {
   if (!/^[a-z][a-z0-9-]*$/.test(def.name)) throw new TypeError(`steadystate.defineProperty: name must be kebab-case (the file name), got ${JSON.stringify(def.name)}`);
   const factory = (options?: Partial<O>): Property => {
-    const resolved = { ...def.defaults, ...(options ?? {}) } as O;
+    if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options))) {
+      throw new TypeError(`steadystate.properties.${camel(def.name)}: expected an options object, got ${JSON.stringify(options)}`);
+    }
+    const resolved = { ...def.defaults } as O;
+    // an explicit `undefined` keeps the default (exactOptionalPropertyTypes callers may pass one)
+    for (const [k, v] of Object.entries(options ?? {})) if (v !== undefined) (resolved as Record<string, unknown>)[k] = v;
+    const bad = def.validate?.(resolved);
+    if (bad !== undefined) throw new TypeError(`steadystate.properties.${camel(def.name)}: ${bad}`);
+    const extraRuns = def.extraRuns;
     return {
       name: def.name,
       description: def.description,
       options: toJson(resolved),
       needsTwin: def.needsTwin ?? false,
-      probes: () => (def.probes ? def.probes(resolved) : []),
-      judge: (run, twin) => def.judge(run, resolved, twin),
+      probes: (ctx) => (def.probes ? def.probes(resolved, ctx) : []),
+      extraRuns: (scenario) => (extraRuns ? extraRuns(scenario, resolved) : {}),
+      judge: (run, twin, extras) => def.judge(run, resolved, twin, extras ?? {}),
     };
   };
   return Object.assign(factory, { propertyName: def.name, description: def.description });
 }
 
+function camel(name: string): string {
+  return name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** Options as plain JSON for reports: functions (user predicates) become `'<function>'`. */
 function toJson(o: object): JsonObject {
+  return toJsonValue(o) as JsonObject;
+}
+
+function toJsonValue(v: unknown): Json {
+  if (typeof v === 'function') return '<function>';
+  if (v === null || typeof v !== 'object') return typeof v === 'number' && !Number.isFinite(v) ? String(v) : ((v ?? null) as Json);
+  if (Array.isArray(v)) return v.map(toJsonValue);
   const out: JsonObject = {};
-  for (const [k, v] of Object.entries(o)) {
-    if (typeof v === 'function') out[k] = '<function>';
-    else if (v !== undefined) out[k] = v as JsonObject[string];
-  }
+  for (const [k, x] of Object.entries(v)) if (x !== undefined) out[k] = toJsonValue(x);
   return out;
 }

@@ -19,7 +19,7 @@ export interface ScenarioOptions {
   faultWindowMs?: number;
   /** After the fault window (and the last user action): the settle phase length. @defaultValue 30_000 */
   settleMs?: number;
-  /** Store write → informer delivery. @defaultValue 0 */
+  /** Store write → informer delivery (virtual ms; > 0 so a write-triggered loop advances time). @defaultValue 1 */
   watchLatencyMs?: number;
   /** Crash → restart of a replica. @defaultValue 1000 */
   restartDelayMs?: number;
@@ -66,7 +66,7 @@ export function resolveScenarioOptions(o: ScenarioOptions | undefined): Resolved
   return {
     faultWindowMs: o?.faultWindowMs ?? 30_000,
     settleMs: o?.settleMs ?? 30_000,
-    watchLatencyMs: o?.watchLatencyMs ?? 0,
+    watchLatencyMs: o?.watchLatencyMs ?? 1,
     restartDelayMs: o?.restartDelayMs ?? 1000,
     rewatchDelayMs: o?.rewatchDelayMs ?? 1000,
     relistOnSettle: o?.relistOnSettle ?? true,

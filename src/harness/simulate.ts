@@ -9,6 +9,8 @@ import type { Probe, ProbeSample, Property, RecordedRequest, RunRecord } from '.
 import { resolveScenarioOptions, type Scenario, type WorkloadAction } from './scenario.js';
 import { createWorld, type World } from './world.js';
 import type { EnvironmentActor } from './environment.js';
+import type { CreateDownstreamOptions } from '../downstream/intercept.js';
+import { createRunDownstream } from '../downstream/run-downstream.js';
 
 /**
  * A downstream for one run (built by `createDownstream`): routes `ctx.fetch`, records requests,
@@ -34,12 +36,22 @@ export interface SimulateOptions {
   probes?: readonly Probe[];
   /** Environment actors the scenario names. @defaultValue [] */
   environment?: readonly EnvironmentActor[];
-  /** Builds the run's downstream (fake services, msw handlers). */
-  downstream?: (world: World) => RunDownstream;
+  /**
+   * The run's downstream: a factory called once per run (fake services hold state, so each run
+   * needs fresh ones) returning fake services and msw handlers, or a full custom builder.
+   * @example downstream: () => ({ services: [fakeRestService({ baseUrl: 'https://dns.example' })] })
+   */
+  downstream?: (() => CreateDownstreamOptions) | { build: (world: World) => RunDownstream };
   /** Record every read in the trace. @defaultValue true */
   traceReads?: boolean;
   /** Length of the quiet tail after settle, where extra reconciles probe idempotence. 0 disables. @defaultValue 10_000 */
   tailMs?: number;
+  /**
+   * Kernel events after which the run is cut short (recorded as `run:budget` in the trace and
+   * `timing.exhausted`): a reconcile loop that never lets virtual time advance must not hang.
+   * @defaultValue 2_000_000
+   */
+  maxSteps?: number;
 }
 
 /** The result of one simulation: the record properties judge, plus the live world. @public */
@@ -76,7 +88,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions): Pr
   try {
     trace.push({ t: 0, type: 'run:start', seed: scenario.seed });
     if (options.downstream) {
-      downstream = options.downstream(world);
+      downstream = typeof options.downstream === 'function' ? createRunDownstream(world, options.downstream()) : options.downstream.build(world);
       const ds = downstream;
       world.env.fetch = (task, actor, input, init) => ds.fetch(task, actor, input, init);
       world.downstreamState = () => ds.state();
@@ -149,7 +161,8 @@ export async function simulate(scenario: Scenario, options: SimulateOptions): Pr
     });
 
     // probes
-    const probes = [...(options.properties ?? []).flatMap((p) => p.probes()), ...(options.probes ?? [])];
+    const probeCtx = { controllers: scenario.controllers.map((c) => c.name), primaryKinds: scenario.controllers.map((c) => defs.get(c.name)!.for) };
+    const probes = [...(options.properties ?? []).flatMap((p) => p.probes(probeCtx)), ...(options.probes ?? [])];
     const samples: Record<string, ProbeSample[]> = {};
     for (const p of probes) {
       samples[p.name] = [];
@@ -174,7 +187,9 @@ export async function simulate(scenario: Scenario, options: SimulateOptions): Pr
       }
     }
 
+    kernel.maxSteps = options.maxSteps ?? 2_000_000;
     await kernel.run(end);
+    if (kernel.exhausted) trace.push({ t: kernel.now(), type: 'run:budget', steps: kernel.steps });
     trace.push({ t: kernel.now(), type: 'run:end' });
 
     const run: RunRecord = {
@@ -187,7 +202,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions): Pr
       settledObjects: tailMs > 0 ? settledObjects : allObjects(world),
       finalObjects: allObjects(world),
       probes: samples,
-      timing: { faultWindowEnd: opts.faultWindowMs, lastActionAt, settleStart, tailStart, end },
+      timing: { faultWindowEnd: opts.faultWindowMs, lastActionAt, settleStart, tailStart, end, ...(kernel.exhausted ? { exhausted: true, stoppedAt: kernel.now() } : {}) },
       blocked,
       downstream: downstream ? downstream.state() : null,
       hash: '',

@@ -1,4 +1,7 @@
 import type { WatchEvent } from '../store/store.js';
+import type { FetchDecision, FetchInfo } from '../downstream/fetch-decision.js';
+
+export type { FetchDecision, FetchInfo };
 
 /**
  * Typed interception points faults plug into (controller-runtime's `interceptor.Funcs`, with
@@ -99,6 +102,8 @@ export interface SeamHooks {
   onWrite?: (i: WriteInfo) => WriteDecision | undefined;
   onCall?: (i: CallInfo) => CallDecision | undefined;
   onList?: (i: ListInfo) => ListDecision | undefined;
+  /** A downstream request about to be routed (flaky downstream). */
+  onFetch?: (i: FetchInfo) => FetchDecision | undefined;
 }
 
 type Hook<I, D> = (i: I) => D | undefined;
@@ -115,6 +120,7 @@ export class Seams {
   private write: Hook<WriteInfo, WriteDecision>[] = [];
   private call: Hook<CallInfo, CallDecision>[] = [];
   private list: Hook<ListInfo, ListDecision>[] = [];
+  private fetchHooks: Hook<FetchInfo, FetchDecision>[] = [];
   /** False outside the fault window: no hook is consulted. */
   active = true;
   notifySeq = 0;
@@ -131,6 +137,7 @@ export class Seams {
     if (h.onWrite) pairs.push([this.write, h.onWrite]);
     if (h.onCall) pairs.push([this.call, h.onCall]);
     if (h.onList) pairs.push([this.list, h.onList]);
+    if (h.onFetch) pairs.push([this.fetchHooks, h.onFetch]);
     for (const [arr, fn] of pairs) arr.push(fn);
     return () => {
       for (const [arr, fn] of pairs) {
@@ -196,6 +203,19 @@ export class Seams {
       if (d && d.type !== 'pass') return d;
     }
     return PASS;
+  }
+
+  decideFetch(i: FetchInfo): FetchDecision {
+    if (!this.active) return PASS;
+    for (const h of this.fetchHooks) {
+      const d = h(i);
+      if (d && d.type !== 'pass') return d;
+    }
+    return PASS;
+  }
+
+  get hasFetchHooks(): boolean {
+    return this.fetchHooks.length > 0;
   }
 
   get hasCallHooks(): boolean {

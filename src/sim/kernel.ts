@@ -55,6 +55,13 @@ export class Kernel {
   private stopped = false;
   /** Events executed so far (a cheap measure of work done). */
   steps = 0;
+  /**
+   * Stop after this many events: a loop that never lets virtual time advance (a requeue with
+   * no delay that always fires again) must end the run, not hang it.
+   */
+  maxSteps = Number.POSITIVE_INFINITY;
+  /** Set when the run stopped because maxSteps was reached. */
+  exhausted = false;
 
   constructor(options: KernelOptions = {}) {
     this.blockedAfter = options.blockedAfterMacrotasks ?? 20;
@@ -219,6 +226,10 @@ export class Kernel {
       if (this.stopped) return;
       const next = this.scheduler.peekTime();
       if (next === undefined || next > untilMs) break;
+      if (this.steps >= this.maxSteps) {
+        this.exhausted = true;
+        return;
+      }
       const ev = this.scheduler.pop()!;
       this.clock.advanceTo(ev.at);
       this.steps++;

@@ -17,6 +17,7 @@ export type TraceType =
   | 'run:start'
   | 'run:phase'
   | 'run:end'
+  | 'run:budget'
   | 'user:action'
   | 'store:read'
   | 'store:write'

@@ -271,7 +271,8 @@ export class ObjectStore {
   /**
    * Replaces spec and metadata (labels, annotations, finalizers, ownerReferences) through the
    * main resource; status in the request is ignored. 409 when `metadata.resourceVersion` is set
-   * and not current; an empty resourceVersion is an unconditional update.
+   * and not current; an empty resourceVersion is an unconditional update. 409 too when
+   * `metadata.uid` is set and names another object (one deleted and recreated under the name).
    */
   update<S = JsonObject, T = JsonObject>(actor: string, obj: NewObject<S, T> & { metadata: { name: string } }): StoredObject<S, T> {
     return this.write(actor, 'update', obj.kind, keyOf(obj.metadata as ObjectRef), obj.metadata.resourceVersion, (cur) => ({

@@ -1,0 +1,249 @@
+import type { RunRecord } from '../../src/harness/property.js';
+import type { TraceEntry } from '../../src/sim/trace.js';
+import type { WriteFacts } from '../../src/report/explain.js';
+
+/**
+ * The trace of a run, indexed once for judges: reconciles as spans, and every store write and
+ * downstream request attributed to the reconcile that made it. Built lazily and cached per run
+ * record (a record is immutable data), so several properties judging one run share the work.
+ * @internal
+ */
+
+/** One reconcile, from `reconcile:start` to `reconcile:end` (or the crash that ended it). */
+export interface ReconcileSpan {
+  controller: string;
+  replica: number;
+  /** `controller:<name>/<replica>`, the actor its writes carry. */
+  actor: string;
+  key: string;
+  n: number;
+  start: number;
+  /** Index of the `reconcile:start` entry in the trace. */
+  startIndex: number;
+  end: number | undefined;
+  endIndex: number | undefined;
+  /** `done`, `requeue`, `requeueAfter`, `error`, `crashed`, or undefined while running at the end. */
+  result: string | undefined;
+  error: string | undefined;
+  requeueAfter: number | undefined;
+}
+
+/** A store write as recorded in the trace, with its position and the reconcile that made it. */
+export interface TimelineWrite extends WriteFacts {
+  index: number;
+  uid: string | undefined;
+  fault: string | undefined;
+  reconcile: ReconcileSpan | undefined;
+}
+
+/** A downstream request as recorded in the trace (at its completion), attributed. */
+export interface TimelineRequest {
+  index: number;
+  /** Start time. */
+  t: number;
+  tEnd: number;
+  actor: string;
+  method: string;
+  url: string;
+  endpoint: string;
+  status: number;
+  outcome: string;
+  mutating: boolean;
+  fault: string | undefined;
+  applied: boolean | undefined;
+  reconcile: ReconcileSpan | undefined;
+}
+
+/** A notification: a key about to be enqueued because of an event. */
+export interface Notify {
+  index: number;
+  t: number;
+  controller: string;
+  replica: number;
+  kind: string;
+  key: string;
+  event: string;
+  delivered: boolean;
+}
+
+/** The indexed run. */
+export interface Timeline {
+  reconciles: ReconcileSpan[];
+  writes: TimelineWrite[];
+  requests: TimelineRequest[];
+  notifies: Notify[];
+  /** `watch:event` entries by `controller/replica/kind/rv`, for hot-loop chains. */
+  watchEvents: Map<string, TraceEntry>;
+  faults: TraceEntry[];
+  crashes: TraceEntry[];
+  /** `controller:leader` transitions, in order. */
+  leaders: TraceEntry[];
+}
+
+const cache = new WeakMap<RunRecord, Timeline>();
+
+/** The timeline of a run (cached). */
+export function timelineOf(run: RunRecord): Timeline {
+  let tl = cache.get(run);
+  if (!tl) cache.set(run, (tl = build(run.trace)));
+  return tl;
+}
+
+function str(v: unknown): string {
+  return typeof v === 'string' ? v : v === undefined ? '' : String(v);
+}
+
+function num(v: unknown): number | undefined {
+  return typeof v === 'number' ? v : undefined;
+}
+
+/** Builds a timeline from trace entries (exported for tests of hand-made traces). */
+export function build(trace: readonly TraceEntry[]): Timeline {
+  const tl: Timeline = { reconciles: [], writes: [], requests: [], notifies: [], watchEvents: new Map(), faults: [], crashes: [], leaders: [] };
+  const open = new Map<string, ReconcileSpan[]>();
+  const inFlight = (actor: string, key?: string): ReconcileSpan | undefined => {
+    const spans = open.get(actor);
+    if (!spans || spans.length === 0) return undefined;
+    if (key !== undefined) {
+      for (let i = spans.length - 1; i >= 0; i--) if (spans[i]!.key === key) return spans[i];
+    }
+    return spans[spans.length - 1];
+  };
+  for (let index = 0; index < trace.length; index++) {
+    const e = trace[index]!;
+    switch (e.type) {
+      case 'reconcile:start': {
+        const controller = str(e['controller']);
+        const replica = num(e['replica']) ?? 0;
+        const actor = `controller:${controller}/${replica}`;
+        const span: ReconcileSpan = { controller, replica, actor, key: str(e['key']), n: num(e['n']) ?? 0, start: e.t, startIndex: index, end: undefined, endIndex: undefined, result: undefined, error: undefined, requeueAfter: undefined };
+        tl.reconciles.push(span);
+        let spans = open.get(actor);
+        if (!spans) open.set(actor, (spans = []));
+        spans.push(span);
+        break;
+      }
+      case 'reconcile:end': {
+        const actor = `controller:${str(e['controller'])}/${num(e['replica']) ?? 0}`;
+        const spans = open.get(actor) ?? [];
+        const i = spans.findIndex((s) => s.n === e['n'] && s.key === e['key']);
+        if (i < 0) break;
+        const span = spans[i]!;
+        spans.splice(i, 1);
+        span.end = e.t;
+        span.endIndex = index;
+        span.result = str(e['result']);
+        if (typeof e['error'] === 'string') span.error = e['error'];
+        span.requeueAfter = num(e['requeueAfter']);
+        break;
+      }
+      case 'controller:crash': {
+        tl.crashes.push(e);
+        const actor = `controller:${str(e['controller'])}/${num(e['replica']) ?? 0}`;
+        for (const span of open.get(actor) ?? []) {
+          span.end = e.t;
+          span.endIndex = index;
+          span.result = 'crashed';
+        }
+        open.delete(actor);
+        break;
+      }
+      case 'store:write': {
+        const actor = str(e['actor']);
+        const key = str(e['key']);
+        const changed = Array.isArray(e['changed']) ? (e['changed'] as unknown[]).map(str) : [];
+        tl.writes.push({
+          index,
+          t: e.t,
+          actor,
+          verb: str(e['verb']),
+          kind: str(e['kind']),
+          key,
+          changed,
+          noop: e['noop'] === true,
+          error: typeof e['error'] === 'string' ? e['error'] : undefined,
+          rv: num(e['rv']),
+          removed: e['removed'] === true ? true : undefined,
+          markedForDeletion: e['markedForDeletion'] === true ? true : undefined,
+          uid: typeof e['uid'] === 'string' ? e['uid'] : undefined,
+          fault: typeof e['fault'] === 'string' ? e['fault'] : undefined,
+          reconcile: actor.startsWith('controller:') ? inFlight(actor, key) : undefined,
+        });
+        break;
+      }
+      case 'downstream:request': {
+        const actor = str(e['actor']);
+        tl.requests.push({
+          index,
+          t: num(e['start']) ?? e.t,
+          tEnd: num(e['tEnd']) ?? e.t,
+          actor,
+          method: str(e['method']),
+          url: str(e['url']),
+          endpoint: str(e['endpoint']),
+          status: num(e['status']) ?? 0,
+          outcome: str(e['outcome']),
+          mutating: e['mutating'] === true,
+          fault: typeof e['fault'] === 'string' ? e['fault'] : undefined,
+          applied: typeof e['applied'] === 'boolean' ? e['applied'] : undefined,
+          reconcile: inFlight(actor),
+        });
+        break;
+      }
+      case 'informer:notify':
+        tl.notifies.push({ index, t: e.t, controller: str(e['controller']), replica: num(e['replica']) ?? 0, kind: str(e['kind']), key: str(e['key']), event: str(e['event']), delivered: e['decision'] === 'deliver' });
+        break;
+      case 'watch:event':
+        tl.watchEvents.set(`${str(e['controller'])}/${num(e['replica']) ?? 0}/${str(e['kind'])}/${num(e['rv']) ?? ''}`, e);
+        break;
+      case 'fault:inject':
+        tl.faults.push(e);
+        break;
+      case 'controller:leader':
+        tl.leaders.push(e);
+        break;
+      default:
+        break;
+    }
+  }
+  return tl;
+}
+
+/** Writes by controllers (actors `controller:…`), optionally in a time window `[from, to]`. */
+export function controllerWrites(tl: Timeline, from = -Infinity, to = Infinity): TimelineWrite[] {
+  return tl.writes.filter((w) => w.actor.startsWith('controller:') && w.t >= from && w.t <= to);
+}
+
+/** `controller:web/0` → `web`; undefined for other actors. */
+export function controllerOf(actor: string): string | undefined {
+  if (!actor.startsWith('controller:')) return undefined;
+  const rest = actor.slice('controller:'.length);
+  const i = rest.lastIndexOf('/');
+  return i < 0 ? rest : rest.slice(0, i);
+}
+
+/** The primary kind of a controller actor in this run, if known. */
+export function primaryKindOf(run: RunRecord, actor: string): string | undefined {
+  const name = controllerOf(actor);
+  if (name === undefined) return undefined;
+  const i = run.controllers.indexOf(name);
+  return i < 0 ? undefined : run.primaryKinds[i];
+}
+
+/** The last reconcile of a key (by any controller, or one controller) that started at or before `before`. */
+export function lastReconcile(tl: Timeline, key: string, before = Infinity, controller?: string): ReconcileSpan | undefined {
+  for (let i = tl.reconciles.length - 1; i >= 0; i--) {
+    const r = tl.reconciles[i]!;
+    if (r.start <= before && r.key === key && (controller === undefined || r.controller === controller)) return r;
+  }
+  return undefined;
+}
+
+/** The last controller write to an object at or before `before`. */
+export function lastWrite(tl: Timeline, kind: string, key: string, before = Infinity): TimelineWrite | undefined {
+  for (let i = tl.writes.length - 1; i >= 0; i--) {
+    const w = tl.writes[i]!;
+    if (w.t <= before && w.kind === kind && w.key === key && w.actor.startsWith('controller:')) return w;
+  }
+  return undefined;
+}

@@ -1,0 +1,53 @@
+import type { Task } from '../sim/kernel.js';
+import type { World } from '../harness/world.js';
+import type { RunDownstream } from '../harness/simulate.js';
+import { createDownstream, type CreateDownstreamOptions } from './intercept.js';
+import { installGlobalFetch } from './install-global-fetch.js';
+
+/** What properties read about the fake services at the end of a run. @public */
+export interface DownstreamState {
+  services: {
+    name: string;
+    baseUrl: string;
+    createdCount: number;
+    resources: { id: string; body: unknown }[];
+    /** Groups of resources by owner (see `fakeRestService(...).byOwner()`). */
+    byOwner: { collection: string; owner: string; count: number; ids: string[] }[];
+  }[];
+}
+
+/**
+ * Builds the downstream of one run inside a world: requests are decided by the world's fetch
+ * seam (flaky-downstream faults), recorded in the trace, and the global `fetch` is routed into
+ * the simulation for the run (restored by `dispose`, which simulate calls in `finally`).
+ * @internal
+ */
+export function createRunDownstream(world: World, options: CreateDownstreamOptions): RunDownstream {
+  const { kernel, seams, trace } = world;
+  const ds = createDownstream(
+    {
+      now: () => kernel.now(),
+      after: (ms, fn) => kernel.after(ms, fn),
+      park: (task, register) => kernel.park(task, register),
+      touch: () => kernel.touch(),
+      decide: (info) => (seams.hasFetchHooks ? seams.decideFetch(info) : { type: 'pass' }),
+      onRecord: (r) => trace.push({ ...r, t: r.tEnd, type: 'downstream:request', start: r.t }),
+    },
+    options,
+  );
+  const restore = installGlobalFetch(ds, () => 'unknown');
+  return {
+    fetch: (task: Task | undefined, actor: string, input: string | URL | Request, init?: RequestInit) => ds.fetch(task, actor, input, init),
+    requests: () => [...ds.log].sort((a, b) => a.seq - b.seq),
+    state: (): DownstreamState => ({
+      services: ds.services.map((s) => ({
+        name: s.name,
+        baseUrl: s.baseUrl,
+        createdCount: s.createdCount,
+        resources: s.resources().map((r) => ({ id: r.id, body: r })),
+        byOwner: s.byOwner().map((g) => ({ collection: g.collection, owner: g.owner, count: g.resources.length, ids: g.resources.map((r) => r.id) })),
+      })),
+    }),
+    dispose: restore,
+  };
+}

@@ -1,0 +1,199 @@
+import { describe, expect, it } from 'vitest';
+import { defineController } from '../../../src/runtime/define-controller.js';
+import { entries, reconcileStarts, run, scenario } from '../../helpers/fixtures.js';
+
+const obj = (name: string, spec: Record<string, number> = { n: 1 }) => ({ kind: 'Thing', metadata: { name, namespace: 'ns' }, spec });
+
+describe('reconcile results', () => {
+  it('a throwing reconcile is retried with 5 ms · 2^n backoff', async () => {
+    let calls = 0;
+    const c = defineController({ name: 'c', for: 'Thing', resyncPeriodMs: 0, reconcile: () => { calls++; if (calls <= 4) throw new Error('nope'); } });
+    const { run: r } = await run(scenario({ controllers: [{ name: 'c' }], initialObjects: [obj('a')] }), [c]);
+    expect(reconcileStarts(r.trace)).toEqual([0, 5, 15, 35, 75]);
+    const ends = entries(r.trace, 'reconcile:end').map((e) => e['result']);
+    expect(ends).toEqual(['error', 'error', 'error', 'error', 'done']);
+  });
+
+  it('requeueAfter runs the key again after that many virtual ms; requeue uses the rate limiter', async () => {
+    let n = 0;
+    const c = defineController({ name: 'c', for: 'Thing', resyncPeriodMs: 0, reconcile: () => (++n < 3 ? { requeueAfter: 1000 } : n < 5 ? { requeue: true } : undefined) });
+    const { run: r } = await run(scenario({ controllers: [{ name: 'c' }], initialObjects: [obj('a')] }), [c]);
+    expect(reconcileStarts(r.trace)).toEqual([0, 1000, 2000, 2005, 2015]);
+  });
+
+  it('never runs one key on two workers at once, but runs different keys concurrently', async () => {
+    const active = new Set<string>();
+    let overlapSameKey = false;
+    let maxActive = 0;
+    const c = defineController({
+      name: 'c',
+      for: 'Thing',
+      resyncPeriodMs: 0,
+      maxConcurrentReconciles: 2,
+      async reconcile(ctx) {
+        if (active.has(ctx.key)) overlapSameKey = true;
+        active.add(ctx.key);
+        maxActive = Math.max(maxActive, active.size);
+        await ctx.clock.sleep(100);
+        active.delete(ctx.key);
+      },
+    });
+    const s = scenario({
+      controllers: [{ name: 'c' }],
+      initialObjects: [obj('a'), obj('b')],
+      workload: [{ at: 50, type: 'patch', kind: 'Thing', key: 'ns/a', patch: { spec: { n: 2 } } }],
+    });
+    const { run: r } = await run(s, [c]);
+    expect(overlapSameKey).toBe(false);
+    expect(maxActive).toBe(2);
+    expect(reconcileStarts(r.trace, 'ns/a')).toEqual([0, 100]);
+  });
+});
+
+describe('handlers', () => {
+  it('owns: an owned object event enqueues the controlling owner', async () => {
+    const seen: string[] = [];
+    const c = defineController({
+      name: 'c',
+      for: 'Parent',
+      owns: ['Child'],
+      resyncPeriodMs: 0,
+      async reconcile(ctx) {
+        seen.push(`${ctx.clock.now()}:${ctx.key}`);
+        const p = await ctx.client.tryGet('Parent', ctx.key);
+        if (!p) return;
+        const child = await ctx.client.tryGet('Child', `ns/${ctx.name}-child`);
+        if (!child) {
+          await ctx.client.create({ kind: 'Child', metadata: { name: `${ctx.name}-child`, namespace: 'ns', ownerReferences: [{ kind: 'Parent', name: ctx.name, uid: p.metadata.uid, controller: true }] }, spec: {} });
+        }
+      },
+    });
+    const s = scenario({
+      controllers: [{ name: 'c' }],
+      initialObjects: [{ kind: 'Parent', metadata: { name: 'p', namespace: 'ns' }, spec: {} }],
+      workload: [{ at: 500, type: 'delete', kind: 'Child', key: 'ns/p-child' }],
+    });
+    const { run: r } = await run(s, [c]);
+    // t=0 initial list; t=1 the child's ADDED event (1 ms watch latency); t=501 the user's delete arrives → recreate; t=502 its ADDED
+    expect(seen).toEqual(['0:ns/p', '1:ns/p', '501:ns/p', '502:ns/p']);
+    expect(r.finalObjects.filter((o) => o.kind === 'Child')).toHaveLength(1);
+  });
+
+  it('watches: a custom mapping enqueues the keys it returns', async () => {
+    const seen: string[] = [];
+    const c = defineController({
+      name: 'c',
+      for: 'Thing',
+      watches: [{ kind: 'Config', map: (o) => [`ns/${String(o.spec['target'])}`] }],
+      resyncPeriodMs: 0,
+      reconcile: (ctx) => void seen.push(`${ctx.clock.now()}:${ctx.key}`),
+    });
+    const s = scenario({ controllers: [{ name: 'c' }], workload: [{ at: 300, type: 'create', object: { kind: 'Config', metadata: { name: 'cfg', namespace: 'ns' }, spec: { target: 'x' } } }] });
+    await run(s, [c]);
+    expect(seen).toEqual(['301:ns/x']);
+  });
+
+  it('resync re-enqueues every cached key periodically', async () => {
+    const c = defineController({ name: 'c', for: 'Thing', resyncPeriodMs: 3000, reconcile: () => undefined });
+    const { run: r } = await run(scenario({ controllers: [{ name: 'c' }], initialObjects: [obj('a')] }), [c]);
+    expect(reconcileStarts(r.trace).filter((t) => t <= 10_000)).toEqual([0, 3000, 6000, 9000]);
+  });
+
+  it('GenerationChanged predicate ignores status-only updates of the primary', async () => {
+    const mk = (predicates: 'GenerationChanged'[]) =>
+      defineController({
+        name: 'c',
+        for: 'Thing',
+        resyncPeriodMs: 0,
+        predicates,
+        async reconcile(ctx) {
+          const t = await ctx.client.get('Thing', ctx.key);
+          await ctx.client.updateStatus({ ...t, status: { seen: ctx.clock.now() } });
+        },
+      });
+    const s = scenario({ controllers: [{ name: 'c' }], initialObjects: [obj('a')], options: { faultWindowMs: 100, settleMs: 100 } });
+    const hot = await run(s, [mk([])]);
+    const calm = await run(s, [mk(['GenerationChanged'])]);
+    expect(reconcileStarts(calm.run.trace)).toHaveLength(1); // status-only MODIFIED events are filtered
+    expect(reconcileStarts(hot.run.trace).length).toBeGreaterThan(50);
+  });
+});
+
+describe('crash and restart', () => {
+  it('a crash loses the instance; the replica restarts with fresh informers and reconciles again', async () => {
+    let calls = 0;
+    const c = defineController({ name: 'c', for: 'Thing', resyncPeriodMs: 0, reconcile: async (ctx) => { calls++; await ctx.client.tryGet('Thing', ctx.key); } });
+    const { simulate } = await import('../../../src/harness/simulate.js');
+    const { defineFault } = await import('../../../src/harness/fault.js');
+    const fc = (await import('fast-check')).default;
+    const crashFirstCall = defineFault({
+      kind: 'test-crash',
+      models: 'test',
+      survivedBy: 'test',
+      actsOn: 'call',
+      arbitrary: () => fc.constant([]),
+      install: ({ world }) => {
+        let done = false;
+        return world.seams.install({ onCall: (i) => (!done && i.phase === 'before' ? ((done = true), 'crash') : undefined) });
+      },
+    });
+    const s = scenario({ controllers: [{ name: 'c' }], initialObjects: [obj('a')], faults: { events: [{ kind: 'test-crash' }], background: [] } });
+    const { run: r } = await simulate(s, { controllers: [c], faults: [crashFirstCall], tailMs: 0 });
+    expect(entries(r.trace, 'controller:crash')).toHaveLength(1);
+    expect(entries(r.trace, 'controller:start').map((e) => e.t)).toEqual([0, 1000]);
+    expect(reconcileStarts(r.trace)[1]).toBe(1000);
+  });
+});
+
+describe('leader election', () => {
+  it('with two replicas only the lease holder reconciles', async () => {
+    const byReplica = new Map<number, number>();
+    const c = defineController({ name: 'c', for: 'Thing', leaderElection: true, resyncPeriodMs: 1000, reconcile: (ctx) => void byReplica.set(ctx.replica, (byReplica.get(ctx.replica) ?? 0) + 1) });
+    const { run: r } = await run(scenario({ controllers: [{ name: 'c', replicas: 2 }], initialObjects: [obj('a')] }), [c]);
+    expect([...byReplica.keys()]).toEqual([0]);
+    expect(r.finalObjects.some((o) => o.kind === 'Lease')).toBe(true);
+  });
+
+  it('without leader election both replicas reconcile the same key', async () => {
+    const replicas = new Set<number>();
+    const c = defineController({ name: 'c', for: 'Thing', resyncPeriodMs: 0, reconcile: (ctx) => void replicas.add(ctx.replica) });
+    await run(scenario({ controllers: [{ name: 'c', replicas: 2 }], initialObjects: [obj('a')] }), [c]);
+    expect([...replicas].sort()).toEqual([0, 1]);
+  });
+});
+
+describe('blocked reconciles', () => {
+  it('a reconcile awaiting something outside the simulation is reported, and the run still ends', async () => {
+    const c = defineController({ name: 'c', for: 'Thing', resyncPeriodMs: 0, reconcile: () => new Promise(() => {}) });
+    const { run: r } = await run(scenario({ controllers: [{ name: 'c' }], initialObjects: [obj('a')], options: { faultWindowMs: 100, settleMs: 100 } }), [c]);
+    expect(r.blocked).toHaveLength(1);
+    expect(r.blocked[0]!.label).toContain('ns/a');
+    expect(entries(r.trace, 'kernel:blocked')).toHaveLength(1);
+  });
+});
+
+describe('runaway loops', () => {
+  it('a polling loop that never advances virtual time is cut by the step budget instead of hanging', async () => {
+    const c = defineController({ name: 'c', for: 'Thing', resyncPeriodMs: 0, async reconcile(ctx) { for (;;) await ctx.clock.sleep(0); } });
+    const { simulate } = await import('../../../src/harness/simulate.js');
+    const s = scenario({ controllers: [{ name: 'c' }], initialObjects: [obj('a')], options: { faultWindowMs: 100, settleMs: 100 } });
+    const { run: r } = await simulate(s, { controllers: [c], tailMs: 0, maxSteps: 5000 });
+    expect(r.timing.exhausted).toBe(true);
+    expect(entries(r.trace, 'run:budget')).toHaveLength(1);
+  });
+
+  it('an unconditional timestamp write loops (the hot loop of SPEC §1) with virtual time advancing per watch latency', async () => {
+    const c = defineController({
+      name: 'c',
+      for: 'Thing',
+      resyncPeriodMs: 0,
+      async reconcile(ctx) {
+        const t = await ctx.client.get('Thing', ctx.key);
+        await ctx.client.updateStatus({ ...t, status: { lastSeen: ctx.clock.now() } });
+      },
+    });
+    const { run: r } = await run(scenario({ controllers: [{ name: 'c' }], initialObjects: [obj('a')], options: { faultWindowMs: 1000, settleMs: 0 } }), [c]);
+    expect(reconcileStarts(r.trace).length).toBeGreaterThan(400);
+    expect(r.timing.exhausted).toBeUndefined();
+  });
+});
