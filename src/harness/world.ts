@@ -1,6 +1,7 @@
 import { Kernel } from '../sim/kernel.js';
 import { createRng, type Rng } from '../sim/rng.js';
 import { Trace } from '../sim/trace.js';
+import { fnv1a, hex8 } from '../sim/hash.js';
 import { ObjectStore, type WriteRecord } from '../store/store.js';
 import type { StoredObject } from '../store/object.js';
 import { Seams } from '../runtime/seams.js';
@@ -49,6 +50,11 @@ export interface World {
   downstreamState?: () => unknown;
 }
 
+function digestOf(o: StoredObject): string {
+  const m = o.metadata;
+  return hex8(fnv1a(JSON.stringify([o.spec, o.status, m.labels, m.annotations, m.finalizers, m.ownerReferences, m.deletionTimestamp ?? null])));
+}
+
 /** @internal */
 export function createWorld(scenario: Scenario, options: ResolvedScenarioOptions, traceReads: boolean): World {
   const kernel = new Kernel();
@@ -59,7 +65,10 @@ export function createWorld(scenario: Scenario, options: ResolvedScenarioOptions
     clock: kernel.clock,
     onWrite: (w) => {
       writes.push(w);
-      trace.push({ type: 'store:write', ...w });
+      // the digest puts written values (not only paths) into the trace hash, so a reconciler
+      // writing Math.random() or Date.now() shows up in the determinism check
+      const obj = w.rv !== undefined && !w.removed ? store.peek(w.kind, w.key) : undefined;
+      trace.push(obj ? { type: 'store:write', ...w, digest: digestOf(obj) } : { type: 'store:write', ...w });
       for (const f of afterWrite) f(w);
     },
     defer: (fn) => kernel.after(0, fn),

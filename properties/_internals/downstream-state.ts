@@ -1,0 +1,108 @@
+import { at, isRecord } from './json.js';
+
+/**
+ * Reads `RunRecord.downstream` (the fake services' state at the end of a run) into one shape.
+ * The harness's `DownstreamState` (src/downstream/run-downstream.ts) is
+ * `{ services: [{ name, baseUrl, createdCount, resources: [{ id, body }], byOwner: [{ collection, owner, count, ids }] }] }`;
+ * also accepted, so custom downstreams can feed the properties: a bare array of services,
+ * resources given as plain objects with an `id`, or as `{ [collection]: resource[] }`, and
+ * `null`/absent (no fake services). Anything else reads as no services.
+ * @internal
+ */
+
+/** One stored external resource. */
+export interface ExternalResource {
+  id: string;
+  /** Collection, when the state says (grouping by owner is per collection when known). */
+  collection: string | undefined;
+  body: Record<string, unknown>;
+}
+
+/** One fake service at the end of the run. */
+export interface ServiceSnapshot {
+  name: string;
+  baseUrl: string;
+  createdCount: number | undefined;
+  resources: ExternalResource[];
+  /** Groups by the service's default owner field, when the state carries them. */
+  groups: { collection: string; owner: string; ids: string[] }[] | undefined;
+}
+
+/** Resources of one service and collection sharing one owner value. */
+export interface OwnerGroup {
+  service: string;
+  collection: string;
+  owner: string;
+  ids: string[];
+  resources: ExternalResource[];
+}
+
+/** The services in a downstream state (see the module comment for accepted shapes). */
+export function readDownstream(state: unknown): ServiceSnapshot[] {
+  const list = Array.isArray(state) ? state : isRecord(state) && Array.isArray(state['services']) ? state['services'] : [];
+  const out: ServiceSnapshot[] = [];
+  for (const s of list) {
+    if (!isRecord(s)) continue;
+    const name = typeof s['name'] === 'string' ? s['name'] : typeof s['baseUrl'] === 'string' ? s['baseUrl'] : `service ${out.length + 1}`;
+    const baseUrl = typeof s['baseUrl'] === 'string' ? s['baseUrl'] : name;
+    const createdCount = typeof s['createdCount'] === 'number' ? s['createdCount'] : undefined;
+    const resources = readResources(s['resources']);
+    const byOwner = Array.isArray(s['byOwner']) ? s['byOwner'] : undefined;
+    const groups = byOwner?.filter(isRecord).map((g) => ({
+      collection: String(g['collection'] ?? ''),
+      owner: String(g['owner'] ?? ''),
+      ids: Array.isArray(g['ids']) ? g['ids'].map(String) : Array.isArray(g['resources']) ? g['resources'].filter(isRecord).map((r) => String(r['id'])) : [],
+    }));
+    out.push({ name, baseUrl, createdCount, resources, groups });
+  }
+  return out;
+}
+
+function readResources(v: unknown): ExternalResource[] {
+  const out: ExternalResource[] = [];
+  const one = (r: unknown, collection: string | undefined) => {
+    if (!isRecord(r)) return;
+    const body = isRecord(r['body']) ? r['body'] : r;
+    const id = r['id'] ?? body['id'];
+    out.push({ id: String(id ?? out.length + 1), collection: typeof r['collection'] === 'string' ? r['collection'] : collection, body });
+  };
+  if (Array.isArray(v)) for (const r of v) one(r, undefined);
+  else if (isRecord(v)) for (const [c, rs] of Object.entries(v)) if (Array.isArray(rs)) for (const r of rs) one(r, c);
+  return out;
+}
+
+/**
+ * Resources grouped by (service, collection, value of `ownerField`), skipping resources without
+ * one. Uses the state's own groups when they were made with the same field, since only they
+ * know each resource's collection.
+ */
+export function ownerGroups(services: readonly ServiceSnapshot[], ownerField: string): OwnerGroup[] {
+  const out: OwnerGroup[] = [];
+  for (const s of services) {
+    const byId = new Map(s.resources.map((r) => [r.id, r]));
+    if (ownerField === 'owner' && s.groups) {
+      for (const g of s.groups) out.push({ service: s.name, collection: g.collection, owner: g.owner, ids: g.ids, resources: g.ids.map((id) => byId.get(id)).filter((r): r is ExternalResource => r !== undefined) });
+      continue;
+    }
+    const groups = new Map<string, OwnerGroup>();
+    for (const r of s.resources) {
+      const v = at(r.body, ownerField);
+      if (v === undefined || v === null || typeof v === 'object') continue;
+      const collection = r.collection ?? '';
+      const k = `${collection}\u0000${String(v)}`;
+      let g = groups.get(k);
+      if (!g) groups.set(k, (g = { service: s.name, collection, owner: String(v), ids: [], resources: [] }));
+      g.ids.push(r.id);
+      g.resources.push(r);
+    }
+    out.push(...groups.values());
+  }
+  return out;
+}
+
+/** Whether an owner value names this object: its key, `Kind/key`, its name or its uid. */
+export function ownerMatches(owner: string, o: { kind: string; key: string; uid?: string | undefined }): boolean {
+  if (owner === o.key || owner === `${o.kind}/${o.key}` || (o.uid !== undefined && owner === o.uid)) return true;
+  const name = o.key.slice(o.key.lastIndexOf('/') + 1);
+  return !o.key.includes('/') && owner === name;
+}

@@ -1,0 +1,39 @@
+import { fmtDuration, fmtObject, fmtTime, fmtWrite } from '../../src/report/explain.js';
+import { lastReconcile, lastWrite, type ReconcileSpan, type Timeline } from './timeline.js';
+
+/**
+ * "What the controller last did" phrases, shared by the liveness properties (SPEC §5: when
+ * convergence or deletion does not hold, say what the controller last did).
+ * @internal
+ */
+
+/** A reconcile in words: `reconcile of default/web by web/0 at t=1.0 s (error: Conflict …)`. */
+export function fmtReconcile(r: ReconcileSpan): string {
+  let outcome: string;
+  if (r.result === undefined) outcome = 'still running at the end of the run';
+  else if (r.result === 'error') outcome = `failed: ${r.error ?? 'error'}`;
+  else if (r.result === 'requeueAfter') outcome = `asked to requeue after ${fmtDuration(r.requeueAfter ?? 0)}`;
+  else if (r.result === 'requeue') outcome = 'asked to requeue';
+  else if (r.result === 'crashed') outcome = 'cut short by a crash';
+  else outcome = 'done';
+  const took = r.end !== undefined && r.end > r.start ? `, took ${fmtDuration(r.end - r.start)}` : '';
+  return `reconcile of ${r.key} by ${r.controller}/${r.replica} at ${fmtTime(r.start)} (${outcome}${took})`;
+}
+
+/** Evidence for one reconcile (plain JSON). */
+export function reconcileEvidence(r: ReconcileSpan): { [k: string]: string | number | null } {
+  return { controller: r.controller, replica: r.replica, key: r.key, n: r.n, start: r.start, end: r.end ?? null, result: r.result ?? null, error: r.error ?? null };
+}
+
+/**
+ * What the controllers last did about one object before `before`: the last reconcile of its key
+ * and the last controller write to it.
+ */
+export function lastActions(tl: Timeline, kind: string, key: string, before = Infinity): string {
+  const r = lastReconcile(tl, key, before);
+  const w = lastWrite(tl, kind, key, before);
+  const parts: string[] = [];
+  parts.push(r ? `the last ${fmtReconcile(r)}` : `no controller ever reconciled ${key}`);
+  parts.push(w ? `the last controller write to it was ${fmtWrite(w)}` : `no controller ever wrote ${fmtObject(kind, key)}`);
+  return parts.join(', and ');
+}

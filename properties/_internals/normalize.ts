@@ -1,0 +1,124 @@
+import type { StoredObject } from '../../src/store/object.js';
+import { readDownstream } from './downstream-state.js';
+import { isRecord, stable } from './json.js';
+
+/**
+ * Normalized end states, so two runs can be compared (same-end-state, recovery): uids,
+ * resourceVersions and timestamps are replaced, generated names become their prefix, owner
+ * references name their owner instead of its uid, and user masks drop fields that may differ.
+ * @internal
+ */
+
+/** Options of {@link normalizeState}. */
+export interface NormalizeOptions {
+  /** Kinds left out entirely (leader-election Leases differ in timing by nature). */
+  ignoreKinds: readonly string[];
+  /**
+   * Field paths dropped before comparing, dotted, `*` matching any one segment:
+   * `status.lastSyncTime`, `metadata.annotations.*`, `downstream.*.createdAt`.
+   */
+  masks: readonly string[];
+  /** Replace RFC 3339 timestamps anywhere with `<time>`. */
+  timestamps: boolean;
+  /** Include the fake downstream services' resources (ids dropped). */
+  downstream: boolean;
+}
+
+/** id (`Kind namespace/name`, generated names as `prefix*`, duplicates `#2`…) → normalized value. */
+export type NormalizedState = Map<string, unknown>;
+
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+const INTERNAL_ANNOTATION = 'steadystate.dev/';
+
+function normName(o: StoredObject): string {
+  const g = o.metadata.generateName;
+  const name = g !== undefined && g !== '' && o.metadata.name.startsWith(g) ? `${g}*` : o.metadata.name;
+  return o.metadata.namespace ? `${o.metadata.namespace}/${name}` : name;
+}
+
+/** Normalizes objects (and, when asked, the downstream state) into comparable values. */
+export function normalizeState(objects: readonly StoredObject[], downstream: unknown, options: NormalizeOptions): NormalizedState {
+  const ignore = new Set(options.ignoreKinds);
+  const kept = objects.filter((o) => !ignore.has(o.kind));
+  const uidNames = new Map<string, string>();
+  for (const o of objects) uidNames.set(o.metadata.uid, `<uid of ${o.kind} ${normName(o)}>`);
+  const masks = options.masks.map((m) => m.split('.'));
+  const scrub = (v: unknown): unknown => {
+    if (typeof v === 'string') {
+      const u = uidNames.get(v);
+      if (u !== undefined) return u;
+      return options.timestamps && TIMESTAMP.test(v) ? '<time>' : v;
+    }
+    if (Array.isArray(v)) return v.map(scrub);
+    if (isRecord(v)) {
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) out[k] = scrub(x);
+      return out;
+    }
+    return v;
+  };
+  const entries: [string, unknown][] = [];
+  for (const o of kept) {
+    const { uid: _uid, resourceVersion: _rv, creationTimestamp: _ct, deletionTimestamp, generateName: _g, name: _n, ...meta } = o.metadata;
+    const annotations: Record<string, string> = {};
+    for (const [k, v] of Object.entries(meta.annotations ?? {})) if (!k.startsWith(INTERNAL_ANNOTATION)) annotations[k] = v;
+    const value = scrub({
+      kind: o.kind,
+      metadata: {
+        ...meta,
+        annotations,
+        ownerReferences: (meta.ownerReferences ?? []).map((r) => ({ ...r, uid: uidNames.get(r.uid) ?? '<uid of a deleted owner>' })),
+        ...(deletionTimestamp !== undefined ? { deletionTimestamp: '<set>' } : {}),
+      },
+      spec: o.spec,
+      status: o.status,
+    });
+    entries.push([`${o.kind} ${normName(o)}`, applyMasks(value, masks)]);
+  }
+  if (options.downstream) {
+    for (const s of readDownstream(downstream)) {
+      for (const r of s.resources) {
+        const { id: _id, ...body } = r.body;
+        const value = scrub({ downstream: { [s.name]: body } });
+        entries.push([`downstream ${s.name}${r.collection ? `/${r.collection}` : ''}`, (applyMasks(value, masks) as { downstream: Record<string, unknown> }).downstream[s.name]]);
+      }
+    }
+  }
+  // equal ids (generated names, downstream resources) are told apart by content, so they compare as multisets
+  entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : stable(a[1]) < stable(b[1]) ? -1 : 1));
+  const out: NormalizedState = new Map();
+  for (const [id, v] of entries) {
+    let k = id;
+    for (let i = 2; out.has(k); i++) k = `${id} #${i}`;
+    out.set(k, v);
+  }
+  return out;
+}
+
+function applyMasks(value: unknown, masks: readonly string[][]): unknown {
+  let v = value;
+  for (const m of masks) v = dropPath(v, m);
+  return v;
+}
+
+function dropPath(v: unknown, path: readonly string[]): unknown {
+  if (path.length === 0 || !isRecord(v)) return v;
+  const [head, ...rest] = path as [string, ...string[]];
+  const out: Record<string, unknown> = { ...v };
+  for (const k of head === '*' ? Object.keys(out) : [head]) {
+    if (!(k in out)) continue;
+    if (rest.length === 0) delete out[k];
+    else out[k] = dropPath(out[k], rest);
+  }
+  return out;
+}
+
+/** One difference between two normalized states. */
+export interface StateDifference {
+  id: string;
+  /** `missing` in the run, `extra` in the run, or the field paths that differ. */
+  change: 'missing' | 'extra' | 'differs';
+  paths: string[];
+  expected: unknown;
+  actual: unknown;
+}

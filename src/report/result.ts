@@ -1,0 +1,288 @@
+import type { CheckResult, CheckStats, DeterminismReport, FaultCoverage } from '../harness/check-result.js';
+import type { FaultPlan } from '../harness/fault-plan.js';
+import type { RunRecord } from '../harness/property.js';
+import type { Scenario } from '../harness/scenario.js';
+import type { TraceEntry } from '../sim/trace.js';
+import type { JsonObject } from '../store/object.js';
+import type { ObjectTimeline } from './timeline-recorder.js';
+import { version } from './version.js';
+
+/**
+ * Where the controller under test came from, so a report can say how to replay it.
+ * @public
+ */
+export interface ControllerSource {
+  /** Module path as the user gave it, relative to the working directory (posix separators). */
+  module: string;
+  /** Exported binding that holds the controller (`default` for a default export). */
+  exportName: string;
+}
+
+/** What a report knows beyond the `CheckResult` itself. @public */
+export interface ReportContext {
+  /** Where the controller came from (the CLI knows; a vitest test may not). @defaultValue null */
+  source?: ControllerSource | null;
+  /** Desired vs actual per object, recorded on a replay of the minimal scenario. @defaultValue [] */
+  objectTimelines?: ObjectTimeline[];
+  /** Options of the failed property, when not the defaults (written to the reproduction). @defaultValue null */
+  propertyOptions?: JsonObject | null;
+  /** Path of the reproduction JSON, as the replay command should name it. @defaultValue null */
+  reproductionPath?: string | null;
+}
+
+/** One activity bucket of the timeline (counts per second of virtual time). @public */
+export interface ActivityBucket {
+  /** Bucket start (virtual ms). */
+  t: number;
+  storeWrites: number;
+  controllerWrites: number;
+  downstreamRequests: number;
+  reconciles: number;
+  faults: number;
+  /** One-line trace entries in this bucket (for hover), capped. */
+  entries: string[];
+  /** Entries left out of `entries`. */
+  more: number;
+}
+
+/** A point event drawn on the time axis. @public */
+export interface TimeMark {
+  t: number;
+  /** Fault kind, user action or phase name. */
+  label: string;
+  /** One line: what exactly. */
+  detail: string;
+}
+
+/** A row of the compact timeline table of the Markdown summary. @public */
+export interface TimelineRow {
+  t: number;
+  what: string;
+}
+
+/** Everything the time-axis views (HTML charts, Markdown table) need. @public */
+export interface ReportTimeline {
+  /** Width of each activity bucket (virtual ms). */
+  bucketMs: number;
+  buckets: ActivityBucket[];
+  faults: TimeMark[];
+  actions: TimeMark[];
+  phases: TimeMark[];
+  objects: ObjectTimeline[];
+  rows: TimelineRow[];
+  /** Rows left out of `rows`. */
+  moreRows: number;
+  end: number;
+}
+
+interface ReportCommon {
+  /** steadystate version that made the report. */
+  steadystate: string;
+  controller: string;
+  source: ControllerSource | null;
+  runs: number;
+  seed: number;
+  properties: string[];
+  faults: string[];
+  coverage: FaultCoverage[];
+  stats: CheckStats;
+  corpusReplayed: number;
+  determinismChecked: number;
+}
+
+/** A passing check, ready to format. @public */
+export interface PassedReportModel extends ReportCommon {
+  ok: true;
+}
+
+/** A failing check, ready to format. @public */
+export interface FailedReportModel extends ReportCommon {
+  ok: false;
+  property: string;
+  propertyOptions: JsonObject | null;
+  summary: string;
+  explanation: string;
+  evidence: JsonObject;
+  scenario: Scenario;
+  originalScenario: Scenario;
+  path: string;
+  failedAtRun: number;
+  shrinks: number;
+  traceHash: string;
+  determinism: DeterminismReport;
+  /** The minimal scenario's fault plan. */
+  faultPlan: FaultPlan;
+  replay: { command: string | null; vitest: string };
+  timeline: ReportTimeline;
+}
+
+/** A check result in the shape the report writers format. @public */
+export type ReportModel = PassedReportModel | FailedReportModel;
+
+const MAX_ENTRIES_PER_BUCKET = 40;
+const MAX_ENTRIES_TOTAL = 4000;
+const MAX_BUCKETS = 600;
+const MAX_ROWS = 40;
+
+/**
+ * Turns a `CheckResult` into the model every report format is written from. Pure: data in,
+ * data out.
+ * @param result - what `check()` returned
+ * @param context - what the caller knows beyond it (controller module, recorded timelines)
+ * @example
+ * const model = toReportModel(await check(web, { runs: 100 }), { source: { module: 'src/web.ts', exportName: 'web' } });
+ * @public
+ */
+export function toReportModel(result: CheckResult, context: ReportContext = {}): ReportModel {
+  const common: ReportCommon = {
+    steadystate: version,
+    controller: result.controller,
+    source: context.source ?? null,
+    runs: result.runs,
+    seed: result.seed,
+    properties: [...result.properties],
+    faults: [...result.faults],
+    coverage: result.coverage.map((c) => ({ ...c })),
+    stats: result.stats,
+    corpusReplayed: result.corpusReplayed,
+    determinismChecked: result.determinismChecked,
+  };
+  if (result.ok) return { ...common, ok: true };
+  return {
+    ...common,
+    ok: false,
+    property: result.property,
+    propertyOptions: context.propertyOptions ?? null,
+    summary: result.summary,
+    explanation: result.explanation,
+    evidence: result.evidence,
+    scenario: result.scenario,
+    originalScenario: result.originalScenario,
+    path: result.path,
+    failedAtRun: result.failedAtRun,
+    shrinks: result.shrinks,
+    traceHash: result.run.hash,
+    determinism: result.determinism,
+    faultPlan: result.scenario.faults,
+    replay: replayCommands(context),
+    timeline: buildTimeline(result.run, context.objectTimelines ?? []),
+  };
+}
+
+function replayCommands(context: ReportContext): FailedReportModel['replay'] {
+  const file = context.reproductionPath ?? null;
+  const command = file !== null ? `npx steadystate replay ${shellQuote(file)}` : null;
+  const name = context.source?.exportName && context.source.exportName !== 'default' ? context.source.exportName : 'controller';
+  const vitest = `await expect(${name}).toPassReproduction(${JSON.stringify(file ?? `<reproduction>.json`)});`;
+  return { command, vitest };
+}
+
+/** Quotes a path for a POSIX shell only when it needs it. */
+export function shellQuote(s: string): string {
+  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Builds the time-axis view of a recorded run. @internal */
+export function buildTimeline(run: RunRecord, objects: ObjectTimeline[]): ReportTimeline {
+  const end = Math.max(run.timing.end, 1);
+  const bucketMs = Math.max(1000, Math.ceil(end / MAX_BUCKETS / 1000) * 1000);
+  const n = Math.max(1, Math.ceil(end / bucketMs) + (end % bucketMs === 0 ? 1 : 0));
+  const perSecond = 1000 / bucketMs;
+  const buckets: ActivityBucket[] = [];
+  for (let i = 0; i < n; i++) buckets.push({ t: i * bucketMs, storeWrites: 0, controllerWrites: 0, downstreamRequests: 0, reconciles: 0, faults: 0, entries: [], more: 0 });
+  const at = (t: number): ActivityBucket => buckets[Math.min(n - 1, Math.max(0, Math.floor(t / bucketMs)))]!;
+
+  const faults: TimeMark[] = [];
+  const actions: TimeMark[] = [];
+  const phases: TimeMark[] = [
+    { t: 0, label: 'faults', detail: 'fault window opens' },
+    { t: run.timing.settleStart, label: 'settle', detail: 'faults stop; informers relist; convergence is judged from here' },
+    { t: run.timing.tailStart, label: 'tail', detail: 'quiet tail: extra reconciles and re-applied specs probe idempotence and hot loops' },
+  ];
+  const rows: TimelineRow[] = [];
+  let moreRows = 0;
+  let kept = 0;
+  for (const e of run.trace) {
+    const b = at(e.t);
+    switch (e.type) {
+      case 'store:write':
+        b.storeWrites++;
+        if (typeof e['actor'] === 'string' && e['actor'].startsWith('controller:')) b.controllerWrites++;
+        break;
+      case 'downstream:request':
+        b.downstreamRequests++;
+        break;
+      case 'reconcile:start':
+        b.reconciles++;
+        break;
+      case 'fault:inject':
+        b.faults++;
+        faults.push({ t: e.t, label: String(e['kind'] ?? 'fault'), detail: describeEntry(e) });
+        break;
+      case 'user:action':
+        actions.push({ t: e.t, label: String(e['action'] ?? 'action'), detail: describeEntry(e) });
+        break;
+      default:
+        break;
+    }
+    if (kept < MAX_ENTRIES_TOTAL && b.entries.length < MAX_ENTRIES_PER_BUCKET) {
+      b.entries.push(describeEntry(e));
+      kept++;
+    } else b.more++;
+    if (isRowWorthy(e)) {
+      if (rows.length < MAX_ROWS) rows.push({ t: e.t, what: describeEntry(e, false) });
+      else moreRows++;
+    }
+  }
+  // requests recorded outside the trace (downstream log) still count
+  if (!run.trace.some((e) => e.type === 'downstream:request')) for (const r of run.requests) at(r.t).downstreamRequests++;
+  for (const b of buckets) {
+    b.storeWrites *= perSecond;
+    b.controllerWrites *= perSecond;
+    b.downstreamRequests *= perSecond;
+    b.reconciles *= perSecond;
+  }
+  return { bucketMs, buckets, faults, actions, phases, objects: objects.map((o) => extendTo(o, run.timing.end)), rows, moreRows, end: run.timing.end };
+}
+
+/** Repeats each object's last sample at the end of the run, so step lines reach the edge. */
+function extendTo(o: ObjectTimeline, end: number): ObjectTimeline {
+  const last = o.t[o.t.length - 1];
+  if (last === undefined || last >= end) return o;
+  return { ...o, t: [...o.t, end], desired: o.desired.map((s) => [...s, s[s.length - 1] ?? null]), actual: o.actual.map((s) => [...s, s[s.length - 1] ?? null]) };
+}
+
+function isRowWorthy(e: TraceEntry): boolean {
+  switch (e.type) {
+    case 'fault:inject':
+    case 'user:action':
+    case 'controller:crash':
+    case 'kernel:blocked':
+    case 'invariant:violated':
+      return true;
+    case 'run:phase':
+      return e['phase'] === 'settle' || e['phase'] === 'tail';
+    case 'store:write':
+      return typeof e['actor'] === 'string' && e['actor'] !== 'user' && e['noop'] !== true;
+    case 'reconcile:end':
+      return e['result'] === 'error';
+    default:
+      return false;
+  }
+}
+
+/** Virtual time as seconds with millisecond precision: `t=1.200s`. @internal */
+export function formatTime(ms: number): string {
+  return `t=${(ms / 1000).toFixed(3)}s`;
+}
+
+/** One line per trace entry, for hover panels and tables. @internal */
+export function describeEntry(e: TraceEntry, withTime = true): string {
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(e)) {
+    if (k === 't' || k === 'type' || v === undefined) continue;
+    parts.push(`${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
+  }
+  const line = `${withTime ? `${formatTime(e.t)} ` : ''}${e.type} ${parts.join(' ')}`.trim();
+  return line.length > 240 ? `${line.slice(0, 237)}...` : line;
+}
