@@ -1,6 +1,7 @@
 import type { StoredObject } from '../../src/store/object.js';
 import { readDownstream } from './downstream-state.js';
-import { isRecord, stable } from './json.js';
+import { at, diffPaths, isRecord, stable } from './json.js';
+import { fmtList, fmtValue } from '../../src/report/explain.js';
 
 /**
  * Normalized end states, so two runs can be compared (same-end-state, recovery): uids,
@@ -121,4 +122,31 @@ export interface StateDifference {
   paths: string[];
   expected: unknown;
   actual: unknown;
+}
+
+/** Differences between an expected and an actual normalized state, in id order. */
+export function compareStates(expected: NormalizedState, actual: NormalizedState): StateDifference[] {
+  const out: StateDifference[] = [];
+  for (const id of [...new Set([...expected.keys(), ...actual.keys()])].sort()) {
+    const e = expected.get(id);
+    const a = actual.get(id);
+    if (!expected.has(id)) out.push({ id, change: 'extra', paths: [], expected: null, actual: a });
+    else if (!actual.has(id)) out.push({ id, change: 'missing', paths: [], expected: e, actual: null });
+    else {
+      const paths = diffPaths(e, a);
+      if (paths.length > 0) out.push({ id, change: 'differs', paths, expected: e, actual: a });
+    }
+  }
+  return out;
+}
+
+/**
+ * A difference in words, from the point of view of the run judged: `ReplicaSet default/web:
+ * status.replicas is 2, expected 3` / `Pod default/web-* exists, but not in the expected state`.
+ */
+export function fmtDifference(d: StateDifference, expectedName: string): string {
+  if (d.change === 'extra') return `${d.id} exists, but not in ${expectedName}`;
+  if (d.change === 'missing') return `${d.id} is missing (it exists in ${expectedName})`;
+  const parts = d.paths.slice(0, 3).map((p) => (p === '.' ? `it is ${fmtValue(d.actual, 60)}, ${fmtValue(d.expected, 60)} in ${expectedName}` : `${p} is ${fmtValue(at(d.actual, p), 40)}, ${fmtValue(at(d.expected, p), 40)} in ${expectedName}`));
+  return `${d.id}: ${fmtList(parts, 3)}${d.paths.length > 3 ? ` (${d.paths.length - 3} more fields differ)` : ''}`;
 }

@@ -44,7 +44,7 @@ function failed(m: FailedReportModel): string[] {
   out.push('## Reproduce', '');
   if (m.replay.command) out.push('```sh', m.replay.command, '```', '');
   const importLine = m.source
-    ? `import { ${m.source.exportName === 'default' ? `default as controller` : m.source.exportName} } from './${m.source.module.replace(/\.(m|c)?tsx?$/, '.js')}';`
+    ? `import { ${m.source.exportName === 'default' ? `default as controller` : m.source.exportName} } from '${/^\.{0,2}\//.test(m.source.module) ? m.source.module : `./${m.source.module}`}';`
     : `import { controller } from './your-controller.js';`;
   out.push('```ts', `import 'steadystate/vitest';`, importLine, '', `test('reproduces ${m.property.replace(/'/g, "\\'")}', async () => {`, `  ${m.replay.vitest}`, '});', '```', '');
   out.push('## Run', '');

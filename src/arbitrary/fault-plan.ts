@@ -1,0 +1,67 @@
+import fc, { type Arbitrary } from 'fast-check';
+import type { FaultGenContext, FaultModule } from '../harness/fault.js';
+import type { BackgroundFault, FaultEvent, FaultPlan } from '../harness/fault-plan.js';
+import { swarm } from './swarm.js';
+
+/** Options of {@link faultPlan}. @public */
+export interface FaultPlanArbitraryOptions {
+  /** Fault kinds a plan may use. */
+  faults: readonly FaultModule[];
+  /** What the fault generators know about the scenario. */
+  context: FaultGenContext;
+  /**
+   * `true`: each run enables a random subset of kinds (each shrinks toward off).
+   * `false`: every kind is enabled in every run (a pinned set).
+   * @defaultValue true
+   */
+  swarm?: boolean;
+  /** Concrete fault events per plan, over all kinds. @defaultValue 4 */
+  maxEvents?: number;
+  /** Use the kinds' background rates (intensities that shrink toward zero). @defaultValue true */
+  background?: boolean;
+}
+
+interface KindPart {
+  events: FaultEvent[];
+  background: BackgroundFault | null;
+}
+
+/**
+ * Fault plans for swarm testing: per kind, an on/off switch that shrinks toward off, the kind's
+ * own concrete events (shrinking toward fewer, earlier, FIFO ones, via its `arbitrary`) and
+ * optionally its background rate (shrinking toward zero, via its `backgroundArbitrary`).
+ * @example
+ * ```ts
+ * faultPlan({ faults: allFaults, context: { controllers: ['web'], kinds: ['WebApp'], keys: ['default/web-0'], faultWindowMs: 30_000, maxNth: 20 } });
+ * ```
+ * @public
+ */
+export function faultPlan(options: FaultPlanArbitraryOptions): Arbitrary<FaultPlan> {
+  const maxEvents = options.maxEvents ?? 4;
+  const useBackground = options.background ?? true;
+  const parts = options.faults.map((mod) => {
+    const bg = useBackground && mod.backgroundArbitrary ? fc.option(mod.backgroundArbitrary(options.context), { nil: null, freq: 2 }) : fc.constant(null);
+    const events = maxEvents > 0 ? mod.arbitrary(options.context) : fc.constant([] as FaultEvent[]);
+    return { key: mod.kind, arbitrary: fc.record({ events, background: bg }) as Arbitrary<KindPart> };
+  });
+  return swarm(parts, { mode: options.swarm === false ? 'all' : 'swarm' }).map((chosen) => {
+    const plan: FaultPlan = { events: [], background: [] };
+    for (const { key, value } of chosen) {
+      if (value === null) continue;
+      for (const e of value.events) {
+        if (plan.events.length >= maxEvents) break;
+        plan.events.push(e.kind === key ? e : { ...e, kind: key });
+      }
+      if (value.background) plan.background.push(value.background.kind === key ? value.background : { ...value.background, kind: key });
+    }
+    return plan;
+  });
+}
+
+/** Kinds a plan enables (names any event or background rate of). @internal */
+export function enabledKinds(plan: FaultPlan): string[] {
+  const s = new Set<string>();
+  for (const e of plan.events) s.add(e.kind);
+  for (const b of plan.background) s.add(b.kind);
+  return [...s];
+}

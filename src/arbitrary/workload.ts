@@ -1,0 +1,200 @@
+import fc, { type Arbitrary } from 'fast-check';
+import { keyOf, type JsonObject, type NewObject } from '../store/object.js';
+import type { WorkloadAction } from '../harness/scenario.js';
+
+/** The workload action types a generated workload may contain (`create` is always there). @public */
+export type WorkloadActionType = 'update' | 'patch' | 'delete' | 'reapply' | 'removeFinalizer';
+
+/** Every action type, in the order they shrink toward (the first is the simplest). @public */
+export const ALL_ACTION_TYPES: readonly WorkloadActionType[] = ['reapply', 'update', 'patch', 'delete', 'removeFinalizer'];
+
+/**
+ * What the user's primary objects look like: the template the workload creates objects from
+ * and the specs it updates them to.
+ * @example
+ * ```ts
+ * const template: ObjectTemplate = {
+ *   kind: 'ReplicaSet',
+ *   spec: fc.record({ replicas: fc.integer({ min: 1, max: 5 }) }),
+ *   status: { replicas: 0 },
+ * };
+ * ```
+ * @public
+ */
+export interface ObjectTemplate {
+  /** @defaultValue the primary kind (`for`) of the first controller */
+  kind?: string;
+  /** Namespace of the objects; `''` for cluster-scoped kinds. @defaultValue 'default' */
+  namespace?: string;
+  /** Objects are named `<name>-0`, `<name>-1`, … @defaultValue the kind in lower case */
+  name?: string;
+  /**
+   * Specs to create objects with and update them to: an arbitrary (shrinks the way it does), a
+   * list of specs (shrinks toward the first), or one spec.
+   */
+  spec: Arbitrary<JsonObject> | readonly JsonObject[] | JsonObject;
+  /** Status the object is created with (a user cannot normally set it; seed it when your controller expects one). @defaultValue none */
+  status?: JsonObject;
+  /** @defaultValue {} */
+  labels?: Record<string, string>;
+  /** @defaultValue {} */
+  annotations?: Record<string, string>;
+  /** Finalizers the object is created with. @defaultValue [] */
+  finalizers?: string[];
+  /** Finalizers the user may remove by hand (`removeFinalizer` actions). @defaultValue [] */
+  removableFinalizers?: string[];
+}
+
+/** An {@link ObjectTemplate} with its defaults applied. @internal */
+export interface ResolvedObjectTemplate {
+  kind: string;
+  namespace: string;
+  name: string;
+  spec: Arbitrary<JsonObject>;
+  status: JsonObject | undefined;
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  finalizers: string[];
+  removableFinalizers: string[];
+}
+
+/** Options of {@link workload}. @public */
+export interface WorkloadArbitraryOptions {
+  /** Object templates; each generated object picks one (shrinking toward the first). */
+  objects: readonly ResolvedObjectTemplate[];
+  /** Objects created, at least 1. @defaultValue 2 */
+  maxObjects?: number;
+  /** Actions besides the creates. @defaultValue 4 */
+  maxActions?: number;
+  /** Actions happen in [0, windowMs] (virtual ms). @defaultValue 30_000 */
+  windowMs?: number;
+  /** Action types to use. @defaultValue every type in {@link ALL_ACTION_TYPES} */
+  actions?: readonly WorkloadActionType[];
+}
+
+/** Key of the i-th object made from a template (stable, so fault targets can name it up front). @internal */
+export function templateKey(t: ResolvedObjectTemplate, i: number): string {
+  return keyOf({ namespace: t.namespace === '' ? undefined : t.namespace, name: `${t.name}-${i}` });
+}
+
+/** A spec source as an arbitrary: lists shrink toward their first element. @internal */
+export function specArbitrary(spec: ObjectTemplate['spec']): Arbitrary<JsonObject> {
+  if (spec instanceof fc.Arbitrary) return spec;
+  if (Array.isArray(spec)) {
+    const list = spec as readonly JsonObject[];
+    if (list.length === 0) throw new TypeError('steadystate.workload: a template\'s spec list is empty; give at least one spec, e.g. spec: [{ replicas: 3 }]');
+    return list.length === 1 ? fc.constant(list[0]!) : fc.nat({ max: list.length - 1 }).map((i) => list[i]!);
+  }
+  return fc.constant(spec as JsonObject);
+}
+
+type RawOp =
+  | { type: 'update'; specs: JsonObject[] }
+  | { type: 'patch'; specs: JsonObject[]; mask: number; label: number }
+  | { type: 'delete' }
+  | { type: 'reapply' }
+  | { type: 'removeFinalizer'; which: number };
+
+interface RawAction {
+  obj: number;
+  at: number;
+  op: RawOp;
+}
+
+/**
+ * Workloads: timed user actions over objects made from the templates — create, update spec,
+ * merge-patch (part of the spec, or only a label), delete, re-apply the identical spec, and
+ * remove a finalizer by hand. Shrinks toward fewer objects, fewer actions, earlier times, the
+ * first template and the simplest action types. (Recreation and drift are fault kinds.)
+ * @example
+ * ```ts
+ * fc.sample(workload({ objects: [resolvedTemplate], maxObjects: 1 }), 1);
+ * ```
+ * @public
+ */
+export function workload(options: WorkloadArbitraryOptions): Arbitrary<WorkloadAction[]> {
+  const templates = options.objects;
+  if (templates.length === 0) throw new TypeError('steadystate.workload: "objects" is empty; give at least one object template');
+  const maxObjects = options.maxObjects ?? 2;
+  const maxActions = options.maxActions ?? 4;
+  const windowMs = options.windowMs ?? 30_000;
+  const types = (options.actions ?? ALL_ACTION_TYPES).filter((t) => t !== 'removeFinalizer' || templates.some((x) => x.removableFinalizers.length > 0));
+  // coarse times: 100 slots over the window shrink much faster than raw milliseconds
+  const time = fc.integer({ min: 0, max: 100 }).map((k) => Math.round((k * windowMs) / 100));
+  const specsOfAll = fc.tuple(...templates.map((t) => t.spec));
+  const objectArb = fc.oneof(...templates.map((t, i) => fc.record({ template: fc.constant(i), spec: t.spec, at: time })));
+  const opArbs: Record<WorkloadActionType, Arbitrary<RawOp>> = {
+    reapply: fc.constant({ type: 'reapply' as const }),
+    update: specsOfAll.map((specs) => ({ type: 'update' as const, specs })),
+    patch: fc.record({ specs: specsOfAll, mask: fc.nat({ max: 255 }), label: fc.nat({ max: 3 }) }).map((p) => ({ type: 'patch' as const, ...p })),
+    delete: fc.constant({ type: 'delete' as const }),
+    removeFinalizer: fc.nat({ max: 7 }).map((which) => ({ type: 'removeFinalizer' as const, which })),
+  };
+  const ops = types.map((t) => opArbs[t]);
+  const actionArb: Arbitrary<RawAction[]> =
+    ops.length === 0 || maxActions === 0
+      ? fc.constant([])
+      : fc.array(fc.record({ obj: fc.nat({ max: Math.max(0, maxObjects - 1) }), at: time, op: fc.oneof(...ops) }), { maxLength: maxActions });
+  return fc.tuple(fc.array(objectArb, { minLength: 1, maxLength: maxObjects }), actionArb).map(([objs, acts]) => build(templates, objs, acts));
+}
+
+function build(templates: readonly ResolvedObjectTemplate[], objs: { template: number; spec: JsonObject; at: number }[], acts: RawAction[]): WorkloadAction[] {
+  const perTemplate = new Map<number, number>();
+  const made = objs.map((o) => {
+    const t = templates[o.template]!;
+    const i = perTemplate.get(o.template) ?? 0;
+    perTemplate.set(o.template, i + 1);
+    return { t, templateIndex: o.template, key: templateKey(t, i), name: `${t.name}-${i}`, at: o.at, spec: o.spec };
+  });
+  const out: { order: number; action: WorkloadAction }[] = [];
+  for (const m of made) {
+    const object: NewObject = {
+      kind: m.t.kind,
+      metadata: {
+        name: m.name,
+        ...(m.t.namespace !== '' ? { namespace: m.t.namespace } : {}),
+        ...(Object.keys(m.t.labels).length > 0 ? { labels: { ...m.t.labels } } : {}),
+        ...(Object.keys(m.t.annotations).length > 0 ? { annotations: { ...m.t.annotations } } : {}),
+        ...(m.t.finalizers.length > 0 ? { finalizers: [...m.t.finalizers] } : {}),
+      },
+      spec: m.spec,
+      ...(m.t.status !== undefined ? { status: m.t.status } : {}),
+    };
+    out.push({ order: out.length, action: { at: m.at, type: 'create', object } });
+  }
+  for (const a of acts) {
+    const m = made[a.obj % made.length]!;
+    const base = { at: a.at, kind: m.t.kind, key: m.key };
+    let action: WorkloadAction;
+    switch (a.op.type) {
+      case 'update':
+        action = { ...base, type: 'update', spec: a.op.specs[m.templateIndex]! };
+        break;
+      case 'patch': {
+        const spec = a.op.specs[m.templateIndex]!;
+        const keys = Object.keys(spec).filter((_, i) => ((a.op as { mask: number }).mask >> i) & 1);
+        action =
+          keys.length === 0
+            ? { ...base, type: 'patch', patch: { metadata: { labels: { 'steadystate.dev/touched': String(a.op.label) } } } }
+            : { ...base, type: 'patch', patch: { spec: Object.fromEntries(keys.map((k) => [k, spec[k]!])) } };
+        break;
+      }
+      case 'delete':
+        action = { ...base, type: 'delete' };
+        break;
+      case 'reapply':
+        action = { ...base, type: 'reapply' };
+        break;
+      case 'removeFinalizer': {
+        const fins = m.t.removableFinalizers;
+        if (fins.length === 0) continue;
+        action = { ...base, type: 'removeFinalizer', finalizer: fins[a.op.which % fins.length]! };
+        break;
+      }
+    }
+    out.push({ order: out.length, action });
+  }
+  // creates come first among actions at the same time, then generation order: stable and readable
+  out.sort((x, y) => x.action.at - y.action.at || x.order - y.order);
+  return out.map((x) => x.action);
+}
