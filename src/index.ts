@@ -16,7 +16,7 @@ export type { RateLimiterOptions } from './runtime/rate-limiter.js';
 // store
 export { ObjectStore } from './store/store.js';
 export type { WriteRecord, WriteVerb, WatchEvent, StoreOptions, ListOptions, DeleteOptions } from './store/store.js';
-export { keyOf, parseKey, virtualTimestamp } from './store/object.js';
+export { keyOf, parseKey, virtualTimestamp, fromVirtualTimestamp } from './store/object.js';
 export type { StoredObject, NewObject, ObjectMeta, OwnerReference, ObjectRef, Json, JsonObject } from './store/object.js';
 export { StoreError, ConflictError, NotFoundError, AlreadyExistsError, GoneError, InvalidError, ServerError, isStoreError } from './store/errors.js';
 export type { StoreErrorReason } from './store/errors.js';
@@ -41,8 +41,19 @@ export { faults, allFaults } from '../faults/index.js';
 export { defineProperty } from './harness/property.js';
 export type { Property, PropertyFactory, PropertyDefinition, Verdict, RunRecord, Probe, ProbeSample, RecordedRequest } from './harness/property.js';
 
-// environment
-export type { EnvironmentActor } from './harness/environment.js';
+// environment (SPEC §2.2)
+export type { EnvironmentActor, EnvironmentStepInfo, EnvironmentDecision, EnvironmentHooks } from './harness/environment.js';
+export { EnvironmentSeams, environmentSeams } from './harness/environment.js';
+export { defineEnvironmentActor } from './environment/define-environment-actor.js';
+export type { EnvironmentActorOptions, EnvironmentActorDefinition, EnvironmentApi, EnvironmentSyncContext, EnvironmentStartContext, EnvironmentSyncResult, EnvironmentLoop, EnvironmentWatch, EnvironmentReader, EnvironmentListOptions } from './environment/define-environment-actor.js';
+export { environment, allEnvironmentActors, podLifecycle, pvcBinding, deployment, statefulSet, job, leaseHolder, cluster } from './environment/index.js';
+export type { PodLifecycleParams } from './environment/pod-lifecycle.js';
+export type { PvcBindingParams } from './environment/pvc-binding.js';
+export type { DeploymentParams } from './environment/deployment.js';
+export type { StatefulSetParams } from './environment/stateful-set.js';
+export type { JobParams } from './environment/job.js';
+export type { LeaseHolderParams } from './environment/lease-holder.js';
+export { workloadReady, WORKLOAD_KINDS } from './environment/workload-ready.js';
 
 // downstream
 export { fakeRestService } from './downstream/fake-rest-service.js';
@@ -53,3 +64,36 @@ export type { RequestRecord, RequestOutcome } from './downstream/request-log.js'
 export type { SimResponse } from './downstream/sim-response.js';
 export type { DownstreamState } from './downstream/run-downstream.js';
 export { UnhandledRequestError } from './downstream/errors.js';
+
+// checking, replaying and reporting (SPEC §6, §7)
+export { check } from './check.js';
+export type { CheckOptions, CheckProgress, CheckCorpus, EnvironmentUse } from './harness/check-options.js';
+export type { CheckResult, CheckPassed, CheckFailed, CheckStats, FaultCoverage, DeterminismReport } from './harness/check-result.js';
+export type { Shard } from './harness/shard.js';
+export { inShard, shardSize, parseShard } from './harness/shard.js';
+export { checkSystematic } from './check-systematic.js';
+export type { SystematicOptions, SystematicResult, SystematicReport, SystematicStrategyReport } from './harness/systematic.js';
+export { ALL_STRATEGIES } from './harness/systematic-plans.js';
+export type { SystematicStrategy } from './harness/systematic-plans.js';
+export { minimize, concretize } from './harness/minimize.js';
+export type { MinimizeOptions, MinimizeResult } from './harness/minimize.js';
+export { checkDeterminism } from './harness/determinism.js';
+export type { HostSourceProbe } from './harness/determinism.js';
+export { twinScenario } from './harness/twin.js';
+
+// arbitraries (fast-check): scenarios, workloads, fault plans, swarm
+export { arbitraries } from './arbitrary/index.js';
+export { scenario as scenarioArbitrary } from './arbitrary/scenario.js';
+export { workload as workloadArbitrary, ALL_ACTION_TYPES } from './arbitrary/workload.js';
+export { faultPlan as faultPlanArbitrary } from './arbitrary/fault-plan.js';
+export { swarm as swarmArbitrary } from './arbitrary/swarm.js';
+export type { ScenarioArbitraryOptions } from './arbitrary/scenario.js';
+export type { ObjectTemplate, ResolvedObjectTemplate, WorkloadActionType, WorkloadArbitraryOptions } from './arbitrary/workload.js';
+export type { FaultPlanArbitraryOptions } from './arbitrary/fault-plan.js';
+export type { SwarmOptions } from './arbitrary/swarm.js';
+export { replay } from './replay.js';
+export type { ReplayOptions, ReplayResult } from './replay.js';
+export { writeReports, reporters, allReportFormats, toReportModel, toReproductionFile, parseReproductionFile, ReproductionFileError, reproductionFormatVersion, toJunitReport, ReportWriteError, safeFileName } from './report/index.js';
+export type { ReportFormat, Reporter, ReportersMap, ReporterOptionsMap, WriteReportsOptions, WrittenReports, ReportModel, PassedReportModel, FailedReportModel, ReportContext, ControllerSource, ReproductionFile, JunitCase, JunitSuite, JunitReport, ObjectTimeline } from './report/index.js';
+export { loadCorpus, saveToCorpus } from './report/corpus.js';
+export type { CorpusEntry, LoadedCorpus } from './report/corpus.js';

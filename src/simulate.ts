@@ -1,9 +1,11 @@
 import { defaultFaults } from './defaults.js';
+import { allEnvironmentActors } from './environment/index.js';
 import { simulate as simulateWith, type SimulateOptions, type SimulationResult } from './harness/simulate.js';
 import type { Scenario } from './harness/scenario.js';
 
 /**
- * Runs one scenario with the built-in fault catalogue (plus any fault modules you pass).
+ * Runs one scenario with the built-in fault catalogue and the built-in environment actors
+ * (plus any fault modules and actors you pass; yours win on a name clash).
  * @example
  * ```ts
  * const { run } = await simulate(scenario, { controllers: [myController] });
@@ -14,5 +16,11 @@ import type { Scenario } from './harness/scenario.js';
 export function simulate(scenario: Scenario, options: SimulateOptions): Promise<SimulationResult> {
   const extra = options.faults ?? [];
   const kinds = new Set(extra.map((f) => f.kind));
-  return simulateWith(scenario, { ...options, faults: [...extra, ...defaultFaults().filter((f) => !kinds.has(f.kind))] });
+  const env = options.environment ?? [];
+  const names = new Set(env.map((a) => a.name));
+  return simulateWith(scenario, {
+    ...options,
+    faults: [...extra, ...defaultFaults().filter((f) => !kinds.has(f.kind))],
+    environment: [...env, ...allEnvironmentActors.filter((a) => !names.has(a.name))],
+  });
 }

@@ -30,6 +30,12 @@ export type NormalizedState = Map<string, unknown>;
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const INTERNAL_ANNOTATION = 'steadystate.dev/';
+const ID_FIELD = /(^id|Id|ID)s?$/;
+
+function withoutId(body: Record<string, unknown>): Record<string, unknown> {
+  const { id: _id, ...rest } = body;
+  return rest;
+}
 
 function normName(o: StoredObject): string {
   const g = o.metadata.generateName;
@@ -44,16 +50,23 @@ export function normalizeState(objects: readonly StoredObject[], downstream: unk
   const uidNames = new Map<string, string>();
   for (const o of objects) uidNames.set(o.metadata.uid, `<uid of ${o.kind} ${normName(o)}>`);
   const masks = options.masks.map((m) => m.split('.'));
-  const scrub = (v: unknown): unknown => {
+  // Downstream ids are handed out in creation order, which faults reorder: an id-named field
+  // (`recordId`, `bucketID`, `externalId`) holding one compares by the resource it names.
+  const services = options.downstream ? readDownstream(downstream) : [];
+  const externalNames = new Map<string, string>();
+  for (const s of services) for (const r of s.resources) if (!externalNames.has(r.id)) externalNames.set(r.id, `<id of a ${s.name} resource ${stable(withoutId(r.body))}>`);
+  const scrub = (v: unknown, field = ''): unknown => {
     if (typeof v === 'string') {
       const u = uidNames.get(v);
       if (u !== undefined) return u;
+      const e = ID_FIELD.test(field) ? externalNames.get(v) : undefined;
+      if (e !== undefined) return e;
       return options.timestamps && TIMESTAMP.test(v) ? '<time>' : v;
     }
-    if (Array.isArray(v)) return v.map(scrub);
+    if (Array.isArray(v)) return v.map((x) => scrub(x, field));
     if (isRecord(v)) {
       const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) out[k] = scrub(x);
+      for (const [k, x] of Object.entries(v)) out[k] = scrub(x, k);
       return out;
     }
     return v;
@@ -77,7 +90,7 @@ export function normalizeState(objects: readonly StoredObject[], downstream: unk
     entries.push([`${o.kind} ${normName(o)}`, applyMasks(value, masks)]);
   }
   if (options.downstream) {
-    for (const s of readDownstream(downstream)) {
+    for (const s of services) {
       for (const r of s.resources) {
         const { id: _id, ...body } = r.body;
         const value = scrub({ downstream: { [s.name]: body } });

@@ -83,3 +83,18 @@ export function staticView(objects: readonly StoredObject[], now: number): World
     kinds: () => [...new Set(objects.map((o) => o.kind))],
   };
 }
+
+/**
+ * Whether the world was converged when the quiet tail began: the convergence probe's check at
+ * that time when it ran, else the default test on the settled objects. Tail judges (idempotence,
+ * no-hot-loop) stay quiet on a world still converging: convergence reports that.
+ */
+export function convergedAtTail(run: RunRecord): boolean {
+  const samples = run.probes['convergence'];
+  if (samples && samples.length > 0) {
+    let last: boolean | undefined;
+    for (const s of samples) if (s.t <= run.timing.tailStart) last = s.ok;
+    if (last !== undefined) return last;
+  }
+  return unconverged(primaryObjects(run, run.settledObjects)).length === 0;
+}

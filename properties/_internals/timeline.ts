@@ -30,6 +30,7 @@ export interface ReconcileSpan {
 
 /** A store write as recorded in the trace, with its position and the reconcile that made it. */
 export interface TimelineWrite extends WriteFacts {
+  changed: string[];
   index: number;
   uid: string | undefined;
   fault: string | undefined;
@@ -78,6 +79,11 @@ export interface Timeline {
   crashes: TraceEntry[];
   /** `controller:leader` transitions, in order. */
   leaders: TraceEntry[];
+  /**
+   * Downstream calls an injected hang or latency held, per actor, `to` undefined while still
+   * held at the end of the trace: time the fault, not the reconciler, spent.
+   */
+  stalls: { actor: string; from: number; to: number | undefined }[];
 }
 
 const cache = new WeakMap<RunRecord, Timeline>();
@@ -99,7 +105,8 @@ function num(v: unknown): number | undefined {
 
 /** Builds a timeline from trace entries (exported for tests of hand-made traces). */
 export function build(trace: readonly TraceEntry[]): Timeline {
-  const tl: Timeline = { reconciles: [], writes: [], requests: [], notifies: [], watchEvents: new Map(), faults: [], crashes: [], leaders: [] };
+  const tl: Timeline = { reconciles: [], writes: [], requests: [], notifies: [], watchEvents: new Map(), faults: [], crashes: [], leaders: [], stalls: [] };
+  const requestBySeq = new Map<number, number>();
   const open = new Map<string, ReconcileSpan[]>();
   const inFlight = (actor: string, key?: string): ReconcileSpan | undefined => {
     const spans = open.get(actor);
@@ -173,6 +180,7 @@ export function build(trace: readonly TraceEntry[]): Timeline {
       }
       case 'downstream:request': {
         const actor = str(e['actor']);
+        if (typeof e['seq'] === 'number') requestBySeq.set(e['seq'], tl.requests.length);
         tl.requests.push({
           index,
           t: num(e['start']) ?? e.t,
@@ -206,6 +214,14 @@ export function build(trace: readonly TraceEntry[]): Timeline {
         break;
     }
   }
+  for (const f of tl.faults) {
+    const d = f['decision'] ?? f['fail'];
+    if (d !== 'hang' && d !== 'latency') continue;
+    const i = typeof f['nth'] === 'number' ? requestBySeq.get(f['nth']) : undefined;
+    const r = i === undefined ? undefined : tl.requests[i];
+    tl.stalls.push({ actor: str(f['actor']), from: r?.t ?? f.t, to: r ? r.tEnd : undefined });
+  }
+  for (const r of tl.requests) if ((r.fault === 'hang' || r.fault === 'latency') && !tl.stalls.some((s) => s.actor === r.actor && s.from === r.t)) tl.stalls.push({ actor: r.actor, from: r.t, to: r.tEnd });
   return tl;
 }
 
@@ -230,20 +246,20 @@ export function primaryKindOf(run: RunRecord, actor: string): string | undefined
   return i < 0 ? undefined : run.primaryKinds[i];
 }
 
-/** The last reconcile of a key (by any controller, or one controller) that started at or before `before`. */
+/** The last reconcile of a key (by any controller, or one controller) that started before `before`. */
 export function lastReconcile(tl: Timeline, key: string, before = Infinity, controller?: string): ReconcileSpan | undefined {
   for (let i = tl.reconciles.length - 1; i >= 0; i--) {
     const r = tl.reconciles[i]!;
-    if (r.start <= before && r.key === key && (controller === undefined || r.controller === controller)) return r;
+    if (r.start < before && r.key === key && (controller === undefined || r.controller === controller)) return r;
   }
   return undefined;
 }
 
-/** The last controller write to an object at or before `before`. */
+/** The last controller write to an object before `before`. */
 export function lastWrite(tl: Timeline, kind: string, key: string, before = Infinity): TimelineWrite | undefined {
   for (let i = tl.writes.length - 1; i >= 0; i--) {
     const w = tl.writes[i]!;
-    if (w.t <= before && w.kind === kind && w.key === key && w.actor.startsWith('controller:')) return w;
+    if (w.t < before && w.kind === kind && w.key === key && w.actor.startsWith('controller:')) return w;
   }
   return undefined;
 }

@@ -34,7 +34,7 @@ export interface ObjectTemplate {
    */
   spec: Arbitrary<JsonObject> | readonly JsonObject[] | JsonObject;
   /** Status the object is created with (a user cannot normally set it; seed it when your controller expects one). @defaultValue none */
-  status?: JsonObject;
+  status?: JsonObject | undefined;
   /** @defaultValue {} */
   labels?: Record<string, string>;
   /** @defaultValue {} */
@@ -60,8 +60,8 @@ export interface ResolvedObjectTemplate {
 
 /** Options of {@link workload}. @public */
 export interface WorkloadArbitraryOptions {
-  /** Object templates; each generated object picks one (shrinking toward the first). */
-  objects: readonly ResolvedObjectTemplate[];
+  /** Object templates (each with a `kind`); each generated object picks one (shrinking toward the first). */
+  objects: readonly (ObjectTemplate | ResolvedObjectTemplate)[];
   /** Objects created, at least 1. @defaultValue 2 */
   maxObjects?: number;
   /** Actions besides the creates. @defaultValue 4 */
@@ -70,6 +70,56 @@ export interface WorkloadArbitraryOptions {
   windowMs?: number;
   /** Action types to use. @defaultValue every type in {@link ALL_ACTION_TYPES} */
   actions?: readonly WorkloadActionType[];
+}
+
+/**
+ * Applies a list of templates' defaults and validates them, with messages that name `api`, the
+ * template (`path[i]`) and the fix. Templates without a `kind` get `defaultKind`.
+ * @internal
+ */
+export function resolveObjectTemplates(list: readonly (ObjectTemplate | ResolvedObjectTemplate)[], defaultKind: string | undefined, api: string, path: (i: number) => string): ResolvedObjectTemplate[] {
+  const fail = (message: string): never => {
+    throw new TypeError(`${api}: ${message}`);
+  };
+  if (list.length === 0) fail(`${path(-1)} is empty. Give at least one template, e.g. { kind: "WebApp", spec: { replicas: 3 } }.`);
+  const seen = new Set<string>();
+  return list.map((t, i) => {
+    const at = path(i);
+    if (!t || typeof t !== 'object') fail(`${at} must be an object template { kind?, spec, … }, got ${show(t)}.`);
+    if (t.spec === undefined || t.spec === null || typeof t.spec !== 'object')
+      fail(`${at}.spec is required: a fast-check arbitrary (fc.record({...})), a list of specs, or one spec object. Got ${show(t.spec)}.`);
+    if (Array.isArray(t.spec) && t.spec.length === 0) fail(`${at}.spec is an empty list. Give at least one spec, e.g. spec: [{ replicas: 3 }].`);
+    const kind = t.kind ?? defaultKind;
+    if (typeof kind !== 'string' || kind === '') fail(`${at}.kind must be a non-empty string (the object kind, e.g. 'WebApp'), got ${show(kind)}.`);
+    const k = kind as string;
+    const name = t.name ?? k.toLowerCase();
+    if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(name)) fail(`${at}.name must be a DNS-style prefix (lower case, digits, "-" or "."), got ${JSON.stringify(name)}.`);
+    const namespace = t.namespace ?? 'default';
+    const id = `${k} ${namespace}/${name}`;
+    if (seen.has(id)) fail(`${at} would name its objects like an earlier template (${k} ${namespace}/${name}-0, …). Give it a different \`name\` prefix.`);
+    seen.add(id);
+    return {
+      kind: k,
+      namespace,
+      name,
+      spec: specArbitrary(t.spec),
+      status: t.status,
+      labels: { ...(t.labels ?? {}) },
+      annotations: { ...(t.annotations ?? {}) },
+      finalizers: [...(t.finalizers ?? [])],
+      removableFinalizers: [...(t.removableFinalizers ?? [])],
+    };
+  });
+}
+
+function show(v: unknown): string {
+  if (v === undefined) return 'undefined';
+  try {
+    const text = JSON.stringify(v);
+    return text.length > 80 ? text.slice(0, 80) + '…' : text;
+  } catch {
+    return String(v);
+  }
 }
 
 /** Key of the i-th object made from a template (stable, so fault targets can name it up front). @internal */
@@ -113,8 +163,7 @@ interface RawAction {
  * @public
  */
 export function workload(options: WorkloadArbitraryOptions): Arbitrary<WorkloadAction[]> {
-  const templates = options.objects;
-  if (templates.length === 0) throw new TypeError('steadystate.workload: "objects" is empty; give at least one object template');
+  const templates = resolveObjectTemplates(options.objects, undefined, 'steadystate.workload', (i) => (i < 0 ? 'options.objects' : `options.objects[${i}]`));
   const maxObjects = options.maxObjects ?? 2;
   const maxActions = options.maxActions ?? 4;
   const windowMs = options.windowMs ?? 30_000;

@@ -35,6 +35,7 @@ export function createRunDownstream(world: World, options: CreateDownstreamOptio
     },
     options,
   );
+  world.downstreamServices = ds.services;
   const restore = installGlobalFetch(ds, () => 'unknown');
   return {
     fetch: (task: Task | undefined, actor: string, input: string | URL | Request, init?: RequestInit) => ds.fetch(task, actor, input, init),

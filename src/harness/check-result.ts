@@ -52,6 +52,10 @@ interface CheckCommon {
   corpusReplayed: number;
   /** Scenarios whose determinism was double-checked, and the first failing report if any. */
   determinismChecked: number;
+  /** The slice of runs this check ran, when sharded (0-based `index` of `count`). */
+  shard?: { index: number; count: number };
+  /** Simulations run in all (scenarios, fault-free twins, determinism re-runs and shrinking). */
+  simulations?: number;
 }
 
 /** @public */

@@ -106,7 +106,12 @@ export async function simulate(scenario: Scenario, options: SimulateOptions): Pr
       const rng = world.rng.fork(`fault:${kind}`);
       uninstall.push(
         mod.install(
-          { world, rng, fired: (detail) => trace.push({ t: kernel.now(), type: 'fault:inject', kind, ...detail }) },
+          {
+            world,
+            rng,
+            // the entry's `kind` is always the fault kind (coverage, shrinking and reports key on it); a detail that names an object kind keeps it as `objectKind`
+            fired: (detail) => trace.push({ ...detail, ...(detail['type'] !== undefined ? { decision: detail['type'] } : {}), t: kernel.now(), type: 'fault:inject', ...(detail['kind'] !== undefined && detail['kind'] !== kind ? { objectKind: detail['kind'] } : {}), kind }),
+          },
           { events: scenario.faults.events.filter((e) => e.kind === kind), background: scenario.faults.background.filter((b) => b.kind === kind) },
         ),
       );

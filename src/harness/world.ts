@@ -7,6 +7,7 @@ import type { StoredObject } from '../store/object.js';
 import { Seams } from '../runtime/seams.js';
 import type { RuntimeEnv } from '../runtime/env.js';
 import type { Manager } from '../runtime/manager.js';
+import type { FakeRestService } from '../downstream/fake-rest-service.js';
 import type { ResolvedScenarioOptions, Scenario } from './scenario.js';
 
 /** Read-only view of the world handed to user predicates (convergence, invariants). @public */
@@ -48,6 +49,8 @@ export interface World {
   readonly onSettle: (() => void)[];
   /** Downstream state for properties (fake services), if any. */
   downstreamState?: () => unknown;
+  /** The run's fake downstream services, for faults that edit them out of band (drift). */
+  downstreamServices?: readonly FakeRestService[];
 }
 
 function digestOf(o: StoredObject): string {

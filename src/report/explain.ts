@@ -125,23 +125,50 @@ export function fmtRequest(r: RequestFacts): string {
   return `${r.method} ${r.url} at ${fmtTime(r.t)} → ${answer}${notes.length ? ` (${notes.join(', ')})` : ''}`;
 }
 
-const SKIP_FAULT_FIELDS = new Set(['t', 'type', 'kind', 'background']);
+const SKIP_FAULT_FIELDS = new Set(['t', 'type', 'kind', 'background', 'nth', 'decision']);
+
+function field(e: TraceEntry, name: string): string | undefined {
+  const v = e[name];
+  return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
+}
+
+/** Phrases for the built-in fault kinds (SPEC §3); others list their recorded details. */
+const FAULT_PHRASES: Record<string, (e: TraceEntry, at: string) => string | undefined> = {
+  'event-loss': (e, at) => (field(e, 'key') ? `the ${field(e, 'event') ?? ''} notification of ${field(e, 'key')}${field(e, 'controller') ? ` to ${field(e, 'controller')}` : ''} at ${at} was dropped (event-loss)`.replace('the  ', 'the ') : undefined),
+  'watch-event-loss': (e, at) => watchPhrase(e, at, 'was lost on its way to the informer (watch-event-loss)'),
+  duplication: (e, at) => watchPhrase(e, at, 'was delivered twice (duplication)'),
+  reordering: (e, at) => watchPhrase(e, at, `was held back${field(e, 'holdMs') ? ` ${field(e, 'holdMs')} ms` : ''} and delivered out of order (reordering)`),
+  delay: (e, at) => watchPhrase(e, at, `was delayed${field(e, 'ms') ? ` ${field(e, 'ms')} ms` : ''} (delay)`),
+  coalescing: (e, at) => watchPhrase(e, at, 'was folded into a later version (coalescing)'),
+  'crash-restart': (e, at) => (field(e, 'controller') ? `controller ${field(e, 'controller')}/${field(e, 'replica') ?? '0'} crashed at ${at}${field(e, 'verb') ? ` ${field(e, 'point') === 'after-write' ? 'right after' : 'before'} a ${field(e, 'verb')} call` : ''} and restarted with empty memory (crash-restart)` : undefined),
+  'api-conflict': (e, at) => (field(e, 'key') ? `another writer touched ${field(e, 'objectKind') ?? ''} ${field(e, 'key')} at ${at}, so the next ${field(e, 'verb') ?? 'write'} got 409 Conflict (api-conflict)`.replace('  ', ' ') : undefined),
+  'api-error': (e, at) => (field(e, 'status') ? `a ${field(e, 'verb') ?? 'call'}${field(e, 'key') ? ` of ${field(e, 'key')}` : ''} at ${at} got ${field(e, 'status')}${e['applied'] === true ? ' although it was applied' : ''} (api-error)` : undefined),
+  'flaky-downstream': (e, at) => {
+    const d = field(e, 'decision') ?? field(e, 'fail') ?? 'status';
+    const what = d === 'status' ? `answered ${field(e, 'status') ?? '5xx'}` : d === 'latency' ? `was slowed by ${field(e, 'ms') ?? '?'} ms` : d === 'hang' ? 'hung until the client timeout' : d === 'reset' ? 'had its connection reset' : d === 'applied-but-lost' ? 'was applied but its response was lost' : d;
+    return field(e, 'endpoint') ? `the downstream call ${field(e, 'endpoint')} at ${at} ${what} (flaky-downstream)` : undefined;
+  },
+  'stale-snapshot': (e, at) => `a ${field(e, 'verb') ?? 'read'}${field(e, 'key') ? ` of ${field(e, 'key')}` : ''} by ${field(e, 'actor') ?? 'a controller'} at ${at} returned a version ${field(e, 'versionsBack') ?? 'some'} step(s) old (stale-snapshot)`,
+  recreation: (e, at) => (field(e, 'key') ? `${field(e, 'objectKind') ?? 'the object'} ${field(e, 'key')} was deleted and recreated under the same name at ${at} (recreation)` : undefined),
+};
+
+function watchPhrase(e: TraceEntry, at: string, what: string): string | undefined {
+  const key = field(e, 'key');
+  if (key === undefined) return undefined;
+  return `the ${field(e, 'event') ?? ''} watch event of ${field(e, 'objectKind') ?? ''} ${key}${field(e, 'controller') ? ` to ${field(e, 'controller')}` : ''} at ${at} ${what}`.replace(/ {2,}/g, ' ').replace('the  ', 'the ');
+}
 
 /**
- * One injected fault (a `fault:inject` trace entry) in words. Known shapes read naturally
- * (`the MODIFIED notification of default/web to web at t=1.2 s was dropped`); other kinds list
- * their recorded details.
+ * One injected fault (a `fault:inject` trace entry) in words. Built-in kinds read naturally
+ * (`the MODIFIED notification of default/web to web at t=1.2 s was dropped (event-loss)`);
+ * other kinds list their recorded details.
  * @public
  */
 export function fmtFault(e: TraceEntry): string {
   const kind = String(e['kind'] ?? 'fault');
   const at = fmtTime(e.t);
-  const key = typeof e['key'] === 'string' ? e['key'] : undefined;
-  const event = typeof e['event'] === 'string' ? e['event'] : undefined;
-  const controller = typeof e['controller'] === 'string' ? e['controller'] : undefined;
-  if (kind === 'event-loss' && key !== undefined) {
-    return `the ${event ?? ''}${event ? ' ' : ''}notification of ${key}${controller ? ` to ${controller}` : ''} at ${at} was dropped (event-loss)`;
-  }
+  const phrase = FAULT_PHRASES[kind]?.(e, at);
+  if (phrase !== undefined) return phrase;
   const details: string[] = [];
   for (const [k, v] of Object.entries(e)) {
     if (SKIP_FAULT_FIELDS.has(k) || v === undefined) continue;
@@ -189,24 +216,28 @@ export function letFacts(trace: readonly TraceEntry[], options: LetFactsOptions 
   const until = options.until ?? Infinity;
   const from = options.from ?? 0;
   const max = options.max ?? 4;
-  const faults: string[] = [];
+  const faults = new Map<string, TraceEntry[]>();
   const actions: string[] = [];
   let tail = false;
   for (const e of trace) {
     if (e.t > until) break;
     if (e.type === 'run:phase' && e['phase'] === 'tail') tail = true;
     if (e.t < from) continue;
-    if (e.type === 'fault:inject') faults.push(fmtFault(e));
-    else if (e.type === 'user:action' && !tail && options.userActions !== false) actions.push(fmtUserAction(e));
+    if (e.type === 'fault:inject') {
+      const kind = String(e['kind'] ?? 'fault');
+      let list = faults.get(kind);
+      if (!list) faults.set(kind, (list = []));
+      list.push(e);
+    } else if (e.type === 'user:action' && !tail && options.userActions !== false) actions.push(fmtUserAction(e));
   }
-  const out: string[] = [];
-  const cap = (xs: string[], noun: string) => {
-    out.push(...xs.slice(0, max));
-    if (xs.length > max) out.push(`${xs.length - max} more ${noun}`);
-  };
-  cap(actions, xs(actions.length - max, 'user action'));
-  cap(faults, xs(faults.length - max, 'injected fault'));
-  if (faults.length === 0) out.push('no fault was injected');
+  const out: string[] = actions.slice(0, max);
+  if (actions.length > max) out.push(`${actions.length - max} more ${xs(actions.length - max, 'user action')}`);
+  // a kind that fired many times reads as one fact: its first injection and the span
+  for (const [kind, list] of faults) {
+    if (list.length <= max) out.push(...list.map(fmtFault));
+    else out.push(`${fmtFault(list[0]!)}, and ${list.length - 1} more ${kind} injections until ${fmtTime(list[list.length - 1]!.t)}`);
+  }
+  if (faults.size === 0) out.push('no fault was injected');
   return out;
 }
 

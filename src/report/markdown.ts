@@ -21,6 +21,7 @@ function failed(m: FailedReportModel): string[] {
   out.push('## Explanation', '');
   for (const line of m.explanation.split('\n')) out.push(text(line) + '  ');
   out.push('');
+  for (const n of m.notes) out.push(`> **Note:** ${text(n)}`, '');
   out.push('## Minimal fault plan', '');
   const plan = m.faultPlan;
   if (plan.events.length === 0 && plan.background.length === 0) out.push('No faults: the scenario fails without any.', '');

@@ -114,6 +114,8 @@ export interface FailedReportModel extends ReportCommon {
   faultPlan: FaultPlan;
   replay: { command: string | null; vitest: string };
   timeline: ReportTimeline;
+  /** Causes the run record shows beyond the verdict (tasks given up on as blocked outside the simulation). */
+  notes: string[];
 }
 
 /** A check result in the shape the report writers format. @public */
@@ -161,12 +163,31 @@ export function toReportModel(result: CheckResult, context: ReportContext = {}):
     path: result.path,
     failedAtRun: result.failedAtRun,
     shrinks: result.shrinks,
-    traceHash: result.run.hash,
+    // a check-level failure (fault coverage) may carry no real run
+    traceHash: result.run?.hash ?? '',
     determinism: result.determinism,
     faultPlan: result.scenario.faults,
     replay: replayCommands(context),
     timeline: buildTimeline(result.run, context.objectTimelines ?? []),
+    notes: runNotes(result.run),
   };
+}
+
+/**
+ * What the run record says that a verdict may leave implicit: tasks the kernel gave up on
+ * because they waited on something outside the simulation.
+ * @internal
+ */
+export function runNotes(run: RunRecord | undefined): string[] {
+  const notes: string[] = [];
+  for (const b of (run?.blocked ?? []).slice(0, 5)) {
+    notes.push(
+      `${b.label}, started at ${formatTime(b.startedAt)}, waited on something outside the simulation (a real timer such as setTimeout, real I/O such as a socket, file or global fetch, or a promise nothing ever resolves) and was given up on at ${formatTime(b.at)}. Take time from ctx.clock, call services through ctx.fetch and the store through ctx.client.`,
+    );
+  }
+  const more = (run?.blocked.length ?? 0) - notes.length;
+  if (more > 0) notes.push(`${more} more task${more === 1 ? '' : 's'} were given up on the same way.`);
+  return notes;
 }
 
 function replayCommands(context: ReportContext): FailedReportModel['replay'] {
@@ -183,7 +204,12 @@ export function shellQuote(s: string): string {
 }
 
 /** Builds the time-axis view of a recorded run. @internal */
-export function buildTimeline(run: RunRecord, objects: ObjectTimeline[]): ReportTimeline {
+export function buildTimeline(record: RunRecord | undefined, objects: ObjectTimeline[]): ReportTimeline {
+  const run: Pick<RunRecord, 'timing' | 'trace' | 'requests'> = {
+    timing: record?.timing ?? { faultWindowEnd: 0, lastActionAt: 0, settleStart: 0, tailStart: 0, end: 0 },
+    trace: record?.trace ?? [],
+    requests: record?.requests ?? [],
+  };
   const end = Math.max(run.timing.end, 1);
   const bucketMs = Math.max(1000, Math.ceil(end / MAX_BUCKETS / 1000) * 1000);
   const n = Math.max(1, Math.ceil(end / bucketMs) + (end % bucketMs === 0 ? 1 : 0));
@@ -276,10 +302,15 @@ export function formatTime(ms: number): string {
   return `t=${(ms / 1000).toFixed(3)}s`;
 }
 
+const LEAD_FIELDS = ['kind', 'action', 'actor', 'controller', 'verb', 'key', 'event', 'result'];
+
 /** One line per trace entry, for hover panels and tables. @internal */
 export function describeEntry(e: TraceEntry, withTime = true): string {
   const parts: string[] = [];
-  for (const [k, v] of Object.entries(e)) {
+  // the fields that say what happened first, whatever order the entry was built in
+  const keys = [...LEAD_FIELDS.filter((k) => k in e), ...Object.keys(e).filter((k) => !LEAD_FIELDS.includes(k))];
+  for (const k of keys) {
+    const v = e[k];
     if (k === 't' || k === 'type' || v === undefined) continue;
     parts.push(`${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
   }

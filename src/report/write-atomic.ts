@@ -45,7 +45,7 @@ export function writeAtomic(path: string, contents: string): void {
     writeFileSync(tmp, contents, { flag: 'wx' });
     renameSync(tmp, path);
   } catch (err) {
-    rmSync(tmp, { force: true });
+    removeQuietly(tmp);
     throw new ReportWriteError(path, err);
   }
 }
@@ -61,9 +61,18 @@ export function ensureWritableDir(dir: string): void {
   try {
     mkdirSync(dir, { recursive: true });
     writeFileSync(probe, '', { flag: 'wx' });
-    rmSync(probe, { force: true });
+    removeQuietly(probe);
   } catch (err) {
     throw new ReportWriteError(dir, err);
+  }
+}
+
+/** Removes a file if it is there; a cleanup must never hide the error it cleans up after. */
+function removeQuietly(file: string): void {
+  try {
+    rmSync(file, { force: true });
+  } catch {
+    // ENOTDIR and friends: there is nothing to remove
   }
 }
 

@@ -67,21 +67,31 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner): Cli
     if (env.traceReads) trace.push({ t: kernel.now(), type: 'store:read', actor: owner.actor, verb, kind, ...(key !== undefined ? { key } : {}), cached, ...extra });
   }
 
+  /** The read seam: a stale cached read, or (live reads only: a cache never errs) an API error. */
+  function decideRead(verb: 'get' | 'list', kind: string, key: string | undefined, cached: boolean): number {
+    if (!seams.hasReadHooks) return 0;
+    const d = seams.decideRead({ t: kernel.now(), actor: owner.actor, verb, kind, ...(key !== undefined ? { key } : {}), cached, seq: seams.readSeq++ });
+    if (d.type === 'stale' && cached) return d.versionsBack;
+    if (d.type === 'error' && !cached) {
+      const reason = d.status === 429 ? 'TooManyRequests' : d.status === 503 ? 'ServiceUnavailable' : d.status === 504 ? 'Timeout' : 'InternalError';
+      traceRead(verb, kind, key, false, { error: reason, fault: 'api-error' });
+      throw new ServerError(reason, d.status, `${verb} ${kind}${key !== undefined ? ` "${key}"` : ''}: the server returned ${d.status} (injected by steadystate)`, d.retryAfterSeconds);
+    }
+    return 0;
+  }
+
   function readOne(kind: string, key: KeyOrRef, options: ReadOptions | undefined): StoredObject | undefined {
     checkpoint('before', 'get', false);
     const ref = refOf(key);
     const k = keyOf(ref);
     if (options?.live) {
+      decideRead('get', kind, k, false);
       traceRead('get', kind, k, false);
       const o = store.peek(kind, k);
       checkpoint('after', 'get', false);
       return o ? cloneJson(o) : undefined;
     }
-    let back = 0;
-    if (seams.hasReadHooks) {
-      const d = seams.decideRead({ t: kernel.now(), actor: owner.actor, verb: 'get', kind, key: k, cached: true, seq: seams.readSeq++ });
-      if (d.type === 'stale') back = d.versionsBack;
-    }
+    const back = decideRead('get', kind, k, true);
     const o = owner.informer(kind).get(k, back);
     traceRead('get', kind, k, true, back > 0 ? { stale: back } : undefined);
     checkpoint('after', 'get', false);
@@ -157,11 +167,15 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner): Cli
       checkpoint('before', 'list', false);
       let items: StoredObject[];
       if (options.live) {
+        decideRead('list', kind, undefined, false);
         items = store.select(kind, options);
       } else {
+        const back = decideRead('list', kind, undefined, true);
         const reqs = parseSelector(options.labelSelector);
+        const inf = owner.informer(kind);
         items = [];
-        for (const o of owner.informer(kind).values()) {
+        for (const cur of inf.values()) {
+          const o = back > 0 ? (inf.get(keyOf(cur.metadata), back) ?? cur) : cur;
           if (options.namespace !== undefined && o.metadata.namespace !== options.namespace) continue;
           if (reqs.length > 0 && !matchesSelector(reqs, o.metadata.labels)) continue;
           items.push(o);

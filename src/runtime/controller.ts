@@ -3,6 +3,7 @@ import type { StoredObject } from '../store/object.js';
 import { keyOf, parseKey } from '../store/object.js';
 import type { Client } from './client.js';
 import { createControllerClient, CrashedError, type ClientOwner } from './controller-client.js';
+import type { ProcessHandle } from './controller-process.js';
 import type { ControllerDefinition } from './define-controller.js';
 import type { FetchResponse, RuntimeEnv } from './env.js';
 import { Informer, type InformerEvent } from './informer.js';
@@ -30,6 +31,9 @@ export class ControllerInstance implements ClientOwner {
   private reconciles = 0;
   /** Keys currently being reconciled, with the task and start time (responsiveness evidence). */
   readonly inFlight = new Map<string, { task: Task; startedAt: number }>();
+  /** The running incarnation of a definition's own process, if it has one. */
+  private process: ProcessHandle | undefined;
+  private crashing = false;
 
   constructor(
     readonly env: RuntimeEnv,
@@ -47,6 +51,10 @@ export class ControllerInstance implements ClientOwner {
   start(): void {
     const { trace, kernel } = this.env;
     trace.push({ t: kernel.now(), type: 'controller:start', controller: this.name, replica: this.replica });
+    if (this.def.process) {
+      this.process = this.def.process.start(this.env, this);
+      return;
+    }
     const primary = this.informer(this.def.for, true);
     primary.addHandler((ev) => this.onPrimary(ev));
     for (const kind of this.def.owns) {
@@ -106,7 +114,7 @@ export class ControllerInstance implements ClientOwner {
   }
 
   pump(): void {
-    if (this.pumpScheduled || !this.alive) return;
+    if (this.pumpScheduled || !this.alive || this.def.process) return;
     this.pumpScheduled = true;
     this.env.kernel.after(0, () => {
       this.pumpScheduled = false;
@@ -177,7 +185,9 @@ export class ControllerInstance implements ClientOwner {
     if (!this.alive) return;
     this.alive = false;
     this.env.trace.push({ t: this.env.kernel.now(), type: 'controller:crash', controller: this.name, replica: this.replica, reason });
+    this.crashing = true;
     this.shutdown();
+    this.crashing = false;
     this.onCrash(this, reason);
   }
 
@@ -186,6 +196,13 @@ export class ControllerInstance implements ClientOwner {
     this.alive = false;
     for (const inf of this.informers.values()) inf.stop();
     this.queue.shutdown();
+    this.process?.stop(this.crashing ? 'crash' : 'shutdown');
+  }
+
+  /** Relists every informer (and the process's caches): the settle phase. */
+  relist(): void {
+    for (const inf of this.informers.values()) inf.relist();
+    this.process?.relist();
   }
 
   setActive(active: boolean): void {

@@ -1,4 +1,5 @@
-import type { StoredObject } from '../store/object.js';
+import type { JsonObject, StoredObject } from '../store/object.js';
+import type { ControllerProcess } from './controller-process.js';
 import type { RateLimiterOptions } from './rate-limiter.js';
 import type { Reconciler } from './reconcile.js';
 
@@ -41,11 +42,27 @@ export interface ControllerOptions {
    * @defaultValue []
    */
   predicates?: ('GenerationChanged')[];
+  /**
+   * Example specs of the primary kind. `check` creates and updates objects from them when no
+   * `objects` option is given, so a controller can be checked with no further setup.
+   * @defaultValue [] (check then uses an empty spec)
+   */
+  sample?: JsonObject | readonly JsonObject[];
+  /**
+   * Runs the controller as its own process (e.g. `kubeController` from kube-rest) instead of the
+   * built-in informers, queue and workers; `reconcile` is then never called.
+   * @defaultValue undefined
+   */
+  process?: ControllerProcess;
 }
 
 /** A controller as a value (like an msw handler): pass it to `simulate` or `check`. @public */
-export interface ControllerDefinition extends Readonly<Required<Omit<ControllerOptions, 'rateLimiter'>>> {
+export interface ControllerDefinition extends Readonly<Required<Omit<ControllerOptions, 'rateLimiter' | 'sample' | 'process'>>> {
+  /** The controller's own process, when it brings one ({@link ControllerOptions.process}). */
+  readonly process?: ControllerProcess;
   readonly rateLimiter: Required<RateLimiterOptions>;
+  /** Example specs of the primary kind ({@link ControllerOptions.sample}). */
+  readonly sample: readonly JsonObject[];
   readonly __steadystate: 'controller';
 }
 
@@ -76,6 +93,9 @@ export function defineController(options: ControllerOptions): ControllerDefiniti
   if (!Number.isInteger(workers) || workers < 1) throw new TypeError(`${where}({ name: "${options.name}" }): maxConcurrentReconciles must be an integer ≥ 1, got ${workers}`);
   const resync = options.resyncPeriodMs ?? 36_000_000;
   if (!(resync >= 0) || !Number.isFinite(resync)) throw new TypeError(`${where}({ name: "${options.name}" }): resyncPeriodMs must be a finite number ≥ 0 (0 disables), got ${resync}`);
+  if (options.sample !== undefined && ![options.sample].flat().every((x) => x !== null && typeof x === 'object' && !Array.isArray(x)))
+    throw new TypeError(`${where}({ name: "${options.name}" }): "sample" must be a spec object or a list of them, e.g. sample: { replicas: 3 }`);
+  if (options.process !== undefined && typeof options.process?.start !== 'function') throw new TypeError(`${where}({ name: "${options.name}" }): "process" must be an object with start(env, replica), such as kubeController(...) makes`);
   const rl = options.rateLimiter ?? {};
   return Object.freeze({
     __steadystate: 'controller' as const,
@@ -88,6 +108,8 @@ export function defineController(options: ControllerOptions): ControllerDefiniti
     maxConcurrentReconciles: workers,
     leaderElection: options.leaderElection ?? false,
     predicates: [...(options.predicates ?? [])],
+    sample: options.sample === undefined ? [] : isSpecList(options.sample) ? [...options.sample] : [options.sample],
+    ...(options.process !== undefined ? { process: options.process } : {}),
     rateLimiter: { baseDelayMs: rl.baseDelayMs ?? 5, maxDelayMs: rl.maxDelayMs ?? 1_000_000, qps: rl.qps ?? 10, burst: rl.burst ?? 100 },
   });
 }
@@ -95,4 +117,8 @@ export function defineController(options: ControllerOptions): ControllerDefiniti
 /** True for values made by {@link defineController}. @public */
 export function isControllerDefinition(value: unknown): value is ControllerDefinition {
   return typeof value === 'object' && value !== null && (value as { __steadystate?: unknown }).__steadystate === 'controller';
+}
+
+function isSpecList(sample: JsonObject | readonly JsonObject[]): sample is readonly JsonObject[] {
+  return Array.isArray(sample);
 }

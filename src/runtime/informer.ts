@@ -34,6 +34,8 @@ export class Informer {
   private readonly handlers: ((ev: InformerEvent) => void)[] = [];
   private watch: Watch | undefined;
   private lastRv = 0;
+  /** Until this virtual time, watch deliveries wait (a lagging replica catching up). */
+  private stallUntil = 0;
   private stopped = false;
   private resyncTimer: ScheduledEvent | undefined;
   /** Bumped on each (re)watch so deliveries scheduled for an old stream are discarded. */
@@ -94,10 +96,23 @@ export class Informer {
   }
 
   private list(reason: 'list' | 'relist'): void {
-    const { store, trace, kernel } = this.env;
-    const items = store.select(this.options.kind);
-    const rv = store.currentResourceVersion();
-    trace.push({ t: kernel.now(), type: reason === 'list' ? 'informer:list' : 'informer:relist', controller: this.options.controller, replica: this.options.replica, kind: this.options.kind, count: items.length, rv });
+    const { store, trace, kernel, seams } = this.env;
+    let items = store.select(this.options.kind);
+    let rv = store.currentResourceVersion();
+    let lagging: number | undefined;
+    if (seams.hasInformerListHooks) {
+      const d = seams.decideInformerList({ t: kernel.now(), controller: this.options.controller, replica: this.options.replica, kind: this.options.kind, reason, seq: seams.informerListSeq++ });
+      const at = d.type === 'lagging' ? Math.max(0, rv - d.versionsBack) : rv;
+      const snap = d.type === 'lagging' ? store.snapshotAt(this.options.kind, at) : undefined;
+      if (d.type === 'lagging' && snap) {
+        // a lagging API server replica: an old list, and a watch that catches up only later
+        items = snap;
+        lagging = rv - at;
+        rv = at;
+        this.stallUntil = kernel.now() + d.catchUpMs;
+      }
+    }
+    trace.push({ t: kernel.now(), type: reason === 'list' ? 'informer:list' : 'informer:relist', controller: this.options.controller, replica: this.options.replica, kind: this.options.kind, count: items.length, rv, ...(lagging !== undefined ? { lagging } : {}) });
     const seen = new Set<string>();
     const emits: InformerEvent[] = [];
     for (const obj of items) {
@@ -140,7 +155,8 @@ export class Informer {
     const d = seams.hasWatchHooks
       ? seams.decideWatch({ t: kernel.now(), controller: this.options.controller, replica: this.options.replica, kind: this.options.kind, event: ev, seq })
       : undefined;
-    const latency = this.env.watchLatencyMs;
+    const now = kernel.now();
+    const latency = this.env.watchLatencyMs + (this.stallUntil > now ? this.stallUntil - now : 0);
     if (d === undefined || d.type === 'deliver') {
       kernel.after(latency, () => this.deliver(ev, gen, seq));
       return;
@@ -151,7 +167,7 @@ export class Informer {
         return;
       case 'duplicate':
         kernel.after(latency, () => this.deliver(ev, gen, seq));
-        kernel.after(latency, () => this.deliver(ev, gen, seq));
+        kernel.after(latency + (d.afterMs ?? 0), () => this.deliver(ev, gen, seq, true));
         return;
       case 'delay':
         kernel.after(latency + d.ms, () => this.deliver(ev, gen, seq));
@@ -170,17 +186,23 @@ export class Informer {
     }
   }
 
-  private deliver(ev: WatchEvent, gen: number, seq: number): void {
+  /**
+   * `replay`: the copy of an event this stream already applied (duplication): handlers see it
+   * again, the cache and the resume point stay as they are.
+   */
+  private deliver(ev: WatchEvent, gen: number, seq: number, replay = false): void {
     if (this.stopped || gen !== this.generation) return;
     const key = keyOf(ev.object.metadata);
     const old = this.cache.get(key);
-    if (ev.type === 'DELETED') {
-      this.cache.delete(key);
-      this.versions.delete(key);
-    } else {
-      this.put(key, ev.object);
+    if (!replay) {
+      if (ev.type === 'DELETED') {
+        this.cache.delete(key);
+        this.versions.delete(key);
+      } else {
+        this.put(key, ev.object);
+      }
+      this.lastRv = ev.rv;
     }
-    this.lastRv = ev.rv;
     this.env.trace.push({ t: this.env.kernel.now(), type: 'watch:event', controller: this.options.controller, replica: this.options.replica, kind: this.options.kind, key, event: ev.type, rv: ev.rv, decision: 'deliver', seq });
     const type = ev.type === 'ADDED' && old ? 'MODIFIED' : (ev.type as InformerEvent['type']);
     this.emit(old ? { type, object: ev.object, old } : { type, object: ev.object });

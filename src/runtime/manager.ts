@@ -23,6 +23,9 @@ export class Manager {
   private readonly electors: (LeaderElector | undefined)[] = [];
   crashes = 0;
   private stopped = false;
+  /** Extra replicas that ignore leader election (split brain), and stopped extra replicas. */
+  private readonly noElection = new Set<number>();
+  private readonly retired = new Set<number>();
 
   constructor(
     private readonly env: RuntimeEnv,
@@ -34,11 +37,28 @@ export class Manager {
     for (let r = 0; r < this.options.replicas; r++) this.startReplica(r);
   }
 
+  /**
+   * Starts one more replica (the second-replica fault). It takes part in the controller's leader
+   * election unless `honourElection` is false (a split-brain replica that ignores the Lease).
+   * Returns a function that stops it for good (no restart).
+   */
+  addReplica(honourElection: boolean): () => void {
+    const replica = this.instances.length;
+    if (!honourElection) this.noElection.add(replica);
+    this.startReplica(replica);
+    return () => {
+      this.retired.add(replica);
+      this.electors[replica]?.stop();
+      this.electors[replica] = undefined;
+      this.instances[replica]?.shutdown();
+    };
+  }
+
   private startReplica(replica: number): void {
-    if (this.stopped) return;
+    if (this.stopped || this.retired.has(replica)) return;
     const inst = new ControllerInstance(this.env, this.def, replica, (i, reason) => this.onCrash(i, reason), this.options.keepVersions);
     this.instances[replica] = inst;
-    if (this.def.leaderElection) {
+    if (this.def.leaderElection && !this.noElection.has(replica)) {
       inst.active = false;
       this.electors[replica]?.stop();
       const el = new LeaderElector(this.env, this.def.name, replica, (leader) => inst.setActive(leader));
@@ -66,7 +86,7 @@ export class Manager {
 
   /** Forces every live instance to relist (the settle phase). */
   relistAll(): void {
-    for (const i of this.live()) for (const inf of i.allInformers()) inf.relist();
+    for (const i of this.live()) i.relist();
   }
 
   stop(): void {

@@ -36,7 +36,8 @@ export interface WatchEventInfo {
 export type WatchDecision =
   | { type: 'deliver' }
   | { type: 'drop' }
-  | { type: 'duplicate' }
+  /** Delivered twice, the copy `afterMs` later (a replay after reconnect); the copy never changes the cache. */
+  | { type: 'duplicate'; afterMs?: number }
   | { type: 'delay'; ms: number }
   | { type: 'disconnect' }
   | { type: 'gone' };
@@ -51,7 +52,26 @@ export interface ReadInfo {
   cached: boolean;
   seq: number;
 }
-export type ReadDecision = { type: 'pass' } | { type: 'stale'; versionsBack: number };
+export type ReadDecision =
+  | { type: 'pass' }
+  | { type: 'stale'; versionsBack: number }
+  | { type: 'error'; status: 500 | 503 | 429 | 504; retryAfterSeconds?: number };
+
+/** An informer about to (re)list its kind: where the list comes from. */
+export interface InformerListInfo {
+  t: number;
+  controller: string;
+  replica: number;
+  kind: string;
+  reason: 'list' | 'relist';
+  /** Index among all informer lists of the run (0-based). */
+  seq: number;
+}
+/**
+ * `lagging`: the list comes from an API server replica `versionsBack` resourceVersions behind,
+ * and its watch catches up only `catchUpMs` later.
+ */
+export type InformerListDecision = { type: 'pass' } | { type: 'lagging'; versionsBack: number; catchUpMs: number };
 
 /** A write through the controller's client. */
 export interface WriteInfo {
@@ -104,6 +124,8 @@ export interface SeamHooks {
   onList?: (i: ListInfo) => ListDecision | undefined;
   /** A downstream request about to be routed (flaky downstream). */
   onFetch?: (i: FetchInfo) => FetchDecision | undefined;
+  /** An informer list (stale snapshot from a lagging replica). */
+  onInformerList?: (i: InformerListInfo) => InformerListDecision | undefined;
 }
 
 type Hook<I, D> = (i: I) => D | undefined;
@@ -121,6 +143,7 @@ export class Seams {
   private call: Hook<CallInfo, CallDecision>[] = [];
   private list: Hook<ListInfo, ListDecision>[] = [];
   private fetchHooks: Hook<FetchInfo, FetchDecision>[] = [];
+  private informerList: Hook<InformerListInfo, InformerListDecision>[] = [];
   /** False outside the fault window: no hook is consulted. */
   active = true;
   notifySeq = 0;
@@ -128,6 +151,7 @@ export class Seams {
   readSeq = 0;
   writeSeq = 0;
   listSeq = 0;
+  informerListSeq = 0;
 
   install(h: SeamHooks): () => void {
     const pairs: [unknown[], unknown][] = [];
@@ -138,6 +162,7 @@ export class Seams {
     if (h.onCall) pairs.push([this.call, h.onCall]);
     if (h.onList) pairs.push([this.list, h.onList]);
     if (h.onFetch) pairs.push([this.fetchHooks, h.onFetch]);
+    if (h.onInformerList) pairs.push([this.informerList, h.onInformerList]);
     for (const [arr, fn] of pairs) arr.push(fn);
     return () => {
       for (const [arr, fn] of pairs) {
@@ -212,6 +237,19 @@ export class Seams {
       if (d && d.type !== 'pass') return d;
     }
     return PASS;
+  }
+
+  decideInformerList(i: InformerListInfo): InformerListDecision {
+    if (!this.active) return PASS;
+    for (const h of this.informerList) {
+      const d = h(i);
+      if (d && d.type !== 'pass') return d;
+    }
+    return PASS;
+  }
+
+  get hasInformerListHooks(): boolean {
+    return this.informerList.length > 0;
   }
 
   get hasFetchHooks(): boolean {

@@ -33,6 +33,12 @@ export interface KernelOptions {
   blockedAfterMacrotasks?: number;
   /** Called once per task that was declared blocked. */
   onBlocked?: (blocked: BlockedTask) => void;
+  /**
+   * Host macrotasks to wait with no external activity (see {@link Kernel.external}) before
+   * virtual time may move on.
+   * @defaultValue 16
+   */
+  quietAfterMacrotasks?: number;
 }
 
 /**
@@ -66,6 +72,23 @@ export class Kernel {
   constructor(options: KernelOptions = {}) {
     this.blockedAfter = options.blockedAfterMacrotasks ?? 20;
     this.onBlocked = options.onBlocked;
+    this.quietAfter = options.quietAfterMacrotasks ?? 16;
+  }
+
+  /** Bumped by {@link external}; `quietAt` is the value last seen followed by a quiet window. */
+  private externalSeq = 0;
+  private quietAt = 0;
+  private readonly quietAfter: number;
+
+  /**
+   * Marks activity of code the kernel does not drive as tasks: a real HTTP client served
+   * in-process (msw), whose continuations run on host macrotasks. Before moving virtual time the
+   * kernel then yields host macrotasks until none brings new activity for
+   * `quietAfterMacrotasks`, so that code's reaction happens at the current virtual time.
+   */
+  external(): void {
+    this.externalSeq++;
+    this.progress++;
   }
 
   now(): number {
@@ -209,6 +232,25 @@ export class Kernel {
     }
   }
 
+  /**
+   * Yields host macrotasks until a window of `quietAfter` passes with no external activity.
+   * Returns false when a task became runnable first (settle it, then come back).
+   */
+  private async quiesce(): Promise<boolean> {
+    let seen = this.externalSeq;
+    let idle = 0;
+    while (idle < this.quietAfter) {
+      await new Promise<void>((r) => realSetImmediate(r));
+      if (this.externalSeq !== seen) {
+        seen = this.externalSeq;
+        idle = 0;
+      } else idle++;
+      if (this.live.size > 0 && this.hasRunnable()) return false;
+    }
+    this.quietAt = seen;
+    return true;
+  }
+
   private abandonRunnable(): void {
     for (const task of [...this.live]) {
       if (task.parked > 0) continue;
@@ -223,6 +265,7 @@ export class Kernel {
     this.stopped = false;
     for (;;) {
       if (this.live.size > 0 && this.hasRunnable()) await this.settle();
+      if (this.externalSeq !== this.quietAt && !(await this.quiesce())) continue;
       if (this.stopped) return;
       const next = this.scheduler.peekTime();
       if (next === undefined || next > untilMs) break;

@@ -49,19 +49,20 @@ export interface StoredObject<Spec = JsonObject, Status = JsonObject> {
 export interface NewObject<Spec = JsonObject, Status = JsonObject> {
   apiVersion?: string;
   kind: string;
+  // `| undefined` on purpose: users with exactOptionalPropertyTypes can pass `namespace: ctx.namespace`
   metadata: {
-    name?: string;
-    generateName?: string;
-    namespace?: string;
-    labels?: Record<string, string>;
-    annotations?: Record<string, string>;
-    finalizers?: string[];
-    ownerReferences?: OwnerReference[];
-    resourceVersion?: string;
-    uid?: string;
+    name?: string | undefined;
+    generateName?: string | undefined;
+    namespace?: string | undefined;
+    labels?: Record<string, string> | undefined;
+    annotations?: Record<string, string> | undefined;
+    finalizers?: string[] | undefined;
+    ownerReferences?: OwnerReference[] | undefined;
+    resourceVersion?: string | undefined;
+    uid?: string | undefined;
   };
-  spec?: Spec;
-  status?: Status;
+  spec?: Spec | undefined;
+  status?: Status | undefined;
 }
 
 /** Identifies one object: kind plus namespace/name. @public */

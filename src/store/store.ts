@@ -465,6 +465,43 @@ export class ObjectStore {
     }
   }
 
+  /**
+   * The objects of a kind as they were at resourceVersion `rv`: what a lagging API server
+   * replica would list (stale-snapshot faults). Rebuilt from the retained watch history;
+   * undefined when the history no longer reaches back that far. No copies.
+   * @internal
+   */
+  snapshotAt(kind: string, rv: number): StoredObject[] | undefined {
+    const ks = this.kinds.get(kind);
+    if (!ks) return [];
+    if (rv < ks.compactedRv) return undefined;
+    const h = ks.history;
+    // version at rv of every key changed after rv (null: it did not exist then)
+    const then = new Map<string, StoredObject | null>();
+    for (let i = ks.historyStart; i < h.length; i++) {
+      const ev = h[i]!;
+      if (ev.rv <= rv || ev.type === 'BOOKMARK') continue;
+      const key = keyOf(ev.object.metadata);
+      if (then.has(key)) continue;
+      if (ev.type === 'ADDED') {
+        then.set(key, null);
+        continue;
+      }
+      let j = i - 1;
+      while (j >= ks.historyStart && (h[j]!.type === 'BOOKMARK' || keyOf(h[j]!.object.metadata) !== key)) j--;
+      if (j < ks.historyStart) return undefined; // its earlier version was compacted away
+      then.set(key, h[j]!.type === 'DELETED' ? null : h[j]!.object);
+    }
+    const out: StoredObject[] = [];
+    for (const [key, o] of ks.objects) {
+      const old = then.get(key);
+      if (old === undefined) out.push(o);
+      else if (old !== null) out.push(old);
+    }
+    for (const [key, old] of then) if (old !== null && !ks.objects.has(key)) out.push(old);
+    return out;
+  }
+
   // ---------------------------------------------------------------- internals
 
   private write(actor: string, verb: WriteVerb, kind: string, key: string, expectedRv: string | undefined, build: (cur: StoredObject) => StoredObject): StoredObject {

@@ -1,0 +1,11 @@
+import { ObjectStore } from '../src/store/store.js';
+import { VirtualClock } from '../src/sim/clock.js';
+import { createKubeApi } from '../src/kube-rest/kube-api.js';
+import { startLoopback } from '../src/kube-rest/loopback.js';
+const store = new ObjectStore({ clock: new VirtualClock() });
+const api0 = createKubeApi({ store });
+const api = { ...api0, handle: async (r: Request, o: any) => { const res = await api0.handle(r, o); console.error('>>', r.method, new URL(r.url).pathname + new URL(r.url).search, r.headers.get('content-type') ?? '', '->', res.status); return res; } };
+const lb = await startLoopback(api as any);
+await lb.writeKubeconfig('/tmp/kc.json');
+console.log(lb.url);
+setInterval(() => {}, 1000);

@@ -1,0 +1,10 @@
+import { check } from '../src/check.js';
+import { edgeTriggered } from '../examples/replicas/edge-triggered.js';
+import { levelTriggered } from '../examples/replicas/level-triggered.js';
+const objects = { kind: 'ReplicaSet', spec: [{ replicas: 3 }], status: { replicas: 0 } };
+let t = performance.now();
+const r = await check(edgeTriggered, { objects, runs: 50, seed: 1 });
+console.log(performance.now() - t, r.ok, r.property, r.summary, r.explanation, r.ok ? '' : JSON.stringify(r.scenario.faults), r.runs, r.ok ? '' : r.failedAtRun);
+t = performance.now();
+const p = await check(levelTriggered, { objects, runs: 100, seed: 1 });
+console.log(performance.now() - t, p.ok, p.property, p.summary, p.runs, JSON.stringify(p.stats), JSON.stringify(p.coverage));

@@ -1,0 +1,15 @@
+import { chromium } from 'playwright-core';
+import { mkdtempSync } from 'node:fs';
+const ctx = await chromium.launchPersistentContext(mkdtempSync('/tmp/chr-'), { executablePath: '/usr/bin/chromium', headless: true, viewport: { width: 1280, height: 1000 }, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+const page = await ctx.newPage();
+const errors: string[] = [];
+page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+page.on('pageerror', (e) => errors.push(String(e)));
+await page.goto('file://' + process.argv[2]);
+await page.waitForFunction(() => document.body.dataset.charts !== undefined, null, { timeout: 10000 });
+console.log('charts', await page.evaluate(() => document.body.dataset.charts), 'xss', await page.evaluate(() => (window as any).__xss));
+const box = await page.locator('#activity canvas').first().boundingBox();
+if (box) await page.mouse.move(box.x + box.width * 0.68, box.y + box.height / 2);
+await page.screenshot({ path: '/tmp/ss/shot.png', fullPage: true });
+console.log(errors);
+await ctx.close();

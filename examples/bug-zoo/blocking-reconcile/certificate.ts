@@ -1,0 +1,95 @@
+import { virtualTimestamp, type ReconcileContext, type StoredObject } from '../../../src/index.js';
+import { addFinalizer, removeFinalizer } from '../shared/finalizers.js';
+import { jsonApi, type JsonApi, type Remote } from '../shared/json-api.js';
+import { sameJson } from '../shared/same-json.js';
+import { ensureOwned } from '../shared/owned.js';
+
+/**
+ * A `Certificate` is issued through a DNS-01 challenge: publish a TXT record at the DNS
+ * provider, wait until it has propagated, then write the certificate into a Secret and remove
+ * the challenge. Shared by the buggy and the correct controller; they differ only in how they
+ * wait for propagation.
+ */
+export const CERT_KIND = 'Certificate';
+export const ACME_DNS_API = 'https://acme-dns.example/v1';
+export const CERT_FINALIZER = 'certs.example/challenge-cleanup';
+/** How long a challenge record needs to propagate before the CA can see it. */
+export const PROPAGATION_MS = 10_000;
+
+export interface CertificateSpec {
+  dnsName: string;
+}
+export interface CertificateStatus {
+  phase?: 'Ready';
+  secretName?: string;
+  observedGeneration?: number;
+}
+export type Certificate = StoredObject<CertificateSpec, CertificateStatus>;
+
+export interface Challenge {
+  /** uid of the Certificate. */
+  owner: string;
+  fqdn: string;
+  value: string;
+  /** When the record was published (RFC 3339). */
+  publishedAt: string;
+}
+
+export function acmeDns(ctx: ReconcileContext): JsonApi {
+  return jsonApi(ctx.fetch, ACME_DNS_API);
+}
+
+export function secretNameOf(cert: Certificate): string {
+  return `${cert.metadata.name}-tls`;
+}
+
+function secretSpec(cert: Certificate): { data: { 'tls.crt': string } } {
+  return { data: { 'tls.crt': `CERTIFICATE(${cert.spec.dnsName})` } };
+}
+
+/**
+ * Deletion, finalizer bookkeeping and the issued state; true when the reconcile has nothing more
+ * to do. A certificate counts as issued while its status says so for this generation and its
+ * Secret holds it (a deleted or edited Secret means issuing again); an issued certificate costs
+ * no call to the DNS provider.
+ */
+export async function handleLifecycle(ctx: ReconcileContext, cert: Certificate): Promise<boolean> {
+  if (cert.metadata.deletionTimestamp !== undefined) {
+    if (cert.metadata.finalizers.includes(CERT_FINALIZER)) {
+      await acmeDns(ctx).removeOwned('challenges', cert.metadata.uid);
+      await removeFinalizer(ctx, cert, CERT_FINALIZER);
+    }
+    return true;
+  }
+  if (await addFinalizer(ctx, cert, CERT_FINALIZER)) return true;
+  if (cert.status.phase !== 'Ready' || cert.status.observedGeneration !== cert.metadata.generation) return false;
+  const secret = await ctx.client.tryGet('Secret', { namespace: cert.metadata.namespace, name: secretNameOf(cert) });
+  return secret !== undefined && sameJson(secret.spec, secretSpec(cert));
+}
+
+/** The challenge record for this certificate, published when missing (looked up by owner first). */
+export async function publishChallenge(ctx: ReconcileContext, cert: Certificate): Promise<Remote<Challenge>> {
+  const dns = acmeDns(ctx);
+  const fqdn = `_acme-challenge.${cert.spec.dnsName}`;
+  const existing = (await dns.list<Challenge>('challenges', { owner: cert.metadata.uid }))[0];
+  if (existing && existing.fqdn === fqdn) return existing;
+  if (existing) await dns.removeOwned('challenges', cert.metadata.uid); // the name changed (or was edited): start over
+  return dns.create<Challenge>('challenges', { owner: cert.metadata.uid, fqdn, value: `token-${cert.metadata.uid}-${cert.metadata.generation}`, publishedAt: virtualTimestamp(ctx.clock.now()) });
+}
+
+/** Time since the challenge was published (virtual ms). */
+export function sincePublished(ctx: ReconcileContext, challenge: Challenge): number {
+  return Date.parse(virtualTimestamp(ctx.clock.now())) - Date.parse(challenge.publishedAt);
+}
+
+/**
+ * After propagation: the certificate goes into a Secret, the challenge is removed, and status
+ * says Ready. (Interrupted between the last two, the next pass publishes a fresh challenge and
+ * waits again: slower, never wrong.)
+ */
+export async function issue(ctx: ReconcileContext, cert: Certificate): Promise<void> {
+  await ensureOwned(ctx, cert, 'Secret', secretNameOf(cert), secretSpec(cert));
+  await acmeDns(ctx).removeOwned('challenges', cert.metadata.uid);
+  const status: CertificateStatus = { phase: 'Ready', secretName: secretNameOf(cert), observedGeneration: cert.metadata.generation };
+  if (!sameJson(cert.status, status)) await ctx.client.updateStatus({ ...cert, status });
+}

@@ -1,0 +1,31 @@
+import { defineController } from '../../../src/index.js';
+import { DEPLOYMENT_KIND, HPA_KIND, SCALE_PERIOD_MS, type DeploymentSpec, type HpaSpec, type HpaStatus } from './kinds.js';
+import { RESYNC_MS } from '../shared/resync.js';
+import { latest } from '../shared/latest.js';
+
+/**
+ * The autoscaler (the same in both variants of the pair): every sync period it sets the target
+ * Deployment's replicas to what the load asks for (the metrics part of a real HPA is left out:
+ * the load here always asks for `minReplicas`). It owns `spec.replicas` of its target.
+ */
+export const autoscaler = defineController({
+  name: 'autoscaler',
+  for: HPA_KIND,
+  leaderElection: true,
+  resyncPeriodMs: RESYNC_MS,
+  async reconcile(ctx) {
+    const hpa = await latest<HpaSpec, HpaStatus>(ctx, HPA_KIND);
+    if (!hpa || hpa.metadata.deletionTimestamp !== undefined) return;
+    const target = await ctx.client.tryGet<DeploymentSpec>(DEPLOYMENT_KIND, { namespace: hpa.metadata.namespace, name: hpa.spec.scaleTargetRef });
+    if (target) {
+      const desired = Math.min(hpa.spec.maxReplicas, hpa.spec.minReplicas);
+      if (target.spec.replicas !== desired) await ctx.client.patch(DEPLOYMENT_KIND, { namespace: hpa.metadata.namespace, name: target.metadata.name }, { spec: { replicas: desired } });
+      if (hpa.status.desiredReplicas !== desired || hpa.status.observedGeneration !== hpa.metadata.generation) {
+        await ctx.client.updateStatus({ ...hpa, status: { desiredReplicas: desired, observedGeneration: hpa.metadata.generation } });
+      }
+    } else if (hpa.status.observedGeneration !== hpa.metadata.generation) {
+      await ctx.client.updateStatus({ ...hpa, status: { observedGeneration: hpa.metadata.generation } });
+    }
+    return { requeueAfter: SCALE_PERIOD_MS };
+  },
+});

@@ -1,0 +1,34 @@
+import { defineController } from '../../../src/index.js';
+import { APP_KIND, deploymentOf, ownerRef, DEPLOYMENT_KIND, HPA_KIND, SYNC_PERIOD_MS, type ApplicationSpec, type ApplicationStatus, type DeploymentSpec, type HpaSpec } from './kinds.js';
+import { RESYNC_MS } from '../shared/resync.js';
+import { latest } from '../shared/latest.js';
+
+/**
+ * Fixed: field ownership. The manifest's replica count seeds a new Deployment, but once an
+ * autoscaler targets it, `spec.replicas` belongs to the autoscaler and the sync controller
+ * leaves it alone (Argo CD's `ignoreDifferences` on `/spec/replicas`).
+ */
+export const gitopsSync = defineController({
+  name: 'gitops-sync',
+  for: APP_KIND,
+  leaderElection: true,
+  resyncPeriodMs: RESYNC_MS,
+  async reconcile(ctx) {
+    const app = await latest<ApplicationSpec, ApplicationStatus>(ctx, APP_KIND);
+    if (!app || app.metadata.deletionTimestamp !== undefined) return;
+    const ref = { namespace: app.metadata.namespace, name: deploymentOf(app) };
+    const dep = await ctx.client.tryGet<DeploymentSpec>(DEPLOYMENT_KIND, ref);
+    if (!dep) {
+      await ctx.client.create({ kind: DEPLOYMENT_KIND, metadata: { ...ref, labels: { 'app.kubernetes.io/managed-by': 'gitops-sync' }, ownerReferences: [ownerRef(app)] }, spec: { image: app.spec.image, replicas: app.spec.replicas } });
+    } else {
+      const hpas = await ctx.client.list<HpaSpec>(HPA_KIND, app.metadata.namespace !== undefined ? { namespace: app.metadata.namespace } : {});
+      const autoscaled = hpas.some((h) => h.spec.scaleTargetRef === dep.metadata.name && h.metadata.deletionTimestamp === undefined);
+      const want: DeploymentSpec = { image: app.spec.image, replicas: autoscaled ? dep.spec.replicas : app.spec.replicas };
+      if (dep.spec.image !== want.image || dep.spec.replicas !== want.replicas) await ctx.client.update({ ...dep, spec: { ...dep.spec, ...want } });
+    }
+    if (app.status.sync !== 'Synced' || app.status.observedGeneration !== app.metadata.generation) {
+      await ctx.client.updateStatus({ ...app, status: { sync: 'Synced', observedGeneration: app.metadata.generation } });
+    }
+    return { requeueAfter: SYNC_PERIOD_MS };
+  },
+});

@@ -1,0 +1,26 @@
+import { defineController } from '../../../src/index.js';
+import { latest } from '../shared/latest.js';
+import { RESYNC_MS } from '../shared/resync.js';
+import { applyDeployment, reportReady, WEBAPP_KIND, type Condition, type WebAppSpec, type WebAppStatus } from './web-app.js';
+
+/**
+ * Fixed: Ready mirrors the Deployment's own report: its `Available` condition is True and its
+ * controller has observed the current generation (an old ReplicaSet being available says nothing
+ * about the new image). The controller owns the Deployment, so its status changes come back here.
+ */
+export const webApp = defineController({
+  name: 'web-app',
+  for: WEBAPP_KIND,
+  owns: ['Deployment'],
+  leaderElection: true,
+  resyncPeriodMs: RESYNC_MS,
+  async reconcile(ctx) {
+    const app = await latest<WebAppSpec, WebAppStatus>(ctx, WEBAPP_KIND);
+    if (!app || app.metadata.deletionTimestamp !== undefined) return;
+    const dep = await applyDeployment(ctx, app);
+    const conditions = (dep.status['conditions'] ?? []) as unknown as Condition[];
+    const available = conditions.some((c) => c.type === 'Available' && c.status === 'True');
+    const observed = dep.status['observedGeneration'] === dep.metadata.generation;
+    await reportReady(ctx, app, available && observed, available && observed ? 'DeploymentAvailable' : 'DeploymentProgressing');
+  },
+});

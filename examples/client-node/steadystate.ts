@@ -1,0 +1,37 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import { kubeController } from '../../src/kube-rest/kube-controller.js';
+import type { KubeProcessContext } from '../../src/kube-rest/kube-controller.js';
+import type { ResourceDefinition } from '../../src/kube-rest/resource-definition.js';
+import { startBuggyWebAppController } from './buggy-webapp-controller.js';
+import { startWebAppController } from './webapp-controller.js';
+import { GROUP, KIND, PLURAL, VERSION } from './webapp.js';
+
+/** The WebApp kind as the simulated API serves it. */
+export const webAppResource: ResourceDefinition = { group: GROUP, version: VERSION, kind: KIND, plural: PLURAL, singular: 'webapp' };
+
+function kubeConfigOf(ctx: KubeProcessContext): KubeConfig {
+  const kc = new KubeConfig();
+  kc.loadFromString(ctx.kubeconfig);
+  return kc;
+}
+
+/**
+ * The client-node controller as steadystate runs it: unchanged, pointed at the simulated API
+ * through `ctx.kubeconfig`, with the virtual clock for its waits.
+ */
+export const webAppController = kubeController({
+  name: 'webapp',
+  for: KIND,
+  resources: [webAppResource],
+  sample: [{ replicas: 1, image: 'nginx:1.27' }, { replicas: 3, image: 'nginx:1.27' }],
+  start: (ctx) => startWebAppController(kubeConfigOf(ctx), { sleep: ctx.sleep, now: ctx.now }),
+});
+
+/** The buggy variant (status written on every reconcile). */
+export const buggyWebAppController = kubeController({
+  name: 'webapp',
+  for: KIND,
+  resources: [webAppResource],
+  sample: [{ replicas: 1, image: 'nginx:1.27' }],
+  start: (ctx) => startBuggyWebAppController(kubeConfigOf(ctx), { sleep: ctx.sleep, now: ctx.now }),
+});

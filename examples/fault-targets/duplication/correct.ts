@@ -1,0 +1,25 @@
+import { defineController, isStoreError } from '../../../src/index.js';
+import { AUDIT, CONFIG, type ConfigSpec } from './audit.js';
+
+/**
+ * Correct: the side effect is idempotent. The entry is named after what it records (the
+ * Config's uid and generation), so a second reconcile of the same change gets AlreadyExists.
+ */
+export const auditCorrect = defineController({
+  name: 'audit-correct',
+  for: CONFIG,
+  resyncPeriodMs: 0,
+  async reconcile(ctx) {
+    const cfg = await ctx.client.tryGet<ConfigSpec>(CONFIG, ctx.key);
+    if (!cfg) return;
+    try {
+      await ctx.client.create({
+        kind: AUDIT,
+        metadata: { name: `${cfg.metadata.name}-${cfg.metadata.uid}-g${cfg.metadata.generation}`, namespace: cfg.metadata.namespace },
+        spec: { config: cfg.metadata.name, configUid: cfg.metadata.uid, generation: cfg.metadata.generation, data: cfg.spec.data },
+      });
+    } catch (err) {
+      if (!isStoreError(err, 'AlreadyExists')) throw err; // this change is already on record
+    }
+  },
+});

@@ -1,0 +1,10 @@
+import { defineController } from '../../../src/index.js';
+import { DATABASE } from './database.js';
+import { reconcileDatabase } from './reconcile-database.js';
+
+/** Correct: keys the note by uid, so a recreated object is a new object. */
+export const databaseCorrect = defineController({
+  name: 'database-correct',
+  for: DATABASE,
+  reconcile: reconcileDatabase((db) => db.metadata.uid),
+});

@@ -1,0 +1,44 @@
+import { defineController, type StoredObject } from '../../src/index.js';
+import { fakeRestService } from '../../src/downstream/fake-rest-service.js';
+import type { CreateDownstreamOptions } from '../../src/downstream/intercept.js';
+
+/**
+ * A storage-bucket controller: each `Bucket` gets one bucket at `https://storage.example/buckets`.
+ * The correct one lets a failure throw, so the rate-limited queue backs off exponentially; the
+ * buggy one retries every 10 ms whatever happens (a retry storm, caught by bounded-downstream-qps).
+ */
+export const BUCKET = 'Bucket';
+const API = 'https://storage.example/buckets';
+
+export function storageDownstream(): CreateDownstreamOptions {
+  return { services: [fakeRestService({ baseUrl: 'https://storage.example', idempotencyKeyHeader: 'Idempotency-Key' })] };
+}
+
+export function bucket(name: string) {
+  return { kind: BUCKET, metadata: { name, namespace: 'default' }, spec: { region: 'eu' } };
+}
+
+type Bucket = StoredObject<{ region: string }, { bucketId?: string; observedGeneration?: number }>;
+
+function bucketController(onFailure: (status: number) => { requeueAfter: number } | never) {
+  return defineController({
+    name: 'bucket',
+    for: BUCKET,
+    resyncPeriodMs: 5_000,
+    async reconcile(ctx) {
+      const b = (await ctx.client.tryGet(BUCKET, ctx.key)) as Bucket | undefined;
+      if (!b || b.status.bucketId !== undefined) return undefined;
+      const res = await ctx.fetch(API, { method: 'POST', headers: { 'Idempotency-Key': b.metadata.uid }, body: JSON.stringify({ owner: ctx.key, region: b.spec.region }) });
+      if (!res.ok) return onFailure(res.status);
+      const { id } = (await res.json()) as { id: string };
+      await ctx.client.updateStatus({ ...b, status: { bucketId: id, observedGeneration: b.metadata.generation } });
+      return undefined;
+    },
+  });
+}
+
+export const bucketCorrect = bucketController((status) => {
+  throw new Error(`create bucket: ${status}`);
+});
+
+export const bucketRetryStormBuggy = bucketController(() => ({ requeueAfter: 10 }));

@@ -1,0 +1,70 @@
+import fc from 'fast-check';
+import { defineFault } from '../src/harness/fault.js';
+import type { JsonObject } from '../src/store/object.js';
+import type { ReadDecision, WriteDecision } from '../src/runtime/seams.js';
+import { bool, byNth, eventsOf, int, rate, strongest } from './_internals/plan.js';
+
+type ErrorStatus = 500 | 503 | 429 | 504;
+
+/**
+ * API error: a call to the API server fails: 500 Internal Error, 503 Service Unavailable, 429
+ * Too Many Requests with Retry-After (API priority and fairness), or a 504 timeout. With
+ * `applied: true` a timed-out write was applied anyway and only the response was lost, so the
+ * caller cannot tell whether it happened. A correct reconciler survives: it returns the error
+ * (the workqueue retries with backoff) and its retries are idempotent (deterministic names, so
+ * a create that did happen answers AlreadyExists). One that creates with a generated name
+ * blindly creates a second object after a lost response.
+ *
+ * Events: `{ kind: 'api-error', nth, params: { status, retryAfterSeconds?, applied? } }` fails
+ * the nth API call of the run (0-based, over controller writes and live reads; cached reads
+ * never reach the API server); `target` limits it to one controller. Background:
+ * `{ kind: 'api-error', rate, params: { status } }`.
+ * @public
+ */
+export const apiError = defineFault({
+  kind: 'api-error',
+  models: 'the API server answering 500/503, 429 with Retry-After, or timing out (a timed-out write may have been applied)',
+  survivedBy: 'returning the error for a backed-off retry, and retries that are idempotent',
+  actsOn: 'call',
+  arbitrary: (ctx) => eventsOf(fc.record({ kind: fc.constant('api-error'), nth: fc.nat({ max: ctx.maxNth }), params: errorParams() })),
+  backgroundArbitrary: () => fc.record({ kind: fc.constant('api-error'), rate: rate(), params: errorParams() }),
+  install({ world, rng, fired }, plan) {
+    const index = byNth(plan.events);
+    const bg = strongest(plan.background);
+    let calls = 0;
+    const decide = (actor: string, detail: Record<string, unknown>, write: boolean): WriteDecision | undefined => {
+      const n = calls++;
+      const e = index.get(n)?.find((x) => x.target === undefined || actor.startsWith(`controller:${x.target}/`));
+      const background = e === undefined && bg !== undefined && rng.chance(bg.rate);
+      if (!e && !background) return undefined;
+      const params = (e ?? bg)?.params;
+      const status = statusOf(params);
+      const applied = write && status === 504 && bool(params, 'applied', false);
+      const retryAfterSeconds = status === 429 || (status === 503 && params?.['retryAfterSeconds'] !== undefined) ? int(params, 'retryAfterSeconds', 1, 0, 3600) : undefined;
+      fired({ nth: n, actor, ...detail, status, ...(applied ? { applied } : {}), ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}), ...(background ? { background: true } : {}) });
+      if (status === 504) return { type: 'timeout', applied };
+      return retryAfterSeconds !== undefined ? { type: 'error', status, retryAfterSeconds } : { type: 'error', status };
+    };
+    return world.seams.install({
+      onWrite: (i) => decide(i.actor, { verb: i.verb, objectKind: i.kind, key: i.key }, true),
+      onRead(i): ReadDecision | undefined {
+        if (i.cached) return undefined;
+        const d = decide(i.actor, { verb: i.verb, objectKind: i.kind, ...(i.key !== undefined ? { key: i.key } : {}) }, false);
+        if (!d || d.type === 'pass' || d.type === 'conflict') return undefined;
+        return d.type === 'timeout' ? { type: 'error', status: 504 } : d;
+      },
+    });
+  },
+});
+
+function statusOf(params: JsonObject | undefined): ErrorStatus {
+  const s = int(params, 'status', 500, 0, 999);
+  return s === 503 || s === 429 || s === 504 ? s : 500;
+}
+
+/** 500 first (shrinks toward it), then 503, 429 + Retry-After, and 504 applied or not. */
+function errorParams(): fc.Arbitrary<JsonObject> {
+  return fc
+    .record({ status: fc.constantFrom<ErrorStatus>(500, 503, 429, 504), applied: fc.boolean(), retryAfterSeconds: fc.integer({ min: 0, max: 5 }) })
+    .map(({ status, applied, retryAfterSeconds }): JsonObject => (status === 504 ? { status, applied } : status === 429 ? { status, retryAfterSeconds } : { status }));
+}

@@ -1,0 +1,48 @@
+import fc from 'fast-check';
+import { environmentSeams } from '../src/harness/environment.js';
+import { defineFault } from '../src/harness/fault.js';
+import { ObjectPicker, oncePerObject } from '../src/environment/_internals/select.js';
+
+/**
+ * A crash-looping pod: its container exits before it becomes Ready, is restarted with kubelet's
+ * doubling back-off (`CrashLoopBackOff`, `restartCount` climbing) and exits again, for as long
+ * as faults act (a bad config, a missing secret, an OOM kill). The pod stays in phase Running
+ * the whole time. With `at`, pods already Ready at that time start crashing too. Acts through
+ * the `pod-lifecycle` environment actor.
+ *
+ * A correct reconciler survives it because it does not take phase Running for Ready, reports
+ * not-ready while the container restarts, and reports Ready once the pod recovers.
+ *
+ * Events: `{ kind: 'environment-crash-looping-pod', nth }` picks the nth pod the environment
+ * acted on; `target` narrows to pod keys starting with it; `at` starts at that time.
+ * Background: `{ rate }` picks each pod with that probability.
+ * @public
+ */
+export const environmentCrashLoopingPod = defineFault({
+  kind: 'environment-crash-looping-pod',
+  models: 'a container that keeps exiting and being restarted with back-off (CrashLoopBackOff)',
+  survivedBy: 'not taking phase Running for Ready, and reporting readiness when the pod really recovers',
+  actsOn: 'environment',
+  arbitrary: (ctx) => fc.array(fc.record({ kind: fc.constant('environment-crash-looping-pod'), nth: fc.nat({ max: Math.min(ctx.maxNth, 5) }) }), { maxLength: 2 }),
+  backgroundArbitrary: () => fc.record({ kind: fc.constant('environment-crash-looping-pod'), rate: fc.integer({ min: 0, max: 50 }).map((p) => p / 100) }),
+  install({ world, rng, fired }, plan) {
+    if (plan.events.length === 0 && !plan.background.some((b) => b.rate > 0)) return () => undefined;
+    const seams = environmentSeams(world);
+    const picker = new ObjectPicker(plan.events, plan.background, rng);
+    const once = oncePerObject(fired);
+    const undo = seams.install({
+      onStep(i) {
+        if (i.kind !== 'Pod' || (i.step !== 'pod:ready' && i.step !== 'pod:run')) return undefined;
+        const how = picker.picks(i);
+        if (how === undefined) return undefined;
+        once(i, how);
+        return { type: 'fail', reason: 'Error' };
+      },
+    });
+    const timers = plan.events.filter((e) => e.at !== undefined).map((e) => world.kernel.at(e.at!, () => world.phase === 'faults' && seams.poke('Pod')));
+    return () => {
+      undo();
+      for (const t of timers) t.cancelled = true;
+    };
+  },
+});

@@ -1,0 +1,49 @@
+import fc from 'fast-check';
+import { environmentSeams } from '../src/harness/environment.js';
+import { defineFault } from '../src/harness/fault.js';
+import { ObjectPicker, oncePerObject } from '../src/environment/_internals/select.js';
+
+/**
+ * A pod that never becomes Ready while faults act: its containers run, but the readiness probe
+ * keeps failing (a misconfigured probe, a dependency that is down, a warm-up that never ends).
+ * With `at`, pods already Ready at that time lose readiness too. Acts through the
+ * `pod-lifecycle` environment actor; once faults stop the probe passes.
+ *
+ * A correct reconciler survives it because it reports readiness from the pods' (or the
+ * Deployment's) Ready/Available conditions, not from "created" or "Running", and waits (requeue)
+ * instead of giving up after a deadline.
+ *
+ * Events: `{ kind: 'environment-pod-never-ready', nth }` picks the nth pod the environment acted
+ * on (0-based); `target` narrows to pod keys starting with it (`'default/web-'`), without `nth`
+ * every such pod; `at` starts at that virtual time. Background: `{ rate }` picks each pod with
+ * that probability.
+ * @public
+ */
+export const environmentPodNeverReady = defineFault({
+  kind: 'environment-pod-never-ready',
+  models: 'a pod whose readiness probe never passes (a bad probe, a dependency down, an endless warm-up)',
+  survivedBy: 'reporting readiness from Ready conditions, and waiting instead of giving up after a deadline',
+  actsOn: 'environment',
+  arbitrary: (ctx) => fc.array(fc.record({ kind: fc.constant('environment-pod-never-ready'), nth: fc.nat({ max: Math.min(ctx.maxNth, 5) }) }), { maxLength: 2 }),
+  backgroundArbitrary: () => fc.record({ kind: fc.constant('environment-pod-never-ready'), rate: fc.integer({ min: 0, max: 50 }).map((p) => p / 100) }),
+  install({ world, rng, fired }, plan) {
+    if (plan.events.length === 0 && !plan.background.some((b) => b.rate > 0)) return () => undefined;
+    const seams = environmentSeams(world);
+    const picker = new ObjectPicker(plan.events, plan.background, rng);
+    const once = oncePerObject(fired);
+    const undo = seams.install({
+      onStep(i) {
+        if (i.kind !== 'Pod' || (i.step !== 'pod:ready' && i.step !== 'pod:run')) return undefined;
+        const how = picker.picks(i);
+        if (how === undefined) return undefined;
+        once(i, how);
+        return { type: 'block' };
+      },
+    });
+    const timers = plan.events.filter((e) => e.at !== undefined).map((e) => world.kernel.at(e.at!, () => world.phase === 'faults' && seams.poke('Pod')));
+    return () => {
+      undo();
+      for (const t of timers) t.cancelled = true;
+    };
+  },
+});

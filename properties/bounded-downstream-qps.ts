@@ -1,0 +1,171 @@
+import { defineProperty, type Verdict } from '../src/harness/property.js';
+import { explanation, fmtDuration, fmtList, fmtTime, letFacts } from '../src/report/explain.js';
+import { fmtReconcile } from './_internals/last-actions.js';
+import { timelineOf, type TimelineRequest } from './_internals/timeline.js';
+import { densestWindow, groupBy } from './_internals/windows.js';
+
+/** Options of {@link boundedDownstreamQps}. @public */
+export interface BoundedDownstreamQpsOptions {
+  /** Requests allowed per endpoint in any window. @defaultValue 10 */
+  maxRequests: number;
+  /** The window (virtual ms). @defaultValue 1000 */
+  windowMs: number;
+  /**
+   * Over how long the rate must exceed the bound (virtual ms, ≥ windowMs): the allowance is
+   * `maxRequests × sustainedMs / windowMs` in any window of this length. A burst of event-driven
+   * reconciles (duplicated events, conflicts) settles within a second under backoff; a retry
+   * storm or a polling loop does not. Set it to `windowMs` for the strict "any 1 s window" reading.
+   * @defaultValue 2000
+   */
+  sustainedMs: number;
+  /**
+   * Count per endpoint, or per endpoint and reconcile key: client-go backs off per item, so a
+   * correct controller retrying several failing objects sends several times the per-item rate.
+   * @defaultValue 'endpoint-and-key'
+   */
+  per: 'endpoint' | 'endpoint-and-key';
+  /**
+   * Which requests count: every one, or only those that change something (POST, PUT, PATCH,
+   * DELETE) or failed. A correct controller that looks something up on every reconcile reads in
+   * bursts when events and conflicts pile up; a retry storm is made of failures and writes.
+   * @defaultValue 'failures-and-writes'
+   */
+  count: 'all' | 'failures-and-writes';
+  /**
+   * Also fail when a run of at least `backoffAfter` consecutive failed calls to one endpoint
+   * (by one actor) shows no growing gaps (no exponential backoff), even under the rate bound.
+   * @defaultValue false
+   */
+  requireBackoff: boolean;
+  /** Consecutive failures before backoff is required. @defaultValue 5 */
+  backoffAfter: number;
+}
+
+/**
+ * Bounded downstream QPS (SPEC §5): per endpoint (method + normalised path), requests in any
+ * window stay under the bound, also while the endpoint fails every call: the retry-storm bug
+ * (immediate requeue on failure, no backoff). The explanation lists the retry gaps, the evidence
+ * of backoff or its absence.
+ * @example properties.boundedDownstreamQps({ maxRequests: 5 })
+ * @public
+ */
+export const boundedDownstreamQps = defineProperty<BoundedDownstreamQpsOptions>({
+  name: 'bounded-downstream-qps',
+  description: 'per endpoint, downstream requests in any 1 s window stay under the bound, with growing retry gaps while it fails',
+  defaults: { maxRequests: 10, windowMs: 1000, sustainedMs: 2000, per: 'endpoint-and-key', count: 'failures-and-writes', requireBackoff: false, backoffAfter: 5 },
+  validate: (o) =>
+    !(o.maxRequests >= 1)
+      ? `maxRequests must be ≥ 1, got ${String(o.maxRequests)}`
+      : !(o.windowMs > 0)
+        ? `windowMs must be > 0, got ${String(o.windowMs)}`
+        : !(o.sustainedMs >= o.windowMs)
+          ? `sustainedMs must be ≥ windowMs (${o.windowMs}), got ${String(o.sustainedMs)}`
+          : o.per !== 'endpoint' && o.per !== 'endpoint-and-key'
+            ? `per must be 'endpoint' or 'endpoint-and-key', got ${JSON.stringify(o.per)}`
+            : o.count !== 'all' && o.count !== 'failures-and-writes'
+              ? `count must be 'all' or 'failures-and-writes', got ${JSON.stringify(o.count)}`
+            : !(o.backoffAfter >= 2)
+              ? `backoffAfter must be ≥ 2, got ${String(o.backoffAfter)}`
+              : undefined,
+  judge: (run, o): Verdict => {
+    const tl = timelineOf(run);
+    const requests = tl.requests.length > 0 ? tl.requests : fromRecord(run.requests);
+    const counted = o.count === 'all' ? requests : requests.filter((r) => r.mutating || failed(r));
+    const sorted = [...counted].sort((a, b) => a.t - b.t);
+    const byEndpoint = groupBy(sorted, (r) => r.endpoint);
+    const groups = o.per === 'endpoint' ? byEndpoint : groupBy(sorted, (r) => `${r.endpoint}\u0000${r.reconcile?.key ?? ''}`);
+    const span = o.sustainedMs;
+    const allowed = (o.maxRequests * span) / o.windowMs;
+    let peak = 0;
+    let worst: { reqs: TimelineRequest[]; w: ReturnType<typeof densestWindow> } | undefined;
+    for (const reqs of groups.values()) {
+      peak = Math.max(peak, densestWindow(reqs.map((r) => r.t), o.windowMs).count);
+      const w = densestWindow(reqs.map((r) => r.t), span);
+      if (w.count > allowed && (!worst || w.count > worst.w.count)) worst = { reqs, w };
+    }
+    if (worst) {
+      const inWindow = worst.reqs.slice(worst.w.from, worst.w.to + 1);
+      const first = inWindow[0]!;
+      const forKey = o.per === 'endpoint-and-key' && first.reconcile ? ` for ${first.reconcile.key}` : '';
+      return failure(run, o, first.endpoint, inWindow, `${worst.w.count} requests to ${first.endpoint}${forKey} within ${fmtDuration(span)} from ${fmtTime(worst.w.start)}, bound ${o.maxRequests} per ${fmtDuration(o.windowMs)}`);
+    }
+    if (o.requireBackoff) {
+      for (const [endpoint, reqs] of byEndpoint) {
+        for (const streak of failureStreaks(reqs, o.backoffAfter)) {
+          const gaps = gapsOf(streak);
+          if (!grows(gaps)) return failure(run, o, endpoint, streak, `${streak.length} consecutive failed calls to ${endpoint} retried without backoff (gaps ${fmtGaps(gaps)})`);
+        }
+      }
+    }
+    return { ok: true, stats: { peakPerWindow: peak } };
+  },
+});
+
+function fromRecord(rs: readonly { t: number; tEnd: number; actor: string; method: string; url: string; endpoint: string; status: number; outcome: string; mutating: boolean; fault?: string; applied?: boolean }[]): TimelineRequest[] {
+  return rs.map((r, index) => ({ index, t: r.t, tEnd: r.tEnd, actor: r.actor, method: r.method, url: r.url, endpoint: r.endpoint, status: r.status, outcome: r.outcome, mutating: r.mutating, fault: r.fault, applied: r.applied, reconcile: undefined }));
+}
+
+const failed = (r: TimelineRequest) => r.outcome !== 'ok';
+
+/** Runs of at least `min` consecutive failed calls by one actor. */
+function failureStreaks(reqs: readonly TimelineRequest[], min: number): TimelineRequest[][] {
+  const out: TimelineRequest[][] = [];
+  for (const mine of groupBy(reqs, (r) => r.actor).values()) {
+    let cur: TimelineRequest[] = [];
+    for (const r of [...mine, undefined]) {
+      if (r && failed(r)) cur.push(r);
+      else {
+        if (cur.length >= min) out.push(cur);
+        cur = [];
+      }
+    }
+  }
+  return out;
+}
+
+function gapsOf(reqs: readonly TimelineRequest[]): number[] {
+  const gaps: number[] = [];
+  for (let i = 1; i < reqs.length; i++) gaps.push(reqs[i]!.t - reqs[i - 1]!.t);
+  return gaps;
+}
+
+/** Backoff shows as a last gap at least twice the first (or gaps of a second or more anyway). */
+function grows(gaps: readonly number[]): boolean {
+  if (gaps.length === 0) return true;
+  const first = gaps[0]!;
+  const last = gaps[gaps.length - 1]!;
+  return last >= 2 * Math.max(1, first) || gaps.every((g) => g >= 1000);
+}
+
+function fmtGaps(gaps: readonly number[]): string {
+  const shown = gaps.slice(0, 8).map((g) => fmtDuration(g));
+  return `${shown.join(', ')}${gaps.length > 8 ? ', …' : ''}`;
+}
+
+function failure(run: Parameters<typeof timelineOf>[0], o: BoundedDownstreamQpsOptions, endpoint: string, reqs: readonly TimelineRequest[], what: string): Verdict {
+  const failures = reqs.filter(failed);
+  const statuses = [...new Set(reqs.map((r) => (r.status > 0 ? String(r.status) : r.outcome)))];
+  const gaps = gapsOf(reqs);
+  const actors = [...new Set(reqs.map((r) => r.actor))];
+  const first = reqs[0]!;
+  const then = [
+    what,
+    `${failures.length} of them failed (${fmtList(statuses, 4)}), sent by ${fmtList(actors, 3)}`,
+    `the gaps between calls were ${fmtGaps(gaps)}: ${grows(gaps) ? 'they grow, but not fast enough' : 'they do not grow, so failures are retried without backoff'}`,
+  ];
+  if (first.reconcile) then.push(`the calls came from the ${fmtReconcile(first.reconcile)} and the reconciles after it`);
+  then.push('retry through the rate-limited queue (throw, or return { requeue: true }) instead of requeueAfter a fixed short delay or a loop inside reconcile');
+  return {
+    ok: false,
+    summary: `downstream QPS unbounded: ${what}`,
+    explanation: explanation(letFacts(run.trace, { until: reqs[reqs.length - 1]!.t }), then),
+    evidence: {
+      endpoint,
+      bound: { maxRequests: o.maxRequests, windowMs: o.windowMs },
+      count: reqs.length,
+      failed: failures.length,
+      gapsMs: gaps.slice(0, 50),
+      requests: reqs.slice(0, 20).map((r) => ({ t: r.t, actor: r.actor, method: r.method, url: r.url, status: r.status, outcome: r.outcome, fault: r.fault ?? null })),
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import { defineProperty, type Verdict } from '../src/harness/property.js';
+import { explanation, fmtDuration, fmtList, fmtObject, fmtTime, fmtValue, letFacts } from '../src/report/explain.js';
+import { lastActions } from './_internals/last-actions.js';
+import { ownerGroups, ownerMatches, readDownstream } from './_internals/downstream-state.js';
+import { keyOfObject } from './_internals/primary.js';
+import { healedAt } from './_internals/skip.js';
+import { timelineOf } from './_internals/timeline.js';
+
+/** Options of {@link deletionCompletes}. @public */
+export interface DeletionCompletesOptions {
+  /**
+   * Virtual ms within which an object marked for deletion must be gone, counted from the mark or
+   * from the end of the fault window, whichever is later (and at the latest by the end of the run).
+   * @defaultValue 30_000
+   */
+  withinMs: number;
+  /** Check that external resources (fake services) owned by a deleted object are gone too. @defaultValue true */
+  externalCleanup: boolean;
+  /** Field of an external resource naming its owner (key, `Kind/key` or uid). @defaultValue 'owner' */
+  ownerField: string;
+}
+
+/**
+ * Deletion completes (SPEC §1 "stuck deletion", §5): every object marked for deletion is gone
+ * within the bound (its finalizers removed), and the external resources it owned in the fake
+ * downstream services are cleaned up, not leaked by a finalizer removed too early.
+ * @example properties.deletionCompletes({ withinMs: 10_000, ownerField: 'labels.owner' })
+ * @public
+ */
+export const deletionCompletes = defineProperty<DeletionCompletesOptions>({
+  name: 'deletion-completes',
+  description: 'every object marked for deletion is gone within the bound, and its external resources are cleaned up',
+  defaults: { withinMs: 30_000, externalCleanup: true, ownerField: 'owner' },
+  validate: (o) => (!(o.withinMs >= 0) ? `withinMs must be ≥ 0 virtual ms, got ${String(o.withinMs)}` : typeof o.ownerField !== 'string' || o.ownerField === '' ? 'ownerField must be a dotted field path such as "owner"' : undefined),
+  judge: (run, o): Verdict => {
+    const tl = timelineOf(run);
+    const { end } = run.timing;
+    const healed = healedAt(run);
+    const marked = new Map<string, { kind: string; key: string; t: number }>();
+    const removed = new Map<string, { kind: string; key: string; t: number }>();
+    for (const w of tl.writes) {
+      if (w.error !== undefined || w.uid === undefined) continue;
+      if (w.markedForDeletion && !marked.has(w.uid)) marked.set(w.uid, { kind: w.kind, key: w.key, t: w.t });
+      if (w.removed) removed.set(w.uid, { kind: w.kind, key: w.key, t: w.t });
+    }
+    // stuck: marked and still there past the deadline
+    for (const [uid, m] of marked) {
+      if (Math.max(m.t, healed) >= end) continue; // an injected stall outlasted the run
+      const deadline = Math.min(Math.max(m.t, healed) + o.withinMs, end);
+      const gone = removed.get(uid);
+      if (gone && gone.t <= deadline) continue;
+      if (!gone && end < deadline) continue;
+      const obj = run.finalObjects.find((x) => x.metadata.uid === uid);
+      const finalizers = obj?.metadata.finalizers ?? [];
+      const then = [
+        `${fmtObject(m.kind, m.key)} was marked for deletion at ${fmtTime(m.t)} and ${gone ? `was removed only at ${fmtTime(gone.t)}` : `was still there at ${fmtTime(end)}`}, ${deadline === end && Math.max(m.t, healed) + o.withinMs > end ? 'the end of the run' : `past the bound at ${fmtTime(deadline)}, ${fmtDuration(o.withinMs)} after ${m.t > healed ? 'the mark' : 'faults stopped'}`}`,
+        finalizers.length ? `its finalizers were still ${fmtValue(finalizers)}` : 'it had no finalizer left',
+        `after the mark, ${lastActions(tl, m.kind, m.key, deadline)}`,
+      ];
+      const removals = tl.writes.filter((w) => w.t >= m.t && w.kind === m.kind && w.key === m.key && w.changed.includes('metadata.finalizers'));
+      if (removals.length === 0) then.push('no write ever removed a finalizer: cleanup must succeed (idempotently, with a time bound) and then remove the finalizer');
+      return {
+        ok: false,
+        summary: `stuck deletion: ${fmtObject(m.kind, m.key)} marked at ${fmtTime(m.t)} is ${gone ? 'gone only' : 'still there'} at ${fmtTime(gone?.t ?? end)}${finalizers.length ? ` (finalizers ${finalizers.join(', ')})` : ''}`,
+        explanation: explanation(letFacts(run.trace, { until: deadline }), then),
+        evidence: { kind: m.kind, key: m.key, uid, markedAt: m.t, deadline, removedAt: gone?.t ?? null, finalizers },
+      };
+    }
+    if (!o.externalCleanup) return { ok: true, stats: { deletions: marked.size } };
+    // leaked: external resources of an object that is gone
+    const present = new Set(run.finalObjects.map((x) => `${x.kind} ${keyOfObject(x)}`));
+    const groups = ownerGroups(readDownstream(run.downstream), o.ownerField);
+    for (const [uid, r] of removed) {
+      const recreated = present.has(`${r.kind} ${r.key}`);
+      const leaked = groups.filter((g) => (recreated ? g.owner === uid : ownerMatches(g.owner, { kind: r.kind, key: r.key, uid })));
+      if (leaked.length === 0) continue;
+      const items = leaked.flatMap((g) => g.ids.map((id) => `${g.service}${g.collection ? `/${g.collection}` : ''}/${id}`));
+      const deletes = tl.requests.filter((q) => q.method === 'DELETE' && q.t <= r.t + o.withinMs && q.reconcile?.key === r.key);
+      const then = [
+        `${fmtObject(r.kind, r.key)} was removed at ${fmtTime(r.t)}, but the fake downstream still held ${fmtList(items, 4)} with ${o.ownerField} ${leaked[0]!.owner} at ${fmtTime(end)}`,
+        deletes.length ? `its reconciles sent ${deletes.length} DELETE request(s), the last answered ${deletes.at(-1)!.status || deletes.at(-1)!.outcome}` : `no reconcile of ${r.key} sent a DELETE request`,
+        'remove the finalizer only after the external resource is confirmed gone',
+      ];
+      return {
+        ok: false,
+        summary: `leaked external resource: ${fmtList(items, 2)} of deleted ${fmtObject(r.kind, r.key)}`,
+        explanation: explanation(letFacts(run.trace, { until: end }), then),
+        evidence: { kind: r.kind, key: r.key, uid, removedAt: r.t, leaked: leaked.map((g) => ({ service: g.service, collection: g.collection, owner: g.owner, ids: g.ids })) },
+      };
+    }
+    return { ok: true, stats: { deletions: marked.size } };
+  },
+});

@@ -1,0 +1,84 @@
+import type { Property, PropertyFactory } from '../src/harness/property.js';
+import { boundedDownstreamQps } from './bounded-downstream-qps.js';
+import { convergence } from './convergence.js';
+import { deletionCompletes } from './deletion-completes.js';
+import { idempotence } from './idempotence.js';
+import { noDuplicateSideEffects } from './no-duplicate-side-effects.js';
+import { noExtraDestructiveActions } from './no-extra-destructive-actions.js';
+import { noFighting } from './no-fighting.js';
+import { noHotLoop } from './no-hot-loop.js';
+import { recovery } from './recovery.js';
+import { responsiveness } from './responsiveness.js';
+import { safetyInvariants } from './safety-invariants.js';
+import { sameEndState } from './same-end-state.js';
+import { specStatusOwnership } from './spec-status-ownership.js';
+import { statusTruthfulness } from './status-truthfulness.js';
+
+/**
+ * Every built-in property (SPEC §5) by its camelCase name, msw `http` style:
+ * `properties.convergence({ stableFor: 3 })`.
+ * @public
+ */
+export const properties = {
+  convergence,
+  noHotLoop,
+  idempotence,
+  boundedDownstreamQps,
+  deletionCompletes,
+  noFighting,
+  sameEndState,
+  noExtraDestructiveActions,
+  safetyInvariants,
+  specStatusOwnership,
+  noDuplicateSideEffects,
+  recovery,
+  responsiveness,
+  statusTruthfulness,
+} as const;
+
+/**
+ * Every built-in property factory, in a stable order: liveness first, then the quiet tail (a hot
+ * loop before idempotence, since a hot loop also breaks idempotence and its report says more).
+ * @public
+ */
+export const allProperties: readonly PropertyFactory<object>[] = Object.values(properties) as readonly PropertyFactory<object>[];
+
+/**
+ * Every built-in property configured with its SPEC §5 defaults: what `check` judges when the
+ * user names none. Fresh instances on each call.
+ * @public
+ */
+export function defaultProperties(): Property[] {
+  return allProperties.map((p) => p());
+}
+
+export {
+  boundedDownstreamQps,
+  convergence,
+  deletionCompletes,
+  idempotence,
+  noDuplicateSideEffects,
+  noExtraDestructiveActions,
+  noFighting,
+  noHotLoop,
+  recovery,
+  responsiveness,
+  safetyInvariants,
+  sameEndState,
+  specStatusOwnership,
+  statusTruthfulness,
+};
+export type { BoundedDownstreamQpsOptions } from './bounded-downstream-qps.js';
+export type { ConvergenceOptions } from './convergence.js';
+export type { DeletionCompletesOptions } from './deletion-completes.js';
+export type { IdempotenceOptions } from './idempotence.js';
+export type { NoDuplicateSideEffectsOptions } from './no-duplicate-side-effects.js';
+export type { NoExtraDestructiveActionsOptions } from './no-extra-destructive-actions.js';
+export type { NoFightingOptions } from './no-fighting.js';
+export type { NoHotLoopOptions } from './no-hot-loop.js';
+export type { RecoveryOptions, Revert } from './recovery.js';
+export type { ResponsivenessOptions } from './responsiveness.js';
+export type { Invariant, SafetyInvariantsOptions } from './safety-invariants.js';
+export type { SameEndStateOptions } from './same-end-state.js';
+export type { SpecStatusOwnershipOptions } from './spec-status-ownership.js';
+export type { StatusTruthfulnessOptions } from './status-truthfulness.js';

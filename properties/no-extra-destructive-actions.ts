@@ -1,0 +1,74 @@
+import { defineProperty, type RunRecord, type Verdict } from '../src/harness/property.js';
+import { explanation, fmtActor, fmtList, fmtTime, letFacts, plural } from '../src/report/explain.js';
+import { fmtReconcile } from './_internals/last-actions.js';
+import { firedKinds, skipped, WORLD_CHANGING_FAULTS } from './_internals/skip.js';
+import { timelineOf, type TimelineWrite } from './_internals/timeline.js';
+import { groupBy } from './_internals/windows.js';
+
+/** Options of {@link noExtraDestructiveActions}. @public */
+export interface NoExtraDestructiveActionsOptions {
+  /** Fault kinds after which the comparison is skipped: they change the world itself. @defaultValue ['drift', 'recreation'] */
+  skipUnderFaults: string[];
+  /** Extra creates or deletes per object allowed beyond the fault-free twin's. @defaultValue 0 */
+  slack: number;
+  /** Kinds left out (leader-election Leases). @defaultValue ['Lease'] */
+  ignoreKinds: string[];
+}
+
+/** Generated-name suffixes (the store's 5 characters) are ignored, so generated objects compare by prefix. */
+const GENERATED = /-[bcdfghjklmnpqrstvwxz2456789]{5}$/;
+
+function objectId(w: TimelineWrite): string {
+  return `${w.kind} ${w.key.replace(GENERATED, '-*')}`;
+}
+
+function tally(run: RunRecord, ignore: Set<string>): Map<string, { creates: TimelineWrite[]; deletes: TimelineWrite[] }> {
+  const ws = timelineOf(run).writes.filter((w) => w.actor.startsWith('controller:') && w.error === undefined && !ignore.has(w.kind) && (w.verb === 'create' || (w.verb === 'delete' && !w.noop)));
+  const out = new Map<string, { creates: TimelineWrite[]; deletes: TimelineWrite[] }>();
+  for (const [id, xs] of groupBy(ws, objectId)) out.set(id, { creates: xs.filter((w) => w.verb === 'create'), deletes: xs.filter((w) => w.verb === 'delete') });
+  return out;
+}
+
+/**
+ * No extra destructive actions (SPEC §5): per object, the creates and deletes controllers make
+ * under faults do not exceed those of the fault-free twin. Catches a transient wrong delete (or
+ * a duplicate create) that is later repaired, so the end state alone looks fine: acting on a
+ * stale cache, on a lost event, or twice after a crash.
+ * @example properties.noExtraDestructiveActions({ slack: 1 })
+ * @public
+ */
+export const noExtraDestructiveActions = defineProperty<NoExtraDestructiveActionsOptions>({
+  name: 'no-extra-destructive-actions',
+  description: 'per object, controller creates and deletes under faults do not exceed those of the fault-free twin',
+  defaults: { skipUnderFaults: [...WORLD_CHANGING_FAULTS], slack: 0, ignoreKinds: ['Lease'] },
+  needsTwin: true,
+  validate: (o) => (!(o.slack >= 0) ? `slack must be ≥ 0, got ${String(o.slack)}` : undefined),
+  judge: (run, o, twin): Verdict => {
+    if (!twin) return { ok: true, stats: { judged: false, reason: 'no fault-free twin run was given' } };
+    const changed = firedKinds(run, o.skipUnderFaults);
+    if (changed.length > 0) return skipped(changed);
+    const ignore = new Set(o.ignoreKinds);
+    const mine = tally(run, ignore);
+    const theirs = tally(twin, ignore);
+    for (const [id, { creates, deletes }] of mine) {
+      const base = theirs.get(id) ?? { creates: [], deletes: [] };
+      const extraDeletes = deletes.length - base.deletes.length;
+      const extraCreates = creates.length - base.creates.length;
+      if (extraDeletes <= o.slack && extraCreates <= o.slack) continue;
+      const acts = [...creates, ...deletes].sort((a, b) => a.index - b.index);
+      const first = acts.find((w) => w.verb === (extraDeletes > o.slack ? 'delete' : 'create')) ?? acts[0]!;
+      const then = [
+        `${fmtList([...new Set(acts.map((w) => fmtActor(w.actor)))], 2)} made ${plural(creates.length, 'create')} and ${plural(deletes.length, 'delete')} of ${id} (${acts.map((w) => `${w.verb} at ${fmtTime(w.t)}`).join(', ')}), against ${plural(base.creates.length, 'create')} and ${plural(base.deletes.length, 'delete')} in the fault-free run`,
+      ];
+      if (first.reconcile) then.push(`the extra ${first.verb} came from the ${fmtReconcile(first.reconcile)}`);
+      then.push(extraDeletes > o.slack ? 'a destructive action was taken on a wrong view of the world: re-read live state (or use preconditions) before deleting' : 'a create was repeated: use deterministic names or look the object up before creating');
+      return {
+        ok: false,
+        summary: `extra destructive actions on ${id}: ${plural(creates.length, 'create')} and ${plural(deletes.length, 'delete')} under faults, ${base.creates.length} and ${base.deletes.length} without`,
+        explanation: explanation(letFacts(run.trace, { until: acts.at(-1)!.t }), then),
+        evidence: { object: id, creates: creates.length, deletes: deletes.length, twinCreates: base.creates.length, twinDeletes: base.deletes.length, actions: acts.map((w) => ({ t: w.t, actor: w.actor, verb: w.verb, key: w.key })) },
+      };
+    }
+    return { ok: true };
+  },
+});

@@ -1,0 +1,61 @@
+import { defineProperty, type Verdict } from '../src/harness/property.js';
+import { explanation, fmtActor, fmtList, fmtObject, fmtTime, letFacts } from '../src/report/explain.js';
+import { timelineOf, type TimelineWrite } from './_internals/timeline.js';
+import { groupBy } from './_internals/windows.js';
+
+/** Options of {@link noFighting}. @public */
+export interface NoFightingOptions {
+  /** Hand-overs of one field between different writers allowed in the window. @defaultValue 2 */
+  maxFlips: number;
+  /** Where to look: from the settle phase on (`'settle'`) or only in the quiet tail (`'tail'`). @defaultValue 'settle' */
+  from: 'settle' | 'tail';
+}
+
+/**
+ * No fighting (SPEC §1 "controllers fighting", §5): after faults stop, no field keeps changing
+ * hands between writers. Two controllers that both believe they own a field flip it back and
+ * forth in an event storm; the explanation names the field, the object and the actors.
+ * Injected writes (`fault:*` actors) never count.
+ * @example properties.noFighting({ maxFlips: 0, from: 'tail' })
+ * @public
+ */
+export const noFighting = defineProperty<NoFightingOptions>({
+  name: 'no-fighting',
+  description: 'after faults stop, no field flips between writers more than N times',
+  defaults: { maxFlips: 2, from: 'settle' },
+  validate: (o) => (!(o.maxFlips >= 0) ? `maxFlips must be ≥ 0, got ${String(o.maxFlips)}` : o.from !== 'settle' && o.from !== 'tail' ? `from must be 'settle' or 'tail', got ${JSON.stringify(o.from)}` : undefined),
+  judge: (run, o): Verdict => {
+    const start = o.from === 'tail' ? run.timing.tailStart : run.timing.settleStart;
+    const writes = timelineOf(run).writes.filter((w) => w.t >= start && !w.noop && w.error === undefined && !w.actor.startsWith('fault:') && !w.removed);
+    const perField = groupBy(
+      writes.flatMap((w) => w.changed.filter((p) => p !== '.').map((path) => ({ path, w }))),
+      (x) => `${x.w.kind}\u0000${x.w.key}\u0000${x.path}`,
+    );
+    let worst: { path: string; seq: TimelineWrite[]; flips: number } | undefined;
+    for (const xs of perField.values()) {
+      const seq = xs.map((x) => x.w);
+      let flips = 0;
+      for (let i = 1; i < seq.length; i++) if (seq[i]!.actor !== seq[i - 1]!.actor) flips++;
+      if (flips > o.maxFlips && (!worst || flips > worst.flips)) worst = { path: xs[0]!.path, seq, flips };
+    }
+    if (!worst) return { ok: true, stats: { fieldsWritten: perField.size } };
+    const { path, seq, flips } = worst;
+    const first = seq[0]!;
+    const counts = [...groupBy(seq, (w) => w.actor)].map(([a, ws]) => `${fmtActor(a)} (${ws.length}×)`);
+    const actors = [...new Set(seq.map((w) => w.actor))];
+    const then = [
+      `between ${fmtTime(first.t)} and ${fmtTime(seq.at(-1)!.t)} field ${path} of ${fmtObject(first.kind, first.key)} changed hands ${flips} times, written alternately by ${fmtList(counts, 4)}`,
+      `the first writes: ${seq
+        .slice(0, 4)
+        .map((w) => `${fmtActor(w.actor)} at ${fmtTime(w.t)}`)
+        .join(', then ')}`,
+      'two writers both believe they own this field: give it one owner (split the field, or let one controller defer to the other)',
+    ];
+    return {
+      ok: false,
+      summary: `fighting over ${path} of ${fmtObject(first.kind, first.key)}: ${flips} flips between ${actors.join(' and ')}`,
+      explanation: explanation(letFacts(run.trace, { until: start }), then),
+      evidence: { kind: first.kind, key: first.key, path, flips, actors, writes: seq.slice(0, 30).map((w) => ({ t: w.t, actor: w.actor, verb: w.verb, rv: w.rv ?? null })) },
+    };
+  },
+});

@@ -1,0 +1,56 @@
+import { defineProperty, type Verdict } from '../src/harness/property.js';
+import { explanation, fmtList, fmtWrite, letFacts } from '../src/report/explain.js';
+import { fmtReconcile } from './_internals/last-actions.js';
+import { primaryKindOf, timelineOf, type TimelineWrite } from './_internals/timeline.js';
+
+/** Options of {@link specStatusOwnership}. @public */
+export interface SpecStatusOwnershipOptions {
+  /** Spec paths a controller may write on its primary object (defaulting webhooks-style fields). @defaultValue [] */
+  allowSpecPaths: string[];
+}
+
+function specPaths(w: TimelineWrite): string[] {
+  return w.changed.filter((p) => p === 'spec' || p.startsWith('spec.'));
+}
+
+/**
+ * Spec/status ownership (SPEC §1, §5): controllers never write the spec of their primary object
+ * (users own desired state; metadata such as finalizers and labels is fine), and users never
+ * write status (controllers own observed state).
+ * @example properties.specStatusOwnership({ allowSpecPaths: ['spec.defaultedField'] })
+ * @public
+ */
+export const specStatusOwnership = defineProperty<SpecStatusOwnershipOptions>({
+  name: 'spec-status-ownership',
+  description: 'controllers never write their primary object spec; users never write status',
+  defaults: { allowSpecPaths: [] },
+  validate: (o) => (!Array.isArray(o.allowSpecPaths) ? 'allowSpecPaths must be an array of dotted paths' : undefined),
+  judge: (run, o): Verdict => {
+    const allowed = (p: string) => o.allowSpecPaths.some((a) => p === a || p.startsWith(`${a}.`));
+    for (const w of timelineOf(run).writes) {
+      if (w.error !== undefined || w.noop) continue;
+      if (w.actor.startsWith('controller:') && primaryKindOf(run, w.actor) === w.kind && w.verb !== 'create') {
+        const paths = specPaths(w).filter((p) => !allowed(p));
+        if (paths.length === 0) continue;
+        const then = [`${fmtWrite(w)}: ${fmtList(paths, 3)} belong to the user, who declares desired state there`];
+        if (w.reconcile) then.push(`the write came from the ${fmtReconcile(w.reconcile)}`);
+        then.push("write observations to status (through the status subresource) and leave spec to the user; a user's next apply would undo the change");
+        return fail(run, w, `controller wrote spec: ${fmtWrite(w)}`, then, paths);
+      }
+      if (w.actor === 'user' && (w.verb === 'updateStatus' || w.verb === 'patchStatus' || w.changed.some((p) => p === 'status' || p.startsWith('status.')))) {
+        const paths = w.changed.filter((p) => p === 'status' || p.startsWith('status.'));
+        return fail(run, w, `user wrote status: ${fmtWrite(w)}`, [`${fmtWrite(w)}: status is observed state, owned by the controller, which will overwrite it`], paths);
+      }
+    }
+    return { ok: true };
+  },
+});
+
+function fail(run: Parameters<typeof timelineOf>[0], w: TimelineWrite, summary: string, then: string[], paths: string[]): Verdict {
+  return {
+    ok: false,
+    summary,
+    explanation: explanation(letFacts(run.trace, { until: w.t }), then),
+    evidence: { t: w.t, actor: w.actor, verb: w.verb, kind: w.kind, key: w.key, paths },
+  };
+}

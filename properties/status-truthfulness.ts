@@ -1,0 +1,296 @@
+import { defineProperty, type Probe, type ProbeContext, type ProbeSample, type RunRecord, type Verdict } from '../src/harness/property.js';
+import type { WorldView } from '../src/harness/world.js';
+import { keyOf, type StoredObject } from '../src/store/object.js';
+import type { WriteRecord } from '../src/store/store.js';
+import { WORKLOAD_KINDS, workloadReady } from '../src/environment/workload-ready.js';
+import { explanation, fmtActor, fmtDuration, fmtPaths, fmtTime, letFacts } from '../src/report/explain.js';
+
+/** Options of {@link statusTruthfulness}. @public */
+export interface StatusTruthfulnessOptions {
+  /** Kinds whose status is judged. @defaultValue the controllers' primary kinds */
+  kinds?: string[];
+  /**
+   * What the controller claims for an object.
+   * @defaultValue a `Ready` or `Available` condition with status "True", or `status.ready === true`
+   */
+  reported?: (object: StoredObject) => boolean;
+  /**
+   * What "actually ready" means for an object; a string means "no, because …".
+   * @defaultValue every workload it controls (Deployment, StatefulSet, ReplicaSet, DaemonSet, Job, Pod, PersistentVolumeClaim, by controller ownerReference) is ready by `workloadReady`; an object that controls none is not judged, and neither is a run without environment actors (nothing ever becomes ready there)
+   */
+  actual?: (object: StoredObject, view: WorldView) => boolean | string;
+  /** How long a claim may stand while it is false (watch latency plus the reconcile that notices). @defaultValue 1000 */
+  lagMs: number;
+  /**
+   * How long readiness may go unreported, and a claim that went stale while faults acted may
+   * stand, counted from when faults stop at the earliest. @defaultValue 10_000
+   */
+  boundMs: number;
+}
+
+const NAME = 'status-truthfulness';
+
+/** One object whose status disagrees with reality at a sample (the probe's detail is a JSON list of these). */
+interface Mismatch {
+  kind: string;
+  key: string;
+  /** `claim`: reports Ready while not ready; `unreported`: ready but not reported. */
+  type: 'claim' | 'unreported';
+  why: string;
+}
+
+interface Interval extends Mismatch {
+  start: number;
+  end: number;
+  /** Index of the sample that opened it (the write that caused it, when samples follow writes). */
+  index: number;
+  /** Open at the end of the run. */
+  open: boolean;
+}
+
+/**
+ * Status truthfulness (SPEC §5; SPEC §1: "apply succeeded" is not "available"): the controller
+ * reports Ready/Available only while the object is actually ready, beyond a small lag, and does
+ * report it once that has held for a bound.
+ *
+ * Judged from a probe sampled after every store write (both sides change only on writes, so the
+ * timeline is exact). A claim the controller writes while the object is not ready fails after
+ * `lagMs`, in any phase. A claim that goes stale under the controller (a pod is evicted while it
+ * says Ready) fails after `lagMs` once faults have stopped; while faults act the controller may
+ * be blind (lost events), so such a claim must only be withdrawn within `boundMs` after faults
+ * stop. Readiness must be reported within `boundMs`, counted from when faults stop at the
+ * earliest. With the default `actual`, an object that controls no workload is not judged, nor
+ * is a run without environment actors (nothing ever becomes ready there): pass `actual` to
+ * judge anything else.
+ * @example properties.statusTruthfulness({ actual: (app, view) => view.list('Pod').filter(isMine(app)).every(isReady) })
+ * @public
+ */
+export const statusTruthfulness = defineProperty<StatusTruthfulnessOptions>({
+  name: NAME,
+  description: 'the controller reports Ready only while the object is actually ready (beyond a small lag), and reports it once it has been ready for a bound',
+  defaults: { lagMs: 1000, boundMs: 10_000 },
+  validate: (o) => {
+    if (!(o.lagMs >= 0)) return `lagMs must be ≥ 0 virtual ms, got ${String(o.lagMs)}`;
+    if (!(o.boundMs >= 0)) return `boundMs must be ≥ 0 virtual ms, got ${String(o.boundMs)}`;
+    if (o.kinds !== undefined && (!Array.isArray(o.kinds) || o.kinds.some((k) => typeof k !== 'string'))) return 'kinds must be a list of kind names';
+    if (o.reported !== undefined && typeof o.reported !== 'function') return 'reported must be a function (object) => boolean';
+    if (o.actual !== undefined && typeof o.actual !== 'function') return 'actual must be a function (object, view) => boolean | string';
+    return undefined;
+  },
+  probes: (o, ctx) => [probe(o, ctx)],
+  judge,
+});
+
+/** The default claim: a Ready or Available condition with status True, `status.ready === true`, or `status.phase` Ready or Available. */
+export function defaultReported(o: StoredObject): boolean {
+  const c = o.status['conditions'];
+  if (Array.isArray(c)) {
+    for (const x of c) {
+      if (x !== null && typeof x === 'object' && !Array.isArray(x) && (x['type'] === 'Ready' || x['type'] === 'Available') && x['status'] === 'True') return true;
+    }
+  }
+  return o.status['ready'] === true || o.status['phase'] === 'Ready' || o.status['phase'] === 'Available';
+}
+
+/** The default "actually ready": every workload it controls is ready; undefined (not judged) when it controls none. */
+export function defaultActual(o: StoredObject, view: WorldView): true | string | undefined {
+  return readinessOf(ownerIndex(view).get(o.metadata.uid) ?? []);
+}
+
+/** Workload objects by the uid of their controlling owner. */
+function ownerIndex(view: WorldView): Map<string, StoredObject[]> {
+  const index = new Map<string, StoredObject[]>();
+  for (const kind of WORKLOAD_KINDS) {
+    for (const d of view.list(kind)) {
+      for (const r of d.metadata.ownerReferences) {
+        if (r.controller !== true) continue;
+        const list = index.get(r.uid);
+        if (list) list.push(d);
+        else index.set(r.uid, [d]);
+      }
+    }
+  }
+  return index;
+}
+
+function readinessOf(owned: readonly StoredObject[]): true | string | undefined {
+  if (owned.length === 0) return undefined;
+  const why: string[] = [];
+  for (const d of owned) {
+    const r = workloadReady(d);
+    if (r !== true) why.push(r);
+  }
+  return why.length === 0 ? true : why.slice(0, 3).join('; ') + (why.length > 3 ? `; and ${why.length - 3} more` : '');
+}
+
+function probe(o: StatusTruthfulnessOptions, ctx: ProbeContext | undefined): Probe {
+  const reported = o.reported ?? defaultReported;
+  const user = o.actual;
+  // without a probe context, judge every kind that is not a workload the environment runs
+  const kinds = o.kinds ?? ctx?.primaryKinds;
+  const skip = new Set([...WORKLOAD_KINDS, 'Lease', 'Event', 'Node', 'Namespace']);
+  return {
+    name: NAME,
+    everyMs: 'write',
+    phases: ['faults', 'settle', 'tail'],
+    fn(view) {
+      const out: Mismatch[] = [];
+      // built once per sample, and only when an object is judged by the default definition
+      let index: Map<string, StoredObject[]> | undefined;
+      for (const kind of kinds ?? view.kinds().filter((k) => !skip.has(k))) {
+        for (const obj of view.list(kind)) {
+          if (obj.metadata.deletionTimestamp !== undefined) continue;
+          const a = user ? user(obj, view) : readinessOf((index ??= ownerIndex(view)).get(obj.metadata.uid) ?? []);
+          if (a === undefined) continue;
+          const r = reported(obj);
+          if (r === (a === true)) continue;
+          out.push({ kind, key: keyOf(obj.metadata), type: r ? 'claim' : 'unreported', why: r ? (typeof a === 'string' ? a : 'not ready') : 'it is actually ready' });
+        }
+      }
+      return out.length === 0 ? true : JSON.stringify(out);
+    },
+  };
+}
+
+function parse(s: ProbeSample): Mismatch[] {
+  if (s.ok || s.detail === undefined) return [];
+  try {
+    const v: unknown = JSON.parse(s.detail);
+    return Array.isArray(v) ? (v as Mismatch[]) : [];
+  } catch {
+    return []; // a predicate that threw: nothing to judge at this sample
+  }
+}
+
+/** Mismatch intervals per object, in order of their start. */
+function intervalsOf(samples: readonly ProbeSample[], kinds: ReadonlySet<string>, end: number): Interval[] {
+  const open = new Map<string, Interval>();
+  const out: Interval[] = [];
+  samples.forEach((s, index) => {
+    const now = new Map<string, Mismatch>();
+    for (const m of parse(s)) if (kinds.has(m.kind)) now.set(`${m.kind}\u0000${m.key}`, m);
+    for (const [id, iv] of open) {
+      const m = now.get(id);
+      if (m && m.type === iv.type) continue;
+      iv.end = s.t;
+      iv.open = false;
+      open.delete(id);
+    }
+    for (const [id, m] of now) {
+      if (open.has(id)) continue;
+      const iv: Interval = { ...m, start: s.t, end, index, open: true };
+      open.set(id, iv);
+      out.push(iv);
+    }
+  });
+  return out;
+}
+
+/** The controller write that opened a claim interval, if a controller made the claim. */
+function claimWrite(run: RunRecord, samples: readonly ProbeSample[], iv: Interval): WriteRecord | undefined {
+  const mine = (w: WriteRecord | undefined) => w !== undefined && w.kind === iv.kind && w.key === iv.key && w.actor.startsWith('controller:') && !w.noop && w.error === undefined;
+  // the probe samples after every write from the moment it is installed (after the setup
+  // writes of t=0), so the last samples line up with the last writes
+  const offset = run.writes.length - samples.length;
+  const w = offset >= 0 ? run.writes[offset + iv.index] : undefined;
+  if (w !== undefined && w.t === iv.start) return mine(w) ? w : undefined;
+  return run.writes.find((x) => x.t === iv.start && mine(x));
+}
+
+interface Violation {
+  iv: Interval;
+  deadline: number;
+  by: WriteRecord | undefined;
+  rule: 'claim' | 'stale' | 'stale-after-faults' | 'unreported';
+}
+
+function judge(run: RunRecord, o: StatusTruthfulnessOptions): Verdict {
+  const samples = run.probes[NAME] ?? [];
+  const kinds = new Set(o.kinds ?? run.primaryKinds);
+  const end = run.timing.stoppedAt ?? run.timing.end;
+  const { settleStart } = run.timing;
+  if (o.actual === undefined && (run.scenario.environment ?? []).length === 0) {
+    // with no environment actor nothing ever becomes ready, so a claim cannot be checked
+    return { ok: true, stats: { judged: false } };
+  }
+  const intervals = intervalsOf(samples, kinds, end);
+  const violations: Violation[] = [];
+  let worstLag = 0;
+  for (const iv of intervals) {
+    let v: Violation;
+    if (iv.type === 'unreported') {
+      v = { iv, deadline: Math.max(iv.start, settleStart) + o.boundMs, by: undefined, rule: 'unreported' };
+      if (!iv.open) worstLag = Math.max(worstLag, iv.end - iv.start);
+    } else {
+      const by = claimWrite(run, samples, iv);
+      if (by) v = { iv, deadline: iv.start + o.lagMs, by, rule: 'claim' };
+      else if (iv.start >= settleStart) v = { iv, deadline: iv.start + o.lagMs, by, rule: 'stale-after-faults' };
+      else v = { iv, deadline: settleStart + o.boundMs, by, rule: 'stale' };
+    }
+    if (iv.end > v.deadline && v.deadline < end) violations.push(v);
+  }
+  if (samples.length === 0 && run.writes.length > 0) {
+    return fail(run, o, undefined, `the ${NAME} probe never ran: pass the property to simulate/check (options.properties) so it can sample the run`);
+  }
+  if (violations.length === 0) {
+    return { ok: true, stats: { judged: true, mismatches: intervals.length, maxReportLatencyMs: worstLag } };
+  }
+  violations.sort((a, b) => a.deadline - b.deadline || a.iv.start - b.iv.start);
+  return fail(run, o, violations[0]!, undefined);
+}
+
+function fail(run: RunRecord, o: StatusTruthfulnessOptions, v: Violation | undefined, problem: string | undefined): Verdict {
+  if (!v) return { ok: false, summary: problem ?? NAME, explanation: explanation(letFacts(run.trace), [problem ?? '']), evidence: {} };
+  const { iv } = v;
+  const obj = `${iv.kind} ${iv.key}`;
+  const until = iv.open ? `still at the end of the run (${fmtTime(iv.end)})` : `until ${fmtTime(iv.end)}`;
+  const lets = letFacts(run.trace, { until: iv.end });
+  const then: string[] = [];
+  let summary: string;
+  switch (v.rule) {
+    case 'claim':
+      lets.unshift(`at ${fmtTime(iv.start)} ${fmtActor(v.by!.actor)} wrote ${fmtPaths(v.by!.changed)} of ${obj}, claiming it Ready, while it was not actually ready: ${iv.why}`);
+      then.push(`the claim stood for ${fmtDuration(iv.end - iv.start)}, ${until}, beyond the allowed lag of ${fmtDuration(o.lagMs)}: the controller reported Ready without evidence that the workload was ready (apply succeeded is not available)`);
+      summary = `${obj} reported Ready for ${fmtDuration(iv.end - iv.start)} while not actually ready (${iv.why})`;
+      break;
+    case 'stale-after-faults':
+      lets.unshift(`at ${fmtTime(iv.start)}, after faults stopped, ${obj} stopped being actually ready while its status still said Ready: ${iv.why}`);
+      then.push(`the stale claim stood for ${fmtDuration(iv.end - iv.start)}, ${until}, beyond the allowed lag of ${fmtDuration(o.lagMs)}: the controller does not withdraw Ready when the workload stops being ready`);
+      summary = `${obj} kept reporting Ready for ${fmtDuration(iv.end - iv.start)} after it stopped being ready (${iv.why})`;
+      break;
+    case 'stale':
+      lets.unshift(`at ${fmtTime(iv.start)}, while faults acted, ${obj} stopped being actually ready while its status said Ready: ${iv.why}`);
+      then.push(`the stale claim still stood ${fmtDuration(v.deadline - run.timing.settleStart)} after faults stopped at ${fmtTime(run.timing.settleStart)} (${until}), beyond the bound of ${fmtDuration(o.boundMs)}: the controller never withdrew Ready`);
+      summary = `${obj} kept reporting Ready after it stopped being ready, ${fmtDuration(o.boundMs)} past the end of faults (${iv.why})`;
+      break;
+    case 'unreported':
+      lets.unshift(`from ${fmtTime(iv.start)} ${obj} was actually ready (every workload it controls was ready)`);
+      then.push(`its status did not say Ready ${until}, more than ${fmtDuration(o.boundMs)} after ${iv.start >= run.timing.settleStart ? 'it became ready' : `faults stopped at ${fmtTime(run.timing.settleStart)}`}: the controller never reports readiness it has (its last status: ${lastStatus(run, iv)})`);
+      summary = `${obj} was actually ready from ${fmtTime(iv.start)} but did not report Ready ${iv.open ? 'by the end of the run' : `until ${fmtTime(iv.end)}`}`;
+      break;
+  }
+  const lastWrite = [...run.writes].reverse().find((w) => w.kind === iv.kind && w.key === iv.key && w.actor.startsWith('controller:') && w.t <= iv.end && !w.noop && w.error === undefined);
+  if (lastWrite) then.push(`the controller last changed ${obj} at ${fmtTime(lastWrite.t)} (${fmtPaths(lastWrite.changed)})`);
+  return {
+    ok: false,
+    summary,
+    explanation: explanation(lets, then),
+    evidence: {
+      object: obj,
+      rule: v.rule,
+      start: iv.start,
+      end: iv.end,
+      open: iv.open,
+      deadline: v.deadline,
+      why: iv.why,
+      lagMs: o.lagMs,
+      boundMs: o.boundMs,
+      claimedBy: v.by ? v.by.actor : null,
+    },
+  };
+}
+
+function lastStatus(run: RunRecord, iv: Interval): string {
+  const o = (iv.open ? run.finalObjects : run.settledObjects).find((x) => x.kind === iv.kind && keyOf(x.metadata) === iv.key);
+  return o ? JSON.stringify(o.status).slice(0, 160) : 'unknown';
+}

@@ -1,0 +1,125 @@
+import { allFaults } from '../../faults/index.js';
+import { check } from '../check.js';
+import { defaultProperties } from '../defaults.js';
+import type { CheckOptions, CheckProgress } from '../harness/check-options.js';
+import type { CheckResult } from '../harness/check-result.js';
+import type { Property } from '../harness/property.js';
+import type { Scenario } from '../harness/scenario.js';
+import type { Shard } from '../harness/shard.js';
+import type { ControllerDefinition } from '../runtime/define-controller.js';
+import { saveToCorpus } from '../report/corpus.js';
+import { loadModule, pickController } from './load-module.js';
+import { checkNames } from './options.js';
+import { UsageError } from './usage-error.js';
+
+/**
+ * One check as plain data, so the same description runs in this thread or in a worker thread:
+ * which module and export to load, and the check options that the command line can express.
+ * @internal
+ */
+export interface CheckJob {
+  /** Absolute module path. */
+  module: string;
+  /** Export that holds the controller. */
+  exportName: string;
+  runs?: number;
+  seed: number;
+  faults?: string[];
+  properties?: string[];
+  settleMs?: number;
+  shard?: Shard;
+  /** Regression corpus scenarios to replay first. */
+  corpus?: Scenario[];
+  /** Skip generated runs before this 0-based run index (a worker restarted after a hang). */
+  resumeAt?: number;
+  /** Regression corpus root (e.g. `reports/corpus`): new failures are saved there. */
+  corpusRoot?: string;
+}
+
+/** What a job reports while it runs. @internal */
+export interface CheckJobHooks {
+  onProgress?: (p: CheckProgress) => void;
+  /** Before every simulation: a heartbeat for the watchdog, the scenario about to run and, for generated runs, its 0-based run index. */
+  onSimulation?: (scenario: Scenario, runIndex: number | undefined) => void;
+}
+
+/** Names of the built-in fault kinds and properties, for validating flags. @internal */
+export function catalogue(): { faults: string[]; properties: string[] } {
+  return { faults: allFaults.map((f) => f.kind), properties: defaultProperties().map((p) => p.name) };
+}
+
+/** The properties named (all built-ins when none), configured with their defaults. @internal */
+export function propertiesNamed(names: readonly string[] | undefined): Property[] {
+  const all = defaultProperties();
+  if (names === undefined) return [...all];
+  checkNames(names, all.map((p) => p.name), '--properties', 'property');
+  return names.map((n) => all.find((p) => p.name === n)!);
+}
+
+/**
+ * Check options a module may export as `checkOptions` (objects, environment, downstream, …):
+ * the command line's flags override them.
+ * @internal
+ */
+export function moduleCheckOptions(exports: Record<string, unknown>, file: string): CheckOptions {
+  const o = exports['checkOptions'];
+  if (o === undefined) return {};
+  if (o === null || typeof o !== 'object' || Array.isArray(o)) throw new UsageError(`steadystate check: ${JSON.stringify(file)} exports checkOptions, but it is not an options object (got ${o === null ? 'null' : Array.isArray(o) ? 'an array' : typeof o}). Export the options check() takes, e.g. export const checkOptions = { objects: { spec: { replicas: 3 } } }.`);
+  return o as CheckOptions;
+}
+
+/** The full check options of a job. @internal */
+export function jobOptions(job: CheckJob, base: CheckOptions, hooks: CheckJobHooks): CheckOptions {
+  const faults = job.faults === undefined ? base.faults : job.faults.map((k) => allFaults.find((f) => f.kind === k)!);
+  if (job.faults) checkNames(job.faults, allFaults.map((f) => f.kind), '--faults', 'fault kind');
+  const properties = job.properties === undefined ? base.properties : propertiesNamed(job.properties);
+  const userProgress = base.onProgress;
+  return {
+    ...base,
+    seed: job.seed,
+    ...(job.runs !== undefined ? { runs: job.runs } : {}),
+    ...(faults !== undefined ? { faults } : {}),
+    ...(properties !== undefined ? { properties } : {}),
+    ...(job.settleMs !== undefined ? { settleMs: job.settleMs } : {}),
+    ...(job.shard !== undefined ? { shard: job.shard } : {}),
+    ...(job.resumeAt !== undefined ? { resumeAt: job.resumeAt } : {}),
+    corpus: {
+      scenarios: [...(base.corpus?.scenarios ?? []), ...(job.corpus ?? [])],
+      onFailure: async (failure) => {
+        await base.corpus?.onFailure?.(failure);
+        // only new failures arrive here (not corpus replays); a nondeterministic one would not replay
+        if (job.corpusRoot !== undefined && failure.property !== 'determinism' && failure.property !== 'fault-coverage') {
+          saveToCorpus(job.corpusRoot, { controller: failure.controller, property: failure.property, summary: failure.summary, scenario: failure.scenario });
+        }
+      },
+    },
+    onProgress: (p) => {
+      userProgress?.(p);
+      hooks.onProgress?.(p);
+    },
+    ...(hooks.onSimulation ? { onSimulation: hooks.onSimulation } : {}),
+  };
+}
+
+/**
+ * Loads the job's module and runs the check (in whichever thread calls it).
+ * @throws UsageError for a module or options the check cannot use
+ * @internal
+ */
+export async function runCheckJob(job: CheckJob, hooks: CheckJobHooks = {}): Promise<CheckResult> {
+  const mod = await loadModule(job.module, process.cwd(), 'check');
+  const picked = pickController(mod, job.module, job.exportName, 'check');
+  return runCheckOn(picked.controller, job, moduleCheckOptions(mod.exports, job.module), hooks);
+}
+
+/** Runs a job's check on an already loaded controller. @internal */
+export async function runCheckOn(controller: ControllerDefinition, job: CheckJob, base: CheckOptions, hooks: CheckJobHooks): Promise<CheckResult> {
+  const options = jobOptions(job, base, hooks);
+  try {
+    return await check(controller, options);
+  } catch (err) {
+    // check() throws TypeError only for options it cannot use: the user's to fix, no stack
+    if (err instanceof TypeError && err.message.startsWith('steadystate')) throw new UsageError(err.message);
+    throw err;
+  }
+}

@@ -1,0 +1,116 @@
+import { join } from 'node:path';
+import type { CheckOptions } from '../../harness/check-options.js';
+import type { CheckResult } from '../../harness/check-result.js';
+import type { Scenario } from '../../harness/scenario.js';
+import type { ControllerDefinition } from '../../runtime/define-controller.js';
+import { recordObjectTimelines } from '../../replay.js';
+import { loadCorpus } from '../../report/corpus.js';
+import { ensureWritableDir, ReportWriteError } from '../../report/write-atomic.js';
+import { writeReports, type WrittenReports } from '../../report/index.js';
+import { catalogue, moduleCheckOptions, runCheckOn, type CheckJob } from '../check-job.js';
+import type { CliIo } from '../io.js';
+import { loadModule, pickController } from '../load-module.js';
+import { checkNames, type CheckCommandOptions } from '../options.js';
+import { createProgress, noColor } from '../progress.js';
+import { UsageError } from '../usage-error.js';
+import { runCheckInWorkers } from '../worker-pool.js';
+
+/**
+ * `steadystate check <module>`: loads the module, picks the controller, runs `check` (in this
+ * thread or in worker threads), writes the reports and the regression corpus, and prints the
+ * verdict. Returns the exit code: 0 when every property held, 1 when one failed.
+ * @throws UsageError for anything the user has to fix first (exit 2)
+ * @internal
+ */
+export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<number> {
+  // fail before a long run, not after it
+  try {
+    ensureWritableDir(o.reportDir);
+  } catch (err) {
+    if (err instanceof ReportWriteError) throw new UsageError(`steadystate check: --report-dir ${o.reportDir} cannot be written (${err.message.replace(/^.*?\(([^)]*)\).*$/, '$1')}). Pass a directory you can write to, e.g. --report-dir ./reports.`);
+    throw err;
+  }
+  const known = catalogue();
+  if (o.faults) checkNames(o.faults, known.faults, '--faults', 'fault kind');
+  if (o.properties) checkNames(o.properties, known.properties, '--properties', 'property');
+
+  const mod = await loadModule(o.module, io.cwd, 'check');
+  const picked = pickController(mod, o.module, o.controller, 'check');
+  const controller = picked.controller;
+  const base = moduleCheckOptions(mod.exports, o.module);
+  const seed = o.seed ?? base.seed ?? randomSeed();
+  const corpusRoot = join(o.reportDir, 'corpus');
+  const replaysCorpus = o.shard === undefined || o.shard.index === 0;
+  const corpus = replaysCorpus ? loadCorpus(corpusRoot, controller.name) : { scenarios: [], files: [], skipped: [] };
+  for (const s of corpus.skipped) io.stderr.write(`steadystate check: skipped corpus file ${s.file}: ${s.reason}\n`);
+
+  const job: CheckJob = {
+    module: mod.path,
+    exportName: picked.exportName,
+    seed,
+    ...(o.runs !== undefined ? { runs: o.runs } : {}),
+    ...(o.faults !== undefined ? { faults: o.faults } : {}),
+    ...(o.properties !== undefined ? { properties: o.properties } : {}),
+    ...(o.settle !== undefined ? { settleMs: o.settle } : {}),
+    ...(o.shard !== undefined ? { shard: o.shard } : {}),
+    corpus: corpus.scenarios,
+    corpusRoot,
+  };
+
+  const total = corpus.scenarios.length + (o.runs ?? base.runs ?? 100);
+  const progress = createProgress({ total, label: `steadystate check ${controller.name}`, stream: io.stderr, env: io.env });
+  let result: CheckResult;
+  try {
+    if (o.workers !== undefined) {
+      result = await runCheckInWorkers(job, { workers: o.workers, watchdogMs: o.watchdog, onProgress: (runs, _t, failures) => progress.update(runs, failures) });
+    } else {
+      result = await runCheckOn(controller, job, base, { onProgress: (p) => progress.update(p.runs, p.failures) });
+    }
+  } finally {
+    progress.stop();
+  }
+
+  const timelines = !result.ok && result.property !== 'watchdog' ? await recordObjectTimelines(controller, result.scenario, base) : [];
+  const written = writeReports(result, { dir: o.reportDir, context: { source: { module: mod.relativePath, exportName: picked.exportName }, objectTimelines: timelines } });
+  if (o.json) io.stdout.write(`${JSON.stringify(jsonSummary(result, written), null, 2)}\n`);
+  else io.stdout.write(humanSummary(result, written, io));
+  return result.ok ? 0 : 1;
+}
+
+function randomSeed(): number {
+  // the CLI is the edge of the system: a fresh seed per check, printed so it can be repeated
+  return Math.floor(Math.random() * 0x7fffffff);
+}
+
+function jsonSummary(result: CheckResult, written: WrittenReports): unknown {
+  const common = { controller: result.controller, runs: result.runs, seed: result.seed, properties: result.properties, faults: result.faults, stats: result.stats, coverage: result.coverage, corpusReplayed: result.corpusReplayed, ...(result.shard ? { shard: result.shard } : {}), reports: written.files };
+  if (result.ok) return { ok: true, ...common };
+  const m = written.model;
+  return { ok: false, ...common, property: result.property, summary: result.summary, explanation: result.explanation, path: result.path, failedAtRun: result.failedAtRun, shrinks: result.shrinks, traceHash: result.run.hash, replay: m.ok ? null : m.replay.command };
+}
+
+function humanSummary(result: CheckResult, written: WrittenReports, io: CliIo): string {
+  const color = io.stdout.isTTY === true && !noColor(io.env);
+  const paint = (code: number, s: string): string => (color ? `\u001b[${code}m${s}\u001b[0m` : s);
+  const files = Object.values(written.files);
+  const lines: string[] = [];
+  const shard = result.shard ? ` (shard ${result.shard.index + 1}/${result.shard.count})` : '';
+  if (result.ok) {
+    lines.push(`${paint(32, 'PASS')} ${result.controller}: ${result.runs} runs${shard}, seed ${result.seed}; every property held: ${result.properties.join(', ')}`);
+    const s = result.stats;
+    if (s.convergenceLatencyMs) lines.push(`  convergence latency p50 ${s.convergenceLatencyMs.p50} ms, p90 ${s.convergenceLatencyMs.p90} ms, p99 ${s.convergenceLatencyMs.p99} ms`);
+    lines.push(`  ${s.reconcilesPerObject} reconciles and ${s.storeWritesPerObject} store writes per object; peak downstream ${s.peakDownstreamQps} req/s`);
+    for (const c of result.coverage) lines.push(`  fault ${c.kind}: fired ${c.injected}× in ${c.enabled} runs where enabled; changed behaviour in ${c.changedBehaviour}`);
+    if (files.length) lines.push(`  reports: ${files.join(', ')}`);
+    return lines.join('\n') + '\n';
+  }
+  lines.push(`${paint(31, 'FAIL')} ${result.controller} fails ${result.property} (run ${result.failedAtRun} of ${result.runs}${shard}, seed ${result.seed}${result.shrinks ? `, shrunk in ${result.shrinks} steps` : ''})`);
+  lines.push(`  ${result.summary}`, '');
+  lines.push(...result.explanation.split('\n').map((l) => `  ${l}`), '');
+  const m = written.model;
+  if (!m.ok) for (const n of m.notes) lines.push(`  Note: ${n}`, '');
+  lines.push('Reports:');
+  for (const f of files) lines.push(`  ${f}`);
+  if (!m.ok && m.replay.command) lines.push('', `Replay: ${m.replay.command}`);
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,102 @@
+import { readFileSync, statSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { parseReproductionFile, ReproductionFileError, type ReproductionFile } from '../../report/json.js';
+import { replay, type ReplayResult } from '../../replay.js';
+import { moduleCheckOptions } from '../check-job.js';
+import type { CliIo } from '../io.js';
+import { loadModule, pickController } from '../load-module.js';
+import type { ReplayCommandOptions } from '../options.js';
+import { noColor } from '../progress.js';
+import { UsageError } from '../usage-error.js';
+import { simulateInWorker } from '../worker-pool.js';
+
+/**
+ * `steadystate replay <report.json>`: reruns a reproduction's minimal scenario with the same
+ * controller, checks the trace is byte-identical (same hash), and judges the failed property
+ * again. Exit 1 while it still fails, 0 once it holds (the bug is fixed).
+ * @throws UsageError for a missing, unreadable, malformed or other-version file, or a module
+ * that cannot be found
+ * @internal
+ */
+export async function replayCommand(o: ReplayCommandOptions, io: CliIo): Promise<number> {
+  const file = readReproduction(o.report, io.cwd);
+  const moduleName = o.module ?? file.controller.source?.module;
+  if (moduleName === undefined) {
+    throw new UsageError(`steadystate replay: ${o.report} does not say which module holds controller "${file.controller.name}" (it was written from a test, not by steadystate check). Pass it: steadystate replay ${o.report} --module path/to/controller.ts.`);
+  }
+  const mod = await loadModule(moduleName, io.cwd, 'replay');
+  const exportName = o.module === undefined ? file.controller.source?.exportName : undefined;
+  const byExport = exportName !== undefined ? mod.controllers.find((c) => c.exportName === exportName) : undefined;
+  const picked = byExport ?? pickController(mod, moduleName, mod.controllers.some((c) => c.controller.name === file.controller.name) ? file.controller.name : undefined, 'replay');
+  const base = moduleCheckOptions(mod.exports, moduleName);
+
+  if (file.property.name === 'fault-coverage') {
+    throw new UsageError(`steadystate replay: ${o.report} records a fault-coverage failure, which is a verdict on a whole check (some fault kind never fired), not on one scenario. Run steadystate check again with the same --seed ${file.seed}.`);
+  }
+  if (file.property.name === 'watchdog') {
+    const r = await simulateInWorker(mod.path, picked.exportName, file.scenario, o.watchdog);
+    const stillHangs = r.hung;
+    if (o.json) io.stdout.write(`${JSON.stringify({ ok: !stillHangs, property: 'watchdog', hung: r.hung, ...(r.hung ? { stalledMs: r.stalledMs } : { hash: r.hash }) }, null, 2)}\n`);
+    else if (stillHangs) io.stdout.write(`${label(io, false)} the scenario still hangs: no simulation progress for ${(r.stalledMs / 1000).toFixed(1)} s of wall time; the worker was terminated.\n\n${indent(file.explanation)}\n`);
+    else io.stdout.write(`${label(io, true)} the scenario no longer hangs: it ran to the end (trace ${r.hash}). Run steadystate check again to judge it.\n`);
+    return stillHangs ? 1 : 0;
+  }
+
+  let result: ReplayResult;
+  try {
+    result = await replay(picked.controller, file, base);
+  } catch (err) {
+    if (err instanceof TypeError && err.message.startsWith('steadystate')) throw new UsageError(err.message);
+    throw err;
+  }
+  if (o.json) {
+    io.stdout.write(`${JSON.stringify({ ok: result.ok, property: result.property, sameTrace: result.sameTrace, hash: result.hash, expectedHash: result.expectedHash, failure: result.failure }, null, 2)}\n`);
+    return result.ok ? 0 : 1;
+  }
+  const lines: string[] = [];
+  lines.push(
+    result.sameTrace
+      ? `Replayed ${o.report}: identical trace (hash ${result.hash}).`
+      : `Replayed ${o.report}: the trace differs (recorded ${result.expectedHash ?? '?'}, now ${result.hash}): the controller changed since the report was written, or it depends on something outside the simulation.`,
+  );
+  if (result.failure) {
+    lines.push(`${label(io, false)} ${picked.controller.name} still fails ${result.property}: ${result.failure.summary}`, '', indent(result.failure.explanation));
+  } else {
+    lines.push(`${label(io, true)} ${picked.controller.name} now satisfies ${result.property} on this scenario.`);
+  }
+  io.stdout.write(`${lines.join('\n')}\n`);
+  return result.ok ? 0 : 1;
+}
+
+function label(io: CliIo, ok: boolean): string {
+  const color = io.stdout.isTTY === true && !noColor(io.env);
+  const text = ok ? 'PASS' : 'FAIL';
+  return color ? `\u001b[${ok ? 32 : 31}m${text}\u001b[0m` : text;
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => `  ${l}`)
+    .join('\n');
+}
+
+/** Reads and validates a reproduction file; every problem is a usage error naming the file. */
+function readReproduction(path: string, cwd: string): ReproductionFile {
+  const abs = isAbsolute(path) ? path : resolve(cwd, path);
+  let text: string;
+  try {
+    if (statSync(abs).isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    text = readFileSync(abs, 'utf8');
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : err instanceof Error ? err.message : String(err);
+    throw new UsageError(`steadystate replay: cannot read the reproduction ${JSON.stringify(path)} (${why}; looked at ${abs}). Pass the .json file that steadystate check wrote under its report directory (reports/ by default).`);
+  }
+  try {
+    return parseReproductionFile(text, path);
+  } catch (err) {
+    if (err instanceof ReproductionFileError) throw new UsageError(err.message);
+    throw err;
+  }
+}

@@ -1,0 +1,99 @@
+import { existsSync, statSync } from 'node:fs';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { isControllerDefinition, type ControllerDefinition } from '../runtime/define-controller.js';
+import { UsageError } from './usage-error.js';
+
+const REGISTERED = Symbol.for('steadystate.tsx-registered');
+
+/**
+ * Makes `import()` understand TypeScript, once per thread, through tsx's `register()` (global
+ * hooks) rather than `tsImport()` (a namespaced copy): the user's module then imports the very
+ * same steadystate modules as the CLI, so `instanceof`, shared catalogues and patched globals
+ * agree. The bin script registers first and sets the marker; this is for other entry points.
+ * @internal
+ */
+export async function ensureTypeScript(): Promise<void> {
+  const g = globalThis as { [REGISTERED]?: boolean };
+  if (g[REGISTERED]) return;
+  // under vitest (or any other TS-aware runner) import() already compiles TypeScript
+  if (process.env['VITEST'] !== undefined) return;
+  const { register } = await import('tsx/esm/api');
+  register();
+  g[REGISTERED] = true;
+}
+
+/** A controller exported by a module, and the binding that exports it. @public */
+export interface ExportedController {
+  exportName: string;
+  controller: ControllerDefinition;
+}
+
+/** A loaded user module. @public */
+export interface LoadedModule {
+  /** Absolute path. */
+  path: string;
+  /** Path relative to the working directory (posix separators), as reports name it. */
+  relativePath: string;
+  exports: Record<string, unknown>;
+  controllers: ExportedController[];
+}
+
+/**
+ * Loads a user's module (TypeScript or JavaScript) and finds the controllers it exports.
+ * @param file - path as the user typed it, resolved against `cwd`
+ * @param command - the command name, for messages
+ * @throws UsageError when the file is missing, is a directory, or fails to load
+ * @internal
+ */
+export async function loadModule(file: string, cwd: string, command: string): Promise<LoadedModule> {
+  const abs = isAbsolute(file) ? file : resolve(cwd, file);
+  if (!existsSync(abs)) {
+    throw new UsageError(`steadystate ${command}: cannot find the module ${JSON.stringify(file)} (looked at ${abs}). Paths are relative to the current directory (${cwd}); check the spelling and the extension (.ts, .mts, .js).`);
+  }
+  if (statSync(abs).isDirectory()) {
+    throw new UsageError(`steadystate ${command}: ${JSON.stringify(file)} is a directory; pass the file that exports your controller, e.g. ${file.replace(/\/$/, '')}/index.ts.`);
+  }
+  await ensureTypeScript();
+  let exports: Record<string, unknown>;
+  try {
+    exports = (await import(pathToFileURL(abs).href)) as Record<string, unknown>;
+  } catch (err) {
+    const first = (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
+    throw new UsageError(`steadystate ${command}: loading ${JSON.stringify(file)} failed: ${first}. Fix the module (run \`npx tsx ${file}\` to see the full error) and try again.`);
+  }
+  const controllers: ExportedController[] = [];
+  for (const [exportName, value] of Object.entries(exports)) {
+    if (isControllerDefinition(value)) controllers.push({ exportName, controller: value });
+  }
+  // `export default web` next to `export const web`: list it once, under its name
+  const deduped = controllers.filter((c) => c.exportName !== 'default' || !controllers.some((d) => d.exportName !== 'default' && d.controller === c.controller));
+  const rel = relative(cwd, abs).split('\\').join('/');
+  return { path: abs, relativePath: rel.startsWith('..') ? abs.split('\\').join('/') : rel, exports, controllers: deduped };
+}
+
+/**
+ * Picks the controller to check: the only one, or the one named by `--controller` (export name
+ * or controller name).
+ * @throws UsageError when there is none, or several and no (or an unknown) name
+ * @internal
+ */
+export function pickController(mod: LoadedModule, file: string, name: string | undefined, command: string): ExportedController {
+  const names = mod.controllers.map((c) => (c.exportName === c.controller.name ? c.exportName : `${c.exportName} (name "${c.controller.name}")`));
+  if (mod.controllers.length === 0) {
+    const exported = Object.keys(mod.exports);
+    throw new UsageError(
+      `steadystate ${command}: ${JSON.stringify(file)} exports no controller: ${exported.length ? `none of its exports (${exported.join(', ')}) was made by defineController` : 'it has no exports'}. Export one, e.g. \`export const web = defineController({ name: 'web', for: 'WebApp', reconcile })\`.`,
+    );
+  }
+  if (name !== undefined) {
+    const hit = mod.controllers.find((c) => c.exportName === name) ?? mod.controllers.find((c) => c.controller.name === name);
+    if (hit) return hit;
+    throw new UsageError(`steadystate ${command}: --controller ${name} matches no controller exported by ${JSON.stringify(file)}. It exports: ${names.join(', ')}.`);
+  }
+  if (mod.controllers.length > 1) {
+    const first = mod.controllers[0]!;
+    throw new UsageError(`steadystate ${command}: ${JSON.stringify(file)} exports ${mod.controllers.length} controllers (${names.join(', ')}); choose one with --controller, e.g. --controller ${first.exportName}.`);
+  }
+  return mod.controllers[0]!;
+}

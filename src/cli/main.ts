@@ -1,0 +1,48 @@
+import { version } from '../report/version.js';
+import { checkCommand } from './commands/check.js';
+import { demoCommand } from './commands/demo.js';
+import { replayCommand } from './commands/replay.js';
+import { processIo, type CliIo } from './io.js';
+import { helpText, parseCommandLine, type ParsedCommandLine } from './options.js';
+import { formatUsageError, UsageError } from './usage-error.js';
+
+/**
+ * The CLI: parse the command line, dispatch to the command, turn usage errors into one
+ * paragraph and exit code 2. Nothing else lives here (vitest `cli.ts` style).
+ * @param argv - arguments after `node steadystate`
+ * @returns the exit code: 0 pass, 1 a property failed, 2 usage error
+ * @internal
+ */
+export async function run(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  let parsed: ParsedCommandLine | undefined;
+  try {
+    parsed = parseCommandLine(argv);
+    switch (parsed.command) {
+      case 'help':
+        io.stdout.write(helpText(parsed.topic, version));
+        return 0;
+      case 'version':
+        io.stdout.write(`${version}\n`);
+        return 0;
+      case 'check':
+        return await checkCommand(parsed.options, io);
+      case 'replay':
+        return await replayCommand(parsed.options, io);
+      case 'demo':
+        return await demoCommand(parsed.options, io);
+    }
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr.write(formatUsageError(err, parsed && parsed.command !== 'help' && parsed.command !== 'version' ? parsed.command : commandOf(argv)));
+      return 2;
+    }
+    // not the user's input: a bug here or an exception escaping the checked code
+    io.stderr.write(`steadystate: unexpected error; please report it with the command line you ran.\n${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    return 1;
+  }
+}
+
+function commandOf(argv: readonly string[]): string | undefined {
+  const c = argv[0];
+  return c === 'check' || c === 'replay' || c === 'demo' ? c : undefined;
+}

@@ -1,0 +1,299 @@
+import { parseArgs } from 'node:util';
+import { parseShard, type Shard } from '../harness/shard.js';
+import { UsageError } from './usage-error.js';
+
+/**
+ * The CLI's one declarative flag table (vitest `cli-config.ts` style): each command's
+ * positionals and flags, with a parser per flag. The same table drives parsing (through node's
+ * `util.parseArgs`), `--help` and validation, so they cannot drift apart.
+ */
+
+/** One flag of a command. @internal */
+export interface FlagSpec {
+  /** Long name without dashes; also the key in the parsed result (camelCased). */
+  readonly name: string;
+  readonly short?: string;
+  /** Placeholder in help, e.g. `N`; absent for boolean flags. */
+  readonly value?: string;
+  readonly description: string;
+  /** Default shown in help. */
+  readonly defaultText?: string;
+  /** Turns the raw text into the typed value; throws UsageError naming the flag. */
+  readonly parse?: (raw: string, flag: string) => unknown;
+}
+
+/** One command of the CLI. @internal */
+export interface CommandSpec {
+  readonly name: CommandName;
+  readonly summary: string;
+  readonly positionals: readonly { name: string; description: string }[];
+  readonly flags: readonly FlagSpec[];
+  readonly examples: readonly string[];
+}
+
+/** @internal */
+export type CommandName = 'check' | 'replay' | 'demo';
+
+/** Options of `steadystate check`. @internal */
+export interface CheckCommandOptions {
+  module: string;
+  controller?: string;
+  runs?: number;
+  seed?: number;
+  faults?: string[];
+  properties?: string[];
+  settle?: number;
+  reportDir: string;
+  shard?: Shard;
+  /** Absent: run in this thread. */
+  workers?: number;
+  watchdog: number;
+  json: boolean;
+}
+
+/** Options of `steadystate replay`. @internal */
+export interface ReplayCommandOptions {
+  report: string;
+  module?: string;
+  watchdog: number;
+  json: boolean;
+}
+
+/** Options of `steadystate demo`. @internal */
+export interface DemoCommandOptions {
+  trials?: number;
+  reportDir: string;
+}
+
+/** What the command line asks for. @internal */
+export type ParsedCommandLine =
+  | { command: 'help'; topic: CommandName | undefined }
+  | { command: 'version' }
+  | { command: 'check'; options: CheckCommandOptions }
+  | { command: 'replay'; options: ReplayCommandOptions }
+  | { command: 'demo'; options: DemoCommandOptions };
+
+const MAX_RUNS = 10_000_000;
+
+/** A whole number in [min, max]; only digits (no `1e3`, no `10x`). */
+function integer(min: number, max: number, what: string, example: number) {
+  return (raw: string, flag: string): number => {
+    const text = raw.trim();
+    if (!/^[+-]?\d+$/.test(text)) throw new UsageError(`steadystate: ${flag} expects ${what}, got ${JSON.stringify(raw)}. Write digits only, e.g. ${flag} ${example}.`);
+    const n = Number(text);
+    if (!Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`steadystate: ${flag} expects ${what} between ${min} and ${max}, got ${raw}.`);
+    return n;
+  };
+}
+
+function nameList(raw: string, flag: string): string[] {
+  const names = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (names.length === 0) throw new UsageError(`steadystate: ${flag} expects a comma-separated list of names (e.g. ${flag} event-loss,crash-restart), got ${JSON.stringify(raw)}.`);
+  return [...new Set(names)];
+}
+
+function shard(raw: string, flag: string): Shard {
+  try {
+    return parseShard(raw);
+  } catch (err) {
+    throw new UsageError(`${err instanceof Error ? err.message : String(err)}; ${flag} ${raw} names no shard (shards of a CI matrix of n jobs are 1/n … n/n).`);
+  }
+}
+
+function nonEmpty(raw: string, flag: string): string {
+  if (raw.trim() === '') throw new UsageError(`steadystate: ${flag} expects a value, got an empty string.`);
+  return raw;
+}
+
+const jsonFlag: FlagSpec = { name: 'json', description: 'print one JSON object to stdout instead of text (reports are still written)' };
+
+/** The table. @internal */
+export const commandSpecs: Readonly<Record<CommandName, CommandSpec>> = {
+  check: {
+    name: 'check',
+    summary: 'check a controller module under injected faults; exit 0 when every property holds, 1 when one fails',
+    positionals: [{ name: 'module', description: 'a .ts or .js file exporting controllers made by defineController' }],
+    flags: [
+      { name: 'controller', value: 'NAME', description: 'which controller, when the module exports several (export or controller name)', parse: nonEmpty },
+      { name: 'runs', value: 'N', description: 'scenarios to generate', defaultText: '100', parse: integer(1, MAX_RUNS, 'a whole number of runs', 100) },
+      { name: 'seed', value: 'S', description: 'fast-check seed (a failing report names it)', defaultText: 'random', parse: integer(-(2 ** 31), 2 ** 31 - 1, 'a 32-bit integer seed', 42) },
+      { name: 'faults', value: 'a,b', description: 'fault kinds to enable (swarm-sampled per run)', defaultText: 'all', parse: nameList },
+      { name: 'properties', value: 'a,b', description: 'properties to check', defaultText: 'all', parse: nameList },
+      { name: 'settle', value: 'MS', description: 'settle phase after the last fault or action (virtual ms)', defaultText: '30000', parse: integer(0, 86_400_000, 'a duration in virtual milliseconds', 30000) },
+      { name: 'report-dir', value: 'DIR', description: 'where reports are written', defaultText: 'reports', parse: nonEmpty },
+      { name: 'shard', value: 'i/n', description: 'run only shard i of n (1-based); the n shards of one seed cover exactly the unsharded runs', parse: shard },
+      { name: 'workers', value: 'N', description: 'run scenarios in N worker threads (with a wall-clock watchdog)', defaultText: 'in this thread', parse: integer(1, 64, 'a number of worker threads', 2) },
+      { name: 'watchdog', value: 'MS', description: 'worker mode: wall-clock ms a simulation may run before its worker is terminated', defaultText: '10000', parse: integer(100, 3_600_000, 'a wall-clock time in milliseconds', 10000) },
+      jsonFlag,
+    ],
+    examples: ['steadystate check src/web-controller.ts', 'steadystate check src/controllers.ts --controller web --runs 500 --seed 42', 'steadystate check src/web.ts --faults event-loss --properties convergence --shard 1/4 --workers 2'],
+  },
+  replay: {
+    name: 'replay',
+    summary: 'rerun a reproduction file: the identical trace and the same failure (exit 1), or exit 0 once it is fixed',
+    positionals: [{ name: 'report', description: 'a reproduction .json written by steadystate check (under reports/)' }],
+    flags: [
+      { name: 'module', value: 'FILE', description: 'load the controller from this module instead of the one the report names', parse: nonEmpty },
+      { name: 'watchdog', value: 'MS', description: 'for a scenario that hung: wall-clock ms before its worker is terminated', defaultText: '10000', parse: integer(100, 3_600_000, 'a wall-clock time in milliseconds', 10000) },
+      jsonFlag,
+    ],
+    examples: ['steadystate replay reports/web-convergence-42.json'],
+  },
+  demo: {
+    name: 'demo',
+    summary: 'run the bundled examples: the level- vs edge-triggered reference experiment and a shrunk reproduction',
+    positionals: [],
+    flags: [
+      { name: 'trials', value: 'N', description: 'trials per controller', defaultText: '2000', parse: integer(1, 1_000_000, 'a whole number of trials', 200) },
+      { name: 'report-dir', value: 'DIR', description: 'where the demo writes its reports', defaultText: 'reports', parse: nonEmpty },
+    ],
+    examples: ['steadystate demo', 'steadystate demo --trials 200'],
+  },
+};
+
+const camel = (s: string): string => s.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * Parses argv (without `node` and the script) into a command and its typed options.
+ * @throws UsageError for anything malformed, with the fix in the message
+ * @internal
+ */
+export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
+  const [first, ...rest] = argv;
+  if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
+    const topic = first === 'help' ? rest[0] : undefined;
+    if (topic !== undefined && !(topic in commandSpecs)) throw unknownCommand(topic);
+    return { command: 'help', topic: topic as CommandName | undefined };
+  }
+  if (first === '--version' || first === '-v') return { command: 'version' };
+  if (!(first in commandSpecs)) throw first.startsWith('-') ? new UsageError(`steadystate: ${first} is not a global option. Global options are --help and --version; other flags follow a command, e.g. steadystate check <module> ${first}.`) : unknownCommand(first);
+  const spec = commandSpecs[first as CommandName];
+  const flagOptions: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' } };
+  for (const f of spec.flags) flagOptions[f.name] = { type: f.value ? 'string' : 'boolean', ...(f.short ? { short: f.short } : {}) };
+  let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
+  try {
+    parsed = parseArgs({ args: [...rest], options: flagOptions, allowPositionals: true, strict: true }) as typeof parsed;
+  } catch (err) {
+    throw argsError(spec, err);
+  }
+  if (parsed.values['help'] === true) return { command: 'help', topic: spec.name };
+  if (parsed.positionals.length > spec.positionals.length) {
+    const extra = parsed.positionals.slice(spec.positionals.length);
+    throw new UsageError(`steadystate ${spec.name}: unexpected argument${extra.length > 1 ? 's' : ''} ${extra.map((e) => JSON.stringify(e)).join(', ')}; ${spec.name} takes ${spec.positionals.length === 0 ? 'no arguments' : spec.positionals.map((p) => `<${p.name}>`).join(' ')}.`);
+  }
+  const out: Record<string, unknown> = {};
+  spec.positionals.forEach((p, i) => {
+    const v = parsed.positionals[i];
+    if (v === undefined) throw new UsageError(`steadystate ${spec.name}: missing <${p.name}>: ${p.description}. Usage: steadystate ${spec.name} <${p.name}>.`);
+    out[camel(p.name)] = v;
+  });
+  for (const f of spec.flags) {
+    const raw = parsed.values[f.name];
+    if (raw === undefined) continue;
+    out[camel(f.name)] = typeof raw === 'string' && f.parse ? f.parse(raw, `--${f.name}`) : raw;
+  }
+  switch (spec.name) {
+    case 'check':
+      return { command: 'check', options: { reportDir: 'reports', watchdog: 10_000, json: false, ...out } as CheckCommandOptions };
+    case 'replay':
+      return { command: 'replay', options: { json: false, watchdog: 10_000, ...out } as ReplayCommandOptions };
+    case 'demo':
+      return { command: 'demo', options: { reportDir: 'reports', ...out } as DemoCommandOptions };
+  }
+}
+
+function unknownCommand(name: string): UsageError {
+  const names = Object.keys(commandSpecs);
+  const near = closest(name, names);
+  return new UsageError(`steadystate: unknown command ${JSON.stringify(name)}${near ? ` (did you mean ${near}?)` : ''}. Commands: ${names.join(', ')}.`);
+}
+
+function argsError(spec: CommandSpec, err: unknown): UsageError {
+  const code = (err as { code?: string } | null)?.code;
+  const message = err instanceof Error ? err.message : String(err);
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const flag = /'([^']+)'/.exec(message)?.[1] ?? message;
+    const near = closest(flag.replace(/^-+/, '').split('=')[0] ?? '', spec.flags.map((f) => f.name));
+    return new UsageError(`steadystate ${spec.name}: unknown option ${flag}${near ? ` (did you mean --${near}?)` : ''}. Options of ${spec.name}: ${spec.flags.map((f) => `--${f.name}`).join(', ')}.`);
+  }
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    const flag = /'(--[a-z-]+)/.exec(message)?.[1];
+    const f = spec.flags.find((x) => `--${x.name}` === flag);
+    if (f && f.value) return new UsageError(`steadystate ${spec.name}: ${flag} needs a value (${flag} ${f.value}): ${f.description}.`);
+    if (f) return new UsageError(`steadystate ${spec.name}: ${flag} is a switch and takes no value; write just ${flag}.`);
+  }
+  return new UsageError(`steadystate ${spec.name}: ${message.replace(/\.$/, '')}. See the options below.`);
+}
+
+/** The nearest candidate by edit distance, when it is close enough to be a typo. @internal */
+export function closest(word: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestD = Infinity;
+  for (const c of candidates) {
+    const d = editDistance(word.toLowerCase(), c.toLowerCase());
+    if (d < bestD) {
+      best = c;
+      bestD = d;
+    }
+  }
+  return best !== undefined && bestD <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return row[b.length]!;
+}
+
+/**
+ * Checks names given to --faults/--properties against a catalogue.
+ * @throws UsageError naming the unknown ones, a likely typo, and the known names
+ * @internal
+ */
+export function checkNames(names: readonly string[], known: readonly string[], flag: string, what: string): void {
+  const unknown = names.filter((n) => !known.includes(n));
+  if (unknown.length === 0) return;
+  const hints = unknown.map((u) => {
+    const near = closest(u, known);
+    return near ? `${JSON.stringify(u)} (did you mean ${near}?)` : JSON.stringify(u);
+  });
+  throw new UsageError(`steadystate check: ${flag} names unknown ${what}${unknown.length > 1 ? 's' : ''} ${hints.join(', ')}. Known ${what}s: ${known.join(', ')}.`);
+}
+
+/**
+ * `--help` text, generated from the table.
+ * @param topic - a command, or undefined for the overview
+ * @internal
+ */
+export function helpText(topic: CommandName | undefined, version: string): string {
+  if (topic === undefined) {
+    const lines = [`steadystate ${version}: test reconcilers under injected faults in a deterministic simulation`, '', 'Usage: steadystate <command> [options]', '', 'Commands:'];
+    for (const c of Object.values(commandSpecs)) lines.push(`  ${pad(c.name, 9)}${c.summary}`);
+    lines.push('', 'Global options:', `  ${pad('--help, -h', 16)}show help (also: steadystate <command> --help)`, `  ${pad('--version, -v', 16)}print the version`, '', 'Exit codes: 0 every property held, 1 a property failed (reports written), 2 usage error.', '');
+    return lines.join('\n');
+  }
+  const c = commandSpecs[topic];
+  const usage = `steadystate ${c.name}${c.positionals.map((p) => ` <${p.name}>`).join('')}${c.flags.length ? ' [options]' : ''}`;
+  const lines = [`Usage: ${usage}`, '', c.summary, ''];
+  if (c.positionals.length) {
+    lines.push('Arguments:');
+    for (const p of c.positionals) lines.push(`  ${pad(`<${p.name}>`, 22)}${p.description}`);
+    lines.push('');
+  }
+  lines.push('Options:');
+  for (const f of c.flags) lines.push(`  ${pad(`--${f.name}${f.value ? ` ${f.value}` : ''}`, 22)}${f.description}${f.defaultText ? ` (default: ${f.defaultText})` : ''}`);
+  lines.push(`  ${pad('--help, -h', 22)}show this help`, '', 'Examples:', ...c.examples.map((e) => `  ${e}`), '');
+  return lines.join('\n');
+}
+
+function pad(s: string, n: number): string {
+  return s.length >= n ? `${s}  ` : s + ' '.repeat(n - s.length);
+}

@@ -1,0 +1,268 @@
+import { Worker } from 'node:worker_threads';
+import type { CheckFailed, CheckResult } from '../harness/check-result.js';
+import type { RunRecord } from '../harness/property.js';
+import type { Scenario } from '../harness/scenario.js';
+import type { Shard } from '../harness/shard.js';
+import type { CheckJob } from './check-job.js';
+import { mergeCheckResults } from './merge-results.js';
+import { UsageError } from './usage-error.js';
+import type { WorkerInput, WorkerMessage } from './worker.js';
+
+/** Options of {@link runCheckInWorkers}. @internal */
+export interface PoolOptions {
+  workers: number;
+  /** Wall-clock ms a worker may go without starting a simulation before it is terminated. */
+  watchdogMs: number;
+  /** Totals over all workers. */
+  onProgress?: (runs: number, total: number, failures: number) => void;
+}
+
+/** Wall-clock allowance for a worker to load tsx and the user's module. */
+const LOAD_GRACE_MS = 60_000;
+
+interface Slot {
+  /** 0-based slot number. */
+  k: number;
+  job: CheckJob;
+  worker: Worker | undefined;
+  lastBeat: number;
+  lastScenario: Scenario | undefined;
+  /** 0-based index of the generated run last started (undefined while replaying the corpus). */
+  lastRunIndex: number | undefined;
+  /** Runs completed by earlier workers of this slot (restarts after a hang). */
+  runsBefore: number;
+  runs: number;
+  total: number;
+  failures: number;
+  phase: string;
+}
+
+/**
+ * Runs a check in `workers` worker threads. The run-index space (or the `--shard` slice of it)
+ * is dealt round-robin to the workers, so together they run exactly the runs of one thread.
+ * A wall-clock watchdog terminates a worker that stops starting simulations (a reconcile
+ * spinning in a synchronous loop cannot be preempted any other way), turns the scenario it
+ * was running into a `watchdog` failure, and restarts the worker after that scenario so the
+ * remaining runs still run. Results are merged; the failure with the lowest run number wins.
+ * @internal
+ */
+export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Promise<CheckResult> {
+  const base: Shard = job.shard ?? { index: 0, count: 1 };
+  const slots: Slot[] = [];
+  for (let k = 0; k < options.workers; k++) {
+    const shard = { index: base.index + base.count * k, count: base.count * options.workers };
+    // the corpus is replayed once, by the first worker
+    slots.push({ k, job: { ...job, shard, corpus: k === 0 ? (job.corpus ?? []) : [] }, worker: undefined, lastBeat: 0, lastScenario: undefined, lastRunIndex: undefined, runsBefore: 0, runs: 0, total: 0, failures: 0, phase: 'corpus' });
+  }
+  const results: CheckResult[] = [];
+  const hangs: CheckFailed[] = [];
+  let usage: UsageError | undefined;
+  let crash: Error | undefined;
+
+  const report = (): void => {
+    let runs = 0;
+    let total = 0;
+    let failures = hangs.length;
+    for (const s of slots) {
+      runs += s.runsBefore + s.runs;
+      total += s.runsBefore + s.total;
+      failures += s.failures;
+    }
+    options.onProgress?.(runs, total, failures);
+  };
+
+  await new Promise<void>((resolveAll) => {
+    let live = 0;
+    const stop = (slot: Slot): void => {
+      const wk = slot.worker;
+      if (!wk) return;
+      slot.worker = undefined;
+      live--;
+      void wk.terminate();
+    };
+    const settleIfDone = (): void => {
+      if (live > 0) return;
+      clearInterval(timer);
+      resolveAll();
+    };
+    const fatal = (): void => {
+      for (const s of slots) stop(s);
+      settleIfDone();
+    };
+    const start = (slot: Slot, job: CheckJob): void => {
+      live++;
+      const worker = spawnWorker({ kind: 'check', job });
+      slot.worker = worker;
+      slot.job = job;
+      // loading tsx and the user's module is not a stuck scenario: the watchdog starts after it
+      slot.lastBeat = Date.now() + LOAD_GRACE_MS;
+      worker.on('message', (m: WorkerMessage) => {
+        if (slot.worker !== worker) return;
+        slot.lastBeat = Date.now();
+        switch (m.type) {
+          case 'sim':
+            slot.lastScenario = m.scenario as Scenario;
+            if (m.runIndex !== undefined) slot.lastRunIndex = m.runIndex;
+            break;
+          case 'progress':
+            slot.runs = m.runs;
+            slot.total = m.total;
+            slot.failures = m.failures;
+            slot.phase = m.phase;
+            report();
+            break;
+          case 'result':
+            results.push(m.result as CheckResult);
+            stop(slot);
+            settleIfDone();
+            break;
+          case 'error':
+            if (m.usage) usage ??= new UsageError(m.message);
+            else crash ??= new Error(`steadystate check: a worker thread failed: ${m.message}`);
+            fatal();
+            break;
+        }
+      });
+      worker.on('error', (err) => {
+        if (slot.worker !== worker) return;
+        crash ??= new Error(`steadystate check: a worker thread crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+        fatal();
+      });
+      worker.on('exit', () => {
+        if (slot.worker !== worker) return;
+        crash ??= new Error('steadystate check: a worker thread exited before reporting a result');
+        fatal();
+      });
+    };
+
+    const timer = setInterval(() => {
+      const now = Date.now();
+      for (const slot of slots) {
+        if (!slot.worker || now - slot.lastBeat <= options.watchdogMs) continue;
+        // Where it hung: while shrinking a failure the slot already reported (its check was over),
+        // in a corpus replay (no generated run started yet), or in generated run `lastRunIndex`.
+        const shrinking = slot.failures > 0 || slot.phase === 'shrinking';
+        const inCorpus = !shrinking && slot.lastRunIndex === undefined;
+        const runIndex = shrinking || inCorpus ? undefined : slot.lastRunIndex;
+        const hungCounts = shrinking ? 0 : 1;
+        hangs.push(hangFailure(slot, now - slot.lastBeat, options.watchdogMs, runIndex, slot.runs + hungCounts, shrinking ? 'a shrinking candidate' : inCorpus ? `corpus scenario ${slot.runs + 1}` : `run ${runIndex! + 1}`));
+        slot.runsBefore += slot.runs + hungCounts;
+        const doneInCorpus = slot.runs;
+        slot.runs = 0;
+        slot.total = 0;
+        stop(slot);
+        // the rest of this slot's runs, after the one that hung
+        if (inCorpus) start(slot, { ...slot.job, corpus: (slot.job.corpus ?? []).slice(doneInCorpus + 1) });
+        else if (runIndex !== undefined) start(slot, { ...slot.job, corpus: [], resumeAt: runIndex + 1 });
+        report();
+      }
+      settleIfDone();
+    }, Math.min(250, Math.max(20, Math.floor(options.watchdogMs / 4))));
+
+    for (const s of slots) start(s, s.job);
+  });
+
+  if (usage) throw usage;
+  if (crash) throw crash;
+  return mergeCheckResults([...results, ...hangs], job.shard);
+}
+
+/** The verdict for a scenario whose worker had to be terminated. */
+function hangFailure(slot: Slot, stalledMs: number, watchdogMs: number, runIndex: number | undefined, runs: number, where: string): CheckFailed {
+  const job = slot.job;
+  const scenario: Scenario = slot.lastScenario ?? { seed: job.seed, controllers: [], initialObjects: [], workload: [], faults: { events: [], background: [] } };
+  const seconds = (stalledMs / 1000).toFixed(1);
+  return {
+    ok: false,
+    controller: scenario.controllers[0]?.name ?? job.exportName,
+    runs,
+    seed: job.seed,
+    properties: job.properties ?? [],
+    faults: job.faults ?? [],
+    coverage: [],
+    stats: { convergenceLatencyMs: null, reconcilesPerObject: 0, storeWritesPerObject: 0, peakDownstreamQps: 0, reconciles: 0 },
+    corpusReplayed: 0,
+    determinismChecked: 0,
+    property: 'watchdog',
+    summary: `${where} never returned control: its worker thread was stuck for ${seconds} s of wall time (a synchronous loop or blocking call in a reconcile) and was terminated`,
+    explanation: `Let: worker ${slot.k + 1} start ${where} (scenario seed ${scenario.seed}, ${scenario.faults.events.length} fault events). Then: no simulation step happened for ${seconds} s of wall time, longer than the watchdog allows (--watchdog ${watchdogMs} ms). Simulated time cannot preempt synchronous code, so a reconcile (or an environment actor) is looping synchronously or blocking on synchronous I/O (a busy-wait, a while loop whose exit depends on time passing, Atomics.wait, execSync). Make the loop await (ctx.clock.sleep, a requeue) or bound it. The reproduction holds the scenario; steadystate replay runs it under the same watchdog.`,
+    evidence: { stalledMs: Math.round(stalledMs), worker: slot.k + 1, runNumber: runIndex !== undefined ? runIndex + 1 : null },
+    scenario,
+    originalScenario: scenario,
+    path: '',
+    failedAtRun: runIndex !== undefined ? runIndex + 1 : 0,
+    shrinks: 0,
+    run: emptyRun(scenario),
+    determinism: { ok: true, hashes: ['', ''], explanation: 'not checked: the scenario never finished' },
+  };
+}
+
+/** A run record for a scenario that never finished: nothing was recorded. */
+export function emptyRun(scenario: Scenario): RunRecord {
+  return {
+    scenario,
+    controllers: scenario.controllers.map((c) => c.name),
+    primaryKinds: [],
+    trace: [],
+    writes: [],
+    requests: [],
+    settledObjects: [],
+    finalObjects: [],
+    probes: {},
+    timing: { faultWindowEnd: 0, lastActionAt: 0, settleStart: 0, tailStart: 0, end: 0 },
+    blocked: [],
+    downstream: null,
+    hash: '',
+  };
+}
+
+/**
+ * Simulates one scenario in a worker thread under the watchdog: replays a reproduction of a
+ * scenario that hung without hanging this thread.
+ * @returns the trace hash, or how long it was stuck when the watchdog fired
+ * @internal
+ */
+export async function simulateInWorker(module: string, exportName: string, scenario: Scenario, watchdogMs: number): Promise<{ hung: false; hash: string } | { hung: true; stalledMs: number }> {
+  const worker = spawnWorker({ kind: 'simulate', module, exportName, scenario });
+  return new Promise((resolve, reject) => {
+    let started = Number.POSITIVE_INFINITY;
+    const timer = setInterval(() => {
+      const stalled = Date.now() - started;
+      if (stalled <= watchdogMs) return;
+      clearInterval(timer);
+      void worker.terminate();
+      resolve({ hung: true, stalledMs: stalled });
+    }, Math.min(250, Math.max(20, Math.floor(watchdogMs / 4))));
+    const end = (): void => {
+      clearInterval(timer);
+      void worker.terminate();
+    };
+    worker.on('message', (m: WorkerMessage) => {
+      if (m.type === 'sim') started = Date.now();
+      else if (m.type === 'result') {
+        end();
+        resolve({ hung: false, hash: (m.result as { hash: string }).hash });
+      } else if (m.type === 'error') {
+        end();
+        reject(m.usage ? new UsageError(m.message) : new Error(`steadystate replay: the worker thread failed: ${m.message}`));
+      }
+    });
+    worker.on('error', (err) => {
+      end();
+      reject(err);
+    });
+  });
+}
+
+/**
+ * A worker thread running `worker.ts`. The thread first registers tsx (user modules are
+ * TypeScript) and then imports the entry with the same extension as this file, so it works
+ * from the sources (.ts) and from a build (.js).
+ */
+function spawnWorker(input: WorkerInput): Worker {
+  const self = import.meta.url;
+  const entry = new URL(self.endsWith('.ts') ? './worker.ts' : './worker.js', self).href;
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const code = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); globalThis[Symbol.for('steadystate.tsx-registered')] = true; return import(${JSON.stringify(entry)}); });`;
+  return new Worker(code, { eval: true, workerData: input });
+}

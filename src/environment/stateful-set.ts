@@ -1,0 +1,117 @@
+import { keyOf, type Json, type JsonObject, type StoredObject } from '../store/object.js';
+import { defineEnvironmentActor, type EnvironmentSyncContext, type EnvironmentSyncResult } from './define-environment-actor.js';
+import { isRecord, specNumber } from './_internals/conditions.js';
+import { isActive, isPodReady, isTerminal, podFor, templateOf } from './_internals/pods.js';
+
+/** Parameters of {@link statefulSet} (none: pods take podLifecycle's timing). @public */
+export type StatefulSetParams = JsonObject;
+
+/**
+ * The StatefulSet controller: pods with stable ordinal names `<name>-0 … <name>-(n-1)`,
+ * created in order and, with the default `OrderedReady` policy, each only once the previous one
+ * is Ready (`Parallel`: all at once); scaled down from the highest ordinal, one at a time; a
+ * failed pod is deleted and recreated under the same name. Each `volumeClaimTemplates` entry
+ * gives every pod its own claim `<claim>-<name>-<ordinal>` (kept when the pod goes, as
+ * Kubernetes does by default); install `pvc-binding` so they bind. Reports `replicas`,
+ * `readyReplicas`, `availableReplicas`, `currentReplicas`, `updatedReplicas` and
+ * `observedGeneration`. Steps faults act on: `statefulset:create-pod` (delay = a slow rollout).
+ *
+ * Known limits: no rolling update of the template (new pods get the new template, running ones
+ * keep theirs), no `minReadySeconds`, no claim retention policies.
+ * @public
+ */
+export const statefulSet = defineEnvironmentActor<StatefulSetParams>({
+  name: 'stateful-set',
+  description: 'StatefulSets get ordinal pods in order, each with its own volume claims',
+  defaults: {},
+  for: 'StatefulSet',
+  owns: ['Pod'],
+  sync,
+});
+
+function sync(ctx: EnvironmentSyncContext<StatefulSetParams>): EnvironmentSyncResult {
+  const sts = ctx.object;
+  if (!sts || sts.metadata.deletionTimestamp !== undefined) return;
+  const replicas = Math.max(0, specNumber(sts, 'replicas', 1));
+  const parallel = sts.spec['podManagementPolicy'] === 'Parallel';
+  const ns = sts.metadata.namespace;
+  const name = sts.metadata.name;
+  const claims = claimTemplates(sts);
+  let after: number | undefined;
+
+  for (let i = 0; i < replicas; i++) {
+    const podName = `${name}-${i}`;
+    const pod = ctx.get('Pod', keyOf({ namespace: ns, name: podName }));
+    if (pod && !pod.metadata.ownerReferences.some((r) => r.uid === sts.metadata.uid)) {
+      ctx.record('statefulset:name-taken', { key: ctx.key, pod: podName });
+      if (!parallel) break;
+      continue;
+    }
+    if (pod && isTerminal(pod) && pod.metadata.deletionTimestamp === undefined) {
+      // recreated under the same name on the next sync (the deletion triggers it)
+      ctx.delete('Pod', keyOf(pod.metadata));
+      if (!parallel) break;
+      continue;
+    }
+    if (pod && pod.metadata.deletionTimestamp !== undefined) {
+      if (!parallel) break;
+      continue;
+    }
+    if (!pod) {
+      for (const c of claims) {
+        const claimName = `${c.name}-${name}-${i}`;
+        if (!ctx.get('PersistentVolumeClaim', keyOf({ namespace: ns, name: claimName }))) {
+          ctx.create({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: claimName, ...(ns !== undefined ? { namespace: ns } : {}), labels: templateOf(sts).labels }, spec: c.spec });
+        }
+      }
+      const d = ctx.decide('statefulset:create-pod', sts, i);
+      if (d.type === 'proceed') {
+        const t = templateOf(sts);
+        const volumes: Json[] = [...(Array.isArray(t.spec['volumes']) ? t.spec['volumes'] : []), ...claims.map((c) => ({ name: c.name, persistentVolumeClaim: { claimName: `${c.name}-${name}-${i}` } }))];
+        const created = ctx.create(
+          podFor(sts, { name: podName }, {
+            labels: { 'statefulset.kubernetes.io/pod-name': podName, 'apps.kubernetes.io/pod-index': String(i) },
+            spec: { hostname: podName, ...(typeof sts.spec['serviceName'] === 'string' ? { subdomain: sts.spec['serviceName'] } : {}), ...(volumes.length > 0 ? { volumes } : {}) },
+          }),
+        );
+        if (created) ctx.record('statefulset:create-pod', { key: ctx.key, pod: podName });
+      } else if (d.type === 'delay') {
+        after = Math.min(after ?? Infinity, d.ms);
+      } else if (d.type === 'block' && d.untilMs !== undefined) {
+        after = Math.min(after ?? Infinity, Math.max(0, d.untilMs - ctx.now()));
+      }
+      if (!parallel) break;
+      continue;
+    }
+    if (!parallel && !isPodReady(pod)) break;
+  }
+
+  const extra = ctx
+    .list('Pod', { namespace: ns, ownedBy: sts })
+    .filter((p) => ordinalOf(p, name) >= replicas && p.metadata.deletionTimestamp === undefined)
+    .sort((a, b) => ordinalOf(b, name) - ordinalOf(a, name));
+  for (const p of parallel ? extra : extra.slice(0, 1)) ctx.delete('Pod', keyOf(p.metadata));
+
+  const live = ctx.list('Pod', { namespace: ns, ownedBy: sts }).filter(isActive);
+  const ready = live.filter(isPodReady).length;
+  ctx.patchStatus('StatefulSet', ctx.key, {
+    status: { observedGeneration: sts.metadata.generation, replicas: live.length, readyReplicas: ready, availableReplicas: ready, currentReplicas: live.length, updatedReplicas: live.length },
+  });
+  return after !== undefined ? { afterMs: after } : undefined;
+}
+
+function claimTemplates(sts: StoredObject): { name: string; spec: JsonObject }[] {
+  const raw = sts.spec['volumeClaimTemplates'];
+  if (!Array.isArray(raw)) return [];
+  const out: { name: string; spec: JsonObject }[] = [];
+  for (const c of raw) {
+    if (!isRecord(c) || !isRecord(c['metadata']) || typeof c['metadata']['name'] !== 'string') continue;
+    out.push({ name: c['metadata']['name'], spec: isRecord(c['spec']) ? (c['spec'] as JsonObject) : {} });
+  }
+  return out;
+}
+
+function ordinalOf(pod: StoredObject, set: string): number {
+  const m = pod.metadata.name.startsWith(`${set}-`) ? /^(\d+)$/.exec(pod.metadata.name.slice(set.length + 1)) : null;
+  return m ? Number(m[1]) : -1;
+}

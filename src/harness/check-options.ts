@@ -1,0 +1,295 @@
+import { isControllerDefinition, type ControllerDefinition } from '../runtime/define-controller.js';
+import type { JsonObject } from '../store/object.js';
+import { ALL_ACTION_TYPES, resolveObjectTemplates, type ObjectTemplate, type ResolvedObjectTemplate, type WorkloadActionType } from '../arbitrary/workload.js';
+import type { CheckFailed } from './check-result.js';
+import type { HostSourceProbe } from './determinism.js';
+import type { EnvironmentActor } from './environment.js';
+import type { FaultModule } from './fault.js';
+import type { Property } from './property.js';
+import type { Scenario, ScenarioOptions } from './scenario.js';
+import { shardProblem, type Shard } from './shard.js';
+import type { SimulateOptions } from './simulate.js';
+
+/** Progress of a running check, reported after every scenario. @public */
+export interface CheckProgress {
+  /** Scenarios run so far (corpus replays and generated ones; shrinking not counted). */
+  runs: number;
+  /** Scenarios this check will run at most (this shard's share). */
+  total: number;
+  /** Failing scenarios found so far (0 or 1: the check stops at the first and shrinks it). */
+  failures: number;
+  phase: 'corpus' | 'runs' | 'shrinking' | 'done';
+}
+
+/** A regression corpus (SPEC §6): scenarios replayed before generated ones, and where new failures go. @public */
+export interface CheckCorpus {
+  /** Scenarios to replay first (e.g. loaded from `reports/corpus/`). @defaultValue [] */
+  scenarios?: readonly Scenario[];
+  /** Called once with a new failure (not one replayed from the corpus), e.g. to save it. */
+  onFailure?: (failure: CheckFailed) => void | Promise<void>;
+}
+
+/** An environment actor with its parameters. @public */
+export interface EnvironmentUse {
+  actor: EnvironmentActor;
+  params?: JsonObject;
+}
+
+/**
+ * Options of `check`. Every field is optional; the defaults test the controller with every
+ * property and every fault kind (swarm), over objects made from the controller's `sample`.
+ * @public
+ */
+export interface CheckOptions {
+  /** Generated scenarios to run (before sharding). @defaultValue 100 */
+  runs?: number;
+  /** fast-check seed; replays a check exactly. @defaultValue chosen by fast-check and reported in the result */
+  seed?: number;
+  /** fast-check path of a failure (with its `seed`): replays that run and its shrink. @defaultValue none */
+  path?: string;
+  /** Fault kinds scenarios may use. @defaultValue every built-in kind (the public `check`); [] in the harness */
+  faults?: readonly FaultModule[];
+  /** Swarm testing: each scenario enables a random subset of the kinds. `false` pins every kind on. @defaultValue true */
+  swarm?: boolean;
+  /** Properties every run must satisfy. @defaultValue every built-in property (the public `check`); [] in the harness */
+  properties?: readonly Property[];
+  /**
+   * What the primary objects look like: templates the workload creates and updates objects
+   * from. `spec` is a fast-check arbitrary, a list of specs or one spec.
+   * @example objects: { kind: 'ReplicaSet', spec: fc.record({ replicas: fc.integer({ min: 1, max: 5 }) }), status: { replicas: 0 } }
+   * @defaultValue one template per controller kind, with the controller's `sample` specs (or an empty spec)
+   */
+  objects?: ObjectTemplate | readonly ObjectTemplate[];
+  /** Objects per scenario (at least one). @defaultValue 2 */
+  maxObjects?: number;
+  /** Workload actions per scenario besides the creates. @defaultValue 4 */
+  maxActions?: number;
+  /** Concrete fault events per scenario. @defaultValue 4 */
+  maxFaultEvents?: number;
+  /** Workload action types. @defaultValue every type ('reapply', 'update', 'patch', 'delete', 'removeFinalizer') */
+  actions?: readonly WorkloadActionType[];
+  /** Faults act (and user actions happen) in [0, faultWindowMs). @defaultValue 30_000 */
+  faultWindowMs?: number;
+  /** Settle phase after faults stop: convergence must hold within it. @defaultValue 30_000 */
+  settleMs?: number;
+  /** Quiet tail after settle (idempotence and hot-loop probes). @defaultValue 10_000 */
+  tailMs?: number;
+  /** Further timing of every scenario (watch latency, restart delay, …). @defaultValue {} */
+  scenarioOptions?: Omit<ScenarioOptions, 'faultWindowMs' | 'settleMs'>;
+  /** Replicas of each controller. @defaultValue 1 */
+  replicas?: number;
+  /** Environment actors sharing the world (with parameters). @defaultValue [] */
+  environment?: readonly (EnvironmentActor | EnvironmentUse)[];
+  /** Builds each run's downstream (fake services, msw handlers). @defaultValue none: ctx.fetch fails */
+  downstream?: SimulateOptions['downstream'];
+  /** Run only this slice of the runs (deterministic; the union of all shards is the unsharded check). @defaultValue all runs */
+  shard?: Shard;
+  /** Regression corpus: scenarios to replay first, and a callback for new failures. @defaultValue none */
+  corpus?: CheckCorpus;
+  /** Called after every scenario. @defaultValue none */
+  onProgress?: (progress: CheckProgress) => void;
+  /**
+   * Called before every simulation the check runs (generated runs, corpus replays, twins,
+   * shrink candidates, determinism re-runs) with its scenario and, for a generated run, its
+   * 0-based run index: a heartbeat for wall-clock watchdogs (the CLI's worker threads).
+   * @defaultValue none
+   */
+  onSimulation?: (scenario: Scenario, runIndex: number | undefined) => void;
+  /** Skip generated runs before this 0-based run index (generated, not run): resumes a check after the run that stopped it. @defaultValue 0 */
+  resumeAt?: number;
+  /** Determinism self-check: re-run every failure and every `sampleEvery`-th passing scenario. `false` disables. @defaultValue { sampleEvery: 10 } */
+  determinism?: false | { sampleEvery?: number };
+  /** Fault coverage (needs a fault-free twin run of each scenario in which a fault fired). @defaultValue true */
+  coverage?: boolean;
+  /** Fail the check (property `fault-coverage`) when an enabled fault kind never fired. @defaultValue false */
+  requireAllFaultsFired?: boolean;
+  /** Shrinking budget: fast-check shrink steps and delta-debugging re-runs. `false` reports the first failure as found. @defaultValue { maxSteps: 1000, maxMinimizeTests: 400 } */
+  shrink?: false | { maxSteps?: number; maxMinimizeTests?: number };
+  /** Record reads in traces (properties explaining stale reads use them). @defaultValue true */
+  traceReads?: boolean;
+  /** @internal Watches host nondeterminism during determinism re-runs (set by the public `check`). */
+  hostProbe?: HostSourceProbe;
+}
+
+/** {@link CheckOptions} with defaults applied and validated. @internal */
+export interface ResolvedCheckOptions {
+  controllers: readonly ControllerDefinition[];
+  runs: number;
+  seed: number | undefined;
+  path: string | undefined;
+  faults: readonly FaultModule[];
+  swarm: boolean;
+  properties: readonly Property[];
+  objects: readonly ResolvedObjectTemplate[];
+  maxObjects: number;
+  maxActions: number;
+  maxFaultEvents: number;
+  actions: readonly WorkloadActionType[];
+  scenarioOptions: ScenarioOptions;
+  tailMs: number;
+  replicas: number;
+  environment: readonly EnvironmentUse[];
+  downstream: SimulateOptions['downstream'] | undefined;
+  shard: Shard | undefined;
+  corpus: { scenarios: readonly Scenario[]; onFailure: CheckCorpus['onFailure'] | undefined };
+  onProgress: CheckOptions['onProgress'] | undefined;
+  onSimulation: CheckOptions['onSimulation'] | undefined;
+  resumeAt: number;
+  determinismEvery: number;
+  determinism: boolean;
+  coverage: boolean;
+  requireAllFaultsFired: boolean;
+  shrink: { enabled: boolean; maxSteps: number; maxMinimizeTests: number };
+  traceReads: boolean;
+  hostProbe: HostSourceProbe | undefined;
+}
+
+const WHERE = 'steadystate.check';
+
+function fail(message: string): never {
+  throw new TypeError(`${WHERE}: ${message}`);
+}
+
+function positiveInt(name: string, v: unknown, fallback: number, min = 1): number {
+  if (v === undefined) return fallback;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min) fail(`options.${name} must be an integer ≥ ${min}, got ${JSON.stringify(v)}. Pass e.g. { ${name}: ${fallback} } or leave it out for the default (${fallback}).`);
+  return v;
+}
+
+function ms(name: string, v: unknown): number | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) fail(`options.${name} must be a finite number of virtual milliseconds ≥ 0, got ${JSON.stringify(v)}.`);
+  return v;
+}
+
+/**
+ * Resolves and validates check options once, with messages that name the option and the fix.
+ * @internal
+ */
+export function resolveCheckOptions(target: ControllerDefinition | readonly ControllerDefinition[], options: CheckOptions = {}): ResolvedCheckOptions {
+  const controllers = Array.isArray(target) ? [...(target as readonly ControllerDefinition[])] : [target as ControllerDefinition];
+  if (controllers.length === 0) fail('no controller given. Pass a controller made by defineController, or a list of them: check(myController, options).');
+  controllers.forEach((c, i) => {
+    if (!isControllerDefinition(c)) fail(`${Array.isArray(target) ? `controllers[${i}]` : 'the first argument'} is not a controller (got ${describe(c)}). Make one with defineController({ name, for, reconcile }).`);
+  });
+  const names = new Set<string>();
+  for (const c of controllers) {
+    if (names.has(c.name)) fail(`two controllers are named "${c.name}". Give each controller a unique name.`);
+    names.add(c.name);
+  }
+  if (options === null || typeof options !== 'object') fail(`options must be an object, got ${describe(options)}.`);
+
+  const runs = positiveInt('runs', options.runs, 100);
+  if (options.seed !== undefined && (typeof options.seed !== 'number' || !Number.isInteger(options.seed))) fail(`options.seed must be an integer (the seed a previous check reported), got ${JSON.stringify(options.seed)}.`);
+  if (options.path !== undefined && (typeof options.path !== 'string' || !/^\d+(:\d+)*$/.test(options.path)))
+    fail(`options.path must be a fast-check path such as "12:3:0" (from a failed result's \`path\`), got ${JSON.stringify(options.path)}.`);
+  if (options.path !== undefined && options.seed === undefined) fail('options.path replays a failure only together with its seed. Pass both { seed, path } from the failed result.');
+
+  const faults = [...(options.faults ?? [])];
+  faults.forEach((f, i) => {
+    if (!f || typeof f !== 'object' || typeof f.kind !== 'string' || typeof f.install !== 'function' || typeof f.arbitrary !== 'function')
+      fail(`options.faults[${i}] is not a fault module (got ${describe(f)}). Use the built-ins (faults.eventLoss, …) or defineFault({...}).`);
+  });
+  const properties = [...(options.properties ?? [])];
+  properties.forEach((p, i) => {
+    if (typeof p === 'function') fail(`options.properties[${i}] is a property factory; call it: properties.${camel(String((p as { propertyName?: string }).propertyName ?? 'convergence'))}() instead of properties.${camel(String((p as { propertyName?: string }).propertyName ?? 'convergence'))}.`);
+    if (!p || typeof p !== 'object' || typeof p.judge !== 'function' || typeof p.name !== 'string') fail(`options.properties[${i}] is not a property (got ${describe(p)}). Use the built-ins (properties.convergence(), …) or defineProperty({...})().`);
+  });
+
+  const maxObjects = positiveInt('maxObjects', options.maxObjects, 2);
+  const maxActions = positiveInt('maxActions', options.maxActions, 4, 0);
+  const maxFaultEvents = positiveInt('maxFaultEvents', options.maxFaultEvents, 4, 0);
+  const actions = options.actions ?? ALL_ACTION_TYPES;
+  for (const a of actions) if (!ALL_ACTION_TYPES.includes(a)) fail(`options.actions contains ${JSON.stringify(a)}; the action types are ${ALL_ACTION_TYPES.map((x) => `'${x}'`).join(', ')} ('create' is always used).`);
+
+  const faultWindowMs = ms('faultWindowMs', options.faultWindowMs);
+  const settleMs = ms('settleMs', options.settleMs);
+  const tailMs = ms('tailMs', options.tailMs) ?? 10_000;
+  const scenarioOptions: ScenarioOptions = { ...(options.scenarioOptions ?? {}) };
+  if (faultWindowMs !== undefined) scenarioOptions.faultWindowMs = faultWindowMs;
+  if (settleMs !== undefined) scenarioOptions.settleMs = settleMs;
+
+  const environment: EnvironmentUse[] = (options.environment ?? []).map((e, i) => {
+    const use = 'actor' in e ? e : { actor: e };
+    if (!use.actor || typeof use.actor.install !== 'function' || typeof use.actor.name !== 'string') fail(`options.environment[${i}] is not an environment actor (got ${describe(e)}). Pass an EnvironmentActor or { actor, params }.`);
+    return use;
+  });
+  const ds: unknown = options.downstream;
+  if (ds !== undefined && typeof ds !== 'function' && !(typeof ds === 'object' && ds !== null && typeof (ds as { build?: unknown }).build === 'function'))
+    fail(`options.downstream must be a factory () => ({ services, handlers }) called once per run (or { build(world) }), as SimulateOptions.downstream; got ${describe(ds)}.`);
+
+  if (options.shard !== undefined) {
+    const problem = shardProblem(options.shard, `${WHERE}: options`);
+    if (problem) throw new TypeError(problem);
+  }
+  const corpusScenarios = [...(options.corpus?.scenarios ?? [])];
+  corpusScenarios.forEach((s, i) => {
+    if (!s || typeof s !== 'object' || !Array.isArray(s.controllers) || !Array.isArray(s.workload) || !s.faults) fail(`options.corpus.scenarios[${i}] is not a scenario (expected { seed, controllers, workload, faults, … }).`);
+    for (const c of s.controllers) if (!names.has(c.name)) fail(`options.corpus.scenarios[${i}] names controller "${c.name}", which this check does not run (it runs ${[...names].map((n) => `"${n}"`).join(', ')}). Replay only this controller's corpus, or pass that controller too.`);
+  });
+  if (options.onProgress !== undefined && typeof options.onProgress !== 'function') fail('options.onProgress must be a function ({ runs, total, failures, phase }) => void.');
+  if (options.onSimulation !== undefined && typeof options.onSimulation !== 'function') fail('options.onSimulation must be a function (scenario, runIndex) => void.');
+
+  const det = options.determinism;
+  const determinismEvery = det === false ? 0 : positiveInt('determinism.sampleEvery', det?.sampleEvery, 10);
+  const shrink = options.shrink === false ? { enabled: false, maxSteps: 0, maxMinimizeTests: 0 } : { enabled: true, maxSteps: positiveInt('shrink.maxSteps', options.shrink?.maxSteps, 1000, 0), maxMinimizeTests: positiveInt('shrink.maxMinimizeTests', options.shrink?.maxMinimizeTests, 400, 0) };
+
+  return {
+    controllers,
+    runs,
+    seed: options.seed,
+    path: options.path,
+    faults,
+    swarm: options.swarm ?? true,
+    properties,
+    objects: resolveObjects(options.objects, controllers),
+    maxObjects,
+    maxActions,
+    maxFaultEvents,
+    actions,
+    scenarioOptions,
+    tailMs,
+    replicas: positiveInt('replicas', options.replicas, 1),
+    environment,
+    downstream: options.downstream,
+    shard: options.shard,
+    corpus: { scenarios: corpusScenarios, onFailure: options.corpus?.onFailure },
+    onProgress: options.onProgress,
+    onSimulation: options.onSimulation,
+    resumeAt: positiveInt('resumeAt', options.resumeAt, 0, 0),
+    determinism: det !== false,
+    determinismEvery,
+    coverage: options.coverage ?? true,
+    requireAllFaultsFired: options.requireAllFaultsFired ?? false,
+    shrink,
+    traceReads: options.traceReads ?? true,
+    hostProbe: options.hostProbe,
+  };
+}
+
+/** Templates from the option, or one per controller kind from the controllers' samples. */
+function resolveObjects(objects: CheckOptions['objects'], controllers: readonly ControllerDefinition[]): ResolvedObjectTemplate[] {
+  if (objects !== undefined && (objects === null || typeof objects !== 'object')) fail(`options.objects must be an object template or a list of them, got ${describe(objects)}.`);
+  const list: ObjectTemplate[] =
+    objects === undefined
+      ? [...new Map(controllers.map((c) => [c.for, { kind: c.for, spec: c.sample.length > 0 ? c.sample : [{}] } as ObjectTemplate])).values()]
+      : Array.isArray(objects)
+        ? [...(objects as readonly ObjectTemplate[])]
+        : [objects as ObjectTemplate];
+  return resolveObjectTemplates(list, controllers[0]!.for, WHERE, (i) => (i < 0 || !Array.isArray(objects) ? 'options.objects' : `options.objects[${i}]`));
+}
+
+function camel(name: string): string {
+  return name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+function describe(v: unknown): string {
+  if (v === undefined) return 'undefined';
+  if (typeof v === 'function') return `a function${v.name ? ` (${v.name})` : ''}`;
+  try {
+    const s = JSON.stringify(v);
+    return s.length > 80 ? s.slice(0, 80) + '…' : s;
+  } catch {
+    return String(v);
+  }
+}

@@ -1,0 +1,356 @@
+import fc from 'fast-check';
+import type { ControllerDefinition } from '../runtime/define-controller.js';
+import { scenario as scenarioArbitrary } from '../arbitrary/scenario.js';
+import { resolveCheckOptions, type CheckOptions, type ResolvedCheckOptions } from './check-options.js';
+import type { CheckFailed, CheckPassed, CheckResult, DeterminismReport } from './check-result.js';
+import { CoverageTracker } from './coverage.js';
+import { checkDeterminism } from './determinism.js';
+import { minimize } from './minimize.js';
+import type { Property, RunRecord } from './property.js';
+import type { ControllerRef, EnvironmentRef, Scenario } from './scenario.js';
+import { ScenarioRunner, type PropertyFailure, type ScenarioOutcome } from './scenario-runner.js';
+import { inShard, shardSize } from './shard.js';
+import { runStats, StatsCollector } from './stats.js';
+
+interface Found {
+  scenario: Scenario;
+  outcome: ScenarioOutcome;
+  /** 1-based run number. */
+  runNumber: number;
+  fromCorpus: boolean;
+  /** The scenario as first found, before any shrinking. */
+  original: Scenario;
+}
+
+/**
+ * Property-based check of one controller (or several sharing the world): generates scenarios
+ * with fast-check, runs each in the simulation, judges it with the properties, and on the first
+ * failure shrinks it — fast-check's structural shrink, then {@link minimize} (background
+ * injections made concrete, delta debugging) — and re-runs the minimal scenario to prove it
+ * replays. Never throws because a property failed: the result says so. Throws `TypeError` for
+ * unusable options, naming the option and the fix.
+ *
+ * This harness-level `check` uses exactly the faults and properties it is given (none by
+ * default); the public `check` fills in the built-in catalogues.
+ * @example
+ * ```ts
+ * const result = await check(edgeTriggered, { faults: [eventLoss], properties: [convergence()], objects });
+ * if (!result.ok) console.log(result.explanation);
+ * ```
+ * @public
+ */
+export async function check(target: ControllerDefinition | readonly ControllerDefinition[], options: CheckOptions = {}): Promise<CheckResult> {
+  return new CheckRun(resolveCheckOptions(target, options)).run();
+}
+
+class CheckRun {
+  private readonly runner: ScenarioRunner;
+  private readonly stats = new StatsCollector();
+  private readonly coverage: CoverageTracker;
+  private executed = 0;
+  private lastRun: RunRecord | undefined;
+  private corpusReplayed = 0;
+  private determinismChecked = 0;
+  /** A run that did not replay; `failed` when it had also failed a property (then nothing is shrunk). */
+  private nondeterministic: { report: DeterminismReport; run: RunRecord; runNumber: number; failed?: PropertyFailure } | undefined;
+  private readonly total: number;
+  /** 0-based index of the generated run being judged (for `onSimulation`), undefined otherwise. */
+  private runIndex: number | undefined;
+
+  constructor(private readonly o: ResolvedCheckOptions) {
+    this.runner = new ScenarioRunner(
+      {
+        controllers: o.controllers,
+        faults: o.faults,
+        environment: o.environment.map((e) => e.actor),
+        ...(o.downstream ? { downstream: o.downstream } : {}),
+        tailMs: o.tailMs,
+        traceReads: o.traceReads,
+      },
+      o.properties,
+    );
+    this.coverage = new CoverageTracker(o.faults.map((f) => f.kind));
+    this.total = o.corpus.scenarios.length + (o.path !== undefined ? 1 : shardSize(o.runs, o.shard));
+    const onSimulation = o.onSimulation;
+    if (onSimulation) this.runner.onSimulate = (s) => onSimulation(s, this.runIndex);
+  }
+
+  private progress(phase: 'corpus' | 'runs' | 'shrinking' | 'done', failures: number): void {
+    this.o.onProgress?.({ runs: this.executed, total: this.total, failures, phase });
+  }
+
+  /** Runs and records one scenario of the corpus or of the generated runs. */
+  private async runOne(s: Scenario): Promise<ScenarioOutcome> {
+    const outcome = await this.runner.judge(s, { twinWhenFaultsFired: this.o.coverage });
+    this.executed++;
+    this.lastRun = outcome.run;
+    this.stats.add(runStats(outcome.run, outcome.failure === undefined, outcome.latencyMs));
+    this.coverage.add(outcome.run, outcome.twin);
+    if (outcome.failure === undefined && this.o.determinism && (this.executed - 1) % this.o.determinismEvery === 0 && !this.nondeterministic) {
+      const report = await this.determinismOf(outcome.run, this.o.properties);
+      if (!report.ok) this.nondeterministic = { report, run: outcome.run, runNumber: this.executed };
+    }
+    return outcome;
+  }
+
+  /** The determinism self-check of a failing run; false (and recorded) when it does not replay. */
+  private async replays(outcome: ScenarioOutcome, runNumber: number): Promise<boolean> {
+    if (!this.o.determinism) return true;
+    const report = await this.determinismOf(outcome.run, this.o.properties);
+    if (report.ok) return true;
+    this.nondeterministic = { report, run: outcome.run, runNumber, ...(outcome.failure ? { failed: outcome.failure } : {}) };
+    return false;
+  }
+
+  private async determinismOf(run: RunRecord, properties: readonly Property[]): Promise<DeterminismReport> {
+    this.determinismChecked++;
+    return checkDeterminism(run, (s) => this.runner.simulate(s, properties), this.o.hostProbe);
+  }
+
+  async run(): Promise<CheckResult> {
+    const o = this.o;
+    let found: Found | undefined;
+
+    for (const s of o.corpus.scenarios) {
+      const outcome = await this.runOne(s);
+      this.corpusReplayed++;
+      this.progress('corpus', outcome.failure ? 1 : 0);
+      if (outcome.failure) {
+        if (!(await this.replays(outcome, this.executed))) break;
+        found = { scenario: s, outcome, runNumber: this.executed, fromCorpus: true, original: s };
+        break;
+      }
+      if (this.nondeterministic) break;
+    }
+
+    let seed = o.seed;
+    let path = '';
+    let fcShrinks = 0;
+    if (!found && !this.nondeterministic) {
+      const r = await this.generated();
+      seed = r.seed;
+      path = r.path;
+      fcShrinks = r.shrinks;
+      found = r.found;
+    }
+
+    if (!found) {
+      if (this.nondeterministic) {
+        this.progress('done', 1);
+        return this.nondeterminismFailure(seed ?? 0);
+      }
+      const unfired = o.requireAllFaultsFired ? this.coverage.unfired() : [];
+      this.progress('done', 0);
+      if (unfired.length > 0) return this.coverageFailure(seed ?? 0, unfired);
+      return this.passed(seed ?? 0);
+    }
+
+    this.progress('shrinking', 1);
+    const failure = found.outcome.failure!;
+    const property = o.properties.find((p) => p.name === failure.property);
+    let minimal = { scenario: found.scenario, run: found.outcome.run };
+    let minimizeReductions = 0;
+    if (o.shrink.enabled && property) {
+      const only = [property];
+      const m = await minimize(found.scenario, found.outcome.run, {
+        maxTests: o.shrink.maxMinimizeTests,
+        stillFails: async (s) => {
+          const out = await this.runner.judge(s, { properties: only });
+          return out.failure?.property === failure.property ? out.run : undefined;
+        },
+      });
+      minimal = { scenario: m.scenario, run: m.run };
+      minimizeReductions = m.reductions;
+    }
+    // the verdict of the minimal scenario (its words and evidence, not those of the original)
+    const judged = property ? await this.runner.judgeRun(minimal.run, { properties: [property] }) : found.outcome;
+    const finalFailure = judged.failure ?? failure;
+    const determinism = o.determinism ? await this.determinismOf(minimal.run, property ? [property] : o.properties) : { ok: true, hashes: [minimal.run.hash, minimal.run.hash] as [string, string] };
+    this.progress('done', 1);
+
+    const base = this.common(seed ?? found.scenario.seed);
+    const result: CheckFailed = determinism.ok
+      ? {
+          ...base,
+          ok: false,
+          property: finalFailure.property,
+          summary: finalFailure.summary,
+          explanation: finalFailure.explanation,
+          evidence: finalFailure.evidence,
+          scenario: minimal.scenario,
+          originalScenario: found.original,
+          path,
+          failedAtRun: found.runNumber,
+          shrinks: fcShrinks + minimizeReductions,
+          run: minimal.run,
+          determinism,
+        }
+      : {
+          ...base,
+          ok: false,
+          property: 'determinism',
+          summary: `the failing scenario does not replay: its trace differs between two runs (the run had failed "${finalFailure.property}")`,
+          explanation: `${determinism.explanation ?? ''}\nThe scenario had failed "${finalFailure.property}": ${finalFailure.summary}. Fix the nondeterminism first: until runs replay, that verdict cannot be trusted or shrunk.`,
+          evidence: { failedProperty: finalFailure.property, hashes: determinism.hashes, divergenceIndex: determinism.divergence?.index ?? null },
+          scenario: minimal.scenario,
+          originalScenario: found.original,
+          path,
+          failedAtRun: found.runNumber,
+          shrinks: fcShrinks + minimizeReductions,
+          run: minimal.run,
+          determinism,
+        };
+    if (!found.fromCorpus && o.corpus.onFailure) await o.corpus.onFailure(result);
+    return result;
+  }
+
+  /** The fast-check phase: generated scenarios, and fast-check's shrink of the first failure. */
+  private async generated(): Promise<{ seed: number; path: string; shrinks: number; found: Found | undefined }> {
+    const o = this.o;
+    const controllers: ControllerRef[] = o.controllers.map((c) => ({ name: c.name, ...(o.replicas > 1 ? { replicas: o.replicas } : {}) }));
+    const environment: EnvironmentRef[] = o.environment.map((e) => ({ name: e.actor.name, ...(e.params ? { params: e.params } : {}) }));
+    const arb = scenarioArbitrary({
+      controllers,
+      primaryKinds: o.controllers.map((c) => c.for),
+      environment,
+      objects: o.objects,
+      faults: o.faults,
+      swarm: o.swarm,
+      maxObjects: o.maxObjects,
+      maxActions: o.maxActions,
+      maxFaultEvents: o.maxFaultEvents,
+      actions: o.actions,
+      ...(Object.keys(o.scenarioOptions).length > 0 ? { options: o.scenarioOptions } : {}),
+    });
+
+    let index = o.path !== undefined ? Number(o.path.split(':')[0]) : 0;
+    const shard = o.path !== undefined ? undefined : o.shard;
+    let first: Found | undefined;
+    let last: { scenario: Scenario; outcome: ScenarioOutcome } | undefined;
+    let shrinkSteps = 0;
+    let fatal: { error: unknown } | undefined;
+    let onlyFailing: Property[] = [];
+
+    const property = fc.asyncProperty(arb, async (s) => {
+      if (fatal || this.nondeterministic) return true;
+      try {
+        if (!first) {
+          const i = index++;
+          if (!inShard(i, shard) || i < o.resumeAt) return true;
+          this.runIndex = i;
+          const outcome = await this.runOne(s);
+          this.runIndex = undefined;
+          this.progress('runs', outcome.failure ? 1 : 0);
+          if (!outcome.failure) return true;
+          // a failure that does not replay cannot be shrunk: report the nondeterminism instead
+          if (!(await this.replays(outcome, i + 1))) return true;
+          first = { scenario: s, outcome, runNumber: i + 1, fromCorpus: false, original: s };
+          last = { scenario: s, outcome };
+          const p = o.properties.find((x) => x.name === outcome.failure!.property);
+          onlyFailing = p ? [p] : [...o.properties];
+          return false;
+        }
+        // shrinking: a candidate counts only when it fails the same property
+        if (!o.shrink.enabled || shrinkSteps >= o.shrink.maxSteps) return true;
+        shrinkSteps++;
+        const outcome = await this.runner.judge(s, { properties: onlyFailing });
+        if (outcome.failure?.property !== first.outcome.failure!.property) return true;
+        last = { scenario: s, outcome };
+        return false;
+      } catch (error) {
+        fatal = { error };
+        return true;
+      }
+    });
+    const details = await fc.check(property, {
+      numRuns: o.runs,
+      ...(o.seed !== undefined ? { seed: o.seed } : {}),
+      ...(o.path !== undefined ? { path: o.path } : {}),
+    });
+    if (fatal) throw fatal.error;
+    if (!first || !last) return { seed: details.seed, path: '', shrinks: 0, found: undefined };
+    const counter = details.counterexample?.[0];
+    // the last failing candidate is fast-check's counterexample; re-judge if it is not (defensive)
+    let shrunk = last;
+    if (counter !== undefined && counter !== last.scenario) shrunk = { scenario: counter, outcome: await this.runner.judge(counter) };
+    if (!shrunk.outcome.failure) shrunk = last;
+    return {
+      seed: details.seed,
+      path: details.counterexamplePath ?? '',
+      shrinks: details.numShrinks,
+      found: { scenario: shrunk.scenario, outcome: shrunk.outcome, runNumber: first.runNumber, fromCorpus: false, original: first.original },
+    };
+  }
+
+  private common(seed: number) {
+    const o = this.o;
+    return {
+      controller: o.controllers[0]!.name,
+      runs: this.executed,
+      seed,
+      properties: o.properties.map((p) => p.name),
+      faults: o.faults.map((f) => f.kind),
+      coverage: this.coverage.result(),
+      stats: this.stats.result(),
+      corpusReplayed: this.corpusReplayed,
+      determinismChecked: this.determinismChecked,
+      ...(o.shard && o.path === undefined ? { shard: { ...o.shard } } : {}),
+      simulations: this.runner.simulations,
+    };
+  }
+
+  private passed(seed: number): CheckPassed {
+    return { ...this.common(seed), ok: true, property: null, summary: null, explanation: null, scenario: null, path: null };
+  }
+
+  private nondeterminismFailure(seed: number): CheckFailed {
+    const n = this.nondeterministic!;
+    const failed = n.failed;
+    return {
+      ...this.common(seed),
+      ok: false,
+      property: 'determinism',
+      summary: failed
+        ? `the failing scenario does not replay: its trace differs between two runs (the run had failed "${failed.property}")`
+        : `scenario ${n.runNumber} passed, but running it again gave a different trace: the reconciler depends on something outside the simulation`,
+      explanation: failed
+        ? `${n.report.explanation ?? ''}\nThe scenario had failed "${failed.property}": ${failed.summary}. Fix the nondeterminism first: until runs replay, that verdict cannot be trusted or shrunk.`
+        : (n.report.explanation ?? 'the two runs of the same scenario differ'),
+      evidence: { ...(failed ? { failedProperty: failed.property } : {}), hashes: n.report.hashes, divergenceIndex: n.report.divergence?.index ?? null },
+      scenario: n.run.scenario,
+      originalScenario: n.run.scenario,
+      path: '',
+      failedAtRun: n.runNumber,
+      shrinks: 0,
+      run: n.run,
+      determinism: n.report,
+    };
+  }
+
+  private coverageFailure(seed: number, unfired: string[]): CheckFailed {
+    // the last scenario is as good an example as any of a plan in which the kinds stayed silent
+    const rows = this.coverage.result().filter((r) => unfired.includes(r.kind));
+    const list = rows.map((r) => `${r.kind} (enabled in ${r.enabled} scenario${r.enabled === 1 ? '' : 's'})`).join(', ');
+    const example = this.lastRun;
+    return {
+      ...this.common(seed),
+      ok: false,
+      property: 'fault-coverage',
+      summary: `fault kind${unfired.length === 1 ? '' : 's'} ${unfired.join(', ')} never fired`,
+      explanation: `Let: requireAllFaultsFired be set, and the check run ${this.executed} scenarios. Then: ${list} never injected anything, so the check says nothing about ${unfired.length === 1 ? 'it' : 'them'}. Give the workload more to act on (more objects or actions, a longer faultWindowMs, larger maxNth), or leave the kind out of options.faults.`,
+      evidence: { unfired, coverage: rows.map((r) => ({ kind: r.kind, enabled: r.enabled, injected: r.injected })) },
+      scenario: example?.scenario ?? emptyScenario(this.o),
+      originalScenario: example?.scenario ?? emptyScenario(this.o),
+      path: '',
+      failedAtRun: this.executed,
+      shrinks: 0,
+      run: example ?? ({} as RunRecord),
+      determinism: { ok: true, hashes: [example?.hash ?? '', example?.hash ?? ''] },
+    };
+  }
+
+}
+
+function emptyScenario(o: ResolvedCheckOptions): Scenario {
+  return { seed: 0, controllers: o.controllers.map((c) => ({ name: c.name })), initialObjects: [], workload: [], faults: { events: [], background: [] } };
+}

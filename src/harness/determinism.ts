@@ -1,0 +1,83 @@
+import { stableStringify } from '../sim/hash.js';
+import { firstDivergence, type TraceEntry } from '../sim/trace.js';
+import type { DeterminismReport } from './check-result.js';
+import type { RunRecord } from './property.js';
+import type { Scenario } from './scenario.js';
+
+/**
+ * Watches the host's sources of nondeterminism while a scenario is re-run, and may perturb them
+ * (shift the wall clock) so that code depending on them diverges for sure instead of by luck.
+ * `start` returns a function that restores everything and returns how often each source was
+ * called. It is provided by the composition root (`src/check.ts`): the harness itself never
+ * touches wall time or host randomness.
+ * @public
+ */
+export interface HostSourceProbe {
+  start(): () => Record<string, number>;
+}
+
+/**
+ * The determinism self-check (SPEC §6): runs the scenario of `first` again and compares trace
+ * hashes. On a mismatch it reports the first diverging trace entry and names the likely causes.
+ * @public
+ */
+export async function checkDeterminism(first: RunRecord, rerun: (scenario: Scenario) => Promise<RunRecord>, probe?: HostSourceProbe): Promise<DeterminismReport> {
+  const stop = probe?.start();
+  let second: RunRecord;
+  let calls: Record<string, number> = {};
+  try {
+    second = await rerun(first.scenario);
+  } finally {
+    if (stop) calls = stop();
+  }
+  if (second.hash === first.hash) return { ok: true, hashes: [first.hash, second.hash] };
+  const d = firstDivergence(first.trace, second.trace);
+  const divergence = { index: d?.index ?? 0, first: d?.a ?? null, second: d?.b ?? null };
+  return { ok: false, hashes: [first.hash, second.hash], divergence, explanation: explainDivergence(divergence, first, second, calls) };
+}
+
+/** Words for a nondeterministic run: where the traces part, and what usually causes it. @internal */
+export function explainDivergence(d: { index: number; first: TraceEntry | null; second: TraceEntry | null }, first: RunRecord, second: RunRecord, calls: Record<string, number>): string {
+  const at = d.first?.t ?? d.second?.t ?? 0;
+  const lines: string[] = [];
+  lines.push(`Let: the same scenario (seed ${first.scenario.seed}) be run twice with identical inputs.`);
+  lines.push(`Then: the traces differ (hash ${first.hash} vs ${second.hash}); the first difference is entry #${d.index} at t=${at} ms: ${difference(d.first, d.second)}.`);
+  const used = Object.entries(calls)
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1]);
+  const blocked = [...first.trace, ...second.trace].some((e) => e.type === 'kernel:blocked');
+  const causes: string[] = [];
+  for (const [source, n] of used) causes.push(`${source} was called ${n} time${n === 1 ? '' : 's'} during the re-run (${hint(source)})`);
+  if (blocked) causes.push('a reconcile waited on something outside the simulation (a real timer, setTimeout/setImmediate, or unmocked I/O such as a socket or file) and was given up on');
+  if (causes.length === 0) causes.push('Math.random, Date.now/new Date(), real timers (setTimeout, setInterval), unmocked I/O, or state kept in module-level variables between runs');
+  lines.push(`Likely cause${causes.length === 1 ? '' : 's'}: ${causes.join('; ')}.`);
+  lines.push('Fix: take time from ctx.clock, randomness from data in the object (or a deterministic function of it), and route I/O through ctx.fetch and ctx.client; keep no state outside the store between reconciles.');
+  return lines.join('\n');
+}
+
+function hint(source: string): string {
+  if (source.startsWith('Math.random')) return 'derive choices from the object, e.g. a hash of its uid, instead';
+  if (source.startsWith('Date') || source.startsWith('performance')) return 'use ctx.clock.now(), the virtual clock';
+  if (source.startsWith('set')) return 'use ctx.clock.sleep() or return { requeueAfter }';
+  return 'route it through the simulation';
+}
+
+/** The two entries in words: when they are the same sort of entry, only the fields that differ. */
+function difference(a: TraceEntry | null, b: TraceEntry | null): string {
+  if (a === null || b === null || a.type !== b.type) return `${describe(a)} in the first run vs ${describe(b)} in the second`;
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => stableStringify(a[k]) !== stableStringify(b[k])).sort();
+  const what = [a['actor'], a['verb'], a['kind'], a['key']].filter((x) => typeof x === 'string').join(' ');
+  const fields = keys.map((k) => `${k} (${short(stableStringify(a[k]))} in the first run, ${short(stableStringify(b[k]))} in the second)`).join(', ');
+  return `a ${a.type}${what ? ` (${what})` : ''} that differs in ${fields}`;
+}
+
+function short(text: string): string {
+  return text.length > 120 ? text.slice(0, 120) + '…' : text;
+}
+
+function describe(e: TraceEntry | null): string {
+  if (e === null) return 'nothing (the trace ended)';
+  const { t: _t, type, ...rest } = e;
+  const text = stableStringify(rest);
+  return `${type} ${text.length > 300 ? text.slice(0, 300) + '…' : text}`;
+}

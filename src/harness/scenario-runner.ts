@@ -1,0 +1,118 @@
+import type { JsonObject } from '../store/object.js';
+import type { Property, RunRecord, Verdict } from './property.js';
+import type { Scenario } from './scenario.js';
+import { simulate, type SimulateOptions } from './simulate.js';
+import { TwinRunner } from './twin.js';
+
+/** A property that did not hold on a run. @internal */
+export interface PropertyFailure {
+  property: string;
+  summary: string;
+  explanation: string;
+  evidence: JsonObject;
+}
+
+/** One judged scenario. @internal */
+export interface ScenarioOutcome {
+  run: RunRecord;
+  /** The fault-free twin, when a property or coverage needed it. */
+  twin: RunRecord | undefined;
+  failure: PropertyFailure | undefined;
+  /** Latency to convergence (virtual ms), when the convergence property reported it. */
+  latencyMs?: number;
+}
+
+/** What to judge a scenario with. @internal */
+export interface JudgeOptions {
+  /** @defaultValue every property of the runner */
+  properties?: readonly Property[];
+  /** Also run the twin when some fault fired (fault coverage). @defaultValue false */
+  twinWhenFaultsFired?: boolean;
+}
+
+/**
+ * Runs scenarios and judges them with properties: the single place where `check`, shrinking,
+ * the determinism self-check and systematic mode turn a scenario into a verdict.
+ * @internal
+ */
+export class ScenarioRunner {
+  readonly twins: TwinRunner;
+  /** Simulations run (scenarios and twins). */
+  simulations = 0;
+  /** Called before every simulation (a heartbeat for watchdogs). */
+  onSimulate: ((scenario: Scenario) => void) | undefined;
+
+  constructor(
+    private readonly simulateOptions: SimulateOptions,
+    readonly properties: readonly Property[],
+  ) {
+    this.twins = new TwinRunner((s) => this.simulate(s));
+  }
+
+  /** Runs one scenario with the probes of `properties`. */
+  async simulate(scenario: Scenario, properties: readonly Property[] = this.properties): Promise<RunRecord> {
+    this.simulations++;
+    this.onSimulate?.(scenario);
+    const { run } = await simulate(scenario, { ...this.simulateOptions, properties });
+    return run;
+  }
+
+  /** Runs and judges one scenario; stops at the first property that fails. */
+  async judge(scenario: Scenario, options: JudgeOptions = {}): Promise<ScenarioOutcome> {
+    const properties = options.properties ?? this.properties;
+    const run = await this.simulate(scenario, properties);
+    return this.judgeRun(run, options);
+  }
+
+  /** Judges an existing run (its scenario is `run.scenario`). */
+  async judgeRun(run: RunRecord, options: JudgeOptions = {}): Promise<ScenarioOutcome> {
+    const properties = options.properties ?? this.properties;
+    let twin: RunRecord | undefined;
+    const getTwin = async () => (twin ??= await this.twins.twinOf(run.scenario, run));
+    let failure: PropertyFailure | undefined;
+    let latencyMs: number | undefined;
+    for (const p of properties) {
+      const extras = await this.extraRuns(p, run.scenario);
+      const verdict = judgeSafely(p, run, p.needsTwin ? await getTwin() : undefined, extras);
+      if (!verdict.ok) {
+        failure = { property: p.name, summary: verdict.summary, explanation: verdict.explanation, evidence: verdict.evidence };
+        break;
+      }
+      const l = verdict.stats?.['latencyMs'];
+      if (typeof l === 'number') latencyMs = l;
+    }
+    if (options.twinWhenFaultsFired && twin === undefined && firedAny(run)) await getTwin();
+    return { run, twin, failure, ...(latencyMs !== undefined ? { latencyMs } : {}) };
+  }
+
+  /** Simulates the extra scenarios a property asks for (e.g. recovery's reverted spec). */
+  private async extraRuns(p: Property, scenario: Scenario): Promise<Record<string, RunRecord> | undefined> {
+    const wanted = p.extraRuns?.(scenario);
+    if (!wanted) return undefined;
+    const names = Object.keys(wanted);
+    if (names.length === 0) return undefined;
+    const out: Record<string, RunRecord> = {};
+    for (const name of names.sort()) out[name] = await this.simulate(wanted[name]!, [p]);
+    return out;
+  }
+}
+
+function firedAny(run: RunRecord): boolean {
+  for (const e of run.trace) if (e.type === 'fault:inject') return true;
+  return false;
+}
+
+/** A property whose judge throws is reported as failing, with the error: it must not crash the check. */
+function judgeSafely(p: Property, run: RunRecord, twin: RunRecord | undefined, extras: Record<string, RunRecord> | undefined): Verdict {
+  try {
+    return p.judge(run, twin, extras);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return {
+      ok: false,
+      summary: `the property "${p.name}" threw while judging the run`,
+      explanation: `Let: the run of this scenario be judged by "${p.name}". Then: its judge threw ${err instanceof Error ? err.name : 'a value'}: ${message}. This is a bug in the property (or in a predicate you passed to it), not a verdict on the reconciler.`,
+      evidence: { error: message },
+    };
+  }
+}

@@ -1,0 +1,58 @@
+import type { ResourceDefinition } from './resource-definition.js';
+import type { StrategicMergeSchema } from './strategic-merge-patch.js';
+
+/** Merge directives every built-in kind shares (ObjectMeta). */
+const META: StrategicMergeSchema = {
+  'metadata.finalizers': { primitive: true },
+  'metadata.ownerReferences': { mergeKey: 'uid' },
+};
+
+/** PodSpec lists (kubernetes/api core/v1 `patchMergeKey` tags), under `prefix`. */
+function podSpec(prefix: string): StrategicMergeSchema {
+  const out: Record<string, { mergeKey: string }> = {};
+  for (const c of ['containers', 'initContainers', 'ephemeralContainers']) {
+    out[`${prefix}.${c}`] = { mergeKey: 'name' };
+    out[`${prefix}.${c}.ports`] = { mergeKey: 'containerPort' };
+    out[`${prefix}.${c}.env`] = { mergeKey: 'name' };
+    out[`${prefix}.${c}.volumeMounts`] = { mergeKey: 'mountPath' };
+    out[`${prefix}.${c}.volumeDevices`] = { mergeKey: 'devicePath' };
+    out[`${prefix}.${c}.resizePolicy`] = { mergeKey: 'resourceName' };
+  }
+  out[`${prefix}.volumes`] = { mergeKey: 'name' };
+  out[`${prefix}.imagePullSecrets`] = { mergeKey: 'name' };
+  out[`${prefix}.hostAliases`] = { mergeKey: 'ip' };
+  out[`${prefix}.resourceClaims`] = { mergeKey: 'name' };
+  out[`${prefix}.schedulingGates`] = { mergeKey: 'name' };
+  return out;
+}
+
+const CONDITIONS: StrategicMergeSchema = { 'status.conditions': { mergeKey: 'type' } };
+
+/**
+ * The kinds served out of the box (group, version, plural, scope and strategic-merge keys as in
+ * Kubernetes 1.32). Objects are stored under their kind, so a controller defined with
+ * `defineController({ for: 'ConfigMap' })` and a client-node controller see the same objects.
+ * @public
+ */
+export const builtinResources: readonly ResourceDefinition[] = [
+  { group: '', version: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false, shortNames: ['ns'], strategicMerge: { ...META, ...CONDITIONS, 'spec.finalizers': { primitive: true } } },
+  { group: '', version: 'v1', kind: 'Pod', plural: 'pods', shortNames: ['po'], categories: ['all'], strategicMerge: { ...META, ...podSpec('spec'), ...CONDITIONS, 'status.podIPs': { mergeKey: 'ip' } } },
+  { group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', shortNames: ['cm'], shape: 'flat', strategicMerge: META },
+  { group: '', version: 'v1', kind: 'Secret', plural: 'secrets', shape: 'flat', strategicMerge: META },
+  { group: '', version: 'v1', kind: 'Service', plural: 'services', shortNames: ['svc'], categories: ['all'], strategicMerge: { ...META, 'spec.ports': { mergeKey: 'port' }, ...CONDITIONS } },
+  { group: '', version: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', shortNames: ['sa'], shape: 'flat', strategicMerge: { ...META, 'secrets': { mergeKey: 'name' } } },
+  { group: '', version: 'v1', kind: 'Event', plural: 'events', shortNames: ['ev'], shape: 'flat', strategicMerge: META },
+  { group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', shortNames: ['deploy'], categories: ['all'], strategicMerge: { ...META, ...podSpec('spec.template.spec'), ...CONDITIONS } },
+  { group: 'apps', version: 'v1', kind: 'ReplicaSet', plural: 'replicasets', shortNames: ['rs'], categories: ['all'], strategicMerge: { ...META, ...podSpec('spec.template.spec'), ...CONDITIONS } },
+  { group: 'apps', version: 'v1', kind: 'StatefulSet', plural: 'statefulsets', shortNames: ['sts'], categories: ['all'], strategicMerge: { ...META, ...podSpec('spec.template.spec'), ...CONDITIONS } },
+  { group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', plural: 'leases', statusSubresource: false, strategicMerge: META },
+  {
+    group: 'apiextensions.k8s.io',
+    version: 'v1',
+    kind: 'CustomResourceDefinition',
+    plural: 'customresourcedefinitions',
+    namespaced: false,
+    shortNames: ['crd', 'crds'],
+    strategicMerge: { ...META, ...CONDITIONS, 'spec.versions': { mergeKey: 'name' } },
+  },
+];

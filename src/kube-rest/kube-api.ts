@@ -1,0 +1,311 @@
+import type { ObjectStore } from '../store/store.js';
+import { coreVersions, group, groupList, openApiV2, openApiV3, openApiV3Root, resourceList, versionInfo } from './discovery.js';
+import { wallClockHost, type KubeApiHost } from './kube-api-host.js';
+import { parseRoute } from './parse-route.js';
+import type { ResourceDefinition } from './resource-definition.js';
+import { ResourceRegistry } from './resource-registry.js';
+import type { ApiState, HandleOptions, KubeApiHooks, KubeRequestDecision, KubeRequestInfo, KubeVerb, ResolvedKubeApiOptions, ServeContext } from './serve-context.js';
+import { serveDelete, serveDeleteCollection } from './serve-delete.js';
+import { servePatch } from './serve-patch.js';
+import { serveGet, serveList, serveWatch } from './serve-read.js';
+import { serveCreate, serveUpdate } from './serve-write.js';
+import { jsonResponse, KubeStatusError, statusFromError, statusResponse, type StatusReason } from './status.js';
+
+/** Options of {@link createKubeApi}. @public */
+export interface KubeApiOptions {
+  /** The object store served (the simulated cluster's state). */
+  store: ObjectStore;
+  /** Clock, timers and activity signal. @defaultValue {@link wallClockHost}() (real timers) */
+  host?: KubeApiHost;
+  /** Custom kinds to serve besides the built-ins and CRD-defined kinds. @defaultValue [] */
+  resources?: readonly ResourceDefinition[];
+  /** Fault seams of the HTTP layer. @defaultValue {} (everything passes) */
+  hooks?: KubeApiHooks;
+  /** Time every resource request takes before it is served (ms of the host's clock). @defaultValue 0 */
+  requestLatencyMs?: number;
+  /** Time from a store write to its watch event being written to a stream. @defaultValue 0 */
+  watchLatencyMs?: number;
+  /** Period of BOOKMARK events on watches that asked for them. @defaultValue 60_000 */
+  bookmarkIntervalMs?: number;
+  /** Actor recorded for requests without a bearer token. @defaultValue 'user' */
+  anonymousActor?: string;
+  /** Prefix of issued tokens (keeps tokens of several APIs in one process apart). @defaultValue 'steadystate-' */
+  tokenPrefix?: string;
+}
+
+/**
+ * The Kubernetes REST API over an {@link ObjectStore}, written once as a
+ * `(Request) => Promise<Response>` function; msw handlers and the loopback server both call it.
+ * @public
+ */
+export interface KubeApi {
+  /** Serves one request. Never rejects: failures are `kind: Status` responses. */
+  handle(request: Request, options?: HandleOptions): Promise<Response>;
+  readonly store: ObjectStore;
+  readonly resources: ResourceRegistry;
+  /** A bearer token whose requests are recorded as `actor` (e.g. `controller:web/0`). */
+  issueToken(actor: string): string;
+  /** Makes a token unknown again (401 from then on). */
+  revokeToken(token: string): void;
+  /**
+   * Ends open watch streams: `'close'` cleanly (clients re-watch), `'expire'` with a 410 ERROR
+   * event (clients relist), `'cut'` abruptly (the connection drops). Returns how many ended.
+   */
+  endWatches(how: 'close' | 'expire' | 'cut', which?: (w: { actor: string; kind: string }) => boolean): number;
+  /** Watch streams currently open. */
+  openWatches(): number;
+}
+
+/** @internal */
+export function resolveKubeApiOptions(o: KubeApiOptions): ResolvedKubeApiOptions {
+  const where = 'steadystate.createKubeApi';
+  const ms = (name: string, v: number | undefined, d: number, min = 0): number => {
+    if (v === undefined) return d;
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < min) throw new TypeError(`${where}: ${name} must be a finite number ≥ ${min} (ms), got ${JSON.stringify(v)}`);
+    return v;
+  };
+  if (o.anonymousActor !== undefined && (typeof o.anonymousActor !== 'string' || o.anonymousActor === '')) throw new TypeError(`${where}: anonymousActor must be a non-empty string such as 'user'`);
+  return {
+    requestLatencyMs: ms('requestLatencyMs', o.requestLatencyMs, 0),
+    watchLatencyMs: ms('watchLatencyMs', o.watchLatencyMs, 0),
+    bookmarkIntervalMs: ms('bookmarkIntervalMs', o.bookmarkIntervalMs, 60_000, 1),
+    anonymousActor: o.anonymousActor ?? 'user',
+    hooks: o.hooks ?? {},
+  };
+}
+
+/**
+ * Creates the Kubernetes REST API of a store (SPEC §7): discovery, `/version`, `/openapi/v2`,
+ * and for built-in, registered and CRD-defined kinds list (selectors, paging), get, create,
+ * update, merge/JSON/strategic patch, delete (propagation, preconditions), deletecollection,
+ * the status subresource and streaming watch (bookmarks, 410 Expired, legacy `/watch/` paths).
+ *
+ * Known limits (stated, as controller-runtime's fake client does): no admission, defaulting or
+ * schema validation; namespaces need not exist and deleting one deletes nothing inside it;
+ * server-side apply, dryRun and protobuf are not implemented; list pages after the first show
+ * current objects; status written through the main resource is ignored for every kind; a
+ * deleted CRD's objects stay in the store.
+ * @param options - see {@link KubeApiOptions}
+ * @example
+ * const api = createKubeApi({ store });
+ * const res = await api.handle(new Request('http://kube/api/v1/namespaces/default/configmaps'));
+ * @public
+ */
+export function createKubeApi(options: KubeApiOptions): KubeApi {
+  if (options === null || typeof options !== 'object' || typeof options.store?.create !== 'function') {
+    throw new TypeError('steadystate.createKubeApi: pass { store } with the ObjectStore to serve (world.store in a simulation)');
+  }
+  const state: ApiState = {
+    store: options.store,
+    host: options.host ?? wallClockHost(),
+    registry: new ResourceRegistry(options.store, options.resources ?? []),
+    options: resolveKubeApiOptions(options),
+    streams: new Set(),
+    streamSeq: 0,
+  };
+  const tokens = new Map<string, string>();
+  let tokenSeq = 0;
+  let seq = 0;
+
+  async function handle(request: Request, handleOptions: HandleOptions = {}): Promise<Response> {
+    state.host.activity();
+    try {
+      return await serve(request, handleOptions);
+    } catch (err) {
+      return statusResponse(err instanceof KubeStatusError ? err : new KubeStatusError('InternalError', `Internal error occurred: ${err instanceof Error ? err.message : String(err)}`));
+    } finally {
+      state.host.activity();
+    }
+  }
+
+  async function serve(request: Request, handleOptions: HandleOptions): Promise<Response> {
+    const url = new URL(request.url);
+    const route = parseRoute(url.pathname);
+    const auth = request.headers.get('authorization');
+    let actor = state.options.anonymousActor;
+    if (auth !== null && /^bearer /i.test(auth)) {
+      const known = tokens.get(auth.slice(7).trim());
+      if (known === undefined) throw new KubeStatusError('Unauthorized', 'Unauthorized');
+      actor = known;
+    }
+    if (route.type !== 'resource') {
+      if (request.method !== 'GET' && request.method !== 'HEAD') throw new KubeStatusError('MethodNotAllowed', `the server does not allow this method on the requested resource (${request.method} ${url.pathname})`);
+      const body = discovery(route);
+      if (body === undefined) throw new KubeStatusError('NotFound', 'the server could not find the requested resource');
+      return typeof body === 'string' ? new Response(body, { headers: { 'content-type': 'text/plain' } }) : jsonResponse(body);
+    }
+    const resource = state.registry.find(route.group, route.version, route.plural);
+    if (!resource) throw new KubeStatusError('NotFound', 'the server could not find the requested resource');
+    if (route.namespace !== undefined && !resource.namespaced) throw new KubeStatusError('NotFound', 'the server could not find the requested resource');
+    if (route.subresource !== undefined && route.subresource !== 'status') throw new KubeStatusError('NotFound', 'the server could not find the requested resource');
+    const watching = route.legacyWatch || isTrue(url.searchParams.get('watch'));
+    const verb = verbOf(request.method, route.name !== undefined, watching);
+    if (verb === undefined || (route.subresource !== undefined && !['get', 'update', 'patch'].includes(verb))) {
+      throw new KubeStatusError('MethodNotAllowed', `the server does not allow this method on the requested resource (${request.method} ${url.pathname})`);
+    }
+    if (route.name !== undefined && resource.namespaced && route.namespace === undefined && verb !== 'watch') throw new KubeStatusError('NotFound', 'the server could not find the requested resource');
+    const body = request.method === 'GET' || request.method === 'HEAD' ? '' : await request.text();
+    const name = route.name ?? (verb === 'create' ? nameInBody(body) : undefined);
+    const info: KubeRequestInfo = {
+      t: state.host.now(),
+      actor,
+      verb,
+      kind: resource.kind,
+      ...(route.namespace !== undefined ? { namespace: route.namespace } : {}),
+      ...(name !== undefined ? { name } : {}),
+      ...(route.subresource !== undefined ? { subresource: route.subresource } : {}),
+      seq: seq++,
+    };
+    const c: ServeContext = { api: state, request, url, resource, namespace: route.namespace, name: route.name, subresource: route.subresource, info, handle: handleOptions, body };
+    const decision = state.options.hooks.onRequest?.(info);
+    if (decision?.type === 'hang') return new Promise<Response>(() => {});
+    let response: Response;
+    try {
+      response = await perform(c, decision);
+    } catch (err) {
+      response = statusResponse(statusFromError(err, resource, route.name));
+    }
+    if (state.options.hooks.onResponse?.(info, response.status) === 'hang') return new Promise<Response>(() => {});
+    return response;
+  }
+
+  async function perform(c: ServeContext, decision: KubeRequestDecision | undefined): Promise<Response> {
+    const wait = state.options.requestLatencyMs + (decision?.type === 'latency' ? decision.ms : 0);
+    if (wait > 0) await new Promise<void>((resolve) => state.host.after(wait, resolve));
+    if (decision?.type === 'error') throw injected(decision.status, decision.retryAfterSeconds);
+    if (decision?.type === 'conflict' && c.name !== undefined) concurrentWrite(c);
+    if (decision?.type === 'timeout') {
+      if (decision.applied) {
+        try {
+          run(c);
+        } catch {
+          // the client never learns the outcome either way
+        }
+      }
+      throw injected(504, undefined);
+    }
+    return run(c);
+  }
+
+  function run(c: ServeContext): Response {
+    switch (c.info.verb) {
+      case 'get':
+        return serveGet(c);
+      case 'list':
+        return serveList(c);
+      case 'watch':
+        return serveWatch(c);
+      case 'create':
+        return serveCreate(c);
+      case 'update':
+        return serveUpdate(c);
+      case 'patch':
+        return servePatch(c);
+      case 'delete':
+        return serveDelete(c);
+      case 'deletecollection':
+        return serveDeleteCollection(c);
+    }
+  }
+
+  /** The api-conflict fault: another writer touches the object first, so a stale write gets a real 409. */
+  function concurrentWrite(c: ServeContext): void {
+    const cur = state.store.peek(c.resource.kind, c.namespace !== undefined ? `${c.namespace}/${c.name!}` : c.name!);
+    if (!cur) return;
+    const n = Number(cur.metadata.annotations['steadystate.dev/concurrent-writes'] ?? '0') + 1;
+    state.store.patch('fault:api-conflict', c.resource.kind, { namespace: c.namespace, name: c.name! }, { metadata: { annotations: { 'steadystate.dev/concurrent-writes': String(n) } } });
+  }
+
+  function discovery(route: ReturnType<typeof parseRoute>): object | string | undefined {
+    switch (route.type) {
+      case 'api':
+        return coreVersions();
+      case 'apis':
+        return groupList(state.registry);
+      case 'group':
+        return group(state.registry, route.group);
+      case 'group-version':
+        return resourceList(state.registry, route.group, route.version);
+      case 'version':
+        return versionInfo();
+      case 'openapi-v2':
+        return openApiV2();
+      case 'openapi-v3':
+        return openApiV3Root(state.registry);
+      case 'openapi-v3-gv':
+        return openApiV3(state.registry, route.group, route.version);
+      case 'health':
+        return 'ok';
+      default:
+        return undefined;
+    }
+  }
+
+  return {
+    handle,
+    store: state.store,
+    resources: state.registry,
+    issueToken(actor) {
+      if (typeof actor !== 'string' || actor === '') throw new TypeError('steadystate.KubeApi.issueToken: actor must be a non-empty string such as "controller:web/0"');
+      const token = `${options.tokenPrefix ?? 'steadystate-'}${++tokenSeq}`;
+      tokens.set(token, actor);
+      return token;
+    },
+    revokeToken(token) {
+      tokens.delete(token);
+    },
+    endWatches(how, which) {
+      let n = 0;
+      for (const s of [...state.streams]) {
+        if (which && !which({ actor: s.actor, kind: s.kind })) continue;
+        s.end(how);
+        n++;
+      }
+      return n;
+    },
+    openWatches: () => state.streams.size,
+  };
+}
+
+function nameInBody(body: string): string | undefined {
+  try {
+    const name = (JSON.parse(body) as { metadata?: { name?: unknown } } | null)?.metadata?.name;
+    return typeof name === 'string' && name !== '' ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isTrue(v: string | null): boolean {
+  return v === 'true' || v === '1';
+}
+
+function verbOf(method: string, named: boolean, watching: boolean): KubeVerb | undefined {
+  switch (method) {
+    case 'GET':
+      return watching ? 'watch' : named ? 'get' : 'list';
+    case 'POST':
+      return named ? undefined : 'create';
+    case 'PUT':
+      return named ? 'update' : undefined;
+    case 'PATCH':
+      return named ? 'patch' : undefined;
+    case 'DELETE':
+      return named ? 'delete' : 'deletecollection';
+    default:
+      return undefined;
+  }
+}
+
+const INJECTED: Record<429 | 500 | 503 | 504, [StatusReason, string]> = {
+  429: ['TooManyRequests', 'the server has received too many requests and has asked us to try again later (injected by steadystate)'],
+  500: ['InternalError', 'Internal error occurred: injected by steadystate'],
+  503: ['ServiceUnavailable', 'the server is currently unable to handle the request (injected by steadystate)'],
+  504: ['Timeout', 'Timeout: request did not complete within the allotted timeout (injected by steadystate)'],
+};
+
+function injected(status: 429 | 500 | 503 | 504, retryAfterSeconds: number | undefined): KubeStatusError {
+  const [reason, message] = INJECTED[status];
+  const retry = status === 429 ? (retryAfterSeconds ?? 1) : retryAfterSeconds;
+  return new KubeStatusError(reason, message, retry !== undefined ? { retryAfterSeconds: retry } : undefined, retry);
+}

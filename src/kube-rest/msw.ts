@@ -1,0 +1,146 @@
+import type { ClientRequest } from 'node:http';
+import { http, type RequestHandler } from 'msw';
+import { SetupServerApi } from 'msw/node';
+import { getRawRequest } from '@mswjs/interceptors';
+import { ClientRequestInterceptor } from '@mswjs/interceptors/ClientRequest';
+import type { KubeApi } from './kube-api.js';
+import type { HandleOptions } from './serve-context.js';
+import { watchResponses } from './watch-stream.js';
+
+/** Options of {@link kubeRestHandlers}. @public */
+export interface KubeRestHandlersOptions {
+  /** Where the API is served, the `server` of the client's kubeconfig. @defaultValue 'https://steadystate.invalid' */
+  baseUrl?: string;
+}
+
+/** The host every simulated cluster answers on in-process. @public */
+export const KUBE_BASE_URL = 'https://steadystate.invalid';
+
+const newline = new TextEncoder().encode('\n');
+
+/**
+ * What the in-process transport adds to {@link KubeApi.handle}: a signal that fires when the
+ * client drops the request (msw's interceptor does not abort `request.signal`), and a cut that
+ * destroys the client's socket (the watch-disconnect fault).
+ * @internal
+ */
+export function mswTransport(request: Request): HandleOptions {
+  const raw = getRawRequest(request) as ClientRequest | undefined;
+  if (raw === undefined || typeof raw.on !== 'function') return {};
+  const aborted = new AbortController();
+  raw.once('close', () => aborted.abort());
+  return {
+    signal: aborted.signal,
+    cut: () => raw.destroy(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })),
+  };
+}
+
+/**
+ * Adapts a response for msw: a watch stream starts with an empty line, because msw's socket
+ * sends the status line only with the first body chunk and a watch may be quiet for long
+ * (clients skip blank lines between events).
+ * @internal
+ */
+export function forMsw(response: Response): Response {
+  if (!watchResponses.has(response) || response.body === null) return response;
+  const reader = response.body.getReader();
+  let first = true;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(c) {
+      if (first) {
+        first = false;
+        c.enqueue(newline);
+        return;
+      }
+      const { done, value } = await reader.read();
+      if (done) c.close();
+      else c.enqueue(value);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: response.status, headers: response.headers });
+}
+
+/**
+ * msw handlers serving `api` (every method, every path under `baseUrl`), for use with your own
+ * `setupServer(...)`. Clients built on node's `http` (`@kubernetes/client-node` 1.x through
+ * node-fetch) are intercepted; clients on undici (`@kubernetes/client-node` 2.x) are not: use
+ * {@link startLoopback} for them.
+ * @example
+ * const server = setupServer(...kubeRestHandlers(createKubeApi({ store })));
+ * server.listen();
+ * @public
+ */
+export function kubeRestHandlers(api: KubeApi, options: KubeRestHandlersOptions = {}): RequestHandler[] {
+  const base = (options.baseUrl ?? KUBE_BASE_URL).replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/]+/.test(base)) throw new TypeError(`steadystate.kubeRestHandlers: baseUrl must be an http(s) URL such as '${KUBE_BASE_URL}', got ${JSON.stringify(options.baseUrl)}`);
+  return [http.all(`${base}/*`, ({ request }) => handleThroughMsw(api, request))];
+}
+
+/** Routes of the shared in-process server: bearer token → handler. */
+const routes = new Map<string, (request: Request) => Promise<Response>>();
+let holds = 0;
+let server: SetupServerApi | undefined;
+
+function ensureServer(): void {
+  if (server !== undefined) return;
+  server = new SetupServerApi(
+    [
+      http.all(`${KUBE_BASE_URL}/*`, ({ request }) => {
+        const auth = request.headers.get('authorization') ?? '';
+        const target = routes.get(auth.replace(/^bearer\s+/i, ''));
+        // a token no longer routed belongs to a dead process: it never gets an answer
+        return target === undefined ? new Promise<Response>(() => {}) : target(request);
+      }),
+    ],
+    [new ClientRequestInterceptor()],
+  );
+  server.listen({ onUnhandledRequest: 'bypass' });
+}
+
+function maybeClose(): void {
+  if (routes.size > 0 || holds > 0 || server === undefined) return;
+  // one macrotask of grace: a run that ends right before the next one starts keeps the server
+  setImmediate(() => {
+    if (routes.size > 0 || holds > 0 || server === undefined) return;
+    server.close();
+    server = undefined;
+  });
+}
+
+/**
+ * Serves requests carrying `token` on {@link KUBE_BASE_URL} with `handle`, through one msw
+ * server shared by every simulation of the process: it intercepts only node's `http`/`https`
+ * (never `fetch`; other hosts pass through) while any route or hold exists. Requests with an
+ * unknown token are never answered. Returns the function that removes the route.
+ * @internal
+ */
+export function routeKubeToken(token: string, handle: (request: Request) => Promise<Response>): () => void {
+  routes.set(token, handle);
+  ensureServer();
+  return () => {
+    if (routes.get(token) !== handle) return;
+    routes.delete(token);
+    maybeClose();
+  };
+}
+
+/** Keeps the shared server listening (a simulation between a crash and the restart). @internal */
+export function holdKubeServer(): () => void {
+  holds++;
+  ensureServer();
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    holds--;
+    maybeClose();
+  };
+}
+
+/** Serves `api` through msw for one request (transport options and watch framing included). @internal */
+export async function handleThroughMsw(api: KubeApi, request: Request): Promise<Response> {
+  return forMsw(await api.handle(request, mswTransport(request)));
+}

@@ -1,0 +1,75 @@
+import { cloneJson, keyOf, type JsonObject, type StoredObject } from '../store/object.js';
+import type { ServeContext } from './serve-context.js';
+import { jsonResponse, KubeStatusError } from './status.js';
+import { fromWire, toWire } from './wire.js';
+
+/** Parses the JSON request body; 400 when it is not JSON. @internal */
+export function readJson(c: ServeContext): unknown {
+  const text = c.body;
+  if (text.trim() === '') throw new KubeStatusError('BadRequest', 'the request body is empty; send the object as JSON');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new KubeStatusError('BadRequest', `the body of the request was in an unknown format: ${err instanceof Error ? err.message : String(err)} (steadystate accepts application/json)`);
+  }
+}
+
+/**
+ * POST: creates the object (201). Status is dropped for kinds with a status subresource, as
+ * kube-apiserver resets it on create. A new CustomResourceDefinition is `Established` at once
+ * and its kind is served from then on.
+ * @internal
+ */
+export function serveCreate(c: ServeContext): Response {
+  const body = readJson(c);
+  const { store } = c.api;
+  const input = fromWire(body, c.resource, { namespace: c.namespace, name: undefined });
+  if (c.resource.statusSubresource) input.status = {};
+  if (c.resource.kind === 'Namespace') input.status = { phase: 'Active' };
+  const created = store.create(c.info.actor, input);
+  let out = created;
+  if (c.resource.kind === 'CustomResourceDefinition') out = establish(c, created.metadata.name);
+  return jsonResponse(toWire(out, c.resource), 201);
+}
+
+/** kube-apiserver's apiextensions controller accepts the names and marks the CRD Established. */
+function establish(c: ServeContext, name: string): StoredObject {
+  const { store } = c.api;
+  const cur = store.get('CustomResourceDefinition', { name });
+  const at = cur.metadata.creationTimestamp;
+  const conditions = [
+    { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found', lastTransitionTime: at },
+    { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted', lastTransitionTime: at },
+  ];
+  const spec = cur.spec as JsonObject;
+  const versions = Array.isArray(spec['versions']) ? (spec['versions'] as JsonObject[]) : [];
+  return store.updateStatus('environment:apiextensions', {
+    ...cur,
+    status: { conditions, acceptedNames: cloneJson((spec['names'] ?? {}) as JsonObject), storedVersions: versions.filter((v) => v['storage'] === true).map((v) => String(v['name'])) },
+  });
+}
+
+/**
+ * PUT: replaces the object (or, on `/status`, its status). With `metadata.resourceVersion` the
+ * write is conditional (409 when stale); without, unconditional.
+ * @internal
+ */
+export function serveUpdate(c: ServeContext): Response {
+  const body = readJson(c);
+  const { store } = c.api;
+  const input = fromWire(body, c.resource, { namespace: c.namespace, name: c.name });
+  const obj = { ...input, metadata: { ...input.metadata, name: c.name! } };
+  if (c.subresource === 'status') {
+    if (!c.resource.statusSubresource) throw notFound(c);
+    return jsonResponse(toWire(store.updateStatus(c.info.actor, obj), c.resource));
+  }
+  if (!store.peek(c.resource.kind, keyOf({ namespace: c.namespace, name: c.name! }))) {
+    throw new KubeStatusError('NotFound', `${c.resource.plural}${c.resource.group !== '' ? `.${c.resource.group}` : ''} "${c.name}" not found`, { name: c.name!, kind: c.resource.plural });
+  }
+  return jsonResponse(toWire(store.update(c.info.actor, obj), c.resource));
+}
+
+/** 404 for a subresource the kind does not have. @internal */
+export function notFound(c: ServeContext): KubeStatusError {
+  return new KubeStatusError('NotFound', 'the server could not find the requested resource', { ...(c.name !== undefined ? { name: c.name } : {}), kind: c.resource.plural });
+}

@@ -1,0 +1,114 @@
+import { cloneJson, type Json, type JsonObject, type NewObject, type StoredObject } from '../store/object.js';
+import type { ResolvedResource } from './resource-definition.js';
+import { KubeStatusError } from './status.js';
+
+const TOP_LEVEL = new Set(['apiVersion', 'kind', 'metadata', 'status']);
+
+function isObject(v: unknown): v is JsonObject {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/**
+ * A stored object as kube-apiserver serves it: `apiVersion`/`kind` of the resource, metadata
+ * with empty collections left out, and flat kinds (ConfigMap `data`) unpacked from the stored
+ * `spec`. Returns a fresh object the caller may mutate.
+ * @internal
+ */
+export function toWire(obj: StoredObject, resource: ResolvedResource): JsonObject {
+  const m = obj.metadata;
+  const meta: JsonObject = { name: m.name };
+  if (m.generateName !== undefined) meta['generateName'] = m.generateName;
+  if (m.namespace !== undefined) meta['namespace'] = m.namespace;
+  meta['uid'] = m.uid;
+  meta['resourceVersion'] = m.resourceVersion;
+  meta['generation'] = m.generation;
+  meta['creationTimestamp'] = m.creationTimestamp;
+  if (m.deletionTimestamp !== undefined) {
+    meta['deletionTimestamp'] = m.deletionTimestamp;
+    meta['deletionGracePeriodSeconds'] = 0;
+  }
+  if (Object.keys(m.labels).length > 0) meta['labels'] = cloneJson(m.labels);
+  if (Object.keys(m.annotations).length > 0) meta['annotations'] = cloneJson(m.annotations);
+  if (m.ownerReferences.length > 0) meta['ownerReferences'] = cloneJson(m.ownerReferences) as unknown as Json;
+  if (m.finalizers.length > 0) meta['finalizers'] = [...m.finalizers];
+  const out: JsonObject = { apiVersion: resource.apiVersion, kind: resource.kind, metadata: meta };
+  if (resource.shape === 'flat') {
+    for (const [k, v] of Object.entries(obj.spec)) if (!TOP_LEVEL.has(k)) out[k] = cloneJson(v);
+  } else {
+    out['spec'] = cloneJson(obj.spec);
+  }
+  if (resource.statusSubresource || Object.keys(obj.status).length > 0) out['status'] = cloneJson(obj.status);
+  return out;
+}
+
+/**
+ * A request body (create, update) as the object store's input, checked against the URL the
+ * way kube-apiserver checks it. `route` gives the namespace and name from the path.
+ * @throws KubeStatusError (400) on a body that names another kind, namespace or name
+ * @internal
+ */
+export function fromWire(body: unknown, resource: ResolvedResource, route: { namespace: string | undefined; name: string | undefined }): NewObject & { metadata: { name?: string | undefined } } {
+  if (!isObject(body)) throw new KubeStatusError('BadRequest', `the body of the request was in an unknown format: expected a JSON object for ${resource.kind}`);
+  if (body['kind'] !== undefined && body['kind'] !== resource.kind) {
+    throw new KubeStatusError('BadRequest', `the kind of the object (${String(body['kind'])}) does not match the kind of the resource on the URL (${resource.kind}, ${resource.plural})`);
+  }
+  if (body['apiVersion'] !== undefined && body['apiVersion'] !== resource.apiVersion) {
+    throw new KubeStatusError('BadRequest', `the API version in the data (${String(body['apiVersion'])}) does not match the expected API version (${resource.apiVersion})`);
+  }
+  const meta = body['metadata'] === undefined ? {} : body['metadata'];
+  if (!isObject(meta)) throw new KubeStatusError('BadRequest', `metadata of the ${resource.kind} must be an object`);
+  const str = (k: string): string | undefined => (typeof meta[k] === 'string' && meta[k] !== '' ? (meta[k] as string) : undefined);
+  let namespace = str('namespace');
+  if (resource.namespaced) {
+    if (route.namespace !== undefined && namespace !== undefined && namespace !== route.namespace) {
+      throw new KubeStatusError('BadRequest', 'the namespace of the provided object does not match the namespace sent on the request');
+    }
+    namespace = route.namespace ?? namespace;
+    if (namespace === undefined) throw new KubeStatusError('BadRequest', `a ${resource.kind} must be created in a namespace: POST it to /namespaces/<namespace>/${resource.plural}`);
+  } else {
+    namespace = undefined;
+  }
+  const name = str('name');
+  if (route.name !== undefined && name !== undefined && name !== route.name) {
+    throw new KubeStatusError('BadRequest', `the name of the object (${name}) does not match the name on the URL (${route.name})`);
+  }
+  let spec: JsonObject;
+  if (resource.shape === 'flat') {
+    spec = {};
+    for (const [k, v] of Object.entries(body)) if (!TOP_LEVEL.has(k)) spec[k] = cloneJson(v);
+    if (resource.kind === 'Secret') spec = foldStringData(spec);
+  } else {
+    const s = body['spec'] ?? {};
+    if (!isObject(s)) throw new KubeStatusError('BadRequest', `spec of the ${resource.kind} must be an object`);
+    spec = cloneJson(s);
+  }
+  const status = body['status'] ?? {};
+  const out: NewObject & { metadata: { name?: string | undefined } } = {
+    apiVersion: resource.apiVersion,
+    kind: resource.kind,
+    metadata: {
+      ...(name ?? route.name ? { name: name ?? route.name } : {}),
+      ...(str('generateName') !== undefined ? { generateName: str('generateName') } : {}),
+      ...(namespace !== undefined ? { namespace } : {}),
+      ...(meta['labels'] !== undefined && meta['labels'] !== null ? { labels: cloneJson(meta['labels']) as Record<string, string> } : {}),
+      ...(meta['annotations'] !== undefined && meta['annotations'] !== null ? { annotations: cloneJson(meta['annotations']) as Record<string, string> } : {}),
+      ...(meta['finalizers'] !== undefined && meta['finalizers'] !== null ? { finalizers: cloneJson(meta['finalizers']) as string[] } : {}),
+      ...(meta['ownerReferences'] !== undefined && meta['ownerReferences'] !== null ? { ownerReferences: cloneJson(meta['ownerReferences']) as unknown as NonNullable<NewObject['metadata']['ownerReferences']> } : {}),
+      ...(typeof meta['resourceVersion'] === 'string' ? { resourceVersion: meta['resourceVersion'] } : {}),
+      ...(typeof meta['uid'] === 'string' && meta['uid'] !== '' ? { uid: meta['uid'] } : {}),
+    },
+    spec,
+    status: isObject(status) ? cloneJson(status) : {},
+  };
+  return out;
+}
+
+/** Secrets: `stringData` is write-only and lands base64-encoded in `data`, as in Kubernetes. */
+function foldStringData(spec: JsonObject): JsonObject {
+  const sd = spec['stringData'];
+  if (!isObject(sd)) return spec;
+  const data: JsonObject = isObject(spec['data']) ? { ...spec['data'] } : {};
+  for (const [k, v] of Object.entries(sd)) data[k] = Buffer.from(String(v), 'utf8').toString('base64');
+  const { stringData: _drop, ...rest } = spec;
+  return { ...rest, data };
+}

@@ -1,0 +1,42 @@
+import type { RuntimeEnv } from './env.js';
+
+/**
+ * The replica a {@link ControllerProcess} runs as. It is the runtime's controller instance:
+ * `crash` kills this incarnation and the manager starts a fresh one after the restart delay.
+ * @public
+ */
+export interface ProcessReplica {
+  /** The controller's name. */
+  readonly name: string;
+  readonly replica: number;
+  /** `controller:<name>/<replica>`, the actor its writes are recorded as. */
+  readonly actor: string;
+  /** False once this incarnation crashed or was shut down. */
+  readonly alive: boolean;
+  /** API calls made by this incarnation (the crash seam's `seq`). */
+  callSeq: number;
+  /** Kills this incarnation (the crash-restart fault). */
+  crash(reason: string): void;
+}
+
+/** One running incarnation of a process. @public */
+export interface ProcessHandle {
+  /**
+   * Stops the incarnation: `'crash'` (a restart follows) or `'shutdown'` (end of the run, or a
+   * retired replica). May be called again with `'shutdown'` after a crash.
+   */
+  stop(reason: 'crash' | 'shutdown'): void;
+  /** Forces the process's caches to relist (the settle phase). */
+  relist(): void;
+}
+
+/**
+ * A controller that runs its own loops (for instance `@kubernetes/client-node` informers talking
+ * to the simulated API over HTTP). When a definition has one, the runtime starts it in place of
+ * its informers, workqueue and workers, and still restarts it after crashes, adds replicas and
+ * relists it at settle.
+ * @public
+ */
+export interface ControllerProcess {
+  start(env: RuntimeEnv, replica: ProcessReplica): ProcessHandle;
+}

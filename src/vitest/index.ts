@@ -1,0 +1,147 @@
+/**
+ * `steadystate/vitest`: matchers for vitest 4. Import it once (or list it in `setupFiles`):
+ *
+ * ```ts
+ * import 'steadystate/vitest';
+ * test('web survives faults', async () => {
+ *   await expect(web).toPassCheck({ runs: 200 });
+ * });
+ * ```
+ *
+ * A failing check writes its reports (reproduction JSON, Markdown, HTML, JUnit) and fails the
+ * assertion with a message that starts with the line that replays it, then the explanation and
+ * the report paths. A passing check prints nothing.
+ * @packageDocumentation
+ */
+import { readFileSync } from 'node:fs';
+import { expect } from 'vitest';
+import { check } from '../check.js';
+import type { CheckOptions } from '../harness/check-options.js';
+import type { CheckResult } from '../harness/check-result.js';
+import { isControllerDefinition, type ControllerDefinition } from '../runtime/define-controller.js';
+import { loadCorpus, saveToCorpus } from '../report/corpus.js';
+import { writeReports, type WrittenReports } from '../report/index.js';
+import { runNotes } from '../report/result.js';
+import { parseReproductionFile, ReproductionFileError, type ReproductionFile } from '../report/json.js';
+import { recordObjectTimelines, replay, type ReplayOptions } from '../replay.js';
+
+/** Options of `toPassCheck`: everything `check` takes, plus where reports go. @public */
+export interface ToPassCheckOptions extends Omit<CheckOptions, 'corpus'> {
+  /** Where a failing check writes its reports; `false` writes none. @defaultValue 'reports' */
+  reportDir?: string | false;
+  /** Replay the regression corpus (`<reportDir>/corpus`) first and save new failures to it. @defaultValue true */
+  corpus?: CheckOptions['corpus'] | boolean;
+}
+
+/** The matchers this module adds. @public */
+export interface SteadystateMatchers<R = unknown> {
+  /** Runs `check` on the received controller; fails with the explanation and the reports' paths. */
+  toPassCheck(options?: ToPassCheckOptions): Promise<R>;
+  /** The received `CheckResult` passed; otherwise fails with its explanation. */
+  toHold(): R;
+  /** Replays a reproduction file (path or parsed) on the received controller; passes once the property holds again. */
+  toPassReproduction(reproduction: string | ReproductionFile, options?: ReplayOptions): Promise<R>;
+}
+
+declare module 'vitest' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-explicit-any
+  interface Matchers<T = any> extends SteadystateMatchers<T> {}
+}
+
+interface MatcherResult {
+  pass: boolean;
+  message: () => string;
+}
+
+function controllersOf(received: unknown, matcher: string): ControllerDefinition | ControllerDefinition[] {
+  const ok = Array.isArray(received) ? received.length > 0 && received.every(isControllerDefinition) : isControllerDefinition(received);
+  if (!ok) throw new TypeError(`steadystate/vitest: expect(x).${matcher}(): x must be a controller made by defineController (or a list of them), got ${describe(received)}.`);
+  return received as ControllerDefinition | ControllerDefinition[];
+}
+
+function describe(v: unknown): string {
+  if (v === undefined) return 'undefined';
+  if (v === null) return 'null';
+  if (typeof v === 'function') return `a function${v.name ? ` (${v.name})` : ''}`;
+  if (typeof v === 'object') return Array.isArray(v) ? `an array of ${v.length}` : `an object with keys ${Object.keys(v).slice(0, 5).join(', ') || '(none)'}`;
+  return JSON.stringify(v);
+}
+
+/** The failure message: the replay line first (STYLE 5), then why, then where the reports are. */
+function failureMessage(result: Extract<CheckResult, { ok: false }>, written: WrittenReports | undefined): string {
+  const m = written?.model;
+  const file = written?.files.json;
+  const lines: string[] = [];
+  if (file) lines.push(`Replay: await expect(controller).toPassReproduction(${JSON.stringify(file)})  (or: npx steadystate replay ${file} --module <your module>)`);
+  else lines.push(`Replay: check(controller, { seed: ${result.seed}, path: ${JSON.stringify(result.path)} })`);
+  lines.push(`${result.controller} fails ${result.property} (run ${result.failedAtRun} of ${result.runs}, seed ${result.seed}, path ${JSON.stringify(result.path)})`, result.summary, '', result.explanation);
+  for (const n of runNotes(result.run)) lines.push('', `Note: ${n}`);
+  const files = written ? Object.values(written.files) : [];
+  if (files.length) lines.push('', 'Reports:', ...files.map((f) => `  ${f}`));
+  if (m && !m.ok && m.faultPlan.events.length) lines.push('', `Minimal fault plan: ${JSON.stringify(m.faultPlan.events)}`);
+  return lines.join('\n');
+}
+
+async function toPassCheck(received: unknown, options: ToPassCheckOptions = {}): Promise<MatcherResult> {
+  const target = controllersOf(received, 'toPassCheck');
+  const { reportDir = 'reports', corpus = true, ...checkOptions } = options;
+  const first = Array.isArray(target) ? target[0]! : target;
+  const corpusRoot = reportDir === false ? undefined : `${reportDir}/corpus`;
+  let corpusOption: CheckOptions['corpus'];
+  if (corpus === true && corpusRoot !== undefined) {
+    const loaded = loadCorpus(corpusRoot, first.name);
+    corpusOption = {
+      scenarios: loaded.scenarios,
+      onFailure: (f) => {
+        if (f.property !== 'determinism' && f.property !== 'fault-coverage') saveToCorpus(corpusRoot, { controller: f.controller, property: f.property, summary: f.summary, scenario: f.scenario });
+      },
+    };
+  } else if (corpus !== false && corpus !== true) corpusOption = corpus;
+  const result = await check(target, { ...checkOptions, ...(corpusOption ? { corpus: corpusOption } : {}) });
+  if (result.ok) {
+    return { pass: true, message: () => `expected ${result.controller} to fail a property, but all ${result.properties.length} held over ${result.runs} runs (seed ${result.seed})` };
+  }
+  let written: WrittenReports | undefined;
+  if (reportDir !== false) {
+    const timelines = await recordObjectTimelines(target, result.scenario, checkOptions);
+    written = writeReports(result, { dir: reportDir, context: { objectTimelines: timelines } });
+  }
+  return { pass: false, message: () => failureMessage(result, written) };
+}
+
+function toHold(received: unknown): MatcherResult {
+  const r = received as CheckResult | null;
+  if (r === null || typeof r !== 'object' || typeof r.ok !== 'boolean' || !('properties' in r)) {
+    throw new TypeError(`steadystate/vitest: expect(x).toHold(): x must be the CheckResult that check() returned, got ${describe(received)}.`);
+  }
+  if (r.ok) return { pass: true, message: () => `expected ${r.controller} to fail a property, but all ${r.properties.length} held over ${r.runs} runs (seed ${r.seed})` };
+  return { pass: false, message: () => failureMessage(r, undefined) };
+}
+
+async function toPassReproduction(received: unknown, reproduction: string | ReproductionFile, options: ReplayOptions = {}): Promise<MatcherResult> {
+  const target = controllersOf(received, 'toPassReproduction');
+  let file: ReproductionFile;
+  if (typeof reproduction === 'string') {
+    let text: string;
+    try {
+      text = readFileSync(reproduction, 'utf8');
+    } catch (err) {
+      throw new TypeError(`steadystate/vitest: toPassReproduction(${JSON.stringify(reproduction)}): cannot read the file (${(err as { code?: string }).code ?? String(err)}); paths are relative to ${process.cwd()}.`);
+    }
+    try {
+      file = parseReproductionFile(text, reproduction);
+    } catch (err) {
+      if (err instanceof ReproductionFileError) throw new TypeError(err.message);
+      throw err;
+    }
+  } else file = reproduction;
+  const r = await replay(target, file, options);
+  const trace = r.sameTrace ? `identical trace (hash ${r.hash})` : `trace differs from the recorded one (${r.expectedHash ?? '?'} → ${r.hash})`;
+  if (r.ok) return { pass: true, message: () => `expected the reproduction to fail ${r.property} again, but it now holds (${trace})` };
+  return { pass: false, message: () => [`${file.controller.name} still fails ${r.property} on the reproduction (${trace})`, r.failure?.summary ?? '', '', r.failure?.explanation ?? ''].join('\n') };
+}
+
+expect.extend({ toPassCheck, toHold, toPassReproduction });
+
+export type { ReproductionFile } from '../report/json.js';
+export type { ReplayOptions } from '../replay.js';

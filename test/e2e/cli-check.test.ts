@@ -1,0 +1,137 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ReproductionFile } from '../../src/report/json.js';
+import { fixture, runCli, tempDir } from './cli-helpers.js';
+
+/** `steadystate check` and `replay` end to end: exit codes, reports, corpus, sharding, workers. */
+
+interface JsonOut {
+  ok: boolean;
+  controller: string;
+  runs: number;
+  seed: number;
+  corpusReplayed: number;
+  coverage: { kind: string; enabled: number; injected: number; changedBehaviour: number }[];
+  stats: { reconciles: number };
+  shard?: { index: number; count: number };
+  property?: string;
+  failedAtRun?: number;
+  traceHash?: string;
+  reports: Record<string, string>;
+  replay?: string;
+}
+
+const parse = (stdout: string): JsonOut => JSON.parse(stdout) as JsonOut;
+
+/** Properties the level-triggered fixture satisfies under every fault (the tests here are about the CLI, not the oracles). */
+const SOUND = 'convergence,idempotence,no-hot-loop';
+
+describe('steadystate check', () => {
+  it('exits 0 when every property holds, prints the stats, writes summary reports and plain progress lines', async () => {
+    const dir = tempDir();
+    const r = await runCli(['check', fixture('level.ts'), '--seed', '3', '--runs', '25', '--properties', SOUND], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^PASS level-triggered: 25 runs, seed 3; every property held: convergence/);
+    expect(r.stdout).toMatch(/reconciles and .* store writes per object/);
+    expect(r.stdout).not.toMatch(/\u001b\[/); // NO_COLOR and not a TTY
+    expect(r.stderr).toMatch(/steadystate check level-triggered: 25 runs, 0 failed/);
+    const files = readdirSync(join(dir, 'reports')).sort();
+    expect(files).toEqual(['level-triggered-pass.html', 'level-triggered-pass.junit.xml', 'level-triggered-pass.md']);
+  });
+
+  it('exits 1 on a failure after writing all four reports and the corpus; replay reproduces the identical trace', async () => {
+    const dir = tempDir();
+    const r = await runCli(['check', fixture('edge.ts'), '--seed', '1', '--runs', '30', '--faults', 'event-loss'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/^FAIL edge-triggered fails convergence/);
+    expect(r.stdout).toMatch(/Let: .*Then: /s);
+    const base = join(dir, 'reports', 'edge-triggered-convergence-1');
+    for (const ext of ['.json', '.md', '.html', '.junit.xml']) expect(existsSync(base + ext), ext).toBe(true);
+    expect(r.stdout).toContain('Replay: npx steadystate replay reports/edge-triggered-convergence-1.json');
+    const repro = JSON.parse(readFileSync(base + '.json', 'utf8')) as ReproductionFile;
+    expect(repro.controller.source).toEqual({ module: expect.stringMatching(/cli-fixtures\/edge\.ts$/), exportName: 'edgeTriggered' });
+    expect(repro.scenario.faults.events).toEqual([{ kind: 'event-loss', nth: 0 }]);
+    expect(readdirSync(join(dir, 'reports', 'corpus', 'edge-triggered'))).toHaveLength(1);
+
+    const replay = await runCli(['replay', 'reports/edge-triggered-convergence-1.json'], { cwd: dir });
+    expect(replay.code, replay.stderr).toBe(1);
+    expect(replay.stdout).toContain(`identical trace (hash ${repro.traceHash})`);
+    expect(replay.stdout).toMatch(/FAIL edge-triggered still fails convergence/);
+
+    const json = await runCli(['replay', 'reports/edge-triggered-convergence-1.json', '--json'], { cwd: dir });
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, property: 'convergence', sameTrace: true, hash: repro.traceHash });
+  });
+
+  it('replays the regression corpus first on the next check of the same controller', async () => {
+    const dir = tempDir();
+    const first = await runCli(['check', fixture('edge.ts'), '--seed', '1', '--runs', '30', '--json'], { cwd: dir });
+    expect(first.code).toBe(1);
+    expect(parse(first.stdout).corpusReplayed).toBe(0);
+    // another seed: the corpus scenario still fails first
+    const second = await runCli(['check', fixture('edge.ts'), '--seed', '99', '--runs', '30', '--json'], { cwd: dir });
+    const out = parse(second.stdout);
+    expect(second.code).toBe(1);
+    expect(out.corpusReplayed).toBe(1);
+    expect(out.failedAtRun).toBe(1);
+    expect(out.runs).toBe(1);
+  });
+
+  it('--json prints one parseable object with the report paths', async () => {
+    const dir = tempDir();
+    const r = await runCli(['check', fixture('level.ts'), '--seed', '5', '--runs', '10', '--json', '--properties', 'convergence,idempotence'], { cwd: dir });
+    expect(r.code).toBe(0);
+    const out = parse(r.stdout);
+    expect(out).toMatchObject({ ok: true, controller: 'level-triggered', runs: 10, seed: 5 });
+    expect(out.reports['markdown']).toBe('reports/level-triggered-pass.md');
+  });
+
+  it('the shards of one seed together are exactly the unsharded check', async () => {
+    const dir = tempDir();
+    const args = ['check', fixture('level.ts'), '--seed', '11', '--runs', '30', '--json', '--faults', 'event-loss,duplication,delay', '--properties', SOUND];
+    const [whole, ...shards] = await Promise.all([
+      runCli(args, { cwd: dir }),
+      ...[1, 2, 3].map((i) => runCli([...args, '--shard', `${i}/3`, '--report-dir', `reports-${i}`], { cwd: dir })),
+    ]);
+    const w = parse(whole!.stdout);
+    const s = shards.map((x) => parse(x.stdout));
+    expect(s.map((x) => x.shard)).toEqual([
+      { index: 0, count: 3 },
+      { index: 1, count: 3 },
+      { index: 2, count: 3 },
+    ]);
+    expect(s.map((x) => x.runs)).toEqual([10, 10, 10]);
+    expect(s.reduce((n, x) => n + x.runs, 0)).toBe(w.runs);
+    expect(s.reduce((n, x) => n + x.stats.reconciles, 0)).toBe(w.stats.reconciles);
+    for (const c of w.coverage) {
+      const sum = (k: 'enabled' | 'injected' | 'changedBehaviour') => s.reduce((n, x) => n + (x.coverage.find((y) => y.kind === c.kind)?.[k] ?? 0), 0);
+      expect({ kind: c.kind, enabled: sum('enabled'), injected: sum('injected'), changedBehaviour: sum('changedBehaviour') }).toEqual(c);
+    }
+  });
+
+  it('--workers 2 runs the same scenarios as one thread: same totals when passing, same minimal failure when failing', async () => {
+    const dir = tempDir();
+    const pass = ['check', fixture('level.ts'), '--seed', '21', '--runs', '24', '--json', '--faults', 'event-loss,reordering', '--properties', SOUND];
+    const fail = ['check', fixture('edge.ts'), '--seed', '1', '--runs', '30', '--json', '--faults', 'event-loss'];
+    const [p1, p2] = await Promise.all([runCli(pass, { cwd: dir }), runCli([...pass, '--workers', '2', '--report-dir', 'r2'], { cwd: dir })]);
+    const [a, b] = [parse(p1.stdout), parse(p2.stdout)];
+    expect(b.runs).toBe(a.runs);
+    expect(b.stats.reconciles).toBe(a.stats.reconciles);
+    expect(b.coverage).toEqual(a.coverage);
+    const [f1, f2] = await Promise.all([runCli(fail, { cwd: tempDir() }), runCli([...fail, '--workers', '2'], { cwd: tempDir() })]);
+    const [x, y] = [parse(f1.stdout), parse(f2.stdout)];
+    expect(f2.code).toBe(1);
+    expect(y.property).toBe(x.property);
+    expect(y.failedAtRun).toBe(x.failedAtRun);
+    expect(y.traceHash).toBe(x.traceHash);
+  });
+});
+
+describe('steadystate demo', () => {
+  it('runs examples/demo.ts and prints its table', async () => {
+    const r = await runCli(['demo', '--trials', '40']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/level-triggered: converged 40\/40/);
+    expect(r.stdout).toMatch(/edge-triggered: converged \d+\/40/);
+  });
+});

@@ -1,0 +1,4 @@
+/** CLI fixture: one correct controller (passes). */
+import type { CheckOptions } from '../../../src/harness/check-options.js';
+export { levelTriggered } from '../../../examples/replicas/level-triggered.js';
+export const checkOptions: CheckOptions = { objects: { kind: 'ReplicaSet', spec: [{ replicas: 3 }, { replicas: 1 }], status: { replicas: 0 } } };

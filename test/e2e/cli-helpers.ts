@@ -1,0 +1,45 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Helpers for the CLI end-to-end tests: the real `bin/steadystate.js` in a child process. */
+
+export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const bin = join(root, 'bin/steadystate.js');
+export const fixture = (name: string): string => join(root, 'test/e2e/cli-fixtures', name);
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI with `args`, in `cwd` (a fresh temp dir by default), never on a TTY. */
+export function runCli(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<CliRun> {
+  const cwd = options.cwd ?? tempDir();
+  return new Promise((resolvePromise, reject) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, CI: 'true', NO_COLOR: '1', ...options.env };
+    // the child is a user's shell, not a vitest worker
+    for (const k of Object.keys(env)) if (k.startsWith('VITEST')) delete env[k];
+    const child = spawn(process.execPath, [bin, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`steadystate ${args.join(' ')} did not finish within ${options.timeoutMs ?? 120_000} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, options.timeoutMs ?? 120_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, stdout, stderr });
+    });
+  });
+}
+
+export function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'steadystate-cli-'));
+}

@@ -1,0 +1,188 @@
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { allReportFormats, writeReports } from '../../src/report/index.js';
+import { json, parseReproductionFile, reproductionFormatVersion, ReproductionFileError, toReproductionFile } from '../../src/report/json.js';
+import { junit, toJunitReport } from '../../src/report/junit.js';
+import { markdown } from '../../src/report/markdown.js';
+import { buildTimeline, toReportModel, type FailedReportModel } from '../../src/report/result.js';
+import { version } from '../../src/report/version.js';
+import { loadCorpus, saveToCorpus } from '../../src/report/corpus.js';
+import { ReportWriteError, safeFileName, writeAtomic } from '../../src/report/write-atomic.js';
+import { failedFixture, NASTY_NAME, passedFixture } from './report-fixtures.js';
+
+/** The report writers (JSON, Markdown, JUnit; HTML has its own browser test), atomic writes and the corpus. */
+
+const tmp = (): string => mkdtempSync(join(tmpdir(), 'steadystate-report-'));
+
+async function failedModel(nasty = false): Promise<FailedReportModel> {
+  const { result, timelines } = await failedFixture(nasty);
+  const m = toReportModel(result, { objectTimelines: timelines, source: { module: 'src/edge.ts', exportName: 'edgeTriggered' }, reproductionPath: 'reports/x.json' });
+  if (m.ok) throw new Error('fixture should fail');
+  return m;
+}
+
+describe('writeReports', () => {
+  it('writes the four formats of a failure under safe names, and no temporary files', async () => {
+    const dir = tmp();
+    const { result, timelines } = await failedFixture();
+    const { files, model } = writeReports(result, { dir: join(dir, 'nested', 'reports'), context: { objectTimelines: timelines } });
+    expect(Object.keys(files).sort()).toEqual([...allReportFormats].sort());
+    expect(readdirSync(join(dir, 'nested', 'reports')).sort()).toEqual(['edge-triggered-convergence-42.html', 'edge-triggered-convergence-42.json', 'edge-triggered-convergence-42.junit.xml', 'edge-triggered-convergence-42.md']);
+    expect(model.ok).toBe(false);
+    if (!model.ok) expect(model.replay.command).toBe(`npx steadystate replay ${files.json}`);
+  });
+
+  it('writes no reproduction for a passing check, only the summaries', () => {
+    const dir = tmp();
+    const { files } = writeReports(passedFixture(), { dir });
+    expect(files.json).toBeUndefined();
+    expect(readdirSync(dir).sort()).toEqual(['level-triggered-pass.html', 'level-triggered-pass.junit.xml', 'level-triggered-pass.md']);
+    expect(readFileSync(join(dir, 'level-triggered-pass.md'), 'utf8')).toMatch(/# steadystate: `level-triggered` passes/);
+  });
+
+  it('throws a ReportWriteError naming the path and the fix when the directory cannot be written', async () => {
+    const dir = tmp();
+    writeFileSync(join(dir, 'file'), 'x');
+    const { result } = await failedFixture();
+    expect(() => writeReports(result, { dir: join(dir, 'file', 'reports') })).toThrow(ReportWriteError);
+    expect(() => writeReports(result, { dir: join(dir, 'file', 'reports') })).toThrow(/cannot write .*file\/reports.*a path component is a file.*--report-dir/);
+  });
+});
+
+describe('writeAtomic and safeFileName', () => {
+  it('replaces a file whole and leaves no temporary files behind', () => {
+    const dir = tmp();
+    writeAtomic(join(dir, 'a.json'), 'first');
+    writeAtomic(join(dir, 'a.json'), 'second');
+    expect(readFileSync(join(dir, 'a.json'), 'utf8')).toBe('second');
+    expect(readdirSync(dir)).toEqual(['a.json']);
+  });
+
+  it('makes any name safe: no separators, no leading dots, no device names, bounded length, no collisions', () => {
+    const names = ['../../etc/passwd', 'default/web', 'default_web', 'CON', '.hidden', NASTY_NAME, 'x'.repeat(300), 'ünïcödé name', ''];
+    const safe = names.map(safeFileName);
+    for (const s of safe) {
+      expect(s).toMatch(/^[A-Za-z0-9][A-Za-z0-9._-]*$/);
+      expect(s.length).toBeLessThanOrEqual(96);
+      expect(s.split('.')[0]!.toLowerCase()).not.toBe('con');
+    }
+    expect(new Set(safe).size).toBe(names.length);
+    expect(safeFileName('web-convergence-42')).toBe('web-convergence-42');
+  });
+});
+
+describe('the reproduction file (JSON)', () => {
+  it('is versioned and self-contained, and parses back to the same data', async () => {
+    const m = await failedModel();
+    const text = json(m);
+    const data = parseReproductionFile(text, 'x.json');
+    expect(data).toEqual(toReproductionFile(m));
+    expect(data).toMatchObject({ type: 'steadystate/reproduction', steadystate: version, formatVersion: reproductionFormatVersion, controller: { name: 'edge-triggered', source: { module: 'src/edge.ts', exportName: 'edgeTriggered' } }, property: { name: 'convergence' }, seed: 42, path: '3:0:0' });
+    expect(data.scenario.faults.events).toEqual([{ kind: 'event-loss', nth: 0 }]);
+    expect(data.traceHash).toMatch(/^[0-9a-f]{8}$/);
+  });
+
+  it('refuses other versions and malformed files with the field and the fix', async () => {
+    const text = json(await failedModel());
+    const other = text.replace(`"steadystate": "${version}"`, '"steadystate": "9.9.9"');
+    expect(() => parseReproductionFile(other, 'r.json')).toThrow(ReproductionFileError);
+    expect(() => parseReproductionFile(other, 'r.json')).toThrow(/written by steadystate 9\.9\.9 .*this is steadystate/);
+    expect(() => parseReproductionFile(text.replace('"formatVersion": 1', '"formatVersion": 2'), 'r.json')).toThrow(/format 2.*format 1/);
+    expect(() => parseReproductionFile(text.replace(/"seed": 42/, '"seed": "42"'), 'r.json')).toThrow(/field seed should be a number/);
+    expect(() => parseReproductionFile('[1,2]', 'r.json')).toThrow(/is not a steadystate reproduction/);
+    expect(() => parseReproductionFile('{', 'r.json')).toThrow(/is not valid JSON/);
+  });
+
+  it('the version constant matches package.json', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(version).toBe(pkg.version);
+  });
+});
+
+describe('the Markdown summary', () => {
+  it('has the property, explanation, minimal plan, a timeline table, the replay command and a vitest snippet', async () => {
+    const md = markdown(await failedModel());
+    expect(md).toMatch(/^# steadystate: `edge-triggered` fails \*\*convergence\*\*/);
+    expect(md).toContain('## Explanation');
+    expect(md).toMatch(/Let: .*\n?Then: /);
+    expect(md).toMatch(/\| 1 \| event-loss \| 0 \|/);
+    expect(md).toMatch(/\| t=0\.001s \| fault:inject kind=event-loss .*nth=0/);
+    expect(md).toContain('npx steadystate replay reports/x.json');
+    expect(md).toContain("import { edgeTriggered } from './src/edge.ts';");
+    expect(md).toContain('await expect(edgeTriggered).toPassReproduction("reports/x.json");');
+  });
+
+  it('escapes markup and table pipes in user-controlled names', async () => {
+    const md = markdown(await failedModel(true));
+    expect(md).not.toContain('<img');
+    expect(md).toContain('&lt;img src=x onerror=');
+    expect(md).toMatch(/&amp;amp;\\\|pipe/);
+  });
+});
+
+describe('the JUnit XML', () => {
+  it('has one test case per controller × property, the failing one with the explanation and replay command', async () => {
+    const m = await failedModel();
+    const report = toJunitReport([m, toReportModel(passedFixture())]);
+    expect(report.suites.map((s) => [s.name, s.cases.map((c) => [c.name, c.failure !== null])])).toEqual([
+      ['steadystate edge-triggered', [['convergence', true], ['idempotence', false]]],
+      ['steadystate level-triggered', [['convergence', false], ['idempotence', false]]],
+    ]);
+    const xml = junit([m, toReportModel(passedFixture())]);
+    expect(xml).toMatch(/<testsuites name="steadystate" tests="4" failures="1"/);
+    expect(xml.match(/<testcase /g)).toHaveLength(4);
+    expect(xml).toMatch(/<failure message="[^"]*did not converge[^"]*" type="convergence">Let: /);
+    expect(xml).toContain('Replay: npx steadystate replay reports/x.json');
+  });
+
+  it('escapes names in attributes and text', async () => {
+    const xml = junit(await failedModel(true));
+    expect(xml).not.toContain('<img');
+    expect(xml).not.toContain('<b>');
+    // every attribute value is free of raw quotes and angle brackets
+    for (const m of xml.matchAll(/ (?:name|message|classname|type|value)="([^"]*)"/g)) expect(m[1]).not.toMatch(/[<>]/);
+  });
+});
+
+describe('the timeline model', () => {
+  it('counts writes, reconciles and faults per second of virtual time and marks faults and phases', async () => {
+    const { result, timelines } = await failedFixture();
+    const tl = buildTimeline(result.run, timelines);
+    const writes = result.run.trace.filter((e) => e.type === 'store:write').length;
+    const reconciles = result.run.trace.filter((e) => e.type === 'reconcile:start').length;
+    expect(tl.bucketMs).toBe(1000);
+    expect(tl.buckets.reduce((n, b) => n + b.storeWrites, 0)).toBe(writes);
+    expect(tl.buckets.reduce((n, b) => n + b.reconciles, 0)).toBe(reconciles);
+    expect(tl.faults).toEqual([{ t: 1, label: 'event-loss', detail: expect.stringMatching(/fault:inject kind=event-loss .*nth=0/) }]);
+    expect(tl.phases.map((p) => p.label)).toEqual(['faults', 'settle', 'tail']);
+    expect(tl.objects).toHaveLength(1);
+    const o = tl.objects[0]!;
+    expect(o.fields).toEqual(['replicas']);
+    expect(o.desired[0]!.every((v) => v === 3)).toBe(true);
+    expect(o.actual[0]![0]).toBe(0);
+    expect(o.actual[0]![o.actual[0]!.length - 1]).toBe(3);
+    expect(o.t[o.t.length - 1]).toBe(result.run.timing.end);
+  });
+});
+
+describe('the regression corpus', () => {
+  it('saves failing scenarios once each and loads them back for the same controller only', async () => {
+    const root = tmp();
+    const { result } = await failedFixture();
+    const entry = { controller: 'edge-triggered', property: 'convergence', summary: result.summary, scenario: result.scenario };
+    const a = saveToCorpus(root, entry);
+    const b = saveToCorpus(root, entry);
+    expect(a).toBe(b);
+    saveToCorpus(root, { ...entry, scenario: result.originalScenario });
+    saveToCorpus(root, { ...entry, controller: 'other' });
+    mkdirSync(join(root, 'edge-triggered'), { recursive: true });
+    writeFileSync(join(root, 'edge-triggered', 'zz-garbage.json'), '{ nope');
+    const loaded = loadCorpus(root, 'edge-triggered');
+    expect(loaded.scenarios).toHaveLength(2);
+    expect(loaded.scenarios).toContainEqual(result.scenario);
+    expect(loaded.skipped).toEqual([{ file: join(root, 'edge-triggered', 'zz-garbage.json'), reason: expect.any(String) }]);
+    expect(loadCorpus(root, 'nobody').scenarios).toEqual([]);
+  });
+});

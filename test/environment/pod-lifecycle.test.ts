@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { podLifecycle } from '../../src/environment/pod-lifecycle.js';
+import { ScenarioError } from '../../src/harness/simulate.js';
+import { condition, create, find, nonEnvironmentWrites, obj, ofKind, pod, runEnv, stepTimes } from './helpers.js';
+
+describe('podLifecycle', () => {
+  it('takes a pod Pending → scheduled → Running → Ready on the documented timing, with conditions', async () => {
+    const { run } = await runEnv({ environment: [{ name: 'pod-lifecycle' }], workload: [create(1000, pod('web'))] });
+    expect(stepTimes(run, 'pod:scheduled', 'default/web')).toEqual([1100]);
+    expect(stepTimes(run, 'pod:running', 'default/web')).toEqual([2100]);
+    expect(stepTimes(run, 'pod:ready', 'default/web')).toEqual([3100]);
+    const p = find(run.finalObjects, 'Pod', 'default/web')!;
+    expect(p.status['phase']).toBe('Running');
+    expect(p.spec['nodeName']).toBe('node-0');
+    expect(condition(p, 'PodScheduled')).toEqual({ status: 'True', at: 1100 });
+    expect(condition(p, 'Initialized')?.status).toBe('True');
+    expect(condition(p, 'ContainersReady')).toEqual({ status: 'True', at: 3100 });
+    expect(condition(p, 'Ready')).toEqual({ status: 'True', at: 3100 });
+    expect(p.status['containerStatuses']).toEqual([expect.objectContaining({ name: 'app', ready: true, restartCount: 0, state: { running: { startedAt: '2026-01-01T00:00:02.100Z' } } })]);
+    // every write is the environment's or the user's, recorded as environment:pod-lifecycle
+    expect(nonEnvironmentWrites(run)).toEqual([]);
+    expect(new Set(run.writes.filter((w) => w.actor !== 'user').map((w) => w.actor))).toEqual(new Set(['environment:pod-lifecycle']));
+  });
+
+  it('honours its timing parameters', async () => {
+    const { run } = await runEnv({ environment: [{ name: 'pod-lifecycle', params: { scheduleMs: 0, startMs: 300, readyMs: 50 } }], workload: [create(0, pod('web'))] });
+    expect(stepTimes(run, 'pod:ready', 'default/web')).toEqual([350]);
+  });
+
+  it('spreads pods over the least-loaded nodes', async () => {
+    const { run } = await runEnv({ environment: [{ name: 'pod-lifecycle', params: { nodes: 2 } }], workload: [0, 1, 2].map((i) => create(0, pod(`p${i}`))) });
+    expect(ofKind(run.finalObjects, 'Pod').map((p) => p.spec['nodeName'])).toEqual(['node-0', 'node-1', 'node-0']);
+  });
+
+  it('keeps a pod whose claim is not Bound unschedulable, then schedules it once the claim binds', async () => {
+    const claim = obj('PersistentVolumeClaim', 'data', { resources: { requests: { storage: '5Gi' } } });
+    const { run } = await runEnv({
+      environment: [{ name: 'pod-lifecycle' }, { name: 'pvc-binding', params: { bindMs: 4000 } }],
+      workload: [create(0, claim), create(0, pod('db', { volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'data' } }] }))],
+    });
+    expect(stepTimes(run, 'pod:scheduled', 'default/db')).toEqual([4000]);
+    expect(stepTimes(run, 'pod:ready', 'default/db')).toEqual([6000]);
+    const w = run.writes.find((x) => x.kind === 'Pod' && x.verb === 'patchStatus')!;
+    expect(w.t).toBe(100); // the Unschedulable condition
+  });
+
+  it('completes a pod annotated with a run time (Succeeded), or fails it with an exit code under restartPolicy Never', async () => {
+    const { run } = await runEnv({
+      environment: [{ name: 'pod-lifecycle' }],
+      workload: [
+        create(0, pod('ok', { restartPolicy: 'Never' }, { annotations: { 'steadystate.dev/run-ms': '500' } })),
+        create(0, pod('bad', { restartPolicy: 'Never' }, { annotations: { 'steadystate.dev/run-ms': '500', 'steadystate.dev/exit-code': '3' } })),
+      ],
+    });
+    const ok = find(run.finalObjects, 'Pod', 'default/ok')!;
+    expect(ok.status['phase']).toBe('Succeeded');
+    expect(condition(ok, 'Ready')?.status).toBe('False');
+    expect(stepTimes(run, 'pod:exit', 'default/ok')).toEqual([1600]);
+    expect(find(run.finalObjects, 'Pod', 'default/bad')!.status['phase']).toBe('Failed');
+  });
+
+  it('restarts an exited container under restartPolicy Always with a doubling back-off', async () => {
+    const { run } = await runEnv({
+      environment: [{ name: 'pod-lifecycle', params: { crashBackoffMs: 1000 } }],
+      workload: [create(0, pod('flaky', {}, { annotations: { 'steadystate.dev/run-ms': '100', 'steadystate.dev/exit-code': '1' } }))],
+      faultWindowMs: 10_000,
+      settleMs: 0,
+    });
+    // runs at 1.1 s, exits 0.1 s later; restarts after 1 s, 2 s, 4 s of back-off
+    expect(stepTimes(run, 'pod:crash', 'default/flaky')).toEqual([1200, 2300, 4400, 8500]);
+    expect(stepTimes(run, 'pod:running', 'default/flaky')).toEqual([1100, 2200, 4300, 8400]);
+    const p = find(run.finalObjects, 'Pod', 'default/flaky')!;
+    expect(p.status['phase']).toBe('Running');
+    expect(p.status['containerStatuses']).toEqual([expect.objectContaining({ restartCount: 4, state: { waiting: expect.objectContaining({ reason: 'CrashLoopBackOff' }) } })]);
+  });
+
+  it('rejects unknown and mistyped parameters with a message naming the actor and the fix', () => {
+    expect(() => podLifecycle.resolve({ readyMS: 5 })).toThrow(ScenarioError);
+    expect(() => podLifecycle.resolve({ readyMS: 5 })).toThrow(/steadystate\.environment\(pod-lifecycle\): "readyMS" is not a parameter of this actor \(known: scheduleMs, startMs, readyMs/);
+    expect(() => podLifecycle.resolve({ readyMs: '5' })).toThrow(/params\.readyMs must be a number/);
+    expect(() => podLifecycle.resolve({ nodes: 0 })).toThrow(/params\.nodes must be a number ≥ 1/);
+    expect(podLifecycle.resolve({ readyMs: 5 })).toMatchObject({ readyMs: 5, startMs: 1000 });
+  });
+});

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { create, find, obj, runEnv } from './helpers.js';
+
+const claim = obj('PersistentVolumeClaim', 'data', { accessModes: ['ReadWriteMany'], resources: { requests: { storage: '3Gi' } } });
+
+describe('pvcBinding', () => {
+  it('a claim is Pending at once and Bound bindMs later, with a volume name and capacity', async () => {
+    const { run } = await runEnv({ environment: [{ name: 'pvc-binding', params: { bindMs: 700 } }], workload: [create(100, claim)] });
+    expect(run.writes.filter((w) => w.actor === 'environment:pvc-binding').map((w) => [w.t, w.verb, w.changed.join(',')])).toEqual([
+      [100, 'patchStatus', 'status.phase'],
+      [800, 'patch', 'spec.volumeName'],
+      [800, 'patchStatus', 'status.accessModes,status.capacity,status.phase'],
+    ]);
+    const pvc = find(run.finalObjects, 'PersistentVolumeClaim', 'default/data')!;
+    expect(pvc.spec['volumeName']).toBe(`pvc-${pvc.metadata.uid}`);
+    expect(pvc.status).toEqual({ phase: 'Bound', accessModes: ['ReadWriteMany'], capacity: { storage: '3Gi' } });
+  });
+
+  it('binds claims that exist before it is installed', async () => {
+    const { run } = await runEnv({ environment: [{ name: 'pvc-binding' }], initialObjects: [claim], workload: [] });
+    expect(find(run.finalObjects, 'PersistentVolumeClaim', 'default/data')!.status['phase']).toBe('Bound');
+  });
+});

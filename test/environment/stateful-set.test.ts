@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { workloadReady } from '../../src/environment/workload-ready.js';
+import { create, find, obj, ofKind, runEnv, stepTimes } from './helpers.js';
+
+const env = [{ name: 'pod-lifecycle' }, { name: 'pvc-binding' }, { name: 'stateful-set' }];
+const db = (replicas: number, extra: Record<string, unknown> = {}) =>
+  obj('StatefulSet', 'db', {
+    replicas,
+    serviceName: 'db',
+    template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'pg', image: 'postgres:16' }] } },
+    volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '10Gi' } } } }],
+    ...extra,
+  } as never);
+
+describe('statefulSet', () => {
+  it('creates ordinal pods in order, each once the previous one is Ready, each with its own bound claim', async () => {
+    const { run } = await runEnv({ environment: env, workload: [create(0, db(3))], faultWindowMs: 20_000 });
+    // each claim binds 0.5 s after it is created, and the pod waits for it: Ready 2.5 s after creation
+    expect(run.writes.filter((w) => w.verb === 'create' && w.kind === 'Pod').map((w) => [w.key, w.t])).toEqual([
+      ['default/db-0', 0],
+      ['default/db-1', 2500],
+      ['default/db-2', 5000],
+    ]);
+    expect(stepTimes(run, 'statefulset:create-pod')).toEqual([0, 2500, 5000]);
+    for (const i of [0, 1, 2]) {
+      const p = find(run.finalObjects, 'Pod', `default/db-${i}`)!;
+      expect(p.metadata.labels).toMatchObject({ app: 'db', 'statefulset.kubernetes.io/pod-name': `db-${i}`, 'apps.kubernetes.io/pod-index': String(i) });
+      expect(p.spec).toMatchObject({ hostname: `db-${i}`, subdomain: 'db', volumes: [{ name: 'data', persistentVolumeClaim: { claimName: `data-db-${i}` } }] });
+      expect(find(run.finalObjects, 'PersistentVolumeClaim', `default/data-db-${i}`)!.status).toMatchObject({ phase: 'Bound', capacity: { storage: '10Gi' } });
+    }
+    const sts = find(run.finalObjects, 'StatefulSet', 'default/db')!;
+    expect(sts.status).toMatchObject({ replicas: 3, readyReplicas: 3, observedGeneration: 1 });
+    expect(workloadReady(sts)).toBe(true);
+  });
+
+  it('Parallel creates every pod at once', async () => {
+    const { run } = await runEnv({ environment: env, workload: [create(0, db(3, { podManagementPolicy: 'Parallel', volumeClaimTemplates: [] }))] });
+    expect(run.writes.filter((w) => w.verb === 'create' && w.kind === 'Pod').map((w) => [w.t, w.key])).toEqual([
+      [0, 'default/db-0'],
+      [0, 'default/db-1'],
+      [0, 'default/db-2'],
+    ]);
+  });
+
+  it('scales down from the highest ordinal, keeping the claims', async () => {
+    const { run } = await runEnv({ environment: env, workload: [create(0, db(3)), { at: 10_000, type: 'patch', kind: 'StatefulSet', key: 'default/db', patch: { spec: { replicas: 1 } } }], faultWindowMs: 10_000 });
+    expect(run.writes.filter((w) => w.verb === 'delete' && w.kind === 'Pod').map((w) => w.key)).toEqual(['default/db-2', 'default/db-1']);
+    expect(ofKind(run.finalObjects, 'Pod').map((p) => p.metadata.name)).toEqual(['db-0']);
+    expect(ofKind(run.finalObjects, 'PersistentVolumeClaim')).toHaveLength(3);
+  });
+
+  it('recreates an evicted pod under the same name', async () => {
+    const { run } = await runEnv({ environment: env, workload: [create(0, db(1))], faults: { events: [{ kind: 'environment-pod-eviction', at: 5000, target: 'default/db-0' }], background: [] } });
+    expect(run.writes.filter((w) => w.key === 'default/db-0' && (w.verb === 'create' || w.verb === 'delete')).map((w) => [w.t, w.actor, w.verb])).toEqual([
+      [0, 'environment:stateful-set', 'create'],
+      [5000, 'fault:environment-pod-eviction', 'delete'],
+      [5000, 'environment:stateful-set', 'create'],
+    ]);
+    expect(workloadReady(find(run.finalObjects, 'StatefulSet', 'default/db')!)).toBe(true);
+  });
+});

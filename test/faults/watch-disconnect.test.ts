@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { judgeSingleChild, singleChildScenario } from '../../examples/fault-targets/single-child/app.js';
+import { singleChildBuggy } from '../../examples/fault-targets/single-child/buggy.js';
+import { singleChildCorrect } from '../../examples/fault-targets/single-child/correct.js';
+import { watchDisconnect } from '../../faults/watch-disconnect.js';
+import { faultLaws, runCase, type FaultLawCase } from '../helpers/fault-laws.js';
+
+const lawCase: FaultLawCase = {
+  fault: watchDisconnect,
+  label: 'cached bookkeeping vs deterministic names',
+  scenario: singleChildScenario,
+  buggy: singleChildBuggy,
+  correct: singleChildCorrect,
+  judge: judgeSingleChild,
+  // the App stream ends just before the App's status write; for the re-watch delay the cache
+  // lacks status.child and the Pod's ADDED makes the buggy controller create a second Pod
+  breaking: { events: [{ kind: 'watch-disconnect', nth: 2, params: { gone: true } }], background: [] },
+  gen: { controllers: ['x'], kinds: ['App'], keys: ['default/web', 'default/api'], faultWindowMs: 10_000, maxNth: 8 },
+  minimalEvent: { kind: 'watch-disconnect', nth: 0, params: { gone: false } },
+  search: { numRuns: 100, shrinksTo: 1 },
+};
+
+faultLaws(lawCase);
+
+describe('watch-disconnect', () => {
+  it('re-watches from the last seen version: the event in flight is replayed, nothing is relisted', async () => {
+    const run = await runCase(lawCase, singleChildCorrect, { events: [{ kind: 'watch-disconnect', nth: 2, params: { gone: false } }], background: [] });
+    const cut = run.trace.find((e) => e.type === 'watch:event' && e['decision'] === 'disconnect')!;
+    const replay = run.trace.find((e) => e.type === 'watch:event' && e['decision'] === 'deliver' && e['rv'] === cut['rv']);
+    expect(replay!.t).toBeGreaterThanOrEqual(cut.t + 1000);
+    expect(run.trace.filter((e) => e.type === 'informer:relist' && e.t < 10_000)).toEqual([]);
+  });
+
+  it('with gone: true the re-watch gets 410 and the informer relists', async () => {
+    const run = await runCase(lawCase, singleChildCorrect, lawCase.breaking);
+    const cut = run.trace.find((e) => e.type === 'watch:event' && e['decision'] === 'gone')!;
+    expect(run.trace.some((e) => e.type === 'informer:relist' && e.t >= cut.t + 1000 && e.t < 10_000)).toBe(true);
+  });
+});

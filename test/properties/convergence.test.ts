@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { convergence } from '../../properties/convergence.js';
+import { edgeTriggered } from '../../examples/replicas/edge-triggered.js';
+import { levelTriggered } from '../../examples/replicas/level-triggered.js';
+import type { Scenario } from '../../src/index.js';
+import { expectFailure, judgeScenario, propertyLaws } from '../helpers/property-laws.js';
+
+function replicas(controller: string, events: Scenario['faults']['events'], rate = 0): Scenario {
+  return {
+    seed: 3,
+    controllers: [{ name: controller }],
+    initialObjects: [],
+    workload: [{ at: 0, type: 'create', object: { kind: 'ReplicaSet', metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 3 }, status: { replicas: 0 } } }],
+    faults: { events, background: rate > 0 ? [{ kind: 'event-loss', rate }] : [] },
+    options: { faultWindowMs: 10_000, settleMs: 10_000 },
+  };
+}
+
+propertyLaws({
+  property: convergence(),
+  buggy: { controllers: [edgeTriggered], scenario: replicas('edge-triggered', [{ kind: 'event-loss', nth: 1 }]) },
+  correct: {
+    controllers: [levelTriggered],
+    scenarios: [
+      { name: 'fault-free', scenario: replicas('level-triggered', []) },
+      { name: 'one lost event', scenario: replicas('level-triggered', [{ kind: 'event-loss', nth: 1 }]) },
+      { name: '30% lost events', scenario: replicas('level-triggered', [], 0.3) },
+    ],
+  },
+  explains: [
+    /the MODIFIED notification of default\/web to edge-triggered at t=0\.00\d s was dropped/,
+    'ReplicaSet default/web has status.observedGeneration unset ≠ generation 1',
+    'status.replicas 1 ≠ spec.replicas 3',
+    /no reconcile of default\/web ran after t=0\.00\d s/,
+    /the last controller write to it was updateStatus ReplicaSet default\/web by controller edge-triggered\/0 at t=0\.00\d s \(changed status.replicas\)/,
+  ],
+});
+
+describe('convergence', () => {
+  it('reports latency from the last fault or action when it holds', async () => {
+    const { verdict } = await judgeScenario(convergence(), replicas('level-triggered', [{ kind: 'event-loss', nth: 1 }]), { controllers: [levelTriggered] });
+    expect(verdict).toEqual({ ok: true, stats: { convergedAt: 2000, latencyMs: 1998 } });
+  });
+  it('uses the user predicate and its reason', async () => {
+    const p = convergence({ converged: (view) => (view.list('ReplicaSet').every((o) => o.status['replicas'] === 4) ? true : 'replicas is not 4') });
+    const v = expectFailure((await judgeScenario(p, replicas('level-triggered', []), { controllers: [levelTriggered] })).verdict);
+    expect(v.explanation).toContain('the world had not converged: replicas is not 4');
+    expect(v.summary).toContain('replicas is not 4');
+  });
+  it('needs stableFor consecutive checks', async () => {
+    let n = 0;
+    const flapping = convergence({ converged: () => (n++ % 2 === 0 ? true : 'flapped'), stableFor: 2 });
+    const v = expectFailure((await judgeScenario(flapping, replicas('level-triggered', []), { controllers: [levelTriggered] })).verdict);
+    expect(v.explanation).toMatch(/converged at t=\d+\.\d+ s but never for 2 consecutive checks/);
+  });
+  it('validates options', () => {
+    expect(() => convergence({ stableFor: 0 })).toThrow('steadystate.properties.convergence: stableFor must be an integer ≥ 1, got 0');
+  });
+});
