@@ -1,17 +1,10 @@
 #!/usr/bin/env node
-// The `steadystate` command. Registers tsx first, globally (tsx's register(), not tsImport()):
-// users' controller modules are TypeScript, and with global hooks their `import 'steadystate'`
-// resolves to the very modules this CLI runs, so there is one copy of steadystate in the process.
-import { existsSync } from 'node:fs';
+// The `steadystate` command in a checkout: runs the TypeScript sources. tsx is registered first,
+// globally (tsx's register(), not tsImport()), so the CLI's .ts modules load and a user's module
+// importing them shares one copy of steadystate. The published package's bin is the build of
+// src/cli/bin.ts (dist/src/cli/bin.js), which registers tsx only when it loads a user's module.
 import { register } from 'tsx/esm/api';
 
 register();
 globalThis[Symbol.for('steadystate.tsx-registered')] = true;
-
-// from a checkout the sources run directly; an installed package runs its build
-const source = new URL('../src/cli/main.ts', import.meta.url);
-const entry = existsSync(source) ? source : new URL('../dist/src/cli/main.js', import.meta.url);
-const { run } = await import(entry.href);
-const code = await run(process.argv.slice(2));
-// worker threads, msw or user code may hold handles open: exit once output is flushed
-process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+await import('../src/cli/bin.ts');

@@ -79,7 +79,9 @@ export const deletionCompletes = defineProperty<DeletionCompletesOptions>({
       const then = [
         `${fmtObject(r.kind, r.key)} was removed at ${fmtTime(r.t)}, but the fake downstream still held ${fmtList(items, 4)} with ${o.ownerField} ${leaked[0]!.owner} at ${fmtTime(end)}`,
         deletes.length ? `its reconciles sent ${deletes.length} DELETE request(s), the last answered ${deletes.at(-1)!.status || deletes.at(-1)!.outcome}` : `no reconcile of ${r.key} sent a DELETE request`,
-        'remove the finalizer only after the external resource is confirmed gone',
+        removedWithoutFinalizer(tl.writes, uid)
+          ? 'the object had no finalizer, so it was gone before any cleanup could run: add a finalizer, delete the external resource, then remove the finalizer'
+          : 'remove the finalizer only after the external resource is confirmed gone',
       ];
       return {
         ok: false,
@@ -91,3 +93,8 @@ export const deletionCompletes = defineProperty<DeletionCompletesOptions>({
     return { ok: true, stats: { deletions: marked.size } };
   },
 });
+
+/** Whether the object left the store on its delete request itself, i.e. no finalizer held it. */
+function removedWithoutFinalizer(writes: readonly { uid: string | undefined; verb: string; removed?: boolean | undefined; markedForDeletion?: boolean | undefined }[], uid: string): boolean {
+  return writes.some((w) => w.uid === uid && w.verb === 'delete' && w.removed === true) && !writes.some((w) => w.uid === uid && w.markedForDeletion === true);
+}

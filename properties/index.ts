@@ -21,24 +21,26 @@ import { statusTruthfulness } from './status-truthfulness.js';
  */
 export const properties = {
   convergence,
+  deletionCompletes,
+  specStatusOwnership,
+  noFighting,
   noHotLoop,
   idempotence,
   boundedDownstreamQps,
-  deletionCompletes,
-  noFighting,
-  sameEndState,
+  noDuplicateSideEffects,
   noExtraDestructiveActions,
   safetyInvariants,
-  specStatusOwnership,
-  noDuplicateSideEffects,
-  recovery,
   responsiveness,
+  recovery,
   statusTruthfulness,
+  sameEndState,
 } as const;
 
 /**
- * Every built-in property factory, in a stable order: liveness first, then the quiet tail (a hot
- * loop before idempotence, since a hot loop also breaks idempotence and its report says more).
+ * Every built-in property factory, in a stable order: convergence first, then the most specific
+ * diagnoses before the more general ones that the same bug also breaks (fighting before hot
+ * loop before idempotence; duplicates before same-end-state, which comes last), so a report that
+ * names the first failing property names the most telling one.
  * @public
  */
 export const allProperties: readonly PropertyFactory<object>[] = Object.values(properties) as readonly PropertyFactory<object>[];

@@ -36,22 +36,36 @@ function stalledByFault(tl: Timeline, actor: string, from: number, to: number): 
 
 function waits(run: RunRecord, tl: Timeline): Wait[] {
   const out: Wait[] = [];
-  const byActor = new Map<string, ReconcileSpan[]>();
+  // reconciles per replica and key, in trace order, for a binary search per notification
+  const byKey = new Map<string, ReconcileSpan[]>();
   for (const r of tl.reconciles) {
-    let a = byActor.get(r.actor);
-    if (!a) byActor.set(r.actor, (a = []));
+    const k = `${r.actor}\u0000${r.key}`;
+    let a = byKey.get(k);
+    if (!a) byKey.set(k, (a = []));
     a.push(r);
   }
   for (const n of tl.notifies) {
     if (!n.delivered || !leading(tl, n.controller, n.replica, n.t)) continue;
     const actor = `controller:${n.controller}/${n.replica}`;
-    const next = (byActor.get(actor) ?? []).find((r) => r.key === n.key && r.startIndex > n.index);
+    const next = firstAfter(byKey.get(`${actor}\u0000${n.key}`) ?? [], n.index);
     const crashed = tl.crashes.some((c) => c['controller'] === n.controller && c['replica'] === n.replica && c.t >= n.t && (next === undefined || c.t <= next.start));
     if (crashed) continue; // the queue died with the process; the restart relists
     if (stalledByFault(tl, actor, n.t, next?.start ?? run.timing.end)) continue;
     out.push({ notify: n, start: next?.start, latency: (next?.start ?? run.timing.end) - n.t });
   }
   return out;
+}
+
+/** The first reconcile that started after trace position `index`. */
+function firstAfter(spans: readonly ReconcileSpan[], index: number): ReconcileSpan | undefined {
+  let lo = 0;
+  let hi = spans.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (spans[mid]!.startIndex > index) hi = mid;
+    else lo = mid + 1;
+  }
+  return spans[lo];
 }
 
 /**

@@ -47,6 +47,7 @@ export { EnvironmentSeams, environmentSeams } from './harness/environment.js';
 export { defineEnvironmentActor } from './environment/define-environment-actor.js';
 export type { EnvironmentActorOptions, EnvironmentActorDefinition, EnvironmentApi, EnvironmentSyncContext, EnvironmentStartContext, EnvironmentSyncResult, EnvironmentLoop, EnvironmentWatch, EnvironmentReader, EnvironmentListOptions } from './environment/define-environment-actor.js';
 export { environment, allEnvironmentActors, podLifecycle, pvcBinding, deployment, statefulSet, job, leaseHolder, cluster } from './environment/index.js';
+export { PLACEMENT_FIELDS } from './environment/pod-lifecycle.js';
 export type { PodLifecycleParams } from './environment/pod-lifecycle.js';
 export type { PvcBindingParams } from './environment/pvc-binding.js';
 export type { DeploymentParams } from './environment/deployment.js';

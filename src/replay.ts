@@ -1,4 +1,4 @@
-import { defaultFaults, defaultProperties } from './defaults.js';
+import { builtInProperty, defaultFaults, defaultProperties, withDefaultEnvironment } from './defaults.js';
 import type { CheckOptions } from './harness/check-options.js';
 import { checkDeterminism } from './harness/determinism.js';
 import type { EnvironmentUse } from './harness/check-options.js';
@@ -64,12 +64,13 @@ export async function replay(
   const isFile = 'type' in reproduction && reproduction.type === 'steadystate/reproduction';
   const scenario = reproduction.scenario;
   const named = isFile ? (reproduction as ReproductionFile).property.name : (reproduction as { property: string | Property }).property;
-  const property = typeof named === 'string' ? propertyNamed(named, options.properties) : named;
+  const property = typeof named === 'string' ? propertyNamed(named, options.properties, isFile ? (reproduction as ReproductionFile).property.options : null) : named;
   const environment: EnvironmentUse[] = (options.environment ?? []).map((e) => ('actor' in e ? e : { actor: e }));
   const simulateOptions: SimulateOptions = {
     controllers,
     faults: options.faults ?? defaultFaults(),
-    environment: environment.map((e) => e.actor),
+    // a reproduction names its actors: the built-in ones need not be passed
+    environment: withDefaultEnvironment(environment.map((e) => e.actor)),
     ...(options.downstream ? { downstream: options.downstream } : {}),
     tailMs: options.tailMs ?? 10_000,
     traceReads: options.traceReads ?? true,
@@ -104,9 +105,9 @@ export async function replay(
 }
 
 /** The property of that name: from the given list, else the built-in catalogue. `determinism` is not a property: undefined. */
-function propertyNamed(name: string, given: readonly Property[] | undefined): Property | undefined {
+function propertyNamed(name: string, given: readonly Property[] | undefined, options: JsonObject | null): Property | undefined {
   if (name === 'determinism') return undefined;
-  const found = given?.find((p) => p.name === name) ?? defaultProperties().find((p) => p.name === name);
+  const found = given?.find((p) => p.name === name) ?? builtInProperty(name, options);
   if (found) return found;
   const known = [...new Set([...(given ?? []), ...defaultProperties()].map((p) => p.name))];
   throw new TypeError(`steadystate.replay: the reproduction failed the property "${name}", which this check knows no property of that name for (known: ${known.join(', ')}). Pass it in options.properties, as the check that wrote the reproduction did.`);

@@ -1,5 +1,4 @@
-import { defaultFaults } from './defaults.js';
-import { allEnvironmentActors } from './environment/index.js';
+import { defaultFaults, withDefaultEnvironment } from './defaults.js';
 import { simulate as simulateWith, type SimulateOptions, type SimulationResult } from './harness/simulate.js';
 import type { Scenario } from './harness/scenario.js';
 
@@ -16,11 +15,9 @@ import type { Scenario } from './harness/scenario.js';
 export function simulate(scenario: Scenario, options: SimulateOptions): Promise<SimulationResult> {
   const extra = options.faults ?? [];
   const kinds = new Set(extra.map((f) => f.kind));
-  const env = options.environment ?? [];
-  const names = new Set(env.map((a) => a.name));
   return simulateWith(scenario, {
     ...options,
     faults: [...extra, ...defaultFaults().filter((f) => !kinds.has(f.kind))],
-    environment: [...env, ...allEnvironmentActors.filter((a) => !names.has(a.name))],
+    environment: withDefaultEnvironment(options.environment ?? []),
   });
 }

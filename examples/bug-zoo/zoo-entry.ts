@@ -10,14 +10,15 @@ export type { CheckOptions };
 export const CLIENT_TIMEOUT_MS = 5_000;
 
 /**
- * What the zoo's same-end-state comparisons leave out. `metadata.generation` counts spec writes:
- * a fault that makes a controller repair an owned object (drift) or create it late (a lost
- * event) changes the count, not the state. Entries whose status records a server-assigned id of
- * an external resource add that field: after a recreation the resource is a new one, with a new
- * id.
+ * What the zoo's same-end-state comparisons leave out (the masks recovery uses by default).
+ * `metadata.generation` counts spec writes, and `status.observedGeneration` follows it: a fault
+ * that makes a controller repair an owned object (drift), create it late, or skip an
+ * intermediate spec (a delayed event) changes the count, not the state. Entries add fields that
+ * others assign: a server-assigned id of an external resource recorded in status (after a
+ * recreation the resource is a new one, with a new id), the node and IPs a scheduler gave a pod.
  */
-export function endStateMasks(...statusIds: string[]): string[] {
-  return ['metadata.generation', ...statusIds];
+export function endStateMasks(...assignedElsewhere: string[]): string[] {
+  return ['metadata.generation', 'status.observedGeneration', ...assignedElsewhere];
 }
 
 /** Where a bug of the zoo comes from in SPEC §1. */

@@ -24,6 +24,8 @@ export const webAppController = kubeController({
   for: KIND,
   resources: [webAppResource],
   sample: [{ replicas: 1, image: 'nginx:1.27' }, { replicas: 3, image: 'nginx:1.27' }],
+  // a real API server answers in milliseconds, not instantly
+  requestLatencyMs: 10,
   start: (ctx) => startWebAppController(kubeConfigOf(ctx), { sleep: ctx.sleep, now: ctx.now }),
 });
 
@@ -33,5 +35,6 @@ export const buggyWebAppController = kubeController({
   for: KIND,
   resources: [webAppResource],
   sample: [{ replicas: 1, image: 'nginx:1.27' }],
+  requestLatencyMs: 10,
   start: (ctx) => startBuggyWebAppController(kubeConfigOf(ctx), { sleep: ctx.sleep, now: ctx.now }),
 });

@@ -1,4 +1,4 @@
-import { virtualTimestamp, type NewObject, type ReconcileContext, type StoredObject } from '../../src/index.js';
+import { virtualTimestamp, type JsonObject, type NewObject, type ReconcileContext, type StoredObject } from '../../src/index.js';
 
 /**
  * The WebApp custom resource both deployment-mirror controllers reconcile: the user asks for
@@ -11,6 +11,8 @@ export const WEB_APP_KIND = 'WebApp';
 export interface WebAppSpec {
   replicas: number;
   image: string;
+  /** Annotations for the pods (copied into the Deployment's pod template). */
+  podAnnotations?: Record<string, string>;
 }
 
 export interface Condition {
@@ -49,7 +51,7 @@ export function desiredDeployment(app: WebApp): NewObject {
     spec: {
       replicas: app.spec.replicas,
       selector: { matchLabels: labels },
-      template: { metadata: { labels }, spec: { containers: [{ name: 'web', image: app.spec.image }] } },
+      template: { metadata: { labels, ...(app.spec.podAnnotations ? { annotations: app.spec.podAnnotations } : {}) }, spec: { containers: [{ name: 'web', image: app.spec.image }] } },
     },
   };
 }
@@ -108,9 +110,10 @@ export async function reportStatus(ctx: ReconcileContext, app: WebApp, status: W
   await ctx.client.updateStatus({ ...app, status });
 }
 
-/** A WebApp object for a scenario. */
-export function webApp(name: string, spec: WebAppSpec, namespace = 'default'): NewObject<WebAppSpec, WebAppStatus> {
-  return { apiVersion: 'example.dev/v1', kind: WEB_APP_KIND, metadata: { name, namespace }, spec };
+/** A WebApp object for a scenario (plain JSON, as a scenario file holds it). */
+export function webApp(name: string, spec: WebAppSpec, namespace = 'default'): NewObject {
+  const json: JsonObject = { replicas: spec.replicas, image: spec.image, ...(spec.podAnnotations ? { podAnnotations: { ...spec.podAnnotations } } : {}) };
+  return { apiVersion: 'example.dev/v1', kind: WEB_APP_KIND, metadata: { name, namespace }, spec: json };
 }
 
 /** Structural equality of JSON values (key order does not matter). */

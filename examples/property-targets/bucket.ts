@@ -6,6 +6,8 @@ import type { CreateDownstreamOptions } from '../../src/downstream/intercept.js'
  * A storage-bucket controller: each `Bucket` gets one bucket at `https://storage.example/buckets`.
  * The correct one lets a failure throw, so the rate-limited queue backs off exponentially; the
  * buggy one retries every 10 ms whatever happens (a retry storm, caught by bounded-downstream-qps).
+ * Neither handles deletion (no finalizer): deleting a Bucket leaks its bucket, which
+ * deletion-completes reports; the DNS target shows the finalizer done right.
  */
 export const BUCKET = 'Bucket';
 const API = 'https://storage.example/buckets';

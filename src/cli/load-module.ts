@@ -16,8 +16,8 @@ const REGISTERED = Symbol.for('steadystate.tsx-registered');
 export async function ensureTypeScript(): Promise<void> {
   const g = globalThis as { [REGISTERED]?: boolean };
   if (g[REGISTERED]) return;
-  // under vitest (or any other TS-aware runner) import() already compiles TypeScript
-  if (process.env['VITEST'] !== undefined) return;
+  // inside a vitest worker import() already compiles TypeScript (the env var alone is inherited by child processes)
+  if ('__vitest_worker__' in globalThis) return;
   const { register } = await import('tsx/esm/api');
   register();
   g[REGISTERED] = true;

@@ -1,14 +1,12 @@
 import { version } from '../report/version.js';
-import { checkCommand } from './commands/check.js';
-import { demoCommand } from './commands/demo.js';
-import { replayCommand } from './commands/replay.js';
 import { processIo, type CliIo } from './io.js';
 import { helpText, parseCommandLine, type ParsedCommandLine } from './options.js';
 import { formatUsageError, UsageError } from './usage-error.js';
 
 /**
  * The CLI: parse the command line, dispatch to the command, turn usage errors into one
- * paragraph and exit code 2. Nothing else lives here (vitest `cli.ts` style).
+ * paragraph and exit code 2. Nothing else lives here (vitest `cli.ts` style). Commands are
+ * imported on dispatch, so `--help` and `--version` load only the flag table (start-up cost).
  * @param argv - arguments after `node steadystate`
  * @returns the exit code: 0 pass, 1 a property failed, 2 usage error
  * @internal
@@ -25,11 +23,11 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
         io.stdout.write(`${version}\n`);
         return 0;
       case 'check':
-        return await checkCommand(parsed.options, io);
+        return await (await import('./commands/check.js')).checkCommand(parsed.options, io);
       case 'replay':
-        return await replayCommand(parsed.options, io);
+        return await (await import('./commands/replay.js')).replayCommand(parsed.options, io);
       case 'demo':
-        return await demoCommand(parsed.options, io);
+        return await (await import('./commands/demo.js')).demoCommand(parsed.options, io);
     }
   } catch (err) {
     if (err instanceof UsageError) {

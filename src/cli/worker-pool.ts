@@ -58,6 +58,11 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
   const hangs: CheckFailed[] = [];
   let usage: UsageError | undefined;
   let crash: Error | undefined;
+  // The lowest failing run index known so far: a worker past it cannot find an earlier failure,
+  // so it is stopped (its completed runs still count). -1: a corpus scenario failed. A hang is a
+  // verdict on one scenario, not the end of the check: the remaining scenarios still run.
+  let firstFailure = Number.POSITIVE_INFINITY;
+  let stoppedRuns = 0;
 
   const report = (): void => {
     let runs = 0;
@@ -89,6 +94,18 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
       for (const s of slots) stop(s);
       settleIfDone();
     };
+    const noteFailure = (r: CheckResult): void => {
+      if (r.ok || r.property === 'fault-coverage') return;
+      const fromCorpus = r.runs === r.corpusReplayed;
+      firstFailure = Math.min(firstFailure, fromCorpus ? -1 : r.failedAtRun - 1);
+      for (const s of slots) {
+        if (!s.worker || s.failures > 0 || s.lastRunIndex === undefined || s.lastRunIndex <= firstFailure) continue;
+        stoppedRuns += s.runsBefore + s.runs;
+        s.runsBefore = 0;
+        stop(s);
+      }
+      settleIfDone();
+    };
     const start = (slot: Slot, job: CheckJob): void => {
       live++;
       const worker = spawnWorker({ kind: 'check', job });
@@ -103,6 +120,12 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
           case 'sim':
             slot.lastScenario = m.scenario as Scenario;
             if (m.runIndex !== undefined) slot.lastRunIndex = m.runIndex;
+            if (m.runIndex !== undefined && m.runIndex > firstFailure) {
+              stoppedRuns += slot.runsBefore + slot.runs;
+              slot.runsBefore = 0;
+              stop(slot);
+              settleIfDone();
+            }
             break;
           case 'progress':
             slot.runs = m.runs;
@@ -113,6 +136,7 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
             break;
           case 'result':
             results.push(m.result as CheckResult);
+            noteFailure(m.result as CheckResult);
             stop(slot);
             settleIfDone();
             break;
@@ -145,7 +169,8 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
         const inCorpus = !shrinking && slot.lastRunIndex === undefined;
         const runIndex = shrinking || inCorpus ? undefined : slot.lastRunIndex;
         const hungCounts = shrinking ? 0 : 1;
-        hangs.push(hangFailure(slot, now - slot.lastBeat, options.watchdogMs, runIndex, slot.runs + hungCounts, shrinking ? 'a shrinking candidate' : inCorpus ? `corpus scenario ${slot.runs + 1}` : `run ${runIndex! + 1}`));
+        const hang = hangFailure(slot, now - slot.lastBeat, options.watchdogMs, runIndex, slot.runs + hungCounts, shrinking ? 'a shrinking candidate' : inCorpus ? `corpus scenario ${slot.runs + 1}` : `run ${runIndex! + 1}`);
+        hangs.push(hang);
         slot.runsBefore += slot.runs + hungCounts;
         const doneInCorpus = slot.runs;
         slot.runs = 0;
@@ -164,7 +189,9 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
 
   if (usage) throw usage;
   if (crash) throw crash;
-  return mergeCheckResults([...results, ...hangs], job.shard);
+  // slots stopped early still ran their completed runs
+  const merged = mergeCheckResults([...results, ...hangs], job.shard);
+  return { ...merged, runs: merged.runs + stoppedRuns };
 }
 
 /** The verdict for a scenario whose worker had to be terminated. */

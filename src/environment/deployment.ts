@@ -22,8 +22,12 @@ export type DeploymentParams = JsonObject;
  * the old ones go to zero first. Steps faults act on: `replicaset:create-pods` (delay = a slow
  * rollout).
  *
- * Known limits: no pausing, no progress deadline, no revision history cleanup, no adoption of
- * orphaned pods by selector.
+ * Old ReplicaSets are deleted once scaled to zero beyond `spec.revisionHistoryLimit`, which
+ * defaults to 0 here (Kubernetes: 10) and no `deployment.kubernetes.io/revision` annotation is
+ * kept, so an end state does not depend on the rollouts that led to it (properties compare end
+ * states across runs).
+ *
+ * Known limits: no pausing, no progress deadline, no adoption of orphaned pods by selector.
  * @public
  */
 export const deployment = defineEnvironmentActor<DeploymentParams>({
@@ -65,7 +69,6 @@ function syncDeployment(ctx: EnvironmentSyncContext<DeploymentParams>): Environm
           name: rsName,
           ...(d.metadata.namespace !== undefined ? { namespace: d.metadata.namespace } : {}),
           labels,
-          annotations: { 'deployment.kubernetes.io/revision': String(owned.length + 1) },
           ownerReferences: [controllerRef(d)],
         },
         spec: { replicas, minReadySeconds, selector: { matchLabels: { ...selector, 'pod-template-hash': hash } }, template: { metadata: { labels, annotations: t.annotations }, spec: t.spec } },
@@ -76,7 +79,13 @@ function syncDeployment(ctx: EnvironmentSyncContext<DeploymentParams>): Environm
     current = ctx.patch('ReplicaSet', keyOfRs(current), { spec: { replicas, minReadySeconds } }) ?? current;
   }
 
-  const all = current ? [current, ...old] : old;
+  // old ReplicaSets that are scaled down and empty go, beyond spec.revisionHistoryLimit (default 0
+  // here, so an end state does not depend on how many rollouts led to it)
+  const limit = Math.max(0, specNumber(d, 'revisionHistoryLimit', 0));
+  const retired = old.filter((rs) => specNumber(rs, 'replicas', 1) === 0 && statusNumber(ctx.get('ReplicaSet', keyOfRs(rs)), 'replicas') === 0);
+  retired.sort((a, b) => (a.metadata.creationTimestamp < b.metadata.creationTimestamp ? -1 : 1));
+  for (const rs of retired.slice(0, Math.max(0, retired.length - limit))) ctx.delete('ReplicaSet', keyOfRs(rs));
+  const all = (current ? [current, ...old] : old).filter((rs) => ctx.get('ReplicaSet', keyOfRs(rs)) !== undefined);
   const sum = (f: string) => all.reduce((n, rs) => n + statusNumber(ctx.get('ReplicaSet', keyOfRs(rs)), f), 0);
   const available = sum('availableReplicas');
   const maxUnavailable = resolveMaxUnavailable(d, replicas);

@@ -27,6 +27,15 @@ export interface PodLifecycleParams extends JsonObject {
   crashBackoffMaxMs: number;
 }
 
+/**
+ * The pod fields podLifecycle assigns from the cluster's state (which node, which address):
+ * like a real scheduler's choices they depend on what else runs, so properties that compare end
+ * states across runs (same-end-state, recovery) should mask them:
+ * `properties.sameEndState({ masks: [...PLACEMENT_FIELDS] })`.
+ * @public
+ */
+export const PLACEMENT_FIELDS: readonly string[] = ['spec.nodeName', 'status.hostIP', 'status.podIP'];
+
 const DEFAULTS: PodLifecycleParams = { scheduleMs: 100, startMs: 1000, readyMs: 1000, nodes: 3, crashBackoffMs: 10_000, crashBackoffMaxMs: 300_000 };
 
 type Ctx = EnvironmentSyncContext<PodLifecycleParams>;

@@ -66,6 +66,8 @@ export interface CheckOptions {
   maxActions?: number;
   /** Concrete fault events per scenario. @defaultValue 4 */
   maxFaultEvents?: number;
+  /** Upper bound of the `nth` occurrence concrete fault events target (the nth notification, write, read…). @defaultValue max(8, 3 × (maxObjects + maxActions)) */
+  maxNth?: number;
   /** Workload action types. @defaultValue every type ('reapply', 'update', 'patch', 'delete', 'removeFinalizer') */
   actions?: readonly WorkloadActionType[];
   /** Faults act (and user actions happen) in [0, faultWindowMs). @defaultValue 30_000 */
@@ -124,6 +126,7 @@ export interface ResolvedCheckOptions {
   maxObjects: number;
   maxActions: number;
   maxFaultEvents: number;
+  maxNth: number;
   actions: readonly WorkloadActionType[];
   scenarioOptions: ScenarioOptions;
   tailMs: number;
@@ -199,6 +202,7 @@ export function resolveCheckOptions(target: ControllerDefinition | readonly Cont
   const maxObjects = positiveInt('maxObjects', options.maxObjects, 2);
   const maxActions = positiveInt('maxActions', options.maxActions, 4, 0);
   const maxFaultEvents = positiveInt('maxFaultEvents', options.maxFaultEvents, 4, 0);
+  const maxNth = positiveInt('maxNth', options.maxNth, Math.max(8, 3 * (maxObjects + maxActions)), 0);
   const actions = options.actions ?? ALL_ACTION_TYPES;
   for (const a of actions) if (!ALL_ACTION_TYPES.includes(a)) fail(`options.actions contains ${JSON.stringify(a)}; the action types are ${ALL_ACTION_TYPES.map((x) => `'${x}'`).join(', ')} ('create' is always used).`);
 
@@ -246,6 +250,7 @@ export function resolveCheckOptions(target: ControllerDefinition | readonly Cont
     maxObjects,
     maxActions,
     maxFaultEvents,
+    maxNth,
     actions,
     scenarioOptions,
     tailMs,

@@ -70,9 +70,14 @@ class CheckRun {
       o.properties,
     );
     this.coverage = new CoverageTracker(o.faults.map((f) => f.kind));
-    this.total = o.corpus.scenarios.length + (o.path !== undefined ? 1 : shardSize(o.runs, o.shard));
+    this.total = this.corpus().length + (o.path !== undefined ? 1 : shardSize(o.runs, o.shard));
     const onSimulation = o.onSimulation;
     if (onSimulation) this.runner.onSimulate = (s) => onSimulation(s, this.runIndex);
+  }
+
+  /** Corpus scenarios to replay first; none when replaying one failure by its path (replay exactly that). */
+  private corpus(): readonly Scenario[] {
+    return this.o.path !== undefined ? [] : this.o.corpus.scenarios;
   }
 
   private progress(phase: 'corpus' | 'runs' | 'shrinking' | 'done', failures: number): void {
@@ -111,7 +116,7 @@ class CheckRun {
     const o = this.o;
     let found: Found | undefined;
 
-    for (const s of o.corpus.scenarios) {
+    for (const s of this.corpus()) {
       const outcome = await this.runOne(s);
       this.corpusReplayed++;
       this.progress('corpus', outcome.failure ? 1 : 0);
@@ -219,6 +224,7 @@ class CheckRun {
       maxObjects: o.maxObjects,
       maxActions: o.maxActions,
       maxFaultEvents: o.maxFaultEvents,
+      maxNth: o.maxNth,
       actions: o.actions,
       ...(Object.keys(o.scenarioOptions).length > 0 ? { options: o.scenarioOptions } : {}),
     });

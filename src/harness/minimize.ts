@@ -107,6 +107,13 @@ export async function minimize(scenario: Scenario, run: RunRecord, options: Mini
     }
     if (!l.lowered && !m.reduced && unitCount(best.scenario) === before) break;
   }
+  // readability: user actions as early as the failure allows (all at t=0 when it does not care)
+  if (best.scenario.workload.some((a) => a.at > 0) && tests < maxTests) {
+    tests++;
+    const early: Scenario = { ...best.scenario, workload: best.scenario.workload.map((a) => ({ ...a, at: 0 })) };
+    const r = await options.stillFails(early);
+    if (r) best = { scenario: early, run: r };
+  }
   return { scenario: best.scenario, run: best.run, tests, reductions };
 }
 

@@ -163,7 +163,7 @@ export function createKubeApi(options: KubeApiOptions): KubeApi {
     try {
       response = await perform(c, decision);
     } catch (err) {
-      response = statusResponse(statusFromError(err, resource, route.name));
+      response = statusResponse(statusFromError(err, resource, name));
     }
     if (state.options.hooks.onResponse?.(info, response.status) === 'hang') return new Promise<Response>(() => {});
     return response;

@@ -86,7 +86,8 @@ export class ControllerInstance implements ClientOwner {
   }
 
   private onPrimary(ev: InformerEvent): void {
-    if (ev.type === 'MODIFIED' && ev.old && this.def.predicates.includes('GenerationChanged')) {
+    // as in controller-runtime, resyncs are updates too, so GenerationChanged filters them
+    if ((ev.type === 'MODIFIED' || ev.type === 'SYNC') && ev.old && this.def.predicates.includes('GenerationChanged')) {
       if (ev.old.metadata.generation === ev.object.metadata.generation) return;
     }
     this.notify(this.def.for, keyOf(ev.object.metadata), ev.type);
@@ -199,9 +200,12 @@ export class ControllerInstance implements ClientOwner {
     this.process?.stop(this.crashing ? 'crash' : 'shutdown');
   }
 
-  /** Relists every informer (and the process's caches): the settle phase. */
+  /**
+   * Relists every informer (and the process's caches): the settle phase. It repairs the caches
+   * and delivers differences; unchanged keys are not re-enqueued (see Informer.relist).
+   */
   relist(): void {
-    for (const inf of this.informers.values()) inf.relist();
+    for (const inf of this.informers.values()) inf.relist(false);
     this.process?.relist();
   }
 

@@ -87,15 +87,18 @@ export class Informer {
     if (this.resyncTimer) this.resyncTimer.cancelled = true;
   }
 
-  /** Forces a relist now (the settle phase does this once). */
-  relist(): void {
+  /**
+   * Forces a relist now. The settle phase does this once with `notifyUnchanged: false`: the
+   * cache is repaired and differences are delivered, unchanged objects are not re-enqueued.
+   */
+  relist(notifyUnchanged = true): void {
     if (this.stopped) return;
     this.watch?.stop();
     this.watch = undefined;
-    this.list('relist');
+    this.list('relist', notifyUnchanged);
   }
 
-  private list(reason: 'list' | 'relist'): void {
+  private list(reason: 'list' | 'relist', notifyUnchanged = reason === 'relist'): void {
     const { store, trace, kernel, seams } = this.env;
     let items = store.select(this.options.kind);
     let rv = store.currentResourceVersion();
@@ -122,6 +125,11 @@ export class Informer {
       this.put(key, obj);
       if (!old) emits.push({ type: 'ADDED', object: obj });
       else if (old.metadata.resourceVersion !== obj.metadata.resourceVersion) emits.push({ type: 'MODIFIED', object: obj, old });
+      // client-go's Replace notifies every listed object (OnUpdate with old == new), which is
+      // why a relist after 410 repairs lost notifications too. The settle phase's forced relist
+      // repairs only the cache: it heals the data path without poking the controller, so a
+      // controller that needed a lost event still shows it.
+      else if (notifyUnchanged) emits.push({ type: 'SYNC', object: obj, old });
     }
     for (const [key, old] of [...this.cache]) {
       if (seen.has(key)) continue;

@@ -34,18 +34,19 @@ export interface ToPassCheckOptions extends Omit<CheckOptions, 'corpus'> {
 }
 
 /** The matchers this module adds. @public */
-export interface SteadystateMatchers<R = unknown> {
-  /** Runs `check` on the received controller; fails with the explanation and the reports' paths. */
-  toPassCheck(options?: ToPassCheckOptions): Promise<R>;
+export interface SteadystateMatchers {
+  /** Runs `check` on the received controller; fails with the explanation and the reports' paths. Await it. */
+  toPassCheck(options?: ToPassCheckOptions): Promise<void>;
   /** The received `CheckResult` passed; otherwise fails with its explanation. */
-  toHold(): R;
-  /** Replays a reproduction file (path or parsed) on the received controller; passes once the property holds again. */
-  toPassReproduction(reproduction: string | ReproductionFile, options?: ReplayOptions): Promise<R>;
+  toHold(): void;
+  /** Replays a reproduction file (path or parsed) on the received controller; passes once the property holds again. Await it. */
+  toPassReproduction(reproduction: string | ReproductionFile, options?: ReplayOptions): Promise<void>;
 }
 
 declare module 'vitest' {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-explicit-any
-  interface Matchers<T = any> extends SteadystateMatchers<T> {}
+  // vitest 4: extending `Matchers` types expect(x).*, expect.not.* and expect.extend at once
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-explicit-any, @typescript-eslint/no-unused-vars
+  interface Matchers<T = any> extends SteadystateMatchers {}
 }
 
 interface MatcherResult {
@@ -104,7 +105,8 @@ async function toPassCheck(received: unknown, options: ToPassCheckOptions = {}):
   let written: WrittenReports | undefined;
   if (reportDir !== false) {
     const timelines = await recordObjectTimelines(target, result.scenario, checkOptions);
-    written = writeReports(result, { dir: reportDir, context: { objectTimelines: timelines } });
+    const propertyOptions = checkOptions.properties?.find((p) => p.name === result.property)?.options ?? null;
+    written = writeReports(result, { dir: reportDir, context: { objectTimelines: timelines, propertyOptions } });
   }
   return { pass: false, message: () => failureMessage(result, written) };
 }

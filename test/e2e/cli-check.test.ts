@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ReproductionFile } from '../../src/report/json.js';
-import { fixture, runCli, tempDir } from './cli-helpers.js';
+import { fixture, root, runCli, tempDir } from './cli-helpers.js';
 
 /** `steadystate check` and `replay` end to end: exit codes, reports, corpus, sharding, workers. */
 
@@ -124,6 +124,16 @@ describe('steadystate check', () => {
     expect(y.property).toBe(x.property);
     expect(y.failedAtRun).toBe(x.failedAtRun);
     expect(y.traceHash).toBe(x.traceHash);
+  });
+});
+
+describe('loading TypeScript modules', () => {
+  it("shares one copy of steadystate with the user's module (tsx register, not tsImport)", async () => {
+    // the fixture imports 'steadystate' by name and checks `instanceof` on the store's errors;
+    // run from the project root, where the package name resolves to these sources
+    const r = await runCli(['check', fixture('shared-copy.ts'), '--runs', '10', '--seed', '1', '--faults', 'event-loss', '--properties', 'convergence', '--report-dir', join(tempDir(), 'reports')], { cwd: root });
+    expect(r.stdout, r.stdout).not.toMatch(/two copies of steadystate/);
+    expect(r.code).toBe(0);
   });
 });
 

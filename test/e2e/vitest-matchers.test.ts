@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
+import type { ToPassCheckOptions } from '../../src/vitest/index.js';
 import '../../src/vitest/index.js';
 import { check } from '../../src/check.js';
 import { defineController } from '../../src/runtime/define-controller.js';
@@ -63,6 +64,17 @@ describe('toPassCheck', () => {
   it('names a wrong received value', async () => {
     const message = await failureOf(expect({ name: 'web' }).toPassCheck());
     expect(message).toMatch(/x must be a controller made by defineController .*got an object with keys name/);
+  });
+});
+
+describe('types (checked by tsc)', () => {
+  it('types the matchers for vitest 4', () => {
+    expectTypeOf(expect(levelTriggered).toPassCheck).parameter(0).toEqualTypeOf<ToPassCheckOptions | undefined>();
+    expectTypeOf(expect(levelTriggered).toPassCheck).returns.toEqualTypeOf<Promise<void>>();
+    expectTypeOf(expect({}).toHold).returns.toEqualTypeOf<void>();
+    // @ts-expect-error runs is a number
+    const wrong = (): Promise<void> => expect(levelTriggered).toPassCheck({ runs: 'many' });
+    expect(typeof wrong).toBe('function');
   });
 });
 

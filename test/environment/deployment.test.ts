@@ -58,22 +58,30 @@ describe('deployment', () => {
     expect(run.writes.filter((w) => w.verb === 'delete' && w.kind === 'Pod').map((w) => w.t)).toEqual([5000, 5000]);
   });
 
-  it('rolls out a new template: a new ReplicaSet, the old one scaled to zero once the new one is available', async () => {
+  it('rolls out a new template: a new ReplicaSet, the old one scaled to zero once the new one is available, then removed', async () => {
     const { run } = await runEnv({
       environment: cluster,
       workload: [create(0, web(2)), { at: 5000, type: 'patch', kind: 'Deployment', key: 'default/web', patch: { spec: { template: template('nginx:2') } } }],
     });
     const rs = ofKind(run.finalObjects, 'ReplicaSet');
-    expect(rs.map((r) => [r.metadata.annotations['deployment.kubernetes.io/revision'], r.spec['replicas'], r.status['replicas']])).toEqual([
-      ['1', 0, 0],
-      ['2', 2, 2],
-    ]);
-    expect(stepTimes(run, 'replicaset:scaled', `default/${rs[0]!.metadata.name}`)).toEqual([0, 7100]);
+    expect(rs.map((r) => [r.spec['replicas'], r.status['replicas']])).toEqual([[2, 2]]);
+    const oldRs = run.writes.find((w) => w.kind === 'ReplicaSet' && w.verb === 'create')!.key;
+    expect(oldRs).not.toBe(`default/${rs[0]!.metadata.name}`);
+    expect(stepTimes(run, 'replicaset:scaled', oldRs)).toEqual([0, 7100]);
+    expect(run.writes.filter((w) => w.key === oldRs && w.verb === 'delete').map((w) => w.t)).toEqual([7100]);
     const d = find(run.finalObjects, 'Deployment', 'default/web')!;
     // the old pods kept serving during the rollout
     expect(condition(d, 'Available')).toEqual({ status: 'True', at: 2100 });
-    expect(condition(d, 'Progressing')).toMatchObject({ status: 'True' });
+    expect(d.status['conditions']).toContainEqual(expect.objectContaining({ type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable' }));
     expect(ofKind(run.finalObjects, 'Pod').every((p) => (p.spec['containers'] as { image: string }[])[0]!.image === 'nginx:2')).toBe(true);
+  });
+
+  it('keeps revisionHistoryLimit old ReplicaSets, scaled to zero', async () => {
+    const { run } = await runEnv({
+      environment: cluster,
+      workload: [create(0, web(1, { revisionHistoryLimit: 1 })), { at: 5000, type: 'patch', kind: 'Deployment', key: 'default/web', patch: { spec: { template: template('nginx:2') } } }],
+    });
+    expect(ofKind(run.finalObjects, 'ReplicaSet').map((r) => r.spec['replicas'])).toEqual([0, 1]);
   });
 
   it('Recreate: the old pods go first, then the new ReplicaSet starts', async () => {

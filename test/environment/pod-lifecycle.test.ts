@@ -11,7 +11,8 @@ describe('podLifecycle', () => {
     expect(stepTimes(run, 'pod:ready', 'default/web')).toEqual([3100]);
     const p = find(run.finalObjects, 'Pod', 'default/web')!;
     expect(p.status['phase']).toBe('Running');
-    expect(p.spec['nodeName']).toBe('node-0');
+    expect(p.spec['nodeName']).toMatch(/^node-[012]$/);
+    expect(p.status['hostIP']).toBe(`10.0.0.${Number(String(p.spec['nodeName']).slice(5)) + 1}`);
     expect(condition(p, 'PodScheduled')).toEqual({ status: 'True', at: 1100 });
     expect(condition(p, 'Initialized')?.status).toBe('True');
     expect(condition(p, 'ContainersReady')).toEqual({ status: 'True', at: 3100 });
@@ -27,9 +28,20 @@ describe('podLifecycle', () => {
     expect(stepTimes(run, 'pod:ready', 'default/web')).toEqual([350]);
   });
 
-  it('spreads pods over the least-loaded nodes', async () => {
-    const { run } = await runEnv({ environment: [{ name: 'pod-lifecycle', params: { nodes: 2 } }], workload: [0, 1, 2].map((i) => create(0, pod(`p${i}`))) });
-    expect(ofKind(run.finalObjects, 'Pod').map((p) => p.spec['nodeName'])).toEqual(['node-0', 'node-1', 'node-0']);
+  it('spreads one owner\'s pods over consecutive nodes, placed by identity rather than history', async () => {
+    const web = (extra = {}) => ({ ...pod(''), metadata: { generateName: 'web-', namespace: 'default', ...extra } });
+    const placed = async (first: boolean) => {
+      const { run } = await runEnv({ environment: [{ name: 'pod-lifecycle' }], workload: [...(first ? [create(0, pod('other'))] : []), create(0, web()), create(0, web()), create(0, web())] });
+      return ofKind(run.finalObjects, 'Pod')
+        .filter((p) => p.metadata.generateName === 'web-')
+        .map((p) => `${String(p.spec['nodeName'])} ${String(p.status['podIP'])}`)
+        .sort();
+    };
+    const a = await placed(false);
+    expect(new Set(a.map((x) => x.split(' ')[0]))).toEqual(new Set(['node-0', 'node-1', 'node-2']));
+    expect(new Set(a.map((x) => x.split(' ')[1])).size).toBe(3);
+    // another pod scheduled first (a different history) changes nothing for these
+    expect(await placed(true)).toEqual(a);
   });
 
   it('keeps a pod whose claim is not Bound unschedulable, then schedules it once the claim binds', async () => {

@@ -12,7 +12,10 @@ describe('pvcBinding', () => {
       [800, 'patchStatus', 'status.accessModes,status.capacity,status.phase'],
     ]);
     const pvc = find(run.finalObjects, 'PersistentVolumeClaim', 'default/data')!;
-    expect(pvc.spec['volumeName']).toBe(`pvc-${pvc.metadata.uid}`);
+    // named after the claim, so the same claim gets the same volume name in every run
+    expect(pvc.spec['volumeName']).toMatch(/^pvc-[0-9a-f]{8}$/);
+    const again = await runEnv({ environment: [{ name: 'pvc-binding' }], workload: [create(0, obj('ConfigMap', 'x')), create(5, claim)] });
+    expect(find(again.run.finalObjects, 'PersistentVolumeClaim', 'default/data')!.spec['volumeName']).toBe(pvc.spec['volumeName']);
     expect(pvc.status).toEqual({ phase: 'Bound', accessModes: ['ReadWriteMany'], capacity: { storage: '3Gi' } });
   });
 

@@ -1,7 +1,7 @@
 import { defineController } from '../../../src/index.js';
-import { CERT_KIND, handleLifecycle, issue, PROPAGATION_MS, publishChallenge, sincePublished, type CertificateSpec, type CertificateStatus } from './certificate.js';
-import { RESYNC_MS } from '../shared/resync.js';
 import { latest } from '../shared/latest.js';
+import { RESYNC_MS } from '../shared/resync.js';
+import { CERT_KIND, handleLifecycle, issue, PROPAGATION_MS, publishChallenge, sincePublished, type CertificateSpec, type CertificateStatus } from './certificate.js';
 
 /**
  * BUG (blocking call in reconcile): waits for the challenge to propagate by sleeping inside the

@@ -1,8 +1,8 @@
 import { virtualTimestamp, type ReconcileContext, type StoredObject } from '../../../src/index.js';
 import { addFinalizer, removeFinalizer } from '../shared/finalizers.js';
 import { jsonApi, type JsonApi, type Remote } from '../shared/json-api.js';
-import { sameJson } from '../shared/same-json.js';
 import { ensureOwned } from '../shared/owned.js';
+import { sameJson } from '../shared/same-json.js';
 
 /**
  * A `Certificate` is issued through a DNS-01 challenge: publish a TXT record at the DNS
@@ -63,7 +63,8 @@ export async function handleLifecycle(ctx: ReconcileContext, cert: Certificate):
   }
   if (await addFinalizer(ctx, cert, CERT_FINALIZER)) return true;
   if (cert.status.phase !== 'Ready' || cert.status.observedGeneration !== cert.metadata.generation) return false;
-  const secret = await ctx.client.tryGet('Secret', { namespace: cert.metadata.namespace, name: secretNameOf(cert) });
+  // read live: a cache that has not seen the Secret yet would start a needless second issuance
+  const secret = await ctx.client.tryGet('Secret', { namespace: cert.metadata.namespace, name: secretNameOf(cert) }, { live: true });
   return secret !== undefined && sameJson(secret.spec, secretSpec(cert));
 }
 

@@ -1,5 +1,5 @@
-import { sameEndState } from '../../../properties/same-end-state.js';
 import { responsiveness } from '../../../properties/responsiveness.js';
+import { sameEndState } from '../../../properties/same-end-state.js';
 import { fakeRestService, type NewObject } from '../../../src/index.js';
 import { CLIENT_TIMEOUT_MS, endStateMasks, type BugZooEntry } from '../zoo-entry.js';
 import { buggyCertificate } from './buggy.js';

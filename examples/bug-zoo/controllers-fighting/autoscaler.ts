@@ -1,7 +1,8 @@
 import { defineController } from '../../../src/index.js';
-import { DEPLOYMENT_KIND, HPA_KIND, SCALE_PERIOD_MS, type DeploymentSpec, type HpaSpec, type HpaStatus } from './kinds.js';
-import { RESYNC_MS } from '../shared/resync.js';
 import { latest } from '../shared/latest.js';
+import { RESYNC_MS } from '../shared/resync.js';
+import { sameJson } from '../shared/same-json.js';
+import { DEPLOYMENT_KIND, HPA_KIND, SCALE_PERIOD_MS, type DeploymentSpec, type HpaSpec, type HpaStatus } from './kinds.js';
 
 /**
  * The autoscaler (the same in both variants of the pair): every sync period it sets the target
@@ -17,15 +18,14 @@ export const autoscaler = defineController({
     const hpa = await latest<HpaSpec, HpaStatus>(ctx, HPA_KIND);
     if (!hpa || hpa.metadata.deletionTimestamp !== undefined) return;
     const target = await ctx.client.tryGet<DeploymentSpec>(DEPLOYMENT_KIND, { namespace: hpa.metadata.namespace, name: hpa.spec.scaleTargetRef });
+    let status: HpaStatus = { observedGeneration: hpa.metadata.generation };
     if (target) {
       const desired = Math.min(hpa.spec.maxReplicas, hpa.spec.minReplicas);
       if (target.spec.replicas !== desired) await ctx.client.patch(DEPLOYMENT_KIND, { namespace: hpa.metadata.namespace, name: target.metadata.name }, { spec: { replicas: desired } });
-      if (hpa.status.desiredReplicas !== desired || hpa.status.observedGeneration !== hpa.metadata.generation) {
-        await ctx.client.updateStatus({ ...hpa, status: { desiredReplicas: desired, observedGeneration: hpa.metadata.generation } });
-      }
-    } else if (hpa.status.observedGeneration !== hpa.metadata.generation) {
-      await ctx.client.updateStatus({ ...hpa, status: { observedGeneration: hpa.metadata.generation } });
+      status = { desiredReplicas: desired, ...status };
     }
+    // status describes the present: no target, no desired count
+    if (!sameJson(hpa.status, status)) await ctx.client.updateStatus({ ...hpa, status });
     return { requeueAfter: SCALE_PERIOD_MS };
   },
 });

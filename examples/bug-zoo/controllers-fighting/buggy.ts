@@ -1,7 +1,7 @@
 import { defineController } from '../../../src/index.js';
-import { APP_KIND, deploymentOf, ownerRef, DEPLOYMENT_KIND, SYNC_PERIOD_MS, type ApplicationSpec, type ApplicationStatus, type DeploymentSpec } from './kinds.js';
-import { RESYNC_MS } from '../shared/resync.js';
 import { latest } from '../shared/latest.js';
+import { RESYNC_MS } from '../shared/resync.js';
+import { APP_KIND, deploymentOf, ownerRef, DEPLOYMENT_KIND, SYNC_PERIOD_MS, type ApplicationSpec, type ApplicationStatus, type DeploymentSpec } from './kinds.js';
 
 /**
  * BUG (controllers fighting): the sync controller applies the whole manifest, `replicas`

@@ -1,7 +1,7 @@
 import { defineController } from '../../../src/index.js';
-import { APP_KIND, deploymentOf, ownerRef, DEPLOYMENT_KIND, HPA_KIND, SYNC_PERIOD_MS, type ApplicationSpec, type ApplicationStatus, type DeploymentSpec, type HpaSpec } from './kinds.js';
-import { RESYNC_MS } from '../shared/resync.js';
 import { latest } from '../shared/latest.js';
+import { RESYNC_MS } from '../shared/resync.js';
+import { APP_KIND, deploymentOf, ownerRef, DEPLOYMENT_KIND, HPA_KIND, SYNC_PERIOD_MS, type ApplicationSpec, type ApplicationStatus, type DeploymentSpec, type HpaSpec } from './kinds.js';
 
 /**
  * Fixed: field ownership. The manifest's replica count seeds a new Deployment, but once an

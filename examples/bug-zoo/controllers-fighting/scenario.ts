@@ -1,5 +1,5 @@
-import { sameEndState } from '../../../properties/same-end-state.js';
 import { noFighting } from '../../../properties/no-fighting.js';
+import { sameEndState } from '../../../properties/same-end-state.js';
 import type { NewObject } from '../../../src/index.js';
 import { endStateMasks, type BugZooEntry } from '../zoo-entry.js';
 import { autoscaler } from './autoscaler.js';

@@ -1,7 +1,7 @@
 import { defineController, virtualTimestamp } from '../../../src/index.js';
-import { configMapName, ensureConfigMap, WEBSITE_KIND, type WebsiteSpec, type WebsiteStatus } from './website.js';
-import { RESYNC_MS } from '../shared/resync.js';
 import { latest } from '../shared/latest.js';
+import { RESYNC_MS } from '../shared/resync.js';
+import { configMapName, ensureConfigMap, WEBSITE_KIND, type WebsiteSpec, type WebsiteStatus } from './website.js';
 
 /**
  * BUG (hot loop): writes status on every reconcile, stamped with the current time. Each write

@@ -1,8 +1,8 @@
 import { defineController, virtualTimestamp } from '../../../src/index.js';
+import { latest } from '../shared/latest.js';
+import { RESYNC_MS } from '../shared/resync.js';
 import { sameJson } from '../shared/same-json.js';
 import { configMapName, ensureConfigMap, WEBSITE_KIND, type WebsiteSpec, type WebsiteStatus } from './website.js';
-import { RESYNC_MS } from '../shared/resync.js';
-import { latest } from '../shared/latest.js';
 
 /**
  * Fixed: computes the status it wants, compares it with the status it has (ignoring the time

@@ -1,5 +1,5 @@
-import { sameEndState } from '../../../properties/same-end-state.js';
 import { noHotLoop } from '../../../properties/no-hot-loop.js';
+import { sameEndState } from '../../../properties/same-end-state.js';
 import { endStateMasks, type BugZooEntry } from '../zoo-entry.js';
 import { buggyWebsite } from './buggy.js';
 import { website } from './correct.js';

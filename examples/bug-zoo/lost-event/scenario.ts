@@ -1,5 +1,5 @@
-import { sameEndState } from '../../../properties/same-end-state.js';
 import { convergence } from '../../../properties/convergence.js';
+import { sameEndState } from '../../../properties/same-end-state.js';
 import { edgeTriggered } from '../../replicas/edge-triggered.js';
 import { levelTriggered } from '../../replicas/level-triggered.js';
 import { REPLICAS_KIND } from '../../replicas/replicas.js';

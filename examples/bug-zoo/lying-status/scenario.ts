@@ -20,7 +20,8 @@ export const lyingStatus: BugZooEntry = {
     environment: [deployment, podLifecycle],
   },
   extraFaults: [],
-  properties: [sameEndState({ masks: endStateMasks() })],
+  // which node a pod lands on (and its IPs) is the scheduler's choice, and timing decides it
+  properties: [sameEndState({ masks: endStateMasks('spec.nodeName', 'status.hostIP', 'status.podIP') })],
   reproduction: {
     seed: 1,
     controllers: [{ name: 'web-app' }],

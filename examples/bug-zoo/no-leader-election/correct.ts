@@ -1,6 +1,6 @@
 import { defineController } from '../../../src/index.js';
-import { BACKUP_KIND, reconcileBackup } from './backup.js';
 import { RESYNC_MS } from '../shared/resync.js';
+import { BACKUP_KIND, reconcileBackup } from './backup.js';
 
 /**
  * Fixed: leader election. Both replicas run, but only the holder of the Lease takes keys; the

@@ -1,7 +1,7 @@
 import { defineController } from '../../../src/index.js';
-import { beforePlacing, ORDER_KIND, ORDER_RESYNC_MS, recordOrder, shopApi, type PurchaseOrderSpec, type PurchaseOrderStatus, type ShopOrder } from './purchase-order.js';
-import { RESYNC_MS } from '../shared/resync.js';
 import { latest } from '../shared/latest.js';
+import { RESYNC_MS } from '../shared/resync.js';
+import { beforePlacing, ORDER_KIND, ORDER_RESYNC_MS, recordOrder, shopApi, type PurchaseOrderSpec, type PurchaseOrderStatus, type ShopOrder } from './purchase-order.js';
 
 /**
  * BUG (non-idempotent external API retried blindly): places the order with a plain POST and

@@ -1,7 +1,7 @@
 import { defineController } from '../../../src/index.js';
-import { beforePlacing, ORDER_KIND, ORDER_RESYNC_MS, recordOrder, shopApi, type PurchaseOrderSpec, type PurchaseOrderStatus, type ShopOrder } from './purchase-order.js';
-import { RESYNC_MS } from '../shared/resync.js';
 import { latest } from '../shared/latest.js';
+import { RESYNC_MS } from '../shared/resync.js';
+import { beforePlacing, ORDER_KIND, ORDER_RESYNC_MS, recordOrder, shopApi, type PurchaseOrderSpec, type PurchaseOrderStatus, type ShopOrder } from './purchase-order.js';
 
 /**
  * Fixed: every attempt to place an order carries the same idempotency key (the object's uid,

@@ -1,5 +1,5 @@
-import { sameEndState } from '../../../properties/same-end-state.js';
 import { noDuplicateSideEffects } from '../../../properties/no-duplicate-side-effects.js';
+import { sameEndState } from '../../../properties/same-end-state.js';
 import { fakeRestService } from '../../../src/index.js';
 import { CLIENT_TIMEOUT_MS, endStateMasks, type BugZooEntry } from '../zoo-entry.js';
 import { buggyPurchaseOrder } from './buggy.js';

@@ -1,8 +1,8 @@
 import { defineController } from '../../../src/index.js';
 import { HttpError } from '../shared/json-api.js';
-import { BUCKET_KIND, BUCKET_RESYNC_MS, syncBucket, type BucketSpec, type BucketStatus } from './bucket.js';
-import { RESYNC_MS } from '../shared/resync.js';
 import { latest } from '../shared/latest.js';
+import { RESYNC_MS } from '../shared/resync.js';
+import { BUCKET_KIND, BUCKET_RESYNC_MS, syncBucket, type BucketSpec, type BucketStatus } from './bucket.js';
 
 /**
  * BUG (retry storm): when the storage API fails, it swallows the error and asks to be called

@@ -1,7 +1,7 @@
 import { defineController } from '../../../src/index.js';
-import { DB_KIND, DEFAULT_VERSION, ensureCredentials, reportReady, type DatabaseSpec, type DatabaseStatus } from './database.js';
-import { RESYNC_MS } from '../shared/resync.js';
 import { latest } from '../shared/latest.js';
+import { RESYNC_MS } from '../shared/resync.js';
+import { DB_KIND, DEFAULT_VERSION, ensureCredentials, reportReady, type DatabaseSpec, type DatabaseStatus } from './database.js';
 
 /**
  * Fixed: the spec stays the user's. The version the controller resolved (the user's, or the

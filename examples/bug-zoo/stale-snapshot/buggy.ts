@@ -1,6 +1,6 @@
 import { defineController } from '../../../src/index.js';
-import { deletePod, listPods, podOf, POD_KIND, repairPods, reportReplicas, RS_KIND, type ReplicaSetSpec, type ReplicaSetStatus } from './replica-set.js';
 import { RESYNC_MS } from '../shared/resync.js';
+import { deletePod, listPods, podOf, POD_KIND, repairPods, reportReplicas, RS_KIND, type ReplicaSetSpec, type ReplicaSetStatus } from './replica-set.js';
 
 /**
  * BUG (stale-snapshot decision): counts pods in the informer cache and acts on the count with

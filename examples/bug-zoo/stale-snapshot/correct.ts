@@ -1,7 +1,7 @@
 import { defineController } from '../../../src/index.js';
-import { deletePod, listPods, podOf, POD_KIND, repairPods, reportReplicas, RS_KIND, type Pod, type ReplicaSetSpec, type ReplicaSetStatus } from './replica-set.js';
-import { RESYNC_MS } from '../shared/resync.js';
 import { latest } from '../shared/latest.js';
+import { RESYNC_MS } from '../shared/resync.js';
+import { deletePod, listPods, podOf, POD_KIND, repairPods, reportReplicas, RS_KIND, type Pod, type ReplicaSetSpec, type ReplicaSetStatus } from './replica-set.js';
 
 /**
  * Fixed: decides from the latest state, and makes its creates conditional. It re-reads the set

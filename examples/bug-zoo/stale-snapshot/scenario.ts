@@ -1,5 +1,5 @@
-import { sameEndState } from '../../../properties/same-end-state.js';
 import { noExtraDestructiveActions } from '../../../properties/no-extra-destructive-actions.js';
+import { sameEndState } from '../../../properties/same-end-state.js';
 import { endStateMasks, type BugZooEntry } from '../zoo-entry.js';
 import { buggyReplicaSet } from './buggy.js';
 import { replicaSet } from './correct.js';

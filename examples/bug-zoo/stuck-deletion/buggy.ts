@@ -1,8 +1,8 @@
 import { defineController } from '../../../src/index.js';
 import { addFinalizer, removeFinalizer } from '../shared/finalizers.js';
-import { DNS_FINALIZER, DNS_KIND, dnsApi, publish, recordToDelete, type DnsRecordSpec, type DnsRecordStatus } from './dns-record.js';
-import { RESYNC_MS } from '../shared/resync.js';
 import { latest } from '../shared/latest.js';
+import { RESYNC_MS } from '../shared/resync.js';
+import { DNS_FINALIZER, DNS_KIND, dnsApi, publish, recordToDelete, type DnsRecordSpec, type DnsRecordStatus } from './dns-record.js';
 
 /**
  * BUG (stuck deletion): cleanup is not idempotent. It deletes the provider record and then

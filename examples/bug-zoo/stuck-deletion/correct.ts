@@ -1,8 +1,8 @@
 import { defineController } from '../../../src/index.js';
 import { addFinalizer, removeFinalizer } from '../shared/finalizers.js';
-import { DNS_FINALIZER, DNS_KIND, dnsApi, publish, recordToDelete, type DnsRecordSpec, type DnsRecordStatus } from './dns-record.js';
-import { RESYNC_MS } from '../shared/resync.js';
 import { latest } from '../shared/latest.js';
+import { RESYNC_MS } from '../shared/resync.js';
+import { DNS_FINALIZER, DNS_KIND, dnsApi, publish, recordToDelete, type DnsRecordSpec, type DnsRecordStatus } from './dns-record.js';
 
 /**
  * Fixed: cleanup is idempotent. A record that is already gone (404) counts as deleted, so a

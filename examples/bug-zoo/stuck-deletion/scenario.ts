@@ -1,5 +1,5 @@
-import { sameEndState } from '../../../properties/same-end-state.js';
 import { deletionCompletes } from '../../../properties/deletion-completes.js';
+import { sameEndState } from '../../../properties/same-end-state.js';
 import { fakeRestService } from '../../../src/index.js';
 import { CLIENT_TIMEOUT_MS, endStateMasks, type BugZooEntry } from '../zoo-entry.js';
 import { buggyDnsRecord } from './buggy.js';

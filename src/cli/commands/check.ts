@@ -1,8 +1,6 @@
 import { join } from 'node:path';
-import type { CheckOptions } from '../../harness/check-options.js';
 import type { CheckResult } from '../../harness/check-result.js';
-import type { Scenario } from '../../harness/scenario.js';
-import type { ControllerDefinition } from '../../runtime/define-controller.js';
+import { shardSize } from '../../harness/shard.js';
 import { recordObjectTimelines } from '../../replay.js';
 import { loadCorpus } from '../../report/corpus.js';
 import { ensureWritableDir, ReportWriteError } from '../../report/write-atomic.js';
@@ -57,7 +55,7 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
     corpusRoot,
   };
 
-  const total = corpus.scenarios.length + (o.runs ?? base.runs ?? 100);
+  const total = corpus.scenarios.length + shardSize(o.runs ?? base.runs ?? 100, o.shard);
   const progress = createProgress({ total, label: `steadystate check ${controller.name}`, stream: io.stderr, env: io.env });
   let result: CheckResult;
   try {

@@ -172,7 +172,6 @@ export function installActor<P extends JsonObject>(world: World, spec: ActorSpec
     for (const l of loops) l.stop();
     names.delete(spec.name);
   };
-
 }
 
 /** What a loop shares with its actor. */

@@ -55,8 +55,19 @@ export function replicaSetLoop<P extends JsonObject>(): EnvironmentLoop<P> {
   };
 }
 
-/** Which pods go first on scale-down: unscheduled, then not ready, then the newest. */
+/**
+ * Which pods go first on scale-down (controller.ActivePods order, simplified): unscheduled, then
+ * not ready, then the one in the highest placement slot (the newest, as a rule; by slot so the
+ * pods that stay are the same whatever order they were created in).
+ */
 function deletionOrder(a: StoredObject, b: StoredObject): number {
   const rank = (p: StoredObject) => (typeof p.spec['nodeName'] !== 'string' ? 0 : isPodReady(p) ? 2 : 1);
-  return rank(a) - rank(b) || (a.metadata.creationTimestamp < b.metadata.creationTimestamp ? 1 : a.metadata.creationTimestamp > b.metadata.creationTimestamp ? -1 : 0) || (a.metadata.name < b.metadata.name ? 1 : -1);
+  return rank(a) - rank(b) || slotOf(b) - slotOf(a) || (a.metadata.name < b.metadata.name ? 1 : -1);
+}
+
+/** The placement slot podLifecycle encodes in the last octet of the pod IP (-1 when unplaced). */
+function slotOf(p: StoredObject): number {
+  const ip = p.status['podIP'];
+  const m = typeof ip === 'string' ? /\.(\d+)$/.exec(ip) : null;
+  return m ? Number(m[1]) : -1;
 }

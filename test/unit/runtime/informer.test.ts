@@ -45,8 +45,19 @@ describe('Informer', () => {
     await kernel.run(10);
     expect(inf.get('a')).toBeUndefined();
     drop = false;
-    inf.relist();
+    inf.relist(false);
     expect(events).toEqual(['ADDED:a']);
+  });
+
+  it('a settle-style relist (notifyUnchanged false) repairs the cache without re-notifying unchanged objects', async () => {
+    const { kernel, store, inf, events } = setup();
+    store.create('user', mk('a'));
+    inf.start();
+    await kernel.run(5);
+    inf.relist(false);
+    expect(events).toEqual(['ADDED:a']);
+    inf.relist();
+    expect(events).toEqual(['ADDED:a', 'SYNC:a']);
   });
 
   it('re-watches from the last seen version after a disconnect, replaying what it missed', async () => {
@@ -74,7 +85,8 @@ describe('Informer', () => {
     store.create('user', mk('d'));
     store.create('user', mk('e')); // history (2 events) no longer covers the last seen version
     await kernel.run(500);
-    expect(events).toEqual(['ADDED:a', 'ADDED:b', 'ADDED:c', 'ADDED:d', 'ADDED:e', 'DELETED:a:tombstone']);
+    // as client-go's Replace: unchanged objects are re-notified (SYNC), which repairs lost notifications
+    expect(events).toEqual(['ADDED:a', 'ADDED:b', 'SYNC:b', 'ADDED:c', 'ADDED:d', 'ADDED:e', 'DELETED:a:tombstone']);
     expect(inf.get('a')).toBeUndefined();
     expect(inf.size).toBe(4);
   });

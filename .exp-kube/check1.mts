@@ -1,0 +1,12 @@
+import { check } from '../src/check.js';
+import { defaultProperties } from '../src/defaults.js';
+import { properties as P } from '../properties/index.js';
+import { webAppController, buggyWebAppController } from '../examples/client-node/steadystate.js';
+const which = process.argv[2] === 'buggy' ? buggyWebAppController : webAppController;
+const t0 = performance.now();
+const r = await check(which, { runs: Number(process.argv[3] ?? 5), properties: [...defaultProperties().filter((p) => p.name !== 'recovery' && p.name !== 'same-end-state'), P.sameEndState({ masks: ['metadata.generation'] })], seed: 42, faultWindowMs: 3000, settleMs: 6000, tailMs: 3000, shrink: process.env.NOSHRINK ? false : undefined, onProgress: (p) => process.stderr.write(`\r${p.phase} ${p.runs}/${p.total} ${Math.round(performance.now() - t0)}ms   `) });
+console.log('\nms', Math.round(performance.now() - t0));
+console.log(JSON.stringify({ ok: r.ok, property: (r as any).property, summary: (r as any).summary ?? (r as any).failure?.summary }, null, 1).slice(0, 1500));
+if (!r.ok) console.log(JSON.stringify((r as any).scenario?.workload), JSON.stringify((r as any).scenario?.initialObjects));
+if (!r.ok) console.log(((r as any).explanation ?? '').slice(0, 3000), JSON.stringify((r as any).scenario?.faults ?? {}).slice(0, 1000));
+process.exit(0);

@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import { BASE, apiFixture, configMap, WatchReader } from './kube-helpers.js';
+
+const CMS = '/api/v1/namespaces/default/configmaps';
+
+async function seed(f: ReturnType<typeof apiFixture>): Promise<void> {
+  await f.req('POST', CMS, configMap('web-1', {}, { metadata: { labels: { app: 'web', tier: 'front' } } }));
+  await f.req('POST', CMS, configMap('web-2', {}, { metadata: { labels: { app: 'web', tier: 'back' } } }));
+  await f.req('POST', CMS, configMap('db', {}, { metadata: { labels: { app: 'db' } } }));
+  await f.req('POST', '/api/v1/namespaces/other/configmaps', configMap('web-3', {}, { metadata: { labels: { app: 'web' } } }));
+}
+
+function names(r: { json: any }): string[] {
+  return r.json.items.map((i: any) => i.metadata.name);
+}
+
+describe('createKubeApi: list', () => {
+  it('filters by label selectors, spaces included, and by field selectors', async () => {
+    const f = apiFixture();
+    await seed(f);
+    const q = (s: string) => f.req('GET', `${CMS}?${s}`);
+    expect(names(await q(`labelSelector=${encodeURIComponent('app = web')}`))).toEqual(['web-1', 'web-2']);
+    expect(names(await q(`labelSelector=${encodeURIComponent('app in (web, db), tier notin (back)')}`))).toEqual(['db', 'web-1']);
+    expect(names(await q(`labelSelector=${encodeURIComponent('!tier')}`))).toEqual(['db']);
+    expect(names(await q(`fieldSelector=${encodeURIComponent('metadata.name=db')}`))).toEqual(['db']);
+    expect(names(await q(`fieldSelector=${encodeURIComponent('metadata.name!=db')}`))).toEqual(['web-1', 'web-2']);
+    expect(names(await f.req('GET', '/api/v1/configmaps?labelSelector=app%3Dweb'))).toEqual(['web-1', 'web-2', 'web-3']);
+    expect((await q(`labelSelector=${encodeURIComponent('app in (web')}`)).json).toMatchObject({ reason: 'BadRequest', code: 400 });
+  });
+
+  it('pages with limit and continue, with remainingItemCount', async () => {
+    const f = apiFixture();
+    for (const n of ['e', 'a', 'd', 'c', 'b']) await f.req('POST', CMS, configMap(n));
+    const p1 = await f.req('GET', `${CMS}?limit=2`);
+    expect(names(p1)).toEqual(['a', 'b']);
+    expect(p1.json.metadata.remainingItemCount).toBe(3);
+    const p2 = await f.req('GET', `${CMS}?limit=2&continue=${encodeURIComponent(p1.json.metadata.continue)}`);
+    expect(names(p2)).toEqual(['c', 'd']);
+    expect(p2.json.metadata.resourceVersion).toBe(p1.json.metadata.resourceVersion);
+    const p3 = await f.req('GET', `${CMS}?limit=2&continue=${encodeURIComponent(p2.json.metadata.continue)}`);
+    expect(names(p3)).toEqual(['e']);
+    expect(p3.json.metadata.continue).toBeUndefined();
+    expect((await f.req('GET', `${CMS}?continue=garbage`)).json).toMatchObject({ reason: 'BadRequest' });
+  });
+});
+
+describe('createKubeApi: watch', () => {
+  const open = async (f: ReturnType<typeof apiFixture>, path: string, signal?: AbortSignal) => {
+    const res = await f.api.handle(new Request(`${BASE}${path}`, signal ? { signal } : {}));
+    expect(res.status).toBe(200);
+    return new WatchReader(res);
+  };
+
+  it('without a resourceVersion sends existing objects as ADDED first, then changes', async () => {
+    const f = apiFixture();
+    await seed(f);
+    const w = await open(f, `${CMS}?watch=true`);
+    const first = await w.take(3);
+    expect(first.map((e) => [e.type, e.object.metadata.name])).toEqual([
+      ['ADDED', 'db'],
+      ['ADDED', 'web-1'],
+      ['ADDED', 'web-2'],
+    ]);
+    expect(first[0].object).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap' });
+    await f.req('PATCH', `${CMS}/db`, { data: { a: '1' } }, { 'content-type': 'application/merge-patch+json' });
+    await f.req('DELETE', `${CMS}/web-1`);
+    expect((await w.take(2)).map((e) => [e.type, e.object.metadata.name])).toEqual([
+      ['MODIFIED', 'db'],
+      ['DELETED', 'web-1'],
+    ]);
+    await w.cancel();
+    expect(f.api.openWatches()).toBe(0);
+  });
+
+  it('from a resourceVersion replays what came after it', async () => {
+    const f = apiFixture();
+    await seed(f); // rv 1..4
+    const w = await open(f, `${CMS}?watch=1&resourceVersion=2`);
+    expect((await w.take(1)).map((e) => [e.type, e.object.metadata.name, e.object.metadata.resourceVersion])).toEqual([['ADDED', 'db', '3']]);
+    await w.cancel();
+  });
+
+  it('answers a too-old resourceVersion with a 410 Expired ERROR event and ends the stream', async () => {
+    const f = apiFixture();
+    await seed(f);
+    f.store.compact();
+    const w = await open(f, `${CMS}?watch=true&resourceVersion=1`);
+    const [ev] = await w.take(1);
+    expect(ev).toMatchObject({ type: 'ERROR', object: { kind: 'Status', status: 'Failure', reason: 'Expired', code: 410 } });
+    expect(await w.end()).toBe(true);
+  });
+
+  it('applies selectors per event: leaving the selection is DELETED, entering it is ADDED', async () => {
+    const f = apiFixture();
+    await seed(f);
+    const w = await open(f, `${CMS}?watch=true&labelSelector=${encodeURIComponent('app in (web)')}`);
+    expect((await w.take(2)).map((e) => e.object.metadata.name)).toEqual(['web-1', 'web-2']);
+    await f.req('PATCH', `${CMS}/web-1`, { metadata: { labels: { app: 'gone' } } }, { 'content-type': 'application/merge-patch+json' });
+    await f.req('PATCH', `${CMS}/db`, { metadata: { labels: { app: 'web' } } }, { 'content-type': 'application/merge-patch+json' });
+    expect((await w.take(2)).map((e) => [e.type, e.object.metadata.name])).toEqual([
+      ['DELETED', 'web-1'],
+      ['ADDED', 'db'],
+    ]);
+    await w.cancel();
+  });
+
+  it('serves legacy /watch/ paths, for one object by name too', async () => {
+    const f = apiFixture();
+    await seed(f);
+    const all = await open(f, '/api/v1/watch/namespaces/default/configmaps');
+    expect(await all.take(3)).toHaveLength(3);
+    const one = await open(f, '/api/v1/watch/namespaces/default/configmaps/db');
+    expect((await one.take(1)).map((e) => e.object.metadata.name)).toEqual(['db']);
+    await f.req('PATCH', `${CMS}/web-1`, { data: { a: '1' } }, { 'content-type': 'application/merge-patch+json' });
+    await f.req('PATCH', `${CMS}/db`, { data: { a: '1' } }, { 'content-type': 'application/merge-patch+json' });
+    expect((await one.take(1)).map((e) => [e.type, e.object.metadata.name])).toEqual([['MODIFIED', 'db']]);
+    const cluster = await open(f, '/api/v1/watch/configmaps?labelSelector=app%3Dweb');
+    expect((await cluster.take(3)).map((e) => e.object.metadata.name)).toEqual(['web-1', 'web-2', 'web-3']);
+    await Promise.all([all.cancel(), one.cancel(), cluster.cancel()]);
+  });
+
+  it('sends BOOKMARK events on the host clock when asked, and closes after timeoutSeconds', async () => {
+    const f = apiFixture({ bookmarkIntervalMs: 1000 });
+    await seed(f);
+    const w = await open(f, `${CMS}?watch=true&resourceVersion=4&allowWatchBookmarks=true&timeoutSeconds=3`);
+    f.host.advance(1000);
+    const [b] = await w.take(1);
+    expect(b).toEqual({ type: 'BOOKMARK', object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: '4' } } });
+    f.host.advance(2000);
+    expect(await w.end()).toBe(true);
+    expect(w.events.filter((e) => e.type === 'BOOKMARK')).toHaveLength(2); // at 1 s and 2 s; the timeout wins at 3 s
+    const plain = await open(f, `${CMS}?watch=true&resourceVersion=4`);
+    f.host.advance(5000);
+    expect(await plain.take(1, 100)).toEqual([]);
+    await plain.cancel();
+  });
+
+  it('ends promptly when the client aborts (request.signal), releasing the store watch', async () => {
+    const f = apiFixture();
+    const ac = new AbortController();
+    const w = await open(f, `${CMS}?watch=true`, ac.signal);
+    expect(f.api.openWatches()).toBe(1);
+    ac.abort();
+    expect(f.api.openWatches()).toBe(0);
+    await f.req('POST', CMS, configMap('late'));
+    expect(await w.take(1, 50)).toEqual([]);
+  });
+
+  it('endWatches: expire sends 410 (clients relist), cut errors the stream', async () => {
+    const f = apiFixture();
+    const a = await open(f, `${CMS}?watch=true`);
+    const b = await open(f, `${CMS}?watch=true`);
+    expect(f.api.endWatches('expire', (x) => x.kind === 'ConfigMap' && a !== undefined)).toBe(2);
+    expect((await a.take(1))[0]).toMatchObject({ type: 'ERROR', object: { code: 410 } });
+    expect(await b.end()).toBe(true);
+    const c = await open(f, `${CMS}?watch=true`);
+    f.api.endWatches('cut');
+    expect(await c.end()).toBe(true);
+    expect(c.events).toEqual([]);
+  });
+});

@@ -1,0 +1,213 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { createConsumerProject, packPackage, RegistryUnavailable, repoRoot, runCommand, type CommandResult } from './consumer-project.js';
+
+/**
+ * steadystate as users get it (issue 7): `npm pack`, then a fresh project outside the repository
+ * installs the tarball (plus vitest and TypeScript) from the npm registry and runs the README's
+ * "In your project" snippets verbatim: the vitest suite on a correct and on a buggy controller,
+ * the CLI's `check` and `replay`, and `tsc --noEmit` against the published types. When npm cannot
+ * reach its registry, the consumer tests are skipped with that reason (never silently).
+ */
+
+const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+
+/** The body of the fenced block right after `<!-- snippet: name -->` in README.md. */
+function snippet(name: string): string {
+  const m = readme.match(new RegExp(`<!-- snippet: ${name} -->\\s*\`\`\`\\w*\\n([\\s\\S]*?)\`\`\``));
+  if (!m) throw new Error(`README.md has no "<!-- snippet: ${name} -->" block; the package test runs it as a user's file`);
+  return m[1]!;
+}
+
+/**
+ * The README's controller with the classic bug: it acts only when an event arrives (no resync,
+ * no requeue), so one lost notification leaves the object unreconciled for good.
+ */
+const buggyController = `import { defineController, type CheckOptions } from 'steadystate';
+
+interface Spec {
+  replicas: number;
+}
+interface Status {
+  replicas?: number;
+  observedGeneration?: number;
+}
+
+// Edge-triggered: one step per event, never a requeue or a resync.
+export const replicas = defineController({
+  name: 'replicas',
+  for: 'ReplicaSet',
+  resyncPeriodMs: 0,
+  async reconcile(ctx) {
+    const rs = await ctx.client.tryGet<Spec, Status>('ReplicaSet', ctx.key);
+    if (!rs) return;
+    const actual = rs.status.replicas ?? 0;
+    const desired = rs.spec.replicas;
+    if (actual === desired) return;
+    const next = actual + Math.sign(desired - actual);
+    await ctx.client.updateStatus({ ...rs, status: { replicas: next, ...(next === desired ? { observedGeneration: rs.metadata.generation } : {}) } });
+  },
+});
+
+export const checkOptions: CheckOptions = {
+  objects: { kind: 'ReplicaSet', spec: [{ replicas: 3 }, { replicas: 1 }], status: { replicas: 0 } },
+};
+`;
+
+/**
+ * Compiled by the consumer's `tsc`: the published types are precise (the marked misuses must
+ * be errors, or `@ts-expect-error` itself fails), and the matcher types exist (the plain calls
+ * compile only if `steadystate/vitest` augments vitest's `expect`).
+ */
+const typeUsage = `import { check, type CheckResult, type Scenario } from 'steadystate';
+import { expect } from 'vitest';
+import { replicas } from './good/controller.js';
+
+export async function typed(scenario: Scenario): Promise<void> {
+  const result: CheckResult = await check(replicas, { runs: 1 });
+  if (!result.ok) console.log(result.property, result.explanation, scenario.seed);
+  expect(result).toHold();
+  await expect(replicas).toPassReproduction('reports/replicas-convergence-1.json');
+  // @ts-expect-error runs is a number
+  await expect(replicas).toPassCheck({ runs: 'many' });
+  // @ts-expect-error not an option of check
+  await check(replicas, { rnus: 1 });
+}
+`;
+
+let packDir: string | undefined;
+let tarball: string | undefined;
+let project: string | undefined;
+let unavailable: string | undefined;
+const timings: [string, number][] = [];
+
+async function timed<T>(label: string, f: () => Promise<T>): Promise<T> {
+  const t0 = performance.now();
+  try {
+    return await f();
+  } finally {
+    timings.push([label, performance.now() - t0]);
+  }
+}
+
+/** The consumer project, or a visible skip when npm's registry could not be reached. */
+function consumer(ctx: TestContext): string {
+  if (unavailable !== undefined) ctx.skip(`npm registry unreachable, consumer project not installed: ${unavailable}`);
+  if (project === undefined) throw new Error('the consumer project was not set up (see the beforeAll error)');
+  return project;
+}
+
+function npx(args: readonly string[], cwd: string): Promise<CommandResult> {
+  return timed(`npx ${args.join(' ')}`, () => runCommand('npx', args, { cwd, timeoutMs: 180_000 }));
+}
+
+beforeAll(async () => {
+  packDir = mkdtempSync(join(tmpdir(), 'steadystate-pack-'));
+  tarball = await timed('npm pack (build included)', () => packPackage(packDir!));
+  try {
+    project = (await timed('npm install into a fresh project', () => createConsumerProject(tarball!))).dir;
+  } catch (err) {
+    if (!(err instanceof RegistryUnavailable)) throw err;
+    unavailable = err.message;
+    console.warn(`SKIPPING the consumer-project tests: ${err.message}`);
+    return;
+  }
+  const write = (rel: string, text: string): void => {
+    mkdirSync(join(project!, rel, '..'), { recursive: true });
+    writeFileSync(join(project!, rel), text);
+  };
+  write('vitest.config.ts', snippet('consumer-vitest-config'));
+  write('tsconfig.json', snippet('consumer-tsconfig'));
+  write('good/controller.ts', snippet('consumer-controller'));
+  write('good/controller.test.ts', snippet('consumer-test'));
+  write('buggy/controller.ts', buggyController);
+  write('buggy/controller.test.ts', snippet('consumer-test'));
+  write('type-usage.ts', typeUsage);
+}, 600_000);
+
+afterAll(() => {
+  if (timings.length) console.log(`package e2e timings: ${timings.map(([l, ms]) => `${l} ${(ms / 1000).toFixed(1)} s`).join('; ')}`);
+  for (const d of [packDir, project]) if (d) rmSync(d, { recursive: true, force: true });
+});
+
+describe('the packed package', () => {
+  it('holds the build, the types and the docs, and no tests, reports, sources or source maps', () => {
+    const files = execFileSync('tar', ['-tzf', tarball!], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map((f) => f.replace(/^package\//, ''));
+    for (const f of ['package.json', 'README.md', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/vitest/index.js', 'dist/src/vitest/index.d.ts', 'dist/src/cli/bin.js', 'dist/examples/demo.js']) {
+      expect(files, f).toContain(f);
+    }
+    expect(files.filter((f) => /(^|\/)(test|tests|__tests__|reports)\//.test(f) || /\.(test|spec)\.[cm]?[jt]s$/.test(f))).toEqual([]);
+    expect(files.filter((f) => f.endsWith('.map') || f.endsWith('.tgz'))).toEqual([]);
+    expect(files.filter((f) => /\.[cm]?ts$/.test(f) && !/\.d\.[cm]?ts$/.test(f))).toEqual([]);
+
+    // every target the manifest names is in the tarball, and the bin is built JavaScript
+    const manifest = JSON.parse(execFileSync('tar', ['-xzOf', tarball!, 'package/package.json'], { encoding: 'utf8' })) as {
+      bin: Record<string, string>;
+      main: string;
+      types: string;
+      exports: Record<string, string | Record<string, string>>;
+      peerDependenciesMeta: Record<string, { optional?: boolean }>;
+    };
+    const targets = [manifest.main, manifest.types, ...Object.values(manifest.bin), ...Object.values(manifest.exports).flatMap((e) => (typeof e === 'string' ? [e] : Object.values(e)))];
+    for (const t of targets) expect(files, `package.json names ${t}`).toContain(t.replace(/^\.\//, ''));
+    expect(Object.values(manifest.bin).every((b) => b.startsWith('./dist/') && b.endsWith('.js'))).toBe(true);
+    expect(manifest.exports['./vitest']).toMatchObject({ types: './dist/src/vitest/index.d.ts', import: './dist/src/vitest/index.js' });
+    expect(manifest.peerDependenciesMeta).toMatchObject({ vitest: { optional: true }, '@kubernetes/client-node': { optional: true } });
+  });
+});
+
+describe("a fresh project following the README's 'In your project' section", () => {
+  it('vitest: the correct controller passes; the buggy one fails with the replay command and the explanation', async (ctx) => {
+    const dir = consumer(ctx);
+    const good = await npx(['vitest', 'run', 'good/'], dir);
+    expect(good.code, good.output).toBe(0);
+    expect(good.output).toMatch(/1 passed/);
+
+    const buggy = await npx(['vitest', 'run', 'buggy/'], dir);
+    expect(buggy.code, buggy.output).toBe(1);
+    expect(buggy.output).toMatch(/Replay: await expect\(controller\)\.toPassReproduction\("reports\/replicas-[\w-]+\.json"\)/);
+    expect(buggy.output).toMatch(/npx steadystate replay reports\/replicas-[\w-]+\.json/);
+    expect(buggy.output).toMatch(/replicas fails [\w-]+ \(run \d+ of \d+, seed 1,/);
+    expect(buggy.output).toMatch(/Let: [\s\S]*Then: /);
+    const json = /reports\/(replicas-[\w-]+\.json)/.exec(buggy.output)![1]!;
+    expect(existsSync(join(dir, 'reports', json))).toBe(true);
+  }, 240_000);
+
+  it('CLI: `steadystate check` exits 1 on the buggy controller and writes reports; `replay` shows the same failure', async (ctx) => {
+    const dir = join(consumer(ctx), 'buggy');
+    const [checkLine, replayLine] = snippet('consumer-cli').trim().split('\n');
+    expect(checkLine).toBe('npx steadystate check controller.ts');
+    expect(replayLine).toMatch(/^npx steadystate replay reports\/\S+\.json$/);
+
+    rmSync(join(dir, 'reports'), { recursive: true, force: true });
+    const check = await npx(checkLine!.split(' ').slice(1), dir);
+    expect(check.code, check.output).toBe(1);
+    const failed = /FAIL replicas fails ([\w-]+)/.exec(check.output);
+    expect(failed, check.output).not.toBeNull();
+    const property = failed![1]!;
+    expect(check.output).toMatch(/Let: [\s\S]*Then: /);
+    const report = /Replay: npx steadystate replay (reports\/\S+\.json)/.exec(check.output)?.[1];
+    expect(report, check.output).toBeDefined();
+    const written = readdirSync(join(dir, 'reports'));
+    const base = report!.slice('reports/'.length, -'.json'.length);
+    for (const ext of ['.json', '.md', '.html', '.junit.xml']) expect(written).toContain(`${base}${ext}`);
+
+    const replay = await npx([...replayLine!.split(' ').slice(1, -1), report!], dir);
+    expect(replay.code, replay.output).toBe(1);
+    expect(replay.output).toContain(`Replayed ${report}: identical trace`);
+    expect(replay.output).toContain(`replicas still fails ${property}`);
+  }, 240_000);
+
+  it('tsc --noEmit: the published types and the matcher types type-check a user project', async (ctx) => {
+    const dir = consumer(ctx);
+    const tsc = await npx(['tsc', '--noEmit', '-p', '.'], dir);
+    expect(tsc.output).toBe('');
+    expect(tsc.code).toBe(0);
+  }, 240_000);
+});
