@@ -3,7 +3,13 @@
  * 1. The reference experiment of SPEC §9 (level- vs edge-triggered, 2000 trials each).
  * 2. The shrunk reproduction of the edge-triggered failure.
  */
+import fc from 'fast-check';
+import { check, faults, properties, type CheckFailed } from '../src/index.js';
+import { writeReports } from '../src/report/index.js';
+import { recordObjectTimelines } from '../src/replay.js';
+import { edgeTriggered } from './replicas/edge-triggered.js';
 import { formatRow, runReferenceExperiment } from './replicas/experiment.js';
+import { REPLICAS_KIND } from './replicas/replicas.js';
 
 export interface DemoOptions {
   /** Trials per controller. @defaultValue 2000 */
@@ -25,7 +31,38 @@ export async function runDemo(options: DemoOptions = {}): Promise<number> {
   print(`elapsed: ${Math.round(performance.now() - t0)} ms for ${2 * trials} trials through the full stack`);
   let unexpected = 0;
   if (rows[0]!.converged !== trials) unexpected++;
+  if (rows[1]!.converged === trials) unexpected++;
+
+  print('');
+  print('== the edge-triggered failure, found by check and shrunk');
+  unexpected += await shrinkEdge(print, options.reportDir ?? 'reports');
   return unexpected;
+}
+
+/** check() on the edge-triggered controller under notification loss: the minimal reproduction. */
+async function shrinkEdge(print: (line: string) => void, reportDir: string): Promise<number> {
+  const t0 = performance.now();
+  const result = await check(edgeTriggered, {
+    seed: 1,
+    runs: 100,
+    faults: [faults.eventLoss],
+    properties: [properties.convergence()],
+    objects: { kind: REPLICAS_KIND, spec: fc.record({ replicas: fc.integer({ min: 1, max: 5 }) }), status: { replicas: 0 } },
+  });
+  if (result.ok) {
+    print('unexpected: check did not find the edge-triggered bug');
+    return 1;
+  }
+  const failed: CheckFailed = result;
+  const ms = Math.round(performance.now() - t0);
+  print(`${failed.property} failed at run ${failed.failedAtRun}; shrunk in ${failed.shrinks} steps (${ms} ms) to ${failed.scenario.faults.events.length} fault event(s):`);
+  for (const e of failed.scenario.faults.events) print(`  ${JSON.stringify(e)}`);
+  print(failed.explanation);
+  const timelines = await recordObjectTimelines(edgeTriggered, failed.scenario, { faults: [faults.eventLoss], properties: [properties.convergence()] });
+  const written = writeReports(failed, { dir: reportDir, context: { source: { module: 'examples/replicas/edge-triggered.ts', exportName: 'edgeTriggered' }, objectTimelines: timelines } });
+  print(`reports: ${Object.values(written.files).join(', ')}`);
+  if (written.files.json) print(`replay: npx steadystate replay ${written.files.json}`);
+  return failed.scenario.faults.events.length === 1 ? 0 : 1;
 }
 
 const isMain = process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href;

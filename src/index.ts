@@ -36,10 +36,50 @@ export { firstDivergence } from './sim/trace.js';
 export { defineFault } from './harness/fault.js';
 export type { FaultModule, FaultSeam, FaultGenContext, FaultInstallContext, FaultInstallPlan } from './harness/fault.js';
 export { faults, allFaults } from '../faults/index.js';
+export {
+  eventLoss,
+  watchEventLoss,
+  duplication,
+  reordering,
+  delay,
+  watchDisconnect,
+  staleSnapshot,
+  apiConflict,
+  apiError,
+  flakyDownstream,
+  crashRestart,
+  secondReplica,
+  drift,
+  recreation,
+  listOrder,
+  coalescing,
+  environmentPodNeverReady,
+  environmentCrashLoopingPod,
+  environmentPodEviction,
+  environmentPvcNeverBinds,
+  environmentSlowRollout,
+} from '../faults/index.js';
 
 // properties
 export { defineProperty } from './harness/property.js';
 export type { Property, PropertyFactory, PropertyDefinition, Verdict, RunRecord, Probe, ProbeSample, RecordedRequest } from './harness/property.js';
+export { properties, allProperties, defaultProperties } from '../properties/index.js';
+export {
+  convergence,
+  deletionCompletes,
+  specStatusOwnership,
+  noFighting,
+  noHotLoop,
+  idempotence,
+  boundedDownstreamQps,
+  noDuplicateSideEffects,
+  noExtraDestructiveActions,
+  safetyInvariants,
+  responsiveness,
+  recovery,
+  statusTruthfulness,
+  sameEndState,
+} from '../properties/index.js';
 
 // environment (SPEC §2.2)
 export type { EnvironmentActor, EnvironmentStepInfo, EnvironmentDecision, EnvironmentHooks } from './harness/environment.js';

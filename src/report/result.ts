@@ -192,7 +192,8 @@ export function runNotes(run: RunRecord | undefined): string[] {
 
 function replayCommands(context: ReportContext): FailedReportModel['replay'] {
   const file = context.reproductionPath ?? null;
-  const command = file !== null ? `npx steadystate replay ${shellQuote(file)}` : null;
+  // without a recorded module (a report written from a test) the command needs one
+  const command = file !== null ? `npx steadystate replay ${shellQuote(file)}${context.source ? '' : ' --module <your controller module>'}` : null;
   const name = context.source?.exportName && context.source.exportName !== 'default' ? context.source.exportName : 'controller';
   const vitest = `await expect(${name}).toPassReproduction(${JSON.stringify(file ?? `<reproduction>.json`)});`;
   return { command, vitest };

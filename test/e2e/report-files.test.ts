@@ -31,7 +31,8 @@ describe('writeReports', () => {
     expect(Object.keys(files).sort()).toEqual([...allReportFormats].sort());
     expect(readdirSync(join(dir, 'nested', 'reports')).sort()).toEqual(['edge-triggered-convergence-42.html', 'edge-triggered-convergence-42.json', 'edge-triggered-convergence-42.junit.xml', 'edge-triggered-convergence-42.md']);
     expect(model.ok).toBe(false);
-    if (!model.ok) expect(model.replay.command).toBe(`npx steadystate replay ${files.json}`);
+    // written from a bare result, no module is known: the command says to pass one
+    if (!model.ok) expect(model.replay.command).toBe(`npx steadystate replay ${files.json} --module <your controller module>`);
   });
 
   it('writes no reproduction for a passing check, only the summaries', () => {
