@@ -112,7 +112,7 @@ const faultTargets: Target[] = [
       maxObjects: 4,
       environment: [{ actor: taskRunner, params: { runAfterMs: 300, finishAfterMs: 300 } }],
     },
-    properties: [convergence({ converged: every(BATCH, (b, view) => ((b.status as { succeeded?: number }).succeeded ?? 0) === succeededTasks(view, b.metadata.name) || `status.succeeded ${String((b.status as { succeeded?: number }).succeeded)} ≠ ${succeededTasks(view, b.metadata.name)} Succeeded tasks`) })],
+    properties: [convergence({ converged: every(BATCH, (b, view) => (b.status as { succeeded?: number }).succeeded === succeededTasks(view, b.metadata.name) || `status.succeeded ${String((b.status as { succeeded?: number }).succeeded)} ≠ ${succeededTasks(view, b.metadata.name)} Succeeded tasks`) })],
   },
   {
     name: 'fault:duplication',

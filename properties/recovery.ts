@@ -6,13 +6,10 @@ import { jsonEq, mergePatch } from './_internals/json.js';
 import { lastActions } from './_internals/last-actions.js';
 import { compareStates, fmtDifference, normalizeState } from './_internals/normalize.js';
 import { keyOfObject } from './_internals/primary.js';
-import { firedKinds, healedAt, skipped, stillStalled, WORLD_CHANGING_FAULTS } from './_internals/skip.js';
 import { timelineOf } from './_internals/timeline.js';
 
 /** Options of {@link recovery}. @public */
 export interface RecoveryOptions {
-  /** Fault kinds after which the comparison is skipped: they change the world itself. @defaultValue ['drift', 'recreation'] */
-  skipUnderFaults: string[];
   /** Field paths ignored when comparing (see same-end-state). @defaultValue ['metadata.generation', 'status.observedGeneration'] */
   masks: string[];
   /** Treat RFC 3339 timestamps as equal. @defaultValue true */
@@ -29,6 +26,11 @@ export interface Revert {
   backAt: number;
   spec: unknown;
   awaySpec: unknown;
+  /**
+   * Indices (into the scenario's `workload`) of the spec changes from the one away through the
+   * one back: the excursion. Without them the workload never leaves `spec`.
+   */
+  excursion: number[];
 }
 
 /** Name of the extra run recovery asks for. */
@@ -36,30 +38,52 @@ const BEFORE = 'recovery:before';
 
 /**
  * The first revert in a scenario's workload: an `update` (or spec `patch`) of an object away
- * from its spec, followed later by one that restores exactly that spec.
+ * from its spec, followed later by one that restores exactly that spec. Actions run in time
+ * order (workload order among equal times); an action on an object that does not exist yet
+ * fails and changes nothing. Objects the workload deletes are not considered (their end state
+ * is deletion-completes' business), nor excursions holding a patch that also changes more than
+ * the spec (leaving it out would change more than the spec).
  * @public
  */
 export function findRevert(scenario: Scenario): Revert | undefined {
-  const history = new Map<string, { at: number; spec: unknown }[]>();
-  const push = (kind: string, key: string, at: number, spec: unknown) => {
-    const id = `${kind} ${key}`;
-    let h = history.get(id);
-    if (!h) history.set(id, (h = []));
-    h.push({ at, spec });
-  };
-  const specOf = (kind: string, key: string) => history.get(`${kind} ${key}`)?.at(-1)?.spec;
-  for (const o of scenario.initialObjects) push(o.kind, keyOf(o.metadata), 0, o.spec ?? {});
-  let best: Revert | undefined;
-  for (const a of [...scenario.workload].sort((x, y) => x.at - y.at)) {
-    if (a.type === 'create') push(a.object.kind, keyOf(a.object.metadata), a.at, a.object.spec ?? {});
-    else if (a.type === 'delete') history.delete(`${a.kind} ${a.key}`);
+  interface Version {
+    index: number;
+    at: number;
+    spec: unknown;
+    /** Only the spec changes (so the action can be left out of the counterfactual run). */
+    specOnly: boolean;
+  }
+  const history = new Map<string, Version[]>();
+  const deleted = new Set<string>();
+  const id = (kind: string, key: string) => `${kind} ${key}`;
+  for (const o of scenario.initialObjects) history.set(id(o.kind, keyOf(o.metadata)), [{ index: -1, at: 0, spec: o.spec ?? {}, specOnly: false }]);
+  const ordered = scenario.workload.map((a, index) => ({ a, index })).sort((x, y) => x.a.at - y.a.at || x.index - y.index);
+  for (const { a, index } of ordered) {
+    if (a.type === 'create') {
+      const k = id(a.object.kind, keyOf(a.object.metadata));
+      // a second create of the same name answers AlreadyExists
+      if (!history.has(k) && !deleted.has(k)) history.set(k, [{ index, at: a.at, spec: a.object.spec ?? {}, specOnly: false }]);
+    } else if (a.type === 'delete') deleted.add(id(a.kind, a.key));
     else if (a.type === 'update' || (a.type === 'patch' && a.patch['spec'] !== undefined)) {
-      const spec = a.type === 'update' ? a.spec : mergePatch(specOf(a.kind, a.key) ?? {}, a.patch['spec']);
-      const h = history.get(`${a.kind} ${a.key}`) ?? [];
-      // the earliest version equal to the new spec, followed by a different one: a revert
-      const i = h.findIndex((v, n) => jsonEq(v.spec, spec) && h[n + 1] !== undefined && !jsonEq(h[n + 1]!.spec, spec));
-      if (i >= 0 && (!best || a.at < best.backAt)) best = { kind: a.kind, key: a.key, awayAt: h[i + 1]!.at, backAt: a.at, spec, awaySpec: h[i + 1]!.spec };
-      push(a.kind, a.key, a.at, spec);
+      const h = history.get(id(a.kind, a.key));
+      if (!h || deleted.has(id(a.kind, a.key))) continue;
+      const spec = a.type === 'update' ? a.spec : mergePatch(h[h.length - 1]!.spec, a.patch['spec']);
+      h.push({ index, at: a.at, spec, specOnly: a.type === 'update' || Object.keys(a.patch).every((k) => k === 'spec') });
+    }
+  }
+  let best: Revert | undefined;
+  for (const [k, h] of history) {
+    if (deleted.has(k)) continue;
+    const [kind, key] = [k.slice(0, k.indexOf(' ')), k.slice(k.indexOf(' ') + 1)];
+    for (let j = 1; j < h.length; j++) {
+      if (best && h[j]!.at >= best.backAt) break;
+      // the earliest version equal to this one and followed by a different one: a revert
+      const i = h.findIndex((v, n) => n < j && jsonEq(v.spec, h[j]!.spec) && !jsonEq(h[n + 1]!.spec, v.spec));
+      if (i < 0) continue;
+      const excursion = h.slice(i + 1, j + 1);
+      if (!excursion.every((v) => v.specOnly)) continue;
+      best = { kind, key, awayAt: h[i + 1]!.at, backAt: h[j]!.at, spec: h[j]!.spec, awaySpec: h[i + 1]!.spec, excursion: excursion.map((v) => v.index) };
+      break;
     }
   }
   return best;
@@ -87,47 +111,63 @@ function subtree(objects: readonly StoredObject[], kind: string, key: string): S
   return out;
 }
 
+function hasFaults(s: Scenario): boolean {
+  return s.faults.events.length > 0 || s.faults.background.length > 0;
+}
+
 /**
  * Recovery (SPEC §5): reverting the spec to an earlier value restores the earlier end state.
- * It judges runs whose workload updates an object's spec and later updates it back (see
+ * It judges runs whose workload changes an object's spec and later changes it back (see
  * {@link findRevert}); other runs pass untouched. The earlier end state comes from an extra,
- * fault-free run of the workload up to the first update (`extraRuns`); the object and what it
+ * fault-free run of the same workload without that excursion (`extraRuns`), so every other
+ * action, on this object or another one it depends on, happens in both; the object and what it
  * owns are compared after settle, normalized as in same-end-state. Catches high-water marks,
  * resources created on scale-up and never removed, and state kept in memory.
+ *
+ * The run compared is the fault-free twin of the one judged (the run itself when it has no
+ * faults): whether faults change where a run ends is same-end-state's question, and asking it
+ * here again would blame the revert for what a fault did (an id the server handed out in
+ * another order, a pod a recreation replaced).
  * @example properties.recovery({ masks: ['metadata.generation', 'status.observedGeneration', 'status.history'] })
  * @public
  */
 export const recovery = defineProperty<RecoveryOptions>({
   name: 'recovery',
   description: 'reverting the spec to an earlier value restores the earlier end state',
-  defaults: { skipUnderFaults: [...WORLD_CHANGING_FAULTS], masks: ['metadata.generation', 'status.observedGeneration'], normalizeTimestamps: true },
+  defaults: { masks: ['metadata.generation', 'status.observedGeneration'], normalizeTimestamps: true },
+  needsTwin: true,
   validate: (o) => (!Array.isArray(o.masks) ? 'masks must be an array of dotted field paths' : undefined),
   extraRuns: (scenario) => {
     const r = findRevert(scenario);
     if (!r) return {};
-    return { [BEFORE]: { ...scenario, workload: scenario.workload.filter((a) => a.at < r.awayAt), faults: { events: [], background: [] } } };
+    const drop = new Set(r.excursion);
+    return { [BEFORE]: { ...scenario, workload: scenario.workload.filter((_, i) => !drop.has(i)), faults: { events: [], background: [] } } };
   },
-  judge: (run, o, _twin, extras): Verdict => {
+  judge: (run, o, twin, extras): Verdict => {
     const r = findRevert(run.scenario);
     if (!r) return { ok: true, stats: { judged: false, reason: 'the workload reverts no spec' } };
-    const changed = firedKinds(run, o.skipUnderFaults);
-    if (changed.length > 0) return skipped(changed);
-    if (healedAt(run) > run.timing.tailStart) return stillStalled(run.timing.tailStart);
+    const judged = hasFaults(run.scenario) ? twin : run;
+    if (!judged) return { ok: true, stats: { judged: false, reason: 'no fault-free twin run was given' } };
     const before = extras[BEFORE];
     if (!before) return { ok: true, stats: { judged: false, reason: `the harness did not run the extra run "${BEFORE}"` } };
-    return compare(run, before, r, o);
+    return compare(judged, judged !== run, before, r, o);
   },
 });
 
-function compare(run: RunRecord, before: RunRecord, r: Revert, o: RecoveryOptions): Verdict {
-  const norm = { ignoreKinds: ['Lease'], masks: o.masks, timestamps: o.normalizeTimestamps, downstream: false };
-  const diffs = compareStates(normalizeState(subtree(before.settledObjects, r.kind, r.key), null, norm), normalizeState(subtree(run.settledObjects, r.kind, r.key), null, norm));
+function compare(run: RunRecord, isTwin: boolean, before: RunRecord, r: Revert, o: RecoveryOptions): Verdict {
+  // server-assigned external ids compare by the resource they name, as in same-end-state
+  const norm = { ignoreKinds: ['Lease'], masks: o.masks, timestamps: o.normalizeTimestamps, downstream: false, externalIds: true };
+  const diffs = compareStates(normalizeState(subtree(before.settledObjects, r.kind, r.key), before.downstream, norm), normalizeState(subtree(run.settledObjects, r.kind, r.key), run.downstream, norm));
   if (diffs.length === 0) return { ok: true, stats: { judged: true, revertedAt: r.backAt } };
   const at = run.timing.tailStart;
   const earlier = 'the earlier end state';
-  const letPart = [`the user changed the spec of ${fmtObject(r.kind, r.key)} at ${fmtTime(r.awayAt)} from ${fmtValue(r.spec, 60)} to ${fmtValue(r.awaySpec, 60)} and set it back at ${fmtTime(r.backAt)}`, ...letFacts(run.trace, { until: at, userActions: false })];
+  const letPart = [
+    `the user changed the spec of ${fmtObject(r.kind, r.key)} at ${fmtTime(r.awayAt)} from ${fmtValue(r.spec, 60)} to ${fmtValue(r.awaySpec, 60)} and set it back at ${fmtTime(r.backAt)}`,
+    // the twin has no faults to list; whether the faults change the end state is same-end-state's question
+    ...(isTwin ? ['the run is judged without its faults'] : letFacts(run.trace, { until: at, userActions: false })),
+  ];
   const then = [
-    `at ${fmtTime(at)}, after the settle phase, ${fmtObject(r.kind, r.key)} and what it owns did not match ${earlier} (a fault-free run of the workload before ${fmtTime(r.awayAt)}): ${diffs.slice(0, 3).map((d) => fmtDifference(d, earlier)).join('; ')}${diffs.length > 3 ? `; and ${diffs.length - 3} more` : ''}`,
+    `at ${fmtTime(at)}, after the settle phase, ${fmtObject(r.kind, r.key)} and what it owns did not match ${earlier} (a fault-free run of the same workload without the change and its revert): ${diffs.slice(0, 3).map((d) => fmtDifference(d, earlier)).join('; ')}${diffs.length > 3 ? `; and ${diffs.length - 3} more` : ''}`,
     lastActions(timelineOf(run), r.kind, r.key, at),
     'reconcile toward the current spec from observed state: undo what the old spec needed (delete extra resources), keep no high-water marks',
   ];

@@ -2,8 +2,9 @@ import { defineProperty, type Probe, type ProbeContext, type ProbeSample, type R
 import type { WorldView } from '../src/harness/world.js';
 import { keyOf, type StoredObject } from '../src/store/object.js';
 import type { WriteRecord } from '../src/store/store.js';
+import type { TraceEntry } from '../src/sim/trace.js';
 import { WORKLOAD_KINDS, workloadReady } from '../src/environment/workload-ready.js';
-import { explanation, fmtActor, fmtDuration, fmtPaths, fmtTime, letFacts } from '../src/report/explain.js';
+import { explanation, fmtActor, fmtDuration, fmtFault, fmtPaths, fmtTime, letFacts } from '../src/report/explain.js';
 
 /** Options of {@link statusTruthfulness}. @public */
 export interface StatusTruthfulnessOptions {
@@ -55,10 +56,12 @@ interface Interval extends Mismatch {
  *
  * Judged from a probe sampled after every store write (both sides change only on writes, so the
  * timeline is exact). A claim the controller writes while the object is not ready fails after
- * `lagMs`, in any phase. A claim that goes stale under the controller (a pod is evicted while it
- * says Ready) fails after `lagMs` once faults have stopped; while faults act the controller may
- * be blind (lost events), so such a claim must only be withdrawn within `boundMs` after faults
- * stop. Readiness must be reported within `boundMs`, counted from when faults stop at the
+ * `lagMs`, in any phase, unless a fault acting between the store and the controller (lost,
+ * delayed or stale views; not the environment's own faults) fired before it: then the
+ * controller may have been shown a stale world, and the claim must only be corrected within
+ * `boundMs` after faults stop. A claim that goes stale under the controller (a pod is evicted
+ * while it says Ready) fails after `lagMs` once faults have stopped; while faults act, within
+ * `boundMs` after they stop. Readiness must be reported within `boundMs`, counted from when faults stop at the
  * earliest. With the default `actual`, an object that controls no workload is not judged, nor
  * is a run without environment actors (nothing ever becomes ready there): pass `actual` to
  * judge anything else.
@@ -201,7 +204,25 @@ interface Violation {
   iv: Interval;
   deadline: number;
   by: WriteRecord | undefined;
-  rule: 'claim' | 'stale' | 'stale-after-faults' | 'unreported';
+  /** The fault that may have hidden the truth from the controller before its claim. */
+  blind?: TraceEntry;
+  rule: 'claim' | 'claim-while-blind' | 'stale' | 'stale-after-faults' | 'unreported';
+}
+
+/**
+ * Faults that change the world rather than what the controller sees of it: after them (and no
+ * other) a controller that claims Ready had the truth in front of it.
+ */
+const WORLD_FAULT = /^(environment-|drift$|recreation$)/;
+
+/** The last fault before `t` that acts between the store and the controller (lost, late or stale views). */
+function blindingFault(run: RunRecord, t: number): TraceEntry | undefined {
+  let found: TraceEntry | undefined;
+  for (const e of run.trace) {
+    if (e.t > t) break;
+    if (e.type === 'fault:inject' && !WORLD_FAULT.test(String(e['kind'] ?? ''))) found = e;
+  }
+  return found;
 }
 
 function judge(run: RunRecord, o: StatusTruthfulnessOptions): Verdict {
@@ -223,7 +244,9 @@ function judge(run: RunRecord, o: StatusTruthfulnessOptions): Verdict {
       if (!iv.open) worstLag = Math.max(worstLag, iv.end - iv.start);
     } else {
       const by = claimWrite(run, samples, iv);
-      if (by) v = { iv, deadline: iv.start + o.lagMs, by, rule: 'claim' };
+      const blind = by !== undefined && iv.start < settleStart ? blindingFault(run, iv.start) : undefined;
+      if (by && blind) v = { iv, deadline: settleStart + o.boundMs, by, rule: 'claim-while-blind', blind };
+      else if (by) v = { iv, deadline: iv.start + o.lagMs, by, rule: 'claim' };
       else if (iv.start >= settleStart) v = { iv, deadline: iv.start + o.lagMs, by, rule: 'stale-after-faults' };
       else v = { iv, deadline: settleStart + o.boundMs, by, rule: 'stale' };
     }
@@ -243,7 +266,8 @@ function fail(run: RunRecord, o: StatusTruthfulnessOptions, v: Violation | undef
   if (!v) return { ok: false, summary: problem ?? NAME, explanation: explanation(letFacts(run.trace), [problem ?? '']), evidence: {} };
   const { iv } = v;
   const obj = `${iv.kind} ${iv.key}`;
-  const until = iv.open ? `still at the end of the run (${fmtTime(iv.end)})` : `until ${fmtTime(iv.end)}`;
+  const until = iv.open ? `to the end of the run (${fmtTime(iv.end)})` : `until ${fmtTime(iv.end)}`;
+  const settle = run.timing.settleStart;
   const lets = letFacts(run.trace, { until: iv.end });
   const then: string[] = [];
   let summary: string;
@@ -253,6 +277,11 @@ function fail(run: RunRecord, o: StatusTruthfulnessOptions, v: Violation | undef
       then.push(`the claim stood for ${fmtDuration(iv.end - iv.start)}, ${until}, beyond the allowed lag of ${fmtDuration(o.lagMs)}: the controller reported Ready without evidence that the workload was ready (apply succeeded is not available)`);
       summary = `${obj} reported Ready for ${fmtDuration(iv.end - iv.start)} while not actually ready (${iv.why})`;
       break;
+    case 'claim-while-blind':
+      lets.unshift(`at ${fmtTime(iv.start)}, while faults acted and after ${fmtFault(v.blind!)}, ${fmtActor(v.by!.actor)} wrote ${fmtPaths(v.by!.changed)} of ${obj}, claiming it Ready, while it was not actually ready: ${iv.why}`);
+      then.push(`the claim stood ${until}, beyond ${fmtTime(v.deadline)}, the bound of ${fmtDuration(o.boundMs)} after faults stopped at ${fmtTime(settle)}: the controller never corrected a Ready it claimed without the workload being ready`);
+      summary = `${obj} reported Ready while not actually ready, and still did more than ${fmtDuration(o.boundMs)} after faults stopped (${iv.why})`;
+      break;
     case 'stale-after-faults':
       lets.unshift(`at ${fmtTime(iv.start)}, after faults stopped, ${obj} stopped being actually ready while its status still said Ready: ${iv.why}`);
       then.push(`the stale claim stood for ${fmtDuration(iv.end - iv.start)}, ${until}, beyond the allowed lag of ${fmtDuration(o.lagMs)}: the controller does not withdraw Ready when the workload stops being ready`);
@@ -260,12 +289,14 @@ function fail(run: RunRecord, o: StatusTruthfulnessOptions, v: Violation | undef
       break;
     case 'stale':
       lets.unshift(`at ${fmtTime(iv.start)}, while faults acted, ${obj} stopped being actually ready while its status said Ready: ${iv.why}`);
-      then.push(`the stale claim still stood ${fmtDuration(v.deadline - run.timing.settleStart)} after faults stopped at ${fmtTime(run.timing.settleStart)} (${until}), beyond the bound of ${fmtDuration(o.boundMs)}: the controller never withdrew Ready`);
-      summary = `${obj} kept reporting Ready after it stopped being ready, ${fmtDuration(o.boundMs)} past the end of faults (${iv.why})`;
+      then.push(`the stale claim stood ${until}, beyond ${fmtTime(v.deadline)}, the bound of ${fmtDuration(o.boundMs)} after faults stopped at ${fmtTime(settle)}: the controller never withdrew Ready`);
+      summary = `${obj} kept reporting Ready after it stopped being ready, more than ${fmtDuration(o.boundMs)} after faults stopped (${iv.why})`;
       break;
     case 'unreported':
-      lets.unshift(`from ${fmtTime(iv.start)} ${obj} was actually ready (every workload it controls was ready)`);
-      then.push(`its status did not say Ready ${until}, more than ${fmtDuration(o.boundMs)} after ${iv.start >= run.timing.settleStart ? 'it became ready' : `faults stopped at ${fmtTime(run.timing.settleStart)}`}: the controller never reports readiness it has (its last status: ${lastStatus(run, iv)})`);
+      lets.unshift(`from ${fmtTime(iv.start)} ${obj} was actually ready (${o.actual ? 'by the given definition' : 'every workload it controls was ready'})`);
+      then.push(
+        `${iv.open ? `its status still did not say Ready at the end of the run (${fmtTime(iv.end)})` : `its status did not say Ready until ${fmtTime(iv.end)}`}, more than ${fmtDuration(o.boundMs)} after ${iv.start >= settle ? 'it became ready' : `faults stopped at ${fmtTime(settle)}`}: the controller does not report readiness it has (its last status: ${lastStatus(run, iv)})`,
+      );
       summary = `${obj} was actually ready from ${fmtTime(iv.start)} but did not report Ready ${iv.open ? 'by the end of the run' : `until ${fmtTime(iv.end)}`}`;
       break;
   }

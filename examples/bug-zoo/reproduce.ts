@@ -15,7 +15,7 @@ export function reproductionOf(entry: BugZooEntry, variant: ZooVariant): Scenari
 
 /**
  * Runs an exhibit's reproduction with one version of the controller and judges it with the
- * property that catches the bug (and a fault-free twin run when the property compares with one).
+ * property that catches the bug (with the fault-free twin and any extra runs the property asks for).
  */
 export async function reproduce(entry: BugZooEntry, variant: ZooVariant): Promise<{ verdict: Verdict; run: RunRecord }> {
   const property = entry.property();
@@ -29,5 +29,7 @@ export async function reproduce(entry: BugZooEntry, variant: ZooVariant): Promis
   };
   const { run } = await simulate(scenario, options);
   const twin = property.needsTwin ? (await simulate({ ...scenario, faults: { events: [], background: [] } }, options)).run : undefined;
-  return { verdict: property.judge(run, twin, {}), run };
+  const extras: Record<string, RunRecord> = {};
+  for (const [name, extra] of Object.entries(property.extraRuns?.(scenario) ?? {})) extras[name] = (await simulate(extra, options)).run;
+  return { verdict: property.judge(run, twin, extras), run };
 }

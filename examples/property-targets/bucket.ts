@@ -29,7 +29,13 @@ function bucketController(onFailure: (status: number) => { requeueAfter: number 
     resyncPeriodMs: 5_000,
     async reconcile(ctx) {
       const b = (await ctx.client.tryGet(BUCKET, ctx.key)) as Bucket | undefined;
-      if (!b || b.status.bucketId !== undefined) return undefined;
+      if (!b) return undefined;
+      if (b.status.bucketId !== undefined) {
+        // a bucket's region is fixed when it is created (as at S3): a later generation is
+        // acknowledged, not applied, so status still says which spec was seen
+        if (b.status.observedGeneration !== b.metadata.generation) await ctx.client.updateStatus({ ...b, status: { ...b.status, observedGeneration: b.metadata.generation } });
+        return undefined;
+      }
       const res = await ctx.fetch(API, { method: 'POST', headers: { 'Idempotency-Key': b.metadata.uid }, body: JSON.stringify({ owner: ctx.key, region: b.spec.region }) });
       if (!res.ok) return onFailure(res.status);
       const { id } = (await res.json()) as { id: string };

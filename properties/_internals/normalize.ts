@@ -23,6 +23,11 @@ export interface NormalizeOptions {
   timestamps: boolean;
   /** Include the fake downstream services' resources (ids dropped). */
   downstream: boolean;
+  /**
+   * Compare id-named fields holding a downstream resource's id by that resource's content, also
+   * when the resources themselves are not compared. @defaultValue the value of `downstream`
+   */
+  externalIds?: boolean;
 }
 
 /** id (`Kind namespace/name`, generated names as `prefix*`, duplicates `#2`…) → normalized value. */
@@ -52,14 +57,15 @@ export function normalizeState(objects: readonly StoredObject[], downstream: unk
   const masks = options.masks.map((m) => m.split('.'));
   // Downstream ids are handed out in creation order, which faults reorder: an id-named field
   // (`recordId`, `bucketID`, `externalId`) holding one compares by the resource it names.
-  const services = options.downstream ? readDownstream(downstream) : [];
+  const mapIds = options.externalIds ?? options.downstream;
+  const services = options.downstream || mapIds ? readDownstream(downstream) : [];
   const externalNames = new Map<string, string>();
-  for (const s of services) for (const r of s.resources) if (!externalNames.has(r.id)) externalNames.set(r.id, `<id of a ${s.name} resource ${stable(withoutId(r.body))}>`);
+  let naming = false;
   const scrub = (v: unknown, field = ''): unknown => {
     if (typeof v === 'string') {
       const u = uidNames.get(v);
       if (u !== undefined) return u;
-      const e = ID_FIELD.test(field) ? externalNames.get(v) : undefined;
+      const e = ID_FIELD.test(field) && !naming ? externalNames.get(v) : undefined;
       if (e !== undefined) return e;
       return options.timestamps && TIMESTAMP.test(v) ? '<time>' : v;
     }
@@ -71,6 +77,11 @@ export function normalizeState(objects: readonly StoredObject[], downstream: unk
     }
     return v;
   };
+  // a resource is named by its content as the rest is compared (uids named, timestamps
+  // normalized): a snapshot taken later, or for an owner with another uid, is the same snapshot
+  naming = true;
+  if (mapIds) for (const s of services) for (const r of s.resources) if (!externalNames.has(r.id)) externalNames.set(r.id, `<id of a ${s.name} resource ${stable(scrub(withoutId(r.body)))}>`);
+  naming = false;
   const entries: [string, unknown][] = [];
   for (const o of kept) {
     const { uid: _uid, resourceVersion: _rv, creationTimestamp: _ct, deletionTimestamp, generateName: _g, name: _n, ...meta } = o.metadata;

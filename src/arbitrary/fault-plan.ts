@@ -47,14 +47,27 @@ export function faultPlan(options: FaultPlanArbitraryOptions): Arbitrary<FaultPl
     const events = maxEvents > 0 ? mod.arbitrary(options.context) : fc.constant([] as FaultEvent[]);
     return { key: mod.kind, arbitrary: fc.record({ events, background: bg }) as Arbitrary<KindPart> };
   });
-  return swarm(parts, { mode: pinned ? 'all' : 'swarm' }).map((chosen) => {
+  // where the round-robin starts: shrinks toward 0 (catalogue order)
+  const start = fc.nat({ max: Math.max(0, parts.length - 1) });
+  return fc.tuple(swarm(parts, { mode: pinned ? 'all' : 'swarm' }), start).map(([chosen, offset]) => {
     const plan: FaultPlan = { events: [], background: [] };
-    for (const { key, value } of chosen) {
-      if (value === null) continue;
-      for (const e of value.events) {
+    const on = chosen.filter((c) => c.value !== null) as { key: string; value: KindPart }[];
+    const k = on.length > 0 ? offset % on.length : 0;
+    const enabled = [...on.slice(k), ...on.slice(0, k)];
+    // the event budget goes round-robin over the enabled kinds (first event of each, then the
+    // second, …) from a generated starting kind, so kinds late in the catalogue are not starved
+    for (let round = 0; plan.events.length < maxEvents; round++) {
+      let any = false;
+      for (const { key, value } of enabled) {
+        const e = value.events[round];
+        if (e === undefined) continue;
+        any = true;
         if (plan.events.length >= maxEvents) break;
         plan.events.push(e.kind === key ? e : { ...e, kind: key });
       }
+      if (!any) break;
+    }
+    for (const { key, value } of on) {
       if (value.background) plan.background.push(value.background.kind === key ? value.background : { ...value.background, kind: key });
     }
     return plan;

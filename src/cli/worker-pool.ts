@@ -100,8 +100,8 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
       firstFailure = Math.min(firstFailure, fromCorpus ? -1 : r.failedAtRun - 1);
       for (const s of slots) {
         if (!s.worker || s.failures > 0 || s.lastRunIndex === undefined || s.lastRunIndex <= firstFailure) continue;
-        stoppedRuns += s.runsBefore + s.runs;
-        s.runsBefore = 0;
+        // runs of earlier incarnations are counted by their hang verdicts
+        stoppedRuns += s.runs;
         stop(s);
       }
       settleIfDone();
@@ -121,8 +121,7 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
             slot.lastScenario = m.scenario as Scenario;
             if (m.runIndex !== undefined) slot.lastRunIndex = m.runIndex;
             if (m.runIndex !== undefined && m.runIndex > firstFailure) {
-              stoppedRuns += slot.runsBefore + slot.runs;
-              slot.runsBefore = 0;
+              stoppedRuns += slot.runs;
               stop(slot);
               settleIfDone();
             }

@@ -12,8 +12,9 @@ export interface KubeconfigOptions {
 
 /**
  * A kubeconfig for the simulated cluster, as JSON text (valid YAML, so kubectl,
- * `KubeConfig.loadFromString` and client-go all read it). TLS is off: the servers speak plain
- * HTTP on loopback, and in-process requests never reach a socket.
+ * `KubeConfig.loadFromString` and client-go all read it). TLS verification is off: the loopback
+ * server speaks plain HTTP (which client-node 1.x accepts only with `insecure-skip-tls-verify`),
+ * and in-process requests never reach a socket.
  * @public
  */
 export function kubeconfigFor(options: KubeconfigOptions): string {
@@ -22,7 +23,8 @@ export function kubeconfigFor(options: KubeconfigOptions): string {
   const config = {
     apiVersion: 'v1',
     kind: 'Config',
-    clusters: [{ name, cluster: { server: options.server, ...(options.server.startsWith('https:') ? { 'insecure-skip-tls-verify': true } : {}) } }],
+    // client-node refuses plain http unless TLS verification is off, so it is always off
+    clusters: [{ name, cluster: { server: options.server, 'insecure-skip-tls-verify': true } }],
     users: [{ name, user: options.token !== undefined ? { token: options.token } : {} }],
     contexts: [{ name, context: { cluster: name, user: name, namespace: options.namespace ?? 'default' } }],
     'current-context': name,

@@ -156,7 +156,7 @@ export function toReportModel(result: CheckResult, context: ReportContext = {}):
     property: result.property,
     propertyOptions: context.propertyOptions ?? null,
     summary: result.summary,
-    explanation: result.explanation,
+    explanation: proofLayout(result.explanation),
     evidence: result.evidence,
     scenario: result.scenario,
     originalScenario: result.originalScenario,
@@ -197,6 +197,11 @@ function replayCommands(context: ReportContext): FailedReportModel['replay'] {
   const name = context.source?.exportName && context.source.exportName !== 'default' ? context.source.exportName : 'controller';
   const vitest = `await expect(${name}).toPassReproduction(${JSON.stringify(file ?? `<reproduction>.json`)});`;
   return { command, vitest };
+}
+
+/** "Let: … Then: …" with "Then:" starting its own line, as a proof reads. @internal */
+export function proofLayout(explanation: string): string {
+  return explanation.replace(/([.;)])\s+Then: /g, '$1\nThen: ');
 }
 
 /** Quotes a path for a POSIX shell only when it needs it. */
@@ -312,7 +317,8 @@ export function describeEntry(e: TraceEntry, withTime = true): string {
   const keys = [...LEAD_FIELDS.filter((k) => k in e), ...Object.keys(e).filter((k) => !LEAD_FIELDS.includes(k))];
   for (const k of keys) {
     const v = e[k];
-    if (k === 't' || k === 'type' || v === undefined) continue;
+    // digests identify writes for hashing; people do not read them
+    if (k === 't' || k === 'type' || k === 'digest' || v === undefined) continue;
     parts.push(`${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
   }
   const line = `${withTime ? `${formatTime(e.t)} ` : ''}${e.type} ${parts.join(' ')}`.trim();

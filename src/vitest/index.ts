@@ -21,7 +21,7 @@ import type { CheckResult } from '../harness/check-result.js';
 import { isControllerDefinition, type ControllerDefinition } from '../runtime/define-controller.js';
 import { loadCorpus, saveToCorpus } from '../report/corpus.js';
 import { writeReports, type WrittenReports } from '../report/index.js';
-import { runNotes } from '../report/result.js';
+import { proofLayout, runNotes } from '../report/result.js';
 import { parseReproductionFile, ReproductionFileError, type ReproductionFile } from '../report/json.js';
 import { recordObjectTimelines, replay, type ReplayOptions } from '../replay.js';
 
@@ -75,7 +75,7 @@ function failureMessage(result: Extract<CheckResult, { ok: false }>, written: Wr
   const lines: string[] = [];
   if (file) lines.push(`Replay: await expect(controller).toPassReproduction(${JSON.stringify(file)})  (or: npx steadystate replay ${file} --module <your module>)`);
   else lines.push(`Replay: check(controller, { seed: ${result.seed}, path: ${JSON.stringify(result.path)} })`);
-  lines.push(`${result.controller} fails ${result.property} (run ${result.failedAtRun} of ${result.runs}, seed ${result.seed}, path ${JSON.stringify(result.path)})`, result.summary, '', result.explanation);
+  lines.push(`${result.controller} fails ${result.property} (run ${result.failedAtRun} of ${result.runs}, seed ${result.seed}, path ${JSON.stringify(result.path)})`, result.summary, '', proofLayout(result.explanation));
   for (const n of runNotes(result.run)) lines.push('', `Note: ${n}`);
   const files = written ? Object.values(written.files) : [];
   if (files.length) lines.push('', 'Reports:', ...files.map((f) => `  ${f}`));
@@ -140,7 +140,7 @@ async function toPassReproduction(received: unknown, reproduction: string | Repr
   const r = await replay(target, file, options);
   const trace = r.sameTrace ? `identical trace (hash ${r.hash})` : `trace differs from the recorded one (${r.expectedHash ?? '?'} → ${r.hash})`;
   if (r.ok) return { pass: true, message: () => `expected the reproduction to fail ${r.property} again, but it now holds (${trace})` };
-  return { pass: false, message: () => [`${file.controller.name} still fails ${r.property} on the reproduction (${trace})`, r.failure?.summary ?? '', '', r.failure?.explanation ?? ''].join('\n') };
+  return { pass: false, message: () => [`${file.controller.name} still fails ${r.property} on the reproduction (${trace})`, r.failure?.summary ?? '', '', proofLayout(r.failure?.explanation ?? '')].join('\n') };
 }
 
 expect.extend({ toPassCheck, toHold, toPassReproduction });

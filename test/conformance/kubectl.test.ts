@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/sim/clock.js';
-import { ObjectStore } from '../../src/store/store.js';
+import { ObjectStore, type WriteRecord } from '../../src/store/store.js';
 import { createKubeApi, type KubeApi } from '../../src/kube-rest/kube-api.js';
 import { startLoopback, type LoopbackServer } from '../../src/kube-rest/loopback.js';
 import { startWebAppController } from '../../examples/client-node/webapp-controller.js';
@@ -23,6 +23,7 @@ let dir: string;
 let kubeconfig: string;
 let api: KubeApi;
 let store: ObjectStore;
+const writes: WriteRecord[] = [];
 let server: LoopbackServer;
 let stopController: (() => Promise<void>) | undefined;
 
@@ -65,7 +66,7 @@ const webapp = { apiVersion: 'example.com/v1', kind: 'WebApp', metadata: { name:
 describe.skipIf(!hasKubectl)('kubectl against the loopback API server', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'steadystate-kubectl-'));
-    store = new ObjectStore({ clock: new VirtualClock() });
+    store = new ObjectStore({ clock: new VirtualClock(), onWrite: (w) => writes.push(w) });
     api = createKubeApi({ store });
     server = await startLoopback(api);
     kubeconfig = await server.writeKubeconfig(join(dir, 'kubeconfig'));
@@ -122,7 +123,8 @@ describe.skipIf(!hasKubectl)('kubectl against the loopback API server', () => {
     expect(got.status.observedGeneration).toBe(got.metadata.generation);
     const cm = JSON.parse(await ok('get', 'configmap', 'web-web', '-o', 'json'));
     expect(cm.data).toEqual({ replicas: '2', image: 'nginx:1.27' });
-    expect(store.writes === undefined).toBe(true);
+    expect(writes.filter((w) => w.kind === 'WebApp' && w.verb === 'create').map((w) => w.actor)).toEqual(['user']);
+    expect(writes.some((w) => w.kind === 'WebApp' && w.verb === 'patchStatus' && w.actor === 'controller:webapp/0')).toBe(true);
   });
 
   it('delete: the finalizer holds the object until the controller removes it', async () => {

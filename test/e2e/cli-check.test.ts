@@ -107,7 +107,7 @@ describe('steadystate check', () => {
       const sum = (k: 'enabled' | 'injected' | 'changedBehaviour') => s.reduce((n, x) => n + (x.coverage.find((y) => y.kind === c.kind)?.[k] ?? 0), 0);
       expect({ kind: c.kind, enabled: sum('enabled'), injected: sum('injected'), changedBehaviour: sum('changedBehaviour') }).toEqual(c);
     }
-  });
+  }, 180_000);
 
   it('--workers 2 runs the same scenarios as one thread: same totals when passing, same minimal failure when failing', async () => {
     const dir = tempDir();
@@ -124,7 +124,7 @@ describe('steadystate check', () => {
     expect(y.property).toBe(x.property);
     expect(y.failedAtRun).toBe(x.failedAtRun);
     expect(y.traceHash).toBe(x.traceHash);
-  });
+  }, 180_000);
 });
 
 describe('loading TypeScript modules', () => {

@@ -69,7 +69,19 @@ describe('verdicts for misbehaving reconcilers (in this thread)', () => {
   });
 
   it('a reconcile that calls the real network: the request never leaves the process and the verdict names it', async () => {
-    const r = await check(network.callsNetwork, { ...network.checkOptions, seed: 1 });
+    // each run routes the global fetch into its simulation; the next run must find it restored
+    let sims = 0;
+    const leaked: number[] = [];
+    const r = await check(network.callsNetwork, {
+      ...network.checkOptions,
+      seed: 1,
+      onSimulation: () => {
+        sims++;
+        if (globalThis.fetch !== host.fetch) leaked.push(sims);
+      },
+    });
+    expect(sims).toBeGreaterThan(5);
+    expect(leaked).toEqual([]);
     failed(r);
     expect(r.explanation).toMatch(/UnhandledRequestError: .*no handler for POST http:\/\/127\.0\.0\.1:9\/scale/);
     expectGlobalsRestored();
@@ -86,20 +98,20 @@ describe('verdicts for misbehaving reconcilers (in this thread)', () => {
 describe('a reconcile spinning in a synchronous loop (worker mode)', () => {
   it('the watchdog terminates the worker, reports the scenario, runs the remaining scenarios, and replay reproduces the hang', async () => {
     const dir = tempDir();
-    const r = await runCli(['check', fixture('robustness.ts'), '--controller', 'spinsOnThree', '--workers', '1', '--watchdog', '1500', '--runs', '8', '--seed', '4', '--properties', 'convergence', '--faults', 'event-loss', '--json'], { cwd: dir, timeoutMs: 180_000 });
+    const r = await runCli(['check', fixture('robustness.ts'), '--controller', 'spinsOnThree', '--workers', '1', '--watchdog', '2500', '--runs', '6', '--seed', '4', '--properties', 'convergence', '--faults', 'event-loss', '--json'], { cwd: dir, timeoutMs: 180_000 });
     expect(r.code, r.stderr).toBe(1);
     const out = JSON.parse(r.stdout) as { property: string; runs: number; summary: string; explanation: string; reports: Record<string, string> };
     expect(out.property).toBe('watchdog');
     expect(out.summary).toMatch(/^run \d+ never returned control: its worker thread was stuck for \d+\.\d s of wall time/);
     expect(out.explanation).toMatch(/looping synchronously/);
     // every scenario was accounted for: the hung ones, and all the others, which ran to the end
-    expect(out.runs).toBe(8);
+    expect(out.runs).toBe(6);
     const repro = JSON.parse(readFileSync(join(dir, out.reports['json']!), 'utf8')) as ReproductionFile;
     const spec = (repro.scenario.workload.find((a) => a.type === 'create') as { object: { spec: { replicas: number } } } | undefined)?.object.spec;
     expect(spec?.replicas).toBe(3);
 
-    const replay = await runCli(['replay', out.reports['json']!, '--watchdog', '1500'], { cwd: dir, timeoutMs: 60_000 });
+    const replay = await runCli(['replay', out.reports['json']!, '--watchdog', '2500'], { cwd: dir, timeoutMs: 60_000 });
     expect(replay.code).toBe(1);
     expect(replay.stdout).toMatch(/FAIL the scenario still hangs/);
-  });
+  }, 240_000);
 });

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -94,6 +94,7 @@ export async function createConsumerProject(tarball: string, devDependencies: re
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'my-controllers', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);
   const install = await runCommand('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, ...devDependencies], { cwd: dir, timeoutMs: 300_000 });
   if (install.code !== 0) {
+    rmSync(dir, { recursive: true, force: true });
     if (NETWORK.test(install.output)) throw new RegistryUnavailable(`npm could not reach its registry to install ${devDependencies.join(', ')} and steadystate's dependencies: ${install.output.split('\n').find((l) => NETWORK.test(l)) ?? ''}`.trim());
     throw new Error(`npm install in ${dir} failed (exit ${install.code}):\n${install.output}`);
   }

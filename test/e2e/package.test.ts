@@ -78,6 +78,31 @@ export async function typed(scenario: Scenario): Promise<void> {
 }
 `;
 
+/**
+ * The CLI's copy of steadystate and the user's module's must be one (tsx is registered lazily
+ * in the installed CLI): the store's NotFoundError is an instance of the class this imports.
+ */
+const sharedCopy = `import { defineController, NotFoundError, type CheckOptions } from 'steadystate';
+
+export const sharedCopy = defineController({
+  name: 'shared-copy',
+  for: 'ReplicaSet',
+  resyncPeriodMs: 2_000,
+  async reconcile(ctx) {
+    try {
+      await ctx.client.get('ReplicaSet', 'default/does-not-exist', { live: true });
+    } catch (err) {
+      if (!(err instanceof NotFoundError)) throw new Error('two copies of steadystate: the store threw a NotFoundError of another copy');
+    }
+    const rs = await ctx.client.tryGet<{ replicas: number }, { observedGeneration?: number }>('ReplicaSet', ctx.key);
+    if (!rs || rs.status.observedGeneration === rs.metadata.generation) return;
+    await ctx.client.updateStatus({ ...rs, status: { observedGeneration: rs.metadata.generation } });
+  },
+});
+
+export const checkOptions: CheckOptions = { objects: { kind: 'ReplicaSet', spec: [{ replicas: 2 }], status: {} } };
+`;
+
 let packDir: string | undefined;
 let tarball: string | undefined;
 let project: string | undefined;
@@ -126,6 +151,7 @@ beforeAll(async () => {
   write('buggy/controller.ts', buggyController);
   write('buggy/controller.test.ts', snippet('consumer-test'));
   write('type-usage.ts', typeUsage);
+  write('shared/shared-copy.ts', sharedCopy);
 }, 600_000);
 
 afterAll(() => {
@@ -203,6 +229,19 @@ describe("a fresh project following the README's 'In your project' section", () 
     expect(replay.output).toContain(`Replayed ${report}: identical trace`);
     expect(replay.output).toContain(`replicas still fails ${property}`);
   }, 240_000);
+
+  it("CLI: the installed CLI and the user's module share one copy of steadystate", async (ctx) => {
+    const dir = join(consumer(ctx), 'shared');
+    const r = await npx(['steadystate', 'check', 'shared-copy.ts', '--runs', '10', '--seed', '1', '--faults', 'event-loss', '--properties', 'convergence'], dir);
+    expect(r.output).not.toMatch(/two copies of steadystate/);
+    expect(r.code, r.output).toBe(0);
+  }, 120_000);
+
+  it('CLI: `steadystate demo` runs the bundled examples from the build', async (ctx) => {
+    const r = await npx(['steadystate', 'demo', '--trials', '40'], consumer(ctx));
+    expect(r.code, r.output).toBe(0);
+    expect(r.output).toMatch(/level-triggered: converged 40\/40/);
+  }, 120_000);
 
   it('tsc --noEmit: the published types and the matcher types type-check a user project', async (ctx) => {
     const dir = consumer(ctx);

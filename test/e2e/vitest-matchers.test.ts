@@ -9,6 +9,7 @@ import { convergence } from '../../properties/convergence.js';
 import { idempotence } from '../../properties/idempotence.js';
 import { edgeTriggered } from '../../examples/replicas/edge-triggered.js';
 import { levelTriggered } from '../../examples/replicas/level-triggered.js';
+import { proofLayout } from '../../src/report/result.js';
 import { tempDir } from './cli-helpers.js';
 
 /** The `steadystate/vitest` matchers: quiet when passing, a replay line first when failing. */
@@ -85,7 +86,7 @@ describe('toHold', () => {
     expect(failing).not.toHold();
     const message = await failureOf(Promise.resolve().then(() => expect(failing).toHold()));
     expect(message.split('\n')[0]).toBe(`Replay: check(controller, { seed: 1, path: ${JSON.stringify(failing.path)} })`);
-    expect(message).toContain(failing.explanation ?? '');
+    expect(message).toContain(proofLayout(failing.explanation ?? ''));
   });
 });
 

@@ -68,6 +68,13 @@ describe('environment-pod-eviction', () => {
     expect(run.trace.filter((e) => e.type === 'fault:inject')).toEqual([expect.objectContaining({ pods: onNode('node-1'), node: 'node-1' })]);
   });
 
+  it('background: every 5 s of the fault window a node fails with the given probability', async () => {
+    const { run } = await runEnv({ environment: kubelet, workload: [0, 1, 2, 3, 4, 5].map((i) => create(0, pod(`p${i}`))), faults: { events: [], background: [{ kind: 'environment-pod-eviction', rate: 1 }] }, faultWindowMs: 12_000 });
+    const fired = run.trace.filter((e) => e.type === 'fault:inject');
+    expect(fired.map((e) => e.t)).toEqual([5000, 10_000]);
+    expect(fired.every((e) => e['background'] === true && typeof e['node'] === 'string')).toBe(true);
+  });
+
   it('nth picks one running pod by key order', async () => {
     const { run } = await runEnv({ environment: kubelet, workload: [create(0, pod('b')), create(0, pod('a'))], faults: plan([{ kind: 'environment-pod-eviction', at: 3000, nth: 1 }]) });
     expect(ofKind(run.finalObjects, 'Pod').map((p) => p.metadata.name)).toEqual(['a']);

@@ -77,6 +77,19 @@ describe('statusTruthfulness', () => {
     expectQuiet((await judgeScenario(statusTruthfulness({ lagMs: 2500 }), mirrorScenario(), { controllers: [deploymentMirrorBuggy] })).verdict);
   });
 
+  it('a claim made after a fault that may have hidden the truth from the controller is judged once faults stop', async () => {
+    const never = statusTruthfulness({ actual: () => 'the test says it never is' });
+    // the WebApp's ADDED notification is lost: the controller first acts at its 5 s resync
+    const lost = mirrorScenario(plan({ kind: 'event-loss', nth: 0 }));
+    const blind = expectFailure((await judgeScenario(never, lost, { controllers: [deploymentMirrorBuggy] })).verdict);
+    expect(blind.evidence).toMatchObject({ rule: 'claim-while-blind', deadline: 30_000, claimedBy: 'controller:deployment-mirror/0' });
+    expect(blind.explanation).toMatch(/^Let: at t=5\.0\d* s, while faults acted and after the \w+ notification of default\/web to deployment-mirror at t=0\.0\d* s was dropped \(event-loss\), controller deployment-mirror\/0 wrote/);
+    // the real definition: the pods are Ready 2.1 s after that claim, long before the bound
+    expectQuiet((await judgeScenario(statusTruthfulness(), lost, { controllers: [deploymentMirrorBuggy] })).verdict);
+    // without the fault the same claim is judged at once
+    expect(expectFailure((await judgeScenario(never, mirrorScenario(), { controllers: [deploymentMirrorBuggy] })).verdict).evidence).toMatchObject({ rule: 'claim', deadline: 1001 });
+  });
+
   it('a claim left standing after readiness is lost fails, after the lag once faults have stopped', async () => {
     // the pods' container exits 5 s after it starts (6.101 s), and restarts only after a minute
     const s = crashingScenario(5000);
@@ -92,7 +105,7 @@ describe('statusTruthfulness', () => {
     const v = expectFailure((await judgeScenario(statusTruthfulness(), s, { controllers: [stickyMirror] })).verdict);
     expect(v.evidence).toMatchObject({ rule: 'stale', start: 6101, deadline: 30_000, open: true });
     expect(v.explanation).toContain('while faults acted');
-    expect(v.explanation).toContain('beyond the bound of 10.0 s: the controller never withdrew Ready');
+    expect(v.explanation).toContain('the stale claim stood to the end of the run (t=50.0 s), beyond t=30.0 s, the bound of 10.0 s after faults stopped at t=20.0 s: the controller never withdrew Ready');
     // a bound longer than the rest of the run cannot be judged yet
     expectQuiet((await judgeScenario(statusTruthfulness({ boundMs: 40_000 }), s, { controllers: [stickyMirror] })).verdict);
     expectQuiet((await judgeScenario(statusTruthfulness({ boundMs: 0, lagMs: 100 }), s, { controllers: [deploymentMirror] })).verdict);
@@ -102,7 +115,7 @@ describe('statusTruthfulness', () => {
     const v = expectFailure((await judgeScenario(statusTruthfulness(), mirrorScenario(), { controllers: [silentMirror] })).verdict);
     expect(v.evidence).toMatchObject({ rule: 'unreported', start: 2101, open: true, deadline: 30_000 });
     expect(v.summary).toBe('WebApp default/web was actually ready from t=2.101 s but did not report Ready by the end of the run');
-    expect(v.explanation).toMatch(/Then: its status did not say Ready still at the end of the run \(t=50\.0 s\), more than 10\.0 s after faults stopped at t=20\.0 s/);
+    expect(v.explanation).toMatch(/Then: its status still did not say Ready at the end of the run \(t=50\.0 s\), more than 10\.0 s after faults stopped at t=20\.0 s: the controller does not report readiness it has/);
   });
 
   it('takes the user\'s definitions of "reported" and "actually ready"', async () => {

@@ -25,7 +25,7 @@ propertyLaws({
 
 describe('findRevert', () => {
   it('finds an update away and back, also through a spec patch', () => {
-    expect(findRevert(scenario)).toEqual({ kind: 'ReplicaSet', key: 'default/web', awayAt: 1000, backAt: 3000, spec: { replicas: 2 }, awaySpec: { replicas: 4 } });
+    expect(findRevert(scenario)).toEqual({ kind: 'ReplicaSet', key: 'default/web', awayAt: 1000, backAt: 3000, spec: { replicas: 2 }, awaySpec: { replicas: 4 }, excursion: [1, 2] });
     const patched = { ...scenario, workload: [scenario.workload[0]!, scenario.workload[1]!, { at: 2000, type: 'patch' as const, kind: 'ReplicaSet', key: 'default/web', patch: { spec: { replicas: 2 } } }] };
     expect(findRevert(patched)?.backAt).toBe(2000);
     expect(findRevert({ ...scenario, workload: scenario.workload.slice(0, 2) })).toBeUndefined();
@@ -34,10 +34,19 @@ describe('findRevert', () => {
     const { verdict } = await judgeScenario(recovery(), { ...scenario, workload: scenario.workload.slice(0, 2) }, { controllers: [podsNoScaleDownBuggy] });
     expect(verdict).toEqual({ ok: true, stats: { judged: false, reason: 'the workload reverts no spec' } });
   });
-  it('asks for a fault-free run of the workload before the first update', () => {
-    const extra = recovery().extraRuns!(scenario)['recovery:before']!;
-    expect(extra.workload).toHaveLength(1);
+  it('asks for a fault-free run of the workload without the change and its revert', () => {
+    const extra = recovery().extraRuns!({ ...scenario, faults: { events: [{ kind: 'event-loss', nth: 0 }], background: [] } })['recovery:before']!;
+    expect(extra.workload).toEqual([scenario.workload[0]]);
     expect(extra.faults).toEqual({ events: [], background: [] });
+  });
+  it('ignores actions that fail: an update before the create, a second create, and objects the workload deletes', () => {
+    const early = { at: 0, type: 'update' as const, kind: 'ReplicaSet', key: 'default/web', spec: { replicas: 4 } };
+    const create = { at: 500, type: 'create' as const, object: replicaSet('web', 2) };
+    const back = { at: 1000, type: 'update' as const, kind: 'ReplicaSet', key: 'default/web', spec: { replicas: 4 } };
+    // the update at t=0 found no object: replicas 4 at t=1.0 s is a change, not a revert
+    expect(findRevert({ ...scenario, workload: [early, create, back] })).toBeUndefined();
+    expect(findRevert({ ...scenario, workload: [...scenario.workload, { at: 4000, type: 'delete', kind: 'ReplicaSet', key: 'default/web' }] })).toBeUndefined();
+    expect(findRevert({ ...scenario, workload: [...scenario.workload, { at: 3500, type: 'create', object: replicaSet('web', 4) }] })?.excursion).toEqual([1, 2]);
   });
   it('reports the differences in the evidence', async () => {
     const v = expectFailure((await judgeScenario(recovery(), scenario, { controllers: [podsNoScaleDownBuggy] })).verdict);
@@ -45,5 +54,65 @@ describe('findRevert', () => {
       { id: 'Pod default/web-2', change: 'extra', paths: [] },
       { id: 'Pod default/web-3', change: 'extra', paths: [] },
     ]);
+  });
+});
+
+describe('recovery false positives (regressions)', () => {
+  it('actions at the same time run in workload order: a change and its revert at t=0 are judged against the object, not against nothing', async () => {
+    // found by bench/hunt-false-positives.ts on the zoo's ReplicaSet: the earlier end state was
+    // taken from the actions before t=0, which left out the create itself
+    const sameTime = widgetScenario(['replicaset'], [
+      { at: 0, type: 'create', object: replicaSet('web', 3) },
+      { at: 0, type: 'patch', kind: 'ReplicaSet', key: 'default/web', patch: { spec: { replicas: 5 } } },
+      { at: 0, type: 'patch', kind: 'ReplicaSet', key: 'default/web', patch: { spec: { replicas: 3 } } },
+    ]);
+    const r = findRevert(sameTime);
+    expect(r?.excursion).toEqual([1, 2]);
+    expect(recovery().extraRuns!(sameTime)['recovery:before']!.workload).toEqual([sameTime.workload[0]]);
+    const { verdict } = await judgeScenario(recovery(), sameTime, { controllers: [podsCorrect] });
+    expect(verdict).toMatchObject({ ok: true, stats: { judged: true } });
+  });
+
+  it('a spec change after the revert happens in the earlier run too', async () => {
+    const later = widgetScenario(['replicaset'], [...scenario.workload, { at: 5000, type: 'update', kind: 'ReplicaSet', key: 'default/web', spec: { replicas: 3 } }]);
+    const { verdict } = await judgeScenario(recovery(), later, { controllers: [podsCorrect] });
+    expect(verdict).toMatchObject({ ok: true, stats: { judged: true } });
+    // and the high-water mark is still caught with the later change in both runs
+    const buggy = expectFailure((await judgeScenario(recovery(), { ...later, workload: [...later.workload.slice(0, 3), { at: 5000, type: 'update', kind: 'ReplicaSet', key: 'default/web', spec: { replicas: 1 } }] }, { controllers: [podsNoScaleDownBuggy] })).verdict);
+    expect(buggy.summary).toContain('no recovery');
+  });
+
+  it('judges the fault-free twin: a fault that changes where the run ends is not blamed on the revert', async () => {
+    // a recreation replaces the ReplicaSet (new uid, new pods): the run differs from any
+    // fault-free run, which same-end-state skips and recovery must not report either
+    const recreated = { ...scenario, faults: { events: [{ kind: 'recreation', at: 4000, target: 'default/web' }], background: [] } };
+    const quiet = await judgeScenario(recovery(), recreated, { controllers: [podsCorrect] });
+    expect(quiet.verdict).toMatchObject({ ok: true, stats: { judged: true } });
+    const v = expectFailure((await judgeScenario(recovery(), recreated, { controllers: [podsNoScaleDownBuggy] })).verdict);
+    expect(v.explanation).toContain('the run is judged without its faults');
+  });
+});
+
+describe('recovery compares external resources by what they are', () => {
+  it('a snapshot retaken for the restored spec is the same snapshot, though taken later', async () => {
+    // found by bench/hunt-false-positives.ts on the zoo's Backup controller: status.snapshotId
+    // named a resource whose takenAt timestamp (and owner uid) made it look different
+    const { backup } = await import('../../examples/bug-zoo/no-leader-election/correct.js');
+    const { noLeaderElection } = await import('../../examples/bug-zoo/no-leader-election/scenario.js');
+    const reverted = {
+      seed: 0,
+      controllers: [{ name: 'backup', replicas: 2 }],
+      initialObjects: [],
+      workload: [
+        { at: 0, type: 'create' as const, object: { kind: 'Backup', metadata: { name: 'orders-db-0', namespace: 'default' }, spec: { database: 'orders-replica' } } },
+        { at: 0, type: 'update' as const, kind: 'Backup', key: 'default/orders-db-0', spec: { database: 'orders' } },
+        { at: 300, type: 'update' as const, kind: 'Backup', key: 'default/orders-db-0', spec: { database: 'orders-replica' } },
+      ],
+      faults: { events: [], background: [] },
+    };
+    const { verdict, run } = await judgeScenario(recovery(), reverted, { controllers: [backup], options: { downstream: noLeaderElection.options.downstream! } });
+    expect(verdict).toMatchObject({ ok: true, stats: { judged: true } });
+    // the snapshot was replaced twice: the comparison did have a new id to look through
+    expect(run.requests.filter((r) => r.method === 'POST').length).toBeGreaterThanOrEqual(2);
   });
 });

@@ -5,6 +5,7 @@ import { CLIENT_TIMEOUT_MS, endStateMasks, type BugZooEntry } from '../zoo-entry
 import { BACKUP_API, BACKUP_KIND } from './backup.js';
 import { buggyBackup } from './buggy.js';
 import { backup } from './correct.js';
+import { slowApi } from './slow-api.js';
 
 /** Both versions are deployed with two replicas, for availability. */
 const REPLICAS = 2;
@@ -22,16 +23,16 @@ export const noLeaderElection: BugZooEntry = {
     replicas: REPLICAS,
     downstream: () => ({ services: [fakeRestService({ baseUrl: BACKUP_API, idempotencyKeyHeader: 'Idempotency-Key' })], timeoutMs: CLIENT_TIMEOUT_MS }),
   },
-  extraFaults: [],
+  extraFaults: [slowApi],
   properties: [sameEndState({ masks: endStateMasks('status.snapshotId') })],
   reproduction: {
     seed: 1,
     controllers: [{ name: 'backup', replicas: REPLICAS }],
     initialObjects: [],
     workload: [{ at: 0, type: 'create', object: { kind: BACKUP_KIND, metadata: { name: 'orders-db', namespace: 'default' }, spec: { database: 'orders' } } }],
-    // the backup service takes 200 ms to answer the first snapshot request: long enough for the
-    // other replica to look, find nothing, and ask too
-    faults: { events: [{ kind: 'flaky-downstream', nth: 1, params: { fail: 'latency', ms: 200 } }], background: [] },
+    // the backup service takes 200 ms to answer: long enough for the other replica to look,
+    // find nothing, and ask too
+    faults: { events: [{ kind: 'slow-api', params: { ms: 200 } }], background: [] },
     options: { faultWindowMs: 5_000, settleMs: 20_000 },
   },
 };

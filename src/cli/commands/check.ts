@@ -104,8 +104,8 @@ function humanSummary(result: CheckResult, written: WrittenReports, io: CliIo): 
   }
   lines.push(`${paint(31, 'FAIL')} ${result.controller} fails ${result.property} (run ${result.failedAtRun} of ${result.runs}${shard}, seed ${result.seed}${result.shrinks ? `, shrunk in ${result.shrinks} steps` : ''})`);
   lines.push(`  ${result.summary}`, '');
-  lines.push(...result.explanation.split('\n').map((l) => `  ${l}`), '');
   const m = written.model;
+  lines.push(...(m.ok ? result.explanation : m.explanation).split('\n').map((l) => `  ${l}`), '');
   if (!m.ok) for (const n of m.notes) lines.push(`  Note: ${n}`, '');
   lines.push('Reports:');
   for (const f of files) lines.push(`  ${f}`);

@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { parseReproductionFile, ReproductionFileError, type ReproductionFile } from '../../report/json.js';
 import { replay, type ReplayResult } from '../../replay.js';
+import { proofLayout } from '../../report/result.js';
 import { moduleCheckOptions } from '../check-job.js';
 import type { CliIo } from '../io.js';
 import { loadModule, pickController } from '../load-module.js';
@@ -60,7 +61,7 @@ export async function replayCommand(o: ReplayCommandOptions, io: CliIo): Promise
       : `Replayed ${o.report}: the trace differs (recorded ${result.expectedHash ?? '?'}, now ${result.hash}): the controller changed since the report was written, or it depends on something outside the simulation.`,
   );
   if (result.failure) {
-    lines.push(`${label(io, false)} ${picked.controller.name} still fails ${result.property}: ${result.failure.summary}`, '', indent(result.failure.explanation));
+    lines.push(`${label(io, false)} ${picked.controller.name} still fails ${result.property}: ${result.failure.summary}`, '', indent(proofLayout(result.failure.explanation)));
   } else {
     lines.push(`${label(io, true)} ${picked.controller.name} now satisfies ${result.property} on this scenario.`);
   }
