@@ -26,6 +26,7 @@ const benches: [string, string][] = [
   ['./kube-rest.js', 'benchKubeRest'],
   ['./workers.js', 'benchWorkers'],
   ['./cli.js', 'benchCli'],
+  ['./startup.js', 'benchStartup'],
   ['./heap.js', 'benchHeap'],
 ];
 

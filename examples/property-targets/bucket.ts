@@ -31,9 +31,12 @@ function bucketController(onFailure: (status: number) => { requeueAfter: number 
       const b = (await ctx.client.tryGet(BUCKET, ctx.key)) as Bucket | undefined;
       if (!b) return undefined;
       if (b.status.bucketId !== undefined) {
-        // a bucket's region is fixed when it is created (as at S3): a later generation is
-        // acknowledged, not applied, so status still says which spec was seen
-        if (b.status.observedGeneration !== b.metadata.generation) await ctx.client.updateStatus({ ...b, status: { ...b.status, observedGeneration: b.metadata.generation } });
+        if (b.status.observedGeneration === b.metadata.generation) return undefined;
+        // a later generation is applied to the existing bucket (level-triggered: which region
+        // the bucket ends in must not depend on whether it was created before the change)
+        const res = await ctx.fetch(`${API}/${b.status.bucketId}`, { method: 'PATCH', body: JSON.stringify({ region: b.spec.region }) });
+        if (!res.ok) return onFailure(res.status);
+        await ctx.client.updateStatus({ ...b, status: { ...b.status, observedGeneration: b.metadata.generation } });
         return undefined;
       }
       const res = await ctx.fetch(API, { method: 'POST', headers: { 'Idempotency-Key': b.metadata.uid }, body: JSON.stringify({ owner: ctx.key, region: b.spec.region }) });

@@ -176,7 +176,7 @@ export function fmtFault(e: TraceEntry): string {
     if (SKIP_FAULT_FIELDS.has(k) || v === undefined) continue;
     details.push(`${k} ${typeof v === 'string' ? v : fmtValue(v, 40)}`);
   }
-  return `a ${kind} fault at ${at}${details.length ? ` (${details.join(', ')})` : ''}`;
+  return `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} fault at ${at}${details.length ? ` (${details.join(', ')})` : ''}`;
 }
 
 const ACTION_VERBS: Record<string, string> = {
