@@ -6,7 +6,7 @@
  * a property that is too strict, a fault or harness that mis-models Kubernetes, or a real bug in
  * a "correct" controller.
  *
- *   npx tsx bench/hunt-false-positives.ts [--runs 300] [--seeds 1,2,3] [--only zoo:,dns] [--skip recovery] [--no-shrink] [--json out.json]
+ *   npx tsx bench/hunt-false-positives.ts [--runs 300] [--seeds 1,2,3] [--only zoo:,dns] [--skip recovery] [--without event-loss] [--no-shrink] [--json out.json]
  *
  * Not part of `npm run bench`: it measures correctness, not speed.
  */
@@ -117,7 +117,12 @@ const faultTargets: Target[] = [
   {
     name: 'fault:duplication',
     controllers: [auditCorrect],
-    options: { objects: { kind: CONFIG, name: 'app-config', spec: [{ data: 'v1' }, { data: 'v2' }] } },
+    // Its contract, one entry per generation, is edge-triggered by nature: a generation replaced
+    // before the controller saw it (a lost, coalesced or late event) is never audited, and a
+    // Config deleted before it was seen neither (no finalizer). The fixture is about duplicated
+    // deliveries, so its workloads here create and re-apply, one generation per Config.
+    options: { objects: { kind: CONFIG, name: 'app-config', spec: [{ data: 'v1' }, { data: 'v2' }] }, actions: ['reapply'] },
+    withoutFaults: { recreation: 'no finalizer: a Config deleted before it was seen goes unaudited' },
     properties: [
       convergence({
         converged: every(CONFIG, (c, view) => view.list(AUDIT).some((a) => (a.spec as unknown as AuditSpec).configUid === c.metadata.uid && (a.spec as unknown as AuditSpec).generation === c.metadata.generation) || `generation ${c.metadata.generation} not audited`),
@@ -127,7 +132,9 @@ const faultTargets: Target[] = [
   {
     name: 'fault:flaky-downstream',
     controllers: [shopCorrect],
-    options: { objects: { kind: ORDER, name: 'order', spec: [{ item: 'book' }, { item: 'lamp' }] }, downstream: shopDownstream },
+    // no finalizer by design (the fixture is about retries): deleting an Order leaks its shop order
+    options: { objects: { kind: ORDER, name: 'order', spec: [{ item: 'book' }, { item: 'lamp' }] }, downstream: shopDownstream, actions: ['reapply', 'update', 'patch'] },
+    withoutFaults: { recreation: 'no finalizer: a deleted Order leaves its shop order behind' },
     properties: [convergence({ converged: every(ORDER, (o) => (o.status as { orderId?: string }).orderId !== undefined || 'no status.orderId') })],
   },
   {
@@ -162,12 +169,14 @@ interface Args {
   seeds: number[];
   only: string[];
   skip: string[];
+  /** Fault kinds left out of every check (to look past a known failure). */
+  without: string[];
   shrink: boolean;
   json: string | undefined;
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { runs: 300, seeds: [1, 2, 3], only: [], skip: [], shrink: true, json: undefined };
+  const a: Args = { runs: 300, seeds: [1, 2, 3], only: [], skip: [], without: [], shrink: true, json: undefined };
   for (let i = 0; i < argv.length; i++) {
     const v = argv[i + 1] ?? '';
     switch (argv[i]) {
@@ -185,6 +194,10 @@ function parseArgs(argv: string[]): Args {
         break;
       case '--skip':
         a.skip = v.split(',').filter(Boolean);
+        i++;
+        break;
+      case '--without':
+        a.without = v.split(',').filter(Boolean);
         i++;
         break;
       case '--no-shrink':
@@ -209,8 +222,8 @@ function propertiesFor(t: Target, skip: readonly string[]): Property[] {
   return all.filter((p) => !skip.includes(p.name));
 }
 
-function faultsFor(t: Target): FaultModule[] {
-  const without = new Set(Object.keys(t.withoutFaults ?? {}));
+function faultsFor(t: Target, also: readonly string[]): FaultModule[] {
+  const without = new Set([...Object.keys(t.withoutFaults ?? {}), ...also]);
   return [...(t.extraFaults ?? []), ...allFaults].filter((f) => !without.has(f.kind));
 }
 
@@ -235,11 +248,13 @@ async function main(): Promise<void> {
   for (const t of chosen) {
     for (const seed of args.seeds) {
       const t0 = performance.now();
-      const r = await check(t.controllers, { ...t.options, faults: faultsFor(t), properties: propertiesFor(t, args.skip), runs: args.runs, seed, ...(args.shrink ? { shrink: { maxSteps: 300, maxMinimizeTests: 200 } } : { shrink: false }) });
+      const r = await check(t.controllers, { ...t.options, faults: faultsFor(t, args.without), properties: propertiesFor(t, args.skip), runs: args.runs, seed, ...(args.shrink ? { shrink: { maxSteps: 300, maxMinimizeTests: 200 } } : { shrink: false }) });
       const ms = Math.round(performance.now() - t0);
       if (r.ok) {
         rows.push({ target: t.name, seed, runs: r.runs, ms, property: null, summary: null });
-        console.log(`ok    ${t.name.padEnd(28)} seed ${seed}: ${r.runs} runs quiet (${ms} ms)`);
+        const fired = r.coverage.filter((c) => c.injected > 0);
+        const changed = r.coverage.filter((c) => c.changedBehaviour > 0).length;
+        console.log(`ok    ${t.name.padEnd(28)} seed ${seed}: ${r.runs} runs quiet (${ms} ms; ${fired.length}/${r.coverage.length} fault kinds fired, ${changed} changed behaviour; ${r.stats.reconciles} reconciles)`);
         continue;
       }
       const f = r as CheckFailed;

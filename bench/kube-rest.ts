@@ -18,19 +18,30 @@ function startCounter(kc: KubeConfig, limit: number, onReconcile: () => void): (
   const objects = KubernetesObjectApi.makeApiClient(kc);
   const informer = makeInformer<CM>(kc, '/api/v1/namespaces/bench/configmaps', () => objects.list<CM>('v1', 'ConfigMap', 'bench'));
   let busy = false;
-  const reconcile = async (cm: CM): Promise<void> => {
-    const n = Number(cm.data?.['n'] ?? '0');
-    if (busy || n >= limit) return;
+  let again = false;
+  // level-triggered: an event that arrives mid-reconcile runs it again from the cache afterwards
+  const reconcile = async (): Promise<void> => {
+    if (busy) {
+      again = true;
+      return;
+    }
+    const cm = informer.get('counter', 'bench');
+    const n = Number(cm?.data?.['n'] ?? '0');
+    if (!cm || n >= limit) return;
     busy = true;
     onReconcile();
     try {
-      await objects.patch<CM>({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: cm.metadata!.name!, namespace: 'bench' }, data: { n: String(n + 1) } }, undefined, undefined, undefined, undefined, PatchStrategy.MergePatch);
+      await objects.patch<CM>({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'counter', namespace: 'bench' }, data: { n: String(n + 1) } }, undefined, undefined, undefined, undefined, PatchStrategy.MergePatch);
     } finally {
       busy = false;
     }
+    if (again) {
+      again = false;
+      void reconcile();
+    }
   };
-  informer.on('add', (cm) => void reconcile(cm));
-  informer.on('update', (cm) => void reconcile(cm));
+  informer.on('add', () => void reconcile());
+  informer.on('update', () => void reconcile());
   void informer.start();
   return () => informer.stop();
 }

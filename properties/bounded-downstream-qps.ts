@@ -19,8 +19,10 @@ export interface BoundedDownstreamQpsOptions {
    */
   sustainedMs: number;
   /**
-   * Count per endpoint, or per endpoint and reconcile key: client-go backs off per item, so a
-   * correct controller retrying several failing objects sends several times the per-item rate.
+   * Count per endpoint, or per endpoint and reconcile key in each controller process: client-go
+   * backs off per item and each process (replica) has its own queue, so a correct controller
+   * retrying several failing objects, or running two replicas that both act, sends several times
+   * the per-item rate.
    * @defaultValue 'endpoint-and-key'
    */
   per: 'endpoint' | 'endpoint-and-key';
@@ -73,7 +75,8 @@ export const boundedDownstreamQps = defineProperty<BoundedDownstreamQpsOptions>(
     const counted = o.count === 'all' ? requests : requests.filter((r) => r.mutating || failed(r));
     const sorted = [...counted].sort((a, b) => a.t - b.t);
     const byEndpoint = groupBy(sorted, (r) => r.endpoint);
-    const groups = o.per === 'endpoint' ? byEndpoint : groupBy(sorted, (r) => `${r.endpoint}\u0000${r.reconcile?.key ?? ''}`);
+    // a crash restarts a process with a fresh queue, but under the same actor: it counts as one
+    const groups = o.per === 'endpoint' ? byEndpoint : groupBy(sorted, (r) => `${r.endpoint}\u0000${r.reconcile?.key ?? ''}\u0000${r.actor}`);
     const span = o.sustainedMs;
     const allowed = (o.maxRequests * span) / o.windowMs;
     let peak = 0;
@@ -86,7 +89,7 @@ export const boundedDownstreamQps = defineProperty<BoundedDownstreamQpsOptions>(
     if (worst) {
       const inWindow = worst.reqs.slice(worst.w.from, worst.w.to + 1);
       const first = inWindow[0]!;
-      const forKey = o.per === 'endpoint-and-key' && first.reconcile ? ` for ${first.reconcile.key}` : '';
+      const forKey = o.per === 'endpoint-and-key' ? `${first.reconcile ? ` for ${first.reconcile.key}` : ''} by ${first.actor}` : '';
       return failure(run, o, first.endpoint, inWindow, `${worst.w.count} requests to ${first.endpoint}${forKey} within ${fmtDuration(span)} from ${fmtTime(worst.w.start)}, bound ${o.maxRequests} per ${fmtDuration(o.windowMs)}`);
     }
     if (o.requireBackoff) {

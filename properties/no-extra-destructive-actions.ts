@@ -3,6 +3,7 @@ import { explanation, fmtActor, fmtList, fmtTime, letFacts, plural } from '../sr
 import { fmtReconcile } from './_internals/last-actions.js';
 import { firedKinds, skipped, WORLD_CHANGING_FAULTS } from './_internals/skip.js';
 import { timelineOf, type TimelineWrite } from './_internals/timeline.js';
+import { aliasUids, uidAliases } from './_internals/normalize.js';
 import { groupBy } from './_internals/windows.js';
 
 /** Options of {@link noExtraDestructiveActions}. @public */
@@ -18,14 +19,46 @@ export interface NoExtraDestructiveActionsOptions {
 /** Generated-name suffixes (the store's 5 characters) are ignored, so generated objects compare by prefix. */
 const GENERATED = /-[bcdfghjklmnpqrstvwxz2456789]{5}$/;
 
-function objectId(w: TimelineWrite): string {
-  return `${w.kind} ${w.key.replace(GENERATED, '-*')}`;
+function objectId(w: TimelineWrite, aliases: ReadonlyMap<string, string>): string {
+  return `${w.kind} ${aliasUids(w.key.replace(GENERATED, '-*'), aliases)}`;
+}
+
+const GC = 'environment:garbage-collector';
+
+/**
+ * Creates made for an owner that was already gone: the reconcile's primary object had been
+ * removed from the store (and not created again) when the reconcile created the object, and the
+ * garbage collector removed it for its dangling owner. A cache that has not yet seen a deletion
+ * makes every informer-based controller do this; nothing is destroyed, and the collector, not the
+ * controller, cleans up.
+ */
+function stillborn(run: RunRecord, writes: readonly TimelineWrite[]): Set<TimelineWrite> {
+  const collected = new Set(writes.filter((w) => w.actor === GC && w.removed && w.uid !== undefined).map((w) => w.uid!));
+  const out = new Set<TimelineWrite>();
+  for (const w of writes) {
+    if (w.verb !== 'create' || w.uid === undefined || !collected.has(w.uid) || !w.reconcile) continue;
+    const primary = run.primaryKinds[run.controllers.indexOf(w.reconcile.controller)];
+    if (primary === undefined) continue;
+    let gone = false;
+    for (const x of writes) {
+      if (x.index >= w.index) break;
+      if (x.kind !== primary || x.key !== w.reconcile.key || x.error !== undefined) continue;
+      if (x.removed) gone = true;
+      else if (x.verb === 'create') gone = false;
+    }
+    if (gone) out.add(w);
+  }
+  return out;
 }
 
 function tally(run: RunRecord, ignore: Set<string>): Map<string, { creates: TimelineWrite[]; deletes: TimelineWrite[] }> {
-  const ws = timelineOf(run).writes.filter((w) => w.actor.startsWith('controller:') && w.error === undefined && !ignore.has(w.kind) && (w.verb === 'create' || (w.verb === 'delete' && !w.noop)));
+  const all = timelineOf(run).writes;
+  const ghost = stillborn(run, all);
+  const ws = all.filter((w) => w.actor.startsWith('controller:') && w.error === undefined && !ignore.has(w.kind) && !ghost.has(w) && (w.verb === 'create' || (w.verb === 'delete' && !w.noop)));
   const out = new Map<string, { creates: TimelineWrite[]; deletes: TimelineWrite[] }>();
-  for (const [id, xs] of groupBy(ws, objectId)) out.set(id, { creates: xs.filter((w) => w.verb === 'create'), deletes: xs.filter((w) => w.verb === 'delete') });
+  // a name holding a uid compares by whose uid it is: uids follow creation order, which faults change
+  const aliases = uidAliases(run.writes);
+  for (const [id, xs] of groupBy(ws, (w) => objectId(w, aliases))) out.set(id, { creates: xs.filter((w) => w.verb === 'create'), deletes: xs.filter((w) => w.verb === 'delete') });
   return out;
 }
 
@@ -33,7 +66,9 @@ function tally(run: RunRecord, ignore: Set<string>): Map<string, { creates: Time
  * No extra destructive actions (SPEC §5): per object, the creates and deletes controllers make
  * under faults do not exceed those of the fault-free twin. Catches a transient wrong delete (or
  * a duplicate create) that is later repaired, so the end state alone looks fine: acting on a
- * stale cache, on a lost event, or twice after a crash.
+ * stale cache, on a lost event, or twice after a crash. A create made for an owner that was
+ * already deleted, which the garbage collector removed at once, does not count: it destroys
+ * nothing, and every cache-based controller makes it while its cache lags behind a deletion.
  * @example properties.noExtraDestructiveActions({ slack: 1 })
  * @public
  */

@@ -4,7 +4,7 @@ import type { StoredObject } from '../src/store/object.js';
 import { explanation, fmtObject, fmtTime, fmtValue, letFacts } from '../src/report/explain.js';
 import { jsonEq, mergePatch } from './_internals/json.js';
 import { lastActions } from './_internals/last-actions.js';
-import { compareStates, fmtDifference, normalizeState } from './_internals/normalize.js';
+import { compareStates, fmtDifference, normalizeState, uidAliases } from './_internals/normalize.js';
 import { keyOfObject } from './_internals/primary.js';
 import { timelineOf } from './_internals/timeline.js';
 
@@ -157,7 +157,10 @@ export const recovery = defineProperty<RecoveryOptions>({
 function compare(run: RunRecord, isTwin: boolean, before: RunRecord, r: Revert, o: RecoveryOptions): Verdict {
   // server-assigned external ids compare by the resource they name, as in same-end-state
   const norm = { ignoreKinds: ['Lease'], masks: o.masks, timestamps: o.normalizeTimestamps, downstream: false, externalIds: true };
-  const diffs = compareStates(normalizeState(subtree(before.settledObjects, r.kind, r.key), before.downstream, norm), normalizeState(subtree(run.settledObjects, r.kind, r.key), run.downstream, norm));
+  const diffs = compareStates(
+    normalizeState(subtree(before.settledObjects, r.kind, r.key), before.downstream, { ...norm, uidAliases: uidAliases(before.writes) }),
+    normalizeState(subtree(run.settledObjects, r.kind, r.key), run.downstream, { ...norm, uidAliases: uidAliases(run.writes) }),
+  );
   if (diffs.length === 0) return { ok: true, stats: { judged: true, revertedAt: r.backAt } };
   const at = run.timing.tailStart;
   const earlier = 'the earlier end state';

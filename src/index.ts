@@ -138,3 +138,27 @@ export { writeReports, reporters, allReportFormats, toReportModel, toReproductio
 export type { ReportFormat, Reporter, ReportersMap, ReporterOptionsMap, WriteReportsOptions, WrittenReports, ReportModel, PassedReportModel, FailedReportModel, ReportContext, ControllerSource, ReproductionFile, JunitCase, JunitSuite, JunitReport, ObjectTimeline } from './report/index.js';
 export { loadCorpus, saveToCorpus } from './report/corpus.js';
 export type { CorpusEntry, LoadedCorpus } from './report/corpus.js';
+
+// Kubernetes REST API over the store, in-process (msw) and on loopback (SPEC §7)
+export { createKubeApi } from './kube-rest/kube-api.js';
+export type { KubeApi, KubeApiOptions } from './kube-rest/kube-api.js';
+export { wallClockHost } from './kube-rest/kube-api-host.js';
+export type { KubeApiHost } from './kube-rest/kube-api-host.js';
+export type { KubeApiHooks, KubeRequestInfo, KubeRequestDecision, KubeVerb, HandleOptions } from './kube-rest/serve-context.js';
+export type { KubeWatchEventInfo } from './kube-rest/watch-stream.js';
+export { kubeRestHandlers, KUBE_BASE_URL } from './kube-rest/msw.js';
+export type { KubeRestHandlersOptions } from './kube-rest/msw.js';
+export { startLoopback } from './kube-rest/loopback.js';
+export type { LoopbackServer, LoopbackOptions } from './kube-rest/loopback.js';
+export { kubeconfigFor } from './kube-rest/kubeconfig.js';
+export type { KubeconfigOptions } from './kube-rest/kubeconfig.js';
+export { kubeController } from './kube-rest/kube-controller.js';
+export type { KubeControllerOptions, KubeProcessContext, KubeProcessStop } from './kube-rest/kube-controller.js';
+export { ResourceRegistry } from './kube-rest/resource-registry.js';
+export { builtinResources } from './kube-rest/builtin-resources.js';
+export type { ResourceDefinition, ResolvedResource } from './kube-rest/resource-definition.js';
+export type { StrategicMergeSchema } from './kube-rest/strategic-merge-patch.js';
+export { kubeStatus } from './kube-rest/status.js';
+export { KUBE_VERSION } from './kube-rest/discovery.js';
+export type { StatusReason } from './kube-rest/status.js';
+export type { ControllerProcess, ProcessHandle, ProcessReplica } from './runtime/controller-process.js';

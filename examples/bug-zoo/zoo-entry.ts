@@ -10,12 +10,11 @@ export type { CheckOptions };
 export const CLIENT_TIMEOUT_MS = 5_000;
 
 /**
- * What the zoo's same-end-state comparisons leave out (the masks recovery uses by default).
- * `metadata.generation` counts spec writes, and `status.observedGeneration` follows it: a fault
- * that makes a controller repair an owned object (drift), create it late, or skip an
- * intermediate spec (a delayed event) changes the count, not the state. Entries add fields that
- * others assign: a server-assigned id of an external resource recorded in status (after a
- * recreation the resource is a new one, with a new id), the node and IPs a scheduler gave a pod.
+ * Masks for same-end-state: its defaults (`metadata.generation` counts spec writes and
+ * `status.observedGeneration` follows it, so a repaired, late or skipped write changes the count,
+ * not the state), plus fields others assign, which differ between a faulted run and its twin
+ * for reasons no controller controls: a server-assigned id of an external resource recorded in
+ * status (after a recreation the resource is a new one), the node and IPs a scheduler gave a pod.
  */
 export function endStateMasks(...assignedElsewhere: string[]): string[] {
   return ['metadata.generation', 'status.observedGeneration', ...assignedElsewhere];

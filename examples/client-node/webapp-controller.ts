@@ -62,8 +62,8 @@ function sameJson(a: unknown, b: unknown): boolean {
  * It is level-triggered (every event only enqueues a key; reconcile reads the informer cache),
  * retries failures with per-key exponential backoff, restarts an informer that stopped on an
  * error (client-node informers stop for good on anything but a 410), creates idempotently
- * (409 AlreadyExists is success), compares before every write, and holds a finalizer until it
- * has deleted the WebApp's ConfigMap.
+ * (409 AlreadyExists is success) after re-reading the owner (its cache may be behind), compares
+ * before every write, and holds a finalizer until it has deleted the WebApp's ConfigMap.
  * @returns stop: ends the informers and the work loop
  */
 export function startWebAppController(kc: KubeConfig, options: WebAppControllerOptions = {}): () => Promise<void> {
@@ -157,6 +157,10 @@ export function startWebAppController(kc: KubeConfig, options: WebAppControllerO
     const desired = desiredConfigMap(app);
     const current = maps.get(desired.metadata!.name!, namespace);
     if (!current) {
+      // Creating is the one step a stale cache makes harmful: a child of an owner that is already
+      // gone is garbage-collected at once, and its deletion brings us back here. Re-read first.
+      const live = await objects.read<WebApp>(header).catch((err: unknown) => (code(err) === 404 ? undefined : Promise.reject(err)));
+      if (!live || live.metadata?.deletionTimestamp || live.metadata?.uid !== app.metadata?.uid) return;
       try {
         await objects.create(desired, undefined, undefined, FIELD_MANAGER);
       } catch (err) {

@@ -22,27 +22,40 @@ export function bucket(name: string) {
 
 type Bucket = StoredObject<{ region: string }, { bucketId?: string; observedGeneration?: number }>;
 
+/** A bucket as the storage API returns it. */
+interface StorageBucket {
+  id: string;
+  region: string;
+}
+
 function bucketController(onFailure: (status: number) => { requeueAfter: number } | never) {
   return defineController({
     name: 'bucket',
     for: BUCKET,
     resyncPeriodMs: 5_000,
     async reconcile(ctx) {
-      const b = (await ctx.client.tryGet(BUCKET, ctx.key)) as Bucket | undefined;
+      // external writes are decided on live state: a lagging cache must not send an old region
+      const b = (await ctx.client.tryGet(BUCKET, ctx.key, { live: true })) as Bucket | undefined;
       if (!b) return undefined;
+      // level-triggered: look at the bucket itself (someone may have deleted or changed it)
+      let found: StorageBucket | undefined;
       if (b.status.bucketId !== undefined) {
-        if (b.status.observedGeneration === b.metadata.generation) return undefined;
-        // a later generation is applied to the existing bucket (level-triggered: which region
-        // the bucket ends in must not depend on whether it was created before the change)
-        const res = await ctx.fetch(`${API}/${b.status.bucketId}`, { method: 'PATCH', body: JSON.stringify({ region: b.spec.region }) });
-        if (!res.ok) return onFailure(res.status);
-        await ctx.client.updateStatus({ ...b, status: { ...b.status, observedGeneration: b.metadata.generation } });
-        return undefined;
+        const res = await ctx.fetch(`${API}/${b.status.bucketId}`);
+        if (res.ok) found = (await res.json()) as StorageBucket;
+        else if (res.status !== 404) return onFailure(res.status);
       }
-      const res = await ctx.fetch(API, { method: 'POST', headers: { 'Idempotency-Key': b.metadata.uid }, body: JSON.stringify({ owner: ctx.key, region: b.spec.region }) });
-      if (!res.ok) return onFailure(res.status);
-      const { id } = (await res.json()) as { id: string };
-      await ctx.client.updateStatus({ ...b, status: { bucketId: id, observedGeneration: b.metadata.generation } });
+      if (!found) {
+        // the key names the bucket this one replaces, so a retry replays the create and a lost bucket is replaced
+        const res = await ctx.fetch(API, { method: 'POST', headers: { 'Idempotency-Key': `${b.metadata.uid}/${b.status.bucketId ?? 'first'}` }, body: JSON.stringify({ owner: ctx.key, region: b.spec.region }) });
+        if (!res.ok) return onFailure(res.status);
+        // a replayed create answers as the first time, maybe with an older spec: compared below
+        found = (await res.json()) as StorageBucket;
+      }
+      if (found.region !== b.spec.region) {
+        const res = await ctx.fetch(`${API}/${found.id}`, { method: 'PATCH', body: JSON.stringify({ region: b.spec.region }) });
+        if (!res.ok) return onFailure(res.status);
+      }
+      if (b.status.bucketId !== found.id || b.status.observedGeneration !== b.metadata.generation) await ctx.client.updateStatus({ ...b, status: { bucketId: found.id, observedGeneration: b.metadata.generation } });
       return undefined;
     },
   });

@@ -5,8 +5,9 @@ import type { CreateDownstreamOptions } from '../../src/downstream/intercept.js'
 /**
  * A DNS-record controller with an external API and a finalizer: each `Domain` owns one record
  * at `https://dns.example/records` (`owner` = the Domain's key). The correct one looks the
- * record up by owner before creating, deletes it before removing its finalizer, and retries
- * failures through the rate-limited queue. Buggy variants break one property each.
+ * record up by owner before creating (with an idempotency key, for two replicas that look at the
+ * same moment), deletes it before removing its finalizer, and retries failures through the
+ * rate-limited queue. Buggy variants break one property each.
  */
 export const DOMAIN = 'Domain';
 export const FINALIZER = 'dns.example/cleanup';
@@ -14,7 +15,7 @@ const API = 'https://dns.example/records';
 
 /** A fresh fake DNS service per run. */
 export function dnsDownstream(): CreateDownstreamOptions {
-  return { services: [fakeRestService({ baseUrl: 'https://dns.example' })] };
+  return { services: [fakeRestService({ baseUrl: 'https://dns.example', idempotencyKeyHeader: 'Idempotency-Key' })] };
 }
 
 export function domain(name: string, host = `${name}.example.com`) {
@@ -29,8 +30,9 @@ async function records(ctx: ReconcileContext): Promise<{ id: string }[]> {
   return (await res.json()) as { id: string }[];
 }
 
-async function createRecord(ctx: ReconcileContext, d: Domain): Promise<string> {
-  const res = await ctx.fetch(API, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ owner: ctx.key, host: d.spec.host }) });
+async function createRecord(ctx: ReconcileContext, d: Domain, idempotencyKey?: string): Promise<string> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...(idempotencyKey !== undefined ? { 'Idempotency-Key': idempotencyKey } : {}) };
+  const res = await ctx.fetch(API, { method: 'POST', headers, body: JSON.stringify({ owner: ctx.key, host: d.spec.host }) });
   if (!res.ok) throw new Error(`POST record: ${res.status}`);
   return ((await res.json()) as { id: string }).id;
 }
@@ -57,7 +59,9 @@ async function ensure(ctx: ReconcileContext, d: Domain, lookup: boolean): Promis
     const live = await ctx.client.tryGet(DOMAIN, ctx.key, { live: true });
     if (!live || live.metadata.uid !== d.metadata.uid || live.metadata.deletionTimestamp !== undefined) return;
   }
-  if (id === undefined) id = await createRecord(ctx, d);
+  // two processes that both found nothing (a second replica, a split brain) send the same key,
+  // so the service creates one record; the key names the record it replaces, so a lost one is replaced
+  if (id === undefined) id = await createRecord(ctx, d, lookup ? `${d.metadata.uid}/${d.status.recordId ?? 'first'}` : undefined);
   if (d.status.recordId === id && d.status.observedGeneration === d.metadata.generation) return;
   await ctx.client.updateStatus({ ...d, status: { recordId: id, observedGeneration: d.metadata.generation } });
 }

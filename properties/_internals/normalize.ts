@@ -24,6 +24,11 @@ export interface NormalizeOptions {
   /** Include the fake downstream services' resources (ids dropped). */
   downstream: boolean;
   /**
+   * uids of objects the run created (see {@link uidAliases}), also ones gone by the end: names
+   * and values holding one compare by whose uid it is. @defaultValue none
+   */
+  uidAliases?: ReadonlyMap<string, string>;
+  /**
    * Compare id-named fields holding a downstream resource's id by that resource's content, also
    * when the resources themselves are not compared. @defaultValue the value of `downstream`
    */
@@ -42,18 +47,53 @@ function withoutId(body: Record<string, unknown>): Record<string, unknown> {
   return rest;
 }
 
-function normName(o: StoredObject): string {
+function normName(o: StoredObject, aliases?: ReadonlyMap<string, string>): string {
   const g = o.metadata.generateName;
-  const name = g !== undefined && g !== '' && o.metadata.name.startsWith(g) ? `${g}*` : o.metadata.name;
+  const name = g !== undefined && g !== '' && o.metadata.name.startsWith(g) ? `${g}*` : aliases ? aliasUids(o.metadata.name, aliases) : o.metadata.name;
   return o.metadata.namespace ? `${o.metadata.namespace}/${name}` : name;
+}
+
+/** The parts of a write record {@link uidAliases} reads. */
+interface CreateFacts {
+  verb: string;
+  kind: string;
+  key: string;
+  uid?: string | undefined;
+  error?: string | undefined;
+}
+
+/**
+ * uid → `<uid of Kind key>` for every object a run created, also the ones gone by its end. The
+ * server hands uids out in creation order, which faults change, so a name that embeds another
+ * object's uid (`audit-<uid>-g2`, a deterministic child name that survives recreation) compares
+ * by whose uid it holds.
+ */
+export function uidAliases(writes: readonly CreateFacts[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const w of writes) if (w.verb === 'create' && w.error === undefined && w.uid !== undefined && w.uid !== '') out.set(w.uid, `<uid of ${w.kind} ${w.key}>`);
+  return out;
+}
+
+const aliasPatterns = new WeakMap<ReadonlyMap<string, string>, RegExp | null>();
+
+/** `name` with every uid of `aliases` it holds (between non-alphanumerics) replaced by its alias, in one pass. */
+export function aliasUids(name: string, aliases: ReadonlyMap<string, string>): string {
+  let re = aliasPatterns.get(aliases);
+  if (re === undefined) {
+    const uids = [...aliases.keys()].sort((a, b) => b.length - a.length).map((u) => u.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    re = uids.length === 0 ? null : new RegExp(`(?<![A-Za-z0-9])(?:${uids.join('|')})(?![A-Za-z0-9])`, 'g');
+    aliasPatterns.set(aliases, re);
+  }
+  return re === null ? name : name.replace(re, (u) => aliases.get(u) ?? u);
 }
 
 /** Normalizes objects (and, when asked, the downstream state) into comparable values. */
 export function normalizeState(objects: readonly StoredObject[], downstream: unknown, options: NormalizeOptions): NormalizedState {
   const ignore = new Set(options.ignoreKinds);
   const kept = objects.filter((o) => !ignore.has(o.kind));
-  const uidNames = new Map<string, string>();
-  for (const o of objects) uidNames.set(o.metadata.uid, `<uid of ${o.kind} ${normName(o)}>`);
+  const aliases = options.uidAliases;
+  const uidNames = new Map<string, string>(aliases ?? []);
+  for (const o of objects) uidNames.set(o.metadata.uid, `<uid of ${o.kind} ${normName(o, aliases)}>`);
   const masks = options.masks.map((m) => m.split('.'));
   // Downstream ids are handed out in creation order, which faults reorder: an id-named field
   // (`recordId`, `bucketID`, `externalId`) holding one compares by the resource it names.
@@ -98,7 +138,7 @@ export function normalizeState(objects: readonly StoredObject[], downstream: unk
       spec: o.spec,
       status: o.status,
     });
-    entries.push([`${o.kind} ${normName(o)}`, applyMasks(value, masks)]);
+    entries.push([`${o.kind} ${normName(o, aliases)}`, applyMasks(value, masks)]);
   }
   if (options.downstream) {
     for (const s of services) {

@@ -87,12 +87,12 @@ export async function simulate(scenario: Scenario, options: SimulateOptions): Pr
   let downstream: RunDownstream | undefined;
   try {
     trace.push({ t: 0, type: 'run:start', seed: scenario.seed });
-    if (options.downstream) {
-      downstream = typeof options.downstream === 'function' ? createRunDownstream(world, options.downstream()) : options.downstream.build(world);
-      const ds = downstream;
-      world.env.fetch = (task, actor, input, init) => ds.fetch(task, actor, input, init);
-      world.downstreamState = () => ds.state();
-    }
+    // always a downstream, empty when none is given: no request may leave the process, and an
+    // unhandled one fails with a message naming the URL and the fix
+    downstream = typeof options.downstream === 'function' ? createRunDownstream(world, options.downstream()) : options.downstream ? options.downstream.build(world) : createRunDownstream(world, {});
+    const ds = downstream;
+    world.env.fetch = (task, actor, input, init) => ds.fetch(task, actor, input, init);
+    if (options.downstream) world.downstreamState = () => ds.state();
 
     for (const obj of scenario.initialObjects) createAsUser(world, obj);
 
@@ -203,13 +203,13 @@ export async function simulate(scenario: Scenario, options: SimulateOptions): Pr
       primaryKinds: scenario.controllers.map((c) => defs.get(c.name)!.for),
       trace: trace.entries,
       writes: world.writes,
-      requests: downstream ? downstream.requests() : [],
+      requests: downstream.requests(),
       settledObjects: tailMs > 0 ? settledObjects : allObjects(world),
       finalObjects: allObjects(world),
       probes: samples,
       timing: { faultWindowEnd: opts.faultWindowMs, lastActionAt, settleStart, tailStart, end, ...(kernel.exhausted ? { exhausted: true, stoppedAt: kernel.now() } : {}) },
       blocked,
-      downstream: downstream ? downstream.state() : null,
+      downstream: options.downstream ? downstream.state() : null,
       hash: '',
     };
     // hashing a long trace costs as much as running it: compute on first read only

@@ -53,6 +53,9 @@ export interface World {
   downstreamServices?: readonly FakeRestService[];
 }
 
+/** Virtual ms between an owner's removal and the garbage collector's cascade. */
+export const GC_DELAY_MS = 5;
+
 function digestOf(o: StoredObject): string {
   const m = o.metadata;
   return hex8(fnv1a(JSON.stringify([o.spec, o.status, m.labels, m.annotations, m.finalizers, m.ownerReferences, m.deletionTimestamp ?? null])));
@@ -74,7 +77,9 @@ export function createWorld(scenario: Scenario, options: ResolvedScenarioOptions
       trace.push(obj ? { type: 'store:write', ...w, digest: digestOf(obj) } : { type: 'store:write', ...w });
       for (const f of afterWrite) f(w);
     },
-    defer: (fn) => kernel.after(0, fn),
+    // the garbage collector is a separate controller: it acts a little later, never at the same
+    // virtual instant (a controller re-creating a collected child would otherwise livelock time)
+    defer: (fn) => kernel.after(GC_DELAY_MS, fn),
   });
   const seams = new Seams();
   const env: RuntimeEnv = {

@@ -27,6 +27,9 @@ const newline = new TextEncoder().encode('\n');
 export function mswTransport(request: Request): HandleOptions {
   const raw = getRawRequest(request) as ClientRequest | undefined;
   if (raw === undefined || typeof raw.on !== 'function') return {};
+  // msw's mock socket has no handle, so node adds a never-fired 'connect' listener on each read:
+  // harmless for a socket that lives one run, but it would warn on every long watch
+  raw.socket?.setMaxListeners(0);
   const aborted = new AbortController();
   raw.once('close', () => aborted.abort());
   return {

@@ -97,7 +97,8 @@ function shuffle<T>(items: T[], seed: number): T[] {
 
 /**
  * WATCH (`?watch=true` or a legacy `/watch/` path): a streaming response of JSON lines. With
- * no resourceVersion (or "0") the existing objects come first as ADDED events.
+ * no resourceVersion (or "0", or `sendInitialEvents=true`) the existing objects come first as
+ * ADDED events (then, for a streaming list with bookmarks, the `initial-events-end` BOOKMARK).
  * @internal
  */
 export function serveWatch(c: ServeContext): Response {
@@ -105,13 +106,15 @@ export function serveWatch(c: ServeContext): Response {
   const q = c.url.searchParams;
   const rvRaw = q.get('resourceVersion');
   const parsed = parseResourceVersion(rvRaw);
-  const fromRv = parsed === undefined || parsed === 0 ? undefined : parsed;
+  const fromRv = parsed === undefined || parsed === 0 || q.get('sendInitialEvents') === 'true' ? undefined : parsed;
   let fieldSelector = q.get('fieldSelector');
   if (c.name !== undefined) fieldSelector = `metadata.name=${c.name}${fieldSelector ? `,${fieldSelector}` : ''}`;
   const filter = createObjectFilter(q.get('labelSelector'), fieldSelector);
   const timeoutRaw = q.get('timeoutSeconds');
   const timeoutMs = timeoutRaw !== null && /^\d+$/.test(timeoutRaw) && Number(timeoutRaw) > 0 ? Number(timeoutRaw) * 1000 : undefined;
   const bookmarks = q.get('allowWatchBookmarks') === 'true' || q.get('allowWatchBookmarks') === '1';
+  // a streaming list (client-go's WatchList): initial events, then a bookmark that marks their end
+  const initialEvents = q.get('sendInitialEvents') === 'true';
   let stream: WatchStream | undefined = undefined;
   stream = openWatchStream({
     store: api.store,
@@ -123,6 +126,7 @@ export function serveWatch(c: ServeContext): Response {
     filter,
     fromRv,
     bookmarks,
+    initialEventsEnd: initialEvents && bookmarks,
     bookmarkIntervalMs: api.options.bookmarkIntervalMs,
     timeoutMs,
     latencyMs: api.options.watchLatencyMs,

@@ -32,6 +32,8 @@ export interface WatchStreamOptions {
   /** Undefined: start with the current objects as ADDED events (no or "0" resourceVersion). */
   fromRv: number | undefined;
   bookmarks: boolean;
+  /** `sendInitialEvents=true`: end the initial ADDED events with an `initial-events-end` BOOKMARK. */
+  initialEventsEnd: boolean;
   bookmarkIntervalMs: number;
   /** Close cleanly after this many ms (`timeoutSeconds`). */
   timeoutMs: number | undefined;
@@ -189,6 +191,11 @@ export function openWatchStream(o: WatchStreamOptions): WatchStream {
           .filter((obj) => o.filter === undefined || matching.has(keyOf(obj.metadata)))
           .sort((a, b) => compareKeys(keyOf(a.metadata), keyOf(b.metadata)));
         for (const obj of existing) write('ADDED', toWire(obj, resource));
+        if (o.initialEventsEnd) {
+          const end = bookmarkObject(resource, String(store.currentResourceVersion()));
+          (end['metadata'] as JsonObject)['annotations'] = { 'k8s.io/initial-events-end': 'true' };
+          write('BOOKMARK', end);
+        }
         watch = store.watch(resource.kind, store.currentResourceVersion(), onEvent, o.namespace !== undefined ? { namespace: o.namespace } : {});
       } else {
         watch = store.watch(resource.kind, o.fromRv, onEvent, o.namespace !== undefined ? { namespace: o.namespace } : {});

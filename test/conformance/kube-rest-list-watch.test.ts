@@ -135,6 +135,16 @@ describe('createKubeApi: watch', () => {
     await plain.cancel();
   });
 
+  it('streaming list (sendInitialEvents): initial objects, then the initial-events-end bookmark', async () => {
+    const f = apiFixture();
+    await seed(f);
+    const w = await open(f, `${CMS}?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`);
+    const evs = await w.take(4);
+    expect(evs.map((e) => e.type)).toEqual(['ADDED', 'ADDED', 'ADDED', 'BOOKMARK']);
+    expect(evs[3].object.metadata).toEqual({ resourceVersion: '4', annotations: { 'k8s.io/initial-events-end': 'true' } });
+    await w.cancel();
+  });
+
   it('ends promptly when the client aborts (request.signal), releasing the store watch', async () => {
     const f = apiFixture();
     const ac = new AbortController();

@@ -3,6 +3,12 @@ import { noExtraDestructiveActions } from '../../properties/no-extra-destructive
 import { podsCorrect, podsGeneratedNamesBuggy, replicaSet } from '../../examples/property-targets/pods.js';
 import { widgetScenario } from '../../examples/property-targets/widget.js';
 import { expectFailure, judgeScenario, propertyLaws } from '../helpers/property-laws.js';
+import { sameEndState } from '../../properties/same-end-state.js';
+import { aliasUids, uidAliases } from '../../properties/_internals/normalize.js';
+import { allFaults } from '../../faults/index.js';
+import { singleChildCorrect } from '../../examples/fault-targets/single-child/correct.js';
+import { auditCorrect } from '../../examples/fault-targets/duplication/correct.js';
+import type { ControllerDefinition, RunRecord, Scenario } from '../../src/index.js';
 
 // the second watch delivery of the run is the new Pod's ADDED event: the cache misses the Pod until the settle relist
 const dropPodAdded = { events: [{ kind: 'watch-event-loss', nth: 1 }], background: [] };
@@ -30,5 +36,64 @@ describe('noExtraDestructiveActions', () => {
   it('gives per-object counts as evidence', async () => {
     const v = expectFailure((await judgeScenario(noExtraDestructiveActions(), scenario, { controllers: [podsGeneratedNamesBuggy] })).verdict);
     expect(v.evidence).toMatchObject({ object: 'Pod default/web-*', creates: 2, deletes: 1, twinCreates: 1, twinDeletes: 0 });
+  });
+});
+
+describe('noExtraDestructiveActions false positives (regressions, found by bench/hunt-false-positives.ts)', () => {
+  const side = (c: ControllerDefinition) => ({ controllers: [c], options: { faults: [...allFaults] } });
+
+  it('a child created for an owner already deleted, and collected at once, is not an extra create', async () => {
+    // the App's DELETED event comes 300 ms late: until then the cached App makes the controller
+    // recreate the Pod the garbage collector just removed (a loop of create + collect)
+    const s: Scenario = {
+      seed: 0,
+      controllers: [{ name: 'single-child-correct' }],
+      initialObjects: [],
+      workload: [
+        { at: 0, type: 'create', object: { kind: 'App', metadata: { name: 'web-0', namespace: 'default' }, spec: { image: 'nginx:1' } } },
+        { at: 17_100, type: 'delete', kind: 'App', key: 'default/web-0' },
+      ],
+      faults: { events: [{ kind: 'delay', nth: 3, params: { ms: 300 } }], background: [] },
+      options: { faultWindowMs: 30_000, settleMs: 30_000 },
+    };
+    const { verdict, run } = await judgeScenario(noExtraDestructiveActions(), s, side(singleChildCorrect));
+    const creates = run.writes.filter((w) => w.verb === 'create' && w.kind === 'Pod' && w.error === undefined);
+    expect(creates.length).toBeGreaterThan(2);
+    expect(run.writes.filter((w) => w.actor === 'environment:garbage-collector' && w.removed).length).toBe(creates.length);
+    expect(verdict.ok).toBe(true);
+  });
+
+  it('a repeated create for a live owner still counts, also when the owner is deleted later', async () => {
+    const later = { ...scenario, workload: [...scenario.workload, { at: 8000, type: 'delete' as const, kind: 'ReplicaSet', key: 'default/web' }] };
+    const v = expectFailure((await judgeScenario(noExtraDestructiveActions(), later, { controllers: [podsGeneratedNamesBuggy] })).verdict);
+    expect(v.evidence).toMatchObject({ object: 'Pod default/web-*', creates: 2 });
+  });
+
+  it('names holding a uid compare by whose uid it is', async () => {
+    // a lost notification delays the first Config's audit entry, so the second Config gets the
+    // uid that entry had in the fault-free run: its entry's name differs, the object does not
+    const s: Scenario = {
+      seed: 0,
+      controllers: [{ name: 'audit-correct' }],
+      initialObjects: [],
+      workload: [
+        { at: 10_200, type: 'create', object: { kind: 'Config', metadata: { name: 'app-config-0', namespace: 'default' }, spec: { data: 'v1' } } },
+        { at: 10_500, type: 'create', object: { kind: 'Config', metadata: { name: 'app-config-1', namespace: 'default' }, spec: { data: 'v1' } } },
+      ],
+      faults: { events: [{ kind: 'event-loss', nth: 0 }], background: [] },
+      options: { faultWindowMs: 30_000, settleMs: 30_000 },
+    };
+    const { verdict, run, twin } = await judgeScenario(noExtraDestructiveActions(), s, side(auditCorrect));
+    const names = (r: RunRecord | undefined) => (r?.settledObjects ?? []).filter((o) => o.kind === 'AuditEntry').map((o) => o.metadata.name).sort();
+    expect(names(run)).not.toEqual(names(twin));
+    expect(verdict.ok).toBe(true);
+    const same = await judgeScenario(sameEndState(), s, side(auditCorrect));
+    expect(same.verdict.ok).toBe(true);
+  });
+
+  it('aliasUids replaces whole uids only', () => {
+    const aliases = uidAliases([{ verb: 'create', kind: 'Config', key: 'default/a', uid: 'uid-2' }]);
+    expect(aliasUids('a-uid-2-g1', aliases)).toBe('a-<uid of Config default/a>-g1');
+    expect(aliasUids('a-uid-23-g1', aliases)).toBe('a-uid-23-g1');
   });
 });

@@ -1,4 +1,5 @@
 import { defineController, type StoredObject } from '../../../src/index.js';
+import { RESYNC_MS } from '../resync.js';
 import { BATCH, TASK, batchOf, type BatchStatus, type TaskStatus } from './batch.js';
 
 /** Correct: counts what is Succeeded now, however it got there. */
@@ -6,6 +7,7 @@ export const batchCorrect = defineController({
   name: 'batch-correct',
   for: BATCH,
   watches: [{ kind: TASK, map: batchOf }],
+  resyncPeriodMs: RESYNC_MS,
   async reconcile(ctx) {
     const b = await ctx.client.tryGet<Record<string, never>, BatchStatus>(BATCH, ctx.key);
     if (!b) return;

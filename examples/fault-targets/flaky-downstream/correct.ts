@@ -1,4 +1,5 @@
 import { defineController } from '../../../src/index.js';
+import { RESYNC_MS } from '../resync.js';
 import { ORDER, SHOP, type OrderSpec, type OrderStatus, type ShopOrder } from './shop.js';
 
 /** Re-check the shop this often: nothing tells the controller when someone edits it there. */
@@ -13,6 +14,7 @@ const RECHECK_MS = 5000;
 export const shopCorrect = defineController({
   name: 'shop-correct',
   for: ORDER,
+  resyncPeriodMs: RESYNC_MS,
   async reconcile(ctx) {
     const o = await ctx.client.tryGet<OrderSpec, OrderStatus>(ORDER, ctx.key);
     if (!o) return;

@@ -3,14 +3,16 @@ import { CLUSTER, MEMBER, ordinalOf, type ClusterSpec } from './cluster.js';
 
 /**
  * The reconcile both cluster controllers share: create the missing ordinals, delete the
- * extras. `pickExtras` chooses which members go when there are too many; that choice is the
- * whole difference between the buggy and the correct controller.
+ * extras. `pickExtras` chooses which members go when there are too many; that choice is what
+ * this pair is about. `live` reads the cluster and its members from the API server instead of
+ * the cache, so a create or delete is never decided on a view that lags behind a scale change.
  */
-export function reconcileMembers(pickExtras: (members: StoredObject[], keep: number) => StoredObject[]) {
+export function reconcileMembers(pickExtras: (members: StoredObject[], keep: number) => StoredObject[], options: { live?: boolean } = {}) {
+  const live = options.live ?? false;
   return async (ctx: ReconcileContext): Promise<void> => {
-    const c = await ctx.client.tryGet<ClusterSpec>(CLUSTER, ctx.key);
+    const c = await ctx.client.tryGet<ClusterSpec>(CLUSTER, ctx.key, { live });
     if (!c) return;
-    const members = await ctx.client.list(MEMBER, { ...(c.metadata.namespace !== undefined ? { namespace: c.metadata.namespace } : {}), labelSelector: { matchLabels: { cluster: c.metadata.name } } });
+    const members = await ctx.client.list(MEMBER, { ...(c.metadata.namespace !== undefined ? { namespace: c.metadata.namespace } : {}), labelSelector: { matchLabels: { cluster: c.metadata.name } }, live });
     const have = new Set(members.map((m) => ordinalOf(m.metadata.name)));
     for (let i = 0; i < c.spec.members; i++) {
       if (have.has(i)) continue;

@@ -1,4 +1,5 @@
 import { defineController } from '../../../src/index.js';
+import { RESYNC_MS } from '../resync.js';
 import { HASH, SITE, specHash, type SiteSpec } from './site.js';
 
 /**
@@ -9,6 +10,7 @@ import { HASH, SITE, specHash, type SiteSpec } from './site.js';
 export const siteCorrect = defineController({
   name: 'site-correct',
   for: SITE,
+  resyncPeriodMs: RESYNC_MS,
   async reconcile(ctx) {
     const site = await ctx.client.tryGet<SiteSpec>(SITE, ctx.key);
     if (!site) return;

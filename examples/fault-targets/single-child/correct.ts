@@ -1,4 +1,5 @@
 import { defineController, isStoreError } from '../../../src/index.js';
+import { RESYNC_MS } from '../resync.js';
 import { APP, POD, ownerRefTo, type AppSpec, type AppStatus, type PodSpec } from './app.js';
 
 /**
@@ -11,6 +12,7 @@ export const singleChildCorrect = defineController({
   name: 'single-child-correct',
   for: APP,
   owns: [POD],
+  resyncPeriodMs: RESYNC_MS,
   async reconcile(ctx) {
     const app = await ctx.client.tryGet<AppSpec, AppStatus>(APP, ctx.key);
     if (!app || app.metadata.deletionTimestamp !== undefined) return;

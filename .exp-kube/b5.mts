@@ -1,0 +1,22 @@
+import { KubeConfig, KubernetesObjectApi, makeInformer, PatchStrategy } from '@kubernetes/client-node';
+import { VirtualClock } from '../src/sim/clock.js';
+import { ObjectStore } from '../src/store/store.js';
+import { createKubeApi } from '../src/kube-rest/kube-api.js';
+import { startLoopback } from '../src/kube-rest/loopback.js';
+const store = new ObjectStore({ clock: new VirtualClock() });
+const api0 = createKubeApi({ store });
+const api = { ...api0, handle: async (r: Request, o: any) => { const res = await api0.handle(r, o); console.error('>>', r.method, new URL(r.url).pathname + new URL(r.url).search, '->', res.status); return res; } };
+const server = await startLoopback(api as any);
+store.create('user', { kind: 'ConfigMap', metadata: { name: 'counter', namespace: 'bench' }, spec: { data: { n: '0' } } });
+const kc = new KubeConfig();
+kc.loadFromString(server.kubeconfig({ token: api0.issueToken('controller:counter/0') }));
+const objects = KubernetesObjectApi.makeApiClient(kc);
+const informer = makeInformer<any>(kc, '/api/v1/namespaces/bench/configmaps', () => objects.list('v1', 'ConfigMap', 'bench'));
+informer.on('add', (cm) => console.log('add', cm.data));
+informer.on('update', (cm) => console.log('update', cm.data));
+informer.on('error', (e) => console.log('error', e));
+await informer.start();
+console.log('started');
+try { console.log(await objects.patch({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'counter', namespace: 'bench' }, data: { n: '1' } }, undefined, undefined, undefined, undefined, PatchStrategy.MergePatch)); } catch (e) { console.log('patch err', e); }
+await new Promise((r) => setTimeout(r, 500));
+process.exit(0);
