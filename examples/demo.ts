@@ -1,10 +1,13 @@
 /**
  * `npm run demo`: the bundled examples through the full harness.
  * 1. The reference experiment of SPEC §9 (level- vs edge-triggered, 2000 trials each).
- * 2. The shrunk reproduction of the edge-triggered failure.
+ * 2. The shrunk reproduction of the edge-triggered failure, with its reports.
+ * 3. The bug zoo: each buggy controller found, named and shrunk by check (reports written);
+ *    each fixed twin passing every property under swarm faults.
  */
 import fc from 'fast-check';
-import { check, faults, properties, type CheckFailed } from '../src/index.js';
+import { allFaults, check, defaultProperties, faults, properties, type CheckFailed, type Property } from '../src/index.js';
+import { bugZoo, type BugZooEntry } from './bug-zoo/index.js';
 import { writeReports } from '../src/report/index.js';
 import { recordObjectTimelines } from '../src/replay.js';
 import { edgeTriggered } from './replicas/edge-triggered.js';
@@ -18,6 +21,8 @@ export interface DemoOptions {
   reportDir?: string;
   /** Output sink. @defaultValue console.log */
   print?: (line: string) => void;
+  /** Runs per fixed zoo controller. @defaultValue 100 */
+  zooRuns?: number;
 }
 
 /** Runs the demo; resolves to the number of unexpected outcomes (0 = all as expected). */
@@ -36,6 +41,44 @@ export async function runDemo(options: DemoOptions = {}): Promise<number> {
   print('');
   print('== the edge-triggered failure, found by check and shrunk');
   unexpected += await shrinkEdge(print, options.reportDir ?? 'reports');
+
+  print('');
+  print('== the bug zoo: every fault kind, swarm testing');
+  unexpected += await runZoo(print, options.reportDir ?? 'reports', options.zooRuns ?? 100);
+  return unexpected;
+}
+
+/** Every built-in property, with the exhibit's configured ones in place of the defaults. */
+function everyProperty(entry: BugZooEntry): Property[] {
+  const own = new Map(entry.properties.map((p) => [p.name, p]));
+  return defaultProperties().map((p) => own.get(p.name) ?? p);
+}
+
+/** Each buggy exhibit caught and shrunk (reports written), each fixed twin passing. */
+async function runZoo(print: (line: string) => void, reportDir: string, fixedRuns: number): Promise<number> {
+  let unexpected = 0;
+  for (const entry of bugZoo) {
+    const faultsFor = [...entry.extraFaults, ...allFaults];
+    const t0 = performance.now();
+    const buggy = await check(entry.buggy, { ...entry.options, faults: faultsFor, properties: [entry.property()], runs: 300, seed: 1 });
+    const fixed = await check(entry.correct, { ...entry.options, faults: faultsFor, properties: everyProperty(entry), runs: fixedRuns, seed: 1 });
+    const ms = Math.round(performance.now() - t0);
+    if (buggy.ok) {
+      unexpected++;
+      print(`${entry.name.padEnd(22)} NOT FOUND in 300 runs (expected ${entry.caughtBy})`);
+    } else {
+      const events = buggy.scenario.faults.events.length + buggy.scenario.faults.background.length;
+      const written = writeReports(buggy, { dir: reportDir, formats: ['json', 'markdown', 'html'], baseName: `zoo-${entry.name}` });
+      if (buggy.property !== entry.caughtBy) unexpected++;
+      print(`${entry.name.padEnd(22)} caught by ${buggy.property.padEnd(28)} at run ${String(buggy.failedAtRun).padStart(3)}, shrunk to ${events} fault event(s) + ${buggy.scenario.workload.length} action(s) → ${written.files.markdown ?? ''}`);
+    }
+    if (!fixed.ok) {
+      unexpected++;
+      print(`${''.padEnd(22)} fixed twin FAILED ${fixed.property}: ${fixed.summary}`);
+    } else {
+      print(`${''.padEnd(22)} fixed twin: ${fixed.runs} runs, every property holds (${ms} ms for both)`);
+    }
+  }
   return unexpected;
 }
 
