@@ -8,7 +8,7 @@ import { groupBy } from './_internals/windows.js';
 
 /** Options of {@link noExtraDestructiveActions}. @public */
 export interface NoExtraDestructiveActionsOptions {
-  /** Fault kinds after which the comparison is skipped: they change the world itself. @defaultValue ['drift', 'recreation'] */
+  /** Fault kinds after which the comparison is skipped: they change the world itself. @defaultValue ['drift', 'recreation', 'environment-pod-eviction', 'environment-crash-looping-pod'] */
   skipUnderFaults: string[];
   /** Extra creates or deletes per object allowed beyond the fault-free twin's. @defaultValue 0 */
   slack: number;

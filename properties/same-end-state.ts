@@ -8,7 +8,7 @@ import { timelineOf } from './_internals/timeline.js';
 
 /** Options of {@link sameEndState}. @public */
 export interface SameEndStateOptions {
-  /** Fault kinds after which the comparison is skipped: they change the world itself. @defaultValue ['drift', 'recreation'] */
+  /** Fault kinds after which the comparison is skipped: they change the world itself. @defaultValue ['drift', 'recreation', 'environment-pod-eviction', 'environment-crash-looping-pod'] */
   skipUnderFaults: string[];
   /**
    * Field paths left out of the comparison, dotted, `*` for any one segment; `downstream.<service>.<field>`

@@ -46,7 +46,7 @@ export interface BugZooEntry {
    * replicas, timing. Never `properties` or `faults`: the zoo's tests choose those.
    */
   options: Omit<CheckOptions, 'properties' | 'faults'>;
-  /** Fault kinds this controller's world needs besides the built-ins (e.g. an outage). */
+  /** Fault kinds this controller's world needs besides the built-ins (user-written fault modules). */
   extraFaults: readonly FaultModule[];
   /**
    * Properties configured for this controller (a safety invariant, a truthfulness definition);

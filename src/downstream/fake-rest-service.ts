@@ -26,6 +26,15 @@ export interface FakeRestServiceOptions {
    * @defaultValue undefined (any collection name)
    */
   collections?: string[];
+  /**
+   * Virtual ms each request takes before the service sees it (a real API answers in tens or
+   * hundreds of ms, not instantly): the caller's task parks on the virtual clock, so calls of
+   * two replicas or workers overlap the way they do against a real API, without any fault. A
+   * `latency` fault decision adds to it; when the sum reaches the client timeout the call times
+   * out without reaching the service.
+   * @defaultValue 0
+   */
+  latencyMs?: number;
 }
 
 /** Options after {@link fakeRestService} validated them. @internal */
@@ -34,6 +43,7 @@ export interface ResolvedFakeRestServiceOptions {
   name: string;
   idempotencyKeyHeader: string | undefined;
   collections: ReadonlySet<string> | undefined;
+  latencyMs: number;
 }
 
 /** A stored external resource: the body the client sent plus the server-assigned `id`. @public */
@@ -72,6 +82,9 @@ export interface RestReply {
  * JSON array; query parameters filter on top-level or dotted fields, e.g. `?owner=default/web`),
  * `GET /{c}/{id}` reads (404 when missing), `PUT /{c}/{id}` replaces, `PATCH /{c}/{id}` merge
  * patches (RFC 7386), `DELETE /{c}/{id}` removes (204; 404 when missing). Bodies are JSON.
+ *
+ * With `latencyMs`, each request reaches the service that many virtual ms after the call (the
+ * answer then comes back at once).
  *
  * Known limits: no auth, no pagination, no conditional requests (ETag/If-Match), no nested
  * collections; ids are a per-service counter (`'1'`, `'2'`, …).
@@ -145,9 +158,14 @@ export function resolveFakeRestServiceOptions(options: FakeRestServiceOptions): 
       throw new TypeError(`${where}: collection names are single path segments, got ${JSON.stringify(c)}.`);
     }
   }
+  const latencyMs = options.latencyMs ?? 0;
+  if (typeof latencyMs !== 'number' || !Number.isFinite(latencyMs) || latencyMs < 0) {
+    throw new RangeError(`${where}: latencyMs must be a non-negative number of virtual ms, got ${String(latencyMs)}; pass e.g. 200, or omit it for instant answers.`);
+  }
   return {
     baseUrl,
     name: options.name ?? parsed.host,
+    latencyMs,
     idempotencyKeyHeader: options.idempotencyKeyHeader,
     collections: options.collections ? new Set(options.collections) : undefined,
   };

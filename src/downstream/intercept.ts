@@ -5,7 +5,8 @@
  *
  * Known limits of the simulation (what real fetch does that this does not):
  * - no redirects, cookies, compression or connection reuse;
- * - latency is applied before the request reaches the service; `hang` never reaches it (use
+ * - latency (a fake service's `latencyMs` and injected `latency`) is applied before the request
+ *   reaches the service, none after it answers; `hang` never reaches it (use
  *   `applied-but-lost` for "the write happened but the caller never heard");
  * - `AbortSignal.timeout()` and msw's `delay()` in user code run on real timers, so they do not
  *   fire in virtual time: give the client timeout as `timeoutMs` instead;
@@ -203,16 +204,19 @@ class DownstreamImpl implements Downstream {
       case 'hang':
         return this.timeOut(call);
       case 'latency':
-        if (decision.ms >= this.options.timeoutMs) return this.timeOut(call);
-        try {
-          await this.wait(call, decision.ms);
-        } catch (e) {
-          throw e instanceof Aborted ? this.aborted(call, e.reason) : e;
-        }
-        break;
       case 'pass':
       case 'applied-but-lost':
         break;
+    }
+    // the fake service's own latency, plus an injected one: both before the service sees it
+    const waitMs = (service ? service.options.latencyMs : 0) + (decision.type === 'latency' ? decision.ms : 0);
+    if (waitMs > 0 || decision.type === 'latency') {
+      if (waitMs >= this.options.timeoutMs) return this.timeOut(call);
+      try {
+        await this.wait(call, waitMs);
+      } catch (e) {
+        throw e instanceof Aborted ? this.aborted(call, e.reason) : e;
+      }
     }
     const lost = decision.type === 'applied-but-lost';
     return service && route ? this.serveFake(call, service, route, lost) : this.serveHandlers(call, lost);

@@ -145,10 +145,10 @@ const FAULT_PHRASES: Record<string, (e: TraceEntry, at: string) => string | unde
   'api-error': (e, at) => (field(e, 'status') ? `a ${field(e, 'verb') ?? 'call'}${field(e, 'key') ? ` of ${field(e, 'key')}` : ''} at ${at} got ${field(e, 'status')}${e['applied'] === true ? ' although it was applied' : ''} (api-error)` : undefined),
   'flaky-downstream': (e, at) => {
     const d = field(e, 'decision') ?? field(e, 'fail') ?? 'status';
-    const what = d === 'status' ? `answered ${field(e, 'status') ?? '5xx'}` : d === 'latency' ? `was slowed by ${field(e, 'ms') ?? '?'} ms` : d === 'hang' ? 'hung until the client timeout' : d === 'reset' ? 'had its connection reset' : d === 'applied-but-lost' ? 'was applied but its response was lost' : d;
+    const what = d === 'status' ? `answered ${field(e, 'status') ?? '5xx'}` : d === 'latency' ? `was slowed by ${field(e, 'ms') ?? '?'} ms` : d === 'hang' ? 'hung until the client timeout' : d === 'reset' ? 'had its connection reset' : d === 'applied-but-lost' ? 'was applied but its response was lost' : d === 'outage' ? `failed (${e['reset'] === true ? 'connection reset' : (field(e, 'status') ?? '5xx')}) during an outage of ${field(e, 'forMs') ?? '?'} ms` : d;
     return field(e, 'endpoint') ? `the downstream call ${field(e, 'endpoint')} at ${at} ${what} (flaky-downstream)` : undefined;
   },
-  'stale-snapshot': (e, at) => `a ${field(e, 'verb') ?? 'read'}${field(e, 'key') ? ` of ${field(e, 'key')}` : ''} by ${field(e, 'actor') ?? 'a controller'} at ${at} returned a version ${field(e, 'versionsBack') ?? 'some'} step(s) old (stale-snapshot)`,
+  'stale-snapshot': (e, at) => `a ${field(e, 'verb') ?? 'read'}${field(e, 'key') ? ` of ${field(e, 'key')}` : ''} by ${field(e, 'actor') ?? 'a controller'} at ${at} returned ${field(e, 'ageMs') !== undefined ? `the object as the cache held it ${field(e, 'ageMs')} ms earlier` : `a version ${field(e, 'versionsBack') ?? 'some'} step(s) old`} (stale-snapshot)`,
   'second-replica': (e, at) =>
     field(e, 'controller') ? `a second replica ${field(e, 'controller')}/${field(e, 'replica') ?? '1'} started at ${at}${e['controllerUsesElection'] === true ? ', both replicas taking part in leader election' : ', and the controller does not use leader election'} (second-replica)` : undefined,
   recreation: (e, at) => (field(e, 'key') ? `${field(e, 'objectKind') ?? 'the object'} ${field(e, 'key')} was deleted and recreated under the same name at ${at} (recreation)` : undefined),

@@ -4,7 +4,7 @@ import type { DeleteOptions, ListOptions } from '../store/store.js';
 import { matchesSelector, parseSelector } from '../store/selector.js';
 import type { Client, KeyOrRef, PatchOptions, ReadOptions } from './client.js';
 import type { RuntimeEnv } from './env.js';
-import type { Informer } from './informer.js';
+import type { Informer, StaleRead } from './informer.js';
 import type { WriteInfo } from './seams.js';
 
 /** Thrown into a reconcile whose process crashed; the runtime discards its outcome. @public */
@@ -68,16 +68,21 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner): Cli
   }
 
   /** The read seam: a stale cached read, or (live reads only: a cache never errs) an API error. */
-  function decideRead(verb: 'get' | 'list', kind: string, key: string | undefined, cached: boolean): number {
-    if (!seams.hasReadHooks) return 0;
+  function decideRead(verb: 'get' | 'list', kind: string, key: string | undefined, cached: boolean): StaleRead | undefined {
+    if (!seams.hasReadHooks) return undefined;
     const d = seams.decideRead({ t: kernel.now(), actor: owner.actor, verb, kind, ...(key !== undefined ? { key } : {}), cached, seq: seams.readSeq++ });
-    if (d.type === 'stale' && cached) return d.versionsBack;
+    if (d.type === 'stale' && cached) return 'ageMs' in d ? (d.ageMs > 0 ? { ageMs: d.ageMs } : undefined) : d.versionsBack > 0 ? { versionsBack: d.versionsBack } : undefined;
     if (d.type === 'error' && !cached) {
       const reason = d.status === 429 ? 'TooManyRequests' : d.status === 503 ? 'ServiceUnavailable' : d.status === 504 ? 'Timeout' : 'InternalError';
       traceRead(verb, kind, key, false, { error: reason, fault: 'api-error' });
       throw new ServerError(reason, d.status, `${verb} ${kind}${key !== undefined ? ` "${key}"` : ''}: the server returned ${d.status} (injected by steadystate)`, d.retryAfterSeconds);
     }
-    return 0;
+    return undefined;
+  }
+
+  /** What a trace records about a stale read. */
+  function staleDetail(stale: StaleRead | undefined): Record<string, unknown> | undefined {
+    return stale === undefined ? undefined : 'ageMs' in stale ? { staleMs: stale.ageMs } : { stale: stale.versionsBack };
   }
 
   function readOne(kind: string, key: KeyOrRef, options: ReadOptions | undefined): StoredObject | undefined {
@@ -91,9 +96,10 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner): Cli
       checkpoint('after', 'get', false);
       return o ? cloneJson(o) : undefined;
     }
-    const back = decideRead('get', kind, k, true);
-    const o = owner.informer(kind).get(k, back);
-    traceRead('get', kind, k, true, back > 0 ? { stale: back } : undefined);
+    const stale = decideRead('get', kind, k, true);
+    const inf = owner.informer(kind);
+    const o = stale ? inf.getStale(k, stale) : inf.get(k);
+    traceRead('get', kind, k, true, staleDetail(stale));
     checkpoint('after', 'get', false);
     return o ? cloneJson(o) : undefined;
   }
@@ -170,12 +176,14 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner): Cli
         decideRead('list', kind, undefined, false);
         items = store.select(kind, options);
       } else {
-        const back = decideRead('list', kind, undefined, true);
+        const stale = decideRead('list', kind, undefined, true);
         const reqs = parseSelector(options.labelSelector);
         const inf = owner.informer(kind);
         items = [];
         for (const cur of inf.values()) {
-          const o = back > 0 ? (inf.get(keyOf(cur.metadata), back) ?? cur) : cur;
+          // k versions back keeps every cached object; t ms old leaves out those not cached yet then
+          const o = stale === undefined ? cur : 'ageMs' in stale ? inf.getStale(keyOf(cur.metadata), stale) : (inf.get(keyOf(cur.metadata), stale.versionsBack) ?? cur);
+          if (o === undefined) continue;
           if (options.namespace !== undefined && o.metadata.namespace !== options.namespace) continue;
           if (reqs.length > 0 && !matchesSelector(reqs, o.metadata.labels)) continue;
           items.push(o);

@@ -12,6 +12,15 @@ export interface InformerEvent {
   tombstone?: boolean;
 }
 
+/** How stale a cached read is: `versionsBack` versions, or as the cache was `ageMs` ago. */
+export type StaleRead = { versionsBack: number } | { ageMs: number };
+
+/** A kept version of an object and the virtual time it reached the cache. */
+interface KeptVersion {
+  object: StoredObject;
+  at: number;
+}
+
 export interface InformerOptions {
   controller: string;
   replica: number;
@@ -30,7 +39,11 @@ export interface InformerOptions {
  */
 export class Informer {
   private readonly cache = new Map<string, StoredObject>();
-  private readonly versions = new Map<string, StoredObject[]>();
+  private readonly versions = new Map<string, KeptVersion[]>();
+  /** Keys whose oldest versions were dropped (keepVersions reached): the oldest kept stands in for them. */
+  private readonly truncated = new Set<string>();
+  /** When the first list filled the cache: no reconcile reads an informer before it synced. */
+  private syncedAt: number | undefined;
   private readonly handlers: ((ev: InformerEvent) => void)[] = [];
   private watch: Watch | undefined;
   private lastRv = 0;
@@ -61,9 +74,24 @@ export class Informer {
   get(key: string, versionsBack = 0): StoredObject | undefined {
     if (versionsBack > 0) {
       const vs = this.versions.get(key);
-      if (vs && vs.length > 0) return vs[Math.max(0, vs.length - 1 - versionsBack)];
+      if (vs && vs.length > 0) return vs[Math.max(0, vs.length - 1 - versionsBack)]!.object;
     }
     return this.cache.get(key);
+  }
+
+  /**
+   * A cached object as a stale read sees it. For `ageMs`: the newest version that reached the
+   * cache at least `ageMs` ago (never before the first list), or undefined when the cache did
+   * not hold the object yet; once older versions were dropped, the oldest kept one. Objects
+   * deleted since are not resurrected (deletions drop their history).
+   */
+  getStale(key: string, stale: StaleRead): StoredObject | undefined {
+    if ('versionsBack' in stale) return this.get(key, stale.versionsBack);
+    const vs = this.versions.get(key);
+    if (!vs || vs.length === 0 || stale.ageMs <= 0) return this.cache.get(key);
+    const asOf = Math.max(this.env.kernel.now() - stale.ageMs, this.syncedAt ?? 0);
+    for (let i = vs.length - 1; i >= 0; i--) if (vs[i]!.at <= asOf) return vs[i]!.object;
+    return this.truncated.has(key) ? vs[0]!.object : undefined;
   }
 
   values(): IterableIterator<StoredObject> {
@@ -135,9 +163,11 @@ export class Informer {
       if (seen.has(key)) continue;
       this.cache.delete(key);
       this.versions.delete(key);
+      this.truncated.delete(key);
       emits.push({ type: 'DELETED', object: old, tombstone: true });
     }
     this.lastRv = rv;
+    this.syncedAt ??= kernel.now();
     this.startWatch();
     for (const ev of emits) this.emit(ev);
   }
@@ -206,6 +236,7 @@ export class Informer {
       if (ev.type === 'DELETED') {
         this.cache.delete(key);
         this.versions.delete(key);
+        this.truncated.delete(key);
       } else {
         this.put(key, ev.object);
       }
@@ -222,8 +253,11 @@ export class Informer {
     if (keep > 0) {
       let vs = this.versions.get(key);
       if (!vs) this.versions.set(key, (vs = []));
-      vs.push(obj);
-      if (vs.length > keep) vs.shift();
+      vs.push({ object: obj, at: this.env.kernel.now() });
+      if (vs.length > keep) {
+        vs.shift();
+        this.truncated.add(key);
+      }
     }
   }
 

@@ -52,9 +52,14 @@ export interface ReadInfo {
   cached: boolean;
   seq: number;
 }
+/**
+ * `stale` (cached reads only): the object `versionsBack` versions old, or as the cache held it
+ * `ageMs` ago (the newest version delivered at least that long ago).
+ */
 export type ReadDecision =
   | { type: 'pass' }
   | { type: 'stale'; versionsBack: number }
+  | { type: 'stale'; ageMs: number }
   | { type: 'error'; status: 500 | 503 | 429 | 504; retryAfterSeconds?: number };
 
 /** An informer about to (re)list its kind: where the list comes from. */

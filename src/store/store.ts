@@ -1,54 +1,21 @@
 import type { Clock } from '../sim/clock.js';
-import { AlreadyExistsError, ConflictError, GoneError, InvalidError, NotFoundError, type StoreErrorReason, StoreError } from './errors.js';
+import { AlreadyExistsError, InvalidError, NotFoundError, type StoreErrorReason, StoreError } from './errors.js';
 import { changedPaths } from './field-diff.js';
+import { GarbageCollector, type PropagationPolicy } from './garbage-collector.js';
+import { selectObjects, type ListOptions } from './list-options.js';
 import { applyMergePatch } from './merge-patch.js';
-import { cloneJson, jsonEqual, keyOf, virtualTimestamp, type Json, type JsonObject, type NewObject, type ObjectRef, type StoredObject } from './object.js';
-import { matchesSelector, parseSelector, type LabelSelector } from './selector.js';
+import { cloneJson, jsonEqual, keyOf, type Json, type JsonObject, type NewObject, type ObjectRef, type StoredObject } from './object.js';
+import { checkUid, deletePreconditionConflict, resourceVersionConflict } from './preconditions.js';
+import { generateNameSuffix, prepareForCreate, prepareForDeletion, prepareForPatch, prepareForStatusUpdate, prepareForUpdate } from './strategy.js';
+import { invalidName, invalidObject, invalidTransition } from './validation.js';
+import { WatchHub, type KindWatch, type Watch, type WatchEvent } from './watch.js';
+import type { WriteRecord, WriteVerb } from './write-record.js';
 
-/** The write verbs the store records. @public */
-export type WriteVerb = 'create' | 'update' | 'updateStatus' | 'patch' | 'patchStatus' | 'delete';
-
-/**
- * One write request, recorded whether or not it changed anything: a no-op costs API QPS too,
- * and the hot-loop and idempotence properties count it.
- * @public
- */
-export interface WriteRecord {
-  /** Virtual time (ms). */
-  t: number;
-  /** Who wrote: `user`, `controller:<name>/<replica>`, `environment:<name>`, `fault:<kind>`. */
-  actor: string;
-  verb: WriteVerb;
-  kind: string;
-  key: string;
-  /** uid of the object written (absent when the write failed before finding one). */
-  uid?: string;
-  /** resourceVersion after the write (absent for no-ops and errors). */
-  rv?: number;
-  /** Field paths the write changed (`spec.replicas`, `metadata.finalizers`). */
-  changed: string[];
-  /** The write was accepted but changed nothing (no resourceVersion bump, no watch event). */
-  noop: boolean;
-  /** The object was removed from the store by this write. */
-  removed?: boolean;
-  /** The write marked the object for deletion (finalizers present). */
-  markedForDeletion?: boolean;
-  /** Set when the write failed. */
-  error?: StoreErrorReason;
-}
-
-/** A watch event. BOOKMARK carries only a resourceVersion. @public */
-export interface WatchEvent {
-  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
-  /** Immutable snapshot: never mutate it; clone before handing it to user code. */
-  object: StoredObject;
-  rv: number;
-}
-
-/** A running watch. @public */
-export interface Watch {
-  stop(): void;
-}
+// The store's types live beside their concepts; importers keep using './store.js'.
+export type { PropagationPolicy } from './garbage-collector.js';
+export type { ListOptions } from './list-options.js';
+export type { Watch, WatchEvent } from './watch.js';
+export type { WriteRecord, WriteVerb } from './write-record.js';
 
 /** Options of {@link ObjectStore}. @public */
 export interface StoreOptions {
@@ -66,13 +33,6 @@ export interface StoreOptions {
   uidPrefix?: string;
 }
 
-export interface ListOptions {
-  namespace?: string;
-  labelSelector?: LabelSelector;
-  /** Only `metadata.name=` and `metadata.namespace=` are supported, as most clients need. */
-  fieldSelector?: string;
-}
-
 export interface WriteOptions {
   /** Precondition: fail with 409 unless the object is at this resourceVersion. */
   resourceVersion?: string;
@@ -81,31 +41,23 @@ export interface WriteOptions {
 export interface DeleteOptions {
   preconditions?: { uid?: string; resourceVersion?: string };
   /** @defaultValue 'Background' */
-  propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
+  propagationPolicy?: PropagationPolicy;
 }
 
+/** One kind: its objects by key, and its watch state. */
 interface KindState {
   objects: Map<string, StoredObject>;
-  history: WatchEvent[];
-  historyStart: number;
-  /** Highest resourceVersion evicted from the history. */
-  compactedRv: number;
-  watchers: Set<Watcher>;
+  watch: KindWatch;
 }
-
-interface Watcher {
-  namespace: string | undefined;
-  fn: (ev: WatchEvent) => void;
-  /** Events up to this resourceVersion were replayed or predate the watch: never sent live. */
-  since: number;
-}
-
-const GC_ACTOR = 'environment:garbage-collector';
 
 /**
  * The simulated API server: a versioned object store with Kubernetes semantics (SPEC §2.1).
  * Stored objects are immutable snapshots; every write stores a new one. Reads through the public
  * methods return deep copies, so a caller can mutate what it got and send it back.
+ *
+ * This class is the facade: it owns the objects and the resourceVersion counter, and runs each
+ * write through the checks of `validation.ts` (422) and `preconditions.ts` (409), then tells
+ * `watch.ts` (history, watchers, 410 Gone) and `garbage-collector.ts` (ownerReference cascade).
  *
  * Known limits (stated, as controller-runtime's fake client does): no admission, no defaulting
  * beyond server-set metadata, no validation of spec shapes, every kind has a status subresource,
@@ -116,27 +68,17 @@ export class ObjectStore {
   private rv = 0;
   private uidCounter = 0;
   private readonly kinds = new Map<string, KindState>();
-  /** owner uid → dependents (kind + key), for the cascade. */
-  private readonly dependents = new Map<string, Set<string>>();
-  /** uids of the objects in the store. */
-  private readonly liveUids = new Set<string>();
-  /** uids of objects removed from the store: a new ownerReference to one is garbage at once. */
-  private readonly deletedUids = new Set<string>();
-  /** Watch events waiting to be dispatched, in resourceVersion order. */
-  private queue: { ks: KindState; ev: WatchEvent }[] = [];
-  private queueHead = 0;
-  private dispatching = false;
+  private readonly watches: WatchHub;
+  private readonly gc: GarbageCollector;
   private readonly clock: Clock;
-  private readonly historyLimit: number;
   private readonly onWrite: ((w: WriteRecord) => void) | undefined;
-  private readonly defer: (fn: () => void) => void;
   private readonly uidPrefix: string;
 
   constructor(options: StoreOptions) {
     this.clock = options.clock;
-    this.historyLimit = options.historyLimit ?? 1000;
+    this.watches = new WatchHub(options.historyLimit ?? 1000);
     this.onWrite = options.onWrite;
-    this.defer = options.defer ?? ((fn) => fn());
+    this.gc = new GarbageCollector(this, options.defer ?? ((fn) => fn()));
     this.uidPrefix = options.uidPrefix ?? 'uid';
   }
 
@@ -153,7 +95,7 @@ export class ObjectStore {
   private kind(kind: string): KindState {
     let k = this.kinds.get(kind);
     if (!k) {
-      k = { objects: new Map(), history: [], historyStart: 0, compactedRv: 0, watchers: new Set() };
+      k = { objects: new Map(), watch: this.watches.createKind() };
       this.kinds.set(kind, k);
     }
     return k;
@@ -190,17 +132,7 @@ export class ObjectStore {
   select(kind: string, options: ListOptions = {}): StoredObject[] {
     const k = this.kinds.get(kind);
     if (!k) return [];
-    const reqs = parseSelector(options.labelSelector);
-    const fields = parseFieldSelector(options.fieldSelector);
-    const out: StoredObject[] = [];
-    for (const o of k.objects.values()) {
-      if (options.namespace && o.metadata.namespace !== options.namespace) continue;
-      if (reqs.length > 0 && !matchesSelector(reqs, o.metadata.labels)) continue;
-      if (fields.name !== undefined && o.metadata.name !== fields.name) continue;
-      if (fields.namespace !== undefined && o.metadata.namespace !== fields.namespace) continue;
-      out.push(o);
-    }
-    return out;
+    return selectObjects(k.objects.values(), options);
   }
 
   // ---------------------------------------------------------------- writes
@@ -212,7 +144,7 @@ export class ObjectStore {
     const namespace = input.metadata.namespace ? input.metadata.namespace : undefined;
     let name = input.metadata.name;
     if (!name && input.metadata.generateName) {
-      do name = `${input.metadata.generateName}${this.suffix()}`;
+      do name = `${input.metadata.generateName}${generateNameSuffix(++this.uidCounter * 7919 + this.rv)}`;
       while (ks.objects.has(keyOf({ namespace, name })));
     }
     if (!name) {
@@ -230,26 +162,7 @@ export class ObjectStore {
       throw new AlreadyExistsError(`${input.kind} "${key}" already exists`);
     }
     const now = this.clock.now();
-    const meta = input.metadata;
-    const obj: StoredObject = {
-      ...(input.apiVersion !== undefined ? { apiVersion: input.apiVersion } : {}),
-      kind: input.kind,
-      metadata: {
-        name,
-        ...(namespace !== undefined ? { namespace } : {}),
-        ...(meta.generateName !== undefined ? { generateName: meta.generateName } : {}),
-        uid: `${this.uidPrefix}-${++this.uidCounter}`,
-        resourceVersion: '',
-        generation: 1,
-        creationTimestamp: virtualTimestamp(now),
-        finalizers: cloneJson(meta.finalizers ?? []),
-        ownerReferences: cloneJson(meta.ownerReferences ?? []),
-        labels: cloneJson(meta.labels ?? {}),
-        annotations: cloneJson(meta.annotations ?? {}),
-      },
-      spec: cloneJson((input.spec ?? {}) as unknown as JsonObject),
-      status: cloneJson((input.status ?? {}) as unknown as JsonObject),
-    };
+    const obj = prepareForCreate(input, name, namespace, `${this.uidPrefix}-${++this.uidCounter}`, now);
     const invalid = invalidObject(obj);
     if (invalid !== undefined) {
       this.uidCounter--; // the uid was never handed out
@@ -259,12 +172,11 @@ export class ObjectStore {
     const rv = ++this.rv;
     obj.metadata.resourceVersion = String(rv);
     ks.objects.set(key, obj);
-    this.liveUids.add(obj.metadata.uid);
-    this.indexOwners(obj, key);
-    this.emit(ks, { type: 'ADDED', object: obj, rv });
+    this.gc.added(obj, key);
+    this.watches.emit(ks.watch, { type: 'ADDED', object: obj, rv });
     this.record({ t: now, actor, verb: 'create', kind: obj.kind, key, uid: obj.metadata.uid, rv, changed: ['.'], noop: false });
-    this.collectDangling(obj, undefined);
-    this.flush();
+    this.gc.collectDangling(obj, undefined);
+    this.watches.flush();
     return cloneJson(obj) as unknown as StoredObject<S, T>;
   }
 
@@ -275,25 +187,22 @@ export class ObjectStore {
    * `metadata.uid` is set and names another object (one deleted and recreated under the name).
    */
   update<S = JsonObject, T = JsonObject>(actor: string, obj: NewObject<S, T> & { metadata: { name: string } }): StoredObject<S, T> {
-    return this.write(actor, 'update', obj.kind, keyOf(obj.metadata as ObjectRef), obj.metadata.resourceVersion, (cur) => ({
-      ...checkUid(cur, obj.metadata.uid),
-      spec: cloneJson((obj.spec ?? {}) as unknown as JsonObject),
-      metadata: {
-        ...cur.metadata,
-        labels: cloneJson(obj.metadata.labels ?? {}),
-        annotations: cloneJson(obj.metadata.annotations ?? {}),
-        finalizers: cloneJson(obj.metadata.finalizers ?? []),
-        ownerReferences: cloneJson(obj.metadata.ownerReferences ?? []),
-      },
-    })) as unknown as StoredObject<S, T>;
+    const m = obj.metadata;
+    return this.write(actor, 'update', obj.kind, keyOf(m as ObjectRef), m.resourceVersion, (cur) =>
+      prepareForUpdate(checkUid(cur, m.uid), cloneJson(obj.spec as JsonObject | undefined), {
+        labels: cloneJson(m.labels),
+        annotations: cloneJson(m.annotations),
+        finalizers: cloneJson(m.finalizers),
+        ownerReferences: cloneJson(m.ownerReferences),
+      }),
+    ) as unknown as StoredObject<S, T>;
   }
 
   /** Writes status only, through the status subresource; never bumps generation. */
   updateStatus<S = JsonObject, T = JsonObject>(actor: string, obj: NewObject<S, T> & { metadata: { name: string } }): StoredObject<S, T> {
-    return this.write(actor, 'updateStatus', obj.kind, keyOf(obj.metadata as ObjectRef), obj.metadata.resourceVersion, (cur) => ({
-      ...checkUid(cur, obj.metadata.uid),
-      status: cloneJson((obj.status ?? {}) as unknown as JsonObject),
-    })) as unknown as StoredObject<S, T>;
+    return this.write(actor, 'updateStatus', obj.kind, keyOf(obj.metadata as ObjectRef), obj.metadata.resourceVersion, (cur) =>
+      prepareForStatusUpdate(checkUid(cur, obj.metadata.uid), cloneJson(obj.status as JsonObject | undefined)),
+    ) as unknown as StoredObject<S, T>;
   }
 
   /**
@@ -328,31 +237,8 @@ export class ObjectStore {
   ): StoredObject {
     const status = options.subresource === 'status';
     const verb: WriteVerb = status ? 'patchStatus' : 'patch';
-    return this.write(actor, verb, kind, keyOf(ref), options.resourceVersion, (cur) => {
-      const result = fn(cloneJson(cur));
-      if (result === null || typeof result !== 'object' || Array.isArray(result)) throw new InvalidError(`${kind} "${keyOf(ref)}": patch result is not an object`);
-      const next = cloneJson(result); // fn may hand back parts of its own inputs
-      const m = (next.metadata !== null && typeof next.metadata === 'object' ? next.metadata : {}) as Partial<StoredObject['metadata']>;
-      // a resourceVersion or uid in the patched object is a precondition, as in kube-apiserver
-      if (typeof m.resourceVersion === 'string' && m.resourceVersion !== '' && m.resourceVersion !== cur.metadata.resourceVersion) {
-        throw new ConflictError(
-          `Operation cannot be fulfilled on ${kind} "${keyOf(ref)}": the object has been modified; please apply your changes to the latest version and try again`,
-        );
-      }
-      checkUid(cur, m.uid);
-      if (status) return { ...cur, status: (next.status ?? {}) as JsonObject };
-      return {
-        ...cur,
-        spec: (next.spec ?? {}) as JsonObject,
-        metadata: {
-          ...cur.metadata,
-          labels: m.labels ?? {},
-          annotations: m.annotations ?? {},
-          finalizers: m.finalizers ?? [],
-          ownerReferences: m.ownerReferences ?? [],
-        },
-      };
-    });
+    const key = keyOf(ref);
+    return this.write(actor, verb, kind, key, options.resourceVersion, (cur) => prepareForPatch(kind, key, cur, fn(cloneJson(cur)), status));
   }
 
   /**
@@ -368,45 +254,38 @@ export class ObjectStore {
       this.recordError(actor, 'delete', kind, key, 'NotFound');
       throw new NotFoundError(`${kind} "${key}" not found`);
     }
-    const pre = options.preconditions;
-    if (pre?.uid !== undefined && pre.uid !== cur.metadata.uid) {
+    const conflict = deletePreconditionConflict(kind, key, cur, options.preconditions);
+    if (conflict) {
       this.recordError(actor, 'delete', kind, key, 'Conflict', cur.metadata.uid);
-      throw new ConflictError(`${kind} "${key}": precondition failed: uid ${pre.uid} is not ${cur.metadata.uid}`);
-    }
-    if (pre?.resourceVersion !== undefined && pre.resourceVersion !== cur.metadata.resourceVersion) {
-      this.recordError(actor, 'delete', kind, key, 'Conflict', cur.metadata.uid);
-      throw new ConflictError(`${kind} "${key}": precondition failed: resourceVersion ${pre.resourceVersion} is not ${cur.metadata.resourceVersion}`);
+      throw conflict;
     }
     if (cur.metadata.finalizers.length > 0) {
       if (cur.metadata.deletionTimestamp !== undefined) {
         this.record({ t: now, actor, verb: 'delete', kind, key, uid: cur.metadata.uid, changed: [], noop: true });
-        if (options.propagationPolicy === 'Orphan') this.cascade(cur.metadata.uid, 'Orphan');
-        this.flush();
+        if (options.propagationPolicy === 'Orphan') this.gc.cascade(cur.metadata.uid, 'Orphan');
+        this.watches.flush();
         return cloneJson(cur);
       }
       const rv = ++this.rv;
-      const next: StoredObject = {
-        ...cur,
-        metadata: { ...cur.metadata, deletionTimestamp: virtualTimestamp(now), generation: cur.metadata.generation + 1, resourceVersion: String(rv) },
-      };
+      const next = prepareForDeletion(cur, now, rv);
       ks.objects.set(key, next);
-      this.emit(ks, { type: 'MODIFIED', object: next, rv });
+      this.watches.emit(ks.watch, { type: 'MODIFIED', object: next, rv });
       this.record({ t: now, actor, verb: 'delete', kind, key, uid: cur.metadata.uid, rv, changed: ['metadata.deletionTimestamp'], noop: false, markedForDeletion: true });
       // Orphan must not be lost while finalizers hold the object: the garbage collector orphans
       // the dependents now (kube-apiserver does it through the `orphan` finalizer); the other
       // policies collect them when the object is finally removed.
-      if (options.propagationPolicy === 'Orphan') this.cascade(cur.metadata.uid, 'Orphan');
-      this.flush();
+      if (options.propagationPolicy === 'Orphan') this.gc.cascade(cur.metadata.uid, 'Orphan');
+      this.watches.flush();
       return cloneJson(next);
     }
     const removed = this.remove(ks, key, cur);
     this.record({ t: now, actor, verb: 'delete', kind, key, uid: cur.metadata.uid, rv: removed.rv, changed: ['.'], noop: false, removed: true });
-    this.cascade(cur.metadata.uid, options.propagationPolicy ?? 'Background');
-    this.flush();
+    this.gc.cascade(cur.metadata.uid, options.propagationPolicy ?? 'Background');
+    this.watches.flush();
     return cloneJson(removed.object);
   }
 
-  // ---------------------------------------------------------------- watch
+  // ---------------------------------------------------------------- watch (see watch.ts)
 
   /**
    * Watches a kind from a resourceVersion: replays retained events newer than it, then streams
@@ -414,54 +293,19 @@ export class ObjectStore {
    * than the retained history (the client must relist).
    */
   watch(kind: string, fromRv: number | undefined, fn: (ev: WatchEvent) => void, options: { namespace?: string } = {}): Watch {
-    const ks = this.kind(kind);
-    if (fromRv !== undefined && fromRv < ks.compactedRv) {
-      throw new GoneError(`too old resource version: ${fromRv} (${ks.compactedRv})`);
-    }
-    const namespace = options.namespace ? options.namespace : undefined;
-    // live events start after both the current version and the requested one
-    const since = Math.max(fromRv ?? this.rv, this.rv);
-    const w: Watcher = { namespace, fn, since };
-    const replay: WatchEvent[] = [];
-    if (fromRv !== undefined) {
-      for (let i = ks.historyStart; i < ks.history.length; i++) {
-        const ev = ks.history[i]!;
-        if (ev.rv > fromRv && (namespace === undefined || ev.object.metadata.namespace === namespace)) replay.push(ev);
-      }
-    }
-    ks.watchers.add(w);
-    // Writes made by the callback during the replay are queued behind it, so the watcher sees
-    // every event once and in resourceVersion order.
-    const outer = this.dispatching;
-    this.dispatching = true;
-    try {
-      for (const ev of replay) fn(ev);
-    } catch (err) {
-      ks.watchers.delete(w);
-      throw err;
-    } finally {
-      if (!outer) this.dispatching = false;
-    }
-    this.flush();
-    return { stop: () => ks.watchers.delete(w) };
+    return this.watches.watch(this.kind(kind).watch, this.rv, fromRv, fn, options.namespace ? options.namespace : undefined);
   }
 
   /** Sends a BOOKMARK with the current resourceVersion to every watcher of a kind. */
   bookmark(kind: string): void {
-    const ks = this.kind(kind);
-    const ev: WatchEvent = { type: 'BOOKMARK', object: { kind, metadata: { resourceVersion: String(this.rv) } } as StoredObject, rv: this.rv };
-    if (ks.watchers.size === 0) return;
-    this.queue.push({ ks, ev });
-    this.flush();
+    this.watches.bookmark(this.kind(kind).watch, kind, this.rv);
   }
 
   /** Drops retained watch history so that watches from older versions get 410 (fault hook). */
   compact(kind?: string): void {
     for (const [name, ks] of this.kinds) {
       if (kind !== undefined && name !== kind) continue;
-      ks.history = [];
-      ks.historyStart = 0;
-      ks.compactedRv = this.rv;
+      this.watches.compact(ks.watch, this.rv);
     }
   }
 
@@ -474,36 +318,12 @@ export class ObjectStore {
   snapshotAt(kind: string, rv: number): StoredObject[] | undefined {
     const ks = this.kinds.get(kind);
     if (!ks) return [];
-    if (rv < ks.compactedRv) return undefined;
-    const h = ks.history;
-    // version at rv of every key changed after rv (null: it did not exist then)
-    const then = new Map<string, StoredObject | null>();
-    for (let i = ks.historyStart; i < h.length; i++) {
-      const ev = h[i]!;
-      if (ev.rv <= rv || ev.type === 'BOOKMARK') continue;
-      const key = keyOf(ev.object.metadata);
-      if (then.has(key)) continue;
-      if (ev.type === 'ADDED') {
-        then.set(key, null);
-        continue;
-      }
-      let j = i - 1;
-      while (j >= ks.historyStart && (h[j]!.type === 'BOOKMARK' || keyOf(h[j]!.object.metadata) !== key)) j--;
-      if (j < ks.historyStart) return undefined; // its earlier version was compacted away
-      then.set(key, h[j]!.type === 'DELETED' ? null : h[j]!.object);
-    }
-    const out: StoredObject[] = [];
-    for (const [key, o] of ks.objects) {
-      const old = then.get(key);
-      if (old === undefined) out.push(o);
-      else if (old !== null) out.push(old);
-    }
-    for (const [key, old] of then) if (old !== null && !ks.objects.has(key)) out.push(old);
-    return out;
+    return this.watches.snapshotAt(ks.watch, ks.objects, rv);
   }
 
   // ---------------------------------------------------------------- internals
 
+  /** The write path of update, updateStatus, patch and transform: checks, then store, watch, GC. */
   private write(actor: string, verb: WriteVerb, kind: string, key: string, expectedRv: string | undefined, build: (cur: StoredObject) => StoredObject): StoredObject {
     const ks = this.kind(kind);
     const cur = ks.objects.get(key);
@@ -512,11 +332,10 @@ export class ObjectStore {
       this.recordError(actor, verb, kind, key, 'NotFound');
       throw new NotFoundError(`${kind} "${key}" not found`);
     }
-    if (expectedRv !== undefined && expectedRv !== '' && expectedRv !== cur.metadata.resourceVersion) {
+    const conflict = resourceVersionConflict(kind, key, cur, expectedRv);
+    if (conflict) {
       this.recordError(actor, verb, kind, key, 'Conflict', cur.metadata.uid);
-      throw new ConflictError(
-        `Operation cannot be fulfilled on ${kind} "${key}": the object has been modified; please apply your changes to the latest version and try again`,
-      );
+      throw conflict;
     }
     let next: StoredObject;
     try {
@@ -525,17 +344,10 @@ export class ObjectStore {
       if (err instanceof StoreError) this.recordError(actor, verb, kind, key, err.reason, cur.metadata.uid);
       throw err;
     }
-    const invalid = invalidObject(next);
+    const invalid = invalidObject(next) ?? invalidTransition(cur, next);
     if (invalid !== undefined) {
       this.recordError(actor, verb, kind, key, 'Invalid', cur.metadata.uid);
       throw new InvalidError(`${kind} "${key}": ${invalid}`);
-    }
-    if (cur.metadata.deletionTimestamp !== undefined) {
-      const added = next.metadata.finalizers.filter((f) => !cur.metadata.finalizers.includes(f));
-      if (added.length > 0) {
-        this.recordError(actor, verb, kind, key, 'Invalid', cur.metadata.uid);
-        throw new InvalidError(`${kind} "${key}": Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}`);
-      }
     }
     const changed = changedPaths(cur, next);
     if (changed.length === 0) {
@@ -550,23 +362,23 @@ export class ObjectStore {
     };
     if (next.metadata.deletionTimestamp !== undefined && next.metadata.finalizers.length === 0) {
       this.rv--; // the removal takes the version
-      this.unindexOwners(cur, key); // the index holds cur's owners, which this write may have changed
+      this.gc.unindexOwners(cur, key); // the index holds cur's owners, which this write may have changed
       const removed = this.remove(ks, key, next);
       this.record({ t: now, actor, verb, kind, key, uid: cur.metadata.uid, rv: removed.rv, changed, noop: false, removed: true });
-      this.cascade(cur.metadata.uid, 'Background');
-      this.flush();
+      this.gc.cascade(cur.metadata.uid, 'Background');
+      this.watches.flush();
       return cloneJson(removed.object);
     }
     ks.objects.set(key, next);
     const ownersChanged = !jsonEqual(cur.metadata.ownerReferences, next.metadata.ownerReferences);
     if (ownersChanged) {
-      this.unindexOwners(cur, key);
-      this.indexOwners(next, key);
+      this.gc.unindexOwners(cur, key);
+      this.gc.indexOwners(next, key);
     }
-    this.emit(ks, { type: 'MODIFIED', object: next, rv });
+    this.watches.emit(ks.watch, { type: 'MODIFIED', object: next, rv });
     this.record({ t: now, actor, verb, kind, key, uid: cur.metadata.uid, rv, changed, noop: false });
-    if (ownersChanged) this.collectDangling(next, cur);
-    this.flush();
+    if (ownersChanged) this.gc.collectDangling(next, cur);
+    this.watches.flush();
     return cloneJson(next);
   }
 
@@ -574,116 +386,9 @@ export class ObjectStore {
     const rv = ++this.rv;
     const gone: StoredObject = { ...cur, metadata: { ...cur.metadata, resourceVersion: String(rv) } };
     ks.objects.delete(key);
-    this.unindexOwners(cur, key);
-    this.liveUids.delete(cur.metadata.uid);
-    this.deletedUids.add(cur.metadata.uid);
-    this.emit(ks, { type: 'DELETED', object: gone, rv });
+    this.gc.removed(cur, key);
+    this.watches.emit(ks.watch, { type: 'DELETED', object: gone, rv });
     return { rv, object: gone };
-  }
-
-  /**
-   * Runs the garbage collector for the dependents of `ownerUid` (through `defer`). The
-   * dependents are looked up when the collector runs, so ones created meanwhile are included.
-   */
-  private cascade(ownerUid: string, policy: 'Background' | 'Foreground' | 'Orphan'): void {
-    if (!this.dependents.get(ownerUid)?.size) return;
-    this.defer(() => this.collect(ownerUid, policy));
-  }
-
-  private collect(ownerUid: string, policy: 'Background' | 'Foreground' | 'Orphan'): void {
-    // deleting dependents only once the owner is gone; orphaning may happen while it is deleting
-    if (policy !== 'Orphan' && this.liveUids.has(ownerUid)) return;
-    const deps = this.dependents.get(ownerUid);
-    if (!deps) return;
-    for (const t of [...deps]) {
-      const i = t.indexOf('\u0000');
-      const kind = t.slice(0, i);
-      const key = t.slice(i + 1);
-      const obj = this.peek(kind, key);
-      if (!obj) continue;
-      const refs = obj.metadata.ownerReferences;
-      if (!refs.some((r) => r.uid === ownerUid)) continue;
-      const ref = { ...(obj.metadata.namespace !== undefined ? { namespace: obj.metadata.namespace } : {}), name: obj.metadata.name };
-      const remaining = refs.filter((r) => r.uid !== ownerUid && this.liveUids.has(r.uid));
-      try {
-        if (policy === 'Orphan' || remaining.length > 0) {
-          this.transform(GC_ACTOR, kind, ref, (c) => ({ ...c, metadata: { ...c.metadata, ownerReferences: c.metadata.ownerReferences.filter((r) => r.uid !== ownerUid) } }));
-        } else {
-          this.delete(GC_ACTOR, kind, ref, { preconditions: { uid: obj.metadata.uid } });
-        }
-      } catch {
-        // already gone or changed under us: the collector looks again on the next cascade
-      }
-    }
-  }
-
-  /** A new ownerReference to an owner that is already gone makes the object garbage at once. */
-  private collectDangling(obj: StoredObject, before: StoredObject | undefined): void {
-    for (const r of obj.metadata.ownerReferences) {
-      if (!this.deletedUids.has(r.uid)) continue;
-      if (before?.metadata.ownerReferences.some((o) => o.uid === r.uid)) continue;
-      this.cascade(r.uid, 'Background');
-    }
-  }
-
-  private indexOwners(obj: StoredObject, key: string): void {
-    for (const r of obj.metadata.ownerReferences) {
-      let s = this.dependents.get(r.uid);
-      if (!s) this.dependents.set(r.uid, (s = new Set()));
-      s.add(`${obj.kind}\u0000${key}`);
-    }
-  }
-
-  private unindexOwners(obj: StoredObject, key: string): void {
-    for (const r of obj.metadata.ownerReferences) {
-      const s = this.dependents.get(r.uid);
-      if (!s) continue;
-      s.delete(`${obj.kind}\u0000${key}`);
-      if (s.size === 0) this.dependents.delete(r.uid);
-    }
-  }
-
-  /** Appends an event to the kind's history and queues it for the watchers; see {@link flush}. */
-  private emit(ks: KindState, ev: WatchEvent): void {
-    ks.history.push(ev);
-    if (ks.history.length - ks.historyStart > this.historyLimit) {
-      ks.compactedRv = ks.history[ks.historyStart]!.rv;
-      ks.historyStart++;
-      if (ks.historyStart > 1024 && ks.historyStart * 2 > ks.history.length) {
-        ks.history = ks.history.slice(ks.historyStart);
-        ks.historyStart = 0;
-      }
-    }
-    // a watcher that starts later begins after this event's version, so none needs it
-    if (ks.watchers.size > 0) this.queue.push({ ks, ev });
-  }
-
-  /**
-   * Delivers queued events. Not re-entrant: a write made by a watcher (or by onWrite) while
-   * events are being delivered queues its event behind the others, so every watcher sees events
-   * in resourceVersion order, and a watcher started meanwhile gets no event twice.
-   */
-  private flush(): void {
-    if (this.dispatching) return;
-    this.dispatching = true;
-    try {
-      while (this.queueHead < this.queue.length) {
-        const { ks, ev } = this.queue[this.queueHead++]!;
-        const bookmark = ev.type === 'BOOKMARK';
-        for (const w of [...ks.watchers]) {
-          if (!ks.watchers.has(w)) continue; // stopped by an earlier callback
-          if (bookmark ? ev.rv < w.since : ev.rv <= w.since) continue;
-          if (!bookmark && w.namespace !== undefined && ev.object.metadata.namespace !== w.namespace) continue;
-          w.fn(ev);
-        }
-      }
-    } finally {
-      this.dispatching = false;
-      if (this.queueHead >= this.queue.length) {
-        this.queue = [];
-        this.queueHead = 0;
-      }
-    }
   }
 
   private record(w: WriteRecord): void {
@@ -693,64 +398,4 @@ export class ObjectStore {
   private recordError(actor: string, verb: WriteVerb, kind: string, key: string, error: StoreErrorReason, uid?: string): void {
     this.record({ t: this.clock.now(), actor, verb, kind, key, ...(uid !== undefined ? { uid } : {}), changed: [], noop: false, error });
   }
-
-  private suffix(): string {
-    // deterministic, name-safe, 5 chars like Kubernetes' generateName suffixes
-    const alphabet = 'bcdfghjklmnpqrstvwxz2456789';
-    let n = ++this.uidCounter * 7919 + this.rv;
-    let s = '';
-    for (let i = 0; i < 5; i++) {
-      s += alphabet[n % alphabet.length];
-      n = Math.floor(n / alphabet.length) + 13 * i;
-    }
-    return s;
-  }
-}
-
-/** Why a name cannot be stored, or undefined. Keys are `namespace/name`, so no `/`. */
-function invalidName(name: string, namespace: string | undefined): string | undefined {
-  if (name.includes('/')) return `metadata.name: Invalid value: "${name}": may not contain '/'`;
-  if (namespace !== undefined && namespace.includes('/')) return `metadata.namespace: Invalid value: "${namespace}": may not contain '/'`;
-  return undefined;
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
-function isStringMap(v: unknown): boolean {
-  return isPlainObject(v) && Object.values(v).every((x) => typeof x === 'string');
-}
-
-/** Why an object cannot be stored (the shapes the store itself relies on), or undefined. */
-function invalidObject(o: StoredObject): string | undefined {
-  const m = o.metadata;
-  if (!isStringMap(m.labels)) return 'metadata.labels: Invalid value: must map strings to strings';
-  if (!isStringMap(m.annotations)) return 'metadata.annotations: Invalid value: must map strings to strings';
-  if (!Array.isArray(m.finalizers) || !m.finalizers.every((f) => typeof f === 'string' && f !== '')) return 'metadata.finalizers: Invalid value: must be a list of non-empty strings';
-  if (!Array.isArray(m.ownerReferences) || !m.ownerReferences.every((r) => isPlainObject(r) && typeof r.uid === 'string' && r.uid !== '' && typeof r.kind === 'string' && typeof r.name === 'string')) {
-    return 'metadata.ownerReferences: Invalid value: each needs kind, name and uid';
-  }
-  if (!isPlainObject(o.spec)) return 'spec: Invalid value: must be an object';
-  if (!isPlainObject(o.status)) return 'status: Invalid value: must be an object';
-  return undefined;
-}
-
-/** Returns `cur` unless the request names another uid: then 409, as kube-apiserver does. */
-function checkUid(cur: StoredObject, uid: unknown): StoredObject {
-  if (typeof uid === 'string' && uid !== '' && uid !== cur.metadata.uid) {
-    throw new ConflictError(`Operation cannot be fulfilled on ${cur.kind} "${keyOf(cur.metadata)}": Precondition failed: UID in precondition: ${uid}, UID in object meta: ${cur.metadata.uid}`);
-  }
-  return cur;
-}
-
-function parseFieldSelector(sel: string | undefined): { name?: string; namespace?: string } {
-  const out: { name?: string; namespace?: string } = {};
-  if (!sel) return out;
-  for (const part of sel.split(',')) {
-    const m = part.trim().match(/^metadata\.(name|namespace)\s*==?\s*(.*)$/);
-    if (!m) throw new InvalidError(`field selector "${part}" is not supported (only metadata.name= and metadata.namespace=)`);
-    out[m[1] as 'name' | 'namespace'] = m[2]!;
-  }
-  return out;
 }

@@ -43,3 +43,21 @@ describe('boundedDownstreamQps', () => {
     expect(ok.verdict.ok).toBe(true);
   });
 });
+
+describe('boundedDownstreamQps false positives (regressions)', () => {
+  it('counts each controller process on its own: two replicas that both back off are not a retry storm', async () => {
+    // found by bench/hunt-false-positives.ts: under a second replica without leader election
+    // (split brain) each process retried one Bucket with its own exponential backoff, and the
+    // two sequences together passed the per-key bound
+    const twoReplicas = { ...scenario, controllers: [{ name: 'bucket', replicas: 2 }] };
+    const strict = boundedDownstreamQps({ sustainedMs: 1000 });
+    const { verdict, run } = await judgeScenario(strict, twoReplicas, { controllers: [bucketCorrect], options });
+    expect(new Set(run.requests.map((r) => r.actor)).size).toBe(2);
+    expect(verdict).toMatchObject({ ok: true, stats: { peakPerWindow: 8 } });
+    // counted per endpoint, both processes together exceed the bound
+    expect(boundedDownstreamQps({ sustainedMs: 1000, per: 'endpoint' }).judge(run, undefined).ok).toBe(false);
+    // and one process storming is still caught with two running
+    const storm = await judgeScenario(strict, twoReplicas, { controllers: [bucketRetryStormBuggy], options });
+    expect(expectFailure(storm.verdict).summary).toMatch(/by controller:bucket\/[01]/);
+  });
+});

@@ -5,7 +5,6 @@ import { widgetScenario } from '../../examples/property-targets/widget.js';
 import { expectFailure, judgeScenario, propertyLaws } from '../helpers/property-laws.js';
 import { sameEndState } from '../../properties/same-end-state.js';
 import { aliasUids, uidAliases } from '../../properties/_internals/normalize.js';
-import { allFaults } from '../../faults/index.js';
 import { singleChildCorrect } from '../../examples/fault-targets/single-child/correct.js';
 import { auditCorrect } from '../../examples/fault-targets/duplication/correct.js';
 import type { ControllerDefinition, RunRecord, Scenario } from '../../src/index.js';
@@ -40,7 +39,7 @@ describe('noExtraDestructiveActions', () => {
 });
 
 describe('noExtraDestructiveActions false positives (regressions, found by bench/hunt-false-positives.ts)', () => {
-  const side = (c: ControllerDefinition) => ({ controllers: [c], options: { faults: [...allFaults] } });
+  const side = (c: ControllerDefinition) => ({ controllers: [c] });
 
   it('a child created for an owner already deleted, and collected at once, is not an extra create', async () => {
     // the App's DELETED event comes 300 ms late: until then the cached App makes the controller

@@ -3,6 +3,8 @@ import { findRevert, recovery } from '../../properties/recovery.js';
 import { podsCorrect, podsNoScaleDownBuggy, replicaSet } from '../../examples/property-targets/pods.js';
 import { widgetScenario } from '../../examples/property-targets/widget.js';
 import { expectFailure, judgeScenario, propertyLaws } from '../helpers/property-laws.js';
+import { backup } from '../../examples/bug-zoo/no-leader-election/correct.js';
+import { noLeaderElection } from '../../examples/bug-zoo/no-leader-election/scenario.js';
 
 const scenario = widgetScenario(['replicaset'], [
   { at: 0, type: 'create', object: replicaSet('web', 2) },
@@ -97,8 +99,6 @@ describe('recovery compares external resources by what they are', () => {
   it('a snapshot retaken for the restored spec is the same snapshot, though taken later', async () => {
     // found by bench/hunt-false-positives.ts on the zoo's Backup controller: status.snapshotId
     // named a resource whose takenAt timestamp (and owner uid) made it look different
-    const { backup } = await import('../../examples/bug-zoo/no-leader-election/correct.js');
-    const { noLeaderElection } = await import('../../examples/bug-zoo/no-leader-election/scenario.js');
     const reverted = {
       seed: 0,
       controllers: [{ name: 'backup', replicas: 2 }],

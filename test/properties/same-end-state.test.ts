@@ -64,8 +64,7 @@ describe('same-end-state false positives (regressions)', () => {
       faults: { events: [{ kind: 'reordering', nth: 0, params: { holdMs: 886 } }], background: [] },
       options: { faultWindowMs: 10_000, settleMs: 10_000 },
     };
-    const { allFaults } = await import('../../faults/index.js');
-    const side = { controllers: [singleChildCorrect], options: { faults: [...allFaults] } };
+    const side = { controllers: [singleChildCorrect] };
     const { verdict, run, twin } = await judgeScenario(sameEndState(), s, side);
     const gen = (r: typeof run | undefined) => r?.settledObjects.find((o) => o.kind === 'Pod')?.metadata.generation;
     expect(gen(run)).not.toBe(gen(twin));

@@ -5,7 +5,6 @@ import { CLIENT_TIMEOUT_MS, endStateMasks, type BugZooEntry } from '../zoo-entry
 import { BUCKET_KIND, STORAGE_API } from './bucket.js';
 import { buggyBucket } from './buggy.js';
 import { bucket } from './correct.js';
-import { downstreamOutage } from './outage.js';
 
 export const retryStorm: BugZooEntry = {
   name: 'retry-storm',
@@ -19,7 +18,8 @@ export const retryStorm: BugZooEntry = {
     objects: { kind: BUCKET_KIND, name: 'assets', spec: [{ region: 'eu-west-1', versioning: false }, { region: 'eu-west-1', versioning: true }] },
     downstream: () => ({ services: [fakeRestService({ baseUrl: STORAGE_API, idempotencyKeyHeader: 'Idempotency-Key' })], timeoutMs: CLIENT_TIMEOUT_MS }),
   },
-  extraFaults: [downstreamOutage],
+  // the built-in flaky-downstream fault generates outages (every call fails for a while)
+  extraFaults: [],
   properties: [sameEndState({ masks: endStateMasks('status.bucketId') })],
   reproduction: {
     seed: 1,
@@ -27,7 +27,7 @@ export const retryStorm: BugZooEntry = {
     initialObjects: [],
     workload: [{ at: 0, type: 'create', object: { kind: BUCKET_KIND, metadata: { name: 'assets', namespace: 'default' }, spec: { region: 'eu-west-1', versioning: false } } }],
     // the storage API is down for the first 5 s
-    faults: { events: [{ kind: 'downstream-outage', at: 0, params: { forMs: 5_000, status: 503 } }], background: [] },
+    faults: { events: [{ kind: 'flaky-downstream', at: 0, params: { fail: 'outage', forMs: 5_000, status: 503 } }], background: [] },
     options: { faultWindowMs: 10_000, settleMs: 20_000 },
   },
 };

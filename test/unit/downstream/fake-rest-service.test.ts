@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { fakeRestService, type FakeRestService } from '../../../src/downstream/fake-rest-service.js';
+import type { FetchDecision } from '../../../src/downstream/fetch-decision.js';
+import { createDownstream } from '../../../src/downstream/intercept.js';
+import { Kernel, type Task } from '../../../src/sim/kernel.js';
+import { hostFor, runTask } from './driver.js';
 
 /** Calls the service directly (no downstream), parsing the reply. */
 function call(svc: FakeRestService, method: string, url: string, body?: unknown, key?: string) {
@@ -117,5 +121,120 @@ describe('fakeRestService', () => {
     expect(() => fakeRestService({ baseUrl: 'dns.example' })).toThrow(/steadystate\.fakeRestService: baseUrl "dns.example" is not an absolute URL/);
     expect(() => fakeRestService({ baseUrl: 'ftp://dns.example' })).toThrow(/http or https/);
     expect(() => fakeRestService({ baseUrl: 'https://x.example', collections: ['a/b'] })).toThrow(/single path segments/);
+  });
+});
+
+describe('fakeRestService latencyMs (through createDownstream, on the virtual clock)', () => {
+  const API = 'https://backup.example/v1';
+
+  function world(latencyMs: number | undefined, decide?: (seq: number) => FetchDecision, timeoutMs?: number) {
+    const kernel = new Kernel();
+    const svc = fakeRestService({ baseUrl: API, ...(latencyMs === undefined ? {} : { latencyMs }) });
+    const ds = createDownstream(hostFor(kernel, decide && ((i) => decide(i.seq))), { services: [svc], ...(timeoutMs === undefined ? {} : { timeoutMs }) });
+    return { kernel, svc, ds };
+  }
+
+  /** Look up by owner, create when missing: safe in one process, racy across two. */
+  async function ensureSnapshot(ds: ReturnType<typeof world>['ds'], task: Task, actor: string): Promise<void> {
+    const found = (await (await ds.fetch(task, actor, `${API}/snapshots?owner=db`)).json()) as unknown[];
+    if (found.length === 0) await ds.fetch(task, actor, `${API}/snapshots`, { method: 'POST', body: '{"owner":"db"}' });
+  }
+
+  /** Replica 0 at t=0, replica 1 at t=50: two processes running the same check-then-create. */
+  async function twoReplicas(latencyMs: number | undefined) {
+    const w = world(latencyMs);
+    const settled: unknown[] = [];
+    for (const [replica, at] of [[0, 0], [1, 50]] as const) {
+      w.kernel.at(at, () => {
+        w.kernel.spawn(`replica-${replica}`, (task) => ensureSnapshot(w.ds, task, `replica-${replica}`), (e, failed) => failed && settled.push(e));
+      });
+    }
+    await w.kernel.run(10_000);
+    expect(settled).toEqual([]);
+    return w;
+  }
+
+  it('defaults to 0: answers at the virtual time of the call', async () => {
+    const { kernel, ds, svc } = world(undefined);
+    expect(svc.options.latencyMs).toBe(0);
+    const r = await runTask(kernel, async (task) => (await ds.fetch(task, 'ctl', `${API}/snapshots`)).status);
+    expect(r).toEqual({ ok: true, value: 200, at: 0 });
+    expect(ds.log[0]).toMatchObject({ t: 0, tEnd: 0, status: 200 });
+    expect(ds.log[0]!.fault).toBeUndefined();
+  });
+
+  it('each request parks its caller for latencyMs of virtual time, then reaches the service (no fault recorded)', async () => {
+    const { kernel, ds, svc } = world(200);
+    const r = await runTask(kernel, async (task) => {
+      const seen: number[] = [];
+      const created = await ds.fetch(task, 'ctl', `${API}/snapshots`, { method: 'POST', body: '{"owner":"db"}' });
+      seen.push(kernel.now(), svc.createdCount);
+      await ds.fetch(task, 'ctl', `${API}/snapshots/1`);
+      seen.push(kernel.now());
+      return { status: created.status, seen };
+    });
+    expect(r).toEqual({ ok: true, value: { status: 201, seen: [200, 1, 400] }, at: 400 });
+    expect(ds.log.map((x) => [x.t, x.tEnd, x.status, x.fault])).toEqual([
+      [0, 200, 201, undefined],
+      [200, 400, 200, undefined],
+    ]);
+  });
+
+  it('makes two replicas overlap without a fault: check-then-create duplicates only with latency', async () => {
+    // instant API: replica 1 (t=50) finds replica 0's snapshot
+    const instant = await twoReplicas(0);
+    expect(instant.svc.createdCount).toBe(1);
+    // 200 ms API: replica 1's look-up (t=50..250) lands before replica 0's create (t=200..400)
+    const slow = await twoReplicas(200);
+    expect(slow.svc.createdCount).toBe(2);
+    expect(slow.svc.byOwner()).toMatchObject([{ owner: 'db', resources: [{ id: '1' }, { id: '2' }] }]);
+    const spans = slow.ds.log.map((x) => `${x.actor} ${x.method} ${x.t}-${x.tEnd}`).sort();
+    expect(spans).toEqual(['replica-0 GET 0-200', 'replica-0 POST 200-400', 'replica-1 GET 50-250', 'replica-1 POST 250-450']);
+  });
+
+  it('adds to an injected latency; a sum at or past the client timeout times out before the service sees it', async () => {
+    const sum = world(300, () => ({ type: 'latency', ms: 200 }));
+    const ok = await runTask(sum.kernel, async (task) => (await sum.ds.fetch(task, 'ctl', `${API}/snapshots`, { method: 'POST', body: '{}' })).status);
+    expect(ok).toEqual({ ok: true, value: 201, at: 500 });
+    expect(sum.ds.log[0]).toMatchObject({ t: 0, tEnd: 500, fault: 'latency', applied: true });
+
+    const late = world(600, () => ({ type: 'latency', ms: 400 }), 1_000);
+    const timedOut = await runTask(late.kernel, (task) => late.ds.fetch(task, 'ctl', `${API}/snapshots`, { method: 'POST', body: '{}' }));
+    expect(timedOut).toMatchObject({ ok: false, at: 1_000 });
+    expect(late.svc.createdCount).toBe(0);
+    expect(late.ds.log[0]).toMatchObject({ outcome: 'timeout', applied: false });
+
+    const alone = world(1_000, undefined, 1_000);
+    expect(await runTask(alone.kernel, (task) => alone.ds.fetch(task, 'ctl', `${API}/snapshots`, { method: 'POST', body: '{}' }))).toMatchObject({ ok: false, at: 1_000 });
+    expect(alone.svc.createdCount).toBe(0);
+  });
+
+  it('does not delay answers a fault gives in the service\'s place (status, reset)', async () => {
+    const { kernel, ds } = world(500, (seq) => (seq === 0 ? { type: 'status', status: 503 } : { type: 'reset' }));
+    const r = await runTask(kernel, async (task) => {
+      const first = (await ds.fetch(task, 'ctl', `${API}/snapshots`)).status;
+      const second = await ds.fetch(task, 'ctl', `${API}/snapshots`).then(
+        () => 'answered',
+        () => 'reset',
+      );
+      return [first, second];
+    });
+    expect(r).toEqual({ ok: true, value: [503, 'reset'], at: 0 });
+  });
+
+  it('an abort during the latency rejects at once and the service never sees the request', async () => {
+    const { kernel, ds, svc } = world(1_000);
+    const controller = new AbortController();
+    kernel.at(300, () => controller.abort(new Error('gave up')));
+    const r = await runTask(kernel, (task) => ds.fetch(task, 'ctl', `${API}/snapshots`, { method: 'POST', body: '{}', signal: controller.signal }));
+    expect(r).toMatchObject({ ok: false, at: 300 });
+    expect(svc.createdCount).toBe(0);
+    expect(ds.log[0]).toMatchObject({ outcome: 'aborted', applied: false });
+  });
+
+  it('rejects a negative or non-finite latencyMs with a message that names the call', () => {
+    expect(() => fakeRestService({ baseUrl: API, latencyMs: -1 })).toThrow(/^steadystate\.fakeRestService: latencyMs must be a non-negative number of virtual ms, got -1/);
+    expect(() => fakeRestService({ baseUrl: API, latencyMs: Number.NaN })).toThrow(/latencyMs .* got NaN/);
+    expect(() => fakeRestService({ baseUrl: API, latencyMs: Infinity })).toThrow(/got Infinity/);
   });
 });

@@ -1,0 +1,183 @@
+/**
+ * Every controller the project calls correct, with how to check it: the bug zoo's fixed twins
+ * (with their entry's options and configured properties), the correct property targets, the
+ * correct fault targets (with a `converged` predicate where their status has no
+ * observedGeneration) and the level-triggered replicas controller. `bench/hunt-false-positives.ts`
+ * checks them all; `test/properties/hunt-regressions.test.ts` replays what the hunt found.
+ */
+import { allFaults, type CheckOptions, type ControllerDefinition, type FaultModule, type Property, type StoredObject, type WorldView } from '../src/index.js';
+import { defaultProperties } from '../properties/index.js';
+import { convergence } from '../properties/convergence.js';
+import { safetyInvariants } from '../properties/safety-invariants.js';
+import { bugZoo } from '../examples/bug-zoo/index.js';
+import { levelTriggered } from '../examples/replicas/level-triggered.js';
+import { REPLICAS_KIND } from '../examples/replicas/replicas.js';
+import { hotLoopCorrect } from '../examples/property-targets/hot-loop.js';
+import { clampStatusCorrect, pollingCorrect, splitA, splitB } from '../examples/property-targets/widget-controllers.js';
+import { podsCorrect, POD, RS } from '../examples/property-targets/pods.js';
+import { dnsCorrect, dnsDownstream, DOMAIN } from '../examples/property-targets/dns.js';
+import { bucketCorrect, BUCKET, storageDownstream } from '../examples/property-targets/bucket.js';
+import { WIDGET } from '../examples/property-targets/widget.js';
+import { widgetCorrect } from '../examples/fault-targets/api-conflict/correct.js';
+import { WIDGET as CONFLICT_WIDGET } from '../examples/fault-targets/api-conflict/widget.js';
+import { batchCorrect } from '../examples/fault-targets/coalescing/correct.js';
+import { BATCH, TASK, taskRunner, type TaskStatus } from '../examples/fault-targets/coalescing/batch.js';
+import { auditCorrect } from '../examples/fault-targets/duplication/correct.js';
+import { AUDIT, CONFIG, type AuditSpec } from '../examples/fault-targets/duplication/audit.js';
+import { shopCorrect } from '../examples/fault-targets/flaky-downstream/correct.js';
+import { ORDER, shopDownstream } from '../examples/fault-targets/flaky-downstream/shop.js';
+import { clusterCorrect } from '../examples/fault-targets/list-order/correct.js';
+import { CLUSTER, MEMBER } from '../examples/fault-targets/list-order/cluster.js';
+import { databaseCorrect } from '../examples/fault-targets/recreation/correct.js';
+import { DATABASE } from '../examples/fault-targets/recreation/database.js';
+import { siteCorrect } from '../examples/fault-targets/reordering/correct.js';
+import { HASH, SITE, specHash, type SiteSpec } from '../examples/fault-targets/reordering/site.js';
+import { singleChildCorrect } from '../examples/fault-targets/single-child/correct.js';
+import { APP } from '../examples/fault-targets/single-child/app.js';
+
+/** One correct controller (or set sharing a world) and how to check it. */
+export interface Target {
+  name: string;
+  controllers: readonly ControllerDefinition[];
+  options: Omit<CheckOptions, 'properties' | 'faults' | 'runs' | 'seed'>;
+  /** Properties configured for this controller; they replace the built-in of the same name. */
+  properties?: readonly Property[];
+  extraFaults?: readonly FaultModule[];
+  /** Fault kinds left out, with the reason (the controller does not claim to survive them). */
+  withoutFaults?: Record<string, string>;
+  /** Cap on `--max-objects` for this target. */
+  maxObjects?: number;
+}
+
+/** A `converged` predicate from a per-object test of the primary kind. */
+export function every(kind: string, ok: (o: StoredObject, view: WorldView) => true | string): (view: WorldView) => boolean | string {
+  return (view) => {
+    for (const o of view.list(kind)) {
+      if (o.metadata.deletionTimestamp !== undefined) continue;
+      const r = ok(o, view);
+      if (r !== true) return `${kind} ${o.metadata.name}: ${r}`;
+    }
+    return true;
+  };
+}
+
+/**
+ * Largest worlds an exhibit's templates describe sensibly: the autoscaler templates all target
+ * `shop-0`, so a third object can be a second autoscaler of the same Deployment, and two
+ * autoscalers owning one field fight by construction (reported to the zoo, not a false positive).
+ */
+const ZOO_MAX_OBJECTS: Record<string, number> = { 'controllers-fighting': 2 };
+
+const zoo: Target[] = bugZoo.map((e) => ({ name: `zoo:${e.name}`, controllers: e.correct, options: e.options, properties: e.properties, extraFaults: e.extraFaults, ...(ZOO_MAX_OBJECTS[e.name] !== undefined ? { maxObjects: ZOO_MAX_OBJECTS[e.name] } : {}) }));
+
+const podsInvariant = safetyInvariants({
+  invariants: {
+    'at most replicas+1 pods': (view) => {
+      for (const rs of view.list(RS)) {
+        const n = view.list(POD).filter((p) => p.metadata.ownerReferences.some((r) => r.uid === rs.metadata.uid)).length;
+        const replicas = (rs.spec as { replicas: number }).replicas;
+        if (n > 5) return `${n} pods for ${rs.metadata.name}, at most 5 expected (replicas ${replicas}, up to 4)`;
+      }
+      return true;
+    },
+  },
+});
+
+const propertyTargets: Target[] = [
+  { name: 'replicas:level-triggered', controllers: [levelTriggered], options: { objects: { kind: REPLICAS_KIND, name: 'web', spec: [{ replicas: 3 }, { replicas: 1 }, { replicas: 5 }], status: { replicas: 0 } } } },
+  { name: 'prop:widget-status', controllers: [hotLoopCorrect], options: { objects: { kind: WIDGET, spec: [{ size: 2 }, { size: 3 }, { size: 1 }] } } },
+  { name: 'prop:clamp-status', controllers: [clampStatusCorrect], options: { objects: { kind: WIDGET, spec: [{ size: 8 }, { size: 2 }] } } },
+  { name: 'prop:split-owners', controllers: [splitA, splitB], options: { objects: { kind: WIDGET, spec: [{ size: 1 }, { size: 2 }] } } },
+  { name: 'prop:polling', controllers: [pollingCorrect], options: { objects: { kind: WIDGET, spec: [{ size: 2 }, { size: 8 }] } } },
+  { name: 'prop:pods', controllers: [podsCorrect], options: { objects: { kind: RS, name: 'web', spec: [{ replicas: 2 }, { replicas: 4 }, { replicas: 1 }] } }, properties: [podsInvariant] },
+  { name: 'prop:dns', controllers: [dnsCorrect], options: { objects: { kind: DOMAIN, name: 'shop', spec: [{ host: 'shop.example.com' }, { host: 'www.shop.example.com' }] }, downstream: dnsDownstream } },
+  {
+    name: 'prop:bucket',
+    controllers: [bucketCorrect],
+    // no finalizer by design (dns shows deletion done right): deleting a Bucket leaks its bucket
+    options: { objects: { kind: BUCKET, spec: [{ region: 'eu' }, { region: 'us' }] }, downstream: storageDownstream, actions: ['reapply', 'update', 'patch'] },
+    withoutFaults: { recreation: 'no finalizer: a deleted Bucket leaves its bucket behind' },
+  },
+];
+
+const succeededTasks = (view: WorldView, batch: string) => view.list(TASK).filter((t) => t.metadata.labels['batch'] === batch && (t.status as TaskStatus).phase === 'Succeeded').length;
+
+const faultTargets: Target[] = [
+  { name: 'fault:api-conflict', controllers: [widgetCorrect], options: { objects: { kind: CONFLICT_WIDGET, name: 'w', spec: [{ size: 1 }, { size: 2 }] } } },
+  {
+    name: 'fault:coalescing',
+    controllers: [batchCorrect],
+    options: {
+      objects: [
+        { kind: BATCH, name: 'nightly', spec: {} },
+        { kind: TASK, name: 'task', spec: [{}, { retry: 1 }], labels: { batch: 'nightly-0' } },
+      ],
+      maxObjects: 4,
+      environment: [{ actor: taskRunner, params: { runAfterMs: 300, finishAfterMs: 300 } }],
+    },
+    properties: [convergence({ converged: every(BATCH, (b, view) => (b.status as { succeeded?: number }).succeeded === succeededTasks(view, b.metadata.name) || `status.succeeded ${String((b.status as { succeeded?: number }).succeeded)} ≠ ${succeededTasks(view, b.metadata.name)} Succeeded tasks`) })],
+  },
+  {
+    name: 'fault:duplication',
+    controllers: [auditCorrect],
+    // Its contract, one entry per generation, is edge-triggered by nature: a generation replaced
+    // before the controller saw it (a lost, coalesced or late event) is never audited, and a
+    // Config deleted before it was seen neither (no finalizer). The fixture is about duplicated
+    // deliveries, so its workloads here create and re-apply, one generation per Config.
+    options: { objects: { kind: CONFIG, name: 'app-config', spec: [{ data: 'v1' }, { data: 'v2' }] }, actions: ['reapply'] },
+    withoutFaults: { recreation: 'no finalizer: a Config deleted before it was seen goes unaudited' },
+    properties: [
+      convergence({
+        converged: every(CONFIG, (c, view) => view.list(AUDIT).some((a) => (a.spec as unknown as AuditSpec).configUid === c.metadata.uid && (a.spec as unknown as AuditSpec).generation === c.metadata.generation) || `generation ${c.metadata.generation} not audited`),
+      }),
+    ],
+  },
+  {
+    name: 'fault:flaky-downstream',
+    controllers: [shopCorrect],
+    // no finalizer by design (the fixture is about retries): deleting an Order leaks its shop order
+    options: { objects: { kind: ORDER, name: 'order', spec: [{ item: 'book' }, { item: 'lamp' }] }, downstream: shopDownstream, actions: ['reapply', 'update', 'patch'] },
+    withoutFaults: { recreation: 'no finalizer: a deleted Order leaves its shop order behind' },
+    properties: [convergence({ converged: every(ORDER, (o) => (o.status as { orderId?: string }).orderId !== undefined || 'no status.orderId') })],
+  },
+  {
+    name: 'fault:list-order',
+    controllers: [clusterCorrect],
+    options: { objects: { kind: CLUSTER, name: 'db', spec: [{ members: 3 }, { members: 1 }, { members: 2 }] } },
+    properties: [
+      convergence({
+        converged: every(CLUSTER, (c, view) => {
+          const want = Array.from({ length: (c.spec as { members: number }).members }, (_, i) => `${c.metadata.name}-${i}`).join();
+          const have = view.list(MEMBER).filter((m) => m.metadata.ownerReferences.some((r) => r.uid === c.metadata.uid)).map((m) => m.metadata.name).sort().join();
+          return have === want || `members [${have}], want [${want}]`;
+        }),
+      }),
+    ],
+  },
+  { name: 'fault:recreation', controllers: [databaseCorrect], options: { objects: { kind: DATABASE, name: 'orders', spec: [{ version: '15' }, { version: '16' }] } } },
+  {
+    name: 'fault:reordering',
+    controllers: [siteCorrect],
+    options: { objects: { kind: SITE, name: 'shop', spec: [{ replicas: 3 }, { replicas: 5 }] } },
+    properties: [convergence({ converged: every(SITE, (s) => s.metadata.annotations[HASH] === specHash(s.spec as unknown as SiteSpec) || `annotation ${String(s.metadata.annotations[HASH])}`) })],
+  },
+  { name: 'fault:single-child', controllers: [singleChildCorrect], options: { objects: { kind: APP, name: 'web', spec: [{ image: 'nginx:1' }, { image: 'nginx:2' }] } } },
+];
+
+/** Every correct controller the project has. */
+export const huntTargets: readonly Target[] = [...zoo, ...propertyTargets, ...faultTargets];
+
+/** Every built-in property, with the target's configured ones in place of those of the same name, minus `skip`. */
+export function propertiesFor(t: Target, skip: readonly string[]): Property[] {
+  const own = new Map((t.properties ?? []).map((p) => [p.name, p]));
+  const all = defaultProperties().map((p) => own.get(p.name) ?? p);
+  // configured properties with no built-in of their name (none today) still run
+  for (const p of t.properties ?? []) if (!all.some((x) => x.name === p.name)) all.push(p);
+  return all.filter((p) => !skip.includes(p.name));
+}
+
+/** Every built-in fault kind (the target's own first) but those the target leaves out and `also`. */
+export function faultsFor(t: Target, also: readonly string[]): FaultModule[] {
+  const without = new Set([...Object.keys(t.withoutFaults ?? {}), ...also]);
+  return [...(t.extraFaults ?? []), ...allFaults].filter((f) => !without.has(f.kind));
+}
