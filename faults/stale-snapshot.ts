@@ -27,7 +27,7 @@ import { bool, eventsOf, int, rate, strongest } from './_internals/plan.js';
  */
 export const staleSnapshot = defineFault({
   kind: 'stale-snapshot',
-  models: 'cached reads that lag behind the API server, and a restarted controller listing from a lagging replica',
+  models: 'cached reads that lag behind the API server (k versions or t ms old), and a restarted controller listing from a lagging replica',
   survivedBy: 'optimistic concurrency (stale writes get 409), deterministic names, live reads where it matters',
   actsOn: 'read',
   arbitrary: (ctx) =>

@@ -35,7 +35,7 @@ function bucketController(onFailure: (status: number) => { requeueAfter: number 
     resyncPeriodMs: 5_000,
     async reconcile(ctx) {
       // external writes are decided on live state: a lagging cache must not send an old region
-      const b = (await ctx.client.tryGet(BUCKET, ctx.key, { live: true })) as Bucket | undefined;
+      let b = (await ctx.client.tryGet(BUCKET, ctx.key, { live: true })) as Bucket | undefined;
       if (!b) return undefined;
       // level-triggered: look at the bucket itself (someone may have deleted or changed it)
       let found: StorageBucket | undefined;
@@ -50,6 +50,9 @@ function bucketController(onFailure: (status: number) => { requeueAfter: number 
         if (!res.ok) return onFailure(res.status);
         // a replayed create answers as the first time, maybe with an older spec: compared below
         found = (await res.json()) as StorageBucket;
+        // recorded before anything else can fail: if this bucket is gone by the next pass (deleted
+        // out of band, or a replay of one already gone), the next create's key names it and makes a new one
+        if (b.status.bucketId !== found.id) b = (await ctx.client.updateStatus({ ...b, status: { ...b.status, bucketId: found.id } })) as Bucket;
       }
       if (found.region !== b.spec.region) {
         const res = await ctx.fetch(`${API}/${found.id}`, { method: 'PATCH', body: JSON.stringify({ region: b.spec.region }) });

@@ -33,11 +33,13 @@ export interface StoreOptions {
   uidPrefix?: string;
 }
 
+/** Options of a write (update, patch). @public */
 export interface WriteOptions {
   /** Precondition: fail with 409 unless the object is at this resourceVersion. */
   resourceVersion?: string;
 }
 
+/** Options of {@link ObjectStore.delete}. @public */
 export interface DeleteOptions {
   preconditions?: { uid?: string; resourceVersion?: string };
   /** @defaultValue 'Background' */
@@ -55,9 +57,11 @@ interface KindState {
  * Stored objects are immutable snapshots; every write stores a new one. Reads through the public
  * methods return deep copies, so a caller can mutate what it got and send it back.
  *
- * This class is the facade: it owns the objects and the resourceVersion counter, and runs each
- * write through the checks of `validation.ts` (422) and `preconditions.ts` (409), then tells
- * `watch.ts` (history, watchers, 410 Gone) and `garbage-collector.ts` (ownerReference cascade).
+ * This class is the facade and the write path: it owns the objects and the resourceVersion
+ * counter. Each write builds the next object by `strategy.ts` (what a verb may change), runs
+ * the checks of `preconditions.ts` (409) and `validation.ts` (422), records a `WriteRecord`
+ * (`write-record.ts`), and tells `watch.ts` (history, watchers, 410 Gone) and
+ * `garbage-collector.ts` (ownerReference cascade). Lists filter by `list-options.ts`.
  *
  * Known limits (stated, as controller-runtime's fake client does): no admission, no defaulting
  * beyond server-set metadata, no validation of spec shapes, every kind has a status subresource,

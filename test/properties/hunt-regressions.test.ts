@@ -6,7 +6,7 @@ import { judgeAll, type Side } from '../helpers/property-laws.js';
 /**
  * The failures `bench/hunt-false-positives.ts` found in controllers the project called correct
  * (shrunk scenarios, replayed with every built-in property and the target's own), after the
- * controllers were fixed. Each failed before its fix (two guard a first, incomplete fix of the
+ * controllers were fixed. Each failed before its fix (three guard first, incomplete fixes of the
  * bucket controller); the test name says what the bug was.
  */
 function target(name: string): Target {
@@ -70,6 +70,19 @@ const cases: Case[] = [
     bug: 'a bucket deleted out of band made every later PATCH fail with 404',
     scenario: (t) =>
       scenario(t, 0, [create(0, 'Bucket', 'bucket-0', { region: 'eu' }), patch(300, 'Bucket', 'bucket-0', { region: 'us' })], { events: [{ kind: 'drift', at: 2, params: { action: 'delete', pick: 0, external: true } }], background: [] }),
+  },
+  {
+    target: 'prop:bucket',
+    bug: 'a create replayed for a bucket deleted out of band, forever, because its id never reached status (found against a first fix)',
+    scenario: (t) =>
+      scenario(t, 1936501961, [create(1800, 'Bucket', 'bucket-0', { region: 'us' }), update(6600, 'Bucket', 'bucket-0', { region: 'eu' })], {
+        events: [
+          { kind: 'drift', at: 6601, params: { action: 'delete', pick: 0, external: true } },
+          { kind: 'flaky-downstream', nth: 0, params: { fail: 'latency', ms: 4799 } },
+          { kind: 'flaky-downstream', nth: 1, params: { fail: 'latency', ms: 4799 } },
+        ],
+        background: [],
+      }),
   },
   {
     target: 'prop:dns',
