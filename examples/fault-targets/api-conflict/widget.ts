@@ -2,8 +2,9 @@ import type { FaultPlan, RunRecord, Scenario, StoredObject } from '../../../src/
 
 /**
  * The widget fixture: the controller reports `status.observedGeneration` and `status.size`
- * with a conditional status update, and filters its events with `GenerationChanged` (a common
- * setup that keeps status writes from waking it up).
+ * with a conditional status update. The buggy one filters its events with `GenerationChanged` (a
+ * common setup that keeps status writes from waking it up); the correct one cannot afford to,
+ * since the predicate also filters resyncs.
  */
 export const WIDGET = 'Widget';
 
