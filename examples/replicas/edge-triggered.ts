@@ -9,6 +9,8 @@ export const edgeTriggered = defineController({
   name: 'edge-triggered',
   for: REPLICAS_KIND,
   resyncPeriodMs: 0,
+  // what `check` generates objects from when no other objects are given
+  sample: [{ replicas: 3 }, { replicas: 1 }],
   async reconcile(ctx) {
     const rs = await ctx.client.tryGet<ReplicasSpec, ReplicasStatus>(REPLICAS_KIND, ctx.key);
     if (!rs) return;

@@ -11,6 +11,8 @@ export const levelTriggered = defineController({
   name: 'level-triggered',
   for: REPLICAS_KIND,
   resyncPeriodMs: 5 * TICK_MS,
+  // what `check` generates objects from when no other objects are given
+  sample: [{ replicas: 3 }, { replicas: 1 }],
   async reconcile(ctx) {
     const rs = await ctx.client.tryGet<ReplicasSpec, ReplicasStatus>(REPLICAS_KIND, ctx.key);
     if (!rs) return;

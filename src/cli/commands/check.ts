@@ -36,6 +36,9 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
   const picked = pickController(mod, o.module, o.controller, 'check');
   const controller = picked.controller;
   const base = moduleCheckOptions(mod.exports, o.module);
+  if (base.objects === undefined && controller.sample.length === 0) {
+    io.stderr.write(`steadystate check: note: ${controller.name} has no \`sample\` specs and ${o.module} exports no \`checkOptions.objects\`, so objects of kind ${controller.for} are generated with an empty spec. Add \`sample: [{ ... }]\` to defineController or export checkOptions (see the README) to test realistic objects.\n`);
+  }
   const seed = o.seed ?? base.seed ?? randomSeed();
   const corpusRoot = join(o.reportDir, 'corpus');
   const replaysCorpus = o.shard === undefined || o.shard.index === 0;
