@@ -61,14 +61,7 @@ export function every(kind: string, ok: (o: StoredObject, view: WorldView) => tr
   };
 }
 
-/**
- * Largest worlds an exhibit's templates describe sensibly: the autoscaler templates all target
- * `shop-0`, so a third object can be a second autoscaler of the same Deployment, and two
- * autoscalers owning one field fight by construction (reported to the zoo, not a false positive).
- */
-const ZOO_MAX_OBJECTS: Record<string, number> = { 'controllers-fighting': 2 };
-
-const zoo: Target[] = bugZoo.map((e) => ({ name: `zoo:${e.name}`, controllers: e.correct, options: e.options, properties: e.properties, extraFaults: e.extraFaults, ...(ZOO_MAX_OBJECTS[e.name] !== undefined ? { maxObjects: ZOO_MAX_OBJECTS[e.name] } : {}) }));
+const zoo: Target[] = bugZoo.map((e) => ({ name: `zoo:${e.name}`, controllers: e.correct, options: e.options, properties: e.properties, extraFaults: e.extraFaults }));
 
 const podsInvariant = safetyInvariants({
   invariants: {

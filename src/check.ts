@@ -3,6 +3,7 @@ import { check as checkWith } from './harness/check.js';
 import type { CheckOptions } from './harness/check-options.js';
 import type { CheckResult } from './harness/check-result.js';
 import type { ControllerDefinition } from './runtime/define-controller.js';
+import type { FaultModule } from './harness/fault.js';
 import { createHostProbe } from './host-probe.js';
 
 /**
@@ -31,8 +32,18 @@ export function check(target: ControllerDefinition | readonly ControllerDefiniti
   if (options === null || typeof options !== 'object') return checkWith(target, options);
   return checkWith(target, {
     ...options,
-    faults: options.faults ?? defaultFaults(),
+    faults: options.faults ?? defaultFaultsFor(options),
     properties: options.properties ?? defaultProperties(),
     hostProbe: options.hostProbe ?? createHostProbe(),
   });
+}
+
+/**
+ * The default catalogue, less the faults that act on environment actors when the check runs
+ * none: they could never fire, and they would take a share of the swarm's event budget.
+ */
+function defaultFaultsFor(options: CheckOptions): readonly FaultModule[] {
+  const all = defaultFaults();
+  if ((options.environment ?? []).length > 0) return all;
+  return all.filter((f) => !f.kind.startsWith('environment-'));
 }

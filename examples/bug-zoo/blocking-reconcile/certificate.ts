@@ -50,8 +50,10 @@ function secretSpec(cert: Certificate): { data: { 'tls.crt': string } } {
 /**
  * Deletion, finalizer bookkeeping and the issued state; true when the reconcile has nothing more
  * to do. A certificate counts as issued while its status says so for this generation and its
- * Secret holds it (a deleted or edited Secret means issuing again); an issued certificate costs
- * no call to the DNS provider.
+ * Secret holds it (a deleted or edited Secret means issuing again). An issued certificate still
+ * costs one look at the DNS provider: a second process (a replica running without leader
+ * election) that read the certificate just before it was issued publishes a fresh challenge
+ * afterwards, and nothing else would ever remove it.
  */
 export async function handleLifecycle(ctx: ReconcileContext, cert: Certificate): Promise<boolean> {
   if (cert.metadata.deletionTimestamp !== undefined) {
@@ -65,7 +67,9 @@ export async function handleLifecycle(ctx: ReconcileContext, cert: Certificate):
   if (cert.status.phase !== 'Ready' || cert.status.observedGeneration !== cert.metadata.generation) return false;
   // read live: a cache that has not seen the Secret yet would start a needless second issuance
   const secret = await ctx.client.tryGet('Secret', { namespace: cert.metadata.namespace, name: secretNameOf(cert) }, { live: true });
-  return secret !== undefined && sameJson(secret.spec, secretSpec(cert));
+  if (secret === undefined || !sameJson(secret.spec, secretSpec(cert))) return false;
+  await acmeDns(ctx).removeOwned('challenges', cert.metadata.uid);
+  return true;
 }
 
 /** The challenge record for this certificate, published when missing (looked up by owner first). */

@@ -1,12 +1,13 @@
 import { defineController } from '../../../src/index.js';
 import { latest } from '../shared/latest.js';
 import { RESYNC_MS } from '../shared/resync.js';
-import { APP_KIND, deploymentOf, ownerRef, DEPLOYMENT_KIND, HPA_KIND, SYNC_PERIOD_MS, type ApplicationSpec, type ApplicationStatus, type DeploymentSpec, type HpaSpec } from './kinds.js';
+import { APP_KIND, autoscalersOf, deploymentOf, ownerRef, DEPLOYMENT_KIND, HPA_KIND, SYNC_PERIOD_MS, type ApplicationSpec, type ApplicationStatus, type DeploymentSpec, type HpaSpec, type HpaStatus } from './kinds.js';
 
 /**
  * Fixed: field ownership. The manifest's replica count seeds a new Deployment, but once an
  * autoscaler targets it, `spec.replicas` belongs to the autoscaler and the sync controller
- * leaves it alone (Argo CD's `ignoreDifferences` on `/spec/replicas`).
+ * leaves it alone (Argo CD's `ignoreDifferences` on `/spec/replicas`), as long as that
+ * autoscaler is the only one: several targeting it all stand back, and nobody else would own it.
  */
 export const gitopsSync = defineController({
   name: 'gitops-sync',
@@ -21,8 +22,9 @@ export const gitopsSync = defineController({
     if (!dep) {
       await ctx.client.create({ kind: DEPLOYMENT_KIND, metadata: { ...ref, labels: { 'app.kubernetes.io/managed-by': 'gitops-sync' }, ownerReferences: [ownerRef(app)] }, spec: { image: app.spec.image, replicas: app.spec.replicas } });
     } else {
-      const hpas = await ctx.client.list<HpaSpec>(HPA_KIND, app.metadata.namespace !== undefined ? { namespace: app.metadata.namespace } : {});
-      const autoscaled = hpas.some((h) => h.spec.scaleTargetRef === dep.metadata.name && h.metadata.deletionTimestamp === undefined);
+      const hpas = await ctx.client.list<HpaSpec, HpaStatus>(HPA_KIND, app.metadata.namespace !== undefined ? { namespace: app.metadata.namespace } : {});
+      // autoscalers sharing a target all stand back (autoscaler.ts): then the manifest's count applies
+      const autoscaled = autoscalersOf(hpas, dep.metadata.name).length === 1;
       const want: DeploymentSpec = { image: app.spec.image, replicas: autoscaled ? dep.spec.replicas : app.spec.replicas };
       if (dep.spec.image !== want.image || dep.spec.replicas !== want.replicas) await ctx.client.update({ ...dep, spec: { ...dep.spec, ...want } });
     }

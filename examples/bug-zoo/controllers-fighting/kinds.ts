@@ -33,6 +33,12 @@ export interface HpaSpec {
 }
 export interface HpaStatus {
   desiredReplicas?: number;
+  /**
+   * The other autoscalers that target the same Deployment, by name, when there are any: then
+   * none of them scales it (two owners of one field would fight), as a Kubernetes HPA reports
+   * `ScalingActive=False` with reason `AmbiguousSelector`.
+   */
+  ambiguousWith?: string[];
   observedGeneration?: number;
 }
 
@@ -48,6 +54,14 @@ export type Deployment = StoredObject<DeploymentSpec>;
 /** Name of the Deployment an application deploys. */
 export function deploymentOf(app: Application): string {
   return app.spec.deployment ?? app.metadata.name;
+}
+
+/**
+ * The autoscalers (not being deleted) that target the Deployment `name`. Only a sole one scales
+ * it: the autoscaler and the sync controller both decide who owns `spec.replicas` from this.
+ */
+export function autoscalersOf(hpas: readonly Hpa[], name: string): Hpa[] {
+  return hpas.filter((h) => h.spec.scaleTargetRef === name && h.metadata.deletionTimestamp === undefined);
 }
 
 /** The Deployment belongs to its Application: deleting the application garbage-collects it. */

@@ -8,7 +8,8 @@ import { gitopsSync } from './correct.js';
 import { APP_KIND, HPA_KIND, type ApplicationSpec, type HpaSpec } from './kinds.js';
 
 // generated objects are named shop-0, shop-1, …: each application deploys a Deployment of its own
-// name, and the autoscaler targets the first one
+// name, and every autoscaler targets the first one (in a world of three or more objects, two
+// autoscalers can share it: the autoscaler then stands back, see autoscaler.ts)
 const shopApp: ApplicationSpec = { image: 'shop:1.4', replicas: 2 };
 const shopHpa: HpaSpec = { scaleTargetRef: 'shop-0', minReplicas: 4, maxReplicas: 10 };
 

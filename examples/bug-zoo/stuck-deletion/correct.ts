@@ -2,11 +2,12 @@ import { defineController } from '../../../src/index.js';
 import { addFinalizer, removeFinalizer } from '../shared/finalizers.js';
 import { latest } from '../shared/latest.js';
 import { RESYNC_MS } from '../shared/resync.js';
-import { DNS_FINALIZER, DNS_KIND, dnsApi, publish, recordToDelete, type DnsRecordSpec, type DnsRecordStatus } from './dns-record.js';
+import { DNS_FINALIZER, DNS_KIND, dnsApi, publish, recordsToDelete, type DnsRecordSpec, type DnsRecordStatus } from './dns-record.js';
 
 /**
  * Fixed: cleanup is idempotent. A record that is already gone (404) counts as deleted, so a
- * retry after an interruption removes the finalizer instead of failing forever.
+ * retry after an interruption removes the finalizer instead of failing forever. Like the buggy
+ * version it deletes every record listed as this object's, not only the one status remembers.
  */
 export const dnsRecord = defineController({
   name: 'dns-record',
@@ -18,8 +19,8 @@ export const dnsRecord = defineController({
     if (!rec) return;
     if (rec.metadata.deletionTimestamp !== undefined) {
       if (!rec.metadata.finalizers.includes(DNS_FINALIZER)) return;
-      const id = await recordToDelete(ctx, rec);
-      if (id !== undefined) await dnsApi(ctx).removeIfPresent('records', id); // already gone (404) is what we wanted
+      // already gone (404) is what we wanted
+      for (const id of await recordsToDelete(ctx, rec)) await dnsApi(ctx).removeIfPresent('records', id);
       await removeFinalizer(ctx, rec, DNS_FINALIZER);
       return;
     }

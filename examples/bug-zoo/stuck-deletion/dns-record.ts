@@ -1,4 +1,4 @@
-import type { ReconcileContext, StoredObject } from '../../../src/index.js';
+import { NotFoundError, type ReconcileContext, type ReconcileResult, type StoredObject } from '../../../src/index.js';
 import { jsonApi, matches, type JsonApi, type Remote } from '../shared/json-api.js';
 
 /**
@@ -46,23 +46,38 @@ export function dnsApi(ctx: ReconcileContext): JsonApi {
  * Publishes the record: looks it up by owner before creating it and creates it with an
  * idempotency key (so a lost response, a crash before the status write or a second replica never
  * publishes it twice), replaces it when it drifted, and records its id in status. Writes status
- * only when it changes.
+ * only when it changes. A record created for an object that is gone by the time its id would be
+ * recorded is deleted again: another process (a second replica) may have cleaned up and removed
+ * the finalizer while this create was in flight, and nothing else would ever find it.
  */
-export async function publish(ctx: ReconcileContext, rec: DnsRecord): Promise<{ requeueAfter: number }> {
+export async function publish(ctx: ReconcileContext, rec: DnsRecord): Promise<ReconcileResult> {
   const api = dnsApi(ctx);
   const want: ProviderRecord = { owner: rec.metadata.uid, fqdn: rec.spec.fqdn, type: rec.spec.type, value: rec.spec.value, ttl: rec.spec.ttl ?? 300 };
   let remote: Remote<ProviderRecord> | undefined = (await api.list<ProviderRecord>('records', { owner: rec.metadata.uid }))[0];
+  const created = !remote;
   // the key names the record this create replaces, so a record deleted out of band can be published again
   if (!remote) remote = await api.create('records', want, { idempotencyKey: `${rec.metadata.uid}/${rec.status.recordId ?? 'first'}` });
   else if (!matches(remote, want)) remote = await api.replace('records', remote.id, want);
   if (rec.status.recordId !== remote.id || rec.status.observedGeneration !== rec.metadata.generation) {
-    await ctx.client.updateStatus({ ...rec, status: { recordId: remote.id, observedGeneration: rec.metadata.generation } });
+    try {
+      await ctx.client.updateStatus({ ...rec, status: { recordId: remote.id, observedGeneration: rec.metadata.generation } });
+    } catch (err) {
+      if (!(created && err instanceof NotFoundError)) throw err;
+      await api.removeIfPresent('records', remote.id);
+      return undefined;
+    }
   }
   return { requeueAfter: DNS_RESYNC_MS };
 }
 
-/** The id of the provider record to delete: the one status remembers, or the one found by owner. */
-export async function recordToDelete(ctx: ReconcileContext, rec: DnsRecord): Promise<string | undefined> {
-  if (rec.status.recordId !== undefined) return rec.status.recordId;
-  return (await dnsApi(ctx).list<ProviderRecord>('records', { owner: rec.metadata.uid }))[0]?.id;
+/**
+ * The ids of the provider records to delete: the one status remembers, and every one the
+ * provider lists for this object. A record published by a second replica, or before a crash
+ * kept its id out of status (and the remembered one was then deleted out of band), is this
+ * object's too, and deleting only the remembered one would leak it. The remembered id counts
+ * even when the list does not show it: a provider's list may lag behind its writes.
+ */
+export async function recordsToDelete(ctx: ReconcileContext, rec: DnsRecord): Promise<string[]> {
+  const listed = (await dnsApi(ctx).list<ProviderRecord>('records', { owner: rec.metadata.uid })).map((r) => r.id);
+  return [...new Set([...(rec.status.recordId !== undefined ? [rec.status.recordId] : []), ...listed])];
 }
