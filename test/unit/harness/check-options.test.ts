@@ -21,7 +21,8 @@ describe('resolveCheckOptions', () => {
     const [t] = resolveCheckOptions(withSample).objects;
     expect(t).toMatchObject({ kind: 'WebApp', namespace: 'default', name: 'webapp' });
     expect(fc.sample(t!.spec, { seed: 1, numRuns: 50 }).every((s) => [3, 1].includes(s['replicas'] as number))).toBe(true);
-    const [empty] = resolveCheckOptions(levelTriggered).objects;
+    const noSample = defineController({ name: 'no-sample', for: 'Thing', reconcile: () => undefined });
+    const [empty] = resolveCheckOptions(noSample).objects;
     expect(fc.sample(empty!.spec, 1)).toEqual([{}]);
   });
 
