@@ -72,14 +72,20 @@ export async function handleLifecycle(ctx: ReconcileContext, cert: Certificate):
   return true;
 }
 
-/** The challenge record for this certificate, published when missing (looked up by owner first). */
+/**
+ * The challenge record for this generation of the certificate, published when missing (looked
+ * up by owner first). A challenge of an earlier generation belongs to an earlier order, even when
+ * the spec has since gone back to its name: whether it survives would depend on whether this
+ * controller happened to see the spec in between.
+ */
 export async function publishChallenge(ctx: ReconcileContext, cert: Certificate): Promise<Remote<Challenge>> {
   const dns = acmeDns(ctx);
   const fqdn = `_acme-challenge.${cert.spec.dnsName}`;
+  const value = `token-${cert.metadata.uid}-${cert.metadata.generation}`;
   const existing = (await dns.list<Challenge>('challenges', { owner: cert.metadata.uid }))[0];
-  if (existing && existing.fqdn === fqdn) return existing;
-  if (existing) await dns.removeOwned('challenges', cert.metadata.uid); // the name changed (or was edited): start over
-  return dns.create<Challenge>('challenges', { owner: cert.metadata.uid, fqdn, value: `token-${cert.metadata.uid}-${cert.metadata.generation}`, publishedAt: virtualTimestamp(ctx.clock.now()) });
+  if (existing && existing.fqdn === fqdn && existing.value === value) return existing;
+  if (existing) await dns.removeOwned('challenges', cert.metadata.uid); // the spec changed (or the record was edited): start over
+  return dns.create<Challenge>('challenges', { owner: cert.metadata.uid, fqdn, value, publishedAt: virtualTimestamp(ctx.clock.now()) });
 }
 
 /** Time since the challenge was published (virtual ms). */
