@@ -104,7 +104,9 @@ async function shrinkEdge(print: (line: string) => void, reportDir: string): Pro
   const timelines = await recordObjectTimelines(edgeTriggered, failed.scenario, { faults: [faults.eventLoss], properties: [properties.convergence()] });
   const written = writeReports(failed, { dir: reportDir, context: { source: { module: 'examples/replicas/edge-triggered.ts', exportName: 'edgeTriggered' }, objectTimelines: timelines } });
   print(`reports: ${Object.values(written.files).join(', ')}`);
-  if (written.files.json) print(`replay: npx steadystate replay ${written.files.json}`);
+  // from a checkout (sources) the CLI is bin/steadystate.js; from an installed package it is npx steadystate
+  const cli = import.meta.url.endsWith('.ts') ? 'node bin/steadystate.js' : 'npx steadystate';
+  if (written.files.json) print(`replay: ${cli} replay ${written.files.json}`);
   return failed.scenario.faults.events.length === 1 ? 0 : 1;
 }
 
