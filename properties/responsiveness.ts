@@ -5,12 +5,18 @@ import { timelineOf, type Notify, type ReconcileSpan, type Timeline } from './_i
 
 /** Options of {@link responsiveness}. @public */
 export interface ResponsivenessOptions {
-  /** Longest allowed wait (virtual ms) from an enqueued change to the start of its reconcile. @defaultValue 2000 */
+  /**
+   * Longest allowed wait (virtual ms) from a change reaching the controller (its event; the same
+   * as its enqueue unless a slow event handler held it back) to the start of its reconcile.
+   * @defaultValue 2000
+   */
   maxLatencyMs: number;
 }
 
 interface Wait {
   notify: Notify;
+  /** When the change reached the controller: its event, before any handler held it back. */
+  from: number;
   start: number | undefined;
   latency: number;
 }
@@ -51,9 +57,22 @@ function waits(run: RunRecord, tl: Timeline): Wait[] {
     const crashed = tl.crashes.some((c) => c['controller'] === n.controller && c['replica'] === n.replica && c.t >= n.t && (next === undefined || c.t <= next.start));
     if (crashed) continue; // the queue died with the process; the restart relists
     if (stalledByFault(tl, actor, n.t, next?.start ?? run.timing.end)) continue;
-    out.push({ notify: n, start: next?.start, latency: (next?.start ?? run.timing.end) - n.t });
+    const from = n.eventAt ?? n.t;
+    out.push({ notify: n, from, start: next?.start, latency: (next?.start ?? run.timing.end) - from });
   }
   return out;
+}
+
+/** The longest event handler of `actor` that ran during [from, to): a slow watch map. */
+function slowestHandler(run: RunRecord, controller: string, replica: number, from: number, to: number): { kind: string; key: string; start: number; ms: number } | undefined {
+  let best: { kind: string; key: string; start: number; ms: number } | undefined;
+  for (const e of run.trace) {
+    if (e.type !== 'handler:end' || e['controller'] !== controller || e['replica'] !== replica) continue;
+    const ms = typeof e['ms'] === 'number' ? e['ms'] : 0;
+    const start = e.t - ms;
+    if (start < to && e.t > from && (!best || ms > best.ms)) best = { kind: String(e['kind']), key: String(e['key']), start, ms };
+  }
+  return best;
 }
 
 /** The first reconcile that started after trace position `index`. */
@@ -69,15 +88,16 @@ function firstAfter(spans: readonly ReconcileSpan[], index: number): ReconcileSp
 }
 
 /**
- * Responsiveness (SPEC §1, §5): the time from a change (a key enqueued by an event) to the start
- * of its reconcile stays under a bound. Catches sleeping or long blocking calls inside reconcile
- * and starved workers: the explanation names the reconcile that held the worker and for how long.
+ * Responsiveness (SPEC §1, §5): the time from a change (the event that enqueued a key, as it
+ * reached the controller) to the start of its reconcile stays under a bound. Catches sleeping or
+ * long blocking calls inside reconcile, starved workers and heavy work in event handlers: the
+ * explanation names the reconcile that held the worker, or the handler that held the events.
  * @example properties.responsiveness({ maxLatencyMs: 500 })
  * @public
  */
 export const responsiveness = defineProperty<ResponsivenessOptions>({
   name: 'responsiveness',
-  description: 'the time from an enqueued change to the start of its reconcile stays under the bound',
+  description: 'the time from a change reaching the controller to the start of its reconcile stays under the bound',
   defaults: { maxLatencyMs: 2000 },
   validate: (o) => (!(o.maxLatencyMs > 0) ? `maxLatencyMs must be > 0 virtual ms, got ${String(o.maxLatencyMs)}` : undefined),
   judge: (run, o): Verdict => {
@@ -92,16 +112,25 @@ export const responsiveness = defineProperty<ResponsivenessOptions>({
     // what kept the worker(s) of that replica busy meanwhile: the longest reconcile overlapping the wait
     const actor = `controller:${n.controller}/${n.replica}`;
     const busy = tl.reconciles
-      .filter((r) => r.actor === actor && r.start < until && (r.end ?? run.timing.end) > n.t)
+      .filter((r) => r.actor === actor && r.start < until && (r.end ?? run.timing.end) > worst.from)
       .sort((a, b) => (b.end ?? run.timing.end) - b.start - ((a.end ?? run.timing.end) - a.start))[0];
     const late = all.filter((w) => w.latency > o.maxLatencyMs).length;
+    const held = n.eventAt !== undefined ? slowestHandler(run, n.controller, n.replica, n.eventAt, n.t) : undefined;
     const then = [
-      `the ${n.event} change of ${n.kind} ${n.key} was enqueued for ${n.controller}/${n.replica} at ${fmtTime(n.t)}, but its reconcile ${worst.start !== undefined ? `started only at ${fmtTime(worst.start)}` : 'had not started by the end of the run'}: a wait of ${fmtDuration(worst.latency)}, bound ${fmtDuration(o.maxLatencyMs)}`,
+      n.eventAt !== undefined
+        ? `the ${n.event} change of ${n.kind} ${n.key} reached ${n.controller}/${n.replica} at ${fmtTime(n.eventAt)} and was enqueued only at ${fmtTime(n.t)}, and its reconcile ${worst.start !== undefined ? `started at ${fmtTime(worst.start)}` : 'had not started by the end of the run'}: a wait of ${fmtDuration(worst.latency)}, bound ${fmtDuration(o.maxLatencyMs)}`
+        : `the ${n.event} change of ${n.kind} ${n.key} was enqueued for ${n.controller}/${n.replica} at ${fmtTime(n.t)}, but its reconcile ${worst.start !== undefined ? `started only at ${fmtTime(worst.start)}` : 'had not started by the end of the run'}: a wait of ${fmtDuration(worst.latency)}, bound ${fmtDuration(o.maxLatencyMs)}`,
     ];
+    if (held) then.push(`meanwhile the event handler for ${held.kind} ${held.key} (a watch map) ran from ${fmtTime(held.start)} for ${fmtDuration(held.ms)}, and every later event of ${n.controller}/${n.replica} waited behind it`);
     if (busy) then.push(`meanwhile the ${fmtReconcile(busy)} held a worker for ${fmtDuration((busy.end ?? run.timing.end) - busy.start)}`);
     const blocked = run.blocked.filter((b) => b.label.includes(`${n.controller}/${n.replica}`));
     if (blocked.length) then.push(`${plural(blocked.length, 'reconcile')} waited on something outside the simulation (given up at ${fmtTime(blocked[0]!.at)})`);
-    then.push(`${plural(late, 'change')} waited longer than the bound`, 'do not sleep or block inside reconcile: return { requeueAfter } and let the worker take the next key, or raise maxConcurrentReconciles');
+    then.push(
+      `${plural(late, 'change')} waited longer than the bound`,
+      held
+        ? 'keep event handlers cheap: map an event to keys from what the object says (labels, annotations, owner references) and do slow lookups in reconcile'
+        : 'do not sleep or block inside reconcile: return { requeueAfter } and let the worker take the next key, or raise maxConcurrentReconciles',
+    );
     return {
       ok: false,
       summary: `slow to respond: ${n.kind} ${n.key} waited ${fmtDuration(worst.latency)} for its reconcile (bound ${fmtDuration(o.maxLatencyMs)})`,
@@ -111,8 +140,10 @@ export const responsiveness = defineProperty<ResponsivenessOptions>({
         replica: n.replica,
         key: n.key,
         enqueuedAt: n.t,
+        ...(n.eventAt !== undefined ? { eventAt: n.eventAt } : {}),
         startedAt: worst.start ?? null,
         latencyMs: worst.latency,
+        ...(held ? { handler: held } : {}),
         heldBy: busy ? { key: busy.key, start: busy.start, end: busy.end ?? null, ms: (busy.end ?? run.timing.end) - busy.start } : null,
         lateChanges: late,
       },

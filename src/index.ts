@@ -6,7 +6,7 @@
 
 // controllers
 export { defineController, isControllerDefinition } from './runtime/define-controller.js';
-export type { ControllerDefinition, ControllerOptions, WatchMapping } from './runtime/define-controller.js';
+export type { ControllerDefinition, ControllerOptions, WatchMapContext, WatchMapping } from './runtime/define-controller.js';
 export type { ReconcileContext, ReconcileResult, Reconciler, ReconcileClock, ReconcileLogger } from './runtime/reconcile.js';
 export type { Client, KeyOrRef, ReadOptions, PatchOptions } from './runtime/client.js';
 export type { SimFetch, FetchResponse } from './runtime/env.js';

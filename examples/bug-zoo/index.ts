@@ -6,6 +6,7 @@
  */
 import { blockingReconcile } from './blocking-reconcile/scenario.js';
 import { controllersFighting } from './controllers-fighting/scenario.js';
+import { heavyHandler } from './heavy-handler/scenario.js';
 import { hotLoop } from './hot-loop/scenario.js';
 import { lostEvent } from './lost-event/scenario.js';
 import { lyingStatus } from './lying-status/scenario.js';
@@ -32,6 +33,7 @@ export const bugZoo: readonly BugZooEntry[] = [
   specWriter,
   nonIdempotentApi,
   lyingStatus,
+  heavyHandler,
 ];
 
-export { blockingReconcile, controllersFighting, hotLoop, lostEvent, lyingStatus, noLeaderElection, nonIdempotentApi, retryStorm, specWriter, staleSnapshot, stuckDeletion };
+export { blockingReconcile, controllersFighting, heavyHandler, hotLoop, lostEvent, lyingStatus, noLeaderElection, nonIdempotentApi, retryStorm, specWriter, staleSnapshot, stuckDeletion };

@@ -65,6 +65,8 @@ export interface Notify {
   key: string;
   event: string;
   delivered: boolean;
+  /** When the event reached the controller, if its handlers held it back (a slow watch map) until `t`. */
+  eventAt?: number;
 }
 
 /** The indexed run. */
@@ -199,7 +201,7 @@ export function build(trace: readonly TraceEntry[]): Timeline {
         break;
       }
       case 'informer:notify':
-        tl.notifies.push({ index, t: e.t, controller: str(e['controller']), replica: num(e['replica']) ?? 0, kind: str(e['kind']), key: str(e['key']), event: str(e['event']), delivered: e['decision'] === 'deliver' });
+        tl.notifies.push({ index, t: e.t, controller: str(e['controller']), replica: num(e['replica']) ?? 0, kind: str(e['kind']), key: str(e['key']), event: str(e['event']), delivered: e['decision'] === 'deliver', ...(typeof e['eventAt'] === 'number' ? { eventAt: e['eventAt'] } : {}) });
         break;
       case 'watch:event':
         tl.watchEvents.set(`${str(e['controller'])}/${num(e['replica']) ?? 0}/${str(e['kind'])}/${num(e['rv']) ?? ''}`, e);

@@ -4,7 +4,7 @@ import { keyOf, parseKey } from '../store/object.js';
 import type { Client } from './client.js';
 import { createControllerClient, CrashedError, type ClientOwner } from './controller-client.js';
 import type { ProcessHandle } from './controller-process.js';
-import type { ControllerDefinition } from './define-controller.js';
+import type { ControllerDefinition, WatchMapContext, WatchMapping } from './define-controller.js';
 import type { FetchResponse, RuntimeEnv } from './env.js';
 import { Informer, type InformerEvent } from './informer.js';
 import { defaultRateLimiter } from './rate-limiter.js';
@@ -34,6 +34,23 @@ export class ControllerInstance implements ClientOwner {
   /** The running incarnation of a definition's own process, if it has one. */
   private process: ProcessHandle | undefined;
   private crashing = false;
+  /**
+   * Handler invocations waiting behind an async watch map (client-go's processorListener
+   * buffer), with the time their event arrived; undefined while no async map runs, which keeps
+   * the synchronous path free of allocations.
+   */
+  private handlerBacklog: { fn: (ev: InformerEvent) => void; ev: InformerEvent; at: number }[] | undefined;
+  /** Arrival time of the event whose notifications are being made late (behind a slow handler). */
+  private eventAt: number | undefined;
+  /** The running async map: its task (started on its first sleep or when it returns a promise). */
+  private handlerTask: Task | undefined;
+  private handlerResolve: ((r: string[] | Promise<string[]>) => void) | undefined;
+  private handlerKeys: readonly string[] | undefined;
+  private handlerWatch: WatchMapping | undefined;
+  private handlerEvent: InformerEvent | undefined;
+  private handlerArrivedAt = 0;
+  private handlerStartedAt = 0;
+  private handlerCtxImpl: WatchMapContext | undefined;
 
   constructor(
     readonly env: RuntimeEnv,
@@ -56,14 +73,12 @@ export class ControllerInstance implements ClientOwner {
       return;
     }
     const primary = this.informer(this.def.for, true);
-    primary.addHandler((ev) => this.onPrimary(ev));
+    primary.addHandler(this.serial((ev) => this.onPrimary(ev)));
     for (const kind of this.def.owns) {
-      this.informer(kind, true).addHandler((ev) => this.onOwned(kind, ev));
+      this.informer(kind, true).addHandler(this.serial((ev) => this.onOwned(kind, ev)));
     }
     for (const w of this.def.watches) {
-      this.informer(w.kind, true).addHandler((ev) => {
-        for (const key of w.map(ev.object)) this.notify(w.kind, key, ev.type);
-      });
+      this.informer(w.kind, true).addHandler(this.serial((ev) => this.onWatch(w, ev)));
     }
     for (const inf of this.informers.values()) inf.start();
   }
@@ -99,13 +114,114 @@ export class ControllerInstance implements ClientOwner {
     for (const k of keys) this.notify(kind, k, ev.type);
   }
 
+  /**
+   * A handler run in order with this controller's other handlers: while an async watch map runs,
+   * later events wait (the cache is already updated; only this controller's reaction is late).
+   */
+  private serial(fn: (ev: InformerEvent) => void): (ev: InformerEvent) => void {
+    return (ev) => {
+      if (this.handlerBacklog !== undefined) this.handlerBacklog.push({ fn, ev, at: this.env.kernel.now() });
+      else fn(ev);
+    };
+  }
+
+  private onWatch(w: WatchMapping, ev: InformerEvent): void {
+    this.handlerWatch = w;
+    this.handlerEvent = ev;
+    this.handlerArrivedAt = this.eventAt ?? this.env.kernel.now();
+    this.handlerStartedAt = this.env.kernel.now();
+    let r: string[] | Promise<string[]>;
+    try {
+      r = w.map(ev.object, (this.handlerCtxImpl ??= { clock: new HandlerClock(this) }));
+    } catch (err) {
+      // a map that started sleeping and then threw: end its task, then fail as a sync map does
+      if (this.handlerResolve) this.handlerResolve(Promise.reject(err));
+      else this.handlerWatch = this.handlerEvent = undefined;
+      throw err;
+    }
+    if (this.handlerTask === undefined && Array.isArray(r)) {
+      this.handlerWatch = undefined;
+      this.handlerEvent = undefined;
+      for (const key of r) this.notify(w.kind, key, ev.type);
+      return;
+    }
+    // the slow path: the map runs on as a task and this controller's later events queue behind it
+    const { trace } = this.env;
+    this.handlerBacklog ??= [];
+    trace.push({ t: this.handlerStartedAt, type: 'handler:start', controller: this.name, replica: this.replica, kind: w.kind, key: keyOf(ev.object.metadata), event: ev.type, eventAt: this.handlerArrivedAt });
+    this.handlerTaskFor();
+    this.handlerResolve!(r);
+  }
+
+  /** @internal Whether a watch map is running (synchronously now, or as a task). */
+  mapRunning(): boolean {
+    return this.handlerWatch !== undefined;
+  }
+
+  /** @internal The task of the running async map (started by its first sleep, or when it returns a promise). */
+  handlerTaskFor(): Task {
+    if (this.handlerTask) return this.handlerTask;
+    let resolve!: (r: string[] | Promise<string[]>) => void;
+    const result = new Promise<string[]>((res) => (resolve = res));
+    this.handlerResolve = resolve;
+    const label = `handler ${this.name}/${this.replica} ${this.handlerWatch?.kind ?? ''}`;
+    this.handlerTask = this.env.kernel.spawn(
+      label,
+      async () => {
+        this.handlerKeys = await result;
+      },
+      (error, failed) => this.endHandler(error, failed),
+    );
+    return this.handlerTask;
+  }
+
+  private endHandler(error: unknown, failed: boolean): void {
+    const keys = this.handlerKeys;
+    const w = this.handlerWatch!;
+    const ev = this.handlerEvent!;
+    const arrivedAt = this.handlerArrivedAt;
+    this.handlerTask = undefined;
+    this.handlerResolve = undefined;
+    this.handlerKeys = undefined;
+    this.handlerWatch = undefined;
+    this.handlerEvent = undefined;
+    if (!this.alive) return; // the backlog died with the process; the restart relists
+    const { trace, kernel } = this.env;
+    const ms = kernel.now() - this.handlerStartedAt;
+    const key = keyOf(ev.object.metadata);
+    if (failed || !Array.isArray(keys)) {
+      trace.push({ t: kernel.now(), type: 'handler:end', controller: this.name, replica: this.replica, kind: w.kind, key, event: ev.type, result: 'error', error: failed ? describeError(error) : 'map did not return a list of keys', ms });
+    } else {
+      trace.push({ t: kernel.now(), type: 'handler:end', controller: this.name, replica: this.replica, kind: w.kind, key, event: ev.type, result: 'done', keys: keys.length, ms });
+      this.eventAt = arrivedAt;
+      for (const k of keys) this.notify(w.kind, k, ev.type);
+      this.eventAt = undefined;
+    }
+    // replay what waited, in order, until another async map takes over
+    const backlog = this.handlerBacklog ?? [];
+    this.handlerBacklog = undefined;
+    let i = 0;
+    while (i < backlog.length && this.handlerBacklog === undefined && this.alive) {
+      const item = backlog[i++]!;
+      this.eventAt = item.at;
+      try {
+        item.fn(item.ev);
+      } finally {
+        this.eventAt = undefined;
+      }
+    }
+    if (this.handlerBacklog !== undefined) this.handlerBacklog = backlog.slice(i);
+  }
+
   /** One key about to be enqueued because of an event: the notification-loss seam. */
   notify(kind: string, key: string, event: InformerEvent['type']): void {
     if (!this.alive) return;
     const { seams, kernel, trace } = this.env;
     const seq = seams.notifySeq++;
     const d = seams.hasNotifyHooks ? seams.decideNotify({ t: kernel.now(), controller: this.name, replica: this.replica, kind, key, event, seq }) : 'deliver';
-    trace.push({ t: kernel.now(), type: 'informer:notify', controller: this.name, replica: this.replica, kind, key, event, decision: d, seq });
+    // eventAt: when the event reached this controller, if its handlers held it back
+    if (this.eventAt === undefined) trace.push({ t: kernel.now(), type: 'informer:notify', controller: this.name, replica: this.replica, kind, key, event, decision: d, seq });
+    else trace.push({ t: kernel.now(), type: 'informer:notify', controller: this.name, replica: this.replica, kind, key, event, decision: d, seq, eventAt: this.eventAt });
     if (d === 'deliver') this.queue.add(key);
   }
 
@@ -195,6 +311,7 @@ export class ControllerInstance implements ClientOwner {
   /** Stops informers and the queue (crash, or end of run). */
   shutdown(): void {
     this.alive = false;
+    this.handlerBacklog = undefined;
     for (const inf of this.informers.values()) inf.stop();
     this.queue.shutdown();
     this.process?.stop(this.crashing ? 'crash' : 'shutdown');
@@ -250,6 +367,19 @@ class TaskClock {
   sleep(ms: number): Promise<void> {
     if (!this.inst.alive) return Promise.reject(new CrashedError(this.inst.name));
     return this.inst.env.kernel.sleep(this.task, ms);
+  }
+}
+
+/** ctx.clock of a watch map: sleeps park the running async map's task. */
+class HandlerClock {
+  constructor(private readonly inst: ControllerInstance) {}
+  now(): number {
+    return this.inst.env.kernel.now();
+  }
+  sleep(ms: number): Promise<void> {
+    if (!this.inst.alive) return Promise.reject(new CrashedError(this.inst.name));
+    // a map is running only inside onWatch or its task; a sleep from anywhere else parks no task
+    return this.inst.env.kernel.sleep(this.inst.mapRunning() ? this.inst.handlerTaskFor() : undefined, ms);
   }
 }
 

@@ -3,11 +3,26 @@ import type { ControllerProcess } from './controller-process.js';
 import type { RateLimiterOptions } from './rate-limiter.js';
 import type { Reconciler } from './reconcile.js';
 
+/** What a watch's `map` may use: the virtual clock (a map may be slow, see {@link WatchMapping.map}). @public */
+export interface WatchMapContext {
+  readonly clock: {
+    /** Virtual time in ms. */
+    now(): number;
+    /** Sleeps `ms` of virtual time (only an async `map` can await it). */
+    sleep(ms: number): Promise<void>;
+  };
+}
+
 /** A custom event → keys mapping (controller-runtime `Watches` with `EnqueueRequestsFromMapFunc`). @public */
 export interface WatchMapping {
   kind: string;
-  /** Keys (`namespace/name`) of primary objects to reconcile when an object of `kind` changes. */
-  map: (object: StoredObject) => string[];
+  /**
+   * Keys (`namespace/name`) of primary objects to reconcile when an object of `kind` changes.
+   * It may return a promise (an event handler doing heavy work): like client-go's
+   * processorListener, the cache is updated at once, but this controller's later notifications
+   * wait until the promise settles, so a slow map delays every change this controller sees.
+   */
+  map: (object: StoredObject, ctx: WatchMapContext) => string[] | Promise<string[]>;
 }
 
 /** Options of {@link defineController}. @public */

@@ -26,6 +26,8 @@ export type TraceType =
   | 'informer:relist'
   | 'informer:resync'
   | 'informer:notify'
+  | 'handler:start'
+  | 'handler:end'
   | 'queue:add'
   | 'reconcile:start'
   | 'reconcile:end'

@@ -93,6 +93,37 @@ describe('handlers', () => {
     expect(seen).toEqual(['301:ns/x']);
   });
 
+  it('watches: an async, slow map delays this controller\'s later events (not the cache, not other controllers), serially', async () => {
+    const seen: string[] = [];
+    const config = (name: string, target: string) => ({ kind: 'Config', metadata: { name, namespace: 'ns' }, spec: { target } });
+    const c = defineController({
+      name: 'c',
+      for: 'Thing',
+      watches: [{ kind: 'Config', map: async (o, ctx) => (await ctx.clock.sleep(2000), [`ns/${String(o.spec['target'])}`]) }],
+      resyncPeriodMs: 0,
+      async reconcile(ctx) {
+        // the cache is updated at once: the second Config is visible while the first map still sleeps
+        seen.push(`${ctx.clock.now()}:${ctx.key}:${(await ctx.client.list('Config')).length}`);
+      },
+    });
+    const other = defineController({ name: 'other', for: 'Thing', resyncPeriodMs: 0, reconcile: (ctx) => void seen.push(`other ${ctx.clock.now()}:${ctx.key}`) });
+    const s = scenario({
+      controllers: [{ name: 'c' }, { name: 'other' }],
+      workload: [
+        { at: 300, type: 'create', object: config('a', 'x') },
+        { at: 301, type: 'create', object: config('b', 'y') },
+        { at: 400, type: 'create', object: obj('t') },
+      ],
+    });
+    const { run: r } = await run(s, [c, other]);
+    // a: 301 → 2301; b waits behind it: 2301 → 4301; the Thing's own event waits too
+    expect(seen).toEqual(['other 401:ns/t', '2301:ns/x:2', '4301:ns/y:2', '4301:ns/t:2']);
+    const ends = entries(r.trace, 'handler:end').map((e) => [e.t, e['key'], e['ms'], e['result']]);
+    expect(ends).toEqual([[2301, 'ns/a', 2000, 'done'], [4301, 'ns/b', 2000, 'done']]);
+    const notifies = entries(r.trace, 'informer:notify').filter((e) => e['controller'] === 'c').map((e) => [e.t, e['key'], e['eventAt']]);
+    expect(notifies).toEqual([[2301, 'ns/x', 301], [4301, 'ns/y', 302], [4301, 'ns/t', 401]]);
+  });
+
   it('resync re-enqueues every cached key periodically', async () => {
     const c = defineController({ name: 'c', for: 'Thing', resyncPeriodMs: 3000, reconcile: () => undefined });
     const { run: r } = await run(scenario({ controllers: [{ name: 'c' }], initialObjects: [obj('a')] }), [c]);
