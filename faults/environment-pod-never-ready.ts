@@ -1,7 +1,6 @@
 import fc from 'fast-check';
-import { environmentSeams } from '../src/harness/environment.js';
 import { defineFault } from '../src/harness/fault.js';
-import { ObjectPicker, oncePerObject } from '../src/environment/_internals/select.js';
+import { installPodReadinessFault } from './_internals/pod-readiness.js';
 
 /**
  * A pod that never becomes Ready while faults act: its containers run, but the readiness probe
@@ -26,24 +25,5 @@ export const environmentPodNeverReady = defineFault({
   actsOn: 'environment',
   arbitrary: (ctx) => fc.array(fc.record({ kind: fc.constant('environment-pod-never-ready'), nth: fc.nat({ max: Math.min(ctx.maxNth, 5) }) }), { maxLength: 2 }),
   backgroundArbitrary: () => fc.record({ kind: fc.constant('environment-pod-never-ready'), rate: fc.integer({ min: 0, max: 50 }).map((p) => p / 100) }),
-  install({ world, rng, fired }, plan) {
-    if (plan.events.length === 0 && !plan.background.some((b) => b.rate > 0)) return () => undefined;
-    const seams = environmentSeams(world);
-    const picker = new ObjectPicker(plan.events, plan.background, rng);
-    const once = oncePerObject(fired);
-    const undo = seams.install({
-      onStep(i) {
-        if (i.kind !== 'Pod' || (i.step !== 'pod:ready' && i.step !== 'pod:run')) return undefined;
-        const how = picker.picks(i);
-        if (how === undefined) return undefined;
-        once(i, how);
-        return { type: 'block' };
-      },
-    });
-    const timers = plan.events.filter((e) => e.at !== undefined).map((e) => world.kernel.at(e.at!, () => world.phase === 'faults' && seams.poke('Pod')));
-    return () => {
-      undo();
-      for (const t of timers) t.cancelled = true;
-    };
-  },
+  install: (ctx, plan) => installPodReadinessFault(ctx, plan, { type: 'block' }),
 });
