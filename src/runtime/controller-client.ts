@@ -30,6 +30,34 @@ export interface ClientOwner {
 /** Writes by each controller (all replicas), for "crash after the k-th write". @internal */
 export const writeCounters = new WeakMap<RuntimeEnv, Map<string, number>>();
 
+/** Downstream requests by each controller (all replicas), for "crash before/after the k-th downstream call". @internal */
+const fetchCounters = new WeakMap<RuntimeEnv, Map<string, number>>();
+
+/**
+ * The crash points around one downstream request of a controller instance: asks the call seam
+ * before the request (`downstream.seq` is then assigned) and after it returned or failed. Throws
+ * {@link CrashedError} when the instance is dead or a fault crashes it there.
+ * @returns the request's index among the controller's downstream requests
+ * @internal
+ */
+export function downstreamCheckpoint(env: RuntimeEnv, owner: ClientOwner, phase: 'before' | 'after', method: string, url: string, seq?: number): number {
+  if (!owner.alive) throw new CrashedError(owner.name);
+  let n = seq;
+  if (n === undefined) {
+    let counts = fetchCounters.get(env);
+    if (!counts) fetchCounters.set(env, (counts = new Map()));
+    n = counts.get(owner.name) ?? 0;
+    counts.set(owner.name, n + 1);
+  }
+  const writeSeq = writeCounters.get(env)?.get(owner.name) ?? 0;
+  const d = env.seams.decideCall({ t: env.kernel.now(), controller: owner.name, replica: owner.replica, phase, verb: 'fetch', write: false, seq: owner.callSeq, writeSeq, downstream: { method, url, seq: n } });
+  if (d === 'crash') {
+    owner.crash(`${phase} fetch ${method} ${url}`);
+    throw new CrashedError(owner.name);
+  }
+  return n;
+}
+
 function refOf(key: KeyOrRef): { namespace?: string; name: string } {
   if (typeof key === 'string') return parseKey(key);
   return key.namespace !== undefined ? { namespace: key.namespace, name: key.name } : { name: key.name };
