@@ -7,7 +7,7 @@ import { parseReproductionFile, type ReproductionFile } from '../../src/report/j
 import { writeReports } from '../../src/report/index.js';
 import { convergence } from '../../properties/convergence.js';
 import { noHotLoop } from '../../properties/no-hot-loop.js';
-import { tempDir } from './cli-helpers.js';
+import { root, runCli, tempDir } from './cli-helpers.js';
 import { buggySyncer, checkOptions, fixedSyncer } from './replay-fixtures/syncer.js';
 
 /**
@@ -71,7 +71,7 @@ describe('a replay without the inputs the check ran with', () => {
     expect(custom.ok).toBe(false);
     const { files } = writeReports(custom, { dir: tempDir(), formats: ['json'] });
     const f2 = parseReproductionFile(readFileSync(files.json!, 'utf8'), files.json!);
-    expect(f2.inputs.properties.find((p) => p.name === 'convergence')?.options['converged']).toBe('<function>');
+    expect(f2.inputs!.properties.find((p) => p.name === 'convergence')?.options['converged']).toBe('<function>');
   });
 
   it('records what is data and names what is code', async () => {
@@ -97,4 +97,22 @@ describe('toPassReproduction', () => {
     await expect(fixedSyncer).toPassReproduction(path, checkOptions);
     expect(await failureOf(expect(buggySyncer).toPassReproduction(path, checkOptions))).toMatch(/still fails no-hot-loop/);
   });
+});
+
+describe('steadystate replay', () => {
+  it("loads the module's checkOptions itself, and fails naming the downstream when the module has none", async () => {
+    const cwd = tempDir();
+    const mod = `${root}/test/e2e/replay-fixtures/syncer-module.ts`;
+    const check = await runCli(['check', mod, '--runs', '1', '--seed', '7', '--properties', 'no-hot-loop', '--faults', 'event-loss'], { cwd });
+    expect(check.code, check.stdout + check.stderr).toBe(1);
+    const report = /Replay: npx steadystate replay (\S+\.json)/.exec(check.stdout)![1]!;
+    const same = await runCli(['replay', report], { cwd });
+    expect(same.stdout).toContain('identical trace');
+    expect(same.stdout).toContain('still fails no-hot-loop');
+    const bare = await runCli(['replay', report, '--module', `${root}/test/e2e/replay-fixtures/syncer-bare.ts`], { cwd });
+    expect(bare.code).toBe(1);
+    expect(bare.stdout).toContain('FAIL this replay does not run what the check ran, so it cannot pass:\n');
+    expect(bare.stdout).toContain('  - recorded with downstream service records-api (https://records.example/v1); this replay has none\n');
+    expect(bare.stdout).toMatch(/Export the options the check ran with as checkOptions from .*syncer-bare\.ts; the check took them from the export checkOptions of .*syncer-module\.ts/);
+  }, 60_000);
 });
