@@ -91,7 +91,7 @@ describe('the reproduction file (JSON)', () => {
     expect(() => parseReproductionFile(other, 'r.json')).toThrow(ReproductionFileError);
     expect(() => parseReproductionFile(other, 'r.json')).toThrow(/written by steadystate 9\.9\.9 .*this is steadystate/);
     expect(() => parseReproductionFile(text.replace('"formatVersion": 1', '"formatVersion": 2'), 'r.json')).toThrow(/format 2.*format 1/);
-    expect(() => parseReproductionFile(text.replace(/"seed": 42/, '"seed": "42"'), 'r.json')).toThrow(/field seed should be a number/);
+    expect(() => parseReproductionFile(text.replace(/"seed": 42/, '"seed": "42"'), 'r.json')).toThrow(/field seed must be a number/);
     expect(() => parseReproductionFile('[1,2]', 'r.json')).toThrow(/is not a steadystate reproduction/);
     expect(() => parseReproductionFile('{', 'r.json')).toThrow(/is not valid JSON/);
   });
