@@ -1,5 +1,6 @@
 import type { DeterminismReport } from '../harness/check-result.js';
 import { z } from 'zod';
+import type { RecordedInputs } from '../harness/recorded-inputs.js';
 import { scenarioSchema, type Scenario } from '../harness/scenario.js';
 import { schemaProblem } from '../harness/schema-problem.js';
 import type { JsonObject } from '../store/object.js';
@@ -7,7 +8,7 @@ import type { ControllerSource, FailedReportModel } from './result.js';
 import { version } from './version.js';
 
 /** Format version of {@link ReproductionFile}; bumped on any incompatible change. @public */
-export const reproductionFormatVersion = 1;
+export const reproductionFormatVersion = 2;
 
 /**
  * The self-contained reproduction of a failure (SPEC §6): everything `steadystate replay` needs
@@ -32,6 +33,14 @@ export interface ReproductionFile {
   /** Properties and fault kinds the check ran with. */
   properties: string[];
   faults: string[];
+  /**
+   * Everything about the check that is data and decides the run (properties with their options,
+   * fault kinds, tail, read tracing, downstream services): a replay whose inputs differ fails and
+   * names the difference. Null for a verdict on a whole check (fault coverage).
+   */
+  inputs: RecordedInputs | null;
+  /** What is code and must be passed to a replay besides the controller, in words (the downstream factory, …). */
+  code: string[];
   summary: string;
   /** "Let: … Then: …" */
   explanation: string;
@@ -64,6 +73,8 @@ export function toReproductionFile(model: FailedReportModel): ReproductionFile {
     property: { name: model.property, options: model.propertyOptions },
     properties: model.properties,
     faults: model.faults,
+    inputs: model.inputs,
+    code: model.code,
     summary: model.summary,
     explanation: model.explanation,
     evidence: model.evidence,
@@ -144,6 +155,17 @@ const reproductionSchema = z.looseObject({
   property: z.looseObject({ name: z.string(), options: jsonObject.nullable() }),
   properties: strings,
   faults: strings,
+  code: strings,
+  inputs: z
+    .looseObject({
+      properties: z.array(z.looseObject({ name: z.string(), options: jsonObject })),
+      faults: strings,
+      environment: strings,
+      tailMs: z.number(),
+      traceReads: z.boolean(),
+      downstream: z.union([z.looseObject({ builder: z.literal(true) }), z.looseObject({ error: z.string() }), z.looseObject({ services: z.array(z.unknown()), handlers: z.number() })], { error: 'must be null or { services: [...], handlers: number, timeoutMs }' }).nullable(),
+    })
+    .nullable(),
   summary: z.string(),
   explanation: z.string(),
   evidence: jsonObject,

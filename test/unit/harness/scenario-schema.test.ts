@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseScenario, type Scenario } from '../../../src/harness/scenario.js';
 import { loadCorpus } from '../../../src/report/corpus.js';
-import { parseReproductionFile } from '../../../src/report/json.js';
+import { parseReproductionFile, reproductionFormatVersion } from '../../../src/report/json.js';
 import { version } from '../../../src/report/version.js';
 import { simulate } from '../../../src/simulate.js';
 import { check } from '../../../src/harness/check.js';
@@ -83,11 +83,13 @@ describe('every file people hand-edit goes through the same schema', () => {
     const file = {
       type: 'steadystate/reproduction',
       steadystate: version,
-      formatVersion: 1,
+      formatVersion: reproductionFormatVersion,
       controller: { name: 'web', source: null },
       property: { name: 'convergence', options: null },
       properties: ['convergence'],
       faults: ['event-loss'],
+      code: [],
+      inputs: null,
       summary: 's',
       explanation: 'e',
       evidence: {},
