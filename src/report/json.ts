@@ -151,7 +151,7 @@ const strings = z.array(z.string());
  * checked for what replay reads (fields added by newer writers of the same version are kept).
  */
 const reproductionSchema = z.looseObject({
-  controller: z.looseObject({ name: z.string(), source: z.strictObject({ module: z.string(), exportName: z.string() }).nullable() }),
+  controller: z.looseObject({ name: z.string(), source: z.looseObject({ module: z.string(), exportName: z.string() }).nullable() }),
   property: z.looseObject({ name: z.string(), options: jsonObject.nullable() }),
   properties: strings,
   faults: strings,
