@@ -14,7 +14,8 @@ import { eventsOf, rate, str, strongest } from './_internals/plan.js';
  *
  * Events: `{ kind: 'crash-restart', nth, params: { point } }`: with `point: 'after-write'`
  * (default) the controller dies right after its nth write of the run (0-based, all replicas);
- * with `'before-call'` right before its nth client call; with `'before-fetch'` / `'after-fetch'`
+ * with `'before-write'` right before its nth write (so the write never happens); with
+ * `'before-call'` right before its nth client call; with `'before-fetch'` / `'after-fetch'`
  * right before its nth downstream request (`ctx.fetch`, 0-based, all replicas) or right after it
  * answered (or failed), before the controller could act on the answer: a created external
  * resource whose id was never recorded. `{ kind: 'crash-restart', at }` kills it
@@ -73,7 +74,8 @@ export const crashRestart = defineFault({
           if (e.target !== undefined && e.target !== i.controller) continue;
           const point = str(e.params, 'point', 'after-write');
           if (point === 'before-fetch' || point === 'after-fetch') continue;
-          const hit = point === 'before-call' ? n === e.nth : i.phase === 'after' && i.write && i.writeSeq === e.nth! + 1;
+          const hit =
+            point === 'before-call' ? n === e.nth : point === 'before-write' ? i.phase === 'before' && i.write && i.writeSeq === e.nth : i.phase === 'after' && i.write && i.writeSeq === e.nth! + 1;
           if (!hit) continue;
           pending.delete(e);
           fired({ nth: e.nth, point, controller: i.controller, replica: i.replica, verb: i.verb });

@@ -117,7 +117,7 @@ export type { CheckResult, CheckPassed, CheckFailed, CheckStats, FaultCoverage, 
 export type { Shard } from './harness/shard.js';
 export { inShard, shardSize, parseShard } from './harness/shard.js';
 export { checkSystematic } from './check-systematic.js';
-export type { SystematicOptions, SystematicResult, SystematicReport, SystematicStrategyReport } from './harness/systematic.js';
+export type { SystematicOptions, SystematicResult, SystematicReport, SystematicStrategyReport, SystematicPlanCounts } from './harness/systematic.js';
 export { ALL_STRATEGIES } from './harness/systematic-plans.js';
 export type { SystematicStrategy } from './harness/systematic-plans.js';
 export { minimize, concretize } from './harness/minimize.js';

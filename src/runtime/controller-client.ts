@@ -1,3 +1,4 @@
+import { permuteList } from './list-permutation.js';
 import { NotFoundError, ServerError } from '../store/errors.js';
 import { cloneJson, keyOf, parseKey, type JsonObject, type NewObject, type StoredObject } from '../store/object.js';
 import type { DeleteOptions, ListOptions } from '../store/store.js';
@@ -132,18 +133,6 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner): Cli
     return o ? cloneJson(o) : undefined;
   }
 
-  function shuffle<T>(items: T[], seed: number): T[] {
-    let s = seed >>> 0 || 1;
-    for (let i = items.length - 1; i > 0; i--) {
-      s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-      const j = s % (i + 1);
-      const tmp = items[i]!;
-      items[i] = items[j]!;
-      items[j] = tmp;
-    }
-    return items;
-  }
-
   function write<R>(verb: WriteInfo['verb'], kind: string, key: string, fn: () => R): R {
     checkpoint('before', verb, true);
     if (seams.hasWriteHooks) {
@@ -219,7 +208,7 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner): Cli
       }
       if (seams.hasListHooks) {
         const d = seams.decideList({ t: kernel.now(), actor: owner.actor, kind, count: items.length, seq: seams.listSeq++ });
-        if (d.type === 'shuffle') items = shuffle([...items], d.seed);
+        if (d.type === 'shuffle') items = permuteList([...items], d.seed);
       }
       traceRead('list', kind, undefined, !options.live, { count: items.length });
       checkpoint('after', 'list', false);
