@@ -5,7 +5,7 @@ import { recordObjectTimelines } from '../../replay.js';
 import { loadCorpus } from '../../report/corpus.js';
 import { ensureWritableDir, ReportWriteError } from '../../report/write-atomic.js';
 import { writeReports, type WrittenReports } from '../../report/index.js';
-import { catalogue, moduleCheckOptions, runCheckOn, type CheckJob } from '../check-job.js';
+import { catalogue, moduleCheckOptions, runCheckOn, validateJob, type CheckJob } from '../check-job.js';
 import type { CliIo } from '../io.js';
 import { loadModule, pickController } from '../load-module.js';
 import { checkNames, type CheckCommandOptions } from '../options.js';
@@ -58,6 +58,7 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
     corpusRoot,
   };
 
+  validateJob(controller, job, base);
   const total = corpus.scenarios.length + shardSize(o.runs ?? base.runs ?? 100, o.shard);
   const progress = createProgress({ total, label: `steadystate check ${controller.name}`, stream: io.stderr, env: io.env });
   let result: CheckResult;
