@@ -2,7 +2,7 @@ import type { JsonObject } from '../store/object.js';
 import type { Property, RunRecord, Verdict } from './property.js';
 import type { Scenario } from './scenario.js';
 import { simulate, type SimulateOptions } from './simulate.js';
-import { runGuards } from './isolation.js';
+import { runGuards } from './run-guards.js';
 import { TwinRunner } from './twin.js';
 
 /** A property that did not hold on a run. @internal */
