@@ -32,8 +32,8 @@ export async function runAttack(a: Attack): Promise<CheckResult> {
     resyncPeriodMs: 0,
     async reconcile(ctx) {
       await a.reconcile?.(ctx);
-      const t = await ctx.client.tryGet<{ n: number }, { n?: number }>('Thing', ctx.key);
-      if (t && t.status.n !== t.spec.n) await ctx.client.updateStatus({ ...t, status: { n: t.spec.n } });
+      const t = await ctx.client.tryGet<{ n: number }, { n?: number; observedGeneration?: number }>('Thing', ctx.key);
+      if (t && (t.status.n !== t.spec.n || t.status.observedGeneration !== t.metadata.generation)) await ctx.client.updateStatus({ ...t, status: { n: t.spec.n, observedGeneration: t.metadata.generation } });
       return a.returns as ReconcileResult;
     },
   });
