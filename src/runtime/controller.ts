@@ -1,4 +1,5 @@
 import type { Task } from '../sim/kernel.js';
+import { describeThrown } from '../sim/thrown.js';
 import type { StoredObject } from '../store/object.js';
 import { keyOf, parseKey } from '../store/object.js';
 import type { Client } from './client.js';
@@ -350,8 +351,7 @@ function ownerKeys(obj: StoredObject, ownerKind: string): string[] {
 }
 
 function describeError(err: unknown): string {
-  if (err instanceof Error) return `${err.name}: ${err.message}`;
-  return String(err);
+  return describeThrown(err);
 }
 
 function noFetch(): Promise<FetchResponse> {

@@ -113,6 +113,7 @@ function humanSummary(result: CheckResult, written: WrittenReports, io: CliIo): 
   if (!m.ok) for (const n of m.notes) lines.push(`  Note: ${n}`, '');
   lines.push('Reports:');
   for (const f of files) lines.push(`  ${f}`);
+  if (written.replaced) lines.push('  (each replaced the identical report of this same failure from an earlier run)');
   if (!m.ok && m.replay.command) lines.push('', `Replay: ${m.replay.command}`);
   return lines.join('\n') + '\n';
 }
