@@ -11,8 +11,8 @@ import { allFaults, check, checkSystematic, type CheckOptions } from '../src/ind
 import { multiFault, type MultiFaultExhibit } from '../examples/multi-fault/index.js';
 import type { BenchRow } from './types.js';
 
-export type SearchMode = 'plain' | 'systematic';
-export const SEARCH_MODES: readonly SearchMode[] = ['plain', 'systematic'];
+export type SearchMode = 'plain' | 'guided' | 'systematic';
+export const SEARCH_MODES: readonly SearchMode[] = ['plain', 'guided', 'systematic'];
 
 /** One search of one exhibit. */
 export interface Trial {
@@ -76,7 +76,7 @@ export async function searchTable(options: { seeds?: number; cap?: number; exhib
     for (const mode of options.modes ?? SEARCH_MODES) {
       const trials: Trial[] = [];
       if (mode === 'systematic') trials.push(await systematicTrial(ex));
-      else for (let seed = 1; seed <= seeds; seed++) trials.push(await swarmTrial(ex, seed, cap));
+      else for (let seed = 1; seed <= seeds; seed++) trials.push(await swarmTrial(ex, seed, cap, { search: mode === 'guided' ? 'guided' : 'swarm' }));
       const sizes = trials.filter((t) => t.faultEvents !== undefined).map((t) => t.faultEvents!);
       const cell: SearchCell = { exhibit: ex.name, mode, trials, median: medianRuns(trials), found: trials.filter((t) => t.found).length, maxFaultEvents: sizes.length ? Math.max(...sizes) : undefined, cap };
       cells.push(cell);
@@ -123,6 +123,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const exhibits = names.length ? multiFault.filter((e) => names.includes(e.name)) : multiFault;
   const seeds = Number(process.env['SEARCH_SEEDS'] ?? 10);
   const cap = Number(process.env['SEARCH_CAP'] ?? 1000);
-  const cells = await searchTable({ seeds, cap, exhibits, onCell: (c) => process.stderr.write(`  ${c.exhibit} ${c.mode}: ${fmtMedian(c)} (${c.trials.map((t) => (t.found ? t.runs : '-')).join(' ')}) ${Math.round(c.trials.reduce((n, t) => n + t.ms, 0))} ms\n`) });
+  const modes = process.env['SEARCH_MODES'] ? (process.env['SEARCH_MODES'].split(',') as SearchMode[]) : SEARCH_MODES;
+  const cells = await searchTable({ seeds, cap, exhibits, modes, onCell: (c) => process.stderr.write(`  ${c.exhibit} ${c.mode}: ${fmtMedian(c)} (${c.trials.map((t) => (t.found ? t.runs : '-')).join(' ')}) ${Math.round(c.trials.reduce((n, t) => n + t.ms, 0))} ms\n`) });
   console.log(formatSearchTable(cells));
 }

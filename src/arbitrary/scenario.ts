@@ -1,5 +1,5 @@
 import fc, { type Arbitrary } from 'fast-check';
-import type { FaultModule } from '../harness/fault.js';
+import type { FaultGenContext, FaultModule } from '../harness/fault.js';
 import type { ControllerRef, EnvironmentRef, Scenario, ScenarioOptions } from '../harness/scenario.js';
 import { faultPlan } from './fault-plan.js';
 import { resolveObjectTemplates, templateKey, workload, type ObjectTemplate, type ResolvedObjectTemplate, type WorkloadActionType } from './workload.js';
@@ -47,18 +47,9 @@ export function scenario(options: ScenarioArbitraryOptions): Arbitrary<Scenario>
   const maxActions = options.maxActions ?? 4;
   const windowMs = options.options?.faultWindowMs ?? 30_000;
   const objects = resolveObjectTemplates(options.objects, undefined, 'steadystate.scenario', (i) => (i < 0 ? 'options.objects' : `options.objects[${i}]`));
-  const keys: string[] = [];
-  for (const t of objects) for (let i = 0; i < maxObjects; i++) keys.push(templateKey(t, i));
-  const kinds = [...new Set([...(options.primaryKinds ?? []), ...objects.map((t) => t.kind)])];
   const plan = faultPlan({
     faults: options.faults ?? [],
-    context: {
-      controllers: options.controllers.map((c) => c.name),
-      kinds,
-      keys,
-      faultWindowMs: windowMs,
-      maxNth: options.maxNth ?? Math.max(8, 3 * (maxObjects + maxActions)),
-    },
+    context: faultGenContext(options),
     ...(options.swarm !== undefined ? { swarm: options.swarm } : {}),
     maxEvents: options.maxFaultEvents ?? 4,
   });
@@ -78,4 +69,20 @@ export function scenario(options: ScenarioArbitraryOptions): Arbitrary<Scenario>
       ...(scenarioOptions ? { options: scenarioOptions } : {}),
     }),
   );
+}
+
+/** What the fault generators of {@link scenario} know about its scenarios (guided search mutates plans with it too). @internal */
+export function faultGenContext(options: ScenarioArbitraryOptions): FaultGenContext {
+  const maxObjects = options.maxObjects ?? 2;
+  const maxActions = options.maxActions ?? 4;
+  const objects = resolveObjectTemplates(options.objects, undefined, 'steadystate.scenario', (i) => (i < 0 ? 'options.objects' : `options.objects[${i}]`));
+  const keys: string[] = [];
+  for (const t of objects) for (let i = 0; i < maxObjects; i++) keys.push(templateKey(t, i));
+  return {
+    controllers: options.controllers.map((c) => c.name),
+    kinds: [...new Set([...(options.primaryKinds ?? []), ...objects.map((t) => t.kind)])],
+    keys,
+    faultWindowMs: options.options?.faultWindowMs ?? 30_000,
+    maxNth: options.maxNth ?? Math.max(8, 3 * (maxObjects + maxActions)),
+  };
 }
