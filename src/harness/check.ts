@@ -14,6 +14,7 @@ import { describeInputs, type RecordedInputs } from './recorded-inputs.js';
 import { inShard, shardSize } from './shard.js';
 import { BehaviourObserver, CoverageMap, runCoverage } from './guided/behaviour-coverage.js';
 import { ScenarioPool, strategiesFor } from './guided/pool.js';
+import { smallerPlan } from './systematic-strategies/smaller-plan.js';
 import { faultGenContext, type ScenarioArbitraryOptions } from '../arbitrary/scenario.js';
 import { runStats, StatsCollector } from './stats.js';
 
@@ -179,15 +180,20 @@ class CheckRun {
     let minimizeReductions = 0;
     if (o.shrink.enabled && property) {
       const only = [property];
-      const m = await minimize(found.scenario, found.outcome.run, {
-        maxTests: o.shrink.maxMinimizeTests,
-        stillFails: async (s) => {
-          const out = await this.runner.judge(s, { properties: only });
-          return out.failure?.property === failure.property ? out.run : undefined;
-        },
-      });
+      const stillFails = async (s: Scenario) => {
+        const out = await this.runner.judge(s, { properties: only });
+        return out.failure?.property === failure.property ? out.run : undefined;
+      };
+      const m = await minimize(found.scenario, found.outcome.run, { maxTests: o.shrink.maxMinimizeTests, stillFails });
       minimal = { scenario: m.scenario, run: m.run };
       minimizeReductions = m.reductions;
+      // more than three faults, each needed where it is: look for a smaller derived plan on the same workload
+      const smaller = await smallerPlan(minimal.scenario, property, this.runner, o);
+      if (smaller) {
+        const m2 = await minimize(smaller.scenario, smaller.run, { maxTests: o.shrink.maxMinimizeTests, stillFails });
+        minimal = { scenario: m2.scenario, run: m2.run };
+        minimizeReductions += 1 + m2.reductions;
+      }
     }
     // the verdict of the minimal scenario (its words and evidence, not those of the original)
     const judged = property ? await this.runner.judgeRun(minimal.run, { properties: [property] }) : found.outcome;

@@ -1,8 +1,8 @@
 import { stableStringify } from '../../sim/hash.js';
 import type { ResolvedCheckOptions } from '../check-options.js';
-import { behaviourFingerprint, CoverageTracker } from '../coverage.js';
+import { CoverageTracker } from '../coverage.js';
 import type { FaultEvent } from '../fault-plan.js';
-import type { RunRecord } from '../property.js';
+import type { Property, RunRecord } from '../property.js';
 import type { Scenario } from '../scenario.js';
 import type { ScenarioOutcome, ScenarioRunner } from '../scenario-runner.js';
 import { runStats, StatsCollector } from '../stats.js';
@@ -29,6 +29,33 @@ function addPruned(into: Record<string, number>, from: Record<string, number>): 
 
 function prune(into: Record<string, number>, reason: string): void {
   into[reason] = (into[reason] ?? 0) + 1;
+}
+
+/**
+ * What a run did, without times and versions: its reads, writes, reconciles, crashes, restarts and
+ * requests in order. Two single-fault runs with equal shapes lead to the same second faults; a
+ * crash that the restarted controller repairs with the very same writes still has a shape of its
+ * own (it re-read the world after a restart, where a second fault can bite).
+ */
+function shapeOf(run: RunRecord): string {
+  const parts: string[] = [];
+  for (const e of run.trace) {
+    switch (e.type) {
+      case 'store:read':
+      case 'store:write':
+      case 'downstream:request':
+        parts.push(`${e.type} ${String(e['actor'])} ${String(e['verb'] ?? e['method'])} ${String(e['kind'] ?? e['endpoint'])} ${String(e['key'] ?? '')} ${String(e['noop'] ?? '')}`);
+        break;
+      case 'reconcile:start':
+      case 'controller:crash':
+      case 'controller:start':
+        parts.push(`${e.type} ${String(e['controller'])}/${String(e['replica'])} ${String(e['key'] ?? '')}`);
+        break;
+      default:
+        break;
+    }
+  }
+  return parts.join('\n');
 }
 
 /** Every fault kind of the plan injected at least once. */
@@ -60,7 +87,7 @@ export class SystematicSearch {
     private readonly runner: ScenarioRunner,
     private readonly o: ResolvedCheckOptions,
     strategies: readonly SystematicStrategy[],
-    private readonly opts: { limit: number; depth: 1 | 2; maxRuns: number; stopOnFailure: boolean },
+    private readonly opts: { limit: number; depth: 1 | 2; maxRuns: number; stopOnFailure: boolean; properties?: readonly Property[] },
   ) {
     const kinds = new Set(o.faults.map((f) => f.kind));
     this.reports = strategies.map((s) => ({
@@ -83,7 +110,7 @@ export class SystematicSearch {
   }
 
   private async judge(s: Scenario, reference: RunRecord | undefined): Promise<ScenarioOutcome> {
-    const outcome = await this.runner.judge(s);
+    const outcome = await this.runner.judge(s, this.opts.properties ? { properties: this.opts.properties } : {});
     this.runs++;
     if (reference) this.coverage.add(outcome.run, reference);
     this.stats.add(runStats(outcome.run, !outcome.failure, outcome.latencyMs));
@@ -147,7 +174,8 @@ export class SystematicSearch {
 
   /** Depth 2: second faults derived from each single-fault run that changed the controllers' behaviour. */
   private async pairs(base: Scenario, reference: RunRecord, singles: readonly { plan: DerivedPlan; outcome: ScenarioOutcome }[]): Promise<boolean> {
-    const seenBehaviour = new Set([behaviourFingerprint(reference)]);
+    const referenceShape = shapeOf(reference);
+    const seenBehaviour = new Set([referenceShape]);
     const seenPlans = new Set<string>();
     for (const single of singles) {
       const run = single.outcome.run;
@@ -155,9 +183,9 @@ export class SystematicSearch {
         prune(this.extended.pruned, 'its fault never fired');
         continue;
       }
-      const fp = behaviourFingerprint(run);
+      const fp = shapeOf(run);
       if (seenBehaviour.has(fp)) {
-        prune(this.extended.pruned, fp === behaviourFingerprint(reference) ? 'no effect on what the controllers did' : 'the same behaviour as another single fault');
+        prune(this.extended.pruned, fp === referenceShape ? 'no effect on what the controllers did' : 'the same behaviour as another single fault');
         continue;
       }
       seenBehaviour.add(fp);
