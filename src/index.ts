@@ -113,7 +113,7 @@ export type { NetworkTarget, RefusedRequest } from './downstream/net-guard.js';
 // checking, replaying and reporting (SPEC §6, §7)
 export { check } from './check.js';
 export type { CheckOptions, CheckProgress, CheckCorpus, EnvironmentUse } from './harness/check-options.js';
-export type { CheckResult, CheckPassed, CheckFailed, CheckStats, FaultCoverage, DeterminismReport } from './harness/check-result.js';
+export type { CheckResult, CheckPassed, CheckFailed, CheckStats, FaultCoverage, DeterminismReport, BehaviourCoverageReport } from './harness/check-result.js';
 export type { Shard } from './harness/shard.js';
 export { inShard, shardSize, parseShard } from './harness/shard.js';
 export { checkSystematic } from './check-systematic.js';
