@@ -8,6 +8,7 @@
 import type { MultiFaultExhibit } from './exhibit.js';
 import { foreignChild } from './foreign-child/exhibit.js';
 import { leakedBucket } from './leaked-bucket/exhibit.js';
+import { orphanSweep } from './orphan-sweep/exhibit.js';
 import { primaryElection } from './primary-election/exhibit.js';
 import { rotatedKey } from './rotated-key/exhibit.js';
 import { stuckCleanup } from './stuck-cleanup/exhibit.js';
@@ -15,6 +16,6 @@ import { stuckCleanup } from './stuck-cleanup/exhibit.js';
 export type { MultiFaultExhibit } from './exhibit.js';
 
 /** Every exhibit, hardest to find by plain swarm last. */
-export const multiFault: readonly MultiFaultExhibit[] = [foreignChild, stuckCleanup, primaryElection, leakedBucket, rotatedKey];
+export const multiFault: readonly MultiFaultExhibit[] = [foreignChild, stuckCleanup, primaryElection, leakedBucket, rotatedKey, orphanSweep];
 
-export { foreignChild, leakedBucket, primaryElection, rotatedKey, stuckCleanup };
+export { foreignChild, leakedBucket, orphanSweep, primaryElection, rotatedKey, stuckCleanup };
