@@ -1,0 +1,85 @@
+import { LineCounter, parseAllDocuments, type Document } from 'yaml';
+import { newObjectSchema } from '../harness/scenario.js';
+import { issueText } from '../harness/schema-problem.js';
+import type { NewObject } from '../store/object.js';
+import { place, StoryFileError } from './story-file-error.js';
+
+/**
+ * Kinds kubectl treats as cluster-scoped: a manifest of any other kind without a namespace lands
+ * in `default`, as `kubectl apply` puts it there. (A custom cluster-scoped kind: write
+ * `namespace: ""`.)
+ * @internal
+ */
+export const CLUSTER_SCOPED_KINDS: ReadonlySet<string> = new Set([
+  'Namespace', 'Node', 'PersistentVolume', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'StorageClass', 'PriorityClass',
+  'ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration', 'APIService', 'IngressClass', 'RuntimeClass', 'CSIDriver', 'CSINode', 'VolumeAttachment',
+]);
+
+/** The namespace a manifest's object lands in: its own, `default` for namespaced kinds, none for cluster-scoped ones or `namespace: ""`. @internal */
+export function withNamespace(o: NewObject): NewObject {
+  const ns = o.metadata.namespace;
+  if (ns === '') {
+    const { namespace: _drop, ...metadata } = o.metadata;
+    return { ...o, metadata };
+  }
+  if (ns !== undefined || CLUSTER_SCOPED_KINDS.has(o.kind)) return o;
+  return { ...o, metadata: { ...o.metadata, namespace: 'default' } };
+}
+
+/** A YAML document's line of the node at `path` (or of its nearest ancestor that exists). */
+export function lineOf(doc: Document, lines: LineCounter, path: readonly PropertyKey[]): number | undefined {
+  for (let n = path.length; n >= 0; n--) {
+    const node = n === 0 ? doc.contents : (doc.getIn(path.slice(0, n) as unknown[], true) as { range?: [number, number, number] } | undefined);
+    const start = (node as { range?: [number, number, number] } | null | undefined)?.range?.[0];
+    if (start !== undefined) return lines.linePos(start).line;
+  }
+  return undefined;
+}
+
+const FIX = 'Every manifest is a Kubernetes object: apiVersion, kind, metadata.name (and namespace), spec.';
+
+/**
+ * Parses a multi-document Kubernetes YAML file (`---` separated; empty documents skipped; a
+ * `kind: List` contributes its items) into the objects it declares, validated with the scenario
+ * schema. Objects without a namespace land in `default` unless their kind is cluster-scoped.
+ * @param text - the file's contents
+ * @param file - the file's name, for messages
+ * @throws StoryFileError naming the file, the document and the line
+ * @public
+ */
+export function parseManifests(text: string, file: string): NewObject[] {
+  const lines = new LineCounter();
+  const docs = parseAllDocuments(text, { lineCounter: lines, prettyErrors: false });
+  const list = Array.isArray(docs) ? docs : [docs];
+  const out: NewObject[] = [];
+  list.forEach((doc, i) => {
+    const document = i + 1;
+    const err = doc.errors[0];
+    if (err) {
+      const line = err.linePos?.[0]?.line;
+      throw new StoryFileError(`steadystate: ${place(file, { document, line })} is not valid YAML: ${err.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}. Fix the YAML (indentation, an unclosed bracket or quote).`, file, { document, ...(line !== undefined ? { line } : {}) });
+    }
+    if (doc.contents === null) return;
+    const value: unknown = doc.toJS({ maxAliasCount: 100 });
+    if (value === null || value === undefined) return;
+    const line = lineOf(doc, lines, []);
+    if (typeof value !== 'object' || Array.isArray(value)) {
+      throw new StoryFileError(`steadystate: ${place(file, { document, line })} is ${Array.isArray(value) ? 'a list' : `the ${typeof value} ${JSON.stringify(value)}`}, not an object. ${FIX}`, file, { document, ...(line !== undefined ? { line } : {}) });
+    }
+    const record = value as Record<string, unknown>;
+    const items = record['kind'] === 'List' && Array.isArray(record['items']) ? (record['items'] as unknown[]).map((item, j) => ({ item, path: ['items', j] as PropertyKey[] })) : [{ item: value, path: [] as PropertyKey[] }];
+    for (const { item, path } of items) out.push(validated(item, path, doc, lines, file, document));
+  });
+  return out;
+}
+
+function validated(item: unknown, path: readonly PropertyKey[], doc: Document, lines: LineCounter, file: string, document: number): NewObject {
+  const r = newObjectSchema.safeParse(item, { reportInput: true });
+  if (r.success) return withNamespace(r.data);
+  const issue = r.error.issues[0]!;
+  const full = [...path, ...issue.path];
+  const line = lineOf(doc, lines, full);
+  const what = issueText({ ...issue, path: full } as typeof issue, '');
+  const hint = /^kind /.test(what) ? ' (add e.g. `kind: WebApp`)' : /metadata\.name/.test(what) ? ' (add `metadata: { name: … }`)' : '';
+  throw new StoryFileError(`steadystate: ${place(file, { document, line })}: ${what}${hint}. ${FIX}`, file, { document, ...(line !== undefined ? { line } : {}) });
+}
