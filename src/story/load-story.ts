@@ -3,7 +3,7 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { globSync, isDynamicPattern } from 'tinyglobby';
 import type { Story } from '../harness/story.js';
 import type { NewObject } from '../store/object.js';
-import { parseManifests } from './parse-manifests.js';
+import { manifestEntries, refuseDuplicates, type ManifestEntry } from './parse-manifests.js';
 import { parseStory } from './parse-story.js';
 import { StoryFileError } from './story-file-error.js';
 
@@ -22,7 +22,9 @@ export interface LoadStoryOptions {
  */
 export function loadManifests(patterns: readonly string[], options: LoadStoryOptions = {}): NewObject[] {
   const cwd = options.cwd ?? process.cwd();
-  return patterns.flatMap((p) => readPattern(p, cwd, cwd));
+  const entries = patterns.flatMap((p) => readPattern(p, cwd, cwd));
+  refuseDuplicates(entries);
+  return entries.map((e) => e.object);
 }
 
 /**
@@ -36,17 +38,28 @@ export function loadStory(file: string, options: LoadStoryOptions = {}): Story {
   const path = resolve(cwd, file);
   const text = readText(path, shownName(path, cwd), 'story file');
   const base = dirname(path);
-  return parseStory(text, shownName(path, cwd), (pattern) => readPattern(pattern, base, cwd));
+  const initial: ManifestEntry[] = [];
+  let collecting = true;
+  const story = parseStory(text, shownName(path, cwd), (pattern) => {
+    const entries = readPattern(pattern, base, cwd);
+    if (collecting) initial.push(...entries);
+    return entries.map((e) => e.object);
+  }, () => {
+    // the manifests created at t=0 are read first; steps may name the same files again
+    collecting = false;
+    refuseDuplicates(initial);
+  });
+  return story;
 }
 
-function readPattern(pattern: string, base: string, cwd: string): NewObject[] {
+function readPattern(pattern: string, base: string, cwd: string): ManifestEntry[] {
   if (!isDynamicPattern(pattern)) {
     const path = isAbsolute(pattern) ? pattern : join(base, pattern);
-    return parseManifests(readText(path, shownName(path, cwd), 'manifest'), shownName(path, cwd));
+    return manifestEntries(readText(path, shownName(path, cwd), 'manifest'), shownName(path, cwd));
   }
   const files = globSync(pattern, { cwd: base, absolute: true, onlyFiles: true, expandDirectories: false }).sort();
   if (files.length === 0) throw new StoryFileError(`steadystate: no file matches ${JSON.stringify(pattern)} (looked in ${shownName(base, cwd) || '.'}). Check the pattern, e.g. config/samples/*.yaml, relative to ${base === cwd ? 'the working directory' : 'the story file'}.`, pattern);
-  return files.flatMap((f) => parseManifests(readText(f, shownName(f, cwd), 'manifest'), shownName(f, cwd)));
+  return files.flatMap((f) => manifestEntries(readText(f, shownName(f, cwd), 'manifest'), shownName(f, cwd)));
 }
 
 function readText(path: string, shown: string, what: string): string {

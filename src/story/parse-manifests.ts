@@ -1,4 +1,4 @@
-import { LineCounter, parseAllDocuments, type Document } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document } from 'yaml';
 import { newObjectSchema } from '../harness/scenario.js';
 import { issueText } from '../harness/schema-problem.js';
 import type { NewObject } from '../store/object.js';
@@ -26,14 +26,30 @@ export function withNamespace(o: NewObject): NewObject {
   return { ...o, metadata: { ...o.metadata, namespace: 'default' } };
 }
 
-/** A YAML document's line of the node at `path` (or of its nearest ancestor that exists). */
+/**
+ * The line of the node at `path` in a YAML document: of the key of the deepest map entry on the
+ * path that exists (so a missing field points at its parent's key), or of the list item.
+ * @internal
+ */
 export function lineOf(doc: Document, lines: LineCounter, path: readonly PropertyKey[]): number | undefined {
-  for (let n = path.length; n >= 0; n--) {
-    const node = n === 0 ? doc.contents : (doc.getIn(path.slice(0, n) as unknown[], true) as { range?: [number, number, number] } | undefined);
-    const start = (node as { range?: [number, number, number] } | null | undefined)?.range?.[0];
-    if (start !== undefined) return lines.linePos(start).line;
+  let node: unknown = doc.contents;
+  let offset = rangeStart(node);
+  for (const seg of path) {
+    if (isMap(node)) {
+      const pair = node.items.find((p) => (isScalar(p.key) ? p.key.value : p.key) === seg);
+      if (!pair) break;
+      offset = rangeStart(pair.key) ?? offset;
+      node = pair.value;
+    } else if (isSeq(node) && typeof seg === 'number') {
+      node = node.items[seg];
+      offset = rangeStart(node) ?? offset;
+    } else break;
   }
-  return undefined;
+  return offset === undefined ? undefined : lines.linePos(offset).line;
+}
+
+function rangeStart(node: unknown): number | undefined {
+  return (node as { range?: [number, number, number] } | null | undefined)?.range?.[0];
 }
 
 const FIX = 'Every manifest is a Kubernetes object: apiVersion, kind, metadata.name (and namespace), spec.';
@@ -48,10 +64,23 @@ const FIX = 'Every manifest is a Kubernetes object: apiVersion, kind, metadata.n
  * @public
  */
 export function parseManifests(text: string, file: string): NewObject[] {
+  return manifestEntries(text, file).map((e) => e.object);
+}
+
+/** One object of a manifest file and where it is. @internal */
+export interface ManifestEntry {
+  object: NewObject;
+  file: string;
+  document: number;
+  line: number | undefined;
+}
+
+/** {@link parseManifests} with each object's place (for messages about duplicates). @internal */
+export function manifestEntries(text: string, file: string): ManifestEntry[] {
   const lines = new LineCounter();
-  const docs = parseAllDocuments(text, { lineCounter: lines, prettyErrors: false });
+  const docs = parseAllDocuments(text, { lineCounter: lines });
   const list = Array.isArray(docs) ? docs : [docs];
-  const out: NewObject[] = [];
+  const out: ManifestEntry[] = [];
   list.forEach((doc, i) => {
     const document = i + 1;
     const err = doc.errors[0];
@@ -68,7 +97,7 @@ export function parseManifests(text: string, file: string): NewObject[] {
     }
     const record = value as Record<string, unknown>;
     const items = record['kind'] === 'List' && Array.isArray(record['items']) ? (record['items'] as unknown[]).map((item, j) => ({ item, path: ['items', j] as PropertyKey[] })) : [{ item: value, path: [] as PropertyKey[] }];
-    for (const { item, path } of items) out.push(validated(item, path, doc, lines, file, document));
+    for (const { item, path } of items) out.push({ object: validated(item, path, doc, lines, file, document), file, document, line: lineOf(doc, lines, path) });
   });
   return out;
 }
@@ -82,4 +111,20 @@ function validated(item: unknown, path: readonly PropertyKey[], doc: Document, l
   const what = issueText({ ...issue, path: full } as typeof issue, '');
   const hint = /^kind /.test(what) ? ' (add e.g. `kind: WebApp`)' : /metadata\.name/.test(what) ? ' (add `metadata: { name: … }`)' : '';
   throw new StoryFileError(`steadystate: ${place(file, { document, line })}: ${what}${hint}. ${FIX}`, file, { document, ...(line !== undefined ? { line } : {}) });
+}
+
+/**
+ * Refuses an object declared twice (same kind, namespace and name), naming both places: a story
+ * creates each object once and changes it with later steps.
+ * @internal
+ */
+export function refuseDuplicates(entries: readonly ManifestEntry[]): void {
+  const seen = new Map<string, ManifestEntry>();
+  for (const e of entries) {
+    const o = e.object;
+    const id = `${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name ?? ''}`;
+    const first = seen.get(id);
+    if (first) throw new StoryFileError(`steadystate: ${place(e.file, { document: e.document, line: e.line })}: ${id} is declared again (first in ${place(first.file, { document: first.document, line: first.line })}). The objects created at t=0 are each declared once; to change one later, add a step (apply: other-file.yaml).`, e.file, { document: e.document, ...(e.line !== undefined ? { line: e.line } : {}) });
+    seen.set(id, e);
+  }
 }

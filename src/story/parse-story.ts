@@ -2,7 +2,7 @@ import { LineCounter, parseAllDocuments } from 'yaml';
 import { z } from 'zod';
 import { USER_ACTION_TYPES, type WorkloadAction } from '../harness/scenario.js';
 import { MAX_SCENARIO_MS } from '../harness/schema-parts.js';
-import { issueText, shown } from '../harness/schema-problem.js';
+import { issueMessage, issueText, shown } from '../harness/schema-problem.js';
 import type { Story } from '../harness/story.js';
 import { keyOf, type JsonObject, type NewObject } from '../store/object.js';
 import { lineOf, withNamespace } from './parse-manifests.js';
@@ -55,6 +55,7 @@ const step = z.record(z.string(), z.unknown(), { error: (i) => `must be a step {
   }
   if (verbs.length !== 1 && Object.keys(s).every((k) => k in VERBS || k in EXTRAS)) ctx.issues.push({ code: 'custom', path: [], message: verbs.length === 0 ? `has no action; a step is { at, <action>: …, retry? } with one action of ${VERB_LIST}` : `has ${verbs.length} actions (${verbs.join(', ')}); give each action its own step`, input: s });
   if (!('at' in s)) ctx.issues.push({ code: 'custom', path: ['at'], message: 'is required: when the step happens (e.g. at: 2s)', input: undefined });
+  else if (durationMs(s['at']) === undefined) ctx.issues.push({ code: 'custom', path: ['at'], message: `must be a time such as 2s, 500ms or 1m (or a number of milliseconds), at most 7 days; got ${shown(s['at'])}`, input: s['at'] });
   for (const [k, verb] of Object.entries(EXTRAS)) if (verb !== undefined && k in s && verbs[0] !== verb) ctx.issues.push({ code: 'custom', path: [k], message: `belongs to a ${verb} step`, input: s[k] });
   const verb = verbs[0] as WorkloadAction['type'] | undefined;
   if (verb === 'patch' && !('with' in s)) ctx.issues.push({ code: 'custom', path: ['with'], message: 'is required: the merge patch to apply, e.g. with: { spec: { replicas: 2 } }', input: undefined });
@@ -86,12 +87,13 @@ const storyFile = z.strictObject(
  * Actions: create, apply, update (the file's spec), patch (`with`), delete, reapply, recreate,
  * deleteOwned (`owner`), removeFinalizer (`finalizer`). Files are relative to the story file.
  * @param read - the manifests of a file or glob named in the story
+ * @param afterManifests - called once the manifests created at t=0 are read, before the steps
  * @throws StoryFileError naming the file, the step and the line
  * @public
  */
-export function parseStory(text: string, file: string, read: ManifestReader): Story {
+export function parseStory(text: string, file: string, read: ManifestReader, afterManifests?: () => void): Story {
   const lines = new LineCounter();
-  const docs = parseAllDocuments(text, { lineCounter: lines, prettyErrors: false });
+  const docs = parseAllDocuments(text, { lineCounter: lines });
   const list = (Array.isArray(docs) ? docs : [docs]).filter((d) => d.contents !== null || d.errors.length > 0);
   const doc = list[0];
   if (!doc) throw new StoryFileError(`steadystate: ${file} is empty. A story file holds { manifests?, steps?, jitter? }; see the README section "Testing a story".`, file);
@@ -108,11 +110,12 @@ export function parseStory(text: string, file: string, read: ManifestReader): St
     const line = lineOf(doc, lines, issue.path);
     const stepIndex = issue.path[0] === 'steps' && typeof issue.path[1] === 'number' ? issue.path[1] + 1 : undefined;
     const shownPath = stepIndex !== undefined ? issue.path.slice(2) : issue.path;
-    const what = issueText({ ...issue, path: shownPath } as typeof issue, stepIndex !== undefined ? 'the step' : '');
+    const what = shownPath.length === 0 && stepIndex === undefined ? issueMessage(issue) : issueText({ ...issue, path: shownPath } as typeof issue, stepIndex !== undefined ? 'the step' : '');
     throw new StoryFileError(`steadystate: ${place(file, { step: stepIndex, line })}: ${what}.${stepIndex === undefined ? ' A story file holds { manifests?, steps?, jitter? }.' : ''}`, file, line !== undefined ? { line } : {});
   }
   const data = r.data;
   const objects = [data.manifests ?? []].flat().flatMap((pattern) => read(pattern));
+  afterManifests?.();
   const actions: WorkloadAction[] = [];
   (data.steps ?? []).forEach((s, i) => {
     const where = { step: i + 1, line: lineOf(doc, lines, ['steps', i]) };
