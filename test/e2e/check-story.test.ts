@@ -9,6 +9,7 @@ import { scenario as scenarioArbitrary } from '../../src/arbitrary/scenario.js';
 import { resolveStory } from '../../src/harness/story.js';
 import { toReportModel } from '../../src/report/result.js';
 import { markdown } from '../../src/report/markdown.js';
+import '../../src/vitest/index.js';
 
 const web: NewObject = { kind: 'ReplicaSet', metadata: { name: 'web', namespace: 'shop' }, spec: { replicas: 3 }, status: { replicas: 0 } };
 
@@ -47,6 +48,11 @@ describe('check with a story', () => {
     expect(r.ok, r.ok ? '' : `${r.property}: ${r.summary}`).toBe(true);
     // faults really were generated around it
     expect(r.coverage.some((c) => c.injected > 0)).toBe(true);
+  });
+
+  it('works through the vitest matcher too', async () => {
+    await expect(levelTriggered).toPassCheck({ story, runs: 10, seed: 3, reportDir: false });
+    await expect(expect(edgeTriggered).toPassCheck({ story, runs: 50, seed: 1, reportDir: false })).rejects.toThrow(/edge-triggered fails convergence/);
   });
 
   it('varies action times within ± jitter, keeps the story\'s order, and fault generators target the story\'s objects', () => {
