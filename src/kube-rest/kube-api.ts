@@ -83,9 +83,8 @@ export function resolveKubeApiOptions(o: KubeApiOptions): ResolvedKubeApiOptions
  * Known limits (stated, as controller-runtime's fake client does): no admission, defaulting or
  * schema validation; namespaces need not exist and deleting one deletes nothing inside it;
  * server-side apply, dryRun and protobuf are not implemented; list pages after the first show
- * current objects; status written through the main resource is ignored for every kind;
- * top-level fields other than `spec` and `status` are dropped unless the kind is registered with
- * `shape: 'flat'`; a deleted CRD's objects stay in the store.
+ * current objects; status written through the main resource is ignored for every kind; a
+ * deleted CRD's objects stay in the store.
  * @param options - see {@link KubeApiOptions}
  * @example
  * const api = createKubeApi({ store });

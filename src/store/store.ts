@@ -4,7 +4,7 @@ import { changedPaths } from './field-diff.js';
 import { GarbageCollector, type PropagationPolicy } from './garbage-collector.js';
 import { selectObjects, type ListOptions } from './list-options.js';
 import { applyMergePatch } from './merge-patch.js';
-import { cloneJson, jsonEqual, keyOf, type Json, type JsonObject, type NewObject, type ObjectRef, type StoredObject } from './object.js';
+import { cloneJson, contentOf, jsonEqual, keyOf, type Json, type JsonObject, type NewObject, type ObjectRef, type StoredObject } from './object.js';
 import { checkUid, deletePreconditionConflict, resourceVersionConflict } from './preconditions.js';
 import { generateNameSuffix, prepareForCreate, prepareForDeletion, prepareForPatch, prepareForStatusUpdate, prepareForUpdate } from './strategy.js';
 import { invalidName, invalidObject, invalidTransition } from './validation.js';
@@ -185,15 +185,16 @@ export class ObjectStore {
   }
 
   /**
-   * Replaces spec and metadata (labels, annotations, finalizers, ownerReferences) through the
-   * main resource; status in the request is ignored. 409 when `metadata.resourceVersion` is set
+   * Replaces the content (spec and every other top-level field but status) and metadata
+   * (labels, annotations, finalizers, ownerReferences) through the main resource; status in the
+   * request is ignored. 409 when `metadata.resourceVersion` is set
    * and not current; an empty resourceVersion is an unconditional update. 409 too when
    * `metadata.uid` is set and names another object (one deleted and recreated under the name).
    */
   update<S = JsonObject, T = JsonObject>(actor: string, obj: NewObject<S, T> & { metadata: { name: string } }): StoredObject<S, T> {
     const m = obj.metadata;
     return this.write(actor, 'update', obj.kind, keyOf(m as ObjectRef), m.resourceVersion, (cur) =>
-      prepareForUpdate(checkUid(cur, m.uid), cloneJson(obj.spec as JsonObject | undefined), {
+      prepareForUpdate(checkUid(cur, m.uid), cloneJson(contentOf(obj)), {
         labels: cloneJson(m.labels),
         annotations: cloneJson(m.annotations),
         finalizers: cloneJson(m.finalizers),
@@ -359,7 +360,8 @@ export class ObjectStore {
       return cloneJson(cur);
     }
     const rv = ++this.rv;
-    const specChanged = !jsonEqual(cur.spec, next.spec);
+    // spec, or any other content field (a CRD's top-level fields, ConfigMap data), as for custom resources
+    const specChanged = !jsonEqual(contentOf(cur), contentOf(next));
     next = {
       ...next,
       metadata: { ...next.metadata, resourceVersion: String(rv), generation: cur.metadata.generation + (specChanged ? 1 : 0) },
