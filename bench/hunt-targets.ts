@@ -10,6 +10,7 @@ import { defaultProperties } from '../properties/index.js';
 import { convergence } from '../properties/convergence.js';
 import { safetyInvariants } from '../properties/safety-invariants.js';
 import { bugZoo } from '../examples/bug-zoo/index.js';
+import { falsePositiveCorpus } from '../examples/false-positives/index.js';
 import { levelTriggered } from '../examples/replicas/level-triggered.js';
 import { REPLICAS_KIND } from '../examples/replicas/replicas.js';
 import { hotLoopCorrect } from '../examples/property-targets/hot-loop.js';
@@ -171,8 +172,11 @@ const faultTargetPairs: FaultTargetPair[] = [
   { name: 'fault:single-child', controllers: [singleChildCorrect], buggy: [singleChildBuggy], pairedFaults: ['stale-snapshot', 'crash-restart'], options: { objects: { kind: APP, name: 'web', spec: [{ image: 'nginx:1' }, { image: 'nginx:2' }] } } },
 ];
 
+/** The false-positive corpus (examples/false-positives/): correct controllers of shapes the zoo does not have. */
+export const corpusTargets: readonly Target[] = falsePositiveCorpus.map((c) => ({ name: `corpus:${c.name}`, controllers: c.controllers, options: c.options, ...(c.properties ? { properties: c.properties } : {}) }));
+
 /** Every correct controller the project has. */
-export const huntTargets: readonly Target[] = [...zoo, ...propertyTargets, ...faultTargetPairs];
+export const huntTargets: readonly Target[] = [...zoo, ...propertyTargets, ...faultTargetPairs, ...corpusTargets];
 
 /** The fault targets' buggy twins, checked like their correct versions (bench/hunt-exhibits.ts). */
 export const buggyFaultTargets: readonly FaultTargetPair[] = faultTargetPairs.map((p) => ({ ...p, name: `${p.name}:buggy`, controllers: p.buggy }));

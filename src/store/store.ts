@@ -2,6 +2,7 @@ import type { Clock } from '../sim/clock.js';
 import { AlreadyExistsError, InvalidError, NotFoundError, type StoreErrorReason, StoreError } from './errors.js';
 import { changedPaths } from './field-diff.js';
 import { GarbageCollector, type PropagationPolicy } from './garbage-collector.js';
+import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { selectObjects, type ListOptions } from './list-options.js';
 import { applyMergePatch } from './merge-patch.js';
 import { cloneJson, contentOf, jsonEqual, keyOf, type Json, type JsonObject, type NewObject, type ObjectRef, type StoredObject } from './object.js';
@@ -74,6 +75,7 @@ export class ObjectStore {
   private readonly kinds = new Map<string, KindState>();
   private readonly watches: WatchHub;
   private readonly gc: GarbageCollector;
+  private readonly namespaces: NamespaceLifecycle;
   private readonly clock: Clock;
   private readonly onWrite: ((w: WriteRecord) => void) | undefined;
   private readonly uidPrefix: string;
@@ -83,6 +85,7 @@ export class ObjectStore {
     this.watches = new WatchHub(options.historyLimit ?? 1000);
     this.onWrite = options.onWrite;
     this.gc = new GarbageCollector(this, options.defer ?? ((fn) => fn()));
+    this.namespaces = new NamespaceLifecycle(this, options.defer ?? ((fn) => fn()));
     this.uidPrefix = options.uidPrefix ?? 'uid';
   }
 
@@ -165,6 +168,11 @@ export class ObjectStore {
       this.recordError(actor, 'create', input.kind, key, 'AlreadyExists');
       throw new AlreadyExistsError(`${input.kind} "${key}" already exists`);
     }
+    const refused = this.namespaces.refusal(input.kind, namespace);
+    if (refused) {
+      this.recordError(actor, 'create', input.kind, key, refused.reason);
+      throw refused;
+    }
     const now = this.clock.now();
     const obj = prepareForCreate(input, name, namespace, `${this.uidPrefix}-${++this.uidCounter}`, now);
     const invalid = invalidObject(obj);
@@ -180,6 +188,7 @@ export class ObjectStore {
     this.watches.emit(ks.watch, { type: 'ADDED', object: obj, rv });
     this.record({ t: now, actor, verb: 'create', kind: obj.kind, key, uid: obj.metadata.uid, rv, changed: ['.'], noop: false });
     this.gc.collectDangling(obj, undefined);
+    if (obj.kind === 'Namespace') this.namespaces.changed(obj, 'created');
     this.watches.flush();
     return cloneJson(obj) as unknown as StoredObject<S, T>;
   }
@@ -280,6 +289,7 @@ export class ObjectStore {
       // the dependents now (kube-apiserver does it through the `orphan` finalizer); the other
       // policies collect them when the object is finally removed.
       if (options.propagationPolicy === 'Orphan') this.gc.cascade(cur.metadata.uid, 'Orphan');
+      if (kind === 'Namespace') this.namespaces.changed(next, 'deleting');
       this.watches.flush();
       return cloneJson(next);
     }
@@ -393,6 +403,7 @@ export class ObjectStore {
     const gone: StoredObject = { ...cur, metadata: { ...cur.metadata, resourceVersion: String(rv) } };
     ks.objects.delete(key);
     this.gc.removed(cur, key);
+    if (cur.kind === 'Namespace') this.namespaces.changed(cur, 'removed');
     this.watches.emit(ks.watch, { type: 'DELETED', object: gone, rv });
     return { rv, object: gone };
   }
