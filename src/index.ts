@@ -26,7 +26,9 @@ export type { LabelSelector } from './store/selector.js';
 export { simulate } from './simulate.js';
 export { ScenarioError } from './harness/simulate.js';
 export type { SimulateOptions, SimulationResult, RunDownstream } from './harness/simulate.js';
-export type { Scenario, ScenarioOptions, WorkloadAction, ControllerRef, EnvironmentRef } from './harness/scenario.js';
+export { parseScenario, USER_ACTION_TYPES, MAX_SCENARIO_MS } from './harness/scenario.js';
+export type { Scenario, ScenarioOptions, WorkloadAction, UserActionType, ControllerRef, EnvironmentRef } from './harness/scenario.js';
+export { USER_RETRY } from './harness/user-actions.js';
 export type { FaultPlan, FaultEvent, BackgroundFault } from './harness/fault-plan.js';
 export type { World, WorldView, RunPhase } from './harness/world.js';
 export type { TraceEntry, TraceType } from './sim/trace.js';
@@ -105,6 +107,8 @@ export type { RequestRecord, RequestOutcome } from './downstream/request-log.js'
 export type { SimResponse } from './downstream/sim-response.js';
 export type { DownstreamState } from './downstream/run-downstream.js';
 export { UnhandledRequestError } from './downstream/errors.js';
+export { allowNetwork, NetworkRefusedError } from './downstream/net-guard.js';
+export type { NetworkTarget, RefusedRequest } from './downstream/net-guard.js';
 
 // checking, replaying and reporting (SPEC §6, §7)
 export { check } from './check.js';

@@ -9,6 +9,8 @@ import { minimize } from './minimize.js';
 import type { Property, RunRecord } from './property.js';
 import type { ControllerRef, EnvironmentRef, Scenario } from './scenario.js';
 import { ScenarioRunner, type PropertyFailure, type ScenarioOutcome } from './scenario-runner.js';
+import { runGuards } from './isolation.js';
+import { describeInputs, type RecordedInputs } from './recorded-inputs.js';
 import { inShard, shardSize } from './shard.js';
 import { runStats, StatsCollector } from './stats.js';
 
@@ -56,6 +58,7 @@ class CheckRun {
   private readonly total: number;
   /** 0-based index of the generated run being judged (for `onSimulation`), undefined otherwise. */
   private runIndex: number | undefined;
+  private readonly inputs: RecordedInputs;
 
   constructor(private readonly o: ResolvedCheckOptions) {
     this.runner = new ScenarioRunner(
@@ -70,6 +73,7 @@ class CheckRun {
       o.properties,
     );
     this.coverage = new CoverageTracker(o.faults.map((f) => f.kind));
+    this.inputs = describeInputs({ ...o, environment: o.environment.map((e) => e.actor) });
     this.total = this.corpus().length + (o.path !== undefined ? 1 : shardSize(o.runs, o.shard));
     const onSimulation = o.onSimulation;
     if (onSimulation) this.runner.onSimulate = (s) => onSimulation(s, this.runIndex);
@@ -152,7 +156,7 @@ class CheckRun {
 
     this.progress('shrinking', 1);
     const failure = found.outcome.failure!;
-    const property = o.properties.find((p) => p.name === failure.property);
+    const property = o.properties.find((p) => p.name === failure.property) ?? runGuards.find((p) => p.name === failure.property);
     let minimal = { scenario: found.scenario, run: found.outcome.run };
     let minimizeReductions = 0;
     if (o.shrink.enabled && property) {
@@ -252,7 +256,7 @@ class CheckRun {
           if (!(await this.replays(outcome, i + 1))) return true;
           first = { scenario: s, outcome, runNumber: i + 1, fromCorpus: false, original: s };
           last = { scenario: s, outcome };
-          const p = o.properties.find((x) => x.name === outcome.failure!.property);
+          const p = o.properties.find((x) => x.name === outcome.failure!.property) ?? runGuards.find((x) => x.name === outcome.failure!.property);
           onlyFailing = p ? [p] : [...o.properties];
           return false;
         }
@@ -302,6 +306,7 @@ class CheckRun {
       determinismChecked: this.determinismChecked,
       ...(o.shard && o.path === undefined ? { shard: { ...o.shard } } : {}),
       simulations: this.runner.simulations,
+      inputs: this.inputs,
     };
   }
 
