@@ -46,7 +46,7 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
   const corpus = replaysCorpus ? loadCorpus(corpusRoot, controller.name) : { scenarios: [], files: [], skipped: [] };
   for (const s of corpus.skipped) io.stderr.write(`steadystate check: skipped corpus file ${s.file}: ${s.reason}\n`);
 
-  const job: CheckJob = {
+  const planned: CheckJob = {
     module: mod.path,
     exportName: picked.exportName,
     seed,
@@ -59,8 +59,9 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
     corpusRoot,
   };
 
-  validateJob(controller, job, base);
-  const total = corpus.scenarios.length + shardSize(o.runs ?? base.runs ?? 100, o.shard);
+  const { job, misfits } = validateJob(controller, planned, base);
+  for (const m of misfits) io.stderr.write(`steadystate check: skipped corpus entry ${corpus.files[m.index]}: ${m.reason}.\n`);
+  const total = (job.corpus ?? []).length + shardSize(o.runs ?? base.runs ?? 100, o.shard);
   const progress = createProgress({ total, label: `steadystate check ${controller.name}`, stream: io.stderr, env: io.env });
   let result: CheckResult;
   try {
