@@ -104,6 +104,23 @@ describe('node: built-ins stay at the edges', () => {
   });
 });
 
+describe('world-sized lists are never spread into a call', () => {
+  // push(...list) and Math.max(...list) pass every element as an argument: past ~10^5 elements
+  // (objects of one kind) that overflows the stack with a RangeError (issue 17 item 15)
+  it('the simulation core, faults and properties use loops, not push(...) / Math.max(...) / Math.min(...)', () => {
+    const bad: string[] = [];
+    for (const dir of ['src/sim', 'src/store', 'src/runtime', 'src/harness', 'src/environment', 'src/downstream', 'src/kube-rest', 'faults', 'properties']) {
+      for (const f of files(dir)) {
+        const text = readFileSync(join(root, f), 'utf8');
+        text.split('\n').forEach((line, i) => {
+          if (/\.(push|unshift)\(\.\.\.|Math\.(max|min)\(\.\.\./.test(line)) bad.push(`${f}:${i + 1}: ${line.trim()}`);
+        });
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+});
+
 describe('the scanner itself', () => {
   it('finds the imports of a known file (so the rules above cannot pass vacuously)', () => {
     const found = imports('src/harness/simulate.ts').map((s) => target('src/harness/simulate.ts', s));
