@@ -11,6 +11,7 @@ import type { CliIo } from '../io.js';
 import { loadModule, pickController } from '../load-module.js';
 import { checkNames, type CheckCommandOptions } from '../options.js';
 import { createProgress, noColor } from '../progress.js';
+import { escapeTerminal, rawStream } from '../terminal-text.js';
 import { UsageError } from '../usage-error.js';
 import { runCheckInWorkers } from '../worker-pool.js';
 
@@ -62,7 +63,8 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
   const { job, misfits } = validateJob(controller, planned, base);
   for (const m of misfits) io.stderr.write(`steadystate check: skipped corpus entry ${corpus.files[m.index]}: ${m.reason}.\n`);
   const total = (job.corpus ?? []).length + shardSize(o.runs ?? base.runs ?? 100, o.shard);
-  const progress = createProgress({ total, label: `steadystate check ${controller.name}`, stream: io.stderr, env: io.env });
+  // the bar writes cursor controls of its own: the raw stream, with the (user-named) label escaped
+  const progress = createProgress({ total, label: escapeTerminal(`steadystate check ${controller.name}`), stream: rawStream(io.stderr), env: io.env });
   let result: CheckResult;
   try {
     if (o.workers !== undefined) {
