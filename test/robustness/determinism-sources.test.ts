@@ -1,6 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import * as crypto from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runAttack, type Attack } from './hostile.js';
 
@@ -12,6 +14,9 @@ import { runAttack, type Attack } from './hostile.js';
 /** Logs the value: log lines are in the trace, so a value that differs between runs shows. */
 const stamp = (use: () => unknown) => (ctx: Parameters<NonNullable<Attack['reconcile']>>[0]) => ctx.log.info(`stamp ${String(use())}`);
 
+const counter = join(mkdtempSync(join(tmpdir(), 'steadystate-fs-')), 'counter');
+writeFileSync(counter, '0');
+
 const rows: { source: string; use: () => unknown }[] = [
   { source: 'crypto.randomUUID()', use: () => randomUUID() },
   { source: 'crypto.randomUUID()', use: () => globalThis.crypto.randomUUID() },
@@ -21,12 +26,13 @@ const rows: { source: string; use: () => unknown }[] = [
   { source: 'new Date()', use: () => new Date().toISOString() },
   { source: 'process.hrtime()', use: () => process.hrtime.bigint() },
   { source: 'performance.now()', use: () => performance.now() },
-  { source: 'fs.readFileSync()', use: () => readFileSync('/proc/uptime', 'utf8') },
+  // a file that changes between the two runs (each read bumps it): what a config file may do
+  { source: 'fs.readFileSync()', use: () => { const n = Number(readFileSync(counter, 'utf8')); writeFileSync(counter, String(n + 1)); return n; } },
 ];
 
 describe('the determinism check names the source (item 17)', () => {
   for (const r of rows) {
-    it(`${r.source} (${r.use.toString().replace(/^\(\) => /, '')})`, async () => {
+    it(`${r.source} (${r.use.toString().replace(/^\(\) => /, '').slice(0, 60)})`, async () => {
       const res = await runAttack({ attack: r.source, reconcile: stamp(r.use), property: 'determinism', says: [], options: { runs: 1, properties: [] } });
       expect(res.ok).toBe(false);
       if (res.ok) return;
