@@ -34,13 +34,12 @@ export function check(target: ControllerDefinition | readonly ControllerDefiniti
   if (options === null || typeof options !== 'object') return checkWith(target, options);
   const story = storyOf(options);
   const { story: _file, manifests: _globs, ...rest } = options;
-  return checkWith(target, {
-    ...rest,
-    ...(story !== undefined ? { story } : {}),
-    faults: options.faults ?? defaultFaultsFor(options),
-    properties: options.properties ?? defaultProperties(),
-    hostProbe: options.hostProbe ?? createHostProbe(),
-  });
+  return checkWith(target, { ...withDefaultCatalogues(rest), ...(story !== undefined ? { story } : {}), hostProbe: options.hostProbe ?? createHostProbe() });
+}
+
+/** The options with the faults and properties `check` uses when they are left out. @internal */
+export function withDefaultCatalogues(options: CheckOptions): CheckOptions {
+  return { ...options, faults: options.faults ?? defaultFaultsFor(options), properties: options.properties ?? defaultProperties() };
 }
 
 /**
