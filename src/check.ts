@@ -32,14 +32,17 @@ import { loadManifests, loadStory } from './story/load-story.js';
 export function check(target: ControllerDefinition | readonly ControllerDefinition[], options: CheckOptions = {}): Promise<CheckResult> {
   // let the harness name a non-object in its own words
   if (options === null || typeof options !== 'object') return checkWith(target, options);
-  const story = storyOf(options);
-  const { story: _file, manifests: _globs, ...rest } = options;
-  return checkWith(target, { ...withDefaultCatalogues(rest), ...(story !== undefined ? { story } : {}), hostProbe: options.hostProbe ?? createHostProbe() });
+  return checkWith(target, { ...withDefaultCatalogues(options), hostProbe: options.hostProbe ?? createHostProbe() });
 }
 
-/** The options with the faults and properties `check` uses when they are left out. @internal */
+/**
+ * The options with the faults and properties `check` uses when they are left out, and a story
+ * file or manifests read into the story as data. @internal
+ */
 export function withDefaultCatalogues(options: CheckOptions): CheckOptions {
-  return { ...options, faults: options.faults ?? defaultFaultsFor(options), properties: options.properties ?? defaultProperties() };
+  const story = storyOf(options);
+  const { story: _file, manifests: _globs, ...rest } = options;
+  return { ...rest, ...(story !== undefined ? { story } : {}), faults: options.faults ?? defaultFaultsFor(options), properties: options.properties ?? defaultProperties() };
 }
 
 /**

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../../src/cli/main.js';
+import { withDefaultCatalogues } from '../../../src/check.js';
 import { loadManifests, loadStory } from '../../../src/story/load-story.js';
 import { parseManifests } from '../../../src/story/parse-manifests.js';
 import { StoryFileError } from '../../../src/story/story-file-error.js';
@@ -53,6 +54,13 @@ describe('manifests: multi-document Kubernetes YAML', () => {
 
 
 describe('story files', () => {
+  it('the public check reads a story file or manifests named in its options (as a module\'s checkOptions may), relative to the working directory', () => {
+    const dir = files({ 'web.yaml': WEB, 'story.yaml': 'steps:\n  - { at: 1s, apply: web.yaml }\n' });
+    const o = withDefaultCatalogues({ story: join(dir, 'story.yaml'), manifests: [join(dir, 'web.yaml')] });
+    expect(o.manifests).toBeUndefined();
+    expect(o.story).toMatchObject({ objects: [{ kind: 'WebApp', metadata: { name: 'web', namespace: 'default' } }], actions: [{ at: 1000, type: 'apply' }] });
+  });
+
   it('steps refer to manifests (every object of a file) or name objects; times in s/ms; jitter', () => {
     const dir = files({
       'web.yaml': WEB,
