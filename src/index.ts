@@ -17,7 +17,7 @@ export type { RateLimiterOptions } from './runtime/rate-limiter.js';
 export { ObjectStore } from './store/store.js';
 export type { WriteRecord, WriteVerb, WatchEvent, StoreOptions, ListOptions, DeleteOptions } from './store/store.js';
 export { keyOf, parseKey, virtualTimestamp, fromVirtualTimestamp } from './store/object.js';
-export type { StoredObject, NewObject, ObjectMeta, OwnerReference, ObjectRef, Json, JsonObject } from './store/object.js';
+export type { StoredObject, NewObject, ObjectMeta, OwnerReference, ObjectRef, Json, JsonObject, TopLevelFields } from './store/object.js';
 export { StoreError, ConflictError, NotFoundError, AlreadyExistsError, GoneError, InvalidError, ServerError, isStoreError } from './store/errors.js';
 export type { StoreErrorReason } from './store/errors.js';
 export type { LabelSelector } from './store/selector.js';
@@ -113,6 +113,14 @@ export type { NetworkTarget, RefusedRequest } from './downstream/net-guard.js';
 // checking, replaying and reporting (SPEC §6, §7)
 export { check } from './check.js';
 export type { CheckOptions, CheckProgress, CheckCorpus, EnvironmentUse } from './harness/check-options.js';
+// stories: exact objects and timed actions, from code or Kubernetes YAML (SPEC §4)
+export type { Story } from './harness/story.js';
+export { loadStory, loadManifests } from './story/load-story.js';
+export type { LoadStoryOptions } from './story/load-story.js';
+export { parseStory } from './story/parse-story.js';
+export type { ManifestReader } from './story/parse-story.js';
+export { parseManifests } from './story/parse-manifests.js';
+export { StoryFileError } from './story/story-file-error.js';
 export type { CheckResult, CheckPassed, CheckFailed, CheckStats, FaultCoverage, DeterminismReport, BehaviourCoverageReport } from './harness/check-result.js';
 export type { Shard } from './harness/shard.js';
 export { inShard, shardSize, parseShard } from './harness/shard.js';

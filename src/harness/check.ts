@@ -184,13 +184,15 @@ class CheckRun {
         const out = await this.runner.judge(s, { properties: only });
         return out.failure?.property === failure.property ? out.run : undefined;
       };
-      const m = await minimize(found.scenario, found.outcome.run, { maxTests: o.shrink.maxMinimizeTests, stillFails });
+      // a story's times are the user's: keep them (its jitter has shrunk back toward them)
+      const keepTimes = o.story ? { earlyActions: false } : {};
+      const m = await minimize(found.scenario, found.outcome.run, { maxTests: o.shrink.maxMinimizeTests, ...keepTimes, stillFails });
       minimal = { scenario: m.scenario, run: m.run };
       minimizeReductions = m.reductions;
       // more than three faults, each needed where it is: look for a smaller derived plan on the same workload
       const smaller = await smallerPlan(minimal.scenario, property, this.runner, o);
       if (smaller) {
-        const m2 = await minimize(smaller.scenario, smaller.run, { maxTests: o.shrink.maxMinimizeTests, stillFails });
+        const m2 = await minimize(smaller.scenario, smaller.run, { maxTests: o.shrink.maxMinimizeTests, ...keepTimes, stillFails });
         minimal = { scenario: m2.scenario, run: m2.run };
         minimizeReductions += 1 + m2.reductions;
       }
@@ -247,6 +249,7 @@ class CheckRun {
       primaryKinds: o.controllers.map((c) => c.for),
       environment,
       objects: o.objects,
+      ...(o.story ? { story: o.story } : {}),
       faults: o.faults,
       swarm: o.swarm,
       maxObjects: o.maxObjects,
@@ -262,7 +265,7 @@ class CheckRun {
   private scenarioArbitrary(): fc.Arbitrary<Scenario> {
     const options = this.scenarioOptions();
     const base = scenarioArbitrary(options);
-    return this.pool ? this.pool.arbitrary(base, this.o.faults, faultGenContext(options)) : base;
+    return this.pool ? this.pool.arbitrary(base, this.o.faults, faultGenContext(options), this.o.story !== undefined) : base;
   }
 
   /**

@@ -32,7 +32,7 @@ const MAX_EVENTS = 8;
 const TIME_STEP_MS = 250;
 
 /** The mutations of a scenario: one or two, each an arbitrary that shrinks toward gentler ones. */
-export function mutationsArbitrary(faults: readonly FaultModule[], ctx: FaultGenContext): Arbitrary<Mutation[]> {
+export function mutationsArbitrary(faults: readonly FaultModule[], ctx: FaultGenContext, keepTimes = false): Arbitrary<Mutation[]> {
   const adds = faults.map((m) => m.arbitrary(ctx).filter((es) => es.length > 0).map((es) => es[0]!));
   const rates = faults.flatMap((m) => (m.backgroundArbitrary ? [m.backgroundArbitrary(ctx).map((b) => (b.kind === m.kind ? b : { ...b, kind: m.kind }))] : []));
   const by = fc.integer({ min: -3, max: 3 }).map((n) => (n === 0 ? 1 : n));
@@ -47,7 +47,8 @@ export function mutationsArbitrary(faults: readonly FaultModule[], ctx: FaultGen
     { weight: 2, arbitrary: fc.record({ op: fc.constant('nudge' as const), i: index, field: index, by }) },
     ...(rates.length > 0 ? [{ weight: 1, arbitrary: fc.record({ op: fc.constant('background' as const), rate: fc.oneof(...rates) }) }] : []),
     { weight: 1, arbitrary: fc.record({ op: fc.constant('drop' as const), i: index }) },
-    { weight: 1, arbitrary: fc.record({ op: fc.constant('shift' as const), i: index, by }) },
+    // a story's action times are the user's
+    ...(keepTimes ? [] : [{ weight: 1, arbitrary: fc.record({ op: fc.constant('shift' as const), i: index, by }) }]),
   );
   return fc.array(one, { minLength: 1, maxLength: 2 });
 }

@@ -99,8 +99,8 @@ export class ScenarioPool {
   }
 
   /** The guided arbitrary: `base`, or a mutant of a pooled scenario. */
-  arbitrary(base: Arbitrary<Scenario>, faults: readonly FaultModule[], ctx: FaultGenContext): Arbitrary<Scenario> {
-    const mutations = mutationsArbitrary(faults, ctx);
+  arbitrary(base: Arbitrary<Scenario>, faults: readonly FaultModule[], ctx: FaultGenContext, keepTimes = false): Arbitrary<Scenario> {
+    const mutations = mutationsArbitrary(faults, ctx, keepTimes);
     // unbiased: fast-check's bias would make small rolls (so mutants, and one parent) far more likely
     return fc.noBias(fc.nat()).chain((roll) => {
       const parent = this.parent(roll);
