@@ -2,7 +2,7 @@ import type { RunRecord } from './property.js';
 import { conflictAtWrite, errorAtWrite, requestFailure } from './systematic-strategies/calls.js';
 import { crashAfterWrite, crashAroundRequest, crashBeforeWrite } from './systematic-strategies/crash.js';
 import { coalescedState, delayedEvent, duplicatedEvent, unnotifiedState, unobservedState } from './systematic-strategies/events.js';
-import { permutedList, staleReadBeforeWrite } from './systematic-strategies/reads.js';
+import { permutedList, staleListAfterRestart, staleReadBeforeWrite } from './systematic-strategies/reads.js';
 import { recreateBetweenReconciles } from './systematic-strategies/recreation.js';
 import type { Derivation, DerivedPlan, Strategy } from './systematic-strategies/strategy.js';
 import { indexTrace, type TraceIndex } from './systematic-strategies/trace-index.js';
@@ -23,7 +23,8 @@ export type { Derivation, DerivedPlan } from './systematic-strategies/strategy.j
  * - `delayed-event`, `duplicated-event`: the events before each changing reconcile are delayed, or delivered again;
  * - `request-failure`: each downstream failure mode (500, 429, reset, hang, applied but lost) at each mutating request;
  * - `conflict-at-write`: a genuine 409 at each conditional write; `error-at-write`: a 500, or a timeout after applying, at each write;
- * - `recreation`: the primary object deleted and recreated after each reconcile that changed it, and while the controller is down.
+ * - `recreation`: the primary object deleted and recreated after each reconcile that changed it, and while the controller is down;
+ * - `stale-list-after-restart`: a restarted controller's informer lists from a lagging API server replica (after a crash: depth 2).
  * @public
  */
 export type SystematicStrategy =
@@ -40,7 +41,8 @@ export type SystematicStrategy =
   | 'request-failure'
   | 'conflict-at-write'
   | 'error-at-write'
-  | 'recreation';
+  | 'recreation'
+  | 'stale-list-after-restart';
 
 const STRATEGIES: Readonly<Record<SystematicStrategy, Strategy>> = {
   'crash-after-write': crashAfterWrite,
@@ -57,6 +59,7 @@ const STRATEGIES: Readonly<Record<SystematicStrategy, Strategy>> = {
   'conflict-at-write': conflictAtWrite,
   'error-at-write': errorAtWrite,
   recreation: recreateBetweenReconciles,
+  'stale-list-after-restart': staleListAfterRestart,
 };
 
 /** Every strategy, in the order they run. @public */

@@ -196,7 +196,8 @@ export async function checkSystematic(target: ControllerDefinition | readonly Co
 
 /**
  * Default base scenarios: per object template, create an object, change its spec, change it back
- * and re-apply it (so there are states that later writes cancel), spread over the fault window.
+ * and re-apply it (so there are states that later writes cancel), spread over the fault window;
+ * and create two objects, the second a little later (what one object's faults do to another's).
  */
 function defaultBases(
   objects: ReturnType<typeof resolveCheckOptions>['objects'],
@@ -230,14 +231,20 @@ function defaultBases(
       workload.push({ at: Math.round(window / 2), type: 'update', kind: t.kind, key, spec: first });
     }
     workload.push({ at: Math.round((3 * window) / 4), type: 'reapply', kind: t.kind, key });
-    return {
+    // and one with a second object of the kind, created later: what one object does to another's
+    // (a list of two, the newest one a lagging view misses)
+    const key1 = templateKey(t, 1);
+    const ref1 = parseKey(key1);
+    const second: NewObject = { ...object, metadata: { ...object.metadata, name: ref1.name }, spec: other ?? first };
+    const two: WorkloadAction[] = [{ at: 0, type: 'create', object }, { at: Math.round(window / 8), type: 'create', object: second }];
+    return [workload, two].map((w) => ({
       seed: 1,
       controllers: controllers.map((c) => ({ name: c.name, ...(replicas > 1 ? { replicas } : {}) })),
       ...(environment.length > 0 ? { environment } : {}),
       initialObjects: [],
-      workload,
+      workload: w,
       faults: emptyFaultPlan(),
       ...(Object.keys(options).length > 0 ? { options: { ...options } } : {}),
-    };
-  });
+    }));
+  }).flat();
 }

@@ -6,6 +6,7 @@ import type { ControllerDefinition } from '../../src/runtime/define-controller.j
 import type { FaultPlan, RunRecord, Scenario } from '../../src/index.js';
 import { allFaults } from '../../faults/index.js';
 import { bugZoo, type BugZooEntry } from '../../examples/bug-zoo/index.js';
+import { orphanSweep, type MultiFaultExhibit } from '../../examples/multi-fault/index.js';
 import * as cluster from '../../examples/fault-targets/list-order/cluster.js';
 import { clusterBuggy } from '../../examples/fault-targets/list-order/buggy.js';
 import { clusterCorrect } from '../../examples/fault-targets/list-order/correct.js';
@@ -56,6 +57,8 @@ interface Target {
   options: (controllers: readonly ControllerDefinition[]) => SystematicOptions;
   /** The fixed twin never makes the move the strategy targets (so the strategy derives nothing for it), and why. */
   twinAvoids?: string;
+  /** A strategy whose plans only exist after another's fault: that one runs first, at depth 2. */
+  after?: SystematicStrategy;
 }
 
 const empty: FaultPlan = { events: [], background: [] };
@@ -97,10 +100,18 @@ const targets: Record<SystematicStrategy, Target> = {
   'conflict-at-write': faultTarget('fault target api-conflict', widgetBuggy, widgetCorrect, widget.widgetScenario, widget.judgeWidget),
   'error-at-write': singleChild,
   recreation: faultTarget('fault target recreation', databaseBuggy, databaseCorrect, database.databaseScenario, database.judgeDatabase),
+  // a lagging list exists only after a restart: paired after a crash
+  'stale-list-after-restart': multiFaultTarget(orphanSweep, 'crash-after-write'),
 };
 
+function multiFaultTarget(e: MultiFaultExhibit, after: SystematicStrategy): Target {
+  const { actions: _actions, maxObjects: _maxObjects, ...options } = e.options;
+  return { name: `multi-fault ${e.name}`, buggy: e.buggy, correct: e.correct, property: e.property, options: () => options, after };
+}
+
 function run(t: Target, version: 'buggy' | 'correct', strategy: SystematicStrategy, stopOnFailure: boolean) {
-  return checkSystematic(t[version], { ...t.options(t[version]), faults: allFaults, properties: [t.property()], strategies: [strategy], depth: 1, stopOnFailure, shrink: false, determinism: false });
+  const strategies = t.after ? [t.after, strategy] : [strategy];
+  return checkSystematic(t[version], { ...t.options(t[version]), faults: allFaults, properties: [t.property()], strategies, depth: t.after ? 2 : 1, stopOnFailure, shrink: false, determinism: false });
 }
 
 describe('systematic strategies, one test each', () => {
@@ -117,10 +128,11 @@ describe('systematic strategies, one test each', () => {
       if (!buggy.ok) expect(buggy.failedAtRun).toBeGreaterThan(1); // not the fault-free reference run
       const correct = await run(t, 'correct', strategy, false);
       expect(correct.ok ? 'passed' : `${correct.summary}\n${JSON.stringify(correct.systematic.failingPlan)}`).toBe('passed');
-      const rep = correct.systematic.strategies[0]!;
-      if (t.twinAvoids === undefined) expect(rep.plans).toBeGreaterThan(0);
-      else expect(rep.plans).toBe(0);
-      expect(rep.fired).toBe(rep.plans);
+      const rep = correct.systematic.strategies.find((r) => r.strategy === strategy)!;
+      const ran = t.after ? rep.pairs : { ran: rep.plans, fired: rep.fired };
+      if (t.twinAvoids === undefined) expect(ran.ran).toBeGreaterThan(0);
+      else expect(ran.ran).toBe(0);
+      expect(ran.fired).toBe(ran.ran);
     });
   }
 });

@@ -32,7 +32,8 @@ describe('checkSystematic', () => {
     // no downstream: nothing to fail or crash around
     expect(ran('request-failure')).toBe(0);
     expect(r.systematic.strategies.find((s) => s.strategy === 'request-failure')!.derived).toBe(0);
-    expect(r.runs).toBe(r.systematic.plans + 1);
+    // one fault-free reference run per base scenario (one object, and two)
+    expect(r.runs).toBe(r.systematic.plans + 2);
     expect(r.coverage.map((c) => c.kind)).toEqual([...new Set(ALL_STRATEGIES.map((s) => STRATEGY_FAULT[s]))]);
   });
 

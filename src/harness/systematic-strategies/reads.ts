@@ -86,3 +86,45 @@ export const permutedList: Strategy = {
     return b.result();
   },
 };
+
+/**
+ * Sieve's stale state after a restart: a restarted controller's informer lists from an API server
+ * replica that lags behind, so its first view misses the newest object of the kind (versionsBack
+ * reaches just before that object's creation) until the watch catches up 3 s later. Only lists
+ * after a crash count (a first start has nothing older to see); pruned: lists of kinds with no
+ * object created before the restart.
+ */
+export const staleListAfterRestart: Strategy = {
+  name: 'stale-list-after-restart',
+  kind: 'stale-snapshot',
+  derive(ix: TraceIndex): Derivation {
+    const b = new DerivationBuilder('stale-list-after-restart');
+    const crashed = new Set<string>();
+    let n = 0;
+    for (let i = 0; i < ix.end; i++) {
+      const e = ix.trace[i]!;
+      if (e.type === 'controller:crash') crashed.add(String(e['controller']));
+      if (e.type !== 'informer:list' || !crashed.has(String(e['controller']))) continue;
+      const nth = n++;
+      const kind = String(e['kind']);
+      // the newest creation of the kind before this list
+      let newest: number | undefined;
+      for (const [id, versions] of ix.versions) {
+        if (!id.startsWith(`${kind} `)) continue;
+        const created = versions.find((v) => v.entry['verb'] === 'create' && v.index < i);
+        if (created) newest = Math.max(newest ?? 0, Number(created.entry['rv']));
+      }
+      const at = Number(e['rv']);
+      if (newest === undefined || !(at >= newest)) {
+        b.prune('no object of the kind was created before the restart');
+        continue;
+      }
+      b.add({
+        target: `the list of ${kind} by ${String(e['controller'])} after its restart at t=${e.t} ms, from a replica lagging ${at - newest + 1} versions behind (before the newest ${kind}), catching up 3 s later`,
+        events: [{ kind: 'stale-snapshot', nth, target: String(e['controller']), params: { versionsBack: at - newest + 1, list: true, catchUpMs: 3000 } }],
+        at: i,
+      });
+    }
+    return b.result();
+  },
+};
