@@ -102,7 +102,7 @@ export function applyMutations(
         // half the time one of the eight nearest to the parent's faults, else any
         const n = m.s % 2 === 0 ? Math.min(8, derived.length) : derived.length;
         const plan = n > 0 ? derived[m.i % n] : undefined;
-        if (plan) events.push(...plan.map((e) => ({ ...e })));
+        if (plan) for (const e of plan) events.push({ ...e });
         break;
       }
       case 'nudge': {
