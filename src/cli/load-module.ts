@@ -3,6 +3,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isControllerDefinition, type ControllerDefinition } from '../runtime/define-controller.js';
 import { UsageError } from './usage-error.js';
+import { ProcessExitSignal } from '../host/exit-signal.js';
 
 const REGISTERED = Symbol.for('steadystate.tsx-registered');
 
@@ -59,6 +60,9 @@ export async function loadModule(file: string, cwd: string, command: string): Pr
   try {
     exports = (await import(pathToFileURL(abs).href)) as Record<string, unknown>;
   } catch (err) {
+    if (err instanceof ProcessExitSignal) {
+      throw new UsageError(`steadystate ${command}: ${JSON.stringify(file)} called process.exit(${err.code}) while it was being imported. steadystate imports the module to find its controllers, so its top level must not exit: move start-up code behind a function, or check the program with --program.`);
+    }
     const first = (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
     throw new UsageError(`steadystate ${command}: loading ${JSON.stringify(file)} failed: ${first}. Fix the module (run \`npx tsx ${file}\` to see the full error) and try again.`);
   }

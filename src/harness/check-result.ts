@@ -2,6 +2,7 @@ import type { JsonObject } from '../store/object.js';
 import type { TraceEntry } from '../sim/trace.js';
 import type { RunRecord } from './property.js';
 import type { Scenario } from './scenario.js';
+import type { RealTimerUse } from '../host/host-context.js';
 
 /** Per fault kind: how often it fired, and how often that changed what the reconciler did. @public */
 export interface FaultCoverage {
@@ -56,6 +57,12 @@ interface CheckCommon {
   shard?: { index: number; count: number };
   /** Simulations run in all (scenarios, fault-free twins, determinism re-runs and shrinking). */
   simulations?: number;
+  /**
+   * Real timers the code under test created, over the judged runs (absent when none): they do
+   * not run on virtual time, so what they do is not tested, and every one still pending when its
+   * run ended was cleared then.
+   */
+  realTimers?: RealTimerUse & { runs: number };
 }
 
 /** @public */

@@ -3,6 +3,7 @@ import type { Property, RunRecord, Verdict } from './property.js';
 import type { Scenario } from './scenario.js';
 import { simulate, type SimulateOptions } from './simulate.js';
 import { TwinRunner } from './twin.js';
+import { escapeFailure } from './escape-verdict.js';
 
 /** A property that did not hold on a run. @internal */
 export interface PropertyFailure {
@@ -66,6 +67,9 @@ export class ScenarioRunner {
 
   /** Judges an existing run (its scenario is `run.scenario`). */
   async judgeRun(run: RunRecord, options: JudgeOptions = {}): Promise<ScenarioOutcome> {
+    // code that would have ended a real process fails the run, whatever properties were asked for
+    const escaped = escapeFailure(run);
+    if (escaped) return { run, twin: undefined, failure: escaped };
     const properties = options.properties ?? this.properties;
     let twin: RunRecord | undefined;
     const getTwin = async () => (twin ??= await this.twins.twinOf(run.scenario, run));

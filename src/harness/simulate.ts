@@ -6,11 +6,13 @@ import { Manager } from '../runtime/manager.js';
 import type { Task } from '../sim/kernel.js';
 import type { FaultModule } from './fault.js';
 import type { Probe, ProbeSample, Property, RecordedRequest, RunRecord } from './property.js';
-import { resolveScenarioOptions, type Scenario, type WorkloadAction } from './scenario.js';
+import { resolveScenarioOptions, type ResolvedScenarioOptions, type Scenario, type WorkloadAction } from './scenario.js';
 import { createWorld, type World } from './world.js';
 import type { EnvironmentActor } from './environment.js';
 import type { CreateDownstreamOptions } from '../downstream/intercept.js';
 import { createRunDownstream } from '../downstream/run-downstream.js';
+import type { RunScope } from '../host/host-context.js';
+import { guardRun } from '../host/run-guard.js';
 
 /**
  * A downstream for one run (built by `createDownstream`): routes `ctx.fetch`, records requests,
@@ -76,6 +78,14 @@ export class ScenarioError extends Error {
 export async function simulate(scenario: Scenario, options: SimulateOptions): Promise<SimulationResult> {
   const opts = resolveScenarioOptions(scenario.options);
   const world = createWorld(scenario, opts, options.traceReads ?? true);
+  // the run guard: the code under test can neither end nor outlive the harness (src/host/run-guard.ts)
+  return guardRun(
+    () => world.kernel.now(),
+    (scope) => simulateGuarded(world, scenario, opts, options, scope),
+  );
+}
+
+async function simulateGuarded(world: World, scenario: Scenario, opts: ResolvedScenarioOptions, options: SimulateOptions, scope: RunScope): Promise<SimulationResult> {
   const { kernel, store, trace, seams } = world;
   const blocked: RunRecord['blocked'] = [];
   kernel.onBlocked = (b) => {
@@ -211,7 +221,10 @@ export async function simulate(scenario: Scenario, options: SimulateOptions): Pr
       blocked,
       downstream: options.downstream ? downstream.state() : null,
       hash: '',
+      escapes: scope.escapes,
     };
+    // counted while the run went on; how many were still pending is known once the guard clears them
+    if (scope.realTimers.setTimeout + scope.realTimers.setInterval + scope.realTimers.setImmediate > 0) run.realTimers = scope.realTimers;
     // hashing a long trace costs as much as running it: compute on first read only
     let hash: string | undefined;
     Object.defineProperty(run, 'hash', { enumerable: true, configurable: true, get: () => (hash ??= trace.hash()) });

@@ -1,6 +1,7 @@
 import type { CheckResult, CheckStats, DeterminismReport, FaultCoverage } from '../harness/check-result.js';
 import type { FaultPlan } from '../harness/fault-plan.js';
 import type { RunRecord } from '../harness/property.js';
+import type { RealTimerUse } from '../host/host-context.js';
 import type { Scenario } from '../harness/scenario.js';
 import type { TraceEntry } from '../sim/trace.js';
 import type { JsonObject } from '../store/object.js';
@@ -187,6 +188,7 @@ export function runNotes(run: RunRecord | undefined): string[] {
   }
   const more = (run?.blocked.length ?? 0) - notes.length;
   if (more > 0) notes.push(`${more} more task${more === 1 ? '' : 's'} were given up on the same way.`);
+  if (run?.realTimers) notes.push(realTimersNote(run.realTimers));
   return notes;
 }
 
@@ -197,6 +199,18 @@ function replayCommands(context: ReportContext): FailedReportModel['replay'] {
   const name = context.source?.exportName && context.source.exportName !== 'default' ? context.source.exportName : 'controller';
   const vitest = `await expect(${name}).toPassReproduction(${JSON.stringify(file ?? `<reproduction>.json`)});`;
   return { command, vitest };
+}
+
+/**
+ * What the code under test did with real timers, in one sentence (SPEC §8: a run's real timers
+ * are cleared when it ends, and their use is reported).
+ * @internal
+ */
+export function realTimersNote(r: RealTimerUse & { runs?: number }): string {
+  const kinds = (['setTimeout', 'setInterval', 'setImmediate'] as const).filter((k) => r[k] > 0).map((k) => `${k} ×${r[k]}`);
+  const where = r.firstSite !== undefined ? ` (first ${r.firstSite})` : '';
+  const runs = r.runs !== undefined ? ` in ${r.runs} run${r.runs === 1 ? '' : 's'}` : '';
+  return `The code under test created real timers${runs}: ${kinds.join(', ')}${where}. They do not run on virtual time, so what they do was not tested; ${r.clearedAtEnd} still pending when ${r.runs === undefined || r.runs === 1 ? 'the run' : 'their run'} ended ${r.clearedAtEnd === 1 ? 'was' : 'were'} cleared then. Wait with ctx.clock.sleep or return { requeueAfter } instead.`;
 }
 
 /** "Let: … Then: …" with "Then:" starting its own line, as a proof reads. @internal */

@@ -39,6 +39,7 @@ export type TraceType =
   | 'environment:step'
   | 'kernel:blocked'
   | 'invariant:violated'
+  | 'process:exit'
   | 'log';
 
 /**

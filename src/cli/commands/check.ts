@@ -3,6 +3,7 @@ import type { CheckResult } from '../../harness/check-result.js';
 import { shardSize } from '../../harness/shard.js';
 import { recordObjectTimelines } from '../../replay.js';
 import { loadCorpus } from '../../report/corpus.js';
+import { realTimersNote } from '../../report/result.js';
 import { ensureWritableDir, ReportWriteError } from '../../report/write-atomic.js';
 import { writeReports, type WrittenReports } from '../../report/index.js';
 import { catalogue, moduleCheckOptions, runCheckOn, type CheckJob } from '../check-job.js';
@@ -102,6 +103,7 @@ function humanSummary(result: CheckResult, written: WrittenReports, io: CliIo): 
     if (s.convergenceLatencyMs) lines.push(`  convergence latency p50 ${s.convergenceLatencyMs.p50} ms, p90 ${s.convergenceLatencyMs.p90} ms, p99 ${s.convergenceLatencyMs.p99} ms`);
     lines.push(`  ${s.reconcilesPerObject} reconciles and ${s.storeWritesPerObject} store writes per object; peak downstream ${s.peakDownstreamQps} req/s`);
     for (const c of result.coverage) lines.push(`  fault ${c.kind}: fired ${c.injected}× in ${c.enabled} runs where enabled; changed behaviour in ${c.changedBehaviour}`);
+    if (result.realTimers) lines.push(`  note: ${realTimersNote(result.realTimers)}`);
     if (files.length) lines.push(`  reports: ${files.join(', ')}`);
     return lines.join('\n') + '\n';
   }
