@@ -1,11 +1,30 @@
 import type { RunEscape } from '../host/host-context.js';
 import type { JsonObject } from '../store/object.js';
-import type { RunRecord } from './property.js';
+import type { Property, RunRecord, Verdict } from './property.js';
 // a pure phrase helper (imports only sim/trace types); the verdict must not depend on properties/
 import { explanation, fmtTime } from '../report/explain.js';
 
 /** The verdict's name: a process that exits (or would be killed by Node) is never a pass. @public */
 export const NEVER_EXITS = 'never-exits';
+
+/**
+ * The run guard "contained": code that would have ended a real process (`process.exit`, an
+ * uncaught exception, an unhandled rejection) outside a hosted program fails the run, whatever
+ * properties were asked for, under the name of the property that judges process deaths
+ * (`never-exits`), so user code that exits can never make a check pass.
+ * @public
+ */
+export const contained: Property = {
+  name: NEVER_EXITS,
+  description: 'the code under test never exits, throws uncaught or leaves a rejection unhandled',
+  options: {},
+  needsTwin: false,
+  probes: () => [],
+  judge(run: RunRecord): Verdict {
+    const f = escapeFailure(run);
+    return f ? { ok: false, summary: f.summary, explanation: f.explanation, evidence: f.evidence } : { ok: true };
+  },
+};
 
 /** Frames of a stack shown in an explanation (the whole stack is in the evidence). */
 const FRAMES = 6;

@@ -2,8 +2,8 @@ import type { JsonObject } from '../store/object.js';
 import type { Property, RunRecord, Verdict } from './property.js';
 import type { Scenario } from './scenario.js';
 import { simulate, type SimulateOptions } from './simulate.js';
+import { runGuards } from './isolation.js';
 import { TwinRunner } from './twin.js';
-import { escapeFailure } from './escape-verdict.js';
 
 /** A property that did not hold on a run. @internal */
 export interface PropertyFailure {
@@ -67,15 +67,13 @@ export class ScenarioRunner {
 
   /** Judges an existing run (its scenario is `run.scenario`). */
   async judgeRun(run: RunRecord, options: JudgeOptions = {}): Promise<ScenarioOutcome> {
-    // code that would have ended a real process fails the run, whatever properties were asked for
-    const escaped = escapeFailure(run);
-    if (escaped) return { run, twin: undefined, failure: escaped };
     const properties = options.properties ?? this.properties;
     let twin: RunRecord | undefined;
     const getTwin = async () => (twin ??= await this.twins.twinOf(run.scenario, run));
     let failure: PropertyFailure | undefined;
     let latencyMs: number | undefined;
-    for (const p of properties) {
+    // the run guards first: a run that escaped the simulation says nothing its properties could judge
+    for (const p of [...runGuards.filter((g) => !properties.includes(g)), ...properties]) {
       const extras = await this.extraRuns(p, run.scenario);
       const verdict = judgeSafely(p, run, p.needsTwin ? await getTwin() : undefined, extras);
       if (!verdict.ok) {

@@ -10,7 +10,9 @@ import { resolveScenarioOptions, type ResolvedScenarioOptions, type Scenario, ty
 import { createWorld, type World } from './world.js';
 import type { EnvironmentActor } from './environment.js';
 import type { CreateDownstreamOptions } from '../downstream/intercept.js';
-import { createRunDownstream } from '../downstream/run-downstream.js';
+import { createRunDownstream, recordRefused } from '../downstream/run-downstream.js';
+import { guardNetwork } from '../downstream/net-guard.js';
+import { callerOf } from './isolation.js';
 import type { RunScope } from '../host/host-context.js';
 import { guardRun } from '../host/run-guard.js';
 
@@ -95,6 +97,8 @@ async function simulateGuarded(world: World, scenario: Scenario, opts: ResolvedS
 
   const uninstall: (() => void)[] = [];
   let downstream: RunDownstream | undefined;
+  // nothing leaves the process while the run lives; refusals become `network:refused` entries
+  const releaseGuard = guardNetwork({ caller: () => callerOf(kernel), refused: (request, caller) => recordRefused(world, request, caller) });
   try {
     trace.push({ t: 0, type: 'run:start', seed: scenario.seed });
     // always a downstream, empty when none is given: no request may leave the process, and an
@@ -239,6 +243,7 @@ async function simulateGuarded(world: World, scenario: Scenario, opts: ResolvedS
       }
     }
     downstream?.dispose();
+    releaseGuard();
   }
 }
 
