@@ -1,6 +1,7 @@
 import type { JsonObject } from '../store/object.js';
 import type { TraceEntry } from '../sim/trace.js';
 import type { RunRecord } from './property.js';
+import type { RecordedInputs } from './recorded-inputs.js';
 import type { Scenario } from './scenario.js';
 import type { RealTimerUse } from '../host/host-context.js';
 
@@ -63,6 +64,8 @@ interface CheckCommon {
    * run ended was cleared then.
    */
   realTimers?: RealTimerUse & { runs: number };
+  /** What the check ran with that is data (properties with options, fault kinds, tail, downstream): a reproduction records it and a replay compares it. */
+  inputs?: RecordedInputs;
 }
 
 /** @public */

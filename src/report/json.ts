@@ -1,11 +1,12 @@
 import type { DeterminismReport } from '../harness/check-result.js';
+import type { RecordedInputs } from '../harness/recorded-inputs.js';
 import type { Scenario } from '../harness/scenario.js';
 import type { JsonObject } from '../store/object.js';
 import type { ControllerSource, FailedReportModel } from './result.js';
 import { version } from './version.js';
 
 /** Format version of {@link ReproductionFile}; bumped on any incompatible change. @public */
-export const reproductionFormatVersion = 1;
+export const reproductionFormatVersion = 2;
 
 /**
  * The self-contained reproduction of a failure (SPEC §6): everything `steadystate replay` needs
@@ -30,6 +31,14 @@ export interface ReproductionFile {
   /** Properties and fault kinds the check ran with. */
   properties: string[];
   faults: string[];
+  /**
+   * Everything about the check that is data and decides the run (properties with their options,
+   * fault kinds, tail, read tracing, downstream services): a replay whose inputs differ fails and
+   * names the difference. Null for a verdict on a whole check (fault coverage).
+   */
+  inputs: RecordedInputs | null;
+  /** What is code and must be passed to a replay besides the controller, in words (the downstream factory, …). */
+  code: string[];
   summary: string;
   /** "Let: … Then: …" */
   explanation: string;
@@ -62,6 +71,8 @@ export function toReproductionFile(model: FailedReportModel): ReproductionFile {
     property: { name: model.property, options: model.propertyOptions },
     properties: model.properties,
     faults: model.faults,
+    inputs: model.inputs,
+    code: model.code,
     summary: model.summary,
     explanation: model.explanation,
     evidence: model.evidence,
@@ -138,7 +149,8 @@ export function parseReproductionFile(text: string, file: string): ReproductionF
   if (propertyOptions !== null && !isObject(propertyOptions)) bad('property.options', 'null or an object');
   for (const f of ['summary', 'explanation', 'path', 'traceHash'] as const) if (typeof data[f] !== 'string') bad(f, 'a string');
   for (const f of ['seed', 'runs', 'failedAtRun', 'shrinks'] as const) if (typeof data[f] !== 'number' || !Number.isFinite(data[f])) bad(f, 'a number');
-  for (const f of ['properties', 'faults'] as const) if (!Array.isArray(data[f]) || !(data[f] as unknown[]).every((x) => typeof x === 'string')) bad(f, 'an array of strings');
+  for (const f of ['properties', 'faults', 'code'] as const) if (!Array.isArray(data[f]) || !(data[f] as unknown[]).every((x) => typeof x === 'string')) bad(f, 'an array of strings');
+  checkInputs(data['inputs'], bad);
   checkScenario(data['scenario'], 'scenario', bad);
   checkScenario(data['originalScenario'], 'originalScenario', bad);
   if (!isObject(data['evidence'])) bad('evidence', 'an object');
@@ -155,6 +167,19 @@ function checkScenario(s: unknown, at: string, bad: (path: string, expected: str
   if (!Array.isArray(o['workload'])) bad(`${at}.workload`, 'an array');
   const faults = o['faults'];
   if (!isObject(faults) || !Array.isArray(faults['events']) || !Array.isArray(faults['background'])) bad(`${at}.faults`, 'a fault plan { events: [], background: [] }');
+}
+
+function checkInputs(v: unknown, bad: (path: string, expected: string) => never): void {
+  if (v === null) return;
+  if (!isObject(v)) bad('inputs', 'null or the recorded inputs { properties, faults, environment, tailMs, traceReads, downstream }');
+  const o = v as Record<string, unknown>;
+  if (!Array.isArray(o['properties']) || !o['properties'].every((p) => isObject(p) && typeof p['name'] === 'string' && isObject(p['options']))) bad('inputs.properties', 'an array of { name: string, options: object }');
+  for (const f of ['faults', 'environment'] as const) if (!Array.isArray(o[f]) || !(o[f] as unknown[]).every((x) => typeof x === 'string')) bad(`inputs.${f}`, 'an array of strings');
+  if (typeof o['tailMs'] !== 'number' || !Number.isFinite(o['tailMs'])) bad('inputs.tailMs', 'a number');
+  if (typeof o['traceReads'] !== 'boolean') bad('inputs.traceReads', 'a boolean');
+  const ds = o['downstream'];
+  if (ds !== null && !(isObject(ds) && (ds['builder'] === true || typeof ds['error'] === 'string' || (Array.isArray(ds['services']) && typeof ds['handlers'] === 'number'))))
+    bad('inputs.downstream', 'null or { services: [...], handlers: number, timeoutMs }');
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
