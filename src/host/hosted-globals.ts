@@ -75,8 +75,8 @@ export function activateHostedGlobals(): void {
     const s = currentSandbox();
     return s ? s.epochMs() : realNow.call(RealDate);
   };
-  const VirtualDate = new Proxy(RealDate, {
-    construct(target, args, newTarget) {
+  const VirtualDate: DateConstructor = new Proxy(RealDate, {
+    construct(target, args, newTarget): object {
       const s = args.length === 0 ? currentSandbox() : undefined;
       return Reflect.construct(target, s ? [s.epochMs()] : args, newTarget === VirtualDate ? target : newTarget);
     },
