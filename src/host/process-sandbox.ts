@@ -40,6 +40,12 @@ export interface Sandbox extends ProcessSandbox {
   readonly store: HostStore;
   /** The last line it printed, if any. */
   readonly lastOutput: string | undefined;
+  /** Times it waited on the simulation: timers set, requests sent (see {@link Sandbox.noteWait}). */
+  readonly waits: number;
+  /** Counts a wait on the simulation the sandbox cannot see itself (a request to the simulated API). */
+  noteWait(): void;
+  /** Calls `fn` once, at the first wait on the simulation or when the incarnation ends (now, if that happened already). */
+  onFirstWait(fn: () => void): void;
   /** Ends it from outside (crash fault, end of run): its timers never fire again. */
   kill(): void;
 }
@@ -58,6 +64,14 @@ export function createSandbox(o: SandboxOptions): Sandbox {
   let alive = true;
   let lastOutput: string | undefined;
   let nextId = 1;
+  let waits = 0;
+  let firstWait: (() => void)[] | undefined = [];
+  const waited = (): void => {
+    waits++;
+    const fns = firstWait;
+    firstWait = undefined;
+    if (fns) for (const f of fns) f();
+  };
   const startedAt = o.clock.now();
   /** Pending timers by id: cancel functions. */
   const timers = new Map<number, VirtualTimeout>();
@@ -69,11 +83,22 @@ export function createSandbox(o: SandboxOptions): Sandbox {
     get lastOutput() {
       return lastOutput;
     },
+    get waits() {
+      return waits;
+    },
+    noteWait() {
+      waited();
+    },
+    onFirstWait(fn) {
+      if (firstWait === undefined) fn();
+      else firstWait.push(fn);
+    },
     env: o.env,
     argv: o.argv,
     store: undefined as unknown as HostStore,
     run: <T>(fn: () => T): T => hostContext.run(sandbox.store, fn),
     setTimeout(fn, ms, args, repeat) {
+      waited();
       const t = new VirtualTimeout(nextId++, delayOf(ms), repeat, fn, args, sandbox, timers, o.clock);
       timers.set(t.id, t);
       virtualTimers.set(t, () => t.close());
@@ -81,6 +106,7 @@ export function createSandbox(o: SandboxOptions): Sandbox {
       return t;
     },
     setImmediate(fn, args) {
+      waited();
       const t = new VirtualTimeout(nextId++, 0, false, fn, args, sandbox, timers, o.clock);
       timers.set(t.id, t);
       virtualTimers.set(t, () => t.close());
@@ -116,6 +142,7 @@ export function createSandbox(o: SandboxOptions): Sandbox {
 
   function stop(): void {
     alive = false;
+    waited();
     for (const t of [...timers.values()]) t.close();
   }
   return sandbox;
@@ -148,7 +175,8 @@ class VirtualTimeout {
   ) {}
 
   arm(): void {
-    this.cancel = this.clock.after(this.ms, () => this.fire());
+    // a dead incarnation's timers never fire (its code may still run a continuation or two)
+    if (this.sandbox.alive) this.cancel = this.clock.after(this.ms, () => this.fire());
   }
 
   private fire(): void {

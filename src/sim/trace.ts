@@ -41,6 +41,8 @@ export type TraceType =
   | 'network:refused'
   | 'invariant:violated'
   | 'process:exit'
+  | 'http:request'
+  | 'watch:close'
   | 'log';
 
 /**
