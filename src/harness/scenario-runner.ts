@@ -4,6 +4,7 @@ import type { Scenario } from './scenario.js';
 import { simulate, type SimulateOptions } from './simulate.js';
 import { runGuards } from './isolation.js';
 import { TwinRunner } from './twin.js';
+import { wireParagraph } from './wire-story.js';
 
 /** A property that did not hold on a run. @internal */
 export interface PropertyFailure {
@@ -77,7 +78,9 @@ export class ScenarioRunner {
       const extras = await this.extraRuns(p, run.scenario);
       const verdict = judgeSafely(p, run, p.needsTwin ? await getTwin() : undefined, extras);
       if (!verdict.ok) {
-        failure = { property: p.name, summary: verdict.summary, explanation: verdict.explanation, evidence: verdict.evidence };
+        // a hosted program's failure reads better with what it did on the wire
+        const wire = wireParagraph(run.trace);
+        failure = { property: p.name, summary: verdict.summary, explanation: wire ? `${verdict.explanation}\n${wire}` : verdict.explanation, evidence: verdict.evidence };
         break;
       }
       const l = verdict.stats?.['latencyMs'];

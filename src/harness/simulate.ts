@@ -169,7 +169,13 @@ async function simulateGuarded(world: World, scenario: Scenario, opts: ResolvedS
       seams.active = false;
       trace.push({ t: kernel.now(), type: 'run:phase', phase: 'settle' });
       for (const f of world.onSettle) f();
-      if (opts.relistOnSettle) for (const m of world.managers) m.relistAll();
+      if (opts.relistOnSettle) {
+        // the native runtime's informers relist once (SPEC §3), recorded so reports can say so;
+        // a hosted process is left alone: the settle phase only stops the faults for it
+        const relisted = world.managers.filter((m) => !m.def.process).map((m) => m.def.name);
+        if (relisted.length > 0) trace.push({ t: kernel.now(), type: 'settle:relist', controllers: relisted });
+        for (const m of world.managers) m.relistAll();
+      }
     });
     kernel.at(tailStart, () => {
       settledObjects = allObjects(world);

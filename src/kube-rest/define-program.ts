@@ -35,6 +35,22 @@ export interface ProgramOptions {
 }
 
 /**
+ * A program to host as plain data (JSON: it crosses to worker threads and into reproductions):
+ * what `steadystate check --program FILE` and its companion flags say.
+ * @public
+ */
+export interface ProgramSpec {
+  /** The entry module: absolute in a check job, relative to the working directory in a reproduction. */
+  entry: string;
+  for: string;
+  name?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  sample?: JsonObject[];
+  resources?: ResourceDefinition[];
+}
+
+/**
  * A program (an operator's entry module, unchanged) as a controller `simulate` and `check` run:
  * each replica is a process whose module is evaluated afresh for every incarnation, with its own
  * `process.env` (`KUBECONFIG` points at the replica's kubeconfig, so

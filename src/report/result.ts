@@ -6,6 +6,7 @@ import { codeNeeded, type RecordedInputs } from '../harness/recorded-inputs.js';
 import type { Scenario } from '../harness/scenario.js';
 import type { TraceEntry } from '../sim/trace.js';
 import type { JsonObject } from '../store/object.js';
+import type { ProgramSpec } from '../kube-rest/define-program.js';
 import type { ObjectTimeline } from './timeline-recorder.js';
 import { version } from './version.js';
 
@@ -20,6 +21,8 @@ export interface ControllerSource {
   exportName: string;
   /** The module's export holding the check options (`checkOptions`), when it has one: a replay needs its code parts (downstream factories, custom properties). */
   checkOptions?: string | null;
+  /** A program checked with `--program` (then `module` is its entry and `exportName` is empty): how to host it again. */
+  program?: ProgramSpec;
 }
 
 /** What a report knows beyond the `CheckResult` itself. @public */
@@ -201,6 +204,8 @@ export function runNotes(run: RunRecord | undefined): string[] {
   const more = (run?.blocked.length ?? 0) - notes.length;
   if (more > 0) notes.push(`${more} more task${more === 1 ? '' : 's'} were given up on the same way.`);
   if (run?.realTimers) notes.push(realTimersNote(run.realTimers));
+  const relist = run?.trace.find((e) => e.type === 'settle:relist');
+  if (relist) notes.push(`When the settle phase began (${formatTime(relist.t)}) steadystate relisted every informer of ${(relist['controllers'] as string[]).join(', ')} once: caches were repaired from the store and differences delivered as events (not re-enqueued when unchanged). That is the harness, not a fault.`);
   return notes;
 }
 

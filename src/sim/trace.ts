@@ -43,6 +43,7 @@ export type TraceType =
   | 'process:exit'
   | 'http:request'
   | 'watch:close'
+  | 'settle:relist'
   | 'log';
 
 /**
