@@ -2,7 +2,6 @@ import { describeRefused, type RefusedRequest } from '../downstream/net-guard.js
 import type { Kernel, Task } from '../sim/kernel.js';
 import type { JsonObject } from '../store/object.js';
 import type { Property, RunRecord } from './property.js';
-import { contained } from './escape-verdict.js';
 
 /**
  * The run guard "isolation": no request may leave the process, and a request no simulated
@@ -37,9 +36,6 @@ export const isolation: Property = {
     };
   },
 };
-
-/** The judges every run gets before its properties. @internal */
-export const runGuards: readonly Property[] = [isolation, contained];
 
 /**
  * A task in words: "reconcile of default/a by web", "the watch map of web for Pod".

@@ -4,6 +4,7 @@ import type { ControllerDefinition } from '../runtime/define-controller.js';
 import type { FetchResponse } from '../runtime/env.js';
 import { Manager } from '../runtime/manager.js';
 import type { Task } from '../sim/kernel.js';
+import { thrownMessage } from '../sim/thrown.js';
 import type { FaultModule } from './fault.js';
 import type { Probe, ProbeSample, Property, RecordedRequest, RunRecord } from './property.js';
 import { resolveScenarioOptions, type ResolvedScenarioOptions, type Scenario } from './scenario.js';
@@ -196,7 +197,7 @@ async function simulateGuarded(world: World, scenario: Scenario, opts: ResolvedS
         try {
           r = p.fn(world.view);
         } catch (err) {
-          r = `the predicate threw: ${err instanceof Error ? err.message : String(err)}`;
+          r = `the predicate threw: ${thrownMessage(err)}`;
         }
         samples[p.name]!.push(r === true ? { t: kernel.now(), ok: true } : { t: kernel.now(), ok: false, ...(typeof r === 'string' ? { detail: r } : {}) });
       };

@@ -40,15 +40,4 @@ function isNoise(line: string): boolean {
   return t.startsWith('at ') && (t.includes('node:internal') || t.includes(HOST_DIR) || t.includes(HOST_URL));
 }
 
-/** `Name: message` of a thrown value (a plain object as JSON, not "[object Object]"). @internal */
-export function describeThrown(err: unknown): string {
-  if (err instanceof Error) return `${err.name}: ${err.message}`;
-  if (err !== null && typeof err === 'object') {
-    try {
-      return JSON.stringify(err);
-    } catch {
-      return Object.prototype.toString.call(err);
-    }
-  }
-  return String(err);
-}
+export { describeThrown } from '../sim/thrown.js';
