@@ -46,7 +46,7 @@ function startCounter(kc: KubeConfig, limit: number, onReconcile: () => void): (
   return () => informer.stop();
 }
 
-const seed = { kind: 'ConfigMap', metadata: { name: 'counter', namespace: 'bench' }, spec: { data: { n: '0' } } };
+const seed = { kind: 'ConfigMap', metadata: { name: 'counter', namespace: 'bench' }, data: { n: '0' } };
 
 /** Reconciles per wall-clock second through client-node 1.4 inside `simulate` (in-process transport, virtual time). */
 export async function inProcess(limit: number): Promise<number> {

@@ -13,7 +13,7 @@ const MAX_FACTS = 3;
  * hosted programs.
  * @internal
  */
-export function wireStory(trace: readonly TraceEntry[]): string[] {
+export function wireStory(trace: readonly TraceEntry[], options: { exits?: boolean } = {}): string[] {
   const facts: string[] = [];
   const requests: TraceEntry[] = [];
   for (const e of trace) if (e.type === 'http:request') requests.push(e);
@@ -31,7 +31,7 @@ export function wireStory(trace: readonly TraceEntry[]): string[] {
     if (facts.length >= MAX_FACTS) return facts;
   }
   for (const e of trace) {
-    if (e.type !== 'process:exit') continue;
+    if (e.type !== 'process:exit' || options.exits === false) continue;
     const last = typeof e['lastOutput'] === 'string' ? ` after printing ${JSON.stringify(e['lastOutput'])}` : '';
     const how = e['kind'] === 'exit' ? `exited with code ${String(e['code'])}` : e['kind'] === 'uncaught' ? `crashed on an uncaught exception (${String(e['message']).split('\n')[0]})` : `crashed on an unhandled rejection (${String(e['message']).split('\n')[0]})`;
     facts.push(`${who(e)} ${how}${last} at ${fmtTime(e.t)}`);
@@ -50,9 +50,9 @@ export function wireStory(trace: readonly TraceEntry[]): string[] {
   return facts;
 }
 
-/** The story as one sentence to append to an explanation ("On the wire: …."), or '' when there is nothing to tell. @internal */
-export function wireParagraph(trace: readonly TraceEntry[]): string {
-  const facts = wireStory(trace);
+/** The story as one sentence to append to an explanation ("On the wire: …."), or '' when there is nothing to tell; `exits: false` leaves deaths out (a verdict that is about them). @internal */
+export function wireParagraph(trace: readonly TraceEntry[], options: { exits?: boolean } = {}): string {
+  const facts = wireStory(trace, options);
   return facts.length === 0 ? '' : `On the wire: ${facts.join('; ')}.`;
 }
 

@@ -11,7 +11,7 @@ import { transportInstalled } from '../../src/kube-rest/in-process-transport.js'
 const scenario: Scenario = {
   seed: 1,
   controllers: [{ name: 'raw' }],
-  initialObjects: [{ kind: 'ConfigMap', metadata: { name: 'a', namespace: 'default' }, spec: { data: { k: 'v' } } }],
+  initialObjects: [{ kind: 'ConfigMap', metadata: { name: 'a', namespace: 'default' }, data: { k: 'v' } }],
   workload: [],
   faults: { events: [], background: [] },
   options: { faultWindowMs: 1_000, settleMs: 1_000 },

@@ -7,8 +7,9 @@ import { root, runCli, tempDir } from './cli-helpers.js';
  * `steadystate check --program FILE`: a program (an operator's entry module, unchanged) checked
  * from the command line with no wrapper code, its failure reproduced by `steadystate replay`.
  */
-const annotator = (variant: string) => join(root, 'examples/operators/checksum-annotator', `${variant}.ts`);
-const samples = ['--for', 'ConfigMap', '--sample', '{"data":{"mode":"a"}}', '--sample', '{"data":{"mode":"b"}}'];
+const annotator = (variant: string) => join(root, 'examples/operators/template-hash', `${variant}.ts`);
+const deployment = (image: string, replicas: number) => JSON.stringify({ replicas, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image }] } } });
+const samples = ['--for', 'Deployment', '--sample', deployment('nginx:1.27', 1), '--sample', deployment('nginx:1.28', 2)];
 const properties = ['--properties', 'never-exits,same-end-state,idempotence,no-hot-loop'];
 
 describe('steadystate check --program', () => {
@@ -17,7 +18,7 @@ describe('steadystate check --program', () => {
     const r = await runCli(['check', '--program', annotator('buggy'), ...samples, ...properties, '--runs', '40', '--seed', '1'], { cwd: dir, timeoutMs: 240_000 });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toMatch(/FAIL buggy fails same-end-state/);
-    expect(r.stdout).toMatch(/On the wire: after the watch on \/api\/v1\/configmaps .*buggy\/0 never opened another watch or list of it/);
+    expect(r.stdout).toMatch(/On the wire: after the watch on \/apis\/apps\/v1\/deployments .*buggy\/0 never opened another watch or list of it/);
     const report = readdirSync(join(dir, 'reports')).find((f) => f.endsWith('.json'));
     expect(report).toBeDefined();
     const again = await runCli(['replay', join('reports', report!)], { cwd: dir, timeoutMs: 120_000 });
@@ -36,13 +37,13 @@ describe('steadystate check --program', () => {
     const noKind = await runCli(['check', '--program', annotator('correct')]);
     expect(noKind.code).toBe(2);
     expect(noKind.stderr).toMatch(/--program .* needs --for KIND/);
-    const both = await runCli(['check', 'x.ts', '--program', annotator('correct'), '--for', 'ConfigMap']);
+    const both = await runCli(['check', 'x.ts', '--program', annotator('correct'), '--for', 'Deployment']);
     expect(both.code).toBe(2);
     expect(both.stderr).toMatch(/either a module \(x\.ts\) or --program/);
     const stray = await runCli(['check', 'x.ts', '--sample', '{}']);
     expect(stray.code).toBe(2);
     expect(stray.stderr).toMatch(/--sample goes with --program FILE/);
-    const missing = await runCli(['check', '--program', 'nope.ts', '--for', 'ConfigMap']);
+    const missing = await runCli(['check', '--program', 'nope.ts', '--for', 'Deployment']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/cannot find the program "nope\.ts"/);
     expect(existsSync(annotator('correct'))).toBe(true);
