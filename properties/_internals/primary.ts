@@ -60,7 +60,7 @@ export function fmtUnconverged(u: Unconverged): string {
 export function defaultConverged(kinds: readonly string[] | undefined): (view: WorldView) => boolean | string {
   return (view) => {
     const objs: StoredObject[] = [];
-    if (kinds) for (const k of kinds) objs.push(...view.list(k));
+    if (kinds) for (const k of kinds) for (const o of view.list(k)) objs.push(o);
     else for (const k of view.kinds()) for (const o of view.list(k)) if (isRecord(o.status) && 'observedGeneration' in o.status) objs.push(o);
     const bad = unconverged(objs);
     if (bad.length === 0) return true;

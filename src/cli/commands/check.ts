@@ -16,6 +16,7 @@ import type { CheckOptions } from '../../harness/check-options.js';
 import type { ControllerSource } from '../../report/result.js';
 import { checkNames, type CheckCommandOptions } from '../options.js';
 import { createProgress, noColor } from '../progress.js';
+import { escapeTerminal, rawStream } from '../terminal-text.js';
 import { UsageError } from '../usage-error.js';
 import { runCheckInWorkers } from '../worker-pool.js';
 
@@ -50,7 +51,7 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
   const corpus = replaysCorpus ? loadCorpus(corpusRoot, controller.name) : { scenarios: [], files: [], skipped: [] };
   for (const s of corpus.skipped) io.stderr.write(`steadystate check: skipped corpus file ${s.file}: ${s.reason}\n`);
 
-  const job: CheckJob = {
+  const planned: CheckJob = {
     ...target.job,
     seed,
     ...(o.runs !== undefined ? { runs: o.runs } : {}),
@@ -62,9 +63,11 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
     corpusRoot,
   };
 
-  validateJob(controller, job, base);
-  const total = corpus.scenarios.length + shardSize(o.runs ?? base.runs ?? 100, o.shard);
-  const progress = createProgress({ total, label: `steadystate check ${controller.name}`, stream: io.stderr, env: io.env });
+  const { job, misfits } = validateJob(controller, planned, base);
+  for (const m of misfits) io.stderr.write(`steadystate check: skipped corpus entry ${corpus.files[m.index]}: ${m.reason}.\n`);
+  const total = (job.corpus ?? []).length + shardSize(o.runs ?? base.runs ?? 100, o.shard);
+  // the bar writes cursor controls of its own: the raw stream, with the (user-named) label escaped
+  const progress = createProgress({ total, label: escapeTerminal(`steadystate check ${controller.name}`), stream: rawStream(io.stderr), env: io.env });
   let result: CheckResult;
   try {
     if (o.workers !== undefined) {
