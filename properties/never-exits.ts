@@ -55,13 +55,15 @@ function exitVerdict(run: RunRecord, e: TraceEntry): Verdict {
 }
 
 function exitPhrase(e: TraceEntry): string {
+  // one line: client errors often carry the whole response after the first
+  const message = String(e['message']).split('\n')[0];
   switch (e['kind']) {
     case 'exit':
-      return `exited with code ${String(e['code'])} (${String(e['message'])})`;
+      return `exited with code ${String(e['code'])} (${message})`;
     case 'uncaught':
-      return `crashed on an uncaught exception (${String(e['message'])})`;
+      return `crashed on an uncaught exception (${message})`;
     default:
-      return `crashed on an unhandled rejection (${String(e['message'])})`;
+      return `crashed on an unhandled rejection (${message})`;
   }
 }
 

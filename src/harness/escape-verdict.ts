@@ -49,13 +49,15 @@ export function escapeFailure(run: RunRecord): { property: string; summary: stri
 
 /** `process.exit(1)`, `an uncaught Error: boom`, `an unhandled rejection (Error: x)`. @internal */
 export function escapeHeadline(e: RunEscape): string {
+  // one line: an error's message may carry a whole response after the first
+  const message = e.message.split('\n')[0];
   switch (e.kind) {
     case 'exit':
-      return `the code under test called ${e.message}`;
+      return `the code under test called ${message}`;
     case 'uncaught':
-      return `an exception escaped the code under test (${e.message})`;
+      return `an exception escaped the code under test (${message})`;
     case 'unhandled-rejection':
-      return `a promise of the code under test rejected and nothing handled it (${e.message})`;
+      return `a promise of the code under test rejected and nothing handled it (${message})`;
   }
 }
 

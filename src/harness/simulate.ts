@@ -110,6 +110,7 @@ async function simulateGuarded(world: World, scenario: Scenario, opts: ResolvedS
     const ds = downstream;
     world.env.fetch = (task, actor, input, init) => ds.fetch(task, actor, input, init);
     if (options.downstream) world.downstreamState = () => ds.state();
+    world.downstreamRequests = () => ds.requests();
 
     for (const obj of scenario.initialObjects) createAsUser(world, obj);
 

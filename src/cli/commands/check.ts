@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import type { CheckResult } from '../../harness/check-result.js';
+import { resolveStory, type Story } from '../../harness/story.js';
+import { loadManifests, loadStory } from '../../story/load-story.js';
 import { shardSize } from '../../harness/shard.js';
 import { defaultEnvironment } from '../../defaults.js';
 import { recordObjectTimelines } from '../../replay.js';
@@ -39,10 +41,12 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
   if (o.faults) checkNames(o.faults, known.faults, '--faults', 'fault kind');
   if (o.properties) checkNames(o.properties, known.properties, '--properties', 'property');
 
+  // a story file that cannot be used is refused before the module loads and the run starts
+  const story = storyOfFlags(o, io.cwd);
   const target = await checkTarget(o, io);
   const { controller, base } = target;
-  if (base.objects === undefined && controller.sample.length === 0) {
-    const add = target.program ? `Pass --sample '{...}' (a spec of ${controller.for})` : `Add \`sample: [{ ... }]\` to defineController or export checkOptions (see the README)`;
+  if (base.objects === undefined && controller.sample.length === 0 && story === undefined && base.story === undefined) {
+    const add = target.program ? `Pass --sample '{...}' (a spec of ${controller.for}), or --story / --manifests` : `Add \`sample: [{ ... }]\` to defineController or export checkOptions (see the README)`;
     io.stderr.write(`steadystate check: note: ${controller.name} has no \`sample\` specs${target.program ? '' : ` and ${o.module ?? ''} exports no \`checkOptions.objects\``}, so objects of kind ${controller.for} are generated with an empty spec. ${add} to test realistic objects.\n`);
   }
   const seed = o.seed ?? base.seed ?? randomSeed();
@@ -58,6 +62,7 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
     ...(o.faults !== undefined ? { faults: o.faults } : {}),
     ...(o.properties !== undefined ? { properties: o.properties } : {}),
     ...(o.settle !== undefined ? { settleMs: o.settle } : {}),
+    ...(story !== undefined ? { story } : {}),
     ...(o.shard !== undefined ? { shard: o.shard } : {}),
     corpus: corpus.scenarios,
     corpusRoot,
@@ -105,6 +110,24 @@ async function checkTarget(o: CheckCommandOptions, io: CliIo): Promise<{ control
     source: { module: mod.relativePath, exportName: picked.exportName, checkOptions: mod.exports['checkOptions'] !== undefined ? 'checkOptions' : null },
     program: false,
   };
+}
+
+/**
+ * The story of --story and --manifests, read and validated before a long run: a file that
+ * cannot be used is a usage error (exit 2) naming the file, the document or step, and the line.
+ */
+function storyOfFlags(o: CheckCommandOptions, cwd: string): Story | undefined {
+  if (o.story === undefined && o.manifests === undefined) return undefined;
+  try {
+    const told = o.story !== undefined ? loadStory(o.story, { cwd }) : {};
+    const objects = o.manifests !== undefined ? loadManifests(o.manifests, { cwd }) : [];
+    const story: Story = { ...told, objects: [...objects, ...(told.objects ?? [])] };
+    resolveStory(story, `steadystate check: ${[o.story, ...(o.manifests ?? [])].filter((x) => x !== undefined).join(', ')}`, 'story');
+    return story;
+  } catch (err) {
+    if (err instanceof TypeError && err.message.startsWith('steadystate')) throw new UsageError(err.message);
+    throw err;
+  }
 }
 
 function randomSeed(): number {
