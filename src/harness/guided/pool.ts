@@ -6,7 +6,7 @@ import type { FaultEvent } from '../fault-plan.js';
 import { ALL_STRATEGIES, derive, STRATEGY_FAULT, type SystematicStrategy } from '../systematic-plans.js';
 import { indexTrace } from '../systematic-strategies/trace-index.js';
 import type { CoverageMap } from './behaviour-coverage.js';
-import { applyMutations, mutationsArbitrary, placeAfter, type Mutation } from './mutants.js';
+import { applyMutations, mutationsArbitrary, placeAfter } from './mutants.js';
 import { counterOf, nthAtOrAfter, occurrencesOf, type Occurrences } from './occurrences.js';
 
 /** Runs before this many are fresh draws (plain swarm), so the pool starts from a diverse base. */
@@ -17,8 +17,6 @@ const STAGNANT = 40;
 const DERIVED_PER_STRATEGY = 16;
 /** Derived plans kept per pooled run, nearest to its faults first. */
 const DERIVED_KEPT = 64;
-/** Plans derived after its faults that each pooled faulted run gets tried as pairs, nearest first. */
-const PAIR_TRIES = 12;
 /** Parents come from the pooled runs that showed one of this many rarest facts. */
 const RARE = 32;
 
@@ -38,18 +36,14 @@ interface Entry {
   controllers: readonly string[];
   /** Fault plans the systematic strategies derive from its run, after its faults, nearest first. */
   derived: (readonly FaultEvent[])[];
-  /** Pairs of it run so far (its derived plans tried in order). */
-  pairs: number;
 }
 
 /**
  * The pool of coverage-adding scenarios and the arbitrary of guided search (fuzzers' corpus
  * scheduling; FairFuzz's rare-first energy; FoundationDB and TigerBeetle swarms): after a warm-up
  * of fresh draws, half the runs (up to four in five once fresh draws stop adding coverage) mutate
- * a pooled scenario. One mutant in four is a scheduled pair (the oldest pooled run in which a
- * fault fired, with the next of the plans derived after its faults, nearest first, as depth-2
- * systematic mode pairs faults); the others mutate the smallest pooled run that showed one of the
- * rarest behaviour facts (those the fewest runs showed). The choice
+ * a pooled scenario: the smallest pooled run that showed
+ * one of the rarest behaviour facts (those the fewest runs showed). The choice
  * is a generated number read against the pool as it is when the value is generated, so a check is
  * a pure function of its seed: replaying it rebuilds the same pool (the runs before the replayed
  * one are run again first).
@@ -61,8 +55,6 @@ export class ScenarioPool {
   runs = 0;
   mutants = 0;
   private readonly made = new WeakSet<Scenario>();
-  /** The scheduled pair each such mutant is (counted when its run is offered, so generation has no side effect). */
-  private readonly pairOf = new WeakMap<Scenario, Entry>();
   /** Pooled runs by the facts they showed. */
   private readonly holders = new Map<string, Entry[]>();
 
@@ -83,12 +75,10 @@ export class ScenarioPool {
     this.runs++;
     const mutant = this.made.has(run.scenario);
     if (mutant) this.mutants++;
-    const pairOf = this.pairOf.get(run.scenario);
-    if (pairOf) pairOf.pairs++;
     else this.staleFresh = added > 0 ? 0 : this.staleFresh + 1;
     if (added === 0 || failed) return;
     const injections = run.trace.filter((e) => e.type === 'fault:inject').map((e) => e.t);
-    const entry: Entry = { scenario: run.scenario, facts: [...facts], injections: [...new Set(injections)], occurrences: occurrencesOf(run), controllers: run.controllers, derived: derivedPlans(run, this.strategies), pairs: 0 };
+    const entry: Entry = { scenario: run.scenario, facts: [...facts], injections: [...new Set(injections)], occurrences: occurrencesOf(run), controllers: run.controllers, derived: derivedPlans(run, this.strategies) };
     this.entries.push(entry);
     for (const f of facts) {
       const list = this.holders.get(f);
@@ -97,25 +87,15 @@ export class ScenarioPool {
     }
   }
 
-  /**
-   * The parent of the run `roll` stands for, or none (a fresh draw). One mutant in four is a pair
-   * (depth-2 systematic mode's, scheduled): the oldest pooled run in which a fault fired that has
-   * pairs left, with its next plan derived after that fault (nearest first); the others mutate the
-   * smallest pooled run that showed one of the rarest facts.
-   */
-  private parent(roll: number): { entry: Entry; pair: number | undefined } | undefined {
+  private parent(roll: number): Entry | undefined {
     const n = this.entries.length;
     // half the runs mutate, up to four in five once fresh draws have stopped adding coverage
     const share = 0.5 + 0.3 * Math.min(1, this.staleFresh / STAGNANT);
     if (this.runs < WARMUP || n === 0 || roll % 1000 >= share * 1000) return undefined;
-    if (Math.floor(roll / 1000) % 4 === 0) {
-      const next = this.entries.find((e) => e.injections.length > 0 && e.pairs < Math.min(PAIR_TRIES, e.derived.length));
-      if (next) return { entry: next, pair: next.pairs };
-    }
     // rare first (FairFuzz): one of the rarest facts, then the smallest pooled run that showed it
     const rare = [...this.holders.keys()].sort((a, b) => this.coverage.count(a) - this.coverage.count(b) || (a < b ? -1 : 1)).slice(0, RARE);
-    const fact = rare[Math.floor(roll / 2000) % rare.length]!;
-    return { entry: this.holders.get(fact)!.reduce((best, e) => (size(e) < size(best) ? e : best)), pair: undefined };
+    const fact = rare[Math.floor(roll / 1000) % rare.length]!;
+    return this.holders.get(fact)!.reduce((best, e) => (size(e) < size(best) ? e : best));
   }
 
   /** The guided arbitrary: `base`, or a mutant of a pooled scenario. */
@@ -123,9 +103,8 @@ export class ScenarioPool {
     const mutations = mutationsArbitrary(faults, ctx, keepTimes);
     // unbiased: fast-check's bias would make small rolls (so mutants, and one parent) far more likely
     return fc.noBias(fc.nat()).chain((roll) => {
-      const chosen = this.parent(roll);
-      if (!chosen) return base;
-      const parent = chosen.entry;
+      const parent = this.parent(roll);
+      if (!parent) return base;
       const others = this.entries.map((e) => e.scenario);
       const place = placeAfter(
         parent.injections,
@@ -135,12 +114,9 @@ export class ScenarioPool {
         },
         ctx.faultWindowMs,
       );
-      const pair = chosen.pair;
-      // a pair is the parent with its next derived plan: a constant (its shrinking is minimize's)
-      return (pair === undefined ? mutations : fc.constant<Mutation[]>([{ op: 'derived', s: 1, i: pair }])).map((ms) => {
+      return mutations.map((ms) => {
         const m = applyMutations(parent.scenario, ms, others, place, parent.derived, ctx.faultWindowMs);
         this.made.add(m);
-        if (pair !== undefined) this.pairOf.set(m, parent);
         return m;
       });
     });
@@ -152,8 +128,7 @@ export class ScenarioPool {
  * second fault right after the first meets the state the first one left (the way depth-2
  * systematic mode pairs faults). The first few of each strategy, then by distance.
  */
-/** @internal */
-export function derivedPlans(run: RunRecord, strategies: readonly SystematicStrategy[]): (readonly FaultEvent[])[] {
+function derivedPlans(run: RunRecord, strategies: readonly SystematicStrategy[]): (readonly FaultEvent[])[] {
   const ix = indexTrace(run);
   const all: { at: number; events: readonly FaultEvent[] }[] = [];
   for (const s of strategies) for (const p of derive(s, ix).plans.filter((p) => p.at > ix.firstInjection).slice(0, DERIVED_PER_STRATEGY)) all.push({ at: p.at, events: p.events });

@@ -1,12 +1,7 @@
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { abstractState, CoverageMap, runCoverage } from '../../../src/harness/guided/behaviour-coverage.js';
 import { applyMutations, placeAfter, type Mutation } from '../../../src/harness/guided/mutants.js';
 import { counterOf, nthAtOrAfter } from '../../../src/harness/guided/occurrences.js';
-import { derivedPlans, ScenarioPool, strategiesFor } from '../../../src/harness/guided/pool.js';
-import { allFaults } from '../../../faults/index.js';
-import { leakedBucket } from '../../../examples/multi-fault/index.js';
-import { judge, withFaults } from '../../../examples/multi-fault/judge.js';
 import type { Scenario } from '../../../src/harness/scenario.js';
 import type { StoredObject } from '../../../src/store/object.js';
 import type { TraceEntry } from '../../../src/sim/trace.js';
@@ -82,36 +77,5 @@ describe('guided mutations', () => {
     expect(place({ kind: 'watch-event-loss', nth: 0 }, 1).nth).toBe(2);
     expect(place({ kind: 'watch-event-loss', nth: 0 }, 2).nth).toBe(0); // even: as drawn
     expect(counterOf({ kind: 'crash-restart', nth: 1, params: { point: 'after-fetch' } }, ['web'])).toBe('request:web');
-  });
-});
-
-describe('guided pool: scheduled pairs', () => {
-  const faults = allFaults.filter((f) => !f.kind.startsWith('environment-'));
-  const ctx = { controllers: ['bucket'], kinds: ['Bucket'], keys: ['default/logs-0'], faultWindowMs: 10_000, maxNth: 5 };
-  const fresh = { ...leakedBucket.reproduction, seed: 999, faults: { events: [], background: [] } };
-  const sample = (pool: ScenarioPool, seed: number) => fc.sample(pool.arbitrary(fc.constant(fresh), faults, ctx), { seed, numRuns: 400 });
-  const same = (a: Scenario, b: Scenario) => JSON.stringify(a) === JSON.stringify(b);
-
-  it("tries a faulted pooled run's derived plans in order, nearest first, moving on when a pair's run is offered; a fault-free run gets none", async () => {
-    const strategies = strategiesFor(faults);
-    const pool = new ScenarioPool(new CoverageMap(), strategies);
-    const clean = (await judge(leakedBucket, 'correct', withFaults(leakedBucket, []))).run;
-    pool.offer(clean, new Set(['state a']), 1, false);
-    const faulted = (await judge(leakedBucket, 'correct', withFaults(leakedBucket, leakedBucket.reproduction.faults.events.slice(0, 1)))).run;
-    pool.offer(faulted, new Set(['fault b']), 1, false);
-    pool.runs = 16; // past the warm-up
-    const derived = derivedPlans(faulted, strategies);
-    expect(derived.length).toBeGreaterThan(2);
-    // a pair: the faulted run's scenario plus one derived plan (the fault-free run is never a pair's parent)
-    const pair = (i: number) => ({ ...faulted.scenario, faults: { events: [...faulted.scenario.faults.events, ...derived[i]!], background: [] } });
-    const before = sample(pool, 1);
-    const first = before.filter((s) => same(s, pair(0)));
-    expect(first.length).toBeGreaterThan(20);
-    expect(before.filter((s) => same(s, pair(1))).length).toBeLessThan(5);
-    // its run offered (it added nothing): the next pair is the next derived plan
-    pool.offer(fakeRun({ scenario: first[0]! }), new Set(), 0, false);
-    const after = sample(pool, 1);
-    expect(after.filter((s) => same(s, pair(1))).length).toBeGreaterThan(20);
-    expect(after.filter((s) => same(s, pair(0))).length).toBeLessThan(5);
   });
 });
