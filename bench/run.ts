@@ -25,6 +25,8 @@ const benches: [string, string][] = [
   ['./downstream.js', 'benchDownstream'],
   ['./kube-rest.js', 'benchKubeRest'],
   ['./workers.js', 'benchWorkers'],
+  ['./waste.js', 'benchWaste'],
+  ['./waste.js', 'benchThreadsVersusProcesses'],
   ['./cli.js', 'benchCli'],
   ['./startup.js', 'benchStartup'],
   ['./heap.js', 'benchHeap'],
