@@ -352,13 +352,16 @@ export class ControllerInstance implements ClientOwner {
  * a cluster-scoped parent), which `owners` (the primary kind's cache) tells.
  */
 function ownerKeys(obj: StoredObject, ownerKind: string, owners: Informer): string[] {
-  const out: string[] = [];
+  // built as literals: the usual answer is one key, and a list grown by push from [] reserves 16 slots
+  let out: string[] | undefined;
   for (const r of obj.metadata.ownerReferences) {
     if (!r.controller || r.kind !== ownerKind) continue;
     const namespaced = keyOf({ namespace: obj.metadata.namespace, name: r.name });
-    out.push(obj.metadata.namespace !== undefined && owners.get(namespaced) === undefined && owners.get(r.name)?.metadata.uid === r.uid ? r.name : namespaced);
+    const key = obj.metadata.namespace !== undefined && owners.get(namespaced) === undefined && owners.get(r.name)?.metadata.uid === r.uid ? r.name : namespaced;
+    if (out === undefined) out = [key];
+    else out.push(key);
   }
-  return out;
+  return out ?? [];
 }
 
 function describeError(err: unknown): string {
