@@ -262,13 +262,18 @@ export class ControllerInstance implements ClientOwner {
     trace.push({ t: startedAt, type: 'reconcile:start', controller: this.name, replica: this.replica, key, n });
     const ref = parseKey(key);
     const inst = this;
-    let result: ReconcileResult | undefined;
-    kernel.spawn(
+    kernel.spawn<ReconcileResult | undefined>(
       `reconcile ${this.name}/${this.replica} ${key}`,
-      async (task) => {
-        result = await inst.def.reconcile(makeContext(inst, task, key, ref));
+      // the reconcile's own promise is the task's (no async wrapper per reconcile); a sync
+      // reconcile's value or throw becomes a settled promise
+      (task) => {
+        try {
+          return Promise.resolve(inst.def.reconcile(makeContext(inst, task, key, ref)));
+        } catch (err) {
+          return Promise.reject(err);
+        }
       },
-      (error, failed) => this.finish(key, n, startedAt, error, failed, result),
+      (error, failed, result) => this.finish(key, n, startedAt, error, failed, result),
     );
   }
 

@@ -137,13 +137,13 @@ export class Kernel {
 
   /**
    * Starts `body` as a task. `onSettled` runs when it finishes (with the error it threw, if
-   * any), unless the task was abandoned before that.
+   * any, or the value its promise resolved to), unless the task was abandoned before that.
    */
-  spawn(label: string, body: (task: Task) => Promise<void>, onSettled: (error: unknown, failed: boolean) => void): Task {
+  spawn<T>(label: string, body: (task: Task) => Promise<T>, onSettled: (error: unknown, failed: boolean, value?: T) => void): Task {
     const task: Task = { id: this.nextTaskId++, label, startedAt: this.clock.now(), parked: 0, abandoned: false };
     this.live.push(task);
     this.progress++;
-    let p: Promise<void>;
+    let p: Promise<T>;
     try {
       p = body(task);
     } catch (err) {
@@ -152,11 +152,11 @@ export class Kernel {
       return task;
     }
     p.then(
-      () => {
+      (value) => {
         if (task.abandoned) return;
         this.removeLive(task);
         this.progress++;
-        onSettled(undefined, false);
+        onSettled(undefined, false, value);
       },
       (err: unknown) => {
         if (task.abandoned) return;
