@@ -97,3 +97,12 @@ describe('check with a controller that exits', () => {
     expect(result.explanation).toMatch(/Stack, innermost call first:\n {2}at /);
   });
 });
+
+describe('the settle phase', () => {
+  it('records the relist it does for the native runtime, and the report notes say so', async () => {
+    const { runNotes } = await import('../../../src/report/result.js');
+    const { run } = await simulate(scenario, { controllers: [controller(() => undefined)], tailMs: 0 });
+    expect(run.trace.filter((e) => e.type === 'settle:relist')).toEqual([{ t: 1000, type: 'settle:relist', controllers: ['web'] }]);
+    expect(runNotes(run).join('\n')).toMatch(/When the settle phase began \(t=1\.000s\) steadystate relisted every informer of web once/);
+  });
+});
