@@ -78,6 +78,14 @@ describe('the run guard (simulate)', () => {
     expect(globals()).toEqual(before);
   });
 
+  it('gives a native run no async context (its promise hook would slow every reconcile)', async () => {
+    const { hostContext } = await import('../../../src/host/host-context.js');
+    const seen: unknown[] = [];
+    await simulate(scenario, { controllers: [controller(() => void seen.push(hostContext.getStore()))], tailMs: 0 });
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((s) => s === undefined)).toBe(true);
+  });
+
   it('leaves a correct run without escapes or real timers', async () => {
     const { run } = await simulate(scenario, { controllers: [controller(() => undefined)], tailMs: 0 });
     expect(run.escapes).toEqual([]);
