@@ -32,6 +32,7 @@ const benches: [string, string][] = [
   ['./cli.js', 'benchCli'],
   ['./startup.js', 'benchStartup'],
   ['./heap.js', 'benchHeap'],
+  ['./search.js', 'benchSearch'],
 ];
 
 const filter = process.argv[2];

@@ -1,4 +1,4 @@
-import type { CheckResult, CheckStats, DeterminismReport, FaultCoverage } from '../harness/check-result.js';
+import type { CheckResult, CheckStats, DeterminismReport, FaultCoverage, BehaviourCoverageReport } from '../harness/check-result.js';
 import type { FaultPlan } from '../harness/fault-plan.js';
 import type { RunRecord } from '../harness/property.js';
 import type { RealTimerUse } from '../host/host-context.js';
@@ -102,6 +102,8 @@ interface ReportCommon {
 /** A passing check, ready to format. @public */
 export interface PassedReportModel extends ReportCommon {
   ok: true;
+  /** Behaviour coverage of the generated runs and its growth, when the check measured it. */
+  behaviour: BehaviourCoverageReport | null;
 }
 
 /** A failing check, ready to format. @public */
@@ -163,7 +165,7 @@ export function toReportModel(result: CheckResult, context: ReportContext = {}):
     corpusReplayed: result.corpusReplayed,
     determinismChecked: result.determinismChecked,
   };
-  if (result.ok) return { ...common, ok: true };
+  if (result.ok) return { ...common, ok: true, behaviour: result.behaviour ?? null };
   return {
     ...common,
     ok: false,
