@@ -87,9 +87,12 @@ export async function simulate(scenario: Scenario, options: SimulateOptions): Pr
   const world = createWorld(scenario, opts, options.traceReads ?? true);
   options.observe?.(world);
   // the run guard: the code under test can neither end nor outlive the harness (src/host/run-guard.ts)
+  const names = new Set(scenario.controllers.map((c) => c.name));
+  const hosted = options.controllers.some((c) => names.has(c.name) && c.process !== undefined);
   return guardRun(
     () => world.kernel.now(),
     (scope) => simulateGuarded(world, scenario, opts, options, scope),
+    { hosted },
   );
 }
 
