@@ -20,11 +20,11 @@ import { statusTruthfulness } from './status-truthfulness.js';
  * @public
  */
 export const properties = {
+  noFighting,
+  noHotLoop,
   convergence,
   deletionCompletes,
   specStatusOwnership,
-  noFighting,
-  noHotLoop,
   idempotence,
   boundedDownstreamQps,
   noDuplicateSideEffects,
@@ -37,10 +37,11 @@ export const properties = {
 } as const;
 
 /**
- * Every built-in property factory, in a stable order: convergence first, then the most specific
- * diagnoses before the more general ones that the same bug also breaks (fighting before hot
- * loop before idempotence; duplicates before same-end-state, which comes last), so a report that
- * names the first failing property names the most telling one.
+ * Every built-in property factory, in a stable order: the most specific diagnoses before the more
+ * general ones that the same bug also breaks, so a report that names the first failing property
+ * names the most telling one. Fighting and hot loops come first: they also keep the world from
+ * ever becoming quiet, which convergence would report less precisely. Then convergence, then
+ * hot loop before idempotence, duplicates before same-end-state, which comes last.
  * @public
  */
 export const allProperties: readonly PropertyFactory<object>[] = Object.values(properties) as readonly PropertyFactory<object>[];

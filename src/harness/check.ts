@@ -212,22 +212,7 @@ class CheckRun {
   /** The fast-check phase: generated scenarios, and fast-check's shrink of the first failure. */
   private async generated(): Promise<{ seed: number; path: string; shrinks: number; found: Found | undefined }> {
     const o = this.o;
-    const controllers: ControllerRef[] = o.controllers.map((c) => ({ name: c.name, ...(o.replicas > 1 ? { replicas: o.replicas } : {}) }));
-    const environment: EnvironmentRef[] = o.environment.map((e) => ({ name: e.actor.name, ...(e.params ? { params: e.params } : {}) }));
-    const arb = scenarioArbitrary({
-      controllers,
-      primaryKinds: o.controllers.map((c) => c.for),
-      environment,
-      objects: o.objects,
-      faults: o.faults,
-      swarm: o.swarm,
-      maxObjects: o.maxObjects,
-      maxActions: o.maxActions,
-      maxFaultEvents: o.maxFaultEvents,
-      maxNth: o.maxNth,
-      actions: o.actions,
-      ...(Object.keys(o.scenarioOptions).length > 0 ? { options: o.scenarioOptions } : {}),
-    });
+    const arb = checkScenarios(o);
 
     let index = o.path !== undefined ? Number(o.path.split(':')[0]) : 0;
     const shard = o.path !== undefined ? undefined : o.shard;
@@ -355,6 +340,26 @@ class CheckRun {
     };
   }
 
+}
+
+/** The scenarios a check generates from its resolved options. @internal */
+export function checkScenarios(o: ResolvedCheckOptions): fc.Arbitrary<Scenario> {
+  const controllers: ControllerRef[] = o.controllers.map((c) => ({ name: c.name, ...(o.replicas > 1 ? { replicas: o.replicas } : {}) }));
+  const environment: EnvironmentRef[] = o.environment.map((e) => ({ name: e.actor.name, ...(e.params ? { params: e.params } : {}) }));
+  return scenarioArbitrary({
+    controllers,
+    primaryKinds: o.controllers.map((c) => c.for),
+    environment,
+    objects: o.objects,
+    faults: o.faults,
+    swarm: o.swarm,
+    maxObjects: o.maxObjects,
+    maxActions: o.maxActions,
+    maxFaultEvents: o.maxFaultEvents,
+    maxNth: o.maxNth,
+    actions: o.actions,
+    ...(Object.keys(o.scenarioOptions).length > 0 ? { options: o.scenarioOptions } : {}),
+  });
 }
 
 function emptyScenario(o: ResolvedCheckOptions): Scenario {

@@ -10,6 +10,15 @@ export interface ProbeSample {
   ok: boolean;
   /** Why not, in words (when the predicate returned a string). */
   detail?: string;
+  /** Facts the probe recorded for its judge (a built-in probe's structured findings). */
+  data?: JsonObject;
+}
+
+/** What a probe may return besides `true`/`false`/a reason: the verdict plus facts for its judge. @public */
+export interface ProbeResult {
+  ok: boolean;
+  detail?: string;
+  data?: JsonObject;
 }
 
 /**
@@ -22,7 +31,7 @@ export interface Probe {
   name: string;
   everyMs: number | 'write';
   phases: ('faults' | 'settle' | 'tail')[];
-  fn: (view: WorldView) => boolean | string;
+  fn: (view: WorldView) => boolean | string | ProbeResult;
 }
 
 /** A downstream request as recorded (see the downstream module). @public */
@@ -128,7 +137,8 @@ export interface PropertyDefinition<O extends object> {
   name: string;
   description: string;
   defaults: O;
-  needsTwin?: boolean;
+  /** Needs the fault-free twin run (a function: depending on the resolved options). @defaultValue false */
+  needsTwin?: boolean | ((options: O) => boolean);
   /**
    * Checks resolved options once, when the property is configured: returns why they are wrong
    * (the factory throws a TypeError naming the property) or undefined.
@@ -159,7 +169,7 @@ export function defineProperty<O extends object>(def: PropertyDefinition<O>): Pr
       name: def.name,
       description: def.description,
       options: toJson(resolved),
-      needsTwin: def.needsTwin ?? false,
+      needsTwin: typeof def.needsTwin === 'function' ? def.needsTwin(resolved) : (def.needsTwin ?? false),
       probes: (ctx) => (def.probes ? def.probes(resolved, ctx) : []),
       extraRuns: (scenario) => (extraRuns ? extraRuns(scenario, resolved) : {}),
       judge: (run, twin, extras) => def.judge(run, resolved, twin, extras ?? {}),

@@ -18,6 +18,8 @@ export interface ScenarioOutcome {
   /** The fault-free twin, when a property or coverage needed it. */
   twin: RunRecord | undefined;
   failure: PropertyFailure | undefined;
+  /** Every failing property, in order, when judged with `all` (else at most the first). */
+  failures: PropertyFailure[];
   /** Latency to convergence (virtual ms), when the convergence property reported it. */
   latencyMs?: number;
 }
@@ -28,6 +30,8 @@ export interface JudgeOptions {
   properties?: readonly Property[];
   /** Also run the twin when some fault fired (fault coverage). @defaultValue false */
   twinWhenFaultsFired?: boolean;
+  /** Judge every property instead of stopping at the first failure (false-alarm measurements). @defaultValue false */
+  all?: boolean;
 }
 
 /**
@@ -69,20 +73,21 @@ export class ScenarioRunner {
     const properties = options.properties ?? this.properties;
     let twin: RunRecord | undefined;
     const getTwin = async () => (twin ??= await this.twins.twinOf(run.scenario, run));
-    let failure: PropertyFailure | undefined;
+    const failures: PropertyFailure[] = [];
     let latencyMs: number | undefined;
     for (const p of properties) {
       const extras = await this.extraRuns(p, run.scenario);
       const verdict = judgeSafely(p, run, p.needsTwin ? await getTwin() : undefined, extras);
       if (!verdict.ok) {
-        failure = { property: p.name, summary: verdict.summary, explanation: verdict.explanation, evidence: verdict.evidence };
+        failures.push({ property: p.name, summary: verdict.summary, explanation: verdict.explanation, evidence: verdict.evidence });
+        if (options.all) continue;
         break;
       }
       const l = verdict.stats?.['latencyMs'];
       if (typeof l === 'number') latencyMs = l;
     }
     if (options.twinWhenFaultsFired && twin === undefined && firedAny(run)) await getTwin();
-    return { run, twin, failure, ...(latencyMs !== undefined ? { latencyMs } : {}) };
+    return { run, twin, failure: failures[0], failures, ...(latencyMs !== undefined ? { latencyMs } : {}) };
   }
 
   /** Simulates the extra scenarios a property asks for (e.g. recovery's reverted spec). */

@@ -5,7 +5,7 @@ import type { FetchResponse } from '../runtime/env.js';
 import { Manager } from '../runtime/manager.js';
 import type { Task } from '../sim/kernel.js';
 import type { FaultModule } from './fault.js';
-import type { Probe, ProbeSample, Property, RecordedRequest, RunRecord } from './property.js';
+import type { Probe, ProbeResult, ProbeSample, Property, RecordedRequest, RunRecord } from './property.js';
 import { resolveScenarioOptions, type Scenario, type WorkloadAction } from './scenario.js';
 import { createWorld, type World } from './world.js';
 import type { EnvironmentActor } from './environment.js';
@@ -173,13 +173,15 @@ export async function simulate(scenario: Scenario, options: SimulateOptions): Pr
       samples[p.name] = [];
       const sample = () => {
         if (!p.phases.includes(world.phase)) return;
-        let r: boolean | string;
+        let r: boolean | string | ProbeResult;
         try {
           r = p.fn(world.view);
         } catch (err) {
           r = `the predicate threw: ${err instanceof Error ? err.message : String(err)}`;
         }
-        samples[p.name]!.push(r === true ? { t: kernel.now(), ok: true } : { t: kernel.now(), ok: false, ...(typeof r === 'string' ? { detail: r } : {}) });
+        const t = kernel.now();
+        if (typeof r === 'object' && r !== null) samples[p.name]!.push({ t, ok: r.ok === true, ...(r.detail !== undefined ? { detail: r.detail } : {}), ...(r.data !== undefined ? { data: r.data } : {}) });
+        else samples[p.name]!.push(r === true ? { t, ok: true } : { t, ok: false, ...(typeof r === 'string' ? { detail: r } : {}) });
       };
       if (p.everyMs === 'write') world.afterWrite.push(sample);
       else {
