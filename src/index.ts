@@ -105,6 +105,8 @@ export type { RequestRecord, RequestOutcome } from './downstream/request-log.js'
 export type { SimResponse } from './downstream/sim-response.js';
 export type { DownstreamState } from './downstream/run-downstream.js';
 export { UnhandledRequestError } from './downstream/errors.js';
+export { allowNetwork, NetworkRefusedError } from './downstream/net-guard.js';
+export type { NetworkTarget, RefusedRequest } from './downstream/net-guard.js';
 
 // checking, replaying and reporting (SPEC §6, §7)
 export { check } from './check.js';

@@ -2,6 +2,8 @@ import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isControllerDefinition, type ControllerDefinition } from '../runtime/define-controller.js';
+import { pinGlobalFetch } from '../downstream/install-global-fetch.js';
+import { guardNetwork } from '../downstream/net-guard.js';
 import { UsageError } from './usage-error.js';
 
 const REGISTERED = Symbol.for('steadystate.tsx-registered');
@@ -55,6 +57,10 @@ export async function loadModule(file: string, cwd: string, command: string): Pr
     throw new UsageError(`steadystate ${command}: ${JSON.stringify(file)} is a directory; pass the file that exports your controller, e.g. ${file.replace(/\/$/, '')}/index.ts.`);
   }
   await ensureTypeScript();
+  // from here on the process runs user code: its saved fetch reaches the simulation, and no
+  // connection leaves the process (the CLI exits when the command ends, so this is never released)
+  pinGlobalFetch();
+  guardNetwork();
   let exports: Record<string, unknown>;
   try {
     exports = (await import(pathToFileURL(abs).href)) as Record<string, unknown>;

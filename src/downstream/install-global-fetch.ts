@@ -10,6 +10,24 @@ export const originalFetch: typeof fetch = globalThis.fetch;
 /** Every fetch this module installed, to recognise our own leftovers. */
 const ours = new WeakSet<object>();
 
+/** The routed fetch of each run in progress, newest last: what the pinned fetch calls. */
+const running: (typeof fetch)[] = [];
+let pinned: typeof fetch | undefined;
+
+/**
+ * Installs, once and for good, a `globalThis.fetch` that calls the fetch of the run in progress
+ * (or the host's fetch between runs). The CLI pins it before it imports a user's module, so a
+ * module that saves `globalThis.fetch` at load saves this one and its calls still reach the
+ * simulation instead of the network.
+ * @internal
+ */
+export function pinGlobalFetch(): void {
+  if (pinned !== undefined) return;
+  const host = globalThis.fetch;
+  pinned = ((input: string | URL | Request, init?: RequestInit) => (running[running.length - 1] ?? host)(input, init)) as typeof fetch;
+  globalThis.fetch = pinned;
+}
+
 /**
  * Routes `globalThis.fetch` to `downstream` for the duration of a run, for reconcilers (and
  * libraries) that call the global `fetch` instead of `ctx.fetch`. Such calls have no task
@@ -32,11 +50,13 @@ export function installGlobalFetch(downstream: Downstream, actorOf: () => string
   const previous = ours.has(current) ? originalFetch : current;
   const patched = ((input: string | URL | Request, init?: RequestInit) => downstream.fetch(undefined, actorOf(), input, init)) as typeof fetch;
   ours.add(patched);
+  running.push(patched);
   globalThis.fetch = patched;
   let restored = false;
   return () => {
     if (restored) return;
     restored = true;
+    running.splice(running.indexOf(patched), 1);
     globalThis.fetch = previous;
   };
 }

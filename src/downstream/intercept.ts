@@ -20,6 +20,7 @@ import { endpointOf } from './endpoint-of.js';
 import { UnhandledRequestError, connectionResetError, networkError, timeoutError } from './errors.js';
 import type { FakeRestService, RestRoute } from './fake-rest-service.js';
 import type { FetchDecision, FetchInfo } from './fetch-decision.js';
+import type { RefusedRequest } from './net-guard.js';
 import { isMutating, type RequestOutcome, type RequestRecord } from './request-log.js';
 import { bodyTextOf, headerOf, requestParts, type RequestLike, type RequestParts } from './request-parts.js';
 import { SimResponse, statusTextOf } from './sim-response.js';
@@ -40,6 +41,8 @@ export interface DownstreamHost {
   decide?: ((info: FetchInfo) => FetchDecision) | undefined;
   /** Called with each record as it is appended to the log. */
   onRecord?: ((record: RequestRecord) => void) | undefined;
+  /** Called for each request no service or handler answers (the verdict names it). */
+  onRefused?: ((request: RefusedRequest, task: Task | undefined) => void) | undefined;
 }
 
 /**
@@ -327,6 +330,8 @@ class DownstreamImpl implements Downstream {
 
   private unhandled(call: Call, detail?: string): UnhandledRequestError {
     this.record(call, 0, 'unhandled', false);
+    const { method, url } = call.parts;
+    this.host.onRefused?.({ via: call.task ? 'ctx.fetch' : 'globalThis.fetch', target: hostPortOf(url), method, url }, call.task);
     return new UnhandledRequestError(call.parts.method, call.parts.url, detail);
   }
 
@@ -349,6 +354,15 @@ class DownstreamImpl implements Downstream {
     this.log.push(record);
     this.host.touch();
     this.host.onRecord?.(record);
+  }
+}
+
+function hostPortOf(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || (u.protocol === 'https:' ? '443' : '80')}`;
+  } catch {
+    return url;
   }
 }
 

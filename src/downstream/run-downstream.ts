@@ -3,6 +3,8 @@ import type { World } from '../harness/world.js';
 import type { RunDownstream } from '../harness/simulate.js';
 import { createDownstream, type CreateDownstreamOptions } from './intercept.js';
 import { installGlobalFetch } from './install-global-fetch.js';
+import type { RefusedRequest } from './net-guard.js';
+import { callerOf } from '../harness/isolation.js';
 
 /** What properties read about the fake services at the end of a run. @public */
 export interface DownstreamState {
@@ -32,6 +34,7 @@ export function createRunDownstream(world: World, options: CreateDownstreamOptio
       touch: () => kernel.touch(),
       decide: (info) => (seams.hasFetchHooks ? seams.decideFetch(info) : { type: 'pass' }),
       onRecord: (r) => trace.push({ ...r, t: r.tEnd, type: 'downstream:request', start: r.t }),
+      onRefused: (request, task) => recordRefused(world, request, callerOf(kernel, task)),
     },
     options,
   );
@@ -51,4 +54,16 @@ export function createRunDownstream(world: World, options: CreateDownstreamOptio
     }),
     dispose: restore,
   };
+}
+
+/**
+ * Records a refused request in the run's trace (`network:refused`), which the isolation judge
+ * turns into the verdict.
+ * @internal
+ */
+export function recordRefused(world: World, request: RefusedRequest, caller: string | undefined): void {
+  const { kernel, trace } = world;
+  const entry = { t: kernel.now(), type: 'network:refused' as const, actor: caller ?? 'code outside any reconcile', via: request.via, target: request.target };
+  trace.push(request.url !== undefined ? { ...entry, method: request.method, url: request.url } : entry);
+  kernel.touch();
 }

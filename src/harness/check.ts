@@ -9,6 +9,7 @@ import { minimize } from './minimize.js';
 import type { Property, RunRecord } from './property.js';
 import type { ControllerRef, EnvironmentRef, Scenario } from './scenario.js';
 import { ScenarioRunner, type PropertyFailure, type ScenarioOutcome } from './scenario-runner.js';
+import { runGuards } from './isolation.js';
 import { inShard, shardSize } from './shard.js';
 import { runStats, StatsCollector } from './stats.js';
 
@@ -152,7 +153,7 @@ class CheckRun {
 
     this.progress('shrinking', 1);
     const failure = found.outcome.failure!;
-    const property = o.properties.find((p) => p.name === failure.property);
+    const property = o.properties.find((p) => p.name === failure.property) ?? runGuards.find((p) => p.name === failure.property);
     let minimal = { scenario: found.scenario, run: found.outcome.run };
     let minimizeReductions = 0;
     if (o.shrink.enabled && property) {
@@ -237,7 +238,7 @@ class CheckRun {
           if (!(await this.replays(outcome, i + 1))) return true;
           first = { scenario: s, outcome, runNumber: i + 1, fromCorpus: false, original: s };
           last = { scenario: s, outcome };
-          const p = o.properties.find((x) => x.name === outcome.failure!.property);
+          const p = o.properties.find((x) => x.name === outcome.failure!.property) ?? runGuards.find((x) => x.name === outcome.failure!.property);
           onlyFailing = p ? [p] : [...o.properties];
           return false;
         }

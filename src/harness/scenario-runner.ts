@@ -2,6 +2,7 @@ import type { JsonObject } from '../store/object.js';
 import type { Property, RunRecord, Verdict } from './property.js';
 import type { Scenario } from './scenario.js';
 import { simulate, type SimulateOptions } from './simulate.js';
+import { runGuards } from './isolation.js';
 import { TwinRunner } from './twin.js';
 
 /** A property that did not hold on a run. @internal */
@@ -75,7 +76,8 @@ export class ScenarioRunner {
     const getTwin = async () => (twin ??= await this.twins.twinOf(run.scenario, run));
     const failures: PropertyFailure[] = [];
     let latencyMs: number | undefined;
-    for (const p of properties) {
+    // the run guards first: a run that escaped the simulation says nothing its properties could judge
+    for (const p of [...runGuards.filter((g) => !properties.includes(g)), ...properties]) {
       const extras = await this.extraRuns(p, run.scenario);
       const verdict = judgeSafely(p, run, p.needsTwin ? await getTwin() : undefined, extras);
       if (!verdict.ok) {

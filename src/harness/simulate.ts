@@ -10,7 +10,9 @@ import { resolveScenarioOptions, type Scenario, type WorkloadAction } from './sc
 import { createWorld, type World } from './world.js';
 import type { EnvironmentActor } from './environment.js';
 import type { CreateDownstreamOptions } from '../downstream/intercept.js';
-import { createRunDownstream } from '../downstream/run-downstream.js';
+import { createRunDownstream, recordRefused } from '../downstream/run-downstream.js';
+import { guardNetwork } from '../downstream/net-guard.js';
+import { callerOf } from './isolation.js';
 
 /**
  * A downstream for one run (built by `createDownstream`): routes `ctx.fetch`, records requests,
@@ -85,6 +87,8 @@ export async function simulate(scenario: Scenario, options: SimulateOptions): Pr
 
   const uninstall: (() => void)[] = [];
   let downstream: RunDownstream | undefined;
+  // nothing leaves the process while the run lives; refusals become `network:refused` entries
+  const releaseGuard = guardNetwork({ caller: () => callerOf(kernel), refused: (request, caller) => recordRefused(world, request, caller) });
   try {
     trace.push({ t: 0, type: 'run:start', seed: scenario.seed });
     // always a downstream, empty when none is given: no request may leave the process, and an
@@ -228,6 +232,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions): Pr
       }
     }
     downstream?.dispose();
+    releaseGuard();
   }
 }
 

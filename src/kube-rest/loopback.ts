@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { allowNetwork } from '../downstream/net-guard.js';
 import type { KubeApi } from './kube-api.js';
 import { kubeconfigFor } from './kubeconfig.js';
 import { watchResponses } from './watch-stream.js';
@@ -54,6 +55,8 @@ export async function startLoopback(api: KubeApi, options: LoopbackOptions = {})
   });
   const actual = (server.address() as AddressInfo).port;
   const base = `http://127.0.0.1:${actual}`;
+  // a simulated service on a real socket: the network guard of a run lets its clients through
+  const disallow = allowNetwork((t) => t.protocol === 'tcp' && t.port === actual && (t.host === '127.0.0.1' || t.host === 'localhost'));
   return {
     url: base,
     port: actual,
@@ -64,6 +67,7 @@ export async function startLoopback(api: KubeApi, options: LoopbackOptions = {})
     },
     close: () =>
       new Promise<void>((resolve) => {
+        disallow();
         api.endWatches('cut');
         for (const s of sockets) s.destroy();
         server.close(() => resolve());

@@ -192,6 +192,13 @@ export class Kernel {
     return [...this.live];
   }
 
+  /** Live tasks not parked on the simulation: the code running now is one of them. */
+  runnable(): Task[] {
+    const out: Task[] = [];
+    for (const t of this.live) if (t.parked <= 0) out.push(t);
+    return out;
+  }
+
   /** Parks not tied to a task (e.g. a global `fetch` patched during a run). */
   private anonymousParked = 0;
 

@@ -38,6 +38,7 @@ export type TraceType =
   | 'controller:leader'
   | 'environment:step'
   | 'kernel:blocked'
+  | 'network:refused'
   | 'invariant:violated'
   | 'log';
 

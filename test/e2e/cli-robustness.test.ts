@@ -83,7 +83,8 @@ describe('verdicts for misbehaving reconcilers (in this thread)', () => {
     expect(sims).toBeGreaterThan(5);
     expect(leaked).toEqual([]);
     failed(r);
-    expect(r.explanation).toMatch(/UnhandledRequestError: .*no handler for POST http:\/\/127\.0\.0\.1:9\/scale/);
+    expect(r.property).toBe('isolation');
+    expect(r.summary).toMatch(/reconcile of default\/replicaset-0 by calls-network sent POST http:\/\/127\.0\.0\.1:9\/scale through globalThis\.fetch; no simulated service answers it/);
     expectGlobalsRestored();
   });
 
