@@ -6,7 +6,7 @@ import { Declarations, PendingRetries, esrProbe, fmtSampled, judgeState, noiseIn
 import { lastActions } from './_internals/last-actions.js';
 import { staticView } from './_internals/primary.js';
 import { healedAt, stillStalled } from './_internals/skip.js';
-import { lastReconcile, timelineOf } from './_internals/timeline.js';
+import { lastReconcile, primaryKindOf, timelineOf } from './_internals/timeline.js';
 
 /** Options of {@link convergence}. @public */
 export interface ConvergenceOptions {
@@ -113,9 +113,16 @@ function judgeSamples(run: RunRecord, twin: RunRecord | undefined, o: Convergenc
   const declarations = new Declarations(run.trace, run.primaryKinds);
   const reporting = user ? new Set<string>() : reportingKinds([run, twin], NAME);
   const retries = new PendingRetries(run);
+  // a retry owed for a declared object (one the user declared and did not delete) keeps the world busy
+  const owed = new Declarations(run.trace, run.primaryKinds);
   return samples.map((s) => {
     const recent = noiseIn(noise, s.t - o.checkEveryMs, s.t);
-    const quietNoise = [...recent, ...retries.at(s.t).filter((p) => !recent.includes(p))];
+    owed.advanceTo(s.t);
+    const due = retries.at(s.t, (actor, key) => {
+      const kind = primaryKindOf(run, actor);
+      return kind !== undefined && owed.declared(kind, key);
+    });
+    const quietNoise = [...recent, ...due.filter((p) => !recent.includes(p))];
     // a user predicate's samples, or samples recorded without the probe's data, are taken as they are
     if (user || s.data === undefined) return { sample: s, state: s.ok, failing: [], excused: [], noise: quietNoise, ok: s.ok && quietNoise.length === 0 };
     const v = judgeState(s, declarations, reporting);
@@ -193,7 +200,7 @@ function fail(run: RunRecord, o: ConvergenceOptions, inWindow: readonly Judged[]
   const part: Part = last && last.state ? 'quiet' : user ? 'predicate' : 'reported';
   const failing = last?.failing ?? [];
   // everything that kept the world busy after faults stopped (a backed-off retry goes seconds between attempts)
-  const noiseWindow = noiseIn(noise, settleStart, deadline);
+  const noiseWindow = [...noiseIn(noise, settleStart, deadline), ...(last?.noise ?? [])].filter((n, i, all) => all.indexOf(n) === i);
   const stateDetail = user ? (last?.sample.detail ?? 'the converged predicate returned false') : failing.length ? failing.slice(0, 3).map(fmtSampled).join('; ') + (failing.length > 3 ? `; and ${failing.length - 3} more` : '') : 'the converged predicate returned false';
   const detail = part === 'quiet' ? `the world never stayed quiet: ${fmtList(fmtNoise(noiseWindow), 2)}` : stateDetail;
   const then: string[] = [];

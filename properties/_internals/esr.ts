@@ -202,6 +202,12 @@ export class Declarations {
     return true;
   }
 
+  /** Whether the object of this key the user declared exists now with the declared spec (its uid unknown to the caller). */
+  declared(kind: string, key: string): boolean {
+    const s = this.states.get(`${kind} ${key}`);
+    return s !== undefined && s.uid !== undefined && s.deletedAt === undefined && s.specBy === undefined && s.failed === undefined;
+  }
+
   /** Keys whose last user action (so far) failed: the user's desired state was never accepted. */
   notAccepted(): { kind: string; key: string; action: string; error: string; t: number }[] {
     const out: { kind: string; key: string; action: string; error: string; t: number }[] = [];
@@ -254,8 +260,9 @@ export function noiseOf(run: RunRecord, ignoreKinds: readonly string[]): Noise[]
 /**
  * Retries still owed at time `t`: keys whose last finished reconcile (per controller process)
  * failed or asked for an immediate requeue, so the rate-limited queue will run them again. Under
- * exponential backoff a failing key goes seconds without noise between retries; it is still not
- * quiet. A crash empties the process's queue.
+ * exponential backoff a failing key goes seconds without noise between retries; while its object
+ * is one the user declared, the controller is not done with it. A crash empties the process's
+ * queue.
  */
 export class PendingRetries {
   private readonly ends: { t: number; actor: string; key: string; pending: Noise | undefined; crash: boolean }[] = [];
@@ -269,12 +276,17 @@ export class PendingRetries {
       const pending = r.result === 'error' || r.result === 'requeue' ? { t: r.end, what: r.result === 'error' ? ('error' as const) : ('requeue' as const), actor: r.actor, object: r.key, detail: r.error ?? '' } : undefined;
       this.ends.push({ t: r.end, actor: r.actor, key: r.key, pending, crash: false });
     }
+    // a crash empties the process's queue; a stopped replica, or one that lost the Lease, runs none of it
     for (const c of tl.crashes) this.ends.push({ t: c.t, actor: `controller:${String(c['controller'])}/${Number(c['replica'] ?? 0)}`, key: '', pending: undefined, crash: true });
+    for (const e of run.trace) {
+      if (e.type === 'controller:stop') this.ends.push({ t: e.t, actor: `controller:${String(e['controller'])}/${Number(e['replica'] ?? 0)}`, key: '', pending: undefined, crash: true });
+      else if (e.type === 'controller:leader' && e['leader'] === false) this.ends.push({ t: e.t, actor: `controller:${String(e['identity']).replace(/-(\d+)$/, '/$1')}`, key: '', pending: undefined, crash: true });
+    }
     this.ends.sort((a, b) => a.t - b.t);
   }
 
-  /** The retries owed at `t` (calls must come in time order). */
-  at(t: number): Noise[] {
+  /** The retries owed at `t` (calls must come in time order), for keys `keep` accepts. */
+  at(t: number, keep: (actor: string, key: string) => boolean = () => true): Noise[] {
     for (; this.i < this.ends.length && this.ends[this.i]!.t <= t; this.i++) {
       const e = this.ends[this.i]!;
       if (e.crash) {
@@ -287,7 +299,7 @@ export class PendingRetries {
       else m.delete(e.key);
     }
     const out: Noise[] = [];
-    for (const m of this.owed.values()) out.push(...m.values());
+    for (const m of this.owed.values()) for (const n of m.values()) if (keep(n.actor, n.object)) out.push(n);
     return out;
   }
 }
