@@ -3,6 +3,7 @@ import type { CheckOptions } from './harness/check-options.js';
 import { checkDeterminism } from './harness/determinism.js';
 import type { EnvironmentUse } from './harness/check-options.js';
 import type { Probe, Property, RunRecord } from './harness/property.js';
+import { describeInputs, inputDifferences } from './harness/recorded-inputs.js';
 import type { Scenario } from './harness/scenario.js';
 import { ScenarioRunner } from './harness/scenario-runner.js';
 import type { SimulateOptions } from './harness/simulate.js';
@@ -36,6 +37,12 @@ export interface ReplayResult {
   expectedHash: string | null;
   /** Whether the trace is byte-identical to the recorded one (null when nothing was recorded). */
   sameTrace: boolean | null;
+  /**
+   * How this replay's inputs differ from those the reproduction recorded, one sentence each
+   * ("recorded with downstream service dns-provider (https://dns.example); this replay has
+   * none"). A replay with any difference never passes: it would not run what the check ran.
+   */
+  mismatches: string[];
   run: RunRecord;
 }
 
@@ -43,6 +50,14 @@ export interface ReplayResult {
  * Replays a reproduction (or a bare scenario) against a controller: runs its minimal scenario
  * once, compares the trace hash with the recorded one, and judges it with the property that
  * failed. `ok` turns true once the bug is fixed, so a reproduction makes a regression test.
+ *
+ * A replay cannot lie: it compares the inputs the reproduction recorded (the judged property's
+ * options, the tail, read tracing, the downstream services) with its own, and any difference
+ * makes it fail (`mismatches` names each), whatever the controller does. When every input is
+ * the same and the trace still differs, only code changed (the fix); the replay then re-runs
+ * once to make sure the difference is not nondeterminism. Pass the options the check ran with
+ * (a module's `checkOptions`): they hold the code a file cannot (downstream factories, custom
+ * properties and actors).
  * @param target - the controller (or controllers) the scenario names
  * @param reproduction - a parsed reproduction file, or a scenario plus the property to judge
  * @param options - the options the check ran with
@@ -76,30 +91,49 @@ export async function replay(
     traceReads: options.traceReads ?? true,
     ...(options.probes ? { probes: options.probes } : {}),
   };
-  const expectedHash = isFile ? (reproduction as ReproductionFile).traceHash : null;
+  const file = isFile ? (reproduction as ReproductionFile) : undefined;
+  const expectedHash = file ? file.traceHash : null;
+  const mismatches = file?.inputs
+    ? inputDifferences(
+        file.inputs,
+        describeInputs({ properties: property ? [property] : [], faults: simulateOptions.faults ?? [], environment: simulateOptions.environment ?? [], tailMs: simulateOptions.tailMs ?? 10_000, traceReads: simulateOptions.traceReads ?? true, downstream: options.downstream }),
+        scenario,
+        file.property.name,
+      )
+    : [];
+  const missing = mismatches.filter((m) => m.includes('this replay has no fault module') || m.includes('this replay has none of that name'));
+  if (missing.length > 0) throw new TypeError(`steadystate.replay: the reproduction cannot run here: ${missing.join('; ')}. Pass the check's options (its faults and environment), e.g. replay(controller, file, checkOptions).`);
   const runner = new ScenarioRunner(simulateOptions, property ? [property] : []);
   if (property === undefined) {
     // `determinism`: the reproduction is two runs that differ
     const run = await runner.simulate(scenario);
     const report = await checkDeterminism(run, (s) => runner.simulate(s), createHostProbe());
     return {
-      ok: report.ok,
+      ok: report.ok && mismatches.length === 0,
       property: 'determinism',
       failure: report.ok ? null : { summary: 'the scenario still gives different traces on two runs', explanation: report.explanation ?? '', evidence: { hashes: report.hashes } },
       hash: run.hash,
       expectedHash,
       sameTrace: expectedHash === null ? null : run.hash === expectedHash,
+      mismatches,
       run,
     };
   }
   const outcome = await runner.judge(scenario);
+  const sameTrace = expectedHash === null ? null : outcome.run.hash === expectedHash;
+  // a trace that differs with every recorded input the same comes from code: make sure it is not the host's doing
+  if (sameTrace === false && mismatches.length === 0 && outcome.failure === undefined) {
+    const again = await runner.simulate(scenario);
+    if (again.hash !== outcome.run.hash) mismatches.push(`this replay is not deterministic: two runs of the scenario gave different traces (${outcome.run.hash}, ${again.hash}), so its verdict proves nothing; the controller depends on something outside the simulation (real time, Math.random, real I/O)`);
+  }
   return {
-    ok: outcome.failure === undefined,
+    ok: outcome.failure === undefined && mismatches.length === 0,
     property: property.name,
     failure: outcome.failure ? { summary: outcome.failure.summary, explanation: outcome.failure.explanation, evidence: outcome.failure.evidence } : null,
     hash: outcome.run.hash,
     expectedHash,
-    sameTrace: expectedHash === null ? null : outcome.run.hash === expectedHash,
+    sameTrace,
+    mismatches,
     run: outcome.run,
   };
 }

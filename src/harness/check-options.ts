@@ -6,7 +6,8 @@ import type { HostSourceProbe } from './determinism.js';
 import type { EnvironmentActor } from './environment.js';
 import type { FaultModule } from './fault.js';
 import type { Property } from './property.js';
-import type { Scenario, ScenarioOptions } from './scenario.js';
+import { scenarioSchema, type Scenario, type ScenarioOptions } from './scenario.js';
+import { schemaProblem } from './schema-problem.js';
 import { shardProblem, type Shard } from './shard.js';
 import type { SimulateOptions } from './simulate.js';
 
@@ -228,7 +229,8 @@ export function resolveCheckOptions(target: ControllerDefinition | readonly Cont
   }
   const corpusScenarios = [...(options.corpus?.scenarios ?? [])];
   corpusScenarios.forEach((s, i) => {
-    if (!s || typeof s !== 'object' || !Array.isArray(s.controllers) || !Array.isArray(s.workload) || !s.faults) fail(`options.corpus.scenarios[${i}] is not a scenario (expected { seed, controllers, workload, faults, … }).`);
+    const parsed = scenarioSchema.safeParse(s, { reportInput: true });
+    if (!parsed.success) throw new TypeError(schemaProblem(parsed.error, WHERE, `options.corpus.scenarios[${i}]`));
     for (const c of s.controllers) if (!names.has(c.name)) fail(`options.corpus.scenarios[${i}] names controller "${c.name}", which this check does not run (it runs ${[...names].map((n) => `"${n}"`).join(', ')}). Replay only this controller's corpus, or pass that controller too.`);
   });
   if (options.onProgress !== undefined && typeof options.onProgress !== 'function') fail('options.onProgress must be a function ({ runs, total, failures, phase }) => void.');

@@ -1,6 +1,7 @@
 import type { JsonObject } from '../store/object.js';
 import type { TraceEntry } from '../sim/trace.js';
 import type { RunRecord } from './property.js';
+import type { RecordedInputs } from './recorded-inputs.js';
 import type { Scenario } from './scenario.js';
 
 /** Per fault kind: how often it fired, and how often that changed what the reconciler did. @public */
@@ -56,6 +57,8 @@ interface CheckCommon {
   shard?: { index: number; count: number };
   /** Simulations run in all (scenarios, fault-free twins, determinism re-runs and shrinking). */
   simulations?: number;
+  /** What the check ran with that is data (properties with options, fault kinds, tail, downstream): a reproduction records it and a replay compares it. */
+  inputs?: RecordedInputs;
 }
 
 /** @public */

@@ -10,6 +10,7 @@ import type { Property, RunRecord } from './property.js';
 import type { ControllerRef, EnvironmentRef, Scenario } from './scenario.js';
 import { ScenarioRunner, type PropertyFailure, type ScenarioOutcome } from './scenario-runner.js';
 import { runGuards } from './isolation.js';
+import { describeInputs, type RecordedInputs } from './recorded-inputs.js';
 import { inShard, shardSize } from './shard.js';
 import { runStats, StatsCollector } from './stats.js';
 
@@ -57,6 +58,7 @@ class CheckRun {
   private readonly total: number;
   /** 0-based index of the generated run being judged (for `onSimulation`), undefined otherwise. */
   private runIndex: number | undefined;
+  private readonly inputs: RecordedInputs;
 
   constructor(private readonly o: ResolvedCheckOptions) {
     this.runner = new ScenarioRunner(
@@ -71,6 +73,7 @@ class CheckRun {
       o.properties,
     );
     this.coverage = new CoverageTracker(o.faults.map((f) => f.kind));
+    this.inputs = describeInputs({ ...o, environment: o.environment.map((e) => e.actor) });
     this.total = this.corpus().length + (o.path !== undefined ? 1 : shardSize(o.runs, o.shard));
     const onSimulation = o.onSimulation;
     if (onSimulation) this.runner.onSimulate = (s) => onSimulation(s, this.runIndex);
@@ -288,6 +291,7 @@ class CheckRun {
       determinismChecked: this.determinismChecked,
       ...(o.shard && o.path === undefined ? { shard: { ...o.shard } } : {}),
       simulations: this.runner.simulations,
+      inputs: this.inputs,
     };
   }
 

@@ -44,10 +44,9 @@ function failed(m: FailedReportModel): string[] {
   out.push('');
   out.push('## Reproduce', '');
   if (m.replay.command) out.push('```sh', m.replay.command, '```', '');
-  const importLine = m.source
-    ? `import { ${m.source.exportName === 'default' ? `default as controller` : m.source.exportName} } from '${/^\.{0,2}\//.test(m.source.module) ? m.source.module : `./${m.source.module}`}';`
-    : `import { controller } from './your-controller.js';`;
-  out.push('```ts', `import 'steadystate/vitest';`, importLine, '', `test('reproduces ${m.property.replace(/'/g, "\\'")}', async () => {`, `  ${m.replay.vitest}`, '});', '```', '');
+  out.push(`As a regression test, saved as \`${code(m.replay.regressionTest.path)}\` (it fails while the bug is there and passes once it is fixed):`, '');
+  out.push('```ts', ...m.replay.regressionTest.code.trimEnd().split('\n'), '```', '');
+  if (m.code.length > 0) out.push(`The replay needs the code the check ran with besides the controller: ${m.code.map(text).join('; ')}${m.source?.checkOptions ? ` (in \`${code(m.source.checkOptions)}\`)` : ''}.`, '');
   out.push('## Run', '');
   out.push(`- seed \`${m.seed}\`, path \`${code(m.path)}\` (found at run ${m.failedAtRun} of ${m.runs}, ${m.shrinks} shrink steps)`);
   out.push(`- trace hash \`${m.traceHash}\`; determinism ${m.determinism.ok ? 'checked: identical on rerun' : `**not reproducible**: ${text(m.determinism.explanation ?? '')}`}`);

@@ -1,6 +1,7 @@
 import type { CheckResult, CheckStats, DeterminismReport, FaultCoverage } from '../harness/check-result.js';
 import type { FaultPlan } from '../harness/fault-plan.js';
 import type { RunRecord } from '../harness/property.js';
+import { codeNeeded, type RecordedInputs } from '../harness/recorded-inputs.js';
 import type { Scenario } from '../harness/scenario.js';
 import type { TraceEntry } from '../sim/trace.js';
 import type { JsonObject } from '../store/object.js';
@@ -16,6 +17,8 @@ export interface ControllerSource {
   module: string;
   /** Exported binding that holds the controller (`default` for a default export). */
   exportName: string;
+  /** The module's export holding the check options (`checkOptions`), when it has one: a replay needs its code parts (downstream factories, custom properties). */
+  checkOptions?: string | null;
 }
 
 /** What a report knows beyond the `CheckResult` itself. @public */
@@ -28,6 +31,8 @@ export interface ReportContext {
   propertyOptions?: JsonObject | null;
   /** Path of the reproduction JSON, as the replay command should name it. @defaultValue null */
   reproductionPath?: string | null;
+  /** Names of the built-in environment actors (a replay knows them without being given them). @defaultValue [] */
+  builtInEnvironment?: readonly string[];
 }
 
 /** One activity bucket of the timeline (counts per second of virtual time). @public */
@@ -110,9 +115,14 @@ export interface FailedReportModel extends ReportCommon {
   shrinks: number;
   traceHash: string;
   determinism: DeterminismReport;
+  /** What the check ran with that is data (null for a verdict on a whole check, such as fault coverage). */
+  inputs: RecordedInputs | null;
+  /** The code a replay needs besides the controller, in words (the downstream factory, functions among the property's options). */
+  code: string[];
   /** The minimal scenario's fault plan. */
   faultPlan: FaultPlan;
-  replay: { command: string | null; vitest: string };
+  /** How to replay it: the CLI command, the one-line matcher call, and a complete regression test file (where to save it, and its text). */
+  replay: { command: string | null; vitest: string; regressionTest: { path: string; code: string } };
   timeline: ReportTimeline;
   /** Causes the run record shows beyond the verdict (tasks given up on as blocked outside the simulation). */
   notes: string[];
@@ -154,7 +164,7 @@ export function toReportModel(result: CheckResult, context: ReportContext = {}):
     ...common,
     ok: false,
     property: result.property,
-    propertyOptions: context.propertyOptions ?? null,
+    propertyOptions: context.propertyOptions ?? result.inputs?.properties.find((p) => p.name === result.property)?.options ?? null,
     summary: result.summary,
     explanation: proofLayout(result.explanation),
     evidence: result.evidence,
@@ -166,8 +176,10 @@ export function toReportModel(result: CheckResult, context: ReportContext = {}):
     // a check-level failure (fault coverage) may carry no real run
     traceHash: result.run?.hash ?? '',
     determinism: result.determinism,
+    inputs: result.inputs ?? null,
+    code: result.inputs ? codeNeeded(result.inputs, result.property, context.builtInEnvironment ?? []) : [],
     faultPlan: result.scenario.faults,
-    replay: replayCommands(context),
+    replay: replayCommands(context, result.property, result.seed),
     timeline: buildTimeline(result.run, context.objectTimelines ?? []),
     notes: runNotes(result.run),
   };
@@ -190,13 +202,51 @@ export function runNotes(run: RunRecord | undefined): string[] {
   return notes;
 }
 
-function replayCommands(context: ReportContext): FailedReportModel['replay'] {
+function replayCommands(context: ReportContext, property: string, seed: number): FailedReportModel['replay'] {
   const file = context.reproductionPath ?? null;
+  const source = context.source ?? null;
   // without a recorded module (a report written from a test) the command needs one
-  const command = file !== null ? `npx steadystate replay ${shellQuote(file)}${context.source ? '' : ' --module <your controller module>'}` : null;
-  const name = context.source?.exportName && context.source.exportName !== 'default' ? context.source.exportName : 'controller';
-  const vitest = `await expect(${name}).toPassReproduction(${JSON.stringify(file ?? `<reproduction>.json`)});`;
-  return { command, vitest };
+  const command = file !== null ? `npx steadystate replay ${shellQuote(file)}${source ? '' : ' --module <your controller module>'}` : null;
+  const name = source === null ? 'controller' : source.exportName === 'default' ? importedDefaultName(source.module) : source.exportName;
+  const options = source?.checkOptions ? `, ${source.checkOptions}` : source === null ? ', checkOptions' : '';
+  const vitest = `await expect(${name}).toPassReproduction(${JSON.stringify(file ?? `<reproduction>.json`)}${options});`;
+  return { command, vitest, regressionTest: regressionTest(source, name, vitest, file, property, seed) };
+}
+
+/**
+ * A complete vitest file that replays the reproduction, to save where it says: beside the
+ * controller's module, importing it (and its `checkOptions`, which hold the code a reproduction
+ * cannot: downstream factories, custom properties) with the extension TypeScript wants.
+ */
+function regressionTest(source: ControllerSource | null, name: string, vitest: string, file: string | null, property: string, seed: number): { path: string; code: string } {
+  const base = file === null ? `${name}-${property}` : (file.split('/').pop() ?? file).replace(/\.json$/, '');
+  const dir = source === null ? '' : source.module.includes('/') ? source.module.slice(0, source.module.lastIndexOf('/') + 1) : '';
+  const spec = source === null ? './your-controller.js' : `./${jsExtension(source.module.slice(source.module.lastIndexOf('/') + 1))}`;
+  const bindings = source === null ? 'checkOptions, controller' : [source.exportName === 'default' ? null : name, source.checkOptions ?? null].filter((x): x is string => x !== null).sort().join(', ');
+  const importLine = source?.exportName === 'default' ? `import ${name}${source.checkOptions ? `, { ${source.checkOptions} }` : ''} from '${spec}';` : `import { ${bindings} } from '${spec}';`;
+  const code = [
+    ...(source === null ? ['// the controller and the options its check ran with: import them from your module'] : []),
+    `import { expect, test } from 'vitest';`,
+    `import 'steadystate/vitest';`,
+    importLine,
+    '',
+    `test(${JSON.stringify(`${name} no longer fails ${property} (reproduction of seed ${seed})`)}, async () => {`,
+    `  ${vitest}`,
+    '});',
+    '',
+  ].join('\n');
+  return { path: `${dir}${base}.test.ts`, code };
+}
+
+/** `web.ts` → `web.js` (what TypeScript's NodeNext resolution and vite both accept). */
+function jsExtension(file: string): string {
+  return file.replace(/\.ts$/, '.js').replace(/\.mts$/, '.mjs').replace(/\.cts$/, '.cjs').replace(/\.tsx$/, '.js');
+}
+
+function importedDefaultName(module: string): string {
+  const base = (module.split('/').pop() ?? 'controller').replace(/\.[^.]*$/, '');
+  const camel = base.replace(/[^A-Za-z0-9]+([A-Za-z0-9])/g, (_, c: string) => c.toUpperCase()).replace(/^[^A-Za-z_$]+/, '');
+  return camel || 'controller';
 }
 
 /** "Let: … Then: …" with "Then:" starting its own line, as a proof reads. @internal */

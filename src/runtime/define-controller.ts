@@ -112,7 +112,7 @@ export function defineController(options: ControllerOptions): ControllerDefiniti
     throw new TypeError(`${where}({ name: "${options.name}" }): "sample" must be a spec object or a list of them, e.g. sample: { replicas: 3 }`);
   if (options.process !== undefined && typeof options.process?.start !== 'function') throw new TypeError(`${where}({ name: "${options.name}" }): "process" must be an object with start(env, replica), such as kubeController(...) makes`);
   const rl = options.rateLimiter ?? {};
-  return Object.freeze({
+  const def: ControllerDefinition = Object.freeze({
     __steadystate: 'controller' as const,
     name: options.name,
     for: options.for,
@@ -127,6 +127,36 @@ export function defineController(options: ControllerOptions): ControllerDefiniti
     ...(options.process !== undefined ? { process: options.process } : {}),
     rateLimiter: { baseDelayMs: rl.baseDelayMs ?? 5, maxDelayMs: rl.maxDelayMs ?? 1_000_000, qps: rl.qps ?? 10, burst: rl.burst ?? 100 },
   });
+  const site = callSite(new Error().stack);
+  if (site) definedAt.set(def, site);
+  return def;
+}
+
+/** Where each controller was defined (file and line of the `defineController` call), from the stack. */
+const definedAt = new WeakMap<ControllerDefinition, { file: string; line: number }>();
+
+/**
+ * The file and line where a controller was defined, when the stack showed it: lets a report
+ * written from a test name the module to import in its regression snippet.
+ * @internal
+ */
+export function controllerDefinedAt(def: ControllerDefinition): { file: string; line: number } | undefined {
+  return definedAt.get(def);
+}
+
+/** The first stack frame outside this file: the caller of defineController. */
+function callSite(stack: string | undefined): { file: string; line: number } | undefined {
+  const frames = (stack ?? '').split('\n').slice(1);
+  let own: string | undefined;
+  for (const f of frames) {
+    const m = /\(?((?:file:\/\/)?(?:\/|[A-Za-z]:[\\/])[^():]*?):(\d+):\d+\)?\s*$/.exec(f);
+    if (!m) continue;
+    const raw = m[1]!.replace(/\?.*$/, '');
+    const file = raw.startsWith('file://') ? decodeURIComponent(raw.slice('file://'.length)) : raw;
+    own ??= file;
+    if (file !== own) return { file, line: Number(m[2]) };
+  }
+  return undefined;
 }
 
 /** True for values made by {@link defineController}. @public */

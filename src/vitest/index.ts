@@ -23,7 +23,9 @@ import { loadCorpus, saveToCorpus } from '../report/corpus.js';
 import { writeReports, type WrittenReports } from '../report/index.js';
 import { proofLayout, runNotes } from '../report/result.js';
 import { parseReproductionFile, ReproductionFileError, type ReproductionFile } from '../report/json.js';
-import { recordObjectTimelines, replay, type ReplayOptions } from '../replay.js';
+import { recordObjectTimelines, replay, type ReplayOptions, type ReplayResult } from '../replay.js';
+import { locateControllerSource } from '../report/controller-source.js';
+import { defaultEnvironment } from '../defaults.js';
 
 /** Options of `toPassCheck`: everything `check` takes, plus where reports go. @public */
 export interface ToPassCheckOptions extends Omit<CheckOptions, 'corpus'> {
@@ -73,13 +75,17 @@ function failureMessage(result: Extract<CheckResult, { ok: false }>, written: Wr
   const m = written?.model;
   const file = written?.files.json;
   const lines: string[] = [];
-  if (file) lines.push(`Replay: await expect(controller).toPassReproduction(${JSON.stringify(file)})  (or: npx steadystate replay ${file} --module <your module>)`);
+  if (file && m && !m.ok) lines.push(`Replay: ${m.replay.vitest}${m.replay.command ? `  (or: ${m.replay.command})` : ''}`);
   else lines.push(`Replay: check(controller, { seed: ${result.seed}, path: ${JSON.stringify(result.path)} })`);
   lines.push(`${result.controller} fails ${result.property} (run ${result.failedAtRun} of ${result.runs}, seed ${result.seed}, path ${JSON.stringify(result.path)})`, result.summary, '', proofLayout(result.explanation));
   for (const n of runNotes(result.run)) lines.push('', `Note: ${n}`);
   const files = written ? Object.values(written.files) : [];
   if (files.length) lines.push('', 'Reports:', ...files.map((f) => `  ${f}`));
   if (m && !m.ok && m.faultPlan.events.length) lines.push('', `Minimal fault plan: ${JSON.stringify(m.faultPlan.events)}`);
+  if (m && !m.ok && file) {
+    lines.push('', `Regression test (save as ${m.replay.regressionTest.path}; it fails while the bug is there, passes once it is fixed):`, '', ...m.replay.regressionTest.code.trimEnd().split('\n'));
+    if (m.code.length > 0) lines.push('', `The replay needs the code the check ran with besides the controller: ${m.code.join('; ')}.`);
+  }
   return lines.join('\n');
 }
 
@@ -105,8 +111,8 @@ async function toPassCheck(received: unknown, options: ToPassCheckOptions = {}):
   let written: WrittenReports | undefined;
   if (reportDir !== false) {
     const timelines = await recordObjectTimelines(target, result.scenario, checkOptions);
-    const propertyOptions = checkOptions.properties?.find((p) => p.name === result.property)?.options ?? null;
-    written = writeReports(result, { dir: reportDir, context: { objectTimelines: timelines, propertyOptions } });
+    const source = locateControllerSource(first, process.cwd());
+    written = writeReports(result, { dir: reportDir, context: { objectTimelines: timelines, source, builtInEnvironment: defaultEnvironment().map((a) => a.name) } });
   }
   return { pass: false, message: () => failureMessage(result, written) };
 }
@@ -137,9 +143,22 @@ async function toPassReproduction(received: unknown, reproduction: string | Repr
       throw err;
     }
   } else file = reproduction;
-  const r = await replay(target, file, options);
+  const r: ReplayResult = await replay(target, file, options);
   const trace = r.sameTrace ? `identical trace (hash ${r.hash})` : `trace differs from the recorded one (${r.expectedHash ?? '?'} → ${r.hash})`;
-  if (r.ok) return { pass: true, message: () => `expected the reproduction to fail ${r.property} again, but it now holds (${trace})` };
+  if (r.ok) return { pass: true, message: () => `expected the reproduction to fail ${r.property} again, but it now holds (${trace}; every recorded input is the same, so the difference comes from the code)` };
+  if (r.mismatches.length > 0) {
+    // neither pass nor fail (`.not` must not turn it green either): the replay is not the check's run
+    const given = file.controller.source?.checkOptions ? ` (the module's ${file.controller.source.checkOptions})` : '';
+    throw new Error(
+        [
+          `steadystate: this replay of ${file.controller.name} does not run what the check ran, so it can neither pass nor fail (${trace}):`,
+          ...r.mismatches.map((m) => `  - ${m}`),
+          '',
+          `Pass the options the check ran with${given}: await expect(${file.controller.source?.exportName && file.controller.source.exportName !== 'default' ? file.controller.source.exportName : 'controller'}).toPassReproduction(${JSON.stringify(typeof reproduction === 'string' ? reproduction : '<file>')}, checkOptions).`,
+          ...(r.failure ? ['', `(With these inputs it fails ${r.property}: ${r.failure.summary})`] : []),
+        ].join('\n'),
+    );
+  }
   return { pass: false, message: () => [`${file.controller.name} still fails ${r.property} on the reproduction (${trace})`, r.failure?.summary ?? '', '', proofLayout(r.failure?.explanation ?? '')].join('\n') };
 }
 

@@ -106,7 +106,7 @@ describe('steadystate usage errors (exit 2, one paragraph, no stack)', () => {
     const [a, b, c] = await Promise.all([runCli(['replay', 'garbage.json'], { cwd: dir }), runCli(['replay', 'other.json'], { cwd: dir }), runCli(['replay', 'broken.json'], { cwd: dir })]);
     expectUsageError(a, /garbage\.json is not valid JSON/);
     expectUsageError(b, /other\.json is not a steadystate reproduction/);
-    expectUsageError(c, /broken\.json: field scenario\.workload should be an array/);
+    expectUsageError(c, /broken\.json: field scenario\.workload is required \(a list\)/);
   });
 
   it('refuses a reproduction written by another steadystate version, naming both and the fix', async () => {

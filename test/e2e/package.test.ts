@@ -197,13 +197,43 @@ describe("a fresh project following the README's 'In your project' section", () 
 
     const buggy = await npx(['vitest', 'run', 'buggy/'], dir);
     expect(buggy.code, buggy.output).toBe(1);
-    expect(buggy.output).toMatch(/Replay: await expect\(controller\)\.toPassReproduction\("reports\/replicas-[\w-]+\.json"\)/);
+    expect(buggy.output).toMatch(/Replay: await expect\(replicas\)\.toPassReproduction\("reports\/replicas-[\w-]+\.json", checkOptions\);/);
     expect(buggy.output).toMatch(/npx steadystate replay reports\/replicas-[\w-]+\.json/);
     expect(buggy.output).toMatch(/replicas fails [\w-]+ \(run \d+ of \d+, seed 1,/);
     expect(buggy.output).toMatch(/Let: [\s\S]*Then: /);
     const json = /reports\/(replicas-[\w-]+\.json)/.exec(buggy.output)![1]!;
     expect(existsSync(join(dir, 'reports', json))).toBe(true);
   }, 240_000);
+
+  it('vitest: the regression test of the report runs as pasted: it fails on the buggy controller with the recorded failure and passes once fixed', async (ctx) => {
+    const dir = consumer(ctx);
+    const buggy = await npx(['vitest', 'run', 'buggy/controller.test.ts'], dir);
+    expect(buggy.code, buggy.output).toBe(1);
+    const json = /reports\/(replicas-[\w-]+)\.json/.exec(buggy.output)![1]!;
+    const property = /replicas fails ([\w-]+) \(run/.exec(buggy.output)![1]!;
+    const md = readFileSync(join(dir, 'reports', `${json}.md`), 'utf8');
+    const pasted = /As a regression test, saved as `([^`]+)`[^\n]*\n\n```ts\n([\s\S]*?)```/.exec(md);
+    expect(pasted, md).not.toBeNull();
+    const [, file, code] = pasted!;
+    expect(file).toBe(`buggy/${json}.test.ts`);
+    // the failure message carries the same test
+    expect(buggy.output).toContain(code!.trimEnd().split('\n').at(-2)!);
+    writeFileSync(join(dir, file!), code!);
+    const original = readFileSync(join(dir, 'buggy/controller.ts'), 'utf8');
+    try {
+      const fails = await npx(['vitest', 'run', file!], dir);
+      expect(fails.code, fails.output).toBe(1);
+      expect(fails.output).toContain(`replicas still fails ${property} on the reproduction (identical trace`);
+      // the fix: the correct controller (same name, same checkOptions) in the buggy one's place
+      writeFileSync(join(dir, 'buggy/controller.ts'), readFileSync(join(dir, 'good/controller.ts'), 'utf8'));
+      const passes = await npx(['vitest', 'run', file!], dir);
+      expect(passes.code, passes.output).toBe(0);
+      expect(passes.output).toMatch(/1 passed/);
+    } finally {
+      writeFileSync(join(dir, 'buggy/controller.ts'), original);
+      rmSync(join(dir, file!), { force: true });
+    }
+  }, 300_000);
 
   it('CLI: `steadystate check` exits 1 on the buggy controller and writes reports; `replay` shows the same failure', async (ctx) => {
     const dir = join(consumer(ctx), 'buggy');

@@ -90,8 +90,9 @@ describe('the reproduction file (JSON)', () => {
     const other = text.replace(`"steadystate": "${version}"`, '"steadystate": "9.9.9"');
     expect(() => parseReproductionFile(other, 'r.json')).toThrow(ReproductionFileError);
     expect(() => parseReproductionFile(other, 'r.json')).toThrow(/written by steadystate 9\.9\.9 .*this is steadystate/);
-    expect(() => parseReproductionFile(text.replace('"formatVersion": 1', '"formatVersion": 2'), 'r.json')).toThrow(/format 2.*format 1/);
-    expect(() => parseReproductionFile(text.replace(/"seed": 42/, '"seed": "42"'), 'r.json')).toThrow(/field seed should be a number/);
+    expect(() => parseReproductionFile(text.replace('"formatVersion": 2', '"formatVersion": 1'), 'r.json')).toThrow(/format 1.*format 2/);
+    expect(() => parseReproductionFile(text.replace('"traceReads": true', '"traceReads": "yes"'), 'r.json')).toThrow(/field inputs\.traceReads must be a boolean/);
+    expect(() => parseReproductionFile(text.replace(/"seed": 42/, '"seed": "42"'), 'r.json')).toThrow(/field seed must be a number/);
     expect(() => parseReproductionFile('[1,2]', 'r.json')).toThrow(/is not a steadystate reproduction/);
     expect(() => parseReproductionFile('{', 'r.json')).toThrow(/is not valid JSON/);
   });
@@ -111,8 +112,10 @@ describe('the Markdown summary', () => {
     expect(md).toMatch(/\| 1 \| event-loss \| 0 \|/);
     expect(md).toMatch(/\| t=0\.001s \| fault:inject kind=event-loss .*nth=0/);
     expect(md).toContain('npx steadystate replay reports/x.json');
-    expect(md).toContain("import { edgeTriggered } from './src/edge.ts';");
-    expect(md).toContain('await expect(edgeTriggered).toPassReproduction("reports/x.json");');
+    // a complete regression test beside the module, importing it as TypeScript's NodeNext wants
+    expect(md).toContain('saved as `src/x.test.ts`');
+    expect(md).toContain("import { expect, test } from 'vitest';\nimport 'steadystate/vitest';\nimport { edgeTriggered } from './edge.js';");
+    expect(md).toContain('  await expect(edgeTriggered).toPassReproduction("reports/x.json");');
   });
 
   it('escapes markup and table pipes in user-controlled names', async () => {

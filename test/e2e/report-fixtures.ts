@@ -71,6 +71,7 @@ export async function failedFixture(nasty = false): Promise<{ result: CheckFaile
     shrinks: 2,
     run,
     determinism: { ok: true, hashes: [run.hash, run.hash] },
+    inputs: { properties: [{ name: 'convergence', options: { stableFor: 3, checkEveryMs: 1000 } }, { name: 'idempotence', options: {} }], faults: ['event-loss'], environment: [], tailMs: 10_000, traceReads: true, downstream: null },
   };
   return { result, timelines: rec.timelines(), controller };
 }

@@ -47,7 +47,9 @@ describe('toPassCheck', () => {
     const dir = tempDir();
     const message = await failureOf(expect(edgeTriggered).toPassCheck({ ...options, reportDir: dir }));
     const json = `${dir}/edge-triggered-convergence-1.json`;
-    expect(message.split('\n')[0]).toBe(`Replay: await expect(controller).toPassReproduction(${JSON.stringify(json)})  (or: npx steadystate replay ${json} --module <your module>)`);
+    // the module and export are found from where defineController was called
+    expect(message.split('\n')[0]).toBe(`Replay: await expect(edgeTriggered).toPassReproduction(${JSON.stringify(json)});  (or: npx steadystate replay ${json})`);
+    expect(message).toContain("import { edgeTriggered } from './edge-triggered.js';");
     expect(message).toMatch(/edge-triggered fails convergence \(run \d+ of \d+, seed 1/);
     expect(message).toMatch(/Let: .*Then: /s);
     expect(message).toMatch(/Reports:\n {2}.*\.json\n {2}.*\.md\n {2}.*\.html\n {2}.*\.junit\.xml/);

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { CheckResult } from '../../harness/check-result.js';
 import { shardSize } from '../../harness/shard.js';
+import { defaultEnvironment } from '../../defaults.js';
 import { recordObjectTimelines } from '../../replay.js';
 import { loadCorpus } from '../../report/corpus.js';
 import { ensureWritableDir, ReportWriteError } from '../../report/write-atomic.js';
@@ -72,7 +73,8 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
   }
 
   const timelines = !result.ok && result.property !== 'watchdog' ? await recordObjectTimelines(controller, result.scenario, base) : [];
-  const written = writeReports(result, { dir: o.reportDir, context: { source: { module: mod.relativePath, exportName: picked.exportName }, objectTimelines: timelines } });
+  const source = { module: mod.relativePath, exportName: picked.exportName, checkOptions: mod.exports['checkOptions'] !== undefined ? 'checkOptions' : null };
+  const written = writeReports(result, { dir: o.reportDir, context: { source, objectTimelines: timelines, builtInEnvironment: defaultEnvironment().map((a) => a.name) } });
   if (o.json) io.stdout.write(`${JSON.stringify(jsonSummary(result, written), null, 2)}\n`);
   else io.stdout.write(humanSummary(result, written, io));
   return result.ok ? 0 : 1;

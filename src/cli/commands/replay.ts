@@ -51,16 +51,23 @@ export async function replayCommand(o: ReplayCommandOptions, io: CliIo): Promise
     throw err;
   }
   if (o.json) {
-    io.stdout.write(`${JSON.stringify({ ok: result.ok, property: result.property, sameTrace: result.sameTrace, hash: result.hash, expectedHash: result.expectedHash, failure: result.failure }, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify({ ok: result.ok, property: result.property, sameTrace: result.sameTrace, hash: result.hash, expectedHash: result.expectedHash, mismatches: result.mismatches, failure: result.failure }, null, 2)}\n`);
     return result.ok ? 0 : 1;
   }
   const lines: string[] = [];
   lines.push(
     result.sameTrace
       ? `Replayed ${o.report}: identical trace (hash ${result.hash}).`
-      : `Replayed ${o.report}: the trace differs (recorded ${result.expectedHash ?? '?'}, now ${result.hash}): the controller changed since the report was written, or it depends on something outside the simulation.`,
+      : result.mismatches.length > 0
+        ? `Replayed ${o.report}: the trace differs (recorded ${result.expectedHash ?? '?'}, now ${result.hash}).`
+        : `Replayed ${o.report}: the trace differs (recorded ${result.expectedHash ?? '?'}, now ${result.hash}); every recorded input is the same, so the code changed since the report was written.`,
   );
-  if (result.failure) {
+  if (result.mismatches.length > 0) {
+    const src = file.controller.source;
+    const from = src?.checkOptions ? `; the check took them from the export ${src.checkOptions} of ${src.module}` : '';
+    lines.push(`${label(io, false)} this replay does not run what the check ran, so it cannot pass:`, ...result.mismatches.map((m) => `  - ${m}`), `Export the options the check ran with as checkOptions from ${moduleName}${from}. replay loads them itself.`);
+    if (result.failure) lines.push('', `With these inputs ${picked.controller.name} fails ${result.property}: ${result.failure.summary}`);
+  } else if (result.failure) {
     lines.push(`${label(io, false)} ${picked.controller.name} still fails ${result.property}: ${result.failure.summary}`, '', indent(proofLayout(result.failure.explanation)));
   } else {
     lines.push(`${label(io, true)} ${picked.controller.name} now satisfies ${result.property} on this scenario.`);
