@@ -64,7 +64,7 @@ function app(style: Style): ControllerDefinition {
   });
 }
 
-const create = (at: number, spec: Record<string, unknown> = { image: 'nginx:1' }, name = 'web'): WorkloadAction => ({ at, type: 'create', object: { kind: APP, metadata: { name, namespace: 'default' }, spec: spec as never } });
+const create = (at: number, spec: Record<string, unknown> = { image: 'nginx:1' }, name = 'web', once = false): WorkloadAction => ({ at, type: 'create', object: { kind: APP, metadata: { name, namespace: 'default' }, spec: spec as never }, ...(once ? { retry: false as const } : {}) });
 const update = (at: number, spec: Record<string, unknown>): WorkloadAction => ({ at, type: 'update', kind: APP, key: 'default/web', spec: spec as never });
 const del = (at: number): WorkloadAction => ({ at, type: 'delete', kind: APP, key: 'default/web' });
 
@@ -134,7 +134,8 @@ describe("convergence: the user's desired state was never accepted", () => {
   // the controller removes its finalizer only after a watch delay, so the old incarnation is
   // still terminating when the user creates the object again: the create is answered AlreadyExists
   const finalizing = (name: string, ready: boolean) => app({ name, finalizer: true, status: (g) => (ready ? reportsGeneration(g) : { observedGeneration: g }) });
-  const recreate = [create(0), del(1000), create(1200, { image: 'nginx:2' })];
+  // one attempt (`retry: false`): the user does not retry like kubectl apply, so the last attempt's error stands
+  const recreate = [create(0), del(1000), create(1200, { image: 'nginx:2' }, 'web', true)];
   const delayed: FaultPlan = { events: [{ kind: 'delay', nth: 3, params: { ms: 2000 } }], background: [] };
   const isReady = convergence({ converged: (view) => (view.get(APP, 'default/web')?.status['ready'] === true ? true : 'App default/web is not ready') });
 
