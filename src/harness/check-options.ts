@@ -6,9 +6,10 @@ import type { HostSourceProbe } from './determinism.js';
 import type { EnvironmentActor } from './environment.js';
 import type { FaultModule } from './fault.js';
 import type { Property } from './property.js';
-import { scenarioSchema, type Scenario, type ScenarioOptions } from './scenario.js';
+import { resolveScenarioOptions, scenarioSchema, type Scenario, type ScenarioOptions } from './scenario.js';
 import { schemaProblem } from './schema-problem.js';
 import { shardProblem, type Shard } from './shard.js';
+import { settleMinimum } from './settle-minimum.js';
 import type { SimulateOptions } from './simulate.js';
 
 /** Progress of a running check, reported after every scenario. @public */
@@ -213,6 +214,11 @@ export function resolveCheckOptions(target: ControllerDefinition | readonly Cont
   const scenarioOptions: ScenarioOptions = { ...(options.scenarioOptions ?? {}) };
   if (faultWindowMs !== undefined) scenarioOptions.faultWindowMs = faultWindowMs;
   if (settleMs !== undefined) scenarioOptions.settleMs = settleMs;
+  const minimum = settleMinimum(properties, scenarioOptions);
+  const settle = resolveScenarioOptions(scenarioOptions).settleMs;
+  if (minimum && settle < minimum.ms) {
+    fail(`options.settleMs is ${settle} virtual ms${settleMs === undefined ? ' (the default)' : ''}, too short to judge: it must be at least ${minimum.ms} ms, because ${minimum.why}. Pass { settleMs: ${minimum.ms} } or more.`);
+  }
 
   const environment: EnvironmentUse[] = (options.environment ?? []).map((e, i) => {
     const use = 'actor' in e ? e : { actor: e };

@@ -4,6 +4,7 @@ import type { ControllerDefinition } from '../runtime/define-controller.js';
 import type { FetchResponse } from '../runtime/env.js';
 import { Manager } from '../runtime/manager.js';
 import type { Task } from '../sim/kernel.js';
+import { thrownMessage } from '../sim/thrown.js';
 import type { FaultModule } from './fault.js';
 import type { Probe, ProbeResult, ProbeSample, Property, RecordedRequest, RunRecord } from './property.js';
 import { resolveScenarioOptions, type Scenario } from './scenario.js';
@@ -180,7 +181,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions): Pr
         try {
           r = p.fn(world.view);
         } catch (err) {
-          r = `the predicate threw: ${err instanceof Error ? err.message : String(err)}`;
+          r = `the predicate threw: ${thrownMessage(err)}`;
         }
         const t = kernel.now();
         if (typeof r === 'object' && r !== null) samples[p.name]!.push({ t, ok: r.ok === true, ...(r.detail !== undefined ? { detail: r.detail } : {}), ...(r.data !== undefined ? { data: r.data } : {}) });
