@@ -64,7 +64,7 @@ export {
 
 // properties
 export { defineProperty } from './harness/property.js';
-export type { Property, PropertyFactory, PropertyDefinition, Verdict, RunRecord, Probe, ProbeResult, ProbeSample, RecordedRequest } from './harness/property.js';
+export type { Property, PropertyFactory, PropertyDefinition, Verdict, RunRecord, LearnedMasks, BenignRuns, Probe, ProbeResult, ProbeSample, RecordedRequest } from './harness/property.js';
 export { properties, allProperties, defaultProperties } from '../properties/index.js';
 export {
   convergence,

@@ -57,6 +57,12 @@ interface CheckCommon {
   shard?: { index: number; count: number };
   /** Simulations run in all (scenarios, fault-free twins, determinism re-runs and shrinking). */
   simulations?: number;
+  /**
+   * Masks the differential properties learned because fault-free runs disagree (benign
+   * variations of the twin: other event timings, list orders, an extra resync), per property:
+   * paths and objects left out of their comparisons. Absent when none was needed.
+   */
+  learnedMasks?: { property: string; masks: string[] }[];
   /** What the check ran with that is data (properties with options, fault kinds, tail, downstream): a reproduction records it and a replay compares it. */
   inputs?: RecordedInputs;
 }

@@ -151,6 +151,7 @@ class CheckRun {
       const unfired = o.requireAllFaultsFired ? this.coverage.unfired() : [];
       this.progress('done', 0);
       if (unfired.length > 0) return this.coverageFailure(seed ?? 0, unfired);
+      this.assertConfiguration();
       return this.passed(seed ?? 0);
     }
 
@@ -209,6 +210,7 @@ class CheckRun {
           run: minimal.run,
           determinism,
         };
+    this.assertConfiguration();
     if (!found.fromCorpus && o.corpus.onFailure) await o.corpus.onFailure(result);
     return result;
   }
@@ -277,6 +279,16 @@ class CheckRun {
     };
   }
 
+  /**
+   * Configuration problems the properties saw over the runs (a mask that matched no path in any
+   * run): a usage error, thrown rather than a verdict, since a mask that masks nothing may be why
+   * a property failed.
+   */
+  private assertConfiguration(): void {
+    const problems = this.o.properties.flatMap((p) => (p.problems?.() ?? []).map((m) => `steadystate.properties.${p.name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase())}: ${m}`));
+    if (problems.length > 0) throw new TypeError(problems.join('\n'));
+  }
+
   private common(seed: number) {
     const o = this.o;
     return {
@@ -291,6 +303,7 @@ class CheckRun {
       determinismChecked: this.determinismChecked,
       ...(o.shard && o.path === undefined ? { shard: { ...o.shard } } : {}),
       simulations: this.runner.simulations,
+      ...(this.runner.learned.summary().length > 0 ? { learnedMasks: this.runner.learned.summary() } : {}),
       inputs: this.inputs,
     };
   }

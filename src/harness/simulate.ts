@@ -56,6 +56,11 @@ export interface SimulateOptions {
    * @defaultValue 2_000_000
    */
   maxSteps?: number;
+  /**
+   * Extra world hooks installed after the faults, each returning its uninstall function: the
+   * benign variations a fault-free twin is run under to learn masks. @defaultValue []
+   */
+  install?: readonly ((world: World) => () => void)[];
 }
 
 /** The result of one simulation: the record properties judge, plus the live world. @public */
@@ -122,6 +127,9 @@ export async function simulate(scenario: Scenario, options: SimulateOptions): Pr
         ),
       );
     }
+
+    // world hooks besides the faults (benign variations of a fault-free twin)
+    for (const install of options.install ?? []) uninstall.push(install(world));
 
     // environment actors
     const envByName = new Map<string, EnvironmentActor>();
