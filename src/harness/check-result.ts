@@ -63,6 +63,8 @@ interface CheckCommon {
    * paths and objects left out of their comparisons. Absent when none was needed.
    */
   learnedMasks?: { property: string; masks: string[] }[];
+  /** Properties that said, in some runs, that they could not judge them (a passing check is silent about nothing), with how many runs and the first reason. */
+  couldNotJudge?: { property: string; runs: number; reason: string }[];
   /** What the check ran with that is data (properties with options, fault kinds, tail, downstream): a reproduction records it and a replay compares it. */
   inputs?: RecordedInputs;
 }

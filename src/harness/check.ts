@@ -304,6 +304,7 @@ class CheckRun {
       ...(o.shard && o.path === undefined ? { shard: { ...o.shard } } : {}),
       simulations: this.runner.simulations,
       ...(this.runner.learned.summary().length > 0 ? { learnedMasks: this.runner.learned.summary() } : {}),
+      ...(this.runner.unjudged.size > 0 ? { couldNotJudge: [...this.runner.unjudged].map(([property, u]) => ({ property, ...u })) } : {}),
       inputs: this.inputs,
     };
   }

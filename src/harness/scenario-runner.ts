@@ -45,6 +45,8 @@ export class ScenarioRunner {
   readonly twins: TwinRunner;
   /** Masks differential properties learned from benign runs, per scenario shape. */
   readonly learned = new LearnedCache();
+  /** Per property: runs it said it could not judge (`stats.judged: false` with a reason starting "could not judge"), and the first reason. */
+  readonly unjudged = new Map<string, { runs: number; reason: string }>();
   /** Simulations run (scenarios and twins). */
   simulations = 0;
   /** Called before every simulation (a heartbeat for watchdogs). */
@@ -118,6 +120,12 @@ export class ScenarioRunner {
         failures.push({ property: p.name, summary: verdict.summary, explanation: verdict.explanation, evidence: verdict.evidence });
         if (options.all) continue;
         break;
+      }
+      const reason = verdict.stats?.['reason'];
+      if (verdict.stats?.['judged'] === false && typeof reason === 'string' && reason.startsWith('could not judge')) {
+        const u = this.unjudged.get(p.name);
+        if (u) u.runs++;
+        else this.unjudged.set(p.name, { runs: 1, reason });
       }
       const l = verdict.stats?.['latencyMs'];
       if (typeof l === 'number') latencyMs = l;
