@@ -34,9 +34,10 @@ export interface BoundedDownstreamQpsOptions {
    */
   count: 'all' | 'failures-and-writes';
   /**
-   * Also fail when a run of at least `backoffAfter` consecutive failed calls to one endpoint
-   * (by one actor) shows no growing gaps (no exponential backoff), even under the rate bound.
-   * @defaultValue false
+   * Also fail when a run of at least `backoffAfter` consecutive failed calls to one endpoint for
+   * one reconcile key (by one controller process) shows no growing gaps (no exponential backoff),
+   * even under the rate bound: a fixed short requeue. Gaps of a second or more count as backoff.
+   * @defaultValue true
    */
   requireBackoff: boolean;
   /** Consecutive failures before backoff is required. @defaultValue 5 */
@@ -54,7 +55,7 @@ export interface BoundedDownstreamQpsOptions {
 export const boundedDownstreamQps = defineProperty<BoundedDownstreamQpsOptions>({
   name: 'bounded-downstream-qps',
   description: 'per endpoint, downstream requests in any 1 s window stay under the bound, with growing retry gaps while it fails',
-  defaults: { maxRequests: 10, windowMs: 1000, sustainedMs: 2000, per: 'endpoint-and-key', count: 'failures-and-writes', requireBackoff: false, backoffAfter: 5 },
+  defaults: { maxRequests: 10, windowMs: 1000, sustainedMs: 2000, per: 'endpoint-and-key', count: 'failures-and-writes', requireBackoff: true, backoffAfter: 5 },
   validate: (o) =>
     !(o.maxRequests >= 1)
       ? `maxRequests must be ≥ 1, got ${String(o.maxRequests)}`
@@ -93,7 +94,9 @@ export const boundedDownstreamQps = defineProperty<BoundedDownstreamQpsOptions>(
       return failure(run, o, first.endpoint, inWindow, `${worst.w.count} requests to ${first.endpoint}${forKey} within ${fmtDuration(span)} from ${fmtTime(worst.w.start)}, bound ${o.maxRequests} per ${fmtDuration(o.windowMs)}`);
     }
     if (o.requireBackoff) {
-      for (const [endpoint, reqs] of byEndpoint) {
+      // per key and process, as client-go backs off: the calls of other keys interleave
+      for (const reqs of groupBy(sorted, (r) => `${r.endpoint}\u0000${r.reconcile?.key ?? ''}\u0000${r.actor}`).values()) {
+        const endpoint = reqs[0]!.endpoint;
         for (const streak of failureStreaks(reqs, o.backoffAfter)) {
           const gaps = gapsOf(streak);
           if (!grows(gaps)) return failure(run, o, endpoint, streak, `${streak.length} consecutive failed calls to ${endpoint} retried without backoff (gaps ${fmtGaps(gaps)})`);
@@ -132,12 +135,17 @@ function gapsOf(reqs: readonly TimelineRequest[]): number[] {
   return gaps;
 }
 
-/** Backoff shows as a last gap at least twice the first (or gaps of a second or more anyway). */
+/**
+ * Backoff shows as a last gap at least twice the median gap (the median, not the first: the event
+ * a failing reconcile's own status write causes requeues it once at once), or gaps of a second or
+ * more anyway.
+ */
 function grows(gaps: readonly number[]): boolean {
   if (gaps.length === 0) return true;
-  const first = gaps[0]!;
+  const sorted = [...gaps].sort((a, b) => a - b);
+  const median = sorted[Math.floor((sorted.length - 1) / 2)]!;
   const last = gaps[gaps.length - 1]!;
-  return last >= 2 * Math.max(1, first) || gaps.every((g) => g >= 1000);
+  return last >= 2 * Math.max(1, median) || gaps.every((g) => g >= 1000);
 }
 
 function fmtGaps(gaps: readonly number[]): string {

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { boundedDownstreamQps } from '../../properties/bounded-downstream-qps.js';
+import { defineController, fakeRestService, type ControllerDefinition, type Scenario, type WorkloadAction } from '../../src/index.js';
+import { judgeScenario } from '../helpers/property-laws.js';
+
+/**
+ * bounded-downstream-qps against the backoff it recommends: a controller that returns the error
+ * to the rate-limited queue (client-go's default: 5 ms·2ⁿ per item, 10 qps / burst 100), plus the
+ * event requeue its own status write causes, never fails at 1, 10 and 100 failing keys; one that
+ * retries immediately, in a loop, or with a fixed short requeue always fails, at the same counts.
+ */
+const API = 'https://billing.example';
+const KIND = 'Invoice';
+
+type Style = 'backoff' | 'immediate' | 'loop' | 'fixed';
+
+function invoicer(style: Style): ControllerDefinition {
+  return defineController({
+    name: `invoicer-${style}`,
+    for: KIND,
+    resyncPeriodMs: 0,
+    async reconcile(ctx) {
+      const inv = await ctx.client.tryGet<{ amount: number }, { error?: string; synced?: boolean }>(KIND, ctx.key);
+      if (!inv) return undefined;
+      const tries = style === 'loop' ? 20 : 1;
+      let res: { ok: boolean; status: number } | undefined;
+      for (let i = 0; i < tries; i++) {
+        res = await ctx.fetch(`${API}/invoices`, { method: 'POST', body: JSON.stringify({ owner: ctx.key, amount: inv.spec.amount }) });
+        if (res.ok) break;
+      }
+      if (res?.ok) {
+        if (!inv.status.synced) await ctx.client.updateStatus({ ...inv, status: { synced: true } });
+        return undefined;
+      }
+      // the status write on failure is an event: one extra, immediate reconcile on the first failure
+      const error = `billing answered ${res?.status ?? 0}`;
+      if (inv.status.error !== error) await ctx.client.updateStatus({ ...inv, status: { error } });
+      if (style === 'immediate') return { requeueAfter: 1 };
+      if (style === 'fixed') return { requeueAfter: 300 };
+      throw new Error(error);
+    },
+  });
+}
+
+/** A 10 s outage; an immediate retry sends a request per key per millisecond, so its outage is 0.3 s (that proves it as well, and keeps the test fast). */
+function scenario(c: ControllerDefinition, keys: number, outageMs = 10_000): Scenario {
+  const workload: WorkloadAction[] = Array.from({ length: keys }, (_, i) => ({ at: 0, type: 'create', object: { kind: KIND, metadata: { name: `inv-${i}`, namespace: 'default' }, spec: { amount: i } } }));
+  return { seed: 1, controllers: [{ name: c.name }], initialObjects: [], workload, faults: { events: [{ kind: 'test-outage', params: { match: API } }], background: [] }, options: { faultWindowMs: outageMs, settleMs: 3_000 } };
+}
+
+const downstream = () => ({ services: [fakeRestService({ baseUrl: API })] });
+
+describe('bounded-downstream-qps: the default judgement against client-go backoff', () => {
+  for (const keys of [1, 10, 100]) {
+    it(`never fails the client-go default (rate-limited queue plus the event requeue) at ${keys} failing key${keys === 1 ? '' : 's'}`, async () => {
+      const c = invoicer('backoff');
+      const { verdict } = await judgeScenario(boundedDownstreamQps(), scenario(c, keys), { controllers: [c], options: { downstream, tailMs: 1000 } });
+      if (!verdict.ok) throw new Error(`${verdict.summary}\n${verdict.explanation}`);
+    });
+    for (const style of ['immediate', 'loop', 'fixed'] as const) {
+      it(`always fails ${style === 'fixed' ? 'a fixed short requeue (300 ms, under the rate bound)' : style === 'loop' ? 'a retry loop inside reconcile' : 'an immediate requeue (1 ms)'} at ${keys} failing key${keys === 1 ? '' : 's'}`, async () => {
+        const c = invoicer(style);
+        const { verdict } = await judgeScenario(boundedDownstreamQps(), scenario(c, keys, style === 'immediate' ? 300 : 10_000), { controllers: [c], options: { downstream, tailMs: 1000 } });
+        expect(verdict.ok).toBe(false);
+        if (!verdict.ok) expect(verdict.explanation).toMatch(/do not grow|without backoff|requests to/);
+      });
+    }
+  }
+});
