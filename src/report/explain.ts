@@ -197,7 +197,9 @@ const FAULT_PHRASES: Record<string, (e: TraceEntry, at: string) => string | unde
   },
   'stale-snapshot': (e, at) => `a ${field(e, 'verb') ?? 'read'}${field(e, 'key') ? ` of ${field(e, 'key')}` : ''} by ${field(e, 'actor') ?? 'a controller'} at ${at} returned ${field(e, 'ageMs') !== undefined ? `the object as the cache held it ${field(e, 'ageMs')} ms earlier` : `a version ${field(e, 'versionsBack') ?? 'some'} step(s) old`} (stale-snapshot)`,
   'second-replica': (e, at) =>
-    field(e, 'controller') ? `a second replica ${field(e, 'controller')}/${field(e, 'replica') ?? '1'} started at ${at}${e['controllerUsesElection'] === true ? ', both replicas taking part in leader election' : ', and the controller does not use leader election'} (second-replica)` : undefined,
+    field(e, 'controller')
+      ? `a second replica ${field(e, 'controller')}/${field(e, 'replica') ?? '1'} started at ${at}${e['controllerUsesElection'] !== true ? ', and the controller does not use leader election' : e['leaderElection'] === false ? ', ignoring the leader election the first replica takes part in (split brain)' : ', both replicas taking part in leader election'} (second-replica)`
+      : undefined,
   recreation: (e, at) => (field(e, 'key') ? `${field(e, 'objectKind') ?? 'the object'} ${field(e, 'key')} was deleted and recreated under the same name at ${at} (recreation)` : undefined),
 };
 
