@@ -1,7 +1,7 @@
 import { defineProperty, type Verdict } from '../src/harness/property.js';
 import { explanation, fmtDuration, fmtList, fmtTime, letFacts } from '../src/report/explain.js';
 import { fmtReconcile } from './_internals/last-actions.js';
-import { timelineOf, type TimelineRequest } from './_internals/timeline.js';
+import { timelineOf, type ReconcileSpan, type TimelineRequest } from './_internals/timeline.js';
 import { densestWindow, groupBy } from './_internals/windows.js';
 
 /** Options of {@link boundedDownstreamQps}. @public */
@@ -97,7 +97,7 @@ export const boundedDownstreamQps = defineProperty<BoundedDownstreamQpsOptions>(
       // per key and process, as client-go backs off: the calls of other keys interleave
       for (const reqs of groupBy(sorted, (r) => `${r.endpoint}\u0000${r.reconcile?.key ?? ''}\u0000${r.actor}`).values()) {
         const endpoint = reqs[0]!.endpoint;
-        for (const streak of failureStreaks(reqs, o.backoffAfter)) {
+        for (const streak of failureStreaks(attempts(reqs), o.backoffAfter)) {
           const gaps = gapsOf(streak);
           if (!grows(gaps)) return failure(run, o, endpoint, streak, `${streak.length} consecutive failed calls to ${endpoint} retried without backoff (gaps ${fmtGaps(gaps)})`);
         }
@@ -136,16 +136,26 @@ function gapsOf(reqs: readonly TimelineRequest[]): number[] {
 }
 
 /**
- * Backoff shows as a last gap at least twice the median gap (the median, not the first: the event
- * a failing reconcile's own status write causes requeues it once at once), or gaps of a second or
- * more anyway.
+ * Backoff shows as gaps between attempts that grow: the longest at least twice the median (the
+ * median, not the first: the event a failing reconcile's own status write causes requeues it once
+ * at once), or gaps of a second or more anyway. A fixed short requeue has none.
  */
 function grows(gaps: readonly number[]): boolean {
   if (gaps.length === 0) return true;
   const sorted = [...gaps].sort((a, b) => a - b);
   const median = sorted[Math.floor((sorted.length - 1) / 2)]!;
-  const last = gaps[gaps.length - 1]!;
-  return last >= 2 * Math.max(1, median) || gaps.every((g) => g >= 1000);
+  return sorted[sorted.length - 1]! >= 2 * Math.max(1, median) || gaps.every((g) => g >= 1000);
+}
+
+/** One attempt per reconcile: its first failed call (a reconcile may call an endpoint several times). */
+function attempts(reqs: readonly TimelineRequest[]): TimelineRequest[] {
+  const seen = new Set<ReconcileSpan>();
+  return reqs.filter((r) => {
+    if (!r.reconcile) return true;
+    if (seen.has(r.reconcile)) return false;
+    seen.add(r.reconcile);
+    return true;
+  });
 }
 
 function fmtGaps(gaps: readonly number[]): string {

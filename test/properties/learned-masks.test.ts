@@ -3,7 +3,8 @@ import { noExtraDestructiveActions } from '../../properties/no-extra-destructive
 import { sameEndState } from '../../properties/same-end-state.js';
 import { ScenarioRunner } from '../../src/harness/scenario-runner.js';
 import { scenarioShape } from '../../src/harness/twin.js';
-import { defineController, isStoreError, type ControllerDefinition, type FaultPlan, type Property, type Scenario, type WorkloadAction } from '../../src/index.js';
+import type { ControllerDefinition, FaultPlan, Property, Scenario, WorkloadAction } from '../../src/index.js';
+import { allocator } from '../../examples/property-targets/allocator.js';
 import { allFaults } from '../../faults/index.js';
 
 /**
@@ -13,34 +14,6 @@ import { allFaults } from '../../faults/index.js';
  * no-extra-destructive-actions; a buggy twin still fails; masks are cached per scenario shape.
  */
 const CLAIM = 'Claim';
-
-/** Allocation order: each claim takes the lowest slot no other claim holds, in reconcile order. */
-function allocator(name: string, options: { stamp?: boolean; edge?: boolean } = {}): ControllerDefinition {
-  return defineController({
-    name,
-    for: CLAIM,
-    owns: ['Job'],
-    resyncPeriodMs: options.edge ? 0 : 2000,
-    async reconcile(ctx) {
-      const c = await ctx.client.tryGet<{ size: number }, { slot?: number; size?: number }>(CLAIM, ctx.key);
-      if (!c || c.metadata.deletionTimestamp !== undefined) return;
-      const taken = new Set((await ctx.client.list<unknown, { slot?: number }>(CLAIM, { live: true })).filter((o) => o.metadata.uid !== c.metadata.uid).map((o) => o.status.slot));
-      let slot = c.status.slot;
-      if (slot === undefined) for (slot = 0; taken.has(slot); slot++);
-      // one Job per generation the controller sees: two quick spec changes may leave one out
-      const job = `${c.metadata.name}-g${c.metadata.generation}`;
-      try {
-        await ctx.client.create({ kind: 'Job', metadata: { name: job, namespace: 'default', ownerReferences: [{ apiVersion: 'v1', kind: CLAIM, name: c.metadata.name, uid: c.metadata.uid, controller: true }] }, spec: { size: c.spec.size } });
-      } catch (err) {
-        if (!isStoreError(err, 'AlreadyExists')) throw err;
-      }
-      if (options.edge && c.status.size !== undefined) return; // BUG: acts only on the first event it sees
-      if (c.status.slot === slot && c.status.size === c.spec.size) return;
-      await ctx.client.updateStatus({ ...c, status: { slot, size: c.spec.size } });
-      if (options.stamp) await ctx.client.patch(CLAIM, ctx.key, { metadata: { annotations: { 'example.com/synced-at-ms': String(ctx.clock.now()) } } });
-    },
-  });
-}
 
 const create = (at: number, name: string, size = 1): WorkloadAction => ({ at, type: 'create', object: { kind: CLAIM, metadata: { name, namespace: 'default' }, spec: { size } } });
 const update = (at: number, name: string, size: number): WorkloadAction => ({ at, type: 'update', kind: CLAIM, key: `default/${name}`, spec: { size } });
