@@ -30,12 +30,12 @@ import { createHostProbe } from './host-probe.js';
 export function check(target: ControllerDefinition | readonly ControllerDefinition[], options: CheckOptions = {}): Promise<CheckResult> {
   // let the harness name a non-object in its own words
   if (options === null || typeof options !== 'object') return checkWith(target, options);
-  return checkWith(target, {
-    ...options,
-    faults: options.faults ?? defaultFaultsFor(options),
-    properties: options.properties ?? defaultProperties(),
-    hostProbe: options.hostProbe ?? createHostProbe(),
-  });
+  return checkWith(target, { ...withDefaultCatalogues(options), hostProbe: options.hostProbe ?? createHostProbe() });
+}
+
+/** The options with the faults and properties `check` uses when they are left out. @internal */
+export function withDefaultCatalogues(options: CheckOptions): CheckOptions {
+  return { ...options, faults: options.faults ?? defaultFaultsFor(options), properties: options.properties ?? defaultProperties() };
 }
 
 /**

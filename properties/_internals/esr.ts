@@ -92,7 +92,8 @@ export function sampleObjects(objects: Iterable<StoredObject>): { objects: Sampl
 export function esrProbe(kinds: readonly string[] | undefined): (view: WorldView) => ProbeResult {
   return (view) => {
     const objs: StoredObject[] = [];
-    if (kinds) for (const k of kinds) objs.push(...view.list(k));
+    // no spread: a kind may hold a million objects (more than a call's arguments)
+    if (kinds) for (const k of kinds) for (const o of view.list(k)) objs.push(o);
     else for (const k of view.kinds()) for (const o of view.list(k)) if (reportedGeneration(o).reported) objs.push(o);
     const s = sampleObjects(objs);
     const data: JsonObject = { objects: s.objects as unknown as JsonObject[], reporting: s.reporting, ...(s.more > 0 ? { more: s.more } : {}) };

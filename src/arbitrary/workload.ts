@@ -26,7 +26,7 @@ export interface ObjectTemplate {
   kind?: string;
   /** Namespace of the objects; `''` for cluster-scoped kinds. @defaultValue 'default' */
   namespace?: string;
-  /** Objects are named `<name>-0`, `<name>-1`, … @defaultValue the kind in lower case */
+  /** Objects are named `<name>-0`, `<name>-1`, … @defaultValue the kind in lower case, other characters as "-" (`Web_App` → `web-app`) */
   name?: string;
   /**
    * Specs to create objects with and update them to: an arbitrary (shrinks the way it does), a
@@ -92,8 +92,9 @@ export function resolveObjectTemplates(list: readonly (ObjectTemplate | Resolved
     const kind = t.kind ?? defaultKind;
     if (typeof kind !== 'string' || kind === '') fail(`${at}.kind must be a non-empty string (the object kind, e.g. 'WebApp'), got ${show(kind)}.`);
     const k = kind as string;
-    const name = t.name ?? k.toLowerCase();
-    if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(name)) fail(`${at}.name must be a DNS-style prefix (lower case, digits, "-" or "."), got ${JSON.stringify(name)}.`);
+    // the default prefix is the kind made DNS-style ('Web_App' → 'web-app'): only a given name can be wrong
+    const name = t.name ?? dnsPrefixOf(k);
+    if (t.name !== undefined && !/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(name)) fail(`${at}.name must be a DNS-style prefix (lower case, digits, "-" or "."), got ${JSON.stringify(name)}.`);
     const namespace = t.namespace ?? 'default';
     const id = `${k} ${namespace}/${name}`;
     if (seen.has(id)) fail(`${at} would name its objects like an earlier template (${k} ${namespace}/${name}-0, …). Give it a different \`name\` prefix.`);
@@ -246,4 +247,10 @@ function build(templates: readonly ResolvedObjectTemplate[], objs: { template: n
   // creates come first among actions at the same time, then generation order: stable and readable
   out.sort((x, y) => x.action.at - y.action.at || x.order - y.order);
   return out.map((x) => x.action);
+}
+
+/** A kind as a DNS-style name prefix: lower case, other characters as "-" ("Web_App" → "web-app"). */
+function dnsPrefixOf(kind: string): string {
+  const p = kind.toLowerCase().replace(/[^a-z0-9.-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '');
+  return p === '' ? 'object' : p;
 }

@@ -172,7 +172,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   for (const f of spec.flags) flagOptions[f.name] = { type: f.value ? 'string' : 'boolean', ...(f.short ? { short: f.short } : {}) };
   let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
   try {
-    parsed = parseArgs({ args: [...rest], options: flagOptions, allowPositionals: true, strict: true }) as typeof parsed;
+    parsed = parseArgs({ args: attachNegativeValues(rest, spec), options: flagOptions, allowPositionals: true, strict: true }) as typeof parsed;
   } catch (err) {
     throw argsError(spec, err);
   }
@@ -200,6 +200,24 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
     case 'demo':
       return { command: 'demo', options: { reportDir: 'reports', ...out } as DemoCommandOptions };
   }
+}
+
+/**
+ * `--runs -1` as `--runs=-1`: node's parser reads `-1` as a short option, so the flag would
+ * "need a value"; attached, the flag's own parser names the bad value (or accepts `--seed -5`).
+ */
+function attachNegativeValues(args: readonly string[], spec: CommandSpec): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const next = args[i + 1];
+    const flag = a.startsWith('--') ? spec.flags.find((f) => `--${f.name}` === a) : undefined;
+    if (flag?.value && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${a}=${next}`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
 }
 
 function unknownCommand(name: string): UsageError {

@@ -8,6 +8,7 @@ import type { FaultModule } from './fault.js';
 import type { Property } from './property.js';
 import { resolveScenarioOptions, scenarioSchema, type Scenario, type ScenarioOptions } from './scenario.js';
 import { schemaProblem } from './schema-problem.js';
+import { scenarioMisfit } from './scenario-fit.js';
 import { shardProblem, type Shard } from './shard.js';
 import { settleMinimum } from './settle-minimum.js';
 import type { SimulateOptions } from './simulate.js';
@@ -237,7 +238,8 @@ export function resolveCheckOptions(target: ControllerDefinition | readonly Cont
   corpusScenarios.forEach((s, i) => {
     const parsed = scenarioSchema.safeParse(s, { reportInput: true });
     if (!parsed.success) throw new TypeError(schemaProblem(parsed.error, WHERE, `options.corpus.scenarios[${i}]`));
-    for (const c of s.controllers) if (!names.has(c.name)) fail(`options.corpus.scenarios[${i}] names controller "${c.name}", which this check does not run (it runs ${[...names].map((n) => `"${n}"`).join(', ')}). Replay only this controller's corpus, or pass that controller too.`);
+    const misfit = scenarioMisfit(s, { controllers: [...names], faults: faults.map((f) => f.kind), environment: environment.map((e) => e.actor.name) });
+    if (misfit !== undefined) fail(`options.corpus.scenarios[${i}] cannot run in this check: ${misfit}. Leave that scenario out, or pass what it needs.`);
   });
   if (options.onProgress !== undefined && typeof options.onProgress !== 'function') fail('options.onProgress must be a function ({ runs, total, failures, phase }) => void.');
   if (options.onSimulation !== undefined && typeof options.onSimulation !== 'function') fail('options.onSimulation must be a function (scenario, runIndex) => void.');

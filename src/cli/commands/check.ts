@@ -11,6 +11,7 @@ import type { CliIo } from '../io.js';
 import { loadModule, pickController } from '../load-module.js';
 import { checkNames, type CheckCommandOptions } from '../options.js';
 import { createProgress, noColor } from '../progress.js';
+import { escapeTerminal, rawStream } from '../terminal-text.js';
 import { UsageError } from '../usage-error.js';
 import { runCheckInWorkers } from '../worker-pool.js';
 
@@ -46,7 +47,7 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
   const corpus = replaysCorpus ? loadCorpus(corpusRoot, controller.name) : { scenarios: [], files: [], skipped: [] };
   for (const s of corpus.skipped) io.stderr.write(`steadystate check: skipped corpus file ${s.file}: ${s.reason}\n`);
 
-  const job: CheckJob = {
+  const planned: CheckJob = {
     module: mod.path,
     exportName: picked.exportName,
     seed,
@@ -59,9 +60,11 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
     corpusRoot,
   };
 
-  validateJob(controller, job, base);
-  const total = corpus.scenarios.length + shardSize(o.runs ?? base.runs ?? 100, o.shard);
-  const progress = createProgress({ total, label: `steadystate check ${controller.name}`, stream: io.stderr, env: io.env });
+  const { job, misfits } = validateJob(controller, planned, base);
+  for (const m of misfits) io.stderr.write(`steadystate check: skipped corpus entry ${corpus.files[m.index]}: ${m.reason}.\n`);
+  const total = (job.corpus ?? []).length + shardSize(o.runs ?? base.runs ?? 100, o.shard);
+  // the bar writes cursor controls of its own: the raw stream, with the (user-named) label escaped
+  const progress = createProgress({ total, label: escapeTerminal(`steadystate check ${controller.name}`), stream: rawStream(io.stderr), env: io.env });
   let result: CheckResult;
   try {
     if (o.workers !== undefined) {
