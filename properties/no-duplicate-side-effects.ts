@@ -36,7 +36,7 @@ function fields(body: Record<string, unknown>, prefix = '', depth = 2): [string,
     if (k === 'id') continue;
     const path = prefix ? `${prefix}.${k}` : k;
     if (typeof v === 'string') out.push([path, v]);
-    else if (depth > 1 && isRecord(v)) out.push(...fields(v, path, depth - 1));
+    else if (depth > 1 && isRecord(v)) for (const f of fields(v, path, depth - 1)) out.push(f);
   }
   return out;
 }

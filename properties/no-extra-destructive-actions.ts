@@ -99,7 +99,7 @@ export const noExtraDestructiveActions = defineProperty<NoExtraDestructiveAction
     for (const id of [...ids].sort()) {
       const counts = tallies.map((t) => count(t, id));
       if (new Set(counts.map((c) => c.join('/'))).size < 2) continue;
-      out.push(`${id}: up to ${Math.max(...counts.map((c) => c[0]))} creates and ${Math.max(...counts.map((c) => c[1]))} deletes`);
+      out.push(`${id}: up to ${counts.reduce((m, c) => Math.max(m, c[0]), 0)} creates and ${counts.reduce((m, c) => Math.max(m, c[1]), 0)} deletes`);
     }
     return { counts: out };
   },
