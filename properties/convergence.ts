@@ -133,7 +133,7 @@ function judgeSamples(run: RunRecord, twin: RunRecord | undefined, o: Convergenc
 /** The judge's view of the settled state when the probe never ran (e.g. a harness without probes). */
 function fallbackSample(run: RunRecord, o: ConvergenceOptions): ProbeSample {
   const t = run.timing.tailStart > run.timing.settleStart ? run.timing.tailStart : run.timing.end;
-  const view = staticView(run.settledObjects, t);
+  const view = staticView(run.settledObjects, t, run);
   if (o.converged === undefined) {
     const r = esrProbe(run.primaryKinds)(view);
     return { t, ok: r.ok, ...(r.data ? { data: r.data } : {}) };

@@ -8,6 +8,7 @@ import type { CheckResult } from '../harness/check-result.js';
 import type { Property } from '../harness/property.js';
 import type { Scenario } from '../harness/scenario.js';
 import type { Shard } from '../harness/shard.js';
+import type { Story } from '../harness/story.js';
 import type { ControllerDefinition } from '../runtime/define-controller.js';
 import { saveToCorpus } from '../report/corpus.js';
 import { loadModule, pickController } from './load-module.js';
@@ -29,6 +30,8 @@ export interface CheckJob {
   faults?: string[];
   properties?: string[];
   settleMs?: number;
+  /** The story of --story / --manifests, read and validated (plain data, so it crosses to worker threads). */
+  story?: Story;
   shard?: Shard;
   /** Regression corpus scenarios to replay first. */
   corpus?: Scenario[];
@@ -87,6 +90,7 @@ export function jobOptions(job: CheckJob, base: CheckOptions, hooks: CheckJobHoo
     ...(faults !== undefined ? { faults } : {}),
     ...(properties !== undefined ? { properties } : {}),
     ...(job.settleMs !== undefined ? { settleMs: job.settleMs } : {}),
+    ...(job.story !== undefined ? { story: job.story } : {}),
     ...(job.shard !== undefined ? { shard: job.shard } : {}),
     ...(job.resumeAt !== undefined ? { resumeAt: job.resumeAt } : {}),
     corpus: {

@@ -164,6 +164,8 @@ class CheckRun {
       const only = [property];
       const m = await minimize(found.scenario, found.outcome.run, {
         maxTests: o.shrink.maxMinimizeTests,
+        // a story's times are the user's: keep them (its jitter has shrunk back toward them)
+        ...(o.story ? { earlyActions: false } : {}),
         stillFails: async (s) => {
           const out = await this.runner.judge(s, { properties: only });
           return out.failure?.property === failure.property ? out.run : undefined;
@@ -370,6 +372,7 @@ export function checkScenarios(o: ResolvedCheckOptions): fc.Arbitrary<Scenario> 
     primaryKinds: o.controllers.map((c) => c.for),
     environment,
     objects: o.objects,
+    ...(o.story ? { story: o.story } : {}),
     faults: o.faults,
     swarm: o.swarm,
     maxObjects: o.maxObjects,

@@ -105,6 +105,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions): Pr
     const ds = downstream;
     world.env.fetch = (task, actor, input, init) => ds.fetch(task, actor, input, init);
     if (options.downstream) world.downstreamState = () => ds.state();
+    world.downstreamRequests = () => ds.requests();
 
     for (const obj of scenario.initialObjects) createAsUser(world, obj);
 
