@@ -95,12 +95,15 @@ export function defaultReported(o: StoredObject): boolean {
   return o.status['ready'] === true || o.status['phase'] === 'Ready' || o.status['phase'] === 'Available';
 }
 
-/** Whether an object's status says anything about readiness, true or false (the default claim's vocabulary). */
+/** Whether an object's status says anything about readiness, true or false (the default claim's vocabulary): a Ready or Available condition, `status.ready`, or a phase in readiness words. */
 function speaksReadiness(o: StoredObject): boolean {
   const c = o.status['conditions'];
   if (Array.isArray(c) && c.some((x) => x !== null && typeof x === 'object' && !Array.isArray(x) && (x['type'] === 'Ready' || x['type'] === 'Available'))) return true;
-  return typeof o.status['ready'] === 'boolean' || typeof o.status['phase'] === 'string';
+  // a phase speaks of readiness only in readiness words (`Progressing`/`Promoted` is a rollout's, not a claim)
+  return typeof o.status['ready'] === 'boolean' || READINESS_PHASES.has(String(o.status['phase']));
 }
+
+const READINESS_PHASES: ReadonlySet<string> = new Set(['Ready', 'Available', 'NotReady', 'Unavailable', 'Unready']);
 
 /** The default "actually ready": every workload it controls is ready; undefined (not judged) when it controls none. */
 export function defaultActual(o: StoredObject, view: WorldView): true | string | undefined {
