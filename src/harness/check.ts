@@ -13,6 +13,7 @@ import { runGuards } from './run-guards.js';
 import { describeInputs, type RecordedInputs } from './recorded-inputs.js';
 import { inShard, shardSize } from './shard.js';
 import { runStats, StatsCollector } from './stats.js';
+import type { RealTimerUse } from '../host/host-context.js';
 
 interface Found {
   scenario: Scenario;
@@ -95,6 +96,7 @@ class CheckRun {
     this.lastRun = outcome.run;
     this.stats.add(runStats(outcome.run, outcome.failure === undefined, outcome.latencyMs));
     this.coverage.add(outcome.run, outcome.twin);
+    this.addRealTimers(outcome.run);
     if (outcome.failure === undefined && this.o.determinism && (this.executed - 1) % this.o.determinismEvery === 0 && !this.nondeterministic) {
       const report = await this.determinismOf(outcome.run, this.o.properties);
       if (!report.ok) this.nondeterministic = { report, run: outcome.run, runNumber: this.executed };
@@ -291,6 +293,21 @@ class CheckRun {
     if (problems.length > 0) throw new TypeError(problems.join('\n'));
   }
 
+  /** Real timers of the judged runs (SPEC §8: their use is reported). */
+  private realTimers: (RealTimerUse & { runs: number }) | undefined;
+
+  private addRealTimers(run: RunRecord): void {
+    const r = run.realTimers;
+    if (r === undefined) return;
+    const t = (this.realTimers ??= { runs: 0, setTimeout: 0, setInterval: 0, setImmediate: 0, clearedAtEnd: 0 });
+    t.runs++;
+    t.setTimeout += r.setTimeout;
+    t.setInterval += r.setInterval;
+    t.setImmediate += r.setImmediate;
+    t.clearedAtEnd += r.clearedAtEnd;
+    if (t.firstSite === undefined && r.firstSite !== undefined) t.firstSite = r.firstSite;
+  }
+
   private common(seed: number) {
     const o = this.o;
     return {
@@ -307,6 +324,7 @@ class CheckRun {
       simulations: this.runner.simulations,
       ...(this.runner.learned.summary().length > 0 ? { learnedMasks: this.runner.learned.summary() } : {}),
       ...(this.runner.unjudged.size > 0 ? { couldNotJudge: [...this.runner.unjudged].map(([property, u]) => ({ property, ...u })) } : {}),
+      ...(this.realTimers ? { realTimers: { ...this.realTimers } } : {}),
       inputs: this.inputs,
     };
   }

@@ -1,5 +1,6 @@
 import type { JsonObject } from '../store/object.js';
 import { describeTask, isolation } from './isolation.js';
+import { contained } from './escape-verdict.js';
 import type { Property, RunRecord, Verdict } from './property.js';
 
 /**
@@ -66,7 +67,7 @@ export const stepBudget = guard('step-budget', 'the run reaches its end within t
 });
 
 /** The judges every run gets before its properties, in this order. @internal */
-export const runGuards: readonly Property[] = [isolation, reconcileResults, watchMaps, stepBudget];
+export const runGuards: readonly Property[] = [isolation, contained, reconcileResults, watchMaps, stepBudget];
 
 /** The reconciles and handlers most frequent in the last entries of the trace. */
 function busiestTasks(run: RunRecord): string {

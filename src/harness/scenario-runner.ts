@@ -5,6 +5,8 @@ import { resolveScenarioOptions, type Scenario } from './scenario.js';
 import { simulate, type SimulateOptions } from './simulate.js';
 import { runGuards } from './run-guards.js';
 import { installVariation, LearnedCache, scenarioShape, TwinRunner, type BenignVariation } from './twin.js';
+import { wireParagraph } from './wire-story.js';
+import { NEVER_EXITS } from './escape-verdict.js';
 
 /** A property that did not hold on a run. @internal */
 export interface PropertyFailure {
@@ -117,7 +119,10 @@ export class ScenarioRunner {
         }
       }
       if (!verdict.ok) {
-        failures.push({ property: p.name, summary: verdict.summary, explanation: verdict.explanation, evidence: verdict.evidence });
+        // a hosted program's failure reads better with what it did on the wire
+        const wire = wireParagraph(run.trace, { exits: p.name !== NEVER_EXITS });
+        failures.push({ property: p.name, summary: verdict.summary, explanation: wire ? `${verdict.explanation}
+${wire}` : verdict.explanation, evidence: verdict.evidence });
         if (options.all) continue;
         break;
       }
