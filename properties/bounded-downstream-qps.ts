@@ -1,7 +1,7 @@
 import { defineProperty, type Verdict } from '../src/harness/property.js';
 import { explanation, fmtDuration, fmtList, fmtTime, letFacts } from '../src/report/explain.js';
 import { fmtReconcile } from './_internals/last-actions.js';
-import { timelineOf, type ReconcileSpan, type TimelineRequest } from './_internals/timeline.js';
+import { timelineOf, type ReconcileSpan, type Timeline, type TimelineRequest } from './_internals/timeline.js';
 import { densestWindow, groupBy } from './_internals/windows.js';
 
 /** Options of {@link boundedDownstreamQps}. @public */
@@ -95,11 +95,12 @@ export const boundedDownstreamQps = defineProperty<BoundedDownstreamQpsOptions>(
     }
     if (o.requireBackoff) {
       // per key and process, as client-go backs off: the calls of other keys interleave
+      const retries = retriesOf(tl);
       for (const reqs of groupBy(sorted, (r) => `${r.endpoint}\u0000${r.reconcile?.key ?? ''}\u0000${r.actor}`).values()) {
         const endpoint = reqs[0]!.endpoint;
         for (const streak of failureStreaks(attempts(reqs), o.backoffAfter)) {
-          const gaps = gapsOf(streak);
-          if (!grows(gaps)) return failure(run, o, endpoint, streak, `${streak.length} consecutive failed calls to ${endpoint} retried without backoff (gaps ${fmtGaps(gaps)})`);
+          const waits = waitsOf(streak, retries);
+          if (waits.length >= o.backoffAfter - 1 && !grows(waits)) return failure(run, o, endpoint, streak, `${waits.length + 1} consecutive failed attempts to call ${endpoint} retried without backoff (waits ${fmtGaps(waits)} between a failed attempt and its retry)`, waits);
         }
       }
     }
@@ -136,6 +137,63 @@ function gapsOf(reqs: readonly TimelineRequest[]): number[] {
 }
 
 /**
+ * Per reconcile that retries the one before it (same process, same key), the wait the
+ * controller chose before it. client-go adds an event's key at once, past any backoff (so do
+ * resyncs), so a reconcile an event from someone else started (another writer's conflicting
+ * update, a user's edit, a resync) is no retry: its timing says nothing about the controller's
+ * backoff. Started by the queue, the wait is the delay the previous reconcile asked for (the
+ * rate-limited queue's `retryInMs`, or its `requeueAfter`): not the time a call took to fail
+ * (a call that fails after 200 ms, retried 5, 10, 20 ms later, backs off), and not the earlier
+ * retry that fired while a slow reconcile ran and re-ran the key at once (client-go's dirty set).
+ * Started by an event of the process's own write, the wait is the one observed: a reconcile
+ * that writes a changing status on every failure, re-run by that write at once, has no backoff.
+ */
+function retriesOf(tl: Timeline): Map<ReconcileSpan, number> {
+  const events = new Map<string, { index: number; own: boolean }[]>();
+  for (const n of tl.notifies) {
+    if (!n.delivered) continue;
+    const actor = `controller:${n.controller}/${n.replica}`;
+    const k = `${actor}\u0000${n.key}`;
+    const e = { index: n.index, own: n.cause === actor };
+    const list = events.get(k);
+    if (list) list.push(e);
+    else events.set(k, [e]);
+  }
+  const out = new Map<ReconcileSpan, number>();
+  const last = new Map<string, ReconcileSpan>();
+  for (const span of tl.reconciles) {
+    const k = `${span.actor}\u0000${span.key}`;
+    const prev = last.get(k);
+    last.set(k, span);
+    if (!prev || prev.end === undefined || prev.result === 'crashed') continue;
+    const between = (events.get(k) ?? []).filter((e) => e.index > prev.startIndex && e.index < span.startIndex);
+    if (between.some((e) => !e.own)) continue;
+    if (between.length > 0) out.set(span, Math.max(0, span.start - prev.end));
+    else if (prev.result === 'requeueAfter' && prev.requeueAfter !== undefined) out.set(span, prev.requeueAfter);
+    else if ((prev.result === 'error' || prev.result === 'requeue') && prev.retryInMs !== undefined) out.set(span, prev.retryInMs);
+  }
+  return out;
+}
+
+/**
+ * The waits before each retry of a streak (see {@link retriesOf}); calls outside reconciles (a
+ * hosted program) wait from the end of the previous attempt.
+ */
+function waitsOf(streak: readonly TimelineRequest[], retries: Map<ReconcileSpan, number>): number[] {
+  const waits: number[] = [];
+  for (let i = 1; i < streak.length; i++) {
+    const r = streak[i]!;
+    if (!r.reconcile) {
+      waits.push(Math.max(0, r.t - streak[i - 1]!.tEnd));
+      continue;
+    }
+    const wait = retries.get(r.reconcile);
+    if (wait !== undefined) waits.push(wait);
+  }
+  return waits;
+}
+
+/**
  * Backoff shows as gaps between attempts that grow: the longest at least twice the median (the
  * median, not the first: the event a failing reconcile's own status write causes requeues it once
  * at once), or gaps of a second or more anyway. A fixed short requeue has none.
@@ -163,7 +221,7 @@ function fmtGaps(gaps: readonly number[]): string {
   return `${shown.join(', ')}${gaps.length > 8 ? ', …' : ''}`;
 }
 
-function failure(run: Parameters<typeof timelineOf>[0], o: BoundedDownstreamQpsOptions, endpoint: string, reqs: readonly TimelineRequest[], what: string): Verdict {
+function failure(run: Parameters<typeof timelineOf>[0], o: BoundedDownstreamQpsOptions, endpoint: string, reqs: readonly TimelineRequest[], what: string, waits?: readonly number[]): Verdict {
   const failures = reqs.filter(failed);
   const statuses = [...new Set(reqs.map((r) => (r.status > 0 ? String(r.status) : r.outcome)))];
   const gaps = gapsOf(reqs);
@@ -174,6 +232,7 @@ function failure(run: Parameters<typeof timelineOf>[0], o: BoundedDownstreamQpsO
     `${failures.length} of them failed (${fmtList(statuses, 4)}), sent by ${fmtList(actors, 3)}`,
     `the gaps between calls were ${fmtGaps(gaps)}: ${grows(gaps) ? 'they grow, but not fast enough' : 'they do not grow, so failures are retried without backoff'}`,
   ];
+  if (waits !== undefined) then.splice(2, 1, `after each failed attempt the controller waited ${fmtGaps(waits)} before the next: ${grows(waits) ? 'the waits grow, but not fast enough' : 'the waits do not grow, so failures are retried without backoff'}`);
   if (first.reconcile) then.push(`the calls came from the ${fmtReconcile(first.reconcile)} and the reconciles after it`);
   then.push('retry through the rate-limited queue (throw, or return { requeue: true }) instead of requeueAfter a fixed short delay or a loop inside reconcile');
   return {
@@ -186,6 +245,7 @@ function failure(run: Parameters<typeof timelineOf>[0], o: BoundedDownstreamQpsO
       count: reqs.length,
       failed: failures.length,
       gapsMs: gaps.slice(0, 50),
+      ...(waits !== undefined ? { waitsMs: waits.slice(0, 50) } : {}),
       requests: reqs.slice(0, 20).map((r) => ({ t: r.t, actor: r.actor, method: r.method, url: r.url, status: r.status, outcome: r.outcome, fault: r.fault ?? null })),
     },
   };

@@ -5,7 +5,7 @@ import { explanation, fmtObject, fmtTime, fmtValue, letFacts } from '../src/repo
 import { jsonEq, mergePatch } from './_internals/json.js';
 import { lastActions } from './_internals/last-actions.js';
 import { applyLearned, CONDITION_MASKS, fmtDiff, fmtLearned, learnStateMasks, masksProblem, tallyOf, type MaskTally } from './_internals/masks.js';
-import { compareStates, fmtDifference, leafSides, normalizeState, uidAliases } from './_internals/normalize.js';
+import { compareStates, fmtDifference, leafSides, normalizeState, tallyObjects, uidAliases } from './_internals/normalize.js';
 import { keyOfObject } from './_internals/primary.js';
 import { timelineOf } from './_internals/timeline.js';
 
@@ -192,6 +192,7 @@ function subtreeState(run: RunRecord, r: Revert, o: RecoveryOptions, tally?: Mas
 function compare(run: RunRecord, isTwin: boolean, before: RunRecord, r: Revert, o: RecoveryOptions, learned: Record<string, string[]> | undefined): Verdict {
   const tally = tallyOf(tallies, o);
   const diffs = compareStates(applyLearned(subtreeState(before, r, o, tally), learned), applyLearned(subtreeState(run, r, o, tally), learned));
+  tallyObjects(run.settledObjects, o.masks, DEFAULT_MASKS, tally);
   if (diffs.length === 0) return { ok: true, stats: { judged: true, revertedAt: r.backAt } };
   const at = run.timing.tailStart;
   const earlier = 'the earlier end state';

@@ -1,5 +1,6 @@
 import { diff } from '@vitest/utils/diff';
 import type { LearnedMasks } from '../../src/harness/property.js';
+import { PLACEMENT_FIELDS } from '../../src/environment/pod-lifecycle.js';
 import { allPaths, dropPath, fmtPath, leafDiffs, nearest, parsePath, parsePattern, permutedArrays, sortAt, type PatternStep, type Segment } from './paths.js';
 
 /**
@@ -43,12 +44,16 @@ export class MaskTally {
   readonly paths = new Set<string>();
   compared = 0;
 
-  /** Problems: user masks (not among `defaults`) that matched nothing in any compared state. */
+  /**
+   * Problems: user masks that matched nothing in any compared state. Not the property's
+   * `defaults` nor the harness's own bundles (PLACEMENT_FIELDS): those name real fields, which a
+   * world may just not have at the end (a Sandbox whose Pod is gone).
+   */
   problems(masks: readonly string[], defaults: readonly string[]): string[] {
     if (this.compared === 0) return [];
     const out: string[] = [];
     for (const m of masks) {
-      if (defaults.includes(m) || (this.hits.get(m) ?? 0) > 0) continue;
+      if (defaults.includes(m) || PLACEMENT_FIELDS.includes(m) || (this.hits.get(m) ?? 0) > 0) continue;
       const near = nearest(m, this.paths);
       out.push(`mask ${JSON.stringify(m)} matches no path in any of the ${this.compared} states compared${near ? `; the nearest path is ${JSON.stringify(near)}` : ''}. Fix the path or remove the mask.`);
     }

@@ -1,4 +1,4 @@
-import type { StoredObject } from '../../src/store/object.js';
+import { contentOf, type StoredObject } from '../../src/store/object.js';
 import { readDownstream } from './downstream-state.js';
 import { isRecord, stable } from './json.js';
 import { fmtList } from '../../src/report/explain.js';
@@ -142,7 +142,8 @@ export function normalizeState(objects: readonly StoredObject[], downstream: unk
         ownerReferences: (meta.ownerReferences ?? []).map((r) => ({ ...r, uid: uidNames.get(r.uid) ?? '<uid of a deleted owner>' })),
         ...(deletionTimestamp !== undefined ? { deletionTimestamp: '<set>' } : {}),
       },
-      spec: o.spec,
+      // every content field: spec, and a ConfigMap's or Secret's data, RBAC rules…
+      ...contentOf(o),
       status: o.status,
     });
     notePaths(tally, value);
@@ -167,6 +168,21 @@ export function normalizeState(objects: readonly StoredObject[], downstream: unk
     out.set(k, v);
   }
   return out;
+}
+
+/**
+ * Tallies user masks against objects a property does not compare (recovery compares one subtree,
+ * but its masks are written for the whole world): a mask that matches something anywhere is
+ * no typo. Only while some mask has matched nothing yet, so it costs nothing once all have.
+ */
+export function tallyObjects(objects: readonly StoredObject[], masks: readonly string[], defaults: readonly string[], tally: MaskTally): void {
+  const open = masks.filter((m) => !defaults.includes(m) && (tally.hits.get(m) ?? 0) === 0);
+  if (open.length === 0) return;
+  for (const o of objects) {
+    const value = { kind: o.kind, metadata: o.metadata, ...contentOf(o), status: o.status };
+    notePaths(tally, value);
+    applyMasks(value, open, tally);
+  }
 }
 
 function applyMasks(value: unknown, masks: readonly string[], tally: MaskTally | undefined): unknown {

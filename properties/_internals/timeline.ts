@@ -26,6 +26,8 @@ export interface ReconcileSpan {
   result: string | undefined;
   error: string | undefined;
   requeueAfter: number | undefined;
+  /** The delay the rate-limited queue chose for its retry (result `error` or `requeue`). */
+  retryInMs?: number;
 }
 
 /** A store write as recorded in the trace, with its position and the reconcile that made it. */
@@ -67,6 +69,12 @@ export interface Notify {
   delivered: boolean;
   /** When the event reached the controller, if its handlers held it back (a slow watch map) until `t`. */
   eventAt?: number;
+  /**
+   * Who caused it: the actor of the store write behind the watch event (`controller:web/0`,
+   * `user`, `fault:api-conflict`…), `resync` for a periodic resync; undefined when unknown (a
+   * relist's difference).
+   */
+  cause?: string;
 }
 
 /** The indexed run. */
@@ -109,6 +117,9 @@ function num(v: unknown): number | undefined {
 export function build(trace: readonly TraceEntry[]): Timeline {
   const tl: Timeline = { reconciles: [], writes: [], requests: [], notifies: [], watchEvents: new Map(), faults: [], crashes: [], leaders: [], stalls: [] };
   const requestBySeq = new Map<number, number>();
+  // who wrote each resource version, and the last watch event per controller process: a notify follows its event
+  const writerOfRv = new Map<number, string>();
+  const lastEvent = new Map<string, TraceEntry>();
   const open = new Map<string, ReconcileSpan[]>();
   const inFlight = (actor: string, key?: string): ReconcileSpan | undefined => {
     const spans = open.get(actor);
@@ -144,6 +155,7 @@ export function build(trace: readonly TraceEntry[]): Timeline {
         span.result = str(e['result']);
         if (typeof e['error'] === 'string') span.error = e['error'];
         span.requeueAfter = num(e['requeueAfter']);
+        if (typeof e['retryInMs'] === 'number') span.retryInMs = e['retryInMs'];
         break;
       }
       case 'controller:crash': {
@@ -160,6 +172,7 @@ export function build(trace: readonly TraceEntry[]): Timeline {
       case 'store:write': {
         const actor = str(e['actor']);
         const key = str(e['key']);
+        if (typeof e['rv'] === 'number') writerOfRv.set(e['rv'], actor);
         const changed = Array.isArray(e['changed']) ? (e['changed'] as unknown[]).map(str) : [];
         tl.writes.push({
           index,
@@ -200,11 +213,18 @@ export function build(trace: readonly TraceEntry[]): Timeline {
         });
         break;
       }
-      case 'informer:notify':
-        tl.notifies.push({ index, t: e.t, controller: str(e['controller']), replica: num(e['replica']) ?? 0, kind: str(e['kind']), key: str(e['key']), event: str(e['event']), delivered: e['decision'] === 'deliver', ...(typeof e['eventAt'] === 'number' ? { eventAt: e['eventAt'] } : {}) });
+      case 'informer:notify': {
+        const event = str(e['event']);
+        const eventAt = typeof e['eventAt'] === 'number' ? e['eventAt'] : undefined;
+        const w = lastEvent.get(`${str(e['controller'])}/${num(e['replica']) ?? 0}`);
+        const rv = w && w.t === (eventAt ?? e.t) ? num(w['rv']) : undefined;
+        const cause = event === 'SYNC' ? 'resync' : rv !== undefined ? writerOfRv.get(rv) : undefined;
+        tl.notifies.push({ index, t: e.t, controller: str(e['controller']), replica: num(e['replica']) ?? 0, kind: str(e['kind']), key: str(e['key']), event, delivered: e['decision'] === 'deliver', ...(eventAt !== undefined ? { eventAt } : {}), ...(cause !== undefined ? { cause } : {}) });
         break;
+      }
       case 'watch:event':
         tl.watchEvents.set(`${str(e['controller'])}/${num(e['replica']) ?? 0}/${str(e['kind'])}/${num(e['rv']) ?? ''}`, e);
+        lastEvent.set(`${str(e['controller'])}/${num(e['replica']) ?? 0}`, e);
         break;
       case 'fault:inject':
         tl.faults.push(e);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { boundedDownstreamQps } from '../../properties/bounded-downstream-qps.js';
 import { defineController, fakeRestService, type ControllerDefinition, type Scenario, type WorkloadAction } from '../../src/index.js';
 import { judgeScenario } from '../helpers/property-laws.js';
+import { flakyDownstream } from '../../faults/flaky-downstream.js';
 
 /**
  * bounded-downstream-qps against the backoff it recommends: a controller that returns the error
@@ -25,7 +26,8 @@ function invoicer(style: Style): ControllerDefinition {
       const tries = style === 'loop' ? 20 : 1;
       let res: { ok: boolean; status: number } | undefined;
       for (let i = 0; i < tries; i++) {
-        res = await ctx.fetch(`${API}/invoices`, { method: 'POST', body: JSON.stringify({ owner: ctx.key, amount: inv.spec.amount }) });
+        // a lost response (connection reset) is a failure like a 5xx
+        res = await ctx.fetch(`${API}/invoices`, { method: 'POST', body: JSON.stringify({ owner: ctx.key, amount: inv.spec.amount }) }).catch(() => ({ ok: false, status: 0 }));
         if (res.ok) break;
       }
       if (res?.ok) {
@@ -66,4 +68,51 @@ describe('bounded-downstream-qps: the default judgement against client-go backof
       });
     }
   }
+});
+
+describe('bounded-downstream-qps: what counts as a retry, and its wait', () => {
+  // found on the bug zoo's fixed backup controller: each call to its API takes 200 ms to fail, so
+  // client-go's 5, 10, 20, 40 ms backoff shows as 205, 210, 220, 240 ms between calls
+  const slow = () => ({ services: [fakeRestService({ baseUrl: API, latencyMs: 200 })] });
+  // five calls in a row that reach the service and lose their response after 200 ms
+  const slowFailures = (c: ControllerDefinition): Scenario => ({
+    ...scenario(c, 1, 3_000),
+    faults: { events: Array.from({ length: 5 }, (_, nth) => ({ kind: 'flaky-downstream', nth, params: { fail: 'applied-but-lost' } })), background: [] },
+  });
+  const slowOptions = { downstream: slow, tailMs: 1000, faults: [flakyDownstream] };
+  it('measures the wait from the end of the failed reconcile: a slow failing endpoint under client-go backoff passes', async () => {
+    const c = invoicer('backoff');
+    // five attempts, 201, 210, 220, 240 ms apart (waits 1, 10, 20, 40 ms)
+    const { verdict } = await judgeScenario(boundedDownstreamQps(), slowFailures(c), { controllers: [c], options: slowOptions });
+    if (!verdict.ok) throw new Error(`${verdict.summary}\n${verdict.explanation}`);
+  });
+  it('still fails a fixed short requeue against the slow endpoint (300 ms after every 200 ms failure)', async () => {
+    const c = invoicer('fixed');
+    const { verdict } = await judgeScenario(boundedDownstreamQps(), slowFailures(c), { controllers: [c], options: slowOptions });
+    expect(verdict.ok).toBe(false);
+    if (!verdict.ok) expect(verdict.summary).toMatch(/retried without backoff \(waits [^)]*300 ms, 300 ms/);
+  });
+
+  // found on the bug zoo's fixed purchase-order controller: another writer touched the object
+  // after each failure (api-conflict), and each of its events started a reconcile at once, as
+  // client-go's queue does past any backoff
+  const touchedByOthers = (c: ControllerDefinition): Scenario => {
+    // an outage as long as the edits: every attempt of the backing-off controller is one an edit started
+    const s = scenario(c, 1, 25);
+    const touches: WorkloadAction[] = Array.from({ length: 10 }, (_, i) => ({ at: 1 + 2 * i, type: 'patch', kind: KIND, key: 'default/inv-0', patch: { metadata: { annotations: { 'example.com/touched': String(i) } } } }));
+    return { ...s, workload: [...s.workload, ...touches] };
+  };
+  it('does not count reconciles that events from other writers started: client-go backoff with a user editing the failing object passes', async () => {
+    const c = invoicer('backoff');
+    const { verdict, run } = await judgeScenario(boundedDownstreamQps(), touchedByOthers(c), { controllers: [c], options: { downstream, tailMs: 1000 } });
+    // the edits did start reconciles 2 ms apart, each failing
+    expect(run.trace.filter((e) => e.type === 'reconcile:start' && e.t <= 25).length).toBeGreaterThanOrEqual(8);
+    if (!verdict.ok) throw new Error(`${verdict.summary}\n${verdict.explanation}`);
+  });
+  it('still fails an immediate requeue when other writers edit the failing object too', async () => {
+    const c = invoicer('immediate');
+    const { verdict } = await judgeScenario(boundedDownstreamQps({ maxRequests: 10_000 }), touchedByOthers(c), { controllers: [c], options: { downstream, tailMs: 1000 } });
+    expect(verdict.ok).toBe(false);
+    if (!verdict.ok) expect(verdict.summary).toMatch(/retried without backoff \(waits 1 ms, 1 ms/);
+  });
 });

@@ -73,3 +73,13 @@ describe('same-end-state false positives (regressions)', () => {
     expect(sameEndState({ masks: [] }).judge(run, twin).ok).toBe(false);
   });
 });
+
+describe('same-end-state compares every content field', () => {
+  it('a ConfigMap\'s data differs: reported (not only spec and status)', async () => {
+    const { compareStates, normalizeState } = await import('../../properties/_internals/normalize.js');
+    const cm = (region: string) => ({ kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'default', uid: `u-${region}`, resourceVersion: '1', generation: 1, creationTimestamp: 't', finalizers: [], ownerReferences: [], labels: {}, annotations: {} }, spec: {}, status: {}, data: { region } });
+    const norm = (region: string) => normalizeState([cm(region)], undefined, { ignoreKinds: [], masks: [], timestamps: true, downstream: false });
+    expect(compareStates(norm('eu'), norm('eu'))).toEqual([]);
+    expect(compareStates(norm('eu'), norm('us')).map((d) => d.paths)).toEqual([['data.region']]);
+  });
+});
