@@ -107,13 +107,20 @@ export function normalizeState(objects: readonly StoredObject[], downstream: unk
   const mapIds = options.externalIds ?? options.downstream;
   const services = options.downstream || mapIds ? readDownstream(downstream) : [];
   const externalNames = new Map<string, string>();
+  // a field named after a collection (`user` of a key, `list` of a member) holding one of its ids
+  const inCollection = new Map<string, string>();
   let naming = false;
   const scrub = (v: unknown, field = ''): unknown => {
     if (typeof v === 'string') {
       const u = uidNames.get(v);
       if (u !== undefined) return u;
-      const e = ID_FIELD.test(field) && !naming ? externalNames.get(v) : undefined;
-      if (e !== undefined) return e;
+      if (!naming) {
+        const e = ID_FIELD.test(field) ? externalNames.get(v) : (inCollection.get(`${field}s\u0000${v}`) ?? inCollection.get(`${field}\u0000${v}`) ?? inCollection.get(`${field}es\u0000${v}`));
+        if (e !== undefined) return e;
+      }
+      // a uid inside a value (`pr-0.<uid>`, `verify=<uid>`) compares by whose uid it is, as in names
+      const a = v.length > 3 ? aliasUids(v, uidNames) : v;
+      if (a !== v) return a;
       return options.timestamps && TIMESTAMP.test(v) ? '<time>' : v;
     }
     if (Array.isArray(v)) return v.map((x) => scrub(x, field));
@@ -127,7 +134,15 @@ export function normalizeState(objects: readonly StoredObject[], downstream: unk
   // a resource is named by its content as the rest is compared (uids named, timestamps
   // normalized): a snapshot taken later, or for an owner with another uid, is the same snapshot
   naming = true;
-  if (mapIds) for (const s of services) for (const r of s.resources) if (!externalNames.has(r.id)) externalNames.set(r.id, `<id of a ${s.name} resource ${stable(scrub(withoutId(r.body)))}>`);
+  if (mapIds) {
+    for (const s of services) {
+      for (const r of s.resources) {
+        const name = `<id of a ${s.name} resource ${stable(scrub(withoutId(r.body)))}>`;
+        if (!externalNames.has(r.id)) externalNames.set(r.id, name);
+        if (r.collection) inCollection.set(`${r.collection}\u0000${r.id}`, name);
+      }
+    }
+  }
   naming = false;
   const entries: [string, unknown][] = [];
   for (const o of kept) {

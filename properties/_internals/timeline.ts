@@ -75,6 +75,8 @@ export interface Notify {
    * relist's difference).
    */
   cause?: string;
+  /** The resource version of that write, when known. */
+  causeRv?: number;
 }
 
 /** The indexed run. */
@@ -219,7 +221,7 @@ export function build(trace: readonly TraceEntry[]): Timeline {
         const w = lastEvent.get(`${str(e['controller'])}/${num(e['replica']) ?? 0}`);
         const rv = w && w.t === (eventAt ?? e.t) ? num(w['rv']) : undefined;
         const cause = event === 'SYNC' ? 'resync' : rv !== undefined ? writerOfRv.get(rv) : undefined;
-        tl.notifies.push({ index, t: e.t, controller: str(e['controller']), replica: num(e['replica']) ?? 0, kind: str(e['kind']), key: str(e['key']), event, delivered: e['decision'] === 'deliver', ...(eventAt !== undefined ? { eventAt } : {}), ...(cause !== undefined ? { cause } : {}) });
+        tl.notifies.push({ index, t: e.t, controller: str(e['controller']), replica: num(e['replica']) ?? 0, kind: str(e['kind']), key: str(e['key']), event, delivered: e['decision'] === 'deliver', ...(eventAt !== undefined ? { eventAt } : {}), ...(cause !== undefined ? { cause } : {}), ...(event !== 'SYNC' && rv !== undefined ? { causeRv: rv } : {}) });
         break;
       }
       case 'watch:event':
