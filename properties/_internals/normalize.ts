@@ -1,4 +1,5 @@
-import { contentOf, type StoredObject } from '../../src/store/object.js';
+import { contentOf, keyOf, type StoredObject } from '../../src/store/object.js';
+import { retainedClaimKeys } from '../../src/environment/stateful-set.js';
 import { readDownstream } from './downstream-state.js';
 import { isRecord, stable } from './json.js';
 import { fmtList } from '../../src/report/explain.js';
@@ -9,6 +10,7 @@ import { notePaths, patternOf, type MaskTally } from './masks.js';
  * Normalized end states, so two runs can be compared (same-end-state, recovery): uids,
  * resourceVersions and timestamps are replaced, generated names become their prefix, owner
  * references name their owner instead of its uid, and user masks drop fields that may differ.
+ * Claims a StatefulSet retains from ordinals scaled away are left out (history, not end state).
  * @internal
  */
 
@@ -38,6 +40,12 @@ export interface NormalizeOptions {
    * when the resources themselves are not compared. @defaultValue the value of `downstream`
    */
   externalIds?: boolean;
+  /**
+   * Keys of the claims the stateful-set environment created (see {@link statefulSetClaims}): those
+   * it retains from history are left out. @defaultValue none (then only the claims of live sets'
+   * ordinals scaled away are left out)
+   */
+  statefulSetClaims?: ReadonlySet<string>;
 }
 
 /** id (`Kind namespace/name`, generated names as `prefix*`, duplicates `#2`…) → normalized value. */
@@ -56,6 +64,13 @@ function normName(o: StoredObject, aliases?: ReadonlyMap<string, string>): strin
   const g = o.metadata.generateName;
   const name = g !== undefined && g !== '' && o.metadata.name.startsWith(g) ? `${g}*` : aliases ? aliasUids(o.metadata.name, aliases) : o.metadata.name;
   return o.metadata.namespace ? `${o.metadata.namespace}/${name}` : name;
+}
+
+/** Keys of the PersistentVolumeClaims the stateful-set environment actor created in a run. */
+export function statefulSetClaims(writes: readonly (CreateFacts & { actor: string })[]): Set<string> {
+  const out = new Set<string>();
+  for (const w of writes) if (w.verb === 'create' && w.kind === 'PersistentVolumeClaim' && w.actor === 'environment:stateful-set' && w.error === undefined) out.add(w.key);
+  return out;
 }
 
 /** The parts of a write record {@link uidAliases} reads. */
@@ -95,7 +110,9 @@ export function aliasUids(name: string, aliases: ReadonlyMap<string, string>): s
 /** Normalizes objects (and, when asked, the downstream state) into comparable values. */
 export function normalizeState(objects: readonly StoredObject[], downstream: unknown, options: NormalizeOptions): NormalizedState {
   const ignore = new Set(options.ignoreKinds);
-  const kept = objects.filter((o) => !ignore.has(o.kind));
+  // claims a StatefulSet retains from ordinals scaled away are history (how far rollouts got), not an end state
+  const retained = retainedClaimKeys(objects, options.statefulSetClaims ?? new Set());
+  const kept = objects.filter((o) => !ignore.has(o.kind) && !(retained.size > 0 && o.kind === 'PersistentVolumeClaim' && retained.has(keyOf(o.metadata))));
   const aliases = options.uidAliases;
   const uidNames = new Map<string, string>(aliases ?? []);
   for (const o of objects) uidNames.set(o.metadata.uid, `<uid of ${o.kind} ${normName(o, aliases)}>`);

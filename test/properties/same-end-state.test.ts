@@ -107,3 +107,23 @@ describe('same-end-state: references compare by what they name', () => {
     expect(compareStates(norm(world({ alice: '1', bob: '2' }, 'alice')), norm(world({ alice: '1', bob: '2' }, 'bob'))).map((d) => d.id)).toEqual(['downstream iam/keys']);
   });
 });
+
+describe('same-end-state: claims a StatefulSet retains from ordinals scaled away are history', () => {
+  const meta = (name: string) => ({ name, namespace: 'default', uid: `u-${name}`, resourceVersion: '1', generation: 1, creationTimestamp: 't', finalizers: [], ownerReferences: [], labels: {}, annotations: {} });
+  const sts = (replicas: number, policy?: string) => ({ kind: 'StatefulSet', metadata: meta('events'), spec: { replicas, volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: {} }], ...(policy ? { persistentVolumeClaimRetentionPolicy: { whenScaled: policy } } : {}) }, status: {} });
+  const pvc = (i: number) => ({ kind: 'PersistentVolumeClaim', metadata: meta(`data-events-${i}`), spec: {}, status: { phase: 'Bound' } });
+  it('a claim of an ordinal above replicas is left out; one the set still uses is compared', async () => {
+    const { compareStates, normalizeState } = await import('../../properties/_internals/normalize.js');
+    const norm = (objects: object[]) => normalizeState(objects as never, undefined, { ignoreKinds: [], masks: [], timestamps: true, downstream: false });
+    // the run's rollout reached ordinal 2 before the scale-down to 2, the twin's did not
+    expect(compareStates(norm([sts(2), pvc(0), pvc(1)]), norm([sts(2), pvc(0), pvc(1), pvc(2)]))).toEqual([]);
+    expect(compareStates(norm([sts(2), pvc(0), pvc(1)]), norm([sts(2), pvc(0)])).map((d) => `${d.id} ${d.change}`)).toEqual(['PersistentVolumeClaim default/data-events-1 missing']);
+    // the set deleted (Broker deleted): the claims it made and retained are history too, a user's claim is not
+    const made = new Set(['default/data-events-0', 'default/data-events-1']);
+    const normMade = (objects: object[]) => normalizeState(objects as never, undefined, { ignoreKinds: [], masks: [], timestamps: true, downstream: false, statefulSetClaims: made });
+    expect(compareStates(normMade([pvc(0)]), normMade([pvc(0), pvc(1)]))).toEqual([]);
+    expect(compareStates(normMade([pvc(0)]), normMade([pvc(0), pvc(7)])).map((d) => `${d.id} ${d.change}`)).toEqual(['PersistentVolumeClaim default/data-events-7 extra']);
+    // whenScaled: Delete removes them: a leftover is a difference
+    expect(compareStates(norm([sts(2, 'Delete'), pvc(0), pvc(1)]), norm([sts(2, 'Delete'), pvc(0), pvc(1), pvc(2)])).map((d) => `${d.id} ${d.change}`)).toEqual(['PersistentVolumeClaim default/data-events-2 extra']);
+  });
+});
