@@ -34,9 +34,12 @@ export interface BoundedDownstreamQpsOptions {
    */
   count: 'all' | 'failures-and-writes';
   /**
-   * Also fail when a run of at least `backoffAfter` consecutive failed calls to one endpoint for
-   * one reconcile key (by one controller process) shows no growing gaps (no exponential backoff),
-   * even under the rate bound: a fixed short requeue. Gaps of a second or more count as backoff.
+   * Also fail when a run of at least `backoffAfter` consecutive failed attempts (the first failed
+   * call of each reconcile) to one endpoint for one reconcile key (by one controller process)
+   * shows no growing waits (no exponential backoff), even under the rate bound: a fixed short
+   * requeue. A wait is what the controller chose after a failed attempt (the queue's backoff or
+   * its `requeueAfter`); reconciles that an event started are no retries; at least three waits
+   * are needed to judge; waits of a second or more count as backoff.
    * @defaultValue true
    */
   requireBackoff: boolean;
@@ -99,8 +102,10 @@ export const boundedDownstreamQps = defineProperty<BoundedDownstreamQpsOptions>(
       for (const reqs of groupBy(sorted, (r) => `${r.endpoint}\u0000${r.reconcile?.key ?? ''}\u0000${r.actor}`).values()) {
         const endpoint = reqs[0]!.endpoint;
         for (const streak of failureStreaks(attempts(reqs), o.backoffAfter)) {
-          const waits = waitsOf(streak, retries);
-          if (waits.length >= o.backoffAfter - 1 && !grows(waits)) return failure(run, o, endpoint, streak, `${waits.length + 1} consecutive failed attempts to call ${endpoint} retried without backoff (waits ${fmtGaps(waits)} between a failed attempt and its retry)`, waits);
+          // growth needs three waits to show (5, 10, 20 ms); reconciles events started are not among them
+          for (const waits of waitSeries(streak, retries)) {
+            if (waits.length >= 3 && !grows(waits)) return failure(run, o, endpoint, streak, `${streak.length} consecutive failed attempts to call ${endpoint} retried without backoff (waits ${fmtGaps(waits)} between a failed attempt and its retry)`, waits);
+          }
         }
       }
     }
@@ -145,52 +150,66 @@ function gapsOf(reqs: readonly TimelineRequest[]): number[] {
  * rate-limited queue's `retryInMs`, or its `requeueAfter`): not the time a call took to fail
  * (a call that fails after 200 ms, retried 5, 10, 20 ms later, backs off), and not the earlier
  * retry that fired while a slow reconcile ran and re-ran the key at once (client-go's dirty set).
- * Started by an event of the process's own write, the wait is the one observed: a reconcile
- * that writes a changing status on every failure, re-run by that write at once, has no backoff.
+ * A reconcile its own write's event started (a failure written to status) is no retry either: a
+ * backing-off client-go controller does that too, and a status write that re-runs the key on
+ * every failure at watch speed is a storm the rate bound catches.
  */
-function retriesOf(tl: Timeline): Map<ReconcileSpan, number> {
-  const events = new Map<string, { index: number; own: boolean }[]>();
+/** A retry's wait, and who chose it: the rate-limited queue's backoff, or the controller's `requeueAfter`. */
+interface Retry {
+  waitMs: number;
+  by: 'queue' | 'requeueAfter';
+}
+
+function retriesOf(tl: Timeline): Map<ReconcileSpan, Retry> {
+  const events = new Map<string, number[]>();
   for (const n of tl.notifies) {
     if (!n.delivered) continue;
-    const actor = `controller:${n.controller}/${n.replica}`;
-    const k = `${actor}\u0000${n.key}`;
-    const e = { index: n.index, own: n.cause === actor };
+    const k = `controller:${n.controller}/${n.replica}\u0000${n.key}`;
     const list = events.get(k);
-    if (list) list.push(e);
-    else events.set(k, [e]);
+    if (list) list.push(n.index);
+    else events.set(k, [n.index]);
   }
-  const out = new Map<ReconcileSpan, number>();
+  const out = new Map<ReconcileSpan, Retry>();
   const last = new Map<string, ReconcileSpan>();
   for (const span of tl.reconciles) {
     const k = `${span.actor}\u0000${span.key}`;
     const prev = last.get(k);
     last.set(k, span);
     if (!prev || prev.end === undefined || prev.result === 'crashed') continue;
-    const between = (events.get(k) ?? []).filter((e) => e.index > prev.startIndex && e.index < span.startIndex);
-    if (between.some((e) => !e.own)) continue;
-    if (between.length > 0) out.set(span, Math.max(0, span.start - prev.end));
-    else if (prev.result === 'requeueAfter' && prev.requeueAfter !== undefined) out.set(span, prev.requeueAfter);
-    else if ((prev.result === 'error' || prev.result === 'requeue') && prev.retryInMs !== undefined) out.set(span, prev.retryInMs);
+    // started by an event (its own write's too): client-go adds the key at once, past any backoff
+    if ((events.get(k) ?? []).some((i) => i > prev.startIndex && i < span.startIndex)) continue;
+    if (prev.result === 'requeueAfter' && prev.requeueAfter !== undefined) out.set(span, { waitMs: prev.requeueAfter, by: 'requeueAfter' });
+    else if ((prev.result === 'error' || prev.result === 'requeue') && prev.retryInMs !== undefined) out.set(span, { waitMs: prev.retryInMs, by: 'queue' });
   }
   return out;
 }
 
 /**
- * The waits before each retry of a streak (see {@link retriesOf}); calls outside reconciles (a
- * hosted program) wait from the end of the previous attempt.
+ * The waits before the retries of a streak (see {@link retriesOf}), as the series backoff must
+ * show in: every `requeueAfter` the controller chose (its own retry timing, wherever it comes in
+ * the streak), and each unbroken run of the queue's backoff (a `requeueAfter` result resets it,
+ * as client-go's Forget does: a poll that also throws starts again at 5 ms). Calls outside
+ * reconciles (a hosted program) wait from the end of the previous attempt.
  */
-function waitsOf(streak: readonly TimelineRequest[], retries: Map<ReconcileSpan, number>): number[] {
-  const waits: number[] = [];
+function waitSeries(streak: readonly TimelineRequest[], retries: Map<ReconcileSpan, Retry>): number[][] {
+  const chosen: number[] = [];
+  const observed: number[] = [];
+  const queued: number[][] = [[]];
   for (let i = 1; i < streak.length; i++) {
     const r = streak[i]!;
     if (!r.reconcile) {
-      waits.push(Math.max(0, r.t - streak[i - 1]!.tEnd));
+      observed.push(Math.max(0, r.t - streak[i - 1]!.tEnd));
       continue;
     }
-    const wait = retries.get(r.reconcile);
-    if (wait !== undefined) waits.push(wait);
+    const retry = retries.get(r.reconcile);
+    if (retry === undefined) continue;
+    if (retry.by === 'queue') queued[queued.length - 1]!.push(retry.waitMs);
+    else {
+      chosen.push(retry.waitMs);
+      if (queued[queued.length - 1]!.length > 0) queued.push([]);
+    }
   }
-  return waits;
+  return [chosen, observed, ...queued].filter((w) => w.length > 0);
 }
 
 /**

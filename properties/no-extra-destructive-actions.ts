@@ -1,4 +1,5 @@
 import { defineProperty, type RunRecord, type Verdict } from '../src/harness/property.js';
+import { NAMESPACE_CONTROLLER_ACTOR } from '../src/store/namespace-lifecycle.js';
 import { explanation, fmtActor, fmtList, fmtTime, letFacts, plural } from '../src/report/explain.js';
 import { fmtReconcile } from './_internals/last-actions.js';
 import { firedKinds, skipped, WORLD_CHANGING_FAULTS } from './_internals/skip.js';
@@ -38,12 +39,14 @@ function globOf(pattern: string): RegExp {
 /**
  * Creates made for an owner that was already gone: the reconcile's primary object had been
  * removed from the store (and not created again) when the reconcile created the object, and the
- * garbage collector removed it for its dangling owner. A cache that has not yet seen a deletion
+ * garbage collector removed it for its dangling owner (or the namespace controller with the
+ * namespace the collector removed). A cache that has not yet seen a deletion
  * makes every informer-based controller do this; nothing is destroyed, and the collector, not the
  * controller, cleans up.
  */
 function stillborn(run: RunRecord, writes: readonly TimelineWrite[]): Set<TimelineWrite> {
-  const collected = new Set(writes.filter((w) => w.actor === GC && w.removed && w.uid !== undefined).map((w) => w.uid!));
+  // removed by the collector, or with its namespace (a Role in the Namespace the controller created for the gone owner)
+  const collected = new Set(writes.filter((w) => (w.actor === GC || w.actor === NAMESPACE_CONTROLLER_ACTOR) && w.removed && w.uid !== undefined).map((w) => w.uid!));
   const out = new Set<TimelineWrite>();
   for (const w of writes) {
     if (w.verb !== 'create' || w.uid === undefined || !collected.has(w.uid) || !w.reconcile) continue;

@@ -3,7 +3,7 @@ import type { Json } from '../src/store/object.js';
 import { explanation, fmtTime, letFacts } from '../src/report/explain.js';
 import { lastActions } from './_internals/last-actions.js';
 import { applyLearned, CONDITION_MASKS, fmtDiff, fmtLearned, learnStateMasks, masksProblem, tallyOf, type MaskTally } from './_internals/masks.js';
-import { compareStates, fmtDifference, leafSides, normalizeState, uidAliases, type NormalizeOptions } from './_internals/normalize.js';
+import { compareStates, fmtDifference, leafSides, normalizeState, statefulSetClaims, uidAliases, type NormalizeOptions } from './_internals/normalize.js';
 import { firedKinds, healedAt, skipped, stillStalled, WORLD_CHANGING_FAULTS } from './_internals/skip.js';
 import { timelineOf } from './_internals/timeline.js';
 
@@ -36,7 +36,7 @@ const DEFAULT_MASKS = ['metadata.generation', 'status.observedGeneration', ...CO
 const tallies = new WeakMap<object, MaskTally>();
 
 function stateOf(r: RunRecord, o: SameEndStateOptions, tally?: MaskTally) {
-  const norm: NormalizeOptions = { ignoreKinds: o.ignoreKinds, masks: o.masks, timestamps: o.normalizeTimestamps, downstream: o.downstream, uidAliases: uidAliases(r.writes), ...(tally ? { tally } : {}) };
+  const norm: NormalizeOptions = { ignoreKinds: o.ignoreKinds, masks: o.masks, timestamps: o.normalizeTimestamps, downstream: o.downstream, uidAliases: uidAliases(r.writes), statefulSetClaims: statefulSetClaims(r.writes), ...(tally ? { tally } : {}) };
   return normalizeState(r.settledObjects, r.downstream, norm);
 }
 

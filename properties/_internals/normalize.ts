@@ -1,4 +1,5 @@
-import { contentOf, type StoredObject } from '../../src/store/object.js';
+import { contentOf, keyOf, type StoredObject } from '../../src/store/object.js';
+import { retainedClaimKeys } from '../../src/environment/stateful-set.js';
 import { readDownstream } from './downstream-state.js';
 import { isRecord, stable } from './json.js';
 import { fmtList } from '../../src/report/explain.js';
@@ -9,6 +10,7 @@ import { notePaths, patternOf, type MaskTally } from './masks.js';
  * Normalized end states, so two runs can be compared (same-end-state, recovery): uids,
  * resourceVersions and timestamps are replaced, generated names become their prefix, owner
  * references name their owner instead of its uid, and user masks drop fields that may differ.
+ * Claims a StatefulSet retains from ordinals scaled away are left out (history, not end state).
  * @internal
  */
 
@@ -38,6 +40,12 @@ export interface NormalizeOptions {
    * when the resources themselves are not compared. @defaultValue the value of `downstream`
    */
   externalIds?: boolean;
+  /**
+   * Keys of the claims the stateful-set environment created (see {@link statefulSetClaims}): those
+   * it retains from history are left out. @defaultValue none (then only the claims of live sets'
+   * ordinals scaled away are left out)
+   */
+  statefulSetClaims?: ReadonlySet<string>;
 }
 
 /** id (`Kind namespace/name`, generated names as `prefix*`, duplicates `#2`…) → normalized value. */
@@ -56,6 +64,13 @@ function normName(o: StoredObject, aliases?: ReadonlyMap<string, string>): strin
   const g = o.metadata.generateName;
   const name = g !== undefined && g !== '' && o.metadata.name.startsWith(g) ? `${g}*` : aliases ? aliasUids(o.metadata.name, aliases) : o.metadata.name;
   return o.metadata.namespace ? `${o.metadata.namespace}/${name}` : name;
+}
+
+/** Keys of the PersistentVolumeClaims the stateful-set environment actor created in a run. */
+export function statefulSetClaims(writes: readonly (CreateFacts & { actor: string })[]): Set<string> {
+  const out = new Set<string>();
+  for (const w of writes) if (w.verb === 'create' && w.kind === 'PersistentVolumeClaim' && w.actor === 'environment:stateful-set' && w.error === undefined) out.add(w.key);
+  return out;
 }
 
 /** The parts of a write record {@link uidAliases} reads. */
@@ -95,7 +110,9 @@ export function aliasUids(name: string, aliases: ReadonlyMap<string, string>): s
 /** Normalizes objects (and, when asked, the downstream state) into comparable values. */
 export function normalizeState(objects: readonly StoredObject[], downstream: unknown, options: NormalizeOptions): NormalizedState {
   const ignore = new Set(options.ignoreKinds);
-  const kept = objects.filter((o) => !ignore.has(o.kind));
+  // claims a StatefulSet retains from ordinals scaled away are history (how far rollouts got), not an end state
+  const retained = retainedClaimKeys(objects, options.statefulSetClaims ?? new Set());
+  const kept = objects.filter((o) => !ignore.has(o.kind) && !(retained.size > 0 && o.kind === 'PersistentVolumeClaim' && retained.has(keyOf(o.metadata))));
   const aliases = options.uidAliases;
   const uidNames = new Map<string, string>(aliases ?? []);
   for (const o of objects) uidNames.set(o.metadata.uid, `<uid of ${o.kind} ${normName(o, aliases)}>`);
@@ -107,13 +124,20 @@ export function normalizeState(objects: readonly StoredObject[], downstream: unk
   const mapIds = options.externalIds ?? options.downstream;
   const services = options.downstream || mapIds ? readDownstream(downstream) : [];
   const externalNames = new Map<string, string>();
+  // a field named after a collection (`user` of a key, `list` of a member) holding one of its ids
+  const inCollection = new Map<string, string>();
   let naming = false;
   const scrub = (v: unknown, field = ''): unknown => {
     if (typeof v === 'string') {
       const u = uidNames.get(v);
       if (u !== undefined) return u;
-      const e = ID_FIELD.test(field) && !naming ? externalNames.get(v) : undefined;
-      if (e !== undefined) return e;
+      if (!naming) {
+        const e = ID_FIELD.test(field) ? externalNames.get(v) : (inCollection.get(`${field}s\u0000${v}`) ?? inCollection.get(`${field}\u0000${v}`) ?? inCollection.get(`${field}es\u0000${v}`));
+        if (e !== undefined) return e;
+      }
+      // a uid inside a value (`pr-0.<uid>`, `verify=<uid>`) compares by whose uid it is, as in names
+      const a = v.length > 3 ? aliasUids(v, uidNames) : v;
+      if (a !== v) return a;
       return options.timestamps && TIMESTAMP.test(v) ? '<time>' : v;
     }
     if (Array.isArray(v)) return v.map((x) => scrub(x, field));
@@ -127,7 +151,15 @@ export function normalizeState(objects: readonly StoredObject[], downstream: unk
   // a resource is named by its content as the rest is compared (uids named, timestamps
   // normalized): a snapshot taken later, or for an owner with another uid, is the same snapshot
   naming = true;
-  if (mapIds) for (const s of services) for (const r of s.resources) if (!externalNames.has(r.id)) externalNames.set(r.id, `<id of a ${s.name} resource ${stable(scrub(withoutId(r.body)))}>`);
+  if (mapIds) {
+    for (const s of services) {
+      for (const r of s.resources) {
+        const name = `<id of a ${s.name} resource ${stable(scrub(withoutId(r.body)))}>`;
+        if (!externalNames.has(r.id)) externalNames.set(r.id, name);
+        if (r.collection) inCollection.set(`${r.collection}\u0000${r.id}`, name);
+      }
+    }
+  }
   naming = false;
   const entries: [string, unknown][] = [];
   for (const o of kept) {

@@ -70,11 +70,10 @@ export interface Notify {
   /** When the event reached the controller, if its handlers held it back (a slow watch map) until `t`. */
   eventAt?: number;
   /**
-   * Who caused it: the actor of the store write behind the watch event (`controller:web/0`,
-   * `user`, `fault:api-conflict`…), `resync` for a periodic resync; undefined when unknown (a
-   * relist's difference).
+   * The resource version of the store write behind the watch event; undefined for a resync, or
+   * when unknown (a relist's difference).
    */
-  cause?: string;
+  causeRv?: number;
 }
 
 /** The indexed run. */
@@ -117,8 +116,7 @@ function num(v: unknown): number | undefined {
 export function build(trace: readonly TraceEntry[]): Timeline {
   const tl: Timeline = { reconciles: [], writes: [], requests: [], notifies: [], watchEvents: new Map(), faults: [], crashes: [], leaders: [], stalls: [] };
   const requestBySeq = new Map<number, number>();
-  // who wrote each resource version, and the last watch event per controller process: a notify follows its event
-  const writerOfRv = new Map<number, string>();
+  // the last watch event per controller process: a notify follows its event
   const lastEvent = new Map<string, TraceEntry>();
   const open = new Map<string, ReconcileSpan[]>();
   const inFlight = (actor: string, key?: string): ReconcileSpan | undefined => {
@@ -172,7 +170,6 @@ export function build(trace: readonly TraceEntry[]): Timeline {
       case 'store:write': {
         const actor = str(e['actor']);
         const key = str(e['key']);
-        if (typeof e['rv'] === 'number') writerOfRv.set(e['rv'], actor);
         const changed = Array.isArray(e['changed']) ? (e['changed'] as unknown[]).map(str) : [];
         tl.writes.push({
           index,
@@ -218,8 +215,7 @@ export function build(trace: readonly TraceEntry[]): Timeline {
         const eventAt = typeof e['eventAt'] === 'number' ? e['eventAt'] : undefined;
         const w = lastEvent.get(`${str(e['controller'])}/${num(e['replica']) ?? 0}`);
         const rv = w && w.t === (eventAt ?? e.t) ? num(w['rv']) : undefined;
-        const cause = event === 'SYNC' ? 'resync' : rv !== undefined ? writerOfRv.get(rv) : undefined;
-        tl.notifies.push({ index, t: e.t, controller: str(e['controller']), replica: num(e['replica']) ?? 0, kind: str(e['kind']), key: str(e['key']), event, delivered: e['decision'] === 'deliver', ...(eventAt !== undefined ? { eventAt } : {}), ...(cause !== undefined ? { cause } : {}) });
+        tl.notifies.push({ index, t: e.t, controller: str(e['controller']), replica: num(e['replica']) ?? 0, kind: str(e['kind']), key: str(e['key']), event, delivered: e['decision'] === 'deliver', ...(eventAt !== undefined ? { eventAt } : {}), ...(event !== 'SYNC' && rv !== undefined ? { causeRv: rv } : {}) });
         break;
       }
       case 'watch:event':

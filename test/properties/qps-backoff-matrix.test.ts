@@ -13,7 +13,9 @@ import { flakyDownstream } from '../../faults/flaky-downstream.js';
 const API = 'https://billing.example';
 const KIND = 'Invoice';
 
-type Style = 'backoff' | 'immediate' | 'loop' | 'fixed';
+type Style = 'backoff' | 'immediate' | 'loop' | 'fixed' | 'poll' | 'status-loop' | 'poll-throws';
+
+const failuresOf = new Map<string, number>();
 
 function invoicer(style: Style): ControllerDefinition {
   return defineController({
@@ -21,7 +23,7 @@ function invoicer(style: Style): ControllerDefinition {
     for: KIND,
     resyncPeriodMs: 0,
     async reconcile(ctx) {
-      const inv = await ctx.client.tryGet<{ amount: number }, { error?: string; synced?: boolean }>(KIND, ctx.key);
+      const inv = await ctx.client.tryGet<{ amount: number }, { error?: string; synced?: boolean; failures?: number }>(KIND, ctx.key);
       if (!inv) return undefined;
       const tries = style === 'loop' ? 20 : 1;
       let res: { ok: boolean; status: number } | undefined;
@@ -36,6 +38,19 @@ function invoicer(style: Style): ControllerDefinition {
       }
       // the status write on failure is an event: one extra, immediate reconcile on the first failure
       const error = `billing answered ${res?.status ?? 0}`;
+      if (style === 'poll-throws') {
+        // polls every 2 s, but every third failure is thrown (the queue retries it 5 ms later)
+        const n = (failuresOf.get(ctx.key) ?? 0) + 1;
+        failuresOf.set(ctx.key, n);
+        if (n % 3 === 0) throw new Error(error);
+        return { requeueAfter: 2000 };
+      }
+      if (style === 'poll' || style === 'status-loop') {
+        // counts failures in status: each failure's write is an event that re-runs the key at once
+        const failures = (inv.status.failures ?? 0) + 1;
+        if (style === 'status-loop' || failures % 2 === 1) await ctx.client.updateStatus({ ...inv, status: { error, failures } });
+        return style === 'poll' ? { requeueAfter: 5000 } : undefined;
+      }
       if (inv.status.error !== error) await ctx.client.updateStatus({ ...inv, status: { error } });
       if (style === 'immediate') return { requeueAfter: 1 };
       if (style === 'fixed') return { requeueAfter: 300 };
@@ -114,5 +129,30 @@ describe('bounded-downstream-qps: what counts as a retry, and its wait', () => {
     const { verdict } = await judgeScenario(boundedDownstreamQps({ maxRequests: 10_000 }), touchedByOthers(c), { controllers: [c], options: { downstream, tailMs: 1000 } });
     expect(verdict.ok).toBe(false);
     if (!verdict.ok) expect(verdict.summary).toMatch(/retried without backoff \(waits 1 ms, 1 ms/);
+  });
+
+  // found on the corpus's queue-scaler: it polls every 5 s and records failures in status, and
+  // each status write re-runs the key at once (an event: client-go adds it past any backoff)
+  it('does not count reconciles its own status write started: a 5 s poll that records every other failure passes', async () => {
+    const c = invoicer('poll');
+    const { verdict, run } = await judgeScenario(boundedDownstreamQps(), scenario(c, 1, 30_000), { controllers: [c], options: { downstream, tailMs: 1000 } });
+    // the re-runs happened: reconciles that began within 5 ms of the previous one's end
+    const ends = run.trace.filter((e) => e.type === 'reconcile:end').map((e) => e.t);
+    const reruns = run.trace.filter((e) => e.type === 'reconcile:start' && ends.some((t) => e.t >= t && e.t - t <= 5));
+    expect(reruns.length).toBeGreaterThanOrEqual(2);
+    if (!verdict.ok) throw new Error(`${verdict.summary}\n${verdict.explanation}`);
+  });
+  it('still fails a controller whose retry is its own status write (re-run at watch speed)', async () => {
+    const c = invoicer('status-loop');
+    const { verdict } = await judgeScenario(boundedDownstreamQps(), scenario(c, 1, 300), { controllers: [c], options: { downstream, tailMs: 1000 } });
+    expect(verdict.ok).toBe(false);
+    if (!verdict.ok) expect(verdict.summary).toMatch(/requests to|QPS/);
+  });
+  // found on the corpus's domain-verification: a 2 s poll whose other failures are thrown; a
+  // requeueAfter result resets the queue's backoff (client-go's Forget), so those retry at 5 ms
+  it('judges the requeueAfter waits and each run of the queue backoff apart: a 2 s poll that sometimes throws passes', async () => {
+    const c = invoicer('poll-throws');
+    const { verdict } = await judgeScenario(boundedDownstreamQps(), scenario(c, 1, 30_000), { controllers: [c], options: { downstream, tailMs: 1000 } });
+    if (!verdict.ok) throw new Error(`${verdict.summary}\n${verdict.explanation}`);
   });
 });
