@@ -14,7 +14,8 @@ export function twinScenario(scenario: Scenario): Scenario {
  * A benign variation of a fault-free run: things a healthy control plane does differently from
  * one run to the next, none of them a fault. Informer caches are hash maps (list order), watch
  * deliveries of different objects and different informers arrive with different latencies (one
- * object's events stay in order), and a resync may come at any time.
+ * object's events stay in order), and a resync may come at any time. A controller's view of its
+ * own writes is not held back: that is the stale-cache fault, not a benign timing.
  * @internal
  */
 export interface BenignVariation {
@@ -28,13 +29,30 @@ export interface BenignVariation {
   resyncAt?: number;
   /** Deliver the events of objects first seen at nearly the same time in the reverse order (each object's first event holds it back `2 × (50 − rank)` ms). */
   reverse?: boolean;
+  /** Deliver each event of an object at least this long after the object's previous one (two writes at one instant seen one at a time). */
+  spreadMs?: number;
+}
+
+/** Who wrote each resource version (`store:write` actors), read from the trace as it grows. */
+function writersOf(world: World): (rv: string | undefined) => string | undefined {
+  const byRv = new Map<string, string>();
+  let seen = 0;
+  return (rv) => {
+    if (rv === undefined) return undefined;
+    const entries = world.trace.entries;
+    for (; seen < entries.length; seen++) {
+      const e = entries[seen]!;
+      if (e.type === 'store:write' && e['rv'] !== undefined) byRv.set(String(e['rv']), String(e['actor']));
+    }
+    return byRv.get(rv);
+  };
 }
 
 /** The variations learned masks come from: a light and a heavy one. @internal */
 export const BENIGN_VARIATIONS: readonly BenignVariation[] = [
   { seed: 1, jitterMs: 5, shuffleLists: true, reverse: true },
   { seed: 2, jitterMs: 700, shuffleLists: true, resyncAt: 0.5 },
-  { seed: 3, jitterMs: 300, shuffleLists: true },
+  { seed: 3, jitterMs: 300, shuffleLists: true, spreadMs: 50 },
 ];
 
 /**
@@ -46,16 +64,26 @@ export function installVariation(world: World, v: BenignVariation, faultWindowMs
   const rng = world.rng.fork(`benign:${v.seed}`);
   const lastAt = new Map<string, number>();
   const ranks = new Map<string, number>();
+  const writers = writersOf(world);
   const uninstall = world.seams.install({
     onWatchEvent(i) {
       const obj = `${i.controller}/${i.replica}/${i.kind}/${keyOf(i.event.object.metadata)}`;
+      // a controller sees what it wrote itself on time: a stale view of its own writes is the
+      // stale-cache fault family, which a buggy controller fails fault-free too (it would learn
+      // its own bug as path-dependence); its inputs may come at any legal time
+      const writer = writers(i.event.object.metadata.resourceVersion);
+      if (writer !== undefined && writer.startsWith(`controller:${i.controller}/`)) {
+        const held = lastAt.get(obj);
+        return held !== undefined && held > i.t ? { type: 'delay', ms: held - i.t } : undefined;
+      }
       let hold = v.jitterMs > 0 ? rng.int(0, v.jitterMs) : 0;
       if (v.reverse) {
         const stream = `${i.controller}/${i.replica}/${i.kind}`;
         if (!lastAt.has(obj)) ranks.set(stream, (ranks.get(stream) ?? 0) + 1);
         hold += 2 * Math.max(0, 50 - (ranks.get(stream) ?? 0));
       }
-      const at = Math.max(lastAt.get(obj) ?? 0, i.t + hold);
+      const prev = lastAt.get(obj);
+      const at = Math.max(prev === undefined ? 0 : prev + (v.spreadMs ?? 0), i.t + hold);
       lastAt.set(obj, at);
       return at > i.t ? { type: 'delay', ms: at - i.t } : undefined;
     },

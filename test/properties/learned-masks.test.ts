@@ -6,6 +6,7 @@ import { scenarioShape } from '../../src/harness/twin.js';
 import type { ControllerDefinition, FaultPlan, Property, Scenario, WorkloadAction } from '../../src/index.js';
 import { allocator } from '../../examples/property-targets/allocator.js';
 import { allFaults } from '../../faults/index.js';
+import { generateNameApp } from '../e2e/crash-fixtures.js';
 
 /**
  * Masks learned from benign fault-free runs (Sieve): path-dependent state that a correct
@@ -81,6 +82,24 @@ describe('learned masks', () => {
       return;
     }
     throw new Error('no delay made the controller see generation 2 on its own');
+  });
+});
+
+describe('benign variations hold back inputs, not a controller\'s view of its own writes', () => {
+  it('a duplicate create that a late view of its own status write causes is not learned as path-dependence', async () => {
+    // generateName + status in a second write: seen late (700 ms jitter), its own write makes the
+    // buggy controller create a second Pod fault-free too; learning that ("up to 3 creates") hid the crash bug
+    const s: Scenario = {
+      seed: 1,
+      controllers: [{ name: generateNameApp.name }],
+      initialObjects: [],
+      workload: ['app-0', 'app-1'].map((name) => ({ at: 0, type: 'create' as const, object: { kind: 'App', metadata: { name, namespace: 'default' }, spec: { image: 'nginx:1' } } })),
+      faults: { events: [{ kind: 'crash-restart', nth: 0, params: { point: 'after-write' } }], background: [] },
+    };
+    const runner = runnerFor(generateNameApp, [noExtraDestructiveActions()]);
+    const out = await runner.judge(s);
+    expect(out.failure?.summary).toMatch(/^extra destructive actions on Pod default\/app-0-\*: 2 creates/);
+    expect(runner.learned.summary()).toEqual([]);
   });
 });
 
