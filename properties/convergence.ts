@@ -45,6 +45,8 @@ interface Judged {
   excused: { object: SampledObject; why: NoObligation }[];
   noise: Noise[];
   ok: boolean;
+  /** Whether a stable streak may begin here: the state holds and no retry is owed (the writes that led to it may be recent). */
+  settled: boolean;
 }
 
 /**
@@ -55,7 +57,8 @@ interface Judged {
  * requeueAfter that write nothing are quiet); (c) where the controller reports
  * `status.observedGeneration` (or a condition's `observedGeneration`) for a kind, in this run or
  * its fault-free twin, it equals `metadata.generation`. A user predicate replaces (c). All of it
- * must hold on `stableFor` consecutive checks within the settle budget; the explanation names the
+ * must hold on `stableFor` consecutive checks within the settle budget, quiet counted from the first
+ * of them (the writes that reached the state may come just before it); the explanation names the
  * part that failed, the objects, and what the controller last did. When the user's last action on
  * an object failed (a create answered AlreadyExists because the old incarnation was still
  * terminating, a 409, a 5xx), the desired state was never accepted, and the verdict says so
@@ -91,9 +94,11 @@ export const convergence = defineProperty<ConvergenceOptions>({
     const judged = judgeSamples(run, twin, o, samples, noise);
     const inWindow = judged.filter((j) => j.sample.t >= settleStart && j.sample.t <= deadline);
     const need = Math.min(o.stableFor, Math.max(1, inWindow.length));
+    // a streak begins at the first check where the state holds (the writes that reached it came
+    // just before) and every later check of it must also be quiet since the one before
     let streak = 0;
     for (let i = 0; i < inWindow.length; i++) {
-      streak = inWindow[i]!.ok ? streak + 1 : 0;
+      streak = (streak > 0 ? inWindow[i]!.ok : inWindow[i]!.settled) ? streak + 1 : 0;
       if (streak >= need) return ok(run, judged, inWindow[i - need + 1]!, deadline, noise);
     }
     const declarations = new Declarations(run.trace, run.primaryKinds).advanceTo(deadline);
@@ -124,9 +129,9 @@ function judgeSamples(run: RunRecord, twin: RunRecord | undefined, o: Convergenc
     });
     const quietNoise = [...recent, ...due.filter((p) => !recent.includes(p))];
     // a user predicate's samples, or samples recorded without the probe's data, are taken as they are
-    if (user || s.data === undefined) return { sample: s, state: s.ok, failing: [], excused: [], noise: quietNoise, ok: s.ok && quietNoise.length === 0 };
+    if (user || s.data === undefined) return { sample: s, state: s.ok, failing: [], excused: [], noise: quietNoise, ok: s.ok && quietNoise.length === 0, settled: s.ok && due.length === 0 };
     const v = judgeState(s, declarations, reporting);
-    return { sample: s, state: v.ok, failing: v.failing, excused: v.excused, noise: quietNoise, ok: v.ok && quietNoise.length === 0 };
+    return { sample: s, state: v.ok, failing: v.failing, excused: v.excused, noise: quietNoise, ok: v.ok && quietNoise.length === 0, settled: v.ok && due.length === 0 };
   });
 }
 

@@ -101,6 +101,33 @@ describe('convergence (ESR) part (c): the reported generation, only where the co
 });
 
 describe('convergence (ESR) part (b): the world is quiet', () => {
+  // found on the kube-rest example (conformance test): a controller that saw its object late
+  // reached the state just before a check; that check starts the stable streak, the later ones
+  // must be quiet since the check before
+  const late = (c: ControllerDefinition): Scenario => ({ ...scenario(c, [create(5_500)]), options: { faultWindowMs: 5_000, settleMs: 3_000 } });
+  it('the writes that reach the state may come just before the first of the stable checks', async () => {
+    const c = app({ name: 'late', status: reportsGeneration });
+    const { verdict, run } = await judgeScenario(convergence(), late(c), { controllers: [c] });
+    // the converging write in (5 s, 6 s], checks at 6, 7 and 8 s before the tail
+    expect(run.writes.some((w) => w.verb === 'updateStatus' && w.t > 5_000 && w.t < 6_000)).toBe(true);
+    expectQuiet(verdict);
+  });
+  it('a controller that writes on every check is still not quiet', async () => {
+    const stamping = defineController({
+      name: 'stamping',
+      for: APP,
+      resyncPeriodMs: 0,
+      async reconcile(ctx) {
+        const o = await ctx.client.tryGet<Record<string, unknown>, AppStatus & { at?: number }>(APP, ctx.key);
+        if (!o) return;
+        await ctx.client.updateStatus({ ...o, status: { observedGeneration: o.metadata.generation, ready: true, at: Math.floor(ctx.clock.now() / 900) } });
+        return { requeueAfter: 900 };
+      },
+    });
+    const v = expectFailure((await judgeScenario(convergence(), late(stamping), { controllers: [stamping] })).verdict);
+    expect(v.summary).toContain('(b) the world never stayed quiet');
+  });
+
   it('requeueAfter that writes nothing is quiet', async () => {
     expectQuiet(await verdictOf(app({ name: 'poller', status: reportsGeneration, after: 'requeueAfter' }), [create(0)]));
   });
