@@ -1,0 +1,64 @@
+import { expect, it } from 'vitest';
+import { check, type CheckFailed, type Property } from '../../src/index.js';
+import { defaultProperties } from '../../properties/index.js';
+import { falsePositiveCorpus, type FalsePositiveCase } from '../../examples/false-positives/index.js';
+
+/**
+ * The CI gate over the false-positive corpus (issue 11): each correct controller of
+ * examples/false-positives/ passes GATE_RUNS runs of `check` with every default fault kind and
+ * every property (its configured ones in place of the built-ins of the same name).
+ * Worlds are kept small (one or two objects, two actions) and the seed fixed, so the whole gate
+ * stays within seconds; the 300- and 1,000-run hunts over bigger worlds are bench/hunt-fp-rate.ts
+ * and bench/hunt-false-positives.ts.
+ */
+export const GATE_RUNS = 30;
+/** Runs a pending oracle false alarm may take to fail; check stops at the first failure. */
+export const FIND_RUNS = 100;
+const SEED = 11;
+
+/** Small worlds: what keeps the gate over every corpus controller within the CI budget. */
+function gateOptions(c: FalsePositiveCase, runs = GATE_RUNS) {
+  return { ...c.options, maxObjects: Math.min(c.options.maxObjects ?? 2, 2), maxActions: 2, properties: propertiesOf(c), runs, seed: SEED, coverage: false };
+}
+
+/**
+ * Corpus controllers that still fail because of an oracle (properties/, issue 12), by name, with
+ * the properties that misjudge them and why (each classified by fault ablation and by reading
+ * the failing history: a history a real cluster produces, judged wrong). `knownFalseAlarms` checks they still fail that way: when
+ * an oracle fix lands, that test fails and the controller moves into the gate.
+ */
+export const PENDING_ORACLE_FIXES: Readonly<Record<string, { properties: readonly string[]; why: string }>> = {
+  'message-broker': { properties: ['same-end-state'], why: 'a StatefulSet keeps its claims (Retain): a claim left by a Broker deleted in the fault-free twin, never created in the faulted run, is compared as end state' },
+};
+
+function propertiesOf(c: FalsePositiveCase): Property[] {
+  const own = new Map((c.properties ?? []).map((p) => [p.name, p]));
+  return defaultProperties().map((p) => own.get(p.name) ?? p);
+}
+
+function describeFailure(r: CheckFailed): string {
+  return `${r.property}: ${r.summary}\n${r.explanation}\nshrunk scenario: ${JSON.stringify(r.scenario)}`;
+}
+
+/** Declares the gate for every corpus controller whose index is `part` modulo `parts` (to spread the gate over test files). */
+export function corpusGate(part: number, parts: number): void {
+  falsePositiveCorpus.forEach((c, i) => {
+    if (i % parts !== part || PENDING_ORACLE_FIXES[c.name]) return;
+    it(`${c.name}: ${GATE_RUNS} runs, every default fault and property, no failure`, { timeout: 120_000 }, async () => {
+      const r = await check(c.controllers, gateOptions(c));
+      expect(r.ok ? 'passed' : describeFailure(r as CheckFailed)).toBe('passed');
+      expect(r.runs).toBe(GATE_RUNS);
+    });
+  });
+}
+
+/** The controllers waiting for an oracle fix still fail, with the property named (so a fix is noticed). */
+export function knownFalseAlarms(): void {
+  for (const [name, { properties }] of Object.entries(PENDING_ORACLE_FIXES)) {
+    it(`${name} still fails ${properties.join(' or ')} (an oracle false alarm, issue 12)`, { timeout: 60_000 }, async () => {
+      const c = falsePositiveCorpus.find((x) => x.name === name)!;
+      const r = await check(c.controllers, { ...gateOptions(c, FIND_RUNS), shrink: false });
+      expect(properties).toContain(r.ok ? 'passed' : r.property);
+    });
+  }
+}
