@@ -101,7 +101,7 @@ async function shrinkEdge(print: (line: string) => void, reportDir: string): Pro
   print(`${failed.property} failed at run ${failed.failedAtRun}; shrunk in ${failed.shrinks} steps (${ms} ms) to ${failed.scenario.faults.events.length} fault event(s):`);
   for (const e of failed.scenario.faults.events) print(`  ${JSON.stringify(e)}`);
   print(failed.explanation);
-  const timelines = await recordObjectTimelines(edgeTriggered, failed.scenario, { faults: [faults.eventLoss], properties: [properties.convergence()] });
+  const timelines = await recordObjectTimelines(edgeTriggered, failed.scenario, { faults: [faults.eventLoss], properties: [properties.convergence()] }, failed.property);
   const written = writeReports(failed, { dir: reportDir, context: { source: { module: 'examples/replicas/edge-triggered.ts', exportName: 'edgeTriggered' }, objectTimelines: timelines } });
   print(`reports: ${Object.values(written.files).join(', ')}`);
   // from a checkout (sources) the CLI is bin/steadystate.js; from an installed package it is npx steadystate

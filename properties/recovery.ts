@@ -10,7 +10,11 @@ import { timelineOf } from './_internals/timeline.js';
 
 /** Options of {@link recovery}. @public */
 export interface RecoveryOptions {
-  /** Field paths ignored when comparing (see same-end-state). @defaultValue ['metadata.generation', 'status.observedGeneration'] */
+  /**
+   * Field paths ignored when comparing (see same-end-state): the generation differs by the
+   * change and its revert, and so does every observedGeneration that reports it (conditions'
+   * too). @defaultValue ['metadata.generation', 'status.observedGeneration', 'status.conditions.*.observedGeneration']
+   */
   masks: string[];
   /** Treat RFC 3339 timestamps as equal. @defaultValue true */
   normalizeTimestamps: boolean;
@@ -134,7 +138,7 @@ function hasFaults(s: Scenario): boolean {
 export const recovery = defineProperty<RecoveryOptions>({
   name: 'recovery',
   description: 'reverting the spec to an earlier value restores the earlier end state',
-  defaults: { masks: ['metadata.generation', 'status.observedGeneration'], normalizeTimestamps: true },
+  defaults: { masks: ['metadata.generation', 'status.observedGeneration', 'status.conditions.*.observedGeneration'], normalizeTimestamps: true },
   needsTwin: true,
   validate: (o) => (!Array.isArray(o.masks) ? 'masks must be an array of dotted field paths' : undefined),
   extraRuns: (scenario) => {

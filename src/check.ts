@@ -5,6 +5,7 @@ import type { CheckResult } from './harness/check-result.js';
 import type { ControllerDefinition } from './runtime/define-controller.js';
 import type { FaultModule } from './harness/fault.js';
 import { createHostProbe } from './host-probe.js';
+import { wallClock } from './wall-clock.js';
 
 /**
  * Checks a controller (or several sharing the world) under generated workloads and injected
@@ -35,6 +36,7 @@ export function check(target: ControllerDefinition | readonly ControllerDefiniti
     faults: options.faults ?? defaultFaultsFor(options),
     properties: options.properties ?? defaultProperties(),
     hostProbe: options.hostProbe ?? createHostProbe(),
+    wallClock: options.wallClock ?? wallClock,
   });
 }
 

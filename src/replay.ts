@@ -8,6 +8,7 @@ import type { Scenario } from './harness/scenario.js';
 import { ScenarioRunner } from './harness/scenario-runner.js';
 import type { SimulateOptions } from './harness/simulate.js';
 import { createHostProbe } from './host-probe.js';
+import { wallClock } from './wall-clock.js';
 import type { JsonObject } from './store/object.js';
 import type { ControllerDefinition } from './runtime/define-controller.js';
 import type { ReproductionFile } from './report/json.js';
@@ -90,6 +91,7 @@ export async function replay(
     tailMs: options.tailMs ?? 10_000,
     traceReads: options.traceReads ?? true,
     ...(options.probes ? { probes: options.probes } : {}),
+    wallClock,
   };
   const file = isFile ? (reproduction as ReproductionFile) : undefined;
   const expectedHash = file ? file.traceHash : null;
@@ -149,15 +151,17 @@ function propertyNamed(name: string, given: readonly Property[] | undefined, opt
 
 /**
  * Re-runs a scenario with a recorder of desired vs actual per primary object (for the HTML
- * timeline), with the same simulation options as the check, so it is the same run. Returns []
- * if the run throws: reports must still be written.
+ * timeline), with the same simulation options as the check, so it is the same run: judged by the
+ * property that failed (`property`), whose monitor stops it where the check's run stopped.
+ * Returns [] if the run throws: reports must still be written.
  * @internal
  */
-export async function recordObjectTimelines(target: ControllerDefinition | readonly ControllerDefinition[], scenario: Scenario, options: ReplayOptions = {}): Promise<ObjectTimeline[]> {
+export async function recordObjectTimelines(target: ControllerDefinition | readonly ControllerDefinition[], scenario: Scenario, options: ReplayOptions = {}, property?: string): Promise<ObjectTimeline[]> {
   const controllers = Array.isArray(target) ? [...(target as readonly ControllerDefinition[])] : [target as ControllerDefinition];
   const rec = createTimelineRecorder([...new Set(controllers.map((c) => c.for))]);
+  const judged = property === undefined || property === 'determinism' ? NO_PROPERTY : (options.properties?.find((p) => p.name === property) ?? builtInProperty(property) ?? NO_PROPERTY);
   try {
-    await replay(controllers, { scenario, property: NO_PROPERTY }, { ...options, probes: [...(options.probes ?? []), rec.probe] });
+    await replay(controllers, { scenario, property: judged }, { ...options, probes: [...(options.probes ?? []), rec.probe] });
   } catch {
     return [];
   }

@@ -1,6 +1,7 @@
 import { defaultFaults, withDefaultEnvironment } from './defaults.js';
 import { simulate as simulateWith, type SimulateOptions, type SimulationResult } from './harness/simulate.js';
 import type { Scenario } from './harness/scenario.js';
+import { wallClock } from './wall-clock.js';
 
 /**
  * Runs one scenario with the built-in fault catalogue and the built-in environment actors
@@ -19,5 +20,6 @@ export function simulate(scenario: Scenario, options: SimulateOptions): Promise<
     ...options,
     faults: [...extra, ...defaultFaults().filter((f) => !kinds.has(f.kind))],
     environment: withDefaultEnvironment(options.environment ?? []),
+    wallClock: options.wallClock ?? wallClock,
   });
 }

@@ -167,8 +167,11 @@ function applyMasks(value: unknown, masks: readonly string[][]): unknown {
 }
 
 function dropPath(v: unknown, path: readonly string[]): unknown {
-  if (path.length === 0 || !isRecord(v)) return v;
+  if (path.length === 0) return v;
   const [head, ...rest] = path as [string, ...string[]];
+  // `*` also matches every element of a list (`status.conditions.*.observedGeneration`)
+  if (Array.isArray(v)) return head === '*' ? v.map((x) => (rest.length === 0 ? undefined : dropPath(x, rest))).filter((x) => x !== undefined) : v;
+  if (!isRecord(v)) return v;
   const out: Record<string, unknown> = { ...v };
   for (const k of head === '*' ? Object.keys(out) : [head]) {
     if (!(k in out)) continue;

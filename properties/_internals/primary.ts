@@ -35,7 +35,8 @@ export function unconverged(objects: Iterable<StoredObject>): Unconverged[] {
   return out;
 }
 
-function mismatches(o: StoredObject): string[] {
+/** Same-named spec and status fields that disagree (`status.replicas 2 ≠ spec.replicas 3`). */
+export function mismatches(o: StoredObject): string[] {
   const out: string[] = [];
   if (!isRecord(o.spec) || !isRecord(o.status)) return out;
   for (const [k, v] of Object.entries(o.spec)) {

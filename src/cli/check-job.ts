@@ -34,6 +34,9 @@ export interface CheckJob {
   resumeAt?: number;
   /** Regression corpus root (e.g. `reports/corpus`): new failures are saved there. */
   corpusRoot?: string;
+  /** Wall-clock budgets (ms) of the search and of shrinking. */
+  timeLimitMs?: number;
+  shrinkTimeLimitMs?: number;
 }
 
 /** What a job reports while it runs. @internal */
@@ -83,6 +86,8 @@ export function jobOptions(job: CheckJob, base: CheckOptions, hooks: CheckJobHoo
     ...(job.settleMs !== undefined ? { settleMs: job.settleMs } : {}),
     ...(job.shard !== undefined ? { shard: job.shard } : {}),
     ...(job.resumeAt !== undefined ? { resumeAt: job.resumeAt } : {}),
+    ...(job.timeLimitMs !== undefined ? { timeLimitMs: job.timeLimitMs } : {}),
+    ...(job.shrinkTimeLimitMs !== undefined ? { shrinkTimeLimitMs: job.shrinkTimeLimitMs } : {}),
     corpus: {
       scenarios: [...(base.corpus?.scenarios ?? []), ...(job.corpus ?? [])],
       onFailure: async (failure) => {

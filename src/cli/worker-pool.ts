@@ -4,6 +4,7 @@ import type { RunRecord } from '../harness/property.js';
 import type { Scenario } from '../harness/scenario.js';
 import type { Shard } from '../harness/shard.js';
 import type { CheckJob } from './check-job.js';
+import type { ProgressDetail } from './progress.js';
 import { mergeCheckResults } from './merge-results.js';
 import { UsageError } from './usage-error.js';
 import type { WorkerInput, WorkerMessage } from './worker.js';
@@ -13,8 +14,8 @@ export interface PoolOptions {
   workers: number;
   /** Wall-clock ms a worker may go without starting a simulation before it is terminated. */
   watchdogMs: number;
-  /** Totals over all workers. */
-  onProgress?: (runs: number, total: number, failures: number) => void;
+  /** Totals over all workers, and the phase (shrinking, when a worker shrinks a failure). */
+  onProgress?: (runs: number, total: number, failures: number, detail: ProgressDetail) => void;
 }
 
 /** Wall-clock allowance for a worker to load tsx and the user's module. */
@@ -35,6 +36,8 @@ interface Slot {
   total: number;
   failures: number;
   phase: string;
+  /** The worker's last progress detail (shrink step, budget left). */
+  detail: ProgressDetail | undefined;
 }
 
 /**
@@ -52,7 +55,7 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
   for (let k = 0; k < options.workers; k++) {
     const shard = { index: base.index + base.count * k, count: base.count * options.workers };
     // the corpus is replayed once, by the first worker
-    slots.push({ k, job: { ...job, shard, corpus: k === 0 ? (job.corpus ?? []) : [] }, worker: undefined, lastBeat: 0, lastScenario: undefined, lastRunIndex: undefined, runsBefore: 0, runs: 0, total: 0, failures: 0, phase: 'corpus' });
+    slots.push({ k, job: { ...job, shard, corpus: k === 0 ? (job.corpus ?? []) : [] }, worker: undefined, lastBeat: 0, lastScenario: undefined, lastRunIndex: undefined, runsBefore: 0, runs: 0, total: 0, failures: 0, phase: 'corpus', detail: undefined });
   }
   const results: CheckResult[] = [];
   const hangs: CheckFailed[] = [];
@@ -68,12 +71,14 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
     let runs = 0;
     let total = 0;
     let failures = hangs.length;
+    let detail: ProgressDetail = { phase: 'runs' };
     for (const s of slots) {
       runs += s.runsBefore + s.runs;
       total += s.runsBefore + s.total;
       failures += s.failures;
+      if (s.detail?.phase === 'shrinking') detail = s.detail;
     }
-    options.onProgress?.(runs, total, failures);
+    options.onProgress?.(runs, total, failures, detail);
   };
 
   await new Promise<void>((resolveAll) => {
@@ -131,6 +136,7 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
             slot.total = m.total;
             slot.failures = m.failures;
             slot.phase = m.phase;
+            slot.detail = m.detail;
             report();
             break;
           case 'result':

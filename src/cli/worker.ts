@@ -3,6 +3,7 @@ import type { Scenario } from '../harness/scenario.js';
 import { simulate } from '../simulate.js';
 import { moduleCheckOptions, runCheckJob, type CheckJob } from './check-job.js';
 import { loadModule, pickController } from './load-module.js';
+import { progressDetail, type ProgressDetail } from './progress.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -15,7 +16,7 @@ import { UsageError } from './usage-error.js';
 /** Messages a worker sends. @internal */
 export type WorkerMessage =
   | { type: 'sim'; scenario: unknown; runIndex: number | undefined }
-  | { type: 'progress'; runs: number; total: number; failures: number; phase: string }
+  | { type: 'progress'; runs: number; total: number; failures: number; phase: string; detail: ProgressDetail }
   | { type: 'result'; result: unknown }
   | { type: 'error'; usage: boolean; message: string };
 
@@ -34,7 +35,7 @@ if (port) {
     input.kind === 'check'
       ? runCheckJob(input.job, {
           onSimulation: (scenario, runIndex) => send({ type: 'sim', scenario, runIndex }),
-          onProgress: (p) => send({ type: 'progress', runs: p.runs, total: p.total, failures: p.failures, phase: p.phase }),
+          onProgress: (p) => send({ type: 'progress', runs: p.runs, total: p.total, failures: p.failures, phase: p.phase, detail: progressDetail(p) }),
         })
       : simulateOne(input, () => send({ type: 'sim', scenario: input.scenario, runIndex: undefined }));
   work.then(

@@ -19,6 +19,12 @@ export interface CheckProgress {
   /** Failing scenarios found so far (0 or 1: the check stops at the first and shrinks it). */
   failures: number;
   phase: 'corpus' | 'runs' | 'shrinking' | 'done';
+  /** While shrinking: candidates tried so far, and what the smallest failing scenario still holds. */
+  shrink?: { step: number; faultEvents: number; actions: number };
+  /** Wall ms since the check started (with the host clock; 0 without). */
+  elapsedMs?: number;
+  /** Wall ms left of the budget of this phase (`timeLimitMs` while searching, `shrinkTimeLimitMs` while shrinking), when one is set. */
+  budgetLeftMs?: number;
 }
 
 /** A regression corpus (SPEC §6): scenarios replayed before generated ones, and where new failures go. @public */
@@ -109,6 +115,21 @@ export interface CheckOptions {
   shrink?: false | { maxSteps?: number; maxMinimizeTests?: number };
   /** Record reads in traces (properties explaining stale reads use them). @defaultValue true */
   traceReads?: boolean;
+  /**
+   * Wall-clock budget (ms) of the search (corpus replays and generated runs), fast-check's
+   * `interruptAfterTimeLimit` idea: when it runs out the check stops where it is, passes on the
+   * runs it made (or fails on a failure found), and says so in `result.cutShort`.
+   * @defaultValue none (the runs bound the search)
+   */
+  timeLimitMs?: number;
+  /**
+   * Wall-clock budget (ms) of shrinking a failure: when it runs out, the smallest failing
+   * scenario found so far is reported, and `result.cutShort` says so.
+   * @defaultValue none (`shrink.maxSteps` and `shrink.maxMinimizeTests` bound it)
+   */
+  shrinkTimeLimitMs?: number;
+  /** @internal The host's wall clock in ms (set by the public `check`): yields to the event loop, budgets, elapsed times. */
+  wallClock?: () => number;
   /** @internal Watches host nondeterminism during determinism re-runs (set by the public `check`). */
   hostProbe?: HostSourceProbe;
 }
@@ -145,6 +166,9 @@ export interface ResolvedCheckOptions {
   shrink: { enabled: boolean; maxSteps: number; maxMinimizeTests: number };
   traceReads: boolean;
   hostProbe: HostSourceProbe | undefined;
+  timeLimitMs: number | undefined;
+  shrinkTimeLimitMs: number | undefined;
+  wallClock: (() => number) | undefined;
 }
 
 const WHERE = 'steadystate.check';
@@ -162,6 +186,12 @@ function positiveInt(name: string, v: unknown, fallback: number, min = 1): numbe
 function ms(name: string, v: unknown): number | undefined {
   if (v === undefined) return undefined;
   if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) fail(`options.${name} must be a finite number of virtual milliseconds ≥ 0, got ${JSON.stringify(v)}.`);
+  return v;
+}
+
+function wallMs(name: string, v: unknown): number | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) fail(`options.${name} must be a positive number of wall-clock milliseconds, got ${JSON.stringify(v)}. Pass e.g. { ${name}: 30_000 } or leave it out for no budget.`);
   return v;
 }
 
@@ -269,6 +299,9 @@ export function resolveCheckOptions(target: ControllerDefinition | readonly Cont
     shrink,
     traceReads: options.traceReads ?? true,
     hostProbe: options.hostProbe,
+    timeLimitMs: wallMs('timeLimitMs', options.timeLimitMs),
+    shrinkTimeLimitMs: wallMs('shrinkTimeLimitMs', options.shrinkTimeLimitMs),
+    wallClock: options.wallClock,
   };
 }
 

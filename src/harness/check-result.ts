@@ -59,6 +59,8 @@ interface CheckCommon {
   simulations?: number;
   /** What the check ran with that is data (properties with options, fault kinds, tail, downstream): a reproduction records it and a replay compares it. */
   inputs?: RecordedInputs;
+  /** Set when a wall-clock budget cut the check short (`timeLimitMs`, `shrinkTimeLimitMs`): the phase, the budget, and how far it got. */
+  cutShort?: { phase: 'runs' | 'shrinking'; limitMs: number; done: string };
 }
 
 /** @public */

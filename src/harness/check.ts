@@ -59,6 +59,10 @@ class CheckRun {
   /** 0-based index of the generated run being judged (for `onSimulation`), undefined otherwise. */
   private runIndex: number | undefined;
   private readonly inputs: RecordedInputs;
+  /** Wall-clock deadline of the phase in progress (search, then shrinking), when a budget is set. */
+  private deadline: number | undefined;
+  private readonly started: number;
+  private cutShort: CheckFailed['cutShort'];
 
   constructor(private readonly o: ResolvedCheckOptions) {
     this.runner = new ScenarioRunner(
@@ -69,9 +73,13 @@ class CheckRun {
         ...(o.downstream ? { downstream: o.downstream } : {}),
         tailMs: o.tailMs,
         traceReads: o.traceReads,
+        ...(o.wallClock ? { wallClock: o.wallClock } : {}),
       },
       o.properties,
     );
+    this.runner.shouldInterrupt = () => this.expired();
+    this.started = o.wallClock?.() ?? 0;
+    if (o.timeLimitMs !== undefined && o.wallClock) this.deadline = this.started + o.timeLimitMs;
     this.coverage = new CoverageTracker(o.faults.map((f) => f.kind));
     this.inputs = describeInputs({ ...o, environment: o.environment.map((e) => e.actor) });
     this.total = this.corpus().length + (o.path !== undefined ? 1 : shardSize(o.runs, o.shard));
@@ -84,13 +92,43 @@ class CheckRun {
     return this.o.path !== undefined ? [] : this.o.corpus.scenarios;
   }
 
-  private progress(phase: 'corpus' | 'runs' | 'shrinking' | 'done', failures: number): void {
-    this.o.onProgress?.({ runs: this.executed, total: this.total, failures, phase });
+  private progress(phase: 'corpus' | 'runs' | 'shrinking' | 'done', failures: number, shrink?: { step: number; scenario: Scenario }): void {
+    if (!this.o.onProgress) return;
+    const now = this.o.wallClock?.();
+    this.o.onProgress({
+      runs: this.executed,
+      total: this.total,
+      failures,
+      phase,
+      ...(shrink ? { shrink: { step: shrink.step, faultEvents: shrink.scenario.faults.events.length + shrink.scenario.faults.background.length, actions: shrink.scenario.workload.length } } : {}),
+      ...(now !== undefined ? { elapsedMs: now - this.started } : {}),
+      ...(now !== undefined && this.deadline !== undefined && phase !== 'done' ? { budgetLeftMs: Math.max(0, this.deadline - now) } : {}),
+    });
+  }
+
+  /** Whether the budget of the phase in progress ran out. */
+  private expired(): boolean {
+    return this.deadline !== undefined && this.o.wallClock !== undefined && this.o.wallClock() >= this.deadline;
+  }
+
+  /** Records that a budget cut the phase short (once). */
+  private cut(phase: 'runs' | 'shrinking', done: string): void {
+    const limitMs = phase === 'runs' ? this.o.timeLimitMs : this.o.shrinkTimeLimitMs;
+    if (this.cutShort || limitMs === undefined) return;
+    this.cutShort = { phase, limitMs, done };
+  }
+
+  /** From the first failure on, the shrinking budget applies. */
+  private startShrinking(): void {
+    const clock = this.o.wallClock;
+    this.deadline = clock && this.o.shrinkTimeLimitMs !== undefined ? clock() + this.o.shrinkTimeLimitMs : undefined;
   }
 
   /** Runs and records one scenario of the corpus or of the generated runs. */
   private async runOne(s: Scenario): Promise<ScenarioOutcome> {
-    const outcome = await this.runner.judge(s, { twinWhenFaultsFired: this.o.coverage });
+    const outcome = await this.runner.judge(s, { twinWhenFaultsFired: this.o.coverage, interruptible: true });
+    // a run the budget cut short says nothing: not counted, not judged
+    if (outcome.interrupted) return outcome;
     this.executed++;
     this.lastRun = outcome.run;
     this.stats.add(runStats(outcome.run, outcome.failure === undefined, outcome.latencyMs));
@@ -121,7 +159,15 @@ class CheckRun {
     let found: Found | undefined;
 
     for (const s of this.corpus()) {
+      if (this.expired()) {
+        this.cut('runs', `${this.corpusReplayed} of ${this.corpus().length} corpus scenarios replayed, no generated run`);
+        break;
+      }
       const outcome = await this.runOne(s);
+      if (outcome.interrupted) {
+        this.cut('runs', `${this.corpusReplayed} of ${this.corpus().length} corpus scenarios replayed, no generated run`);
+        break;
+      }
       this.corpusReplayed++;
       this.progress('corpus', outcome.failure ? 1 : 0);
       if (outcome.failure) {
@@ -135,7 +181,7 @@ class CheckRun {
     let seed = o.seed;
     let path = '';
     let fcShrinks = 0;
-    if (!found && !this.nondeterministic) {
+    if (!found && !this.nondeterministic && !this.cutShort) {
       const r = await this.generated();
       seed = r.seed;
       path = r.path;
@@ -154,18 +200,32 @@ class CheckRun {
       return this.passed(seed ?? 0);
     }
 
-    this.progress('shrinking', 1);
+    if (found.fromCorpus) this.startShrinking();
+    this.progress('shrinking', 1, { step: 0, scenario: found.scenario });
     const failure = found.outcome.failure!;
     const property = o.properties.find((p) => p.name === failure.property) ?? runGuards.find((p) => p.name === failure.property);
     let minimal = { scenario: found.scenario, run: found.outcome.run };
     let minimizeReductions = 0;
-    if (o.shrink.enabled && property) {
+    if (o.shrink.enabled && property && !this.cutShort) {
       const only = [property];
+      let step = 0;
+      let smallest = found.scenario;
       const m = await minimize(found.scenario, found.outcome.run, {
         maxTests: o.shrink.maxMinimizeTests,
         stillFails: async (s) => {
-          const out = await this.runner.judge(s, { properties: only });
-          return out.failure?.property === failure.property ? out.run : undefined;
+          if (this.expired()) {
+            this.cut('shrinking', 'stopped during delta debugging; the smallest failing scenario so far is reported');
+            return undefined;
+          }
+          const out = await this.runner.judge(s, { properties: only, interruptible: true });
+          this.progress('shrinking', 1, { step: ++step, scenario: smallest });
+          if (out.interrupted) {
+            this.cut('shrinking', 'stopped during delta debugging; the smallest failing scenario so far is reported');
+            return undefined;
+          }
+          if (out.failure?.property !== failure.property) return undefined;
+          smallest = s;
+          return out.run;
         },
       });
       minimal = { scenario: m.scenario, run: m.run };
@@ -241,8 +301,18 @@ class CheckRun {
     let fatal: { error: unknown } | undefined;
     let onlyFailing: Property[] = [];
 
+    // a budget that runs out interrupts fast-check (searching or shrinking), which keeps what it found
+    const interrupt = (): never => {
+      throw new fc.PreconditionFailure(true);
+    };
     const property = fc.asyncProperty(arb, async (s) => {
       if (fatal || this.nondeterministic) return true;
+      if (this.expired()) {
+        if (first) this.cut('shrinking', `stopped after ${shrinkSteps} shrink steps; the smallest failing scenario so far is reported`);
+        else this.cut('runs', `${this.executed} of ${this.total} runs made`);
+        interrupt();
+      }
+      let cutNow = false;
       try {
         if (!first) {
           const i = index++;
@@ -250,12 +320,18 @@ class CheckRun {
           this.runIndex = i;
           const outcome = await this.runOne(s);
           this.runIndex = undefined;
+          if (outcome.interrupted) {
+            this.cut('runs', `${this.executed} of ${this.total} runs made`);
+            cutNow = true;
+            return true;
+          }
           this.progress('runs', outcome.failure ? 1 : 0);
           if (!outcome.failure) return true;
           // a failure that does not replay cannot be shrunk: report the nondeterminism instead
           if (!(await this.replays(outcome, i + 1))) return true;
           first = { scenario: s, outcome, runNumber: i + 1, fromCorpus: false, original: s };
           last = { scenario: s, outcome };
+          this.startShrinking();
           const p = o.properties.find((x) => x.name === outcome.failure!.property) ?? runGuards.find((x) => x.name === outcome.failure!.property);
           onlyFailing = p ? [p] : [...o.properties];
           return false;
@@ -263,13 +339,21 @@ class CheckRun {
         // shrinking: a candidate counts only when it fails the same property
         if (!o.shrink.enabled || shrinkSteps >= o.shrink.maxSteps) return true;
         shrinkSteps++;
-        const outcome = await this.runner.judge(s, { properties: onlyFailing });
+        const outcome = await this.runner.judge(s, { properties: onlyFailing, interruptible: true });
+        this.progress('shrinking', 1, { step: shrinkSteps, scenario: last!.scenario });
+        if (outcome.interrupted) {
+          this.cut('shrinking', `stopped after ${shrinkSteps} shrink steps; the smallest failing scenario so far is reported`);
+          cutNow = true;
+          return true;
+        }
         if (outcome.failure?.property !== first.outcome.failure!.property) return true;
         last = { scenario: s, outcome };
         return false;
       } catch (error) {
         fatal = { error };
         return true;
+      } finally {
+        if (cutNow) interrupt();
       }
     });
     const details = await fc.check(property, {
@@ -307,6 +391,7 @@ class CheckRun {
       ...(o.shard && o.path === undefined ? { shard: { ...o.shard } } : {}),
       simulations: this.runner.simulations,
       inputs: this.inputs,
+      ...(this.cutShort ? { cutShort: this.cutShort } : {}),
     };
   }
 

@@ -21,6 +21,8 @@ export interface ScenarioOutcome {
   failure: PropertyFailure | undefined;
   /** Latency to convergence (virtual ms), when the convergence property reported it. */
   latencyMs?: number;
+  /** A wall-clock budget ran out mid-run: nothing was judged. */
+  interrupted?: boolean;
 }
 
 /** What to judge a scenario with. @internal */
@@ -29,6 +31,8 @@ export interface JudgeOptions {
   properties?: readonly Property[];
   /** Also run the twin when some fault fired (fault coverage). @defaultValue false */
   twinWhenFaultsFired?: boolean;
+  /** Let {@link ScenarioRunner.shouldInterrupt} cut the run short (never twins or re-runs). @defaultValue false */
+  interruptible?: boolean;
 }
 
 /**
@@ -42,26 +46,33 @@ export class ScenarioRunner {
   simulations = 0;
   /** Called before every simulation (a heartbeat for watchdogs). */
   onSimulate: ((scenario: Scenario) => void) | undefined;
+  /** Asked at each host yield of an interruptible run: true ends it (a wall-clock budget ran out). */
+  shouldInterrupt: (() => boolean) | undefined;
 
   constructor(
     private readonly simulateOptions: SimulateOptions,
     readonly properties: readonly Property[],
   ) {
-    this.twins = new TwinRunner((s) => this.simulate(s));
+    // twins are complete runs: a differential property compares whole end states
+    this.twins = new TwinRunner((s) => this.simulate(s, this.properties, false));
   }
 
-  /** Runs one scenario with the probes of `properties`. */
-  async simulate(scenario: Scenario, properties: readonly Property[] = this.properties): Promise<RunRecord> {
+  /**
+   * Runs one scenario with the probes of `properties`; with `earlyStop`, their monitors may end
+   * it once a failure is certain (the same scenario stops at the same point every time).
+   */
+  async simulate(scenario: Scenario, properties: readonly Property[] = this.properties, earlyStop = true, interruptible = false): Promise<RunRecord> {
     this.simulations++;
     this.onSimulate?.(scenario);
-    const { run } = await simulate(scenario, { ...this.simulateOptions, properties });
+    const interrupt = interruptible ? this.shouldInterrupt : undefined;
+    const { run } = await simulate(scenario, { ...this.simulateOptions, properties, earlyStop, ...(interrupt ? { onYield: interrupt } : {}) });
     return run;
   }
 
   /** Runs and judges one scenario; stops at the first property that fails. */
   async judge(scenario: Scenario, options: JudgeOptions = {}): Promise<ScenarioOutcome> {
     const properties = options.properties ?? this.properties;
-    const run = await this.simulate(scenario, properties);
+    const run = await this.simulate(scenario, properties, true, options.interruptible ?? false);
     return this.judgeRun(run, options);
   }
 
@@ -72,8 +83,12 @@ export class ScenarioRunner {
     const getTwin = async () => (twin ??= await this.twins.twinOf(run.scenario, run));
     let failure: PropertyFailure | undefined;
     let latencyMs: number | undefined;
+    if (run.timing.interrupted) return { run, twin: undefined, failure: undefined, interrupted: true };
+    // a run stopped early is judged by the property whose failure was certain (the others would judge a cut-short run)
+    const stopped = run.timing.stoppedEarly;
+    const judges = stopped ? properties.filter((p) => p.name === stopped.property) : properties;
     // the run guards first: a run that escaped the simulation says nothing its properties could judge
-    for (const p of [...runGuards.filter((g) => !properties.includes(g)), ...properties]) {
+    for (const p of [...runGuards.filter((g) => !judges.includes(g)), ...judges]) {
       const extras = await this.extraRuns(p, run.scenario);
       const verdict = judgeSafely(p, run, p.needsTwin ? await getTwin() : undefined, extras);
       if (!verdict.ok) {
@@ -83,7 +98,9 @@ export class ScenarioRunner {
       const l = verdict.stats?.['latencyMs'];
       if (typeof l === 'number') latencyMs = l;
     }
-    if (options.twinWhenFaultsFired && twin === undefined && firedAny(run)) await getTwin();
+    if (stopped && !failure) failure = { property: stopped.property, summary: stopped.reason, explanation: `Let: the run be stopped at t=${stopped.at} ms because ${stopped.property}'s failure was certain. Then: ${stopped.reason}.`, evidence: { stoppedEarly: stopped } };
+    // a cut-short run has no comparable twin (coverage compares whole runs)
+    if (options.twinWhenFaultsFired && !stopped && twin === undefined && firedAny(run)) await getTwin();
     return { run, twin, failure, ...(latencyMs !== undefined ? { latencyMs } : {}) };
   }
 
@@ -94,7 +111,7 @@ export class ScenarioRunner {
     const names = Object.keys(wanted);
     if (names.length === 0) return undefined;
     const out: Record<string, RunRecord> = {};
-    for (const name of names.sort()) out[name] = await this.simulate(wanted[name]!, [p]);
+    for (const name of names.sort()) out[name] = await this.simulate(wanted[name]!, [p], false);
     return out;
   }
 }

@@ -54,6 +54,20 @@ export interface SimulateOptions {
    * @defaultValue 2_000_000
    */
   maxSteps?: number;
+  /**
+   * The host's wall clock (ms), injected (the simulation never reads one): with it the kernel
+   * yields to the host event loop at least every 50 ms of wall time, so test timeouts, progress
+   * output and Ctrl-C work during a long run. Virtual time and the trace are unaffected.
+   * @defaultValue none (the public `simulate` and `check` pass `performance.now`)
+   */
+  wallClock?: () => number;
+  /** Called at each host yield; returning true ends the run at once (`timing.interrupted`): a wall-clock budget ran out. @defaultValue none */
+  onYield?: () => boolean | void;
+  /**
+   * Let the properties' monitors stop the run once a failure is certain (`timing.stoppedEarly`).
+   * @defaultValue false
+   */
+  earlyStop?: boolean;
 }
 
 /** The result of one simulation: the record properties judge, plus the live world. @public */
@@ -77,8 +91,9 @@ export class ScenarioError extends Error {
  */
 export async function simulate(scenario: Scenario, options: SimulateOptions): Promise<SimulationResult> {
   const opts = resolveScenarioOptions(scenario.options);
-  const world = createWorld(scenario, opts, options.traceReads ?? true);
+  const world = createWorld(scenario, opts, options.traceReads ?? true, options.wallClock ? { wallClock: options.wallClock } : {});
   const { kernel, store, trace, seams } = world;
+  if (options.onYield) kernel.onYield = options.onYield;
   const blocked: RunRecord['blocked'] = [];
   kernel.onBlocked = (b) => {
     blocked.push({ label: b.task.label, at: b.at, startedAt: b.task.startedAt });
@@ -196,8 +211,27 @@ export async function simulate(scenario: Scenario, options: SimulateOptions): Pr
       }
     }
 
+    // monitors: a property whose failure is already certain stops the run there
+    let stoppedEarly: NonNullable<RunRecord['timing']['stoppedEarly']> | undefined;
+    if (options.earlyStop) {
+      for (const p of options.properties ?? []) {
+        const m = p.monitor?.(probeCtx);
+        if (!m) continue;
+        const live = { get now() { return kernel.now(); }, get phase() { return world.phase; }, trace: trace.entries, timing: { settleStart, tailStart }, view: world.view };
+        world.afterWrite.push(() => {
+          if (stoppedEarly) return;
+          const certain = m.afterWrite(live);
+          if (!certain) return;
+          stoppedEarly = { property: p.name, at: kernel.now(), from: certain.from, reason: certain.reason };
+          trace.push({ t: kernel.now(), type: 'run:stopped', property: p.name, reason: certain.reason });
+          kernel.stop();
+        });
+      }
+    }
+
     kernel.maxSteps = options.maxSteps ?? 2_000_000;
     await kernel.run(end);
+    if (kernel.interrupted) trace.push({ t: kernel.now(), type: 'run:interrupted' });
     if (kernel.exhausted) trace.push({ t: kernel.now(), type: 'run:budget', steps: kernel.steps });
     trace.push({ t: kernel.now(), type: 'run:end' });
 
@@ -211,7 +245,16 @@ export async function simulate(scenario: Scenario, options: SimulateOptions): Pr
       settledObjects: tailMs > 0 ? settledObjects : allObjects(world),
       finalObjects: allObjects(world),
       probes: samples,
-      timing: { faultWindowEnd: opts.faultWindowMs, lastActionAt, settleStart, tailStart, end, ...(kernel.exhausted ? { exhausted: true, stoppedAt: kernel.now() } : {}) },
+      timing: {
+        faultWindowEnd: opts.faultWindowMs,
+        lastActionAt,
+        settleStart,
+        tailStart,
+        end: stoppedEarly || kernel.interrupted ? kernel.now() : end,
+        ...(kernel.exhausted ? { exhausted: true, stoppedAt: kernel.now() } : {}),
+        ...(stoppedEarly ? { stoppedEarly } : {}),
+        ...(kernel.interrupted ? { interrupted: true } : {}),
+      },
       blocked,
       downstream: options.downstream ? downstream.state() : null,
       hash: '',

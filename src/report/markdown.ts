@@ -60,6 +60,7 @@ function passed(m: PassedReportModel): string[] {
   const out: string[] = [];
   out.push(`# steadystate: \`${code(m.controller)}\` passes`, '');
   out.push(`${m.runs} scenario${m.runs === 1 ? '' : 's'} (seed \`${m.seed}\`, ${m.corpusReplayed} from the regression corpus); every property held: ${m.properties.map((p) => `\`${code(p)}\``).join(', ')}.`, '');
+  if (m.cutShort) out.push(`> **Note:** ${text(m.cutShort)}`, '');
   const s = m.stats;
   out.push('| measure | value |', '|---|---|');
   if (s.convergenceLatencyMs) out.push(row(['convergence latency p50 / p90 / p99 / max', `${s.convergenceLatencyMs.p50} / ${s.convergenceLatencyMs.p90} / ${s.convergenceLatencyMs.p99} / ${s.convergenceLatencyMs.max} ms`]));

@@ -93,6 +93,8 @@ interface ReportCommon {
   stats: CheckStats;
   corpusReplayed: number;
   determinismChecked: number;
+  /** How a wall-clock budget cut the check short, in words (null when none did). */
+  cutShort: string | null;
 }
 
 /** A passing check, ready to format. @public */
@@ -158,6 +160,7 @@ export function toReportModel(result: CheckResult, context: ReportContext = {}):
     stats: result.stats,
     corpusReplayed: result.corpusReplayed,
     determinismChecked: result.determinismChecked,
+    cutShort: cutShortNote(result),
   };
   if (result.ok) return { ...common, ok: true };
   return {
@@ -181,8 +184,22 @@ export function toReportModel(result: CheckResult, context: ReportContext = {}):
     faultPlan: result.scenario.faults,
     replay: replayCommands(context, result.property, result.seed),
     timeline: buildTimeline(result.run, context.objectTimelines ?? []),
-    notes: runNotes(result.run),
+    notes: [...runNotes(result.run), ...(common.cutShort ? [common.cutShort] : [])],
   };
+}
+
+/**
+ * The budget that cut a check short, in words: "the time limit (5 s) stopped the search after
+ * 37 of 100 runs made" or "the shrink budget (2 s) stopped shrinking after 40 shrink steps …".
+ * @internal
+ */
+export function cutShortNote(result: CheckResult): string | null {
+  const c = result.cutShort;
+  if (!c) return null;
+  const budget = `${(c.limitMs / 1000).toFixed(c.limitMs < 10_000 ? 1 : 0)} s`;
+  return c.phase === 'runs'
+    ? `the time limit (${budget}) stopped the search: ${c.done}. ${result.ok ? 'The pass covers only those runs.' : ''}`.trim()
+    : `the shrink budget (${budget}) stopped shrinking: ${c.done}.`;
 }
 
 /**

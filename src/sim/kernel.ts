@@ -39,7 +39,14 @@ export interface KernelOptions {
    * @defaultValue 16
    */
   quietAfterMacrotasks?: number;
+  /** The host's wall clock in ms (injected: the kernel never reads one). Without it the kernel never yields on its own. */
+  wallClock?: () => number;
+  /** With a wall clock: yield to the host event loop at least this often (wall ms). @defaultValue 50 */
+  yieldEveryMs?: number;
 }
+
+/** Kernel events (or drain rounds) between two looks at the wall clock. */
+const CLOCK_EVERY = 128;
 
 /**
  * The discrete-event kernel: a virtual clock, an event queue and the bookkeeping that lets async
@@ -68,11 +75,50 @@ export class Kernel {
   maxSteps = Number.POSITIVE_INFINITY;
   /** Set when the run stopped because maxSteps was reached. */
   exhausted = false;
+  /**
+   * The host's wall clock (ms). With one, the run loop gives the host event loop a macrotask at
+   * least every `yieldEveryMs`, so test-runner timeouts, progress output and Ctrl-C work while a
+   * long run is in progress; virtual time and the trace are unaffected.
+   */
+  wallClock: (() => number) | undefined;
+  yieldEveryMs: number;
+  /** Called after each host yield; returning true ends the run at once ({@link interrupted}). */
+  onYield: (() => boolean | void) | undefined;
+  /** Set when `onYield` asked the run to stop (a wall-clock budget ran out): the run is incomplete. */
+  interrupted = false;
+  /** Host yields so far. */
+  yields = 0;
+  private lastYield = 0;
+  private sinceClock = 0;
 
   constructor(options: KernelOptions = {}) {
     this.blockedAfter = options.blockedAfterMacrotasks ?? 20;
     this.onBlocked = options.onBlocked;
     this.quietAfter = options.quietAfterMacrotasks ?? 16;
+    this.wallClock = options.wallClock;
+    this.yieldEveryMs = options.yieldEveryMs ?? 50;
+  }
+
+  /**
+   * Gives the host a macrotask when `yieldEveryMs` of wall time passed since the last one.
+   * Returns true when the run must stop (interrupted).
+   */
+  private async maybeYield(): Promise<boolean> {
+    const clock = this.wallClock;
+    if (clock === undefined || ++this.sinceClock < CLOCK_EVERY) return false;
+    this.sinceClock = 0;
+    const now = clock();
+    if (this.lastYield === 0) this.lastYield = now;
+    if (now - this.lastYield < this.yieldEveryMs) return false;
+    await new Promise<void>((r) => realSetImmediate(r));
+    this.yields++;
+    this.lastYield = clock();
+    if (this.onYield?.() === true) {
+      this.interrupted = true;
+      this.stopped = true;
+      return true;
+    }
+    return false;
   }
 
   /** Bumped by {@link external}; `quietAt` is the value last seen followed by a quiet window. */
@@ -218,6 +264,7 @@ export class Kernel {
     let idleMacro = 0;
     let last = this.progress;
     while (this.live.size > 0 && this.hasRunnable()) {
+      if (await this.maybeYield()) return;
       if (idleMicro < 64) {
         await undefined;
       } else {
@@ -272,6 +319,7 @@ export class Kernel {
     this.stopped = false;
     for (;;) {
       if (this.live.size > 0 && this.hasRunnable()) await this.settle();
+      if (await this.maybeYield()) return;
       if (this.externalSeq !== this.quietAt && !(await this.quiesce())) continue;
       if (this.stopped) return;
       const next = this.scheduler.peekTime();

@@ -18,6 +18,8 @@ export type TraceType =
   | 'run:phase'
   | 'run:end'
   | 'run:budget'
+  | 'run:stopped'
+  | 'run:interrupted'
   | 'user:action'
   | 'store:read'
   | 'store:write'

@@ -78,7 +78,7 @@ function failureMessage(result: Extract<CheckResult, { ok: false }>, written: Wr
   if (file && m && !m.ok) lines.push(`Replay: ${m.replay.vitest}${m.replay.command ? `  (or: ${m.replay.command})` : ''}`);
   else lines.push(`Replay: check(controller, { seed: ${result.seed}, path: ${JSON.stringify(result.path)} })`);
   lines.push(`${result.controller} fails ${result.property} (run ${result.failedAtRun} of ${result.runs}, seed ${result.seed}, path ${JSON.stringify(result.path)})`, result.summary, '', proofLayout(result.explanation));
-  for (const n of runNotes(result.run)) lines.push('', `Note: ${n}`);
+  for (const n of m && !m.ok ? m.notes : runNotes(result.run)) lines.push('', `Note: ${n}`);
   const files = written ? Object.values(written.files) : [];
   if (files.length) lines.push('', 'Reports:', ...files.map((f) => `  ${f}`));
   if (m && !m.ok && m.faultPlan.events.length) lines.push('', `Minimal fault plan: ${JSON.stringify(m.faultPlan.events)}`);
@@ -110,7 +110,7 @@ async function toPassCheck(received: unknown, options: ToPassCheckOptions = {}):
   }
   let written: WrittenReports | undefined;
   if (reportDir !== false) {
-    const timelines = await recordObjectTimelines(target, result.scenario, checkOptions);
+    const timelines = await recordObjectTimelines(target, result.scenario, checkOptions, result.property);
     const source = locateControllerSource(first, process.cwd());
     written = writeReports(result, { dir: reportDir, context: { objectTimelines: timelines, source, builtInEnvironment: defaultEnvironment().map((a) => a.name) } });
   }

@@ -10,7 +10,7 @@ import { catalogue, moduleCheckOptions, runCheckOn, type CheckJob } from '../che
 import type { CliIo } from '../io.js';
 import { loadModule, pickController } from '../load-module.js';
 import { checkNames, type CheckCommandOptions } from '../options.js';
-import { createProgress, noColor } from '../progress.js';
+import { createProgress, noColor, progressDetail } from '../progress.js';
 import { UsageError } from '../usage-error.js';
 import { runCheckInWorkers } from '../worker-pool.js';
 
@@ -55,6 +55,8 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
     ...(o.properties !== undefined ? { properties: o.properties } : {}),
     ...(o.settle !== undefined ? { settleMs: o.settle } : {}),
     ...(o.shard !== undefined ? { shard: o.shard } : {}),
+    ...(o.timeLimit !== undefined ? { timeLimitMs: o.timeLimit } : {}),
+    ...(o.shrinkTimeLimit !== undefined ? { shrinkTimeLimitMs: o.shrinkTimeLimit } : {}),
     corpus: corpus.scenarios,
     corpusRoot,
   };
@@ -64,15 +66,15 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
   let result: CheckResult;
   try {
     if (o.workers !== undefined) {
-      result = await runCheckInWorkers(job, { workers: o.workers, watchdogMs: o.watchdog, onProgress: (runs, _t, failures) => progress.update(runs, failures) });
+      result = await runCheckInWorkers(job, { workers: o.workers, watchdogMs: o.watchdog, onProgress: (runs, _t, failures, detail) => progress.update(runs, failures, detail) });
     } else {
-      result = await runCheckOn(controller, job, base, { onProgress: (p) => progress.update(p.runs, p.failures) });
+      result = await runCheckOn(controller, job, base, { onProgress: (p) => progress.update(p.runs, p.failures, progressDetail(p)) });
     }
   } finally {
     progress.stop();
   }
 
-  const timelines = !result.ok && result.property !== 'watchdog' ? await recordObjectTimelines(controller, result.scenario, base) : [];
+  const timelines = !result.ok && result.property !== 'watchdog' ? await recordObjectTimelines(controller, result.scenario, base, result.property) : [];
   const source = { module: mod.relativePath, exportName: picked.exportName, checkOptions: mod.exports['checkOptions'] !== undefined ? 'checkOptions' : null };
   const written = writeReports(result, { dir: o.reportDir, context: { source, objectTimelines: timelines, builtInEnvironment: defaultEnvironment().map((a) => a.name) } });
   if (o.json) io.stdout.write(`${JSON.stringify(jsonSummary(result, written), null, 2)}\n`);
@@ -86,7 +88,7 @@ function randomSeed(): number {
 }
 
 function jsonSummary(result: CheckResult, written: WrittenReports): unknown {
-  const common = { controller: result.controller, runs: result.runs, seed: result.seed, properties: result.properties, faults: result.faults, stats: result.stats, coverage: result.coverage, corpusReplayed: result.corpusReplayed, ...(result.shard ? { shard: result.shard } : {}), reports: written.files };
+  const common = { controller: result.controller, runs: result.runs, seed: result.seed, ...(result.cutShort ? { cutShort: result.cutShort } : {}), properties: result.properties, faults: result.faults, stats: result.stats, coverage: result.coverage, corpusReplayed: result.corpusReplayed, ...(result.shard ? { shard: result.shard } : {}), reports: written.files };
   if (result.ok) return { ok: true, ...common };
   const m = written.model;
   return { ok: false, ...common, property: result.property, summary: result.summary, explanation: result.explanation, path: result.path, failedAtRun: result.failedAtRun, shrinks: result.shrinks, traceHash: result.run.hash, replay: m.ok ? null : m.replay.command };
@@ -104,6 +106,7 @@ function humanSummary(result: CheckResult, written: WrittenReports, io: CliIo): 
     if (s.convergenceLatencyMs) lines.push(`  convergence latency p50 ${s.convergenceLatencyMs.p50} ms, p90 ${s.convergenceLatencyMs.p90} ms, p99 ${s.convergenceLatencyMs.p99} ms`);
     lines.push(`  ${s.reconcilesPerObject} reconciles and ${s.storeWritesPerObject} store writes per object; peak downstream ${s.peakDownstreamQps} req/s`);
     for (const c of result.coverage) lines.push(`  fault ${c.kind}: fired ${c.injected}× in ${c.enabled} runs where enabled; changed behaviour in ${c.changedBehaviour}`);
+    if (written.model.cutShort) lines.push(`  note: ${written.model.cutShort}`);
     if (files.length) lines.push(`  reports: ${files.join(', ')}`);
     return lines.join('\n') + '\n';
   }
