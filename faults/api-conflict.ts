@@ -14,7 +14,9 @@ import { byNth, eventsOf, rate, strongest } from './_internals/plan.js';
  *
  * Events: `{ kind: 'api-conflict', nth }` precedes the nth controller write of the run (0-based,
  * counted over every controller; `target` limits it to one) with a concurrent write. Only writes
- * to existing objects can conflict; a create is let through. Background:
+ * to existing objects can conflict; a create is let through. With `target: 'user'` it precedes the
+ * nth user write instead (counted over user writes): the user's conditional update (`kubectl replace`, an edit; apply is a patch and cannot conflict) answers 409 and is retried
+ * after a fresh read, as `kubectl` users and GitOps tools do. Background:
  * `{ kind: 'api-conflict', rate }`.
  * @public
  */
@@ -23,12 +25,23 @@ export const apiConflict = defineFault({
   models: 'a concurrent write by another actor just before the controller writes (a real 409 Conflict)',
   survivedBy: 're-reading and retrying on 409 (return the error or requeue)',
   actsOn: 'write',
-  arbitrary: (ctx) => eventsOf(fc.record({ kind: fc.constant('api-conflict'), nth: fc.nat({ max: ctx.maxNth }) })),
+  arbitrary: (ctx) => {
+    const controllerEvent = fc.record({ kind: fc.constant('api-conflict'), nth: fc.nat({ max: ctx.maxNth }) });
+    if (!ctx.userWrites) return eventsOf(controllerEvent);
+    const userEvent = fc.record({ kind: fc.constant('api-conflict'), nth: fc.nat({ max: Math.max(0, ctx.userWrites - 1) }), target: fc.constant('user') });
+    return eventsOf(fc.oneof(controllerEvent, userEvent));
+  },
   backgroundArbitrary: () => fc.record({ kind: fc.constant('api-conflict'), rate: rate() }),
   install({ world, rng, fired }, plan) {
     const index = byNth(plan.events);
     const bg = strongest(plan.background);
+    const userEvents = byNth(plan.events.filter((e) => e.target === 'user'));
     return world.seams.install({
+      onUserWrite(i) {
+        if (i.verb !== 'update' || world.store.peek(i.kind, i.key) === undefined || !userEvents.has(i.seq)) return undefined;
+        fired({ nth: i.seq, target: 'user', actor: 'user', verb: i.verb, objectKind: i.kind, key: i.key, action: i.action, attempt: i.attempt });
+        return { type: 'conflict' };
+      },
       onWrite(i) {
         if (i.verb === 'create' || world.store.peek(i.kind, i.key) === undefined) return undefined;
         const e = index.get(i.seq)?.find((x) => x.target === undefined || i.actor.startsWith(`controller:${x.target}/`));

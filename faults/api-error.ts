@@ -17,7 +17,9 @@ type ErrorStatus = 500 | 503 | 429 | 504;
  *
  * Events: `{ kind: 'api-error', nth, params: { status, retryAfterSeconds?, applied? } }` fails
  * the nth API call of the run (0-based, over controller writes and live reads; cached reads
- * never reach the API server); `target` limits it to one controller. Background:
+ * never reach the API server); `target` limits it to one controller. With `target: 'user'` it fails
+ * the nth write of the user instead (counted over user writes only; the user retries it with
+ * backoff, as kubectl-apply loops and GitOps tools do). Background:
  * `{ kind: 'api-error', rate, params: { status } }`.
  * @public
  */
@@ -26,7 +28,13 @@ export const apiError = defineFault({
   models: 'the API server answering 500/503, 429 with Retry-After, or timing out (a timed-out write may have been applied)',
   survivedBy: 'returning the error for a backed-off retry, and retries that are idempotent',
   actsOn: 'call',
-  arbitrary: (ctx) => eventsOf(fc.record({ kind: fc.constant('api-error'), nth: fc.nat({ max: ctx.maxNth }), params: errorParams() })),
+  arbitrary: (ctx) => {
+    const controllerEvent = fc.record({ kind: fc.constant('api-error'), nth: fc.nat({ max: ctx.maxNth }), params: errorParams() });
+    if (!ctx.userWrites) return eventsOf(controllerEvent);
+    // a story's user writes can fail too: the user retries them (kubectl apply in a loop, GitOps)
+    const userEvent = fc.record({ kind: fc.constant('api-error'), nth: fc.nat({ max: Math.max(0, ctx.userWrites - 1) }), target: fc.constant('user'), params: errorParams() });
+    return eventsOf(fc.oneof(controllerEvent, userEvent));
+  },
   backgroundArbitrary: () => fc.record({ kind: fc.constant('api-error'), rate: rate(), params: errorParams() }),
   install({ world, rng, fired }, plan) {
     const index = byNth(plan.events);
@@ -45,7 +53,18 @@ export const apiError = defineFault({
       if (status === 504) return { type: 'timeout', applied };
       return retryAfterSeconds !== undefined ? { type: 'error', status, retryAfterSeconds } : { type: 'error', status };
     };
+    const userEvents = byNth(plan.events.filter((e) => e.target === 'user'));
     return world.seams.install({
+      onUserWrite(i): WriteDecision | undefined {
+        const e = userEvents.get(i.seq)?.[0];
+        if (!e) return undefined;
+        const status = statusOf(e.params);
+        const applied = status === 504 && bool(e.params, 'applied', false);
+        const retryAfterSeconds = status === 429 || (status === 503 && e.params?.['retryAfterSeconds'] !== undefined) ? int(e.params, 'retryAfterSeconds', 1, 0, 3600) : undefined;
+        fired({ nth: i.seq, target: 'user', actor: 'user', verb: i.verb, objectKind: i.kind, key: i.key, action: i.action, attempt: i.attempt, status, ...(applied ? { applied } : {}), ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}) });
+        if (status === 504) return { type: 'timeout', applied };
+        return retryAfterSeconds !== undefined ? { type: 'error', status, retryAfterSeconds } : { type: 'error', status };
+      },
       onWrite: (i) => decide(i.actor, { verb: i.verb, objectKind: i.kind, key: i.key }, true),
       onRead(i): ReadDecision | undefined {
         if (i.cached) return undefined;

@@ -1,6 +1,7 @@
 import { defaultFaults, withDefaultEnvironment } from './defaults.js';
-import { simulate as simulateWith, type SimulateOptions, type SimulationResult } from './harness/simulate.js';
-import type { Scenario } from './harness/scenario.js';
+import { ScenarioError, simulate as simulateWith, type SimulateOptions, type SimulationResult } from './harness/simulate.js';
+import { scenarioSchema, type Scenario } from './harness/scenario.js';
+import { schemaProblem } from './harness/schema-problem.js';
 import { wallClock } from './wall-clock.js';
 
 /**
@@ -13,10 +14,13 @@ import { wallClock } from './wall-clock.js';
  * ```
  * @public
  */
-export function simulate(scenario: Scenario, options: SimulateOptions): Promise<SimulationResult> {
+export async function simulate(scenario: Scenario, options: SimulateOptions): Promise<SimulationResult> {
+  // a scenario is user data (often read from a file): validate it whole, naming the JSON path
+  const parsed = scenarioSchema.safeParse(scenario, { reportInput: true });
+  if (!parsed.success) throw new ScenarioError(schemaProblem(parsed.error, 'steadystate.simulate', 'scenario'));
   const extra = options.faults ?? [];
   const kinds = new Set(extra.map((f) => f.kind));
-  return simulateWith(scenario, {
+  return await simulateWith(scenario, {
     ...options,
     faults: [...extra, ...defaultFaults().filter((f) => !kinds.has(f.kind))],
     environment: withDefaultEnvironment(options.environment ?? []),

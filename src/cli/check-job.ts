@@ -1,7 +1,8 @@
 import { allFaults } from '../../faults/index.js';
 import { check } from '../check.js';
 import { defaultProperties } from '../defaults.js';
-import type { CheckOptions, CheckProgress } from '../harness/check-options.js';
+import { resolveCheckOptions, type CheckOptions, type CheckProgress } from '../harness/check-options.js';
+import { settleMinimum } from '../harness/settle-minimum.js';
 import type { CheckResult } from '../harness/check-result.js';
 import type { Property } from '../harness/property.js';
 import type { Scenario } from '../harness/scenario.js';
@@ -76,6 +77,10 @@ export function jobOptions(job: CheckJob, base: CheckOptions, hooks: CheckJobHoo
   const faults = job.faults === undefined ? base.faults : job.faults.map((k) => allFaults.find((f) => f.kind === k)!);
   if (job.faults) checkNames(job.faults, allFaults.map((f) => f.kind), '--faults', 'fault kind');
   const properties = job.properties === undefined ? base.properties : propertiesNamed(job.properties);
+  if (job.settleMs !== undefined) {
+    const minimum = settleMinimum(properties ?? defaultProperties(), base.scenarioOptions ?? {});
+    if (minimum && job.settleMs < minimum.ms) throw new UsageError(`steadystate check: --settle ${job.settleMs} is too short to judge: the settle phase must be at least ${minimum.ms} virtual ms, because ${minimum.why}. Pass --settle ${minimum.ms} or more, or leave it out for the default (30000).`);
+  }
   const userProgress = base.onProgress;
   return {
     ...base,
@@ -115,6 +120,22 @@ export async function runCheckJob(job: CheckJob, hooks: CheckJobHooks = {}): Pro
   const mod = await loadModule(job.module, process.cwd(), 'check');
   const picked = pickController(mod, job.module, job.exportName, 'check');
   return runCheckOn(picked.controller, job, moduleCheckOptions(mod.exports, job.module), hooks);
+}
+
+/**
+ * Resolves a job's options the way `check` will, so that options it cannot use are refused
+ * before any progress is shown or any run starts.
+ * @throws UsageError naming the option or flag
+ * @internal
+ */
+export function validateJob(controller: ControllerDefinition, job: CheckJob, base: CheckOptions): void {
+  const options = jobOptions(job, base, {});
+  try {
+    resolveCheckOptions(controller, { ...options, faults: options.faults ?? allFaults, properties: options.properties ?? defaultProperties() });
+  } catch (err) {
+    if (err instanceof TypeError && err.message.startsWith('steadystate')) throw new UsageError(err.message);
+    throw err;
+  }
 }
 
 /** Runs a job's check on an already loaded controller. @internal */

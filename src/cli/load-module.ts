@@ -1,9 +1,9 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { isControllerDefinition, type ControllerDefinition } from '../runtime/define-controller.js';
+import { forgedControllerProblem, isControllerDefinition, type ControllerDefinition } from '../runtime/define-controller.js';
 import { pinGlobalFetch } from '../downstream/install-global-fetch.js';
 import { guardNetwork } from '../downstream/net-guard.js';
+import { importUserModule, loadTimeoutMs } from './import-module.js';
 import { UsageError } from './usage-error.js';
 
 const REGISTERED = Symbol.for('steadystate.tsx-registered');
@@ -23,6 +23,42 @@ export async function ensureTypeScript(): Promise<void> {
   const { register } = await import('tsx/esm/api');
   register();
   g[REGISTERED] = true;
+}
+
+const DETECTING = Symbol.for('steadystate.esm-detection');
+
+/**
+ * A loader hook (run in node's loader thread) that loads a `.ts`/`.tsx` file outside
+ * node_modules as an ES module when its source has ESM syntax, even where its package says
+ * CommonJS (no `"type": "module"`, or no package.json at all). tsx would pick CommonJS there,
+ * and node then refuses the file's `import` of steadystate ("Cannot require() ES Module … in a
+ * cycle"): this is node's own module syntax detection, applied to TypeScript.
+ */
+const esmDetectionHook = String.raw`
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+const esm = /^[ \t]*(?:import[\s{*'"]|import\.meta\b|export[\s{*])/m;
+export async function resolve(specifier, context, next) {
+  const r = await next(specifier, context);
+  if (r.format !== 'commonjs' || !r.url.startsWith('file:') || r.url.includes('/node_modules/') || !/\.tsx?$/.test(new URL(r.url).pathname)) return r;
+  try {
+    return esm.test(readFileSync(fileURLToPath(r.url), 'utf8')) ? { ...r, format: 'module' } : r;
+  } catch {
+    return r;
+  }
+}
+`;
+
+/**
+ * Registers {@link esmDetectionHook} once per thread (after tsx, so it sees tsx's answer).
+ * @internal
+ */
+export async function ensureEsmDetection(): Promise<void> {
+  const g = globalThis as { [DETECTING]?: boolean };
+  if (g[DETECTING] || '__vitest_worker__' in globalThis) return;
+  const { register } = await import('node:module');
+  register(`data:text/javascript,${encodeURIComponent(esmDetectionHook)}`);
+  g[DETECTING] = true;
 }
 
 /** A controller exported by a module, and the binding that exports it. @public */
@@ -57,20 +93,18 @@ export async function loadModule(file: string, cwd: string, command: string): Pr
     throw new UsageError(`steadystate ${command}: ${JSON.stringify(file)} is a directory; pass the file that exports your controller, e.g. ${file.replace(/\/$/, '')}/index.ts.`);
   }
   await ensureTypeScript();
+  await ensureEsmDetection();
   // from here on the process runs user code: its saved fetch reaches the simulation, and no
   // connection leaves the process (the CLI exits when the command ends, so this is never released)
   pinGlobalFetch();
   guardNetwork();
-  let exports: Record<string, unknown>;
-  try {
-    exports = (await import(pathToFileURL(abs).href)) as Record<string, unknown>;
-  } catch (err) {
-    const first = (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
-    throw new UsageError(`steadystate ${command}: loading ${JSON.stringify(file)} failed: ${first}. Fix the module (run \`npx tsx ${file}\` to see the full error) and try again.`);
-  }
+  const exports = await importUserModule(abs, file, command, loadTimeoutMs());
   const controllers: ExportedController[] = [];
   for (const [exportName, value] of Object.entries(exports)) {
     if (isControllerDefinition(value)) controllers.push({ exportName, controller: value });
+    else if (typeof value === 'object' && value !== null && (value as { __steadystate?: unknown }).__steadystate === 'controller') {
+      throw new UsageError(`steadystate ${command}: ${JSON.stringify(file)} exports ${exportName}, which carries steadystate's controller mark but was not made by defineController: ${forgedControllerProblem(value)}. Export what defineController({ name, for, reconcile }) returns.`);
+    }
   }
   // `export default web` next to `export const web`: list it once, under its name
   const deduped = controllers.filter((c) => c.exportName !== 'default' || !controllers.some((d) => d.exportName !== 'default' && d.controller === c.controller));

@@ -7,9 +7,12 @@
 export class UsageError extends Error {
   /** Exit code of the process. */
   readonly exitCode = 2;
-  constructor(message: string) {
+  /** Printed as is after the paragraph (a code frame), when there is one. */
+  readonly detail: string | undefined;
+  constructor(message: string, options: { detail?: string } = {}) {
     super(message);
     this.name = 'UsageError';
+    this.detail = options.detail;
   }
 }
 
@@ -22,5 +25,5 @@ export class UsageError extends Error {
 export function formatUsageError(error: UsageError, command: string | undefined): string {
   const help = command ? `steadystate ${command} --help` : 'steadystate --help';
   const text = error.message.trim().replace(/\s*\n\s*/g, ' ');
-  return `${text} (See ${help}.)\n`;
+  return `${text} (See ${help}.)\n${error.detail ? `\n${error.detail.replace(/\n*$/, '')}\n` : ''}`;
 }

@@ -6,8 +6,10 @@ import type { HostSourceProbe } from './determinism.js';
 import type { EnvironmentActor } from './environment.js';
 import type { FaultModule } from './fault.js';
 import type { Property } from './property.js';
-import type { Scenario, ScenarioOptions } from './scenario.js';
+import { resolveScenarioOptions, scenarioSchema, type Scenario, type ScenarioOptions } from './scenario.js';
+import { schemaProblem } from './schema-problem.js';
 import { shardProblem, type Shard } from './shard.js';
+import { settleMinimum } from './settle-minimum.js';
 import type { SimulateOptions } from './simulate.js';
 
 /** Progress of a running check, reported after every scenario. @public */
@@ -242,6 +244,11 @@ export function resolveCheckOptions(target: ControllerDefinition | readonly Cont
   const scenarioOptions: ScenarioOptions = { ...(options.scenarioOptions ?? {}) };
   if (faultWindowMs !== undefined) scenarioOptions.faultWindowMs = faultWindowMs;
   if (settleMs !== undefined) scenarioOptions.settleMs = settleMs;
+  const minimum = settleMinimum(properties, scenarioOptions);
+  const settle = resolveScenarioOptions(scenarioOptions).settleMs;
+  if (minimum && settle < minimum.ms) {
+    fail(`options.settleMs is ${settle} virtual ms${settleMs === undefined ? ' (the default)' : ''}, too short to judge: it must be at least ${minimum.ms} ms, because ${minimum.why}. Pass { settleMs: ${minimum.ms} } or more.`);
+  }
 
   const environment: EnvironmentUse[] = (options.environment ?? []).map((e, i) => {
     const use = 'actor' in e ? e : { actor: e };
@@ -258,7 +265,8 @@ export function resolveCheckOptions(target: ControllerDefinition | readonly Cont
   }
   const corpusScenarios = [...(options.corpus?.scenarios ?? [])];
   corpusScenarios.forEach((s, i) => {
-    if (!s || typeof s !== 'object' || !Array.isArray(s.controllers) || !Array.isArray(s.workload) || !s.faults) fail(`options.corpus.scenarios[${i}] is not a scenario (expected { seed, controllers, workload, faults, … }).`);
+    const parsed = scenarioSchema.safeParse(s, { reportInput: true });
+    if (!parsed.success) throw new TypeError(schemaProblem(parsed.error, WHERE, `options.corpus.scenarios[${i}]`));
     for (const c of s.controllers) if (!names.has(c.name)) fail(`options.corpus.scenarios[${i}] names controller "${c.name}", which this check does not run (it runs ${[...names].map((n) => `"${n}"`).join(', ')}). Replay only this controller's corpus, or pass that controller too.`);
   });
   if (options.onProgress !== undefined && typeof options.onProgress !== 'function') fail('options.onProgress must be a function ({ runs, total, failures, phase }) => void.');

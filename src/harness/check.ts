@@ -9,7 +9,7 @@ import { minimize } from './minimize.js';
 import type { Property, RunRecord } from './property.js';
 import type { ControllerRef, EnvironmentRef, Scenario } from './scenario.js';
 import { ScenarioRunner, type PropertyFailure, type ScenarioOutcome } from './scenario-runner.js';
-import { runGuards } from './isolation.js';
+import { runGuards } from './run-guards.js';
 import { describeInputs, type RecordedInputs } from './recorded-inputs.js';
 import { inShard, shardSize } from './shard.js';
 import { runStats, StatsCollector } from './stats.js';

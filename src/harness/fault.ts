@@ -18,6 +18,12 @@ export interface FaultGenContext {
   faultWindowMs: number;
   /** Upper bound for `nth` indices. */
   maxNth: number;
+  /**
+   * User writes the scenario's story makes at least (its actions' first attempts): faults that can
+   * fail a user's write (`target: 'user'`) generate such events only when this is set.
+   * @defaultValue undefined (generated workloads: no user-targeted events)
+   */
+  userWrites?: number;
 }
 
 /** The part of the plan a fault receives when installed. @public */

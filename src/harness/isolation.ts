@@ -37,9 +37,6 @@ export const isolation: Property = {
   },
 };
 
-/** The judges every run gets before its properties. @internal */
-export const runGuards: readonly Property[] = [isolation];
-
 /**
  * A task in words: "reconcile of default/a by web", "the watch map of web for Pod".
  * @internal

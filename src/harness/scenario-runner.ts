@@ -1,8 +1,9 @@
+import { thrownMessage } from '../sim/thrown.js';
 import type { JsonObject } from '../store/object.js';
 import type { Property, RunRecord, Verdict } from './property.js';
 import type { Scenario } from './scenario.js';
 import { simulate, type SimulateOptions } from './simulate.js';
-import { runGuards } from './isolation.js';
+import { runGuards } from './run-guards.js';
 import { TwinRunner } from './twin.js';
 
 /** A property that did not hold on a run. @internal */
@@ -126,7 +127,7 @@ function judgeSafely(p: Property, run: RunRecord, twin: RunRecord | undefined, e
   try {
     return p.judge(run, twin, extras);
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = thrownMessage(err);
     return {
       ok: false,
       summary: `the property "${p.name}" threw while judging the run`,

@@ -1,12 +1,14 @@
-import { keyOf, parseKey, type NewObject } from '../store/object.js';
+import { keyOf, type NewObject } from '../store/object.js';
 import { isStoreError } from '../store/errors.js';
 import type { ControllerDefinition } from '../runtime/define-controller.js';
 import type { FetchResponse } from '../runtime/env.js';
 import { Manager } from '../runtime/manager.js';
 import type { Task } from '../sim/kernel.js';
+import { thrownMessage } from '../sim/thrown.js';
 import type { FaultModule } from './fault.js';
 import type { Probe, ProbeSample, Property, RecordedRequest, RunRecord } from './property.js';
-import { resolveScenarioOptions, type Scenario, type WorkloadAction } from './scenario.js';
+import { resolveScenarioOptions, type Scenario } from './scenario.js';
+import { runAction, scheduleWorkload } from './user-actions.js';
 import { createWorld, type World } from './world.js';
 import type { EnvironmentActor } from './environment.js';
 import type { CreateDownstreamOptions } from '../downstream/intercept.js';
@@ -159,10 +161,8 @@ export async function simulate(scenario: Scenario, options: SimulateOptions): Pr
 
     // workload
     let lastActionAt = 0;
-    for (const a of scenario.workload) {
-      lastActionAt = Math.max(lastActionAt, a.at);
-      kernel.at(a.at, () => runAction(world, a));
-    }
+    for (const a of scenario.workload) lastActionAt = Math.max(lastActionAt, a.at);
+    scheduleWorkload(world, scenario.workload);
 
     // phases
     const settleStart = Math.max(opts.faultWindowMs, lastActionAt);
@@ -196,7 +196,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions): Pr
         try {
           r = p.fn(world.view);
         } catch (err) {
-          r = `the predicate threw: ${err instanceof Error ? err.message : String(err)}`;
+          r = `the predicate threw: ${thrownMessage(err)}`;
         }
         samples[p.name]!.push(r === true ? { t: kernel.now(), ok: true } : { t: kernel.now(), ok: false, ...(typeof r === 'string' ? { detail: r } : {}) });
       };
@@ -290,47 +290,6 @@ function createAsUser(world: World, obj: NewObject): void {
     if (!isStoreError(err)) throw err;
     world.trace.push({ t: world.kernel.now(), type: 'user:action', action: 'create', kind: obj.kind, key: keyOf({ namespace: obj.metadata.namespace, name: obj.metadata.name ?? '' }), error: err.reason });
   }
-}
-
-/** Runs one workload action as the user; a failing action is recorded, not thrown. */
-export function runAction(world: World, a: WorkloadAction): void {
-  const { store, trace, kernel } = world;
-  const t = kernel.now();
-  const key = a.type === 'create' ? keyOf({ namespace: a.object.metadata.namespace, name: a.object.metadata.name ?? '' }) : a.key;
-  const kind = a.type === 'create' ? a.object.kind : a.kind;
-  let error: string | undefined;
-  try {
-    switch (a.type) {
-      case 'create':
-        store.create('user', a.object);
-        break;
-      case 'update': {
-        const cur = store.get(a.kind, parseKey(a.key));
-        store.update('user', { ...cur, spec: a.spec });
-        break;
-      }
-      case 'patch':
-        store.patch('user', a.kind, parseKey(a.key), a.patch);
-        break;
-      case 'delete':
-        store.delete('user', a.kind, parseKey(a.key));
-        break;
-      case 'reapply': {
-        const cur = store.get(a.kind, parseKey(a.key));
-        store.update('user', { ...cur, metadata: { ...cur.metadata, resourceVersion: '' } });
-        break;
-      }
-      case 'removeFinalizer': {
-        const cur = store.get(a.kind, parseKey(a.key));
-        store.update('user', { ...cur, metadata: { ...cur.metadata, finalizers: cur.metadata.finalizers.filter((f) => f !== a.finalizer) } });
-        break;
-      }
-    }
-  } catch (err) {
-    if (!isStoreError(err)) throw err;
-    error = err.reason;
-  }
-  trace.push({ t, type: 'user:action', action: a.type, kind, key, ...(error ? { error } : {}) });
 }
 
 /** The quiet tail's probes: extra reconciles of every key and re-applied identical specs. */

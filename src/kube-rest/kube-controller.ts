@@ -1,4 +1,5 @@
 import type { Kernel } from '../sim/kernel.js';
+import { thrownMessage } from '../sim/thrown.js';
 import { keyOf, type JsonObject } from '../store/object.js';
 import { writeCounters } from '../runtime/controller-client.js';
 import type { ControllerProcess, ProcessHandle, ProcessReplica } from '../runtime/controller-process.js';
@@ -291,7 +292,7 @@ function startProcess(env: RuntimeEnv, replica: ProcessReplica, options: KubeCon
   };
   kernel.external();
   const fail = (err: unknown): void => {
-    trace.push({ t: kernel.now(), type: 'log', controller: replica.name, replica: replica.replica, level: 'error', message: `start failed: ${err instanceof Error ? err.message : String(err)}` });
+    trace.push({ t: kernel.now(), type: 'log', controller: replica.name, replica: replica.replica, level: 'error', message: `start failed: ${thrownMessage(err)}` });
   };
   try {
     const r = options.start(ctx);

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Scenario } from '../harness/scenario.js';
+import { parseScenario, type Scenario } from '../harness/scenario.js';
 import { fnv1a, hex8, stableStringify } from '../sim/hash.js';
 import { version } from './version.js';
 import { safeFileName, writeAtomic } from './write-atomic.js';
@@ -69,7 +69,7 @@ export function loadCorpus(root: string, controller: string): LoadedCorpus {
         out.skipped.push({ file, reason: `belongs to controller ${JSON.stringify(data.controller)}` });
         continue;
       }
-      out.scenarios.push(data.scenario);
+      out.scenarios.push(parseScenario(data.scenario, file));
       out.files.push(file);
     } catch (err) {
       out.skipped.push({ file, reason: err instanceof Error ? err.message : String(err) });

@@ -186,6 +186,9 @@ const ACTION_VERBS: Record<string, string> = {
   delete: 'deleted',
   reapply: 're-applied the same spec of',
   removeFinalizer: 'removed a finalizer by hand from',
+  apply: 'applied',
+  recreate: 'recreated',
+  deleteOwned: 'deleted, out of band,',
 };
 
 /** One user action (a `user:action` trace entry) in words: `the user deleted Database default/db at t=5.0 s`. @public */
@@ -193,7 +196,8 @@ export function fmtUserAction(e: TraceEntry): string {
   const action = String(e['action'] ?? 'acted on');
   const verb = ACTION_VERBS[action] ?? action;
   const err = typeof e['error'] === 'string' ? ` (it failed: ${e['error']})` : '';
-  return `the user ${verb} ${fmtObject(String(e['kind'] ?? ''), String(e['key'] ?? ''))} at ${fmtTime(e.t)}${err}`;
+  const attempt = typeof e['attempt'] === 'number' && e['attempt'] > 1 ? ` (attempt ${e['attempt']})` : '';
+  return `the user ${verb} ${fmtObject(String(e['kind'] ?? ''), String(e['key'] ?? ''))} at ${fmtTime(e.t)}${attempt}${err}`;
 }
 
 /** Options of {@link letFacts}. @public */

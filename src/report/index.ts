@@ -5,6 +5,8 @@ import { json } from './json.js';
 import { junit } from './junit.js';
 import { markdown } from './markdown.js';
 import { toReportModel, type ReportContext, type ReportModel } from './result.js';
+import { readFileSync } from 'node:fs';
+import { fnv1a, hex8, stableStringify } from '../sim/hash.js';
 import { safeFileName, writeAtomic } from './write-atomic.js';
 
 /** A report format's name. @public */
@@ -48,7 +50,11 @@ export interface WriteReportsOptions {
   dir?: string;
   /** Formats to write. @defaultValue all of them */
   formats?: readonly ReportFormat[];
-  /** File name without extension; made file-safe. @defaultValue `<controller>-<property>-<seed>` or `<controller>-pass` */
+  /**
+   * File name without extension; made file-safe. A failure's name gets `-<hash>` when a file of
+   * that name already holds another failure. @defaultValue `<controller>-<property>-<seed>`
+   * (plus `-shard<i>of<n>` for a shard) or `<controller>-pass`
+   */
   baseName?: string;
   /** What the caller knows beyond the result (controller module, recorded timelines). */
   context?: Omit<ReportContext, 'reproductionPath'>;
@@ -58,6 +64,8 @@ export interface WriteReportsOptions {
 export interface WrittenReports {
   files: Partial<Record<ReportFormat, string>>;
   model: ReportModel;
+  /** True when an identical reproduction of the same failure (an earlier run of it) was replaced. */
+  replaced: boolean;
 }
 
 /**
@@ -72,7 +80,8 @@ export interface WrittenReports {
 export function writeReports(result: CheckResult, options: WriteReportsOptions = {}): WrittenReports {
   const dir = (options.dir ?? 'reports').replace(/[\\/]+$/, '') || '.';
   const formats = options.formats ?? allReportFormats;
-  const base = safeFileName(options.baseName ?? (result.ok ? `${result.controller}-pass` : `${result.controller}-${result.property}-${result.seed}`));
+  const wanted = safeFileName(options.baseName ?? (result.ok ? `${result.controller}-pass` : `${result.controller}-${result.property}-${result.seed}${result.shard ? `-shard${result.shard.index + 1}of${result.shard.count}` : ''}`));
+  const { base, replaced } = result.ok ? { base: wanted, replaced: false } : uniqueBase(dir, wanted, result);
   const pathOf = (f: ReportFormat): string => `${dir}/${base}${reporters[f].extension}`;
   const model = toReportModel(result, { ...options.context, reproductionPath: !result.ok && formats.includes('json') ? pathOf('json') : null });
   const files: Partial<Record<ReportFormat, string>> = {};
@@ -82,7 +91,35 @@ export function writeReports(result: CheckResult, options: WriteReportsOptions =
     writeAtomic(pathOf(f), text);
     files[f] = pathOf(f);
   }
-  return { files, model };
+  return { files, model, replaced };
+}
+
+/**
+ * The file name of a failure's reports: `wanted`, unless the reproduction of that name holds
+ * another failure (another shard, or a re-run after a change), then `wanted-<hash of this
+ * failure>`. A failure is its controller, property, minimal scenario and trace hash: a re-run
+ * that finds it again (from the corpus, after more or fewer runs) replaces its files.
+ */
+function uniqueBase(dir: string, wanted: string, result: Extract<CheckResult, { ok: false }>): { base: string; replaced: boolean } {
+  const identity = stableStringify({ controller: result.controller, property: result.property, scenario: result.scenario, traceHash: result.run.hash });
+  const holds = (base: string): 'none' | 'same' | 'other' => {
+    let text: string;
+    try {
+      text = readFileSync(`${dir}/${base}.json`, 'utf8');
+    } catch {
+      return 'none';
+    }
+    try {
+      const f = JSON.parse(text) as { controller?: { name?: unknown }; property?: { name?: unknown }; scenario?: unknown; traceHash?: unknown };
+      return stableStringify({ controller: f.controller?.name, property: f.property?.name, scenario: f.scenario, traceHash: f.traceHash }) === identity ? 'same' : 'other';
+    } catch {
+      return 'other';
+    }
+  };
+  const atWanted = holds(wanted);
+  if (atWanted !== 'other') return { base: wanted, replaced: atWanted === 'same' };
+  const hashed = `${wanted}-${hex8(fnv1a(identity))}`;
+  return { base: hashed, replaced: holds(hashed) === 'same' };
 }
 
 export { toReportModel } from './result.js';

@@ -1,6 +1,8 @@
 import type { DeterminismReport } from '../harness/check-result.js';
+import { z } from 'zod';
 import type { RecordedInputs } from '../harness/recorded-inputs.js';
-import type { Scenario } from '../harness/scenario.js';
+import { scenarioSchema, type Scenario } from '../harness/scenario.js';
+import { schemaProblem } from '../harness/schema-problem.js';
 import type { JsonObject } from '../store/object.js';
 import type { ControllerSource, FailedReportModel } from './result.js';
 import { version } from './version.js';
@@ -136,51 +138,47 @@ export function parseReproductionFile(text: string, file: string): ReproductionF
       `${where} was written by steadystate ${String(data['steadystate'])} (format ${String(data['formatVersion'])}), but this is steadystate ${version} (format ${reproductionFormatVersion}); traces are only guaranteed identical within one version. Replay it with the version that wrote it (npx steadystate@${String(data['steadystate'])} replay ${file}), or re-run the check with this version to get a fresh reproduction.`,
     );
   }
-  const bad = (path: string, expected: string): never => {
-    throw new ReproductionFileError(file, 'malformed', `${where}: field ${path} should be ${expected}. The file looks edited or truncated; ${fix}`);
-  };
-  const controller = data['controller'];
-  if (!isObject(controller) || typeof controller['name'] !== 'string') bad('controller.name', 'a string');
-  const source = (controller as Record<string, unknown>)['source'];
-  if (source !== null && (!isObject(source) || typeof source['module'] !== 'string' || typeof source['exportName'] !== 'string')) bad('controller.source', 'null or { module: string, exportName: string }');
-  const property = data['property'];
-  if (!isObject(property) || typeof property['name'] !== 'string') bad('property.name', 'a string');
-  const propertyOptions = (property as Record<string, unknown>)['options'];
-  if (propertyOptions !== null && !isObject(propertyOptions)) bad('property.options', 'null or an object');
-  for (const f of ['summary', 'explanation', 'path', 'traceHash'] as const) if (typeof data[f] !== 'string') bad(f, 'a string');
-  for (const f of ['seed', 'runs', 'failedAtRun', 'shrinks'] as const) if (typeof data[f] !== 'number' || !Number.isFinite(data[f])) bad(f, 'a number');
-  for (const f of ['properties', 'faults', 'code'] as const) if (!Array.isArray(data[f]) || !(data[f] as unknown[]).every((x) => typeof x === 'string')) bad(f, 'an array of strings');
-  checkInputs(data['inputs'], bad);
-  checkScenario(data['scenario'], 'scenario', bad);
-  checkScenario(data['originalScenario'], 'originalScenario', bad);
-  if (!isObject(data['evidence'])) bad('evidence', 'an object');
-  if (!isObject(data['determinism'])) bad('determinism', 'an object');
+  const r = reproductionSchema.safeParse(data, { reportInput: true });
+  if (!r.success) throw new ReproductionFileError(file, 'malformed', `${schemaProblem(r.error, where, '', 'field ')} The file looks edited or truncated; ${fix}`);
   return data as unknown as ReproductionFile;
 }
 
-function checkScenario(s: unknown, at: string, bad: (path: string, expected: string) => never): void {
-  if (!isObject(s)) bad(at, 'a scenario object');
-  const o = s as Record<string, unknown>;
-  if (typeof o['seed'] !== 'number') bad(`${at}.seed`, 'a number');
-  if (!Array.isArray(o['controllers']) || !o['controllers'].every((c) => isObject(c) && typeof c['name'] === 'string')) bad(`${at}.controllers`, 'an array of { name: string }');
-  if (!Array.isArray(o['initialObjects'])) bad(`${at}.initialObjects`, 'an array');
-  if (!Array.isArray(o['workload'])) bad(`${at}.workload`, 'an array');
-  const faults = o['faults'];
-  if (!isObject(faults) || !Array.isArray(faults['events']) || !Array.isArray(faults['background'])) bad(`${at}.faults`, 'a fault plan { events: [], background: [] }');
-}
+const jsonObject = z.record(z.string(), z.json());
+const strings = z.array(z.string());
 
-function checkInputs(v: unknown, bad: (path: string, expected: string) => never): void {
-  if (v === null) return;
-  if (!isObject(v)) bad('inputs', 'null or the recorded inputs { properties, faults, environment, tailMs, traceReads, downstream }');
-  const o = v as Record<string, unknown>;
-  if (!Array.isArray(o['properties']) || !o['properties'].every((p) => isObject(p) && typeof p['name'] === 'string' && isObject(p['options']))) bad('inputs.properties', 'an array of { name: string, options: object }');
-  for (const f of ['faults', 'environment'] as const) if (!Array.isArray(o[f]) || !(o[f] as unknown[]).every((x) => typeof x === 'string')) bad(`inputs.${f}`, 'an array of strings');
-  if (typeof o['tailMs'] !== 'number' || !Number.isFinite(o['tailMs'])) bad('inputs.tailMs', 'a number');
-  if (typeof o['traceReads'] !== 'boolean') bad('inputs.traceReads', 'a boolean');
-  const ds = o['downstream'];
-  if (ds !== null && !(isObject(ds) && (ds['builder'] === true || typeof ds['error'] === 'string' || (Array.isArray(ds['services']) && typeof ds['handlers'] === 'number'))))
-    bad('inputs.downstream', 'null or { services: [...], handlers: number, timeoutMs }');
-}
+/**
+ * The reproduction file's schema: the scenario fields are the one scenario schema; the rest are
+ * checked for what replay reads (fields added by newer writers of the same version are kept).
+ */
+const reproductionSchema = z.looseObject({
+  controller: z.looseObject({ name: z.string(), source: z.looseObject({ module: z.string(), exportName: z.string() }).nullable() }),
+  property: z.looseObject({ name: z.string(), options: jsonObject.nullable() }),
+  properties: strings,
+  faults: strings,
+  code: strings,
+  inputs: z
+    .looseObject({
+      properties: z.array(z.looseObject({ name: z.string(), options: jsonObject })),
+      faults: strings,
+      environment: strings,
+      tailMs: z.number(),
+      traceReads: z.boolean(),
+      downstream: z.union([z.looseObject({ builder: z.literal(true) }), z.looseObject({ error: z.string() }), z.looseObject({ services: z.array(z.unknown()), handlers: z.number() })], { error: 'must be null or { services: [...], handlers: number, timeoutMs }' }).nullable(),
+    })
+    .nullable(),
+  summary: z.string(),
+  explanation: z.string(),
+  evidence: jsonObject,
+  seed: z.number(),
+  path: z.string(),
+  scenario: scenarioSchema,
+  originalScenario: scenarioSchema,
+  runs: z.number(),
+  failedAtRun: z.number(),
+  shrinks: z.number(),
+  traceHash: z.string(),
+  determinism: z.looseObject({ ok: z.boolean() }),
+});
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

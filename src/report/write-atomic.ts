@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fnv1a, hex8 } from '../sim/hash.js';
 
@@ -42,6 +42,7 @@ export function writeAtomic(path: string, contents: string): void {
   const tmp = join(dirname(path), `.${safeFileName(path.split(/[\\/]/).pop() ?? 'report')}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
     mkdirSync(dirname(path), { recursive: true });
+    cleanLeftovers(dirname(path));
     writeFileSync(tmp, contents, { flag: 'wx' });
     renameSync(tmp, path);
   } catch (err) {
@@ -64,6 +65,40 @@ export function ensureWritableDir(dir: string): void {
     removeQuietly(probe);
   } catch (err) {
     throw new ReportWriteError(dir, err);
+  }
+}
+
+/** Temporary files of writeAtomic (`.<name>.<pid>.<8 hex>.tmp`) and ensureWritableDir's probes. */
+const LEFTOVERS = [/^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/, /^\.steadystate-write-probe\.(\d+)\.[0-9a-f]{8}$/];
+const cleaned = new Set<string>();
+
+/**
+ * Removes the temporary files a killed writer left in `dir` (once per directory and process):
+ * those whose process is gone. A live writer's files, and every other file, are kept.
+ */
+function cleanLeftovers(dir: string): void {
+  if (cleaned.has(dir)) return;
+  cleaned.add(dir);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = LEFTOVERS.map((re) => re.exec(name)?.[1]).find((p) => p !== undefined);
+    if (pid !== undefined && !alive(Number(pid))) removeQuietly(join(dir, name));
+  }
+}
+
+/** Whether a process of this pid exists (EPERM: it does, under another user). */
+function alive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as { code?: string }).code === 'EPERM';
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Task } from '../sim/kernel.js';
+import { describeThrown } from '../sim/thrown.js';
 import type { StoredObject } from '../store/object.js';
 import { keyOf, parseKey } from '../store/object.js';
 import type { Client } from './client.js';
@@ -9,6 +10,7 @@ import type { FetchResponse, RuntimeEnv } from './env.js';
 import { Informer, type InformerEvent } from './informer.js';
 import { defaultRateLimiter } from './rate-limiter.js';
 import type { ReconcileContext, ReconcileResult } from './reconcile.js';
+import { checkReconcileResult } from './reconcile-result.js';
 import { WorkQueue } from './workqueue.js';
 
 /**
@@ -277,16 +279,20 @@ export class ControllerInstance implements ClientOwner {
     if (!this.alive || error instanceof CrashedError) return;
     this.busy--;
     let outcome: string;
-    if (failed) {
+    const checked = failed ? undefined : checkReconcileResult(result);
+    if (checked === undefined || !checked.ok) {
       const d = this.queue.addRateLimited(key);
       outcome = 'error';
-      trace.push({ t: kernel.now(), type: 'reconcile:end', controller: this.name, replica: this.replica, key, n, result: outcome, error: describeError(error), retryInMs: d, ms: kernel.now() - startedAt });
-    } else if (result && typeof result === 'object' && typeof result.requeueAfter === 'number' && result.requeueAfter > 0) {
+      // an unusable result fails the reconcile (retried with backoff); the run guard names it
+      const invalid = checked !== undefined ? { error: `InvalidResult: the reconcile ${checked.problem}`, invalid: true } : { error: describeError(error) };
+      trace.push({ t: kernel.now(), type: 'reconcile:end', controller: this.name, replica: this.replica, key, n, result: outcome, ...invalid, retryInMs: d, ms: kernel.now() - startedAt });
+    } else if (checked.requeueAfter > 0) {
+      const c = checked;
       this.queue.forget(key);
-      this.queue.addAfter(key, result.requeueAfter);
+      this.queue.addAfter(key, c.requeueAfter);
       outcome = 'requeueAfter';
-      trace.push({ t: kernel.now(), type: 'reconcile:end', controller: this.name, replica: this.replica, key, n, result: outcome, requeueAfter: result.requeueAfter, ms: kernel.now() - startedAt });
-    } else if (result && typeof result === 'object' && result.requeue) {
+      trace.push({ t: kernel.now(), type: 'reconcile:end', controller: this.name, replica: this.replica, key, n, result: outcome, requeueAfter: c.requeueAfter, ...(c.clampedFrom !== undefined ? { clampedFrom: c.clampedFrom } : {}), ms: kernel.now() - startedAt });
+    } else if (checked.requeue) {
       const d = this.queue.addRateLimited(key);
       outcome = 'requeue';
       trace.push({ t: kernel.now(), type: 'reconcile:end', controller: this.name, replica: this.replica, key, n, result: outcome, retryInMs: d, ms: kernel.now() - startedAt });
@@ -345,8 +351,7 @@ function ownerKeys(obj: StoredObject, ownerKind: string): string[] {
 }
 
 function describeError(err: unknown): string {
-  if (err instanceof Error) return `${err.name}: ${err.message}`;
-  return String(err);
+  return describeThrown(err);
 }
 
 function noFetch(): Promise<FetchResponse> {

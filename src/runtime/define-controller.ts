@@ -159,9 +159,30 @@ function callSite(stack: string | undefined): { file: string; line: number } | u
   return undefined;
 }
 
-/** True for values made by {@link defineController}. @public */
+/**
+ * True for values made by {@link defineController}: the brand and the shape it gives (by shape,
+ * not identity, so a controller made by another copy of steadystate still counts).
+ * @public
+ */
 export function isControllerDefinition(value: unknown): value is ControllerDefinition {
-  return typeof value === 'object' && value !== null && (value as { __steadystate?: unknown }).__steadystate === 'controller';
+  return typeof value === 'object' && value !== null && (value as { __steadystate?: unknown }).__steadystate === 'controller' && forgedControllerProblem(value) === undefined;
+}
+
+/**
+ * What is wrong with a value that carries the controller brand (`__steadystate: 'controller'`)
+ * but was not made by {@link defineController}, or undefined when it is a real one.
+ * @internal
+ */
+export function forgedControllerProblem(value: object): string | undefined {
+  const v = value as Partial<Record<keyof ControllerDefinition, unknown>>;
+  const missing: string[] = [];
+  if (typeof v.name !== 'string' || v.name === '') missing.push('a name');
+  if (typeof v.for !== 'string' || v.for === '') missing.push('a primary kind (for)');
+  if (typeof v.reconcile !== 'function') missing.push('a reconcile function');
+  if (!Array.isArray(v.owns) || !Array.isArray(v.watches) || !Array.isArray(v.predicates) || !Array.isArray(v.sample)) missing.push('the owns, watches, predicates and sample lists');
+  if (typeof v.resyncPeriodMs !== 'number' || typeof v.maxConcurrentReconciles !== 'number' || typeof v.rateLimiter !== 'object' || v.rateLimiter === null) missing.push('the resolved options (resync period, workers, rate limiter)');
+  if (!Object.isFrozen(value)) missing.push('the freezing defineController applies');
+  return missing.length === 0 ? undefined : `it lacks ${missing.join(', ')}`;
 }
 
 function isSpecList(sample: JsonObject | readonly JsonObject[]): sample is readonly JsonObject[] {

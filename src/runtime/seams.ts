@@ -93,6 +93,25 @@ export type WriteDecision =
   | { type: 'error'; status: 500 | 503 | 429 | 504; retryAfterSeconds?: number }
   | { type: 'timeout'; applied: boolean };
 
+/**
+ * A write by the user (a workload action, one attempt of it): the point where the API server may
+ * answer the user with an error, time out, or let a concurrent writer in first. Counted apart
+ * from controller writes (`seq` indexes user writes only), so user faults never shift the
+ * occurrences controller faults count.
+ */
+export interface UserWriteInfo {
+  t: number;
+  verb: 'create' | 'update' | 'patch' | 'delete';
+  kind: string;
+  key: string;
+  /** The workload action this write belongs to (`apply`, `recreate`, …). */
+  action: string;
+  /** 1-based attempt of that action. */
+  attempt: number;
+  /** Index among all user writes of the run (0-based). */
+  seq: number;
+}
+
 /** Before/after each client call: the point where a process may die. */
 export interface CallInfo {
   t: number;
@@ -125,6 +144,8 @@ export interface SeamHooks {
   onWatchEvent?: (i: WatchEventInfo) => WatchDecision | undefined;
   onRead?: (i: ReadInfo) => ReadDecision | undefined;
   onWrite?: (i: WriteInfo) => WriteDecision | undefined;
+  /** A user's write (workload action attempt); see {@link UserWriteInfo}. */
+  onUserWrite?: (i: UserWriteInfo) => WriteDecision | undefined;
   onCall?: (i: CallInfo) => CallDecision | undefined;
   onList?: (i: ListInfo) => ListDecision | undefined;
   /** A downstream request about to be routed (flaky downstream). */
@@ -145,6 +166,7 @@ export class Seams {
   private watchEv: Hook<WatchEventInfo, WatchDecision>[] = [];
   private read: Hook<ReadInfo, ReadDecision>[] = [];
   private write: Hook<WriteInfo, WriteDecision>[] = [];
+  private userWrite: Hook<UserWriteInfo, WriteDecision>[] = [];
   private call: Hook<CallInfo, CallDecision>[] = [];
   private list: Hook<ListInfo, ListDecision>[] = [];
   private fetchHooks: Hook<FetchInfo, FetchDecision>[] = [];
@@ -155,6 +177,7 @@ export class Seams {
   watchSeq = 0;
   readSeq = 0;
   writeSeq = 0;
+  userWriteSeq = 0;
   listSeq = 0;
   informerListSeq = 0;
 
@@ -164,6 +187,7 @@ export class Seams {
     if (h.onWatchEvent) pairs.push([this.watchEv, h.onWatchEvent]);
     if (h.onRead) pairs.push([this.read, h.onRead]);
     if (h.onWrite) pairs.push([this.write, h.onWrite]);
+    if (h.onUserWrite) pairs.push([this.userWrite, h.onUserWrite]);
     if (h.onCall) pairs.push([this.call, h.onCall]);
     if (h.onList) pairs.push([this.list, h.onList]);
     if (h.onFetch) pairs.push([this.fetchHooks, h.onFetch]);
@@ -211,6 +235,15 @@ export class Seams {
   decideWrite(i: WriteInfo): WriteDecision {
     if (!this.active) return PASS;
     for (const h of this.write) {
+      const d = h(i);
+      if (d && d.type !== 'pass') return d;
+    }
+    return PASS;
+  }
+
+  decideUserWrite(i: UserWriteInfo): WriteDecision {
+    if (!this.active) return PASS;
+    for (const h of this.userWrite) {
       const d = h(i);
       if (d && d.type !== 'pass') return d;
     }
@@ -272,6 +305,9 @@ export class Seams {
   }
   get hasWriteHooks(): boolean {
     return this.write.length > 0;
+  }
+  get hasUserWriteHooks(): boolean {
+    return this.userWrite.length > 0;
   }
   get hasListHooks(): boolean {
     return this.list.length > 0;

@@ -96,7 +96,11 @@ export function fromVirtualTimestamp(ts: string): number {
   return Date.parse(ts) - VIRTUAL_EPOCH_MS;
 }
 
-/** Deep copy of plain JSON data (faster than structuredClone for small objects). @internal */
+/**
+ * Deep copy of plain JSON data (faster than structuredClone for small objects). An instance of
+ * a class (a Date, a Map) is kept as it is, not flattened to `{}`, so that validation can name it.
+ * @internal
+ */
 export function cloneJson<T>(value: T): T {
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
@@ -104,6 +108,8 @@ export function cloneJson<T>(value: T): T {
     for (let i = 0; i < value.length; i++) out[i] = cloneJson(value[i]);
     return out as T;
   }
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto !== Object.prototype && proto !== null) return value;
   const out: Record<string, unknown> = {};
   for (const k in value as Record<string, unknown>) {
     const v = (value as Record<string, unknown>)[k];

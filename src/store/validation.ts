@@ -1,3 +1,4 @@
+import { nonJson } from './json-value.js';
 import type { StoredObject } from './object.js';
 
 /*
@@ -24,7 +25,7 @@ export function invalidObject(o: StoredObject): string | undefined {
   }
   if (!isPlainObject(o.spec)) return 'spec: Invalid value: must be an object';
   if (!isPlainObject(o.status)) return 'status: Invalid value: must be an object';
-  return undefined;
+  return nonJson(o.spec, 'spec') ?? nonJson(o.status, 'status');
 }
 
 /**

@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 
 /** Helpers for the CLI end-to-end tests: the real `bin/steadystate.js` in a child process. */
 
@@ -42,4 +43,16 @@ export function runCli(args: readonly string[], options: { cwd?: string; env?: N
 
 export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'steadystate-cli-'));
+}
+
+/** Exit code 2, nothing on stdout, one paragraph on stderr naming the fix, never a stack. */
+export function expectUsageError(r: CliRun, ...mentions: (string | RegExp)[]): void {
+  expect(r.code, `stdout: ${r.stdout}\nstderr: ${r.stderr}`).toBe(2);
+  expect(r.stdout).toBe('');
+  const text = r.stderr.trimEnd();
+  expect(text.split('\n'), 'one paragraph').toHaveLength(1);
+  expect(text).not.toMatch(/^\s+at /m);
+  expect(text).not.toMatch(/\.ts:\d+:\d+/);
+  expect(text).toMatch(/--help/);
+  for (const m of mentions) expect(text).toMatch(m);
 }

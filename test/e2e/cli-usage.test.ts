@@ -2,23 +2,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { version } from '../../src/report/version.js';
-import { fixture, runCli, tempDir, type CliRun } from './cli-helpers.js';
+import { expectUsageError, fixture, runCli, tempDir } from './cli-helpers.js';
 
 /**
  * Every bad input gets exit code 2 and one paragraph on stderr saying what is wrong, where, and
  * how to fix it, and never a stack trace (SPEC §8, issue 5).
  */
-function expectUsageError(r: CliRun, ...mentions: (string | RegExp)[]): void {
-  expect(r.code, `stdout: ${r.stdout}\nstderr: ${r.stderr}`).toBe(2);
-  expect(r.stdout).toBe('');
-  const text = r.stderr.trimEnd();
-  expect(text.split('\n'), 'one paragraph').toHaveLength(1);
-  expect(text).not.toMatch(/^\s+at /m);
-  expect(text).not.toMatch(/\.ts:\d+:\d+/);
-  expect(text).toMatch(/--help/);
-  for (const m of mentions) expect(text).toMatch(m);
-}
-
 /** A valid reproduction file, from a real failing check. */
 async function realReproduction(): Promise<{ dir: string; file: string; text: string }> {
   const dir = tempDir();
@@ -106,7 +95,7 @@ describe('steadystate usage errors (exit 2, one paragraph, no stack)', () => {
     const [a, b, c] = await Promise.all([runCli(['replay', 'garbage.json'], { cwd: dir }), runCli(['replay', 'other.json'], { cwd: dir }), runCli(['replay', 'broken.json'], { cwd: dir })]);
     expectUsageError(a, /garbage\.json is not valid JSON/);
     expectUsageError(b, /other\.json is not a steadystate reproduction/);
-    expectUsageError(c, /broken\.json: field scenario\.workload should be an array/);
+    expectUsageError(c, /broken\.json: field scenario\.workload is required \(a list\)/);
   });
 
   it('refuses a reproduction written by another steadystate version, naming both and the fix', async () => {

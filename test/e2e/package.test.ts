@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
@@ -106,6 +106,7 @@ export const checkOptions: CheckOptions = { objects: { kind: 'ReplicaSet', spec:
 let packDir: string | undefined;
 let tarball: string | undefined;
 let project: string | undefined;
+let cjsProject: string | undefined;
 let unavailable: string | undefined;
 const timings: [string, number][] = [];
 
@@ -152,11 +153,18 @@ beforeAll(async () => {
   write('buggy/controller.test.ts', snippet('consumer-test'));
   write('type-usage.ts', typeUsage);
   write('shared/shared-copy.ts', sharedCopy);
+  // a CommonJS project (npm's default: no "type") beside it, sharing its node_modules, whose
+  // controller module is ESM TypeScript (outside the ESM project, so its tsc does not see it)
+  cjsProject = `${project}-cjs`;
+  mkdirSync(cjsProject);
+  symlinkSync(join(project, 'node_modules'), join(cjsProject, 'node_modules'), 'dir');
+  writeFileSync(join(cjsProject, 'package.json'), `${JSON.stringify({ name: 'cjs-controllers', version: '1.0.0', private: true }, null, 2)}\n`);
+  writeFileSync(join(cjsProject, 'controller.ts'), snippet('consumer-controller'));
 }, 600_000);
 
 afterAll(() => {
   if (timings.length) console.log(`package e2e timings: ${timings.map(([l, ms]) => `${l} ${(ms / 1000).toFixed(1)} s`).join('; ')}`);
-  for (const d of [packDir, project]) if (d) rmSync(d, { recursive: true, force: true });
+  for (const d of [packDir, project, cjsProject]) if (d) rmSync(d, { recursive: true, force: true });
 });
 
 describe('the packed package', () => {
@@ -265,6 +273,15 @@ describe("a fresh project following the README's 'In your project' section", () 
     const r = await npx(['steadystate', 'check', 'shared-copy.ts', '--runs', '10', '--seed', '1', '--faults', 'event-loss', '--properties', 'convergence'], dir);
     expect(r.output).not.toMatch(/two copies of steadystate/);
     expect(r.code, r.output).toBe(0);
+  }, 120_000);
+
+  it('CLI: an ESM .ts controller loads in a CommonJS project (no "type": "module") as in an ESM one', async (ctx) => {
+    consumer(ctx);
+    const dir = cjsProject!;
+    const r = await npx(['steadystate', 'check', 'controller.ts', '--runs', '5', '--seed', '1'], dir);
+    expect(r.output).not.toMatch(/Cannot require\(\) ES Module|loading .* failed/);
+    expect(r.code, r.output).toBe(0);
+    expect(r.output).toMatch(/^PASS /m);
   }, 120_000);
 
   it('CLI: `steadystate demo` runs the bundled examples from the build', async (ctx) => {

@@ -91,8 +91,8 @@ describe('the reproduction file (JSON)', () => {
     expect(() => parseReproductionFile(other, 'r.json')).toThrow(ReproductionFileError);
     expect(() => parseReproductionFile(other, 'r.json')).toThrow(/written by steadystate 9\.9\.9 .*this is steadystate/);
     expect(() => parseReproductionFile(text.replace('"formatVersion": 2', '"formatVersion": 1'), 'r.json')).toThrow(/format 1.*format 2/);
-    expect(() => parseReproductionFile(text.replace('"traceReads": true', '"traceReads": "yes"'), 'r.json')).toThrow(/field inputs\.traceReads should be a boolean/);
-    expect(() => parseReproductionFile(text.replace(/"seed": 42/, '"seed": "42"'), 'r.json')).toThrow(/field seed should be a number/);
+    expect(() => parseReproductionFile(text.replace('"traceReads": true', '"traceReads": "yes"'), 'r.json')).toThrow(/field inputs\.traceReads must be a boolean/);
+    expect(() => parseReproductionFile(text.replace(/"seed": 42/, '"seed": "42"'), 'r.json')).toThrow(/field seed must be a number/);
     expect(() => parseReproductionFile('[1,2]', 'r.json')).toThrow(/is not a steadystate reproduction/);
     expect(() => parseReproductionFile('{', 'r.json')).toThrow(/is not valid JSON/);
   });

@@ -4,7 +4,7 @@
  * is adding a row to a table in one of the *.test.ts files beside this one.
  */
 import { check } from '../../src/check.js';
-import { defineController, type ReconcileContext } from '../../src/index.js';
+import { defineController, type ReconcileContext, type ReconcileResult } from '../../src/index.js';
 import type { CheckOptions } from '../../src/harness/check-options.js';
 import type { CheckResult } from '../../src/harness/check-result.js';
 
@@ -13,7 +13,9 @@ export interface Attack {
   /** What the attacker does, in words (the test's name). */
   attack: string;
   /** Runs inside every reconcile, before the reconcile's honest work. */
-  reconcile: (ctx: ReconcileContext) => Promise<unknown> | unknown;
+  reconcile?: (ctx: ReconcileContext) => Promise<unknown> | unknown;
+  /** What every reconcile returns after its honest work. */
+  returns?: unknown;
   /** The failed property, e.g. 'isolation'. */
   property: string;
   /** Patterns the verdict's summary + explanation must match. */
@@ -29,9 +31,10 @@ export async function runAttack(a: Attack): Promise<CheckResult> {
     for: 'Thing',
     resyncPeriodMs: 0,
     async reconcile(ctx) {
-      await a.reconcile(ctx);
-      const t = await ctx.client.tryGet<{ n: number }, { n?: number }>('Thing', ctx.key);
-      if (t && t.status.n !== t.spec.n) await ctx.client.updateStatus({ ...t, status: { n: t.spec.n } });
+      await a.reconcile?.(ctx);
+      const t = await ctx.client.tryGet<{ n: number }, { n?: number; observedGeneration?: number }>('Thing', ctx.key);
+      if (t && (t.status.n !== t.spec.n || t.status.observedGeneration !== t.metadata.generation)) await ctx.client.updateStatus({ ...t, status: { n: t.spec.n, observedGeneration: t.metadata.generation } });
+      return a.returns as ReconcileResult;
     },
   });
   return check(c, { runs: 2, seed: 1, faults: [], objects: { kind: 'Thing', spec: [{ n: 1 }] }, maxActions: 1, ...a.options });

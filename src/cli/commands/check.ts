@@ -6,7 +6,7 @@ import { recordObjectTimelines } from '../../replay.js';
 import { loadCorpus } from '../../report/corpus.js';
 import { ensureWritableDir, ReportWriteError } from '../../report/write-atomic.js';
 import { writeReports, type WrittenReports } from '../../report/index.js';
-import { catalogue, moduleCheckOptions, runCheckOn, type CheckJob } from '../check-job.js';
+import { catalogue, moduleCheckOptions, runCheckOn, validateJob, type CheckJob } from '../check-job.js';
 import type { CliIo } from '../io.js';
 import { loadModule, pickController } from '../load-module.js';
 import { checkNames, type CheckCommandOptions } from '../options.js';
@@ -61,6 +61,7 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
     corpusRoot,
   };
 
+  validateJob(controller, job, base);
   const total = corpus.scenarios.length + shardSize(o.runs ?? base.runs ?? 100, o.shard);
   const progress = createProgress({ total, label: `steadystate check ${controller.name}`, stream: io.stderr, env: io.env });
   let result: CheckResult;
@@ -117,6 +118,7 @@ function humanSummary(result: CheckResult, written: WrittenReports, io: CliIo): 
   if (!m.ok) for (const n of m.notes) lines.push(`  Note: ${n}`, '');
   lines.push('Reports:');
   for (const f of files) lines.push(`  ${f}`);
+  if (written.replaced) lines.push('  (each replaced the identical report of this same failure from an earlier run)');
   if (!m.ok && m.replay.command) lines.push('', `Replay: ${m.replay.command}`);
   return lines.join('\n') + '\n';
 }

@@ -2,6 +2,7 @@ import { environmentSeams, type EnvironmentDecision } from '../../harness/enviro
 import { ScenarioError } from '../../harness/simulate.js';
 import type { World } from '../../harness/world.js';
 import type { ScheduledEvent } from '../../sim/scheduler.js';
+import { thrownMessage } from '../../sim/thrown.js';
 import { isStoreError } from '../../store/errors.js';
 import { applyMergePatch } from '../../store/merge-patch.js';
 import { jsonEqual, keyOf, parseKey, type Json, type JsonObject, type NewObject, type StoredObject } from '../../store/object.js';
@@ -272,7 +273,7 @@ class Loop<P extends JsonObject> {
     try {
       r = this.def.sync(ctx);
     } catch (err) {
-      const why = err instanceof Error ? err.message : String(err);
+      const why = thrownMessage(err);
       throw new Error(`steadystate.environment(${spec.name}): sync of ${this.def.for} ${key} threw at t=${now} ms: ${why}`, { cause: err });
     }
     let after = r && typeof r === 'object' && typeof r.afterMs === 'number' && r.afterMs >= 0 ? r.afterMs : undefined;

@@ -1,0 +1,71 @@
+import type { JsonObject } from '../store/object.js';
+import { describeTask, isolation } from './isolation.js';
+import type { Property, RunRecord, Verdict } from './property.js';
+
+/**
+ * Run guards: judges every run gets before its properties, whatever `properties` says. Each
+ * says the run cannot be judged by its properties because the code under test broke the
+ * simulation's contract: it talked to the outside world, returned what the queue cannot act
+ * on, or looped without letting virtual time pass.
+ */
+
+function guard(name: string, description: string, judge: (run: RunRecord) => Verdict): Property {
+  return { name, description, options: {}, needsTwin: false, probes: () => [], judge: (run) => judge(run) };
+}
+
+/** Every reconcile returns nothing or `{ requeue?, requeueAfter? }` with a usable delay. @public */
+export const reconcileResults = guard('reconcile-results', 'every reconcile returns nothing or { requeue?: boolean, requeueAfter?: ms } with a finite delay ≥ 0', (run) => {
+  const bad = run.trace.filter((e) => e.type === 'reconcile:end' && e['invalid'] === true);
+  if (bad.length === 0) return { ok: true };
+  const first = bad[0]!;
+  const who = describeTask(`reconcile ${String(first['controller'])}/${String(first['replica'])} ${String(first['key'])}`);
+  const problem = String(first['error']).replace(/^InvalidResult: the reconcile /, '');
+  return {
+    ok: false,
+    summary: `${who} ${problem}`,
+    explanation:
+      `Let: a reconcile return nothing (done), { requeue: true } (retry with backoff) or { requeueAfter: ms } with a finite delay ≥ 0, as controller-runtime's reconcile.Result. ` +
+      `Then: at t=${first.t} ms ${who} ${problem}. The queue cannot act on it, so each such reconcile counted as failed (${bad.length} time${bad.length === 1 ? '' : 's'}) and was retried with backoff.`,
+    evidence: { at: first.t, key: String(first['key']), problem, count: bad.length } as JsonObject,
+  };
+});
+
+/** The run reached its end instead of stopping at the step budget. @public */
+export const stepBudget = guard('step-budget', 'the run reaches its end within the step budget (no loop that never lets virtual time pass)', (run) => {
+  if (!run.timing.exhausted) return { ok: true };
+  const stoppedAt = run.timing.stoppedAt ?? 0;
+  const budget = run.trace.find((e) => e.type === 'run:budget');
+  const steps = typeof budget?.['steps'] === 'number' ? budget['steps'] : 0;
+  const busiest = busiestTasks(run);
+  return {
+    ok: false,
+    summary: `the run stopped at t=${fmtSeconds(stoppedAt)} of ${fmtSeconds(run.timing.end)}: it used up its budget of ${steps.toLocaleString('en-US')} simulation steps${busiest ? `; busiest: ${busiest}` : ''}`,
+    explanation:
+      `Let: a run advance virtual time to its end (t=${fmtSeconds(run.timing.end)}), and stop after ${steps.toLocaleString('en-US')} simulation steps if it does not. ` +
+      `Then: it stopped at t=${fmtSeconds(stoppedAt)}, so something loops without letting virtual time pass${busiest ? ` (the most frequent work near the stop: ${busiest})` : ''}, e.g. a requeue that fires again at once or a watch map that triggers itself. No property can judge a run cut short.`,
+    evidence: { stoppedAt, end: run.timing.end, steps, busiest } as JsonObject,
+  };
+});
+
+/** The judges every run gets before its properties, in this order. @internal */
+export const runGuards: readonly Property[] = [isolation, reconcileResults, stepBudget];
+
+/** The reconciles and handlers most frequent in the last entries of the trace. */
+function busiestTasks(run: RunRecord): string {
+  const counts = new Map<string, number>();
+  const tail = run.trace.slice(-2000);
+  for (const e of tail) {
+    if (e.type !== 'reconcile:start' && e.type !== 'handler:start') continue;
+    const label = e.type === 'reconcile:start' ? describeTask(`reconcile ${String(e['controller'])}/${String(e['replica'])} ${String(e['key'])}`) : `the watch map of ${String(e['controller'])} for ${String(e['kind'])}`;
+    counts.set(label, (counts.get(label) ?? 0) + 1);
+  }
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3)
+    .map(([label, n]) => `${label} ×${n}`)
+    .join(', ');
+}
+
+function fmtSeconds(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(3).replace(/\.?0+$/, '')} s`;
+}

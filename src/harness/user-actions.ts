@@ -1,0 +1,267 @@
+import { isStoreError, type StoreErrorReason } from '../store/errors.js';
+import { keyOf, parseKey, type NewObject, type StoredObject } from '../store/object.js';
+import type { ScheduledEvent } from '../sim/scheduler.js';
+import type { UserWriteInfo } from '../runtime/seams.js';
+import type { WorkloadAction } from './scenario.js';
+import type { World } from './world.js';
+
+/**
+ * The user of a run: runs the workload's actions at their times, as `kubectl` would and as a
+ * GitOps tool (Argo CD, Flux) does: an attempt the API rejects for a reason that passes (409
+ * Conflict, 5xx, 429, a timeout, AlreadyExists while the old incarnation still terminates) is
+ * retried with exponential backoff until accepted, unless the action says `retry: false`.
+ * Rejections that do not pass (NotFound, Invalid, AlreadyExists of a live object) end the
+ * action. Every attempt is one `user:action` trace entry (`attempt` 1-based once an action is
+ * retried; a failed attempt carries `error`), so "the user's desired state was never accepted"
+ * is "the last `user:action` for that object carries `error`".
+ */
+
+/** Backoff of user retries (virtual ms): 1 s doubling to 10 s, or the server's Retry-After when longer. @public */
+export const USER_RETRY = { firstMs: 1000, maxMs: 10_000 } as const;
+
+/** Reasons an attempt is retried for (besides AlreadyExists of a terminating object). */
+const PASSING: ReadonlySet<string> = new Set<StoreErrorReason | 'Terminating'>(['Conflict', 'InternalError', 'ServiceUnavailable', 'TooManyRequests', 'Timeout', 'Terminating']);
+
+/** A rejection of a user attempt: the API's reason, and Retry-After when the server sent one. */
+class Rejected extends Error {
+  constructor(
+    readonly reason: string,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(reason);
+  }
+}
+
+/** Schedules every action of the workload and expedites pending retries when faults stop. @internal */
+export function scheduleWorkload(world: World, workload: readonly WorkloadAction[]): void {
+  const pending = new Set<{ event: ScheduledEvent; run: () => void }>();
+  const attempt = (a: WorkloadAction, n: number, memo: Memo): void => {
+    const outcome = runAttempt(world, a, n, memo);
+    if (outcome === undefined) return;
+    const backoff = Math.min(USER_RETRY.maxMs, USER_RETRY.firstMs * 2 ** (n - 1));
+    const delay = Math.max(backoff, (outcome.retryAfterSeconds ?? 0) * 1000);
+    const entry = { event: undefined as unknown as ScheduledEvent, run: () => attempt(a, n + 1, memo) };
+    entry.event = world.kernel.after(delay, () => {
+      pending.delete(entry);
+      entry.run();
+    });
+    pending.add(entry);
+  };
+  for (const a of workload) world.kernel.at(a.at, () => attempt(a, 1, {}));
+  // the fault window closed: the user's tool re-syncs now rather than at the end of its backoff
+  world.onSettle.push(() => {
+    for (const p of [...pending]) {
+      p.event.cancelled = true;
+      pending.delete(p);
+      world.kernel.after(0, p.run);
+    }
+  });
+}
+
+/** State an action keeps across its attempts (recreate: the deleted incarnation's copy). */
+interface Memo {
+  copy?: NewObject;
+  /** uid of the incarnation deleted ('' when there was none); undefined until the delete is done. */
+  oldUid?: string;
+}
+
+/**
+ * Runs one workload action once, as the user, without retrying (the tail's re-applies). A
+ * rejected action is recorded, not thrown.
+ * @internal
+ */
+export function runAction(world: World, a: WorkloadAction): void {
+  runAttempt(world, { ...a, retry: false }, 1, {});
+}
+
+/** One attempt; returns the rejection when the action is to be retried. */
+function runAttempt(world: World, a: WorkloadAction, attempt: number, memo: Memo): Rejected | undefined {
+  const t = world.kernel.now();
+  const { kind, key } = target(a);
+  const entries: { kind: string; key: string; error?: string }[] = [];
+  let rejected: Rejected | undefined;
+  try {
+    if (a.type === 'deleteOwned') {
+      const owner = world.store.peek(a.owner.kind, a.owner.key);
+      const owned = owner ? world.store.peekAll(a.kind).filter((o) => o.metadata.ownerReferences.some((r) => r.uid === owner.metadata.uid)) : [];
+      if (owned.length === 0) throw new Rejected('NotFound');
+      for (const o of owned) {
+        const k = keyOf(o.metadata);
+        try {
+          write(world, a, attempt, 'delete', a.kind, k, () => world.store.delete('user', a.kind, parseKey(k)));
+          entries.push({ kind: a.kind, key: k });
+        } catch (err) {
+          entries.push({ kind: a.kind, key: k, error: reasonOf(err).reason });
+        }
+      }
+    } else {
+      perform(world, a, attempt, memo);
+    }
+  } catch (err) {
+    rejected = reasonOf(err);
+  }
+  const retried = rejected !== undefined && a.retry !== false && retryable(world, a, rejected);
+  const numbered = attempt > 1 || retried;
+  if (entries.length === 0) entries.push({ kind, key, ...(rejected ? { error: rejected.reason } : {}) });
+  for (const e of entries) world.trace.push({ t, type: 'user:action', action: a.type, kind: e.kind, key: e.key, ...(numbered ? { attempt } : {}), ...(e.error !== undefined ? { error: e.error } : {}) });
+  return retried ? rejected : undefined;
+}
+
+/** Kind and key a trace entry names. */
+function target(a: WorkloadAction): { kind: string; key: string } {
+  switch (a.type) {
+    case 'create':
+    case 'apply':
+      return { kind: a.object.kind, key: keyOf({ namespace: a.object.metadata.namespace, name: a.object.metadata.name ?? '' }) };
+    case 'deleteOwned':
+      return { kind: a.kind, key: a.owner.key };
+    default:
+      return { kind: a.kind, key: a.key };
+  }
+}
+
+function perform(world: World, a: Exclude<WorkloadAction, { type: 'deleteOwned' }>, attempt: number, memo: Memo): void {
+  const { store } = world;
+  switch (a.type) {
+    case 'create': {
+      const { kind, key } = target(a);
+      try {
+        write(world, a, attempt, 'create', kind, key, () => store.create('user', a.object));
+      } catch (err) {
+        // an earlier attempt timed out but was applied: the object the user asked for is there
+        if (attempt > 1 && isStoreError(err, 'AlreadyExists') && live(store.peek(kind, key))) return;
+        throw err;
+      }
+      return;
+    }
+    case 'apply': {
+      const { kind, key } = target(a);
+      const cur = store.peek(kind, key);
+      if (!cur) write(world, a, attempt, 'create', kind, key, () => store.create('user', a.object));
+      else if (cur.metadata.deletionTimestamp !== undefined) throw new Rejected('Terminating');
+      else write(world, a, attempt, 'update', kind, key, () => store.update('user', applied(cur, a.object)));
+      return;
+    }
+    case 'update': {
+      const cur = store.get(a.kind, parseKey(a.key));
+      write(world, a, attempt, 'update', a.kind, a.key, () => store.update('user', { ...cur, spec: a.spec }));
+      return;
+    }
+    case 'patch':
+      write(world, a, attempt, 'patch', a.kind, a.key, () => store.patch('user', a.kind, parseKey(a.key), a.patch));
+      return;
+    case 'delete':
+      write(world, a, attempt, 'delete', a.kind, a.key, () => store.delete('user', a.kind, parseKey(a.key)));
+      return;
+    case 'reapply': {
+      const cur = store.get(a.kind, parseKey(a.key));
+      write(world, a, attempt, 'update', a.kind, a.key, () => store.update('user', { ...cur, metadata: { ...cur.metadata, resourceVersion: '' } }));
+      return;
+    }
+    case 'removeFinalizer': {
+      const cur = store.get(a.kind, parseKey(a.key));
+      write(world, a, attempt, 'update', a.kind, a.key, () => store.update('user', { ...cur, metadata: { ...cur.metadata, finalizers: cur.metadata.finalizers.filter((f) => f !== a.finalizer) } }));
+      return;
+    }
+    case 'recreate': {
+      if (memo.oldUid === undefined) {
+        const cur = store.peek(a.kind, a.key);
+        const copy = a.object ?? (cur ? copyOf(cur) : undefined);
+        if (copy) memo.copy = copy;
+        if (cur && cur.metadata.deletionTimestamp === undefined) write(world, a, attempt, 'delete', a.kind, a.key, () => store.delete('user', a.kind, parseKey(a.key)));
+        memo.oldUid = cur?.metadata.uid ?? '';
+      }
+      const copy = memo.copy;
+      if (!copy) throw new Rejected('NotFound');
+      // an earlier attempt timed out but was applied: the new incarnation is there
+      const now = store.peek(a.kind, a.key);
+      if (attempt > 1 && live(now) && now!.metadata.uid !== memo.oldUid) return;
+      write(world, a, attempt, 'create', a.kind, a.key, () => store.create('user', copy));
+      return;
+    }
+  }
+}
+
+/** One user write through the user seam (api-error / api-conflict events that target the user). */
+function write(world: World, a: WorkloadAction, attempt: number, verb: UserWriteInfo['verb'], kind: string, key: string, fn: () => unknown): void {
+  const { seams, store, kernel } = world;
+  if (seams.hasUserWriteHooks) {
+    const d = seams.decideUserWrite({ t: kernel.now(), verb, kind, key, action: a.type, attempt, seq: seams.userWriteSeq++ });
+    switch (d.type) {
+      case 'conflict': {
+        // a genuine concurrent write gets in first: a conditional update of what the user read answers 409
+        const cur = store.peek(kind, key);
+        if (cur) {
+          const n = Number(cur.metadata.annotations['steadystate.dev/concurrent-writes'] ?? '0') + 1;
+          store.patch('fault:api-conflict', kind, parseKey(key), { metadata: { annotations: { 'steadystate.dev/concurrent-writes': String(n) } } });
+        }
+        break;
+      }
+      case 'error':
+        throw new Rejected(d.status === 429 ? 'TooManyRequests' : d.status === 503 ? 'ServiceUnavailable' : d.status === 504 ? 'Timeout' : 'InternalError', d.retryAfterSeconds);
+      case 'timeout':
+        if (d.applied) {
+          try {
+            fn();
+          } catch {
+            // the user never learns the outcome either way
+          }
+        }
+        throw new Rejected('Timeout');
+      case 'pass':
+        break;
+    }
+  }
+  fn();
+}
+
+function retryable(world: World, a: WorkloadAction, r: Rejected): boolean {
+  if (PASSING.has(r.reason)) return true;
+  if (r.reason !== 'AlreadyExists') return false;
+  // AlreadyExists passes while the old incarnation is terminating (a recreate, a create after a delete)
+  const { kind, key } = target(a);
+  const cur = world.store.peek(kind, key);
+  return cur !== undefined && cur.metadata.deletionTimestamp !== undefined;
+}
+
+function live(o: StoredObject | undefined): boolean {
+  return o !== undefined && o.metadata.deletionTimestamp === undefined;
+}
+
+function reasonOf(err: unknown): Rejected {
+  if (err instanceof Rejected) return err;
+  if (isStoreError(err)) return new Rejected(err.reason, err.retryAfterSeconds);
+  throw err;
+}
+
+/** `kubectl apply` of a manifest to a live object: its spec, labels, annotations, finalizers and other top-level fields. */
+function applied(cur: StoredObject, obj: NewObject): StoredObject {
+  const { apiVersion: _a, kind: _k, metadata, spec, status: _s, ...rest } = obj as NewObject & Record<string, unknown>;
+  const m = cur.metadata;
+  return {
+    ...cur,
+    ...(rest as object),
+    metadata: {
+      ...m,
+      resourceVersion: '',
+      labels: { ...m.labels, ...(metadata.labels ?? {}) },
+      annotations: { ...m.annotations, ...(metadata.annotations ?? {}) },
+      finalizers: [...new Set([...m.finalizers, ...(metadata.finalizers ?? [])])],
+    },
+    spec: spec ?? cur.spec,
+  };
+}
+
+/** What the user would create again: the object without server-set fields, status or controller finalizers. */
+function copyOf(cur: StoredObject): NewObject {
+  const { metadata: m, status: _s, ...rest } = cur as StoredObject & Record<string, unknown>;
+  return {
+    ...(rest as { kind: string }),
+    metadata: {
+      name: m.name,
+      ...(m.namespace !== undefined ? { namespace: m.namespace } : {}),
+      ...(Object.keys(m.labels).length > 0 ? { labels: { ...m.labels } } : {}),
+      ...(Object.keys(m.annotations).length > 0 ? { annotations: { ...m.annotations } } : {}),
+    },
+  };
+}
