@@ -12,6 +12,7 @@
  * Not part of `npm run bench`: it measures correctness, not speed.
  */
 import { writeFileSync } from 'node:fs';
+import { parseFlags } from './hunt-args.js';
 import { check, type CheckFailed } from '../src/index.js';
 import { faultsFor, huntTargets as targets, propertiesFor } from './hunt-targets.js';
 
@@ -29,54 +30,24 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { runs: 300, seeds: [1, 2, 3], only: [], skip: [], without: [], shrink: true, json: undefined, size: {} };
-  for (let i = 0; i < argv.length; i++) {
-    const v = argv[i + 1] ?? '';
-    switch (argv[i]) {
-      case '--runs':
-        a.runs = Number(v);
-        i++;
-        break;
-      case '--seeds':
-        a.seeds = v.split(',').map(Number);
-        i++;
-        break;
-      case '--only':
-        a.only = v.split(',').filter(Boolean);
-        i++;
-        break;
-      case '--skip':
-        a.skip = v.split(',').filter(Boolean);
-        i++;
-        break;
-      case '--without':
-        a.without = v.split(',').filter(Boolean);
-        i++;
-        break;
-      case '--max-objects':
-        a.size.maxObjects = Number(v);
-        i++;
-        break;
-      case '--max-actions':
-        a.size.maxActions = Number(v);
-        i++;
-        break;
-      case '--max-fault-events':
-        a.size.maxFaultEvents = Number(v);
-        i++;
-        break;
-      case '--no-shrink':
-        a.shrink = false;
-        break;
-      case '--json':
-        a.json = v;
-        i++;
-        break;
-      default:
-        throw new Error(`hunt-false-positives: unknown argument ${argv[i]}`);
-    }
-  }
-  return a;
+  const { values: v, booleans } = parseFlags(argv, {
+    runs: { type: 'string' },
+    seeds: { type: 'string' },
+    only: { type: 'string' },
+    skip: { type: 'string' },
+    without: { type: 'string' },
+    'max-objects': { type: 'string' },
+    'max-actions': { type: 'string' },
+    'max-fault-events': { type: 'string' },
+    'no-shrink': { type: 'boolean' },
+    json: { type: 'string' },
+  });
+  const list = (k: string) => (v[k] ?? '').split(',').filter(Boolean);
+  const size: Args['size'] = {};
+  if (v['max-objects'] !== undefined) size.maxObjects = Number(v['max-objects']);
+  if (v['max-actions'] !== undefined) size.maxActions = Number(v['max-actions']);
+  if (v['max-fault-events'] !== undefined) size.maxFaultEvents = Number(v['max-fault-events']);
+  return { runs: Number(v['runs'] ?? 300), seeds: (v['seeds'] ?? '1,2,3').split(',').map(Number), only: list('only'), skip: list('skip'), without: list('without'), shrink: !booleans['no-shrink'], json: v['json'], size };
 }
 
 interface Row {

@@ -10,6 +10,7 @@ import { defaultProperties } from '../properties/index.js';
 import { convergence } from '../properties/convergence.js';
 import { safetyInvariants } from '../properties/safety-invariants.js';
 import { bugZoo } from '../examples/bug-zoo/index.js';
+import { falsePositiveCorpus } from '../examples/false-positives/index.js';
 import { levelTriggered } from '../examples/replicas/level-triggered.js';
 import { REPLICAS_KIND } from '../examples/replicas/replicas.js';
 import { hotLoopCorrect } from '../examples/property-targets/hot-loop.js';
@@ -19,20 +20,28 @@ import { dnsCorrect, dnsDownstream, DOMAIN } from '../examples/property-targets/
 import { bucketCorrect, BUCKET, storageDownstream } from '../examples/property-targets/bucket.js';
 import { WIDGET } from '../examples/property-targets/widget.js';
 import { widgetCorrect } from '../examples/fault-targets/api-conflict/correct.js';
+import { widgetBuggy } from '../examples/fault-targets/api-conflict/buggy.js';
 import { WIDGET as CONFLICT_WIDGET } from '../examples/fault-targets/api-conflict/widget.js';
 import { batchCorrect } from '../examples/fault-targets/coalescing/correct.js';
+import { batchBuggy } from '../examples/fault-targets/coalescing/buggy.js';
 import { BATCH, TASK, taskRunner, type TaskStatus } from '../examples/fault-targets/coalescing/batch.js';
 import { auditCorrect } from '../examples/fault-targets/duplication/correct.js';
+import { auditBuggy } from '../examples/fault-targets/duplication/buggy.js';
 import { AUDIT, CONFIG, type AuditSpec } from '../examples/fault-targets/duplication/audit.js';
 import { shopCorrect } from '../examples/fault-targets/flaky-downstream/correct.js';
+import { shopBuggy } from '../examples/fault-targets/flaky-downstream/buggy.js';
 import { ORDER, shopDownstream } from '../examples/fault-targets/flaky-downstream/shop.js';
 import { clusterCorrect } from '../examples/fault-targets/list-order/correct.js';
+import { clusterBuggy } from '../examples/fault-targets/list-order/buggy.js';
 import { CLUSTER, MEMBER } from '../examples/fault-targets/list-order/cluster.js';
 import { databaseCorrect } from '../examples/fault-targets/recreation/correct.js';
+import { databaseBuggy } from '../examples/fault-targets/recreation/buggy.js';
 import { DATABASE } from '../examples/fault-targets/recreation/database.js';
 import { siteCorrect } from '../examples/fault-targets/reordering/correct.js';
+import { siteBuggy } from '../examples/fault-targets/reordering/buggy.js';
 import { HASH, SITE, specHash, type SiteSpec } from '../examples/fault-targets/reordering/site.js';
 import { singleChildCorrect } from '../examples/fault-targets/single-child/correct.js';
+import { singleChildBuggy } from '../examples/fault-targets/single-child/buggy.js';
 import { APP } from '../examples/fault-targets/single-child/app.js';
 
 /** One correct controller (or set sharing a world) and how to check it. */
@@ -95,11 +104,17 @@ const propertyTargets: Target[] = [
 
 const succeededTasks = (view: WorldView, batch: string) => view.list(TASK).filter((t) => t.metadata.labels['batch'] === batch && (t.status as TaskStatus).phase === 'Succeeded').length;
 
-const faultTargets: Target[] = [
-  { name: 'fault:api-conflict', controllers: [widgetCorrect], options: { objects: { kind: CONFLICT_WIDGET, name: 'w', spec: [{ size: 1 }, { size: 2 }] } } },
+/** A fault target: its correct version (`controllers`), its buggy twin and the fault kinds that break it. */
+export interface FaultTargetPair extends Target {
+  buggy: readonly ControllerDefinition[];
+  pairedFaults: readonly string[];
+}
+
+const faultTargetPairs: FaultTargetPair[] = [
+  { name: 'fault:api-conflict', controllers: [widgetCorrect], buggy: [widgetBuggy], pairedFaults: ['api-conflict'], options: { objects: { kind: CONFLICT_WIDGET, name: 'w', spec: [{ size: 1 }, { size: 2 }] } } },
   {
     name: 'fault:coalescing',
-    controllers: [batchCorrect],
+    controllers: [batchCorrect], buggy: [batchBuggy], pairedFaults: ['coalescing'],
     options: {
       objects: [
         { kind: BATCH, name: 'nightly', spec: {} },
@@ -112,7 +127,7 @@ const faultTargets: Target[] = [
   },
   {
     name: 'fault:duplication',
-    controllers: [auditCorrect],
+    controllers: [auditCorrect], buggy: [auditBuggy], pairedFaults: ['duplication'],
     // Its contract, one entry per generation, is edge-triggered by nature: a generation replaced
     // before the controller saw it (a lost, coalesced or late event) is never audited, and a
     // Config deleted before it was seen neither (no finalizer). The fixture is about duplicated
@@ -127,7 +142,7 @@ const faultTargets: Target[] = [
   },
   {
     name: 'fault:flaky-downstream',
-    controllers: [shopCorrect],
+    controllers: [shopCorrect], buggy: [shopBuggy], pairedFaults: ['flaky-downstream'],
     // no finalizer by design (the fixture is about retries): deleting an Order leaks its shop order
     options: { objects: { kind: ORDER, name: 'order', spec: [{ item: 'book' }, { item: 'lamp' }] }, downstream: shopDownstream, actions: ['reapply', 'update', 'patch'] },
     withoutFaults: { recreation: 'no finalizer: a deleted Order leaves its shop order behind' },
@@ -135,7 +150,7 @@ const faultTargets: Target[] = [
   },
   {
     name: 'fault:list-order',
-    controllers: [clusterCorrect],
+    controllers: [clusterCorrect], buggy: [clusterBuggy], pairedFaults: ['list-order'],
     options: { objects: { kind: CLUSTER, name: 'db', spec: [{ members: 3 }, { members: 1 }, { members: 2 }] } },
     properties: [
       convergence({
@@ -147,18 +162,24 @@ const faultTargets: Target[] = [
       }),
     ],
   },
-  { name: 'fault:recreation', controllers: [databaseCorrect], options: { objects: { kind: DATABASE, name: 'orders', spec: [{ version: '15' }, { version: '16' }] } } },
+  { name: 'fault:recreation', controllers: [databaseCorrect], buggy: [databaseBuggy], pairedFaults: ['recreation'], options: { objects: { kind: DATABASE, name: 'orders', spec: [{ version: '15' }, { version: '16' }] } } },
   {
     name: 'fault:reordering',
-    controllers: [siteCorrect],
+    controllers: [siteCorrect], buggy: [siteBuggy], pairedFaults: ['reordering'],
     options: { objects: { kind: SITE, name: 'shop', spec: [{ replicas: 3 }, { replicas: 5 }] } },
     properties: [convergence({ converged: every(SITE, (s) => s.metadata.annotations[HASH] === specHash(s.spec as unknown as SiteSpec) || `annotation ${String(s.metadata.annotations[HASH])}`) })],
   },
-  { name: 'fault:single-child', controllers: [singleChildCorrect], options: { objects: { kind: APP, name: 'web', spec: [{ image: 'nginx:1' }, { image: 'nginx:2' }] } } },
+  { name: 'fault:single-child', controllers: [singleChildCorrect], buggy: [singleChildBuggy], pairedFaults: ['stale-snapshot', 'crash-restart'], options: { objects: { kind: APP, name: 'web', spec: [{ image: 'nginx:1' }, { image: 'nginx:2' }] } } },
 ];
 
+/** The false-positive corpus (examples/false-positives/): correct controllers of shapes the zoo does not have. */
+export const corpusTargets: readonly Target[] = falsePositiveCorpus.map((c) => ({ name: `corpus:${c.name}`, controllers: c.controllers, options: c.options, ...(c.properties ? { properties: c.properties } : {}) }));
+
 /** Every correct controller the project has. */
-export const huntTargets: readonly Target[] = [...zoo, ...propertyTargets, ...faultTargets];
+export const huntTargets: readonly Target[] = [...zoo, ...propertyTargets, ...faultTargetPairs, ...corpusTargets];
+
+/** The fault targets' buggy twins, checked like their correct versions (bench/hunt-exhibits.ts). */
+export const buggyFaultTargets: readonly FaultTargetPair[] = faultTargetPairs.map((p) => ({ ...p, name: `${p.name}:buggy`, controllers: p.buggy }));
 
 /** Every built-in property, with the target's configured ones in place of those of the same name, minus `skip`. */
 export function propertiesFor(t: Target, skip: readonly string[]): Property[] {

@@ -56,11 +56,11 @@ export const recreation = defineFault({
           if (!obj) return;
           const gapMs = int(e.params, 'gapMs', 0, 0, 3_600_000);
           const key = keyOf(obj.metadata);
+          // the same manifest applied again: every top-level field (spec, ConfigMap data, …), not status
+          const { metadata: _m, status: _s, ...content } = obj;
           const manifest: NewObject = {
-            ...(obj.apiVersion !== undefined ? { apiVersion: obj.apiVersion } : {}),
-            kind: obj.kind,
+            ...content,
             metadata: { name: obj.metadata.name, ...(obj.metadata.namespace !== undefined ? { namespace: obj.metadata.namespace } : {}), labels: { ...obj.metadata.labels }, annotations: { ...obj.metadata.annotations } },
-            spec: obj.spec,
           };
           fired({ at: e.at, objectKind: obj.kind, key, uid: obj.metadata.uid, gapMs });
           waiting.set(`${obj.kind}\u0000${key}`, () =>

@@ -16,8 +16,12 @@ export type StatefulSetParams = JsonObject;
  * `readyReplicas`, `availableReplicas`, `currentReplicas`, `updatedReplicas` and
  * `observedGeneration`. Steps faults act on: `statefulset:create-pod` (delay = a slow rollout).
  *
+ * `persistentVolumeClaimRetentionPolicy` is honoured: `whenDeleted: Delete` makes each claim a
+ * dependent of the StatefulSet (garbage-collected with it), `whenScaled: Delete` deletes the
+ * claims of ordinals scaled away; the default keeps them (Retain).
+ *
  * Known limits: no rolling update of the template (new pods get the new template, running ones
- * keep theirs), no `minReadySeconds`, no claim retention policies.
+ * keep theirs), no `minReadySeconds`.
  * @public
  */
 export const statefulSet = defineEnvironmentActor<StatefulSetParams>({
@@ -61,7 +65,9 @@ function sync(ctx: EnvironmentSyncContext<StatefulSetParams>): EnvironmentSyncRe
       for (const c of claims) {
         const claimName = `${c.name}-${name}-${i}`;
         if (!ctx.get('PersistentVolumeClaim', keyOf({ namespace: ns, name: claimName }))) {
-          ctx.create({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: claimName, ...(ns !== undefined ? { namespace: ns } : {}), labels: templateOf(sts).labels }, spec: c.spec });
+          // whenDeleted: Delete makes the claims dependents of the StatefulSet (not controlled by it), as Kubernetes does
+          const owners = retention(sts).whenDeleted === 'Delete' ? { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name, uid: sts.metadata.uid, blockOwnerDeletion: true }] } : {};
+          ctx.create({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: claimName, ...(ns !== undefined ? { namespace: ns } : {}), labels: templateOf(sts).labels, ...owners }, spec: c.spec });
         }
       }
       const d = ctx.decide('statefulset:create-pod', sts, i);
@@ -90,7 +96,16 @@ function sync(ctx: EnvironmentSyncContext<StatefulSetParams>): EnvironmentSyncRe
     .list('Pod', { namespace: ns, ownedBy: sts })
     .filter((p) => ordinalOf(p, name) >= replicas && p.metadata.deletionTimestamp === undefined)
     .sort((a, b) => ordinalOf(b, name) - ordinalOf(a, name));
-  for (const p of parallel ? extra : extra.slice(0, 1)) ctx.delete('Pod', keyOf(p.metadata));
+  for (const p of parallel ? extra : extra.slice(0, 1)) {
+    ctx.delete('Pod', keyOf(p.metadata));
+    // whenScaled: Delete removes the claims of the ordinals scaled away
+    if (retention(sts).whenScaled === 'Delete') {
+      for (const c of claims) {
+        const claimKey = keyOf({ namespace: ns, name: `${c.name}-${name}-${ordinalOf(p, name)}` });
+        if (ctx.get('PersistentVolumeClaim', claimKey)) ctx.delete('PersistentVolumeClaim', claimKey);
+      }
+    }
+  }
 
   const live = ctx.list('Pod', { namespace: ns, ownedBy: sts }).filter(isActive);
   const ready = live.filter(isPodReady).length;
@@ -98,6 +113,12 @@ function sync(ctx: EnvironmentSyncContext<StatefulSetParams>): EnvironmentSyncRe
     status: { observedGeneration: sts.metadata.generation, replicas: live.length, readyReplicas: ready, availableReplicas: ready, currentReplicas: live.length, updatedReplicas: live.length },
   });
   return after !== undefined ? { afterMs: after } : undefined;
+}
+
+/** `spec.persistentVolumeClaimRetentionPolicy` (Kubernetes 1.32 default: Retain both). */
+function retention(sts: StoredObject): { whenDeleted: string; whenScaled: string } {
+  const p = isRecord(sts.spec['persistentVolumeClaimRetentionPolicy']) ? sts.spec['persistentVolumeClaimRetentionPolicy'] : {};
+  return { whenDeleted: p['whenDeleted'] === 'Delete' ? 'Delete' : 'Retain', whenScaled: p['whenScaled'] === 'Delete' ? 'Delete' : 'Retain' };
 }
 
 function claimTemplates(sts: StoredObject): { name: string; spec: JsonObject }[] {

@@ -3,7 +3,7 @@ import { createRng, type Rng } from '../sim/rng.js';
 import { Trace } from '../sim/trace.js';
 import { fnv1a, hex8 } from '../sim/hash.js';
 import { ObjectStore, type WriteRecord } from '../store/store.js';
-import type { StoredObject } from '../store/object.js';
+import { contentOf, type StoredObject } from '../store/object.js';
 import { Seams } from '../runtime/seams.js';
 import type { RuntimeEnv } from '../runtime/env.js';
 import type { Manager } from '../runtime/manager.js';
@@ -58,7 +58,10 @@ export const GC_DELAY_MS = 5;
 
 function digestOf(o: StoredObject): string {
   const m = o.metadata;
-  return hex8(fnv1a(JSON.stringify([o.spec, o.status, m.labels, m.annotations, m.finalizers, m.ownerReferences, m.deletionTimestamp ?? null])));
+  const { spec: _spec, ...others } = contentOf(o);
+  // top-level fields besides spec (ConfigMap data, …) only when present, so other digests stay as they were
+  const extra = Object.keys(others).length > 0 ? [others] : [];
+  return hex8(fnv1a(JSON.stringify([o.spec, o.status, m.labels, m.annotations, m.finalizers, m.ownerReferences, m.deletionTimestamp ?? null, ...extra])));
 }
 
 /** @internal */

@@ -81,11 +81,11 @@ export function resolveKubeApiOptions(o: KubeApiOptions): ResolvedKubeApiOptions
  * the status subresource and streaming watch (bookmarks, 410 Expired, legacy `/watch/` paths).
  *
  * Known limits (stated, as controller-runtime's fake client does): no admission, defaulting or
- * schema validation; namespaces need not exist and deleting one deletes nothing inside it;
+ * schema validation; a namespace need not exist as an object (deleting a Namespace deletes what is
+ * in it and refuses new content, see the store);
  * server-side apply, dryRun and protobuf are not implemented; list pages after the first show
- * current objects; status written through the main resource is ignored for every kind;
- * top-level fields other than `spec` and `status` are dropped unless the kind is registered with
- * `shape: 'flat'`; a deleted CRD's objects stay in the store.
+ * current objects; status written through the main resource is ignored for every kind; a
+ * deleted CRD's objects stay in the store.
  * @param options - see {@link KubeApiOptions}
  * @example
  * const api = createKubeApi({ store });

@@ -23,9 +23,9 @@ export interface ResourceDefinition {
   /** @defaultValue [] */
   categories?: string[];
   /**
-   * How the wire object maps onto the store's `spec`/`status`: `'spec'` keeps `spec` and
-   * `status` (Deployments, custom resources); `'flat'` keeps every other top-level field
-   * (ConfigMap `data`, Event `reason`) inside the stored `spec` and serves them back flat.
+   * Whether the kind has a spec: `'spec'` (Deployments, custom resources) always serves `spec`;
+   * `'flat'` (ConfigMap, Secret, Event) has none, so an empty one is not served. Either way
+   * every top-level field (ConfigMap `data`, Event `reason`) is stored and served as written.
    * @defaultValue 'spec'
    */
   shape?: 'spec' | 'flat';

@@ -76,7 +76,9 @@ function storedFromPatched(patched: JsonObject, cur: StoredObject, c: ServeConte
   const input = fromWire({ ...patched, apiVersion: c.resource.apiVersion, kind: c.resource.kind }, c.resource, { namespace: c.namespace, name: undefined });
   const m = input.metadata;
   return {
-    ...cur,
+    ...input,
+    ...(cur.apiVersion !== undefined ? { apiVersion: cur.apiVersion } : {}),
+    kind: cur.kind,
     metadata: {
       ...cur.metadata,
       labels: m.labels ?? {},

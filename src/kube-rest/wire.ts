@@ -3,6 +3,8 @@ import type { ResolvedResource } from './resource-definition.js';
 import { KubeStatusError } from './status.js';
 
 const TOP_LEVEL = new Set(['apiVersion', 'kind', 'metadata', 'status']);
+/** Fields of the stored object already written by {@link toWire} before the content. */
+const SERVED_FIRST = new Set(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
 
 function isObject(v: unknown): v is JsonObject {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -10,8 +12,9 @@ function isObject(v: unknown): v is JsonObject {
 
 /**
  * A stored object as kube-apiserver serves it: `apiVersion`/`kind` of the resource, metadata
- * with empty collections left out, and flat kinds (ConfigMap `data`) unpacked from the stored
- * `spec`. Returns a fresh object the caller may mutate.
+ * with empty collections left out, and every top-level field (ConfigMap `data`, RBAC `rules`).
+ * Kinds without a spec (`shape: 'flat'`) are served without an empty one. Returns a fresh object
+ * the caller may mutate.
  * @internal
  */
 export function toWire(obj: StoredObject, resource: ResolvedResource): JsonObject {
@@ -32,10 +35,10 @@ export function toWire(obj: StoredObject, resource: ResolvedResource): JsonObjec
   if (m.ownerReferences.length > 0) meta['ownerReferences'] = cloneJson(m.ownerReferences) as unknown as Json;
   if (m.finalizers.length > 0) meta['finalizers'] = [...m.finalizers];
   const out: JsonObject = { apiVersion: resource.apiVersion, kind: resource.kind, metadata: meta };
-  if (resource.shape === 'flat') {
-    for (const [k, v] of Object.entries(obj.spec)) if (!TOP_LEVEL.has(k)) out[k] = cloneJson(v);
-  } else {
-    out['spec'] = cloneJson(obj.spec);
+  if (resource.shape !== 'flat' || Object.keys(obj.spec).length > 0) out['spec'] = cloneJson(obj.spec);
+  for (const k in obj) {
+    const v = obj[k];
+    if (!SERVED_FIRST.has(k) && v !== undefined) out[k] = cloneJson(v) as Json;
   }
   if (resource.statusSubresource || Object.keys(obj.status).length > 0) out['status'] = cloneJson(obj.status);
   return out;
@@ -72,16 +75,10 @@ export function fromWire(body: unknown, resource: ResolvedResource, route: { nam
   if (route.name !== undefined && name !== undefined && name !== route.name) {
     throw new KubeStatusError('BadRequest', `the name of the object (${name}) does not match the name on the URL (${route.name})`);
   }
-  let spec: JsonObject;
-  if (resource.shape === 'flat') {
-    spec = {};
-    for (const [k, v] of Object.entries(body)) if (!TOP_LEVEL.has(k)) spec[k] = cloneJson(v);
-    if (resource.kind === 'Secret') spec = foldStringData(spec);
-  } else {
-    const s = body['spec'] ?? {};
-    if (!isObject(s)) throw new KubeStatusError('BadRequest', `spec of the ${resource.kind} must be an object`);
-    spec = cloneJson(s);
-  }
+  const s = body['spec'] ?? {};
+  if (!isObject(s)) throw new KubeStatusError('BadRequest', `spec of the ${resource.kind} must be an object`);
+  const content: JsonObject = {};
+  for (const [k, v] of Object.entries(body)) if (!TOP_LEVEL.has(k) && k !== 'spec' && v !== undefined) content[k] = cloneJson(v);
   const status = body['status'] ?? {};
   const out: NewObject & { metadata: { name?: string | undefined } } = {
     apiVersion: resource.apiVersion,
@@ -97,18 +94,9 @@ export function fromWire(body: unknown, resource: ResolvedResource, route: { nam
       ...(typeof meta['resourceVersion'] === 'string' ? { resourceVersion: meta['resourceVersion'] } : {}),
       ...(typeof meta['uid'] === 'string' && meta['uid'] !== '' ? { uid: meta['uid'] } : {}),
     },
-    spec,
+    ...content,
+    spec: cloneJson(s),
     status: isObject(status) ? cloneJson(status) : {},
   };
   return out;
-}
-
-/** Secrets: `stringData` is write-only and lands base64-encoded in `data`, as in Kubernetes. */
-function foldStringData(spec: JsonObject): JsonObject {
-  const sd = spec['stringData'];
-  if (!isObject(sd)) return spec;
-  const data: JsonObject = isObject(spec['data']) ? { ...spec['data'] } : {};
-  for (const [k, v] of Object.entries(sd)) data[k] = Buffer.from(String(v), 'utf8').toString('base64');
-  const { stringData: _drop, ...rest } = spec;
-  return { ...rest, data };
 }

@@ -1,7 +1,8 @@
 import type { Task } from '../sim/kernel.js';
 import { describeThrown } from '../sim/thrown.js';
 import type { StoredObject } from '../store/object.js';
-import { keyOf, parseKey } from '../store/object.js';
+import { cloneJson, keyOf, parseKey } from '../store/object.js';
+import { selectObjects } from '../store/list-options.js';
 import type { Client } from './client.js';
 import { createControllerClient, CrashedError, type ClientOwner } from './controller-client.js';
 import type { ProcessHandle } from './controller-process.js';
@@ -111,8 +112,9 @@ export class ControllerInstance implements ClientOwner {
   }
 
   private onOwned(kind: string, ev: InformerEvent): void {
-    const keys = ownerKeys(ev.object, this.def.for);
-    if (ev.old) for (const k of ownerKeys(ev.old, this.def.for)) if (!keys.includes(k)) keys.push(k);
+    const owners = this.informer(this.def.for);
+    const keys = ownerKeys(ev.object, this.def.for, owners);
+    if (ev.old) for (const k of ownerKeys(ev.old, this.def.for, owners)) if (!keys.includes(k)) keys.push(k);
     for (const k of keys) this.notify(kind, k, ev.type);
   }
 
@@ -134,7 +136,7 @@ export class ControllerInstance implements ClientOwner {
     this.handlerStartedAt = this.env.kernel.now();
     let r: string[] | Promise<string[]>;
     try {
-      r = w.map(ev.object, (this.handlerCtxImpl ??= { clock: new HandlerClock(this) }));
+      r = w.map(ev.object, (this.handlerCtxImpl ??= { clock: new HandlerClock(this), list: (kind, options) => selectObjects(this.informer(kind).values(), options ?? {}).map((o) => cloneJson(o)) }));
     } catch (err) {
       // a map that started sleeping and then threw: end its task, then fail as a sync map does
       if (this.handlerResolve) this.handlerResolve(Promise.reject(err));
@@ -342,10 +344,17 @@ export class ControllerInstance implements ClientOwner {
   }
 }
 
-function ownerKeys(obj: StoredObject, ownerKind: string): string[] {
+/**
+ * Keys of the controlling owners of kind `ownerKind` (controller-runtime's EnqueueRequestForOwner):
+ * in the child's namespace, or without one when the owner is cluster-scoped (a namespaced child of
+ * a cluster-scoped parent), which `owners` (the primary kind's cache) tells.
+ */
+function ownerKeys(obj: StoredObject, ownerKind: string, owners: Informer): string[] {
   const out: string[] = [];
   for (const r of obj.metadata.ownerReferences) {
-    if (r.controller && r.kind === ownerKind) out.push(keyOf({ namespace: obj.metadata.namespace, name: r.name }));
+    if (!r.controller || r.kind !== ownerKind) continue;
+    const namespaced = keyOf({ namespace: obj.metadata.namespace, name: r.name });
+    out.push(obj.metadata.namespace !== undefined && owners.get(namespaced) === undefined && owners.get(r.name)?.metadata.uid === r.uid ? r.name : namespaced);
   }
   return out;
 }

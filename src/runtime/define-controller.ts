@@ -1,9 +1,10 @@
 import type { JsonObject, StoredObject } from '../store/object.js';
+import type { LabelSelector } from '../store/selector.js';
 import type { ControllerProcess } from './controller-process.js';
 import type { RateLimiterOptions } from './rate-limiter.js';
 import type { Reconciler } from './reconcile.js';
 
-/** What a watch's `map` may use: the virtual clock (a map may be slow, see {@link WatchMapping.map}). @public */
+/** What a watch's `map` may use: the virtual clock (a map may be slow, see {@link WatchMapping.map}) and the cache. @public */
 export interface WatchMapContext {
   readonly clock: {
     /** Virtual time in ms. */
@@ -11,6 +12,12 @@ export interface WatchMapContext {
     /** Sleeps `ms` of virtual time (only an async `map` can await it). */
     sleep(ms: number): Promise<void>;
   };
+  /**
+   * Objects of a kind from this controller's informer cache (copies), as a controller-runtime
+   * map function lists with the manager's cached client: e.g. every mirror to re-sync when a
+   * Namespace appears. Never reaches the API server.
+   */
+  list(kind: string, options?: { namespace?: string; labelSelector?: LabelSelector }): StoredObject[];
 }
 
 /** A custom event → keys mapping (controller-runtime `Watches` with `EnqueueRequestsFromMapFunc`). @public */

@@ -4,8 +4,9 @@ import { matchesSelector, parseSelector, type LabelSelector } from './selector.j
 
 /** Which objects a list returns. @public */
 export interface ListOptions {
-  namespace?: string;
-  labelSelector?: LabelSelector;
+  // `| undefined` on purpose: users with exactOptionalPropertyTypes can pass `namespace: ctx.namespace`
+  namespace?: string | undefined;
+  labelSelector?: LabelSelector | undefined;
   /** Only `metadata.name=` and `metadata.namespace=` are supported, as most clients need. */
   fieldSelector?: string;
 }

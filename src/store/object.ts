@@ -36,8 +36,33 @@ export interface ObjectMeta {
   annotations: Record<string, string>;
 }
 
-/** An object as stored and returned by the store. @public */
-export interface StoredObject<Spec = JsonObject, Status = JsonObject> {
+/**
+ * The top-level fields of built-in kinds besides spec and status, as kube-apiserver serves them
+ * (ConfigMap, Secret, ServiceAccount, RBAC kinds, Event). The store keeps every top-level field of
+ * every kind, these and any other.
+ * @public
+ */
+export interface TopLevelFields {
+  /** ConfigMap / Secret entries (Secret values are base64). */
+  data?: Record<string, string>;
+  /** ConfigMap binary entries (base64). */
+  binaryData?: Record<string, string>;
+  /** Secret type, e.g. `Opaque`, `kubernetes.io/tls`. */
+  type?: string;
+  /** ConfigMap / Secret: once true, data, binaryData and immutable itself can no longer change. */
+  immutable?: boolean;
+  /** Role / ClusterRole policy rules. */
+  rules?: Json[];
+  /** RoleBinding / ClusterRoleBinding subjects. */
+  subjects?: Json[];
+  /** RoleBinding / ClusterRoleBinding role reference. */
+  roleRef?: JsonObject;
+  /** Every other top-level field. */
+  [field: string]: unknown;
+}
+
+/** An object as stored and returned by the store: metadata, spec, status and every other top-level field. @public */
+export interface StoredObject<Spec = JsonObject, Status = JsonObject> extends TopLevelFields {
   apiVersion?: string;
   kind: string;
   metadata: ObjectMeta;
@@ -45,8 +70,33 @@ export interface StoredObject<Spec = JsonObject, Status = JsonObject> {
   status: Status;
 }
 
-/** What a caller passes to create: everything but the server-set fields is optional. @public */
-export interface NewObject<Spec = JsonObject, Status = JsonObject> {
+/** Top-level fields the server manages (the rest is the object's content). @internal */
+const MANAGED_FIELDS = new Set(['apiVersion', 'kind', 'metadata', 'status']);
+
+/**
+ * An object's content: every top-level field but apiVersion, kind, metadata and status (spec,
+ * ConfigMap data, RBAC rules, …). What a write through the main resource replaces, and what
+ * bumps `metadata.generation` when it changes. No copies.
+ * @internal
+ */
+export function contentOf(obj: object): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k in obj) {
+    const v = (obj as Record<string, unknown>)[k];
+    if (v !== undefined && !MANAGED_FIELDS.has(k)) out[k] = v;
+  }
+  return out;
+}
+
+/**
+ * What a caller passes to create: everything but the server-set fields is optional. Top-level
+ * fields besides spec and status (ConfigMap `data`, Secret `stringData`, RBAC `rules`) are kept;
+ * a Secret's `stringData` is merged into `data` (base64) on write, as kube-apiserver does.
+ * @public
+ */
+export interface NewObject<Spec = JsonObject, Status = JsonObject> extends TopLevelFields {
+  /** Secret: write-only plain-text entries, stored base64-encoded in `data`. */
+  stringData?: Record<string, string>;
   apiVersion?: string;
   kind: string;
   // `| undefined` on purpose: users with exactOptionalPropertyTypes can pass `namespace: ctx.namespace`

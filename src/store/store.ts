@@ -2,9 +2,10 @@ import type { Clock } from '../sim/clock.js';
 import { AlreadyExistsError, InvalidError, NotFoundError, type StoreErrorReason, StoreError } from './errors.js';
 import { changedPaths } from './field-diff.js';
 import { GarbageCollector, type PropagationPolicy } from './garbage-collector.js';
+import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { selectObjects, type ListOptions } from './list-options.js';
 import { applyMergePatch } from './merge-patch.js';
-import { cloneJson, jsonEqual, keyOf, type Json, type JsonObject, type NewObject, type ObjectRef, type StoredObject } from './object.js';
+import { cloneJson, contentOf, jsonEqual, keyOf, type Json, type JsonObject, type NewObject, type ObjectRef, type StoredObject } from './object.js';
 import { checkUid, deletePreconditionConflict, resourceVersionConflict } from './preconditions.js';
 import { generateNameSuffix, prepareForCreate, prepareForDeletion, prepareForPatch, prepareForStatusUpdate, prepareForUpdate } from './strategy.js';
 import { invalidName, invalidObject, invalidTransition } from './validation.js';
@@ -74,6 +75,7 @@ export class ObjectStore {
   private readonly kinds = new Map<string, KindState>();
   private readonly watches: WatchHub;
   private readonly gc: GarbageCollector;
+  private readonly namespaces: NamespaceLifecycle;
   private readonly clock: Clock;
   private readonly onWrite: ((w: WriteRecord) => void) | undefined;
   private readonly uidPrefix: string;
@@ -83,6 +85,7 @@ export class ObjectStore {
     this.watches = new WatchHub(options.historyLimit ?? 1000);
     this.onWrite = options.onWrite;
     this.gc = new GarbageCollector(this, options.defer ?? ((fn) => fn()));
+    this.namespaces = new NamespaceLifecycle(this, options.defer ?? ((fn) => fn()));
     this.uidPrefix = options.uidPrefix ?? 'uid';
   }
 
@@ -165,6 +168,11 @@ export class ObjectStore {
       this.recordError(actor, 'create', input.kind, key, 'AlreadyExists');
       throw new AlreadyExistsError(`${input.kind} "${key}" already exists`);
     }
+    const refused = this.namespaces.refusal(input.kind, namespace);
+    if (refused) {
+      this.recordError(actor, 'create', input.kind, key, refused.reason);
+      throw refused;
+    }
     const now = this.clock.now();
     const obj = prepareForCreate(input, name, namespace, `${this.uidPrefix}-${++this.uidCounter}`, now);
     const invalid = invalidObject(obj);
@@ -180,20 +188,22 @@ export class ObjectStore {
     this.watches.emit(ks.watch, { type: 'ADDED', object: obj, rv });
     this.record({ t: now, actor, verb: 'create', kind: obj.kind, key, uid: obj.metadata.uid, rv, changed: ['.'], noop: false });
     this.gc.collectDangling(obj, undefined);
+    if (obj.kind === 'Namespace') this.namespaces.changed(obj, 'created');
     this.watches.flush();
     return cloneJson(obj) as unknown as StoredObject<S, T>;
   }
 
   /**
-   * Replaces spec and metadata (labels, annotations, finalizers, ownerReferences) through the
-   * main resource; status in the request is ignored. 409 when `metadata.resourceVersion` is set
+   * Replaces the content (spec and every other top-level field but status) and metadata
+   * (labels, annotations, finalizers, ownerReferences) through the main resource; status in the
+   * request is ignored. 409 when `metadata.resourceVersion` is set
    * and not current; an empty resourceVersion is an unconditional update. 409 too when
    * `metadata.uid` is set and names another object (one deleted and recreated under the name).
    */
   update<S = JsonObject, T = JsonObject>(actor: string, obj: NewObject<S, T> & { metadata: { name: string } }): StoredObject<S, T> {
     const m = obj.metadata;
     return this.write(actor, 'update', obj.kind, keyOf(m as ObjectRef), m.resourceVersion, (cur) =>
-      prepareForUpdate(checkUid(cur, m.uid), cloneJson(obj.spec as JsonObject | undefined), {
+      prepareForUpdate(checkUid(cur, m.uid), cloneJson(contentOf(obj)), {
         labels: cloneJson(m.labels),
         annotations: cloneJson(m.annotations),
         finalizers: cloneJson(m.finalizers),
@@ -279,6 +289,7 @@ export class ObjectStore {
       // the dependents now (kube-apiserver does it through the `orphan` finalizer); the other
       // policies collect them when the object is finally removed.
       if (options.propagationPolicy === 'Orphan') this.gc.cascade(cur.metadata.uid, 'Orphan');
+      if (kind === 'Namespace') this.namespaces.changed(next, 'deleting');
       this.watches.flush();
       return cloneJson(next);
     }
@@ -359,7 +370,8 @@ export class ObjectStore {
       return cloneJson(cur);
     }
     const rv = ++this.rv;
-    const specChanged = !jsonEqual(cur.spec, next.spec);
+    // spec, or any other content field (a CRD's top-level fields, ConfigMap data), as for custom resources
+    const specChanged = !jsonEqual(contentOf(cur), contentOf(next));
     next = {
       ...next,
       metadata: { ...next.metadata, resourceVersion: String(rv), generation: cur.metadata.generation + (specChanged ? 1 : 0) },
@@ -391,6 +403,7 @@ export class ObjectStore {
     const gone: StoredObject = { ...cur, metadata: { ...cur.metadata, resourceVersion: String(rv) } };
     ks.objects.delete(key);
     this.gc.removed(cur, key);
+    if (cur.kind === 'Namespace') this.namespaces.changed(cur, 'removed');
     this.watches.emit(ks.watch, { type: 'DELETED', object: gone, rv });
     return { rv, object: gone };
   }

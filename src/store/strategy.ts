@@ -1,5 +1,5 @@
 import { InvalidError } from './errors.js';
-import { cloneJson, virtualTimestamp, type JsonObject, type NewObject, type OwnerReference, type StoredObject } from './object.js';
+import { cloneJson, contentOf, virtualTimestamp, type JsonObject, type NewObject, type OwnerReference, type StoredObject } from './object.js';
 import { checkUid, resourceVersionConflict } from './preconditions.js';
 
 /*
@@ -18,49 +18,88 @@ export interface WritableMetadata {
 
 /**
  * The object a create stores (its resourceVersion still empty): the request's fields, deep
- * copied and defaulted, plus the server-set metadata.
+ * copied and defaulted (every top-level field kept, a Secret's `stringData` folded into `data`),
+ * plus the server-set metadata.
  * @internal
  */
 export function prepareForCreate(input: NewObject<unknown, unknown>, name: string, namespace: string | undefined, uid: string, now: number): StoredObject {
   const meta = input.metadata;
-  return {
-    ...(input.apiVersion !== undefined ? { apiVersion: input.apiVersion } : {}),
-    kind: input.kind,
-    metadata: {
-      name,
-      ...(namespace !== undefined ? { namespace } : {}),
-      ...(meta.generateName !== undefined ? { generateName: meta.generateName } : {}),
-      uid,
-      resourceVersion: '',
-      generation: 1,
-      creationTimestamp: virtualTimestamp(now),
-      finalizers: cloneJson(meta.finalizers ?? []),
-      ownerReferences: cloneJson(meta.ownerReferences ?? []),
-      labels: cloneJson(meta.labels ?? {}),
-      annotations: cloneJson(meta.annotations ?? {}),
+  return withContent(
+    {
+      ...(input.apiVersion !== undefined ? { apiVersion: input.apiVersion } : {}),
+      kind: input.kind,
+      metadata: {
+        name,
+        ...(namespace !== undefined ? { namespace } : {}),
+        ...(meta.generateName !== undefined ? { generateName: meta.generateName } : {}),
+        uid,
+        resourceVersion: '',
+        generation: 1,
+        creationTimestamp: virtualTimestamp(now),
+        finalizers: cloneJson(meta.finalizers ?? []),
+        ownerReferences: cloneJson(meta.ownerReferences ?? []),
+        labels: cloneJson(meta.labels ?? {}),
+        annotations: cloneJson(meta.annotations ?? {}),
+      },
+      spec: {},
+      status: cloneJson((input.status ?? {}) as JsonObject),
     },
-    spec: cloneJson((input.spec ?? {}) as JsonObject),
-    status: cloneJson((input.status ?? {}) as JsonObject),
-  };
+    cloneJson(contentOf(input)),
+  );
 }
 
 /**
- * A write through the main resource: spec and the writable metadata come from the request,
- * everything else (status, server-set metadata) is kept. No copies.
+ * A write through the main resource: the content (spec and every other top-level field but
+ * status) and the writable metadata come from the request, everything else (status, server-set
+ * metadata) is kept. No copies of `content`.
  * @internal
  */
-export function prepareForUpdate(cur: StoredObject, spec: JsonObject | undefined, meta: WritableMetadata): StoredObject {
-  return {
-    ...cur,
-    spec: spec ?? {},
-    metadata: {
-      ...cur.metadata,
-      labels: meta.labels ?? {},
-      annotations: meta.annotations ?? {},
-      finalizers: meta.finalizers ?? [],
-      ownerReferences: meta.ownerReferences ?? [],
+export function prepareForUpdate(cur: StoredObject, content: Record<string, unknown>, meta: WritableMetadata): StoredObject {
+  return withContent(
+    {
+      ...(cur.apiVersion !== undefined ? { apiVersion: cur.apiVersion } : {}),
+      kind: cur.kind,
+      metadata: {
+        ...cur.metadata,
+        labels: meta.labels ?? {},
+        annotations: meta.annotations ?? {},
+        finalizers: meta.finalizers ?? [],
+        ownerReferences: meta.ownerReferences ?? [],
+      },
+      spec: {},
+      status: cur.status,
     },
-  };
+    content,
+  );
+}
+
+/** `base` with the content fields set (spec defaulting to `{}`), a Secret's stringData folded in. */
+function withContent(base: StoredObject, content: Record<string, unknown>): StoredObject {
+  const out: StoredObject = base;
+  for (const k in content) if (content[k] !== undefined) out[k] = content[k];
+  if (out.spec === null || out.spec === undefined) out.spec = {};
+  return out.kind === 'Secret' ? foldStringData(out) : out;
+}
+
+/**
+ * Secrets: `stringData` is write-only; its entries land base64-encoded in `data` (overriding
+ * entries of the same key), as kube-apiserver does on every write.
+ */
+function foldStringData(obj: StoredObject): StoredObject {
+  const sd = obj['stringData'];
+  if (sd === undefined) return obj;
+  const { stringData: _drop, ...rest } = obj;
+  if (sd === null || typeof sd !== 'object' || Array.isArray(sd)) return { ...rest, stringData: sd } as StoredObject; // validation answers 422
+  const data: Record<string, string> = rest.data !== null && typeof rest.data === 'object' && !Array.isArray(rest.data) ? { ...rest.data } : {};
+  for (const [k, v] of Object.entries(sd as Record<string, unknown>)) data[k] = base64(String(v));
+  return { ...rest, data } as StoredObject;
+}
+
+/** UTF-8 text as base64 (no Node Buffer needed). */
+function base64(text: string): string {
+  let bin = '';
+  for (const b of new TextEncoder().encode(text)) bin += String.fromCharCode(b);
+  return btoa(bin);
 }
 
 /** A write through the status subresource: only status comes from the request. No copies. @internal */
@@ -82,7 +121,7 @@ export function prepareForPatch(kind: string, key: string, cur: StoredObject, re
   const conflict = resourceVersionConflict(kind, key, cur, typeof m.resourceVersion === 'string' ? m.resourceVersion : undefined);
   if (conflict) throw conflict;
   checkUid(cur, m.uid);
-  return status ? prepareForStatusUpdate(cur, next.status as JsonObject | undefined) : prepareForUpdate(cur, next.spec as JsonObject | undefined, m);
+  return status ? prepareForStatusUpdate(cur, next.status as JsonObject | undefined) : prepareForUpdate(cur, contentOf(next), m);
 }
 
 /**

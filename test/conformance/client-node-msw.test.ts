@@ -85,7 +85,7 @@ describe('@kubernetes/client-node 1.4 over msw: makeInformer', () => {
     await informer.start();
     await until(() => api.openWatches() === 1, 'the watch to open');
     store.create('user', { kind: 'ConfigMap', metadata: { name: 'new', namespace: 'inf' } });
-    store.patch('user', 'ConfigMap', { namespace: 'inf', name: 'pre' }, { spec: { data: { v: '1' } } });
+    store.patch('user', 'ConfigMap', { namespace: 'inf', name: 'pre' }, { data: { v: '1' } });
     store.delete('user', 'ConfigMap', { namespace: 'inf', name: 'new' });
     await until(() => seen.length === 4, 'four events');
     expect(seen).toEqual(['add pre', 'add new', 'update pre {"v":"1"}', 'delete new']);

@@ -27,10 +27,10 @@ function scenario(over: Partial<Scenario> = {}): Scenario {
   };
 }
 
-const converged = (run: { finalObjects: { kind: string; metadata: { name: string; generation: number }; status: Record<string, unknown>; spec: Record<string, unknown> }[] }) => {
+const converged = (run: { finalObjects: { kind: string; metadata: { name: string; generation: number }; status: Record<string, unknown>; spec: Record<string, unknown>; [field: string]: unknown }[] }) => {
   const app = run.finalObjects.find((o) => o.kind === 'WebApp' && o.metadata.name === 'web');
   const cm = run.finalObjects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'web-web');
-  return { observed: app?.status['observedGeneration'] === app?.metadata.generation, data: (cm?.spec as { data?: unknown } | undefined)?.data };
+  return { observed: app?.status['observedGeneration'] === app?.metadata.generation, data: cm?.['data'] };
 };
 
 describe('kubeController: a client-node controller inside simulate', () => {

@@ -94,7 +94,7 @@ describe.skipIf(!hasKubectl)('kubectl against the loopback API server', () => {
     expect(await ok('apply', '-f', cm)).toContain('configmap/applied unchanged');
     file('applied.json', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'applied' }, data: { a: '2' } });
     expect(await ok('apply', '-f', cm)).toContain('configmap/applied configured');
-    expect(store.peek('ConfigMap', 'default/applied')!.spec).toMatchObject({ data: { a: '2' } });
+    expect(store.peek('ConfigMap', 'default/applied')!.data).toMatchObject({ a: '2' });
   });
 
   it('get -w sees a change made with patch --type=merge', async () => {
@@ -105,7 +105,7 @@ describe.skipIf(!hasKubectl)('kubectl against the loopback API server', () => {
       await until(() => out.includes('1\n') && api.openWatches() > 0, 'kubectl get -w to print the current value and watch');
       expect(await ok('patch', 'configmap', 'demo', '--type=merge', '-p', '{"data":{"v":"2"}}')).toContain('configmap/demo patched');
       await until(() => out.includes('2\n'), 'kubectl get -w to print the patched value');
-      expect(store.peek('ConfigMap', 'default/demo')!.spec).toEqual({ data: { v: '2' } });
+      expect(store.peek('ConfigMap', 'default/demo')!.data).toEqual({ v: '2' });
     } finally {
       watcher.kill();
     }

@@ -35,6 +35,27 @@ describe('defineEnvironmentActor', () => {
     ]);
   });
 
+  it('sees and keeps every top-level field: an actor reads ConfigMap data and patches it', async () => {
+    const bumper = defineEnvironmentActor({
+      name: 'bumper',
+      description: 'copies data.source into data.copy',
+      defaults: {},
+      for: 'ConfigMap',
+      sync(ctx) {
+        const cm = ctx.object;
+        if (!cm) return undefined;
+        const data = (cm['data'] ?? {}) as Record<string, string>;
+        if (data['copy'] !== data['source']) ctx.patch('ConfigMap', ctx.key, { data: { copy: data['source'] ?? '' } });
+        return undefined;
+      },
+    });
+    const cm = { kind: 'ConfigMap', metadata: { name: 'app', namespace: 'default', labels: { a: '1' } }, data: { source: 'x' }, binaryData: { b: 'AA==' } };
+    const { run } = await runEnv({ actors: [bumper], environment: [{ name: 'bumper' }], workload: [create(100, cm)] });
+    const final = run.finalObjects.find((o) => o.kind === 'ConfigMap')!;
+    expect(final['data']).toEqual({ source: 'x', copy: 'x' });
+    expect(final['binaryData']).toEqual({ b: 'AA==' });
+  });
+
   it('skips writes that change nothing (a level-triggered actor may write what it wants on every sync)', async () => {
     let syncs = 0;
     const stamper = defineEnvironmentActor({

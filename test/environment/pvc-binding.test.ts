@@ -19,6 +19,18 @@ describe('pvcBinding', () => {
     expect(pvc.status).toEqual({ phase: 'Bound', accessModes: ['ReadWriteMany'], capacity: { storage: '3Gi' } });
   });
 
+  it('a grown request of a Bound claim is Resizing, then the capacity follows resizeMs later; a smaller one changes nothing', async () => {
+    const grow = { at: 2000, type: 'patch' as const, kind: 'PersistentVolumeClaim', key: 'default/data', patch: { spec: { resources: { requests: { storage: '5Gi' } } } } };
+    const { run } = await runEnv({ environment: [{ name: 'pvc-binding', params: { bindMs: 500, resizeMs: 1000 } }], workload: [create(0, claim), grow] });
+    expect(run.writes.filter((w) => w.actor === 'environment:pvc-binding' && w.t >= 2000).map((w) => [w.t, w.changed.join(',')])).toEqual([
+      [2000, 'status.conditions'],
+      [3000, 'status.capacity.storage,status.conditions'],
+    ]);
+    const pvc = find(run.finalObjects, 'PersistentVolumeClaim', 'default/data')!;
+    expect(pvc.status).toEqual({ phase: 'Bound', accessModes: ['ReadWriteMany'], capacity: { storage: '5Gi' } });
+    expect(run.trace.filter((e) => e.type === 'environment:step' && e['step'] === 'pvc:resized')).toHaveLength(1);
+  });
+
   it('binds claims that exist before it is installed', async () => {
     const { run } = await runEnv({ environment: [{ name: 'pvc-binding' }], initialObjects: [claim], workload: [] });
     expect(find(run.finalObjects, 'PersistentVolumeClaim', 'default/data')!.status['phase']).toBe('Bound');

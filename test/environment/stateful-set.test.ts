@@ -49,6 +49,23 @@ describe('statefulSet', () => {
     expect(ofKind(run.finalObjects, 'PersistentVolumeClaim')).toHaveLength(3);
   });
 
+  it('persistentVolumeClaimRetentionPolicy Delete: claims of ordinals scaled away go, and all go with the StatefulSet', async () => {
+    const policy = { persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Delete', whenScaled: 'Delete' } };
+    const { run } = await runEnv({
+      environment: env,
+      workload: [create(0, db(3, policy)), { at: 10_000, type: 'patch', kind: 'StatefulSet', key: 'default/db', patch: { spec: { replicas: 1 } } }, { at: 20_000, type: 'delete', kind: 'StatefulSet', key: 'default/db' }],
+      faultWindowMs: 20_000,
+    });
+    const claimDeletes = run.writes.filter((w) => w.verb === 'delete' && w.kind === 'PersistentVolumeClaim');
+    expect(claimDeletes.filter((w) => w.t < 20_000).map((w) => [w.key, w.actor])).toEqual([
+      ['default/data-db-2', 'environment:stateful-set'],
+      ['default/data-db-1', 'environment:stateful-set'],
+    ]);
+    // the last claim is a dependent of the StatefulSet: garbage-collected with it
+    expect(claimDeletes.filter((w) => w.t >= 20_000).map((w) => [w.key, w.actor])).toEqual([['default/data-db-0', 'environment:garbage-collector']]);
+    expect(ofKind(run.finalObjects, 'PersistentVolumeClaim')).toHaveLength(0);
+  });
+
   it('recreates an evicted pod under the same name', async () => {
     const { run } = await runEnv({ environment: env, workload: [create(0, db(1))], faults: { events: [{ kind: 'environment-pod-eviction', at: 5000, target: 'default/db-0' }], background: [] } });
     expect(run.writes.filter((w) => w.key === 'default/db-0' && (w.verb === 'create' || w.verb === 'delete')).map((w) => [w.t, w.actor, w.verb])).toEqual([

@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { allFaults } from '../../faults/index.js';
@@ -46,6 +47,16 @@ export interface FaultLawCase {
 }
 
 const EMPTY: FaultPlan = { events: [], background: [] };
+
+/**
+ * With `STEADYSTATE_LAW_STATS=<file>`, each search law appends one JSON line (pair, runs to the
+ * first breaking plan, shrunk size) to that file: how bench notes compare a fault's power
+ * before and after a change. Off otherwise.
+ */
+function recordSearch(pair: string, runsToDetection: number, shrunkTo: number | undefined): void {
+  const file = process.env['STEADYSTATE_LAW_STATS'];
+  if (file) appendFileSync(file, `${JSON.stringify({ pair, runsToDetection, shrunkTo })}\n`);
+}
 
 /** Runs one scenario with the fault under test (and any companion faults of the case). */
 export async function runCase(c: FaultLawCase, def: ControllerDefinition, plan: FaultPlan, seed?: number): Promise<RunRecord> {
@@ -176,6 +187,7 @@ export function faultLaws(c: FaultLawCase): void {
           fc.asyncProperty(c.fault.arbitrary(c.gen), async (events) => c.judge(await runCase(c, c.buggy, { events, background: [] })) === true),
           { seed: 5, numRuns: search.numRuns },
         );
+        recordSearch(`${c.fault.kind} (${label})`, out.numRuns, out.counterexample?.[0]?.length);
         expect(out.failed).toBe(true);
         expect(out.counterexample?.[0]).toHaveLength(search.shrinksTo);
       });

@@ -5,7 +5,7 @@ import type { ScheduledEvent } from '../../sim/scheduler.js';
 import { thrownMessage } from '../../sim/thrown.js';
 import { isStoreError } from '../../store/errors.js';
 import { applyMergePatch } from '../../store/merge-patch.js';
-import { jsonEqual, keyOf, parseKey, type Json, type JsonObject, type NewObject, type StoredObject } from '../../store/object.js';
+import { contentOf, jsonEqual, keyOf, parseKey, type Json, type JsonObject, type NewObject, type StoredObject } from '../../store/object.js';
 import { matchesSelector, parseSelector } from '../../store/selector.js';
 import type { DeleteOptions, Watch, WatchEvent } from '../../store/store.js';
 import type { EnvironmentApi, EnvironmentListOptions, EnvironmentLoop, EnvironmentReader, EnvironmentStartContext, EnvironmentSyncContext, EnvironmentSyncResult } from '../define-environment-actor.js';
@@ -87,7 +87,8 @@ export function installActor<P extends JsonObject>(world: World, spec: ActorSpec
       const cur = store.peek(kind, key);
       if (cur) {
         const next = applyMergePatch(cur as unknown as Json, patch) as unknown as StoredObject;
-        if (jsonEqual(next.spec, cur.spec) && jsonEqual(next.metadata, cur.metadata)) return cur;
+        // the content is every top-level field but status (spec, ConfigMap data, …)
+        if (jsonEqual(contentOf(next), contentOf(cur)) && jsonEqual(next.metadata, cur.metadata)) return cur;
       }
       return attempt(() => store.patch(actor, kind, parseKey(key), patch));
     },

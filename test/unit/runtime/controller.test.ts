@@ -228,3 +228,41 @@ describe('runaway loops', () => {
     expect(r.timing.exhausted).toBeUndefined();
   });
 });
+
+describe('event handlers: owners and map functions', () => {
+  it('a namespaced child of a cluster-scoped owner enqueues the owner key without a namespace', async () => {
+    const keys: string[] = [];
+    const c = defineController({
+      name: 'c',
+      for: 'Tenant',
+      owns: ['Role'],
+      resyncPeriodMs: 0,
+      async reconcile(ctx) {
+        keys.push(ctx.key);
+        const t = await ctx.client.tryGet('Tenant', ctx.key);
+        if (t && !(await ctx.client.tryGet('Role', { namespace: 'team', name: 'admin' }))) {
+          await ctx.client.create({ kind: 'Role', metadata: { namespace: 'team', name: 'admin', ownerReferences: [{ kind: 'Tenant', name: t.metadata.name, uid: t.metadata.uid, controller: true }] }, rules: [] });
+        }
+      },
+    });
+    const s = scenario({ controllers: [{ name: 'c' }], workload: [{ at: 0, type: 'create', object: { kind: 'Tenant', metadata: { name: 'acme' }, spec: {} } }, { at: 1000, type: 'patch', kind: 'Role', key: 'team/admin', patch: { metadata: { labels: { x: '1' } } } }] });
+    await run(s, [c]);
+    expect(keys.length).toBeGreaterThan(2);
+    expect(new Set(keys)).toEqual(new Set(['acme']));
+  });
+
+  it('a map function lists from the cache (ctx.list): a Namespace event enqueues every mirror', async () => {
+    const seen: string[] = [];
+    const c = defineController({
+      name: 'c',
+      for: 'Mirror',
+      watches: [{ kind: 'Namespace', map: (_ns, ctx) => ctx.list('Mirror', { labelSelector: 'copy=yes' }).map((m) => `${m.metadata.namespace}/${m.metadata.name}`) }],
+      resyncPeriodMs: 0,
+      reconcile: (ctx) => void seen.push(`${ctx.clock.now()} ${ctx.key}`),
+    });
+    const mirror = (name: string, copy: string) => ({ kind: 'Mirror', metadata: { name, namespace: 'ns', labels: { copy } }, spec: {} });
+    const s = scenario({ controllers: [{ name: 'c' }], initialObjects: [mirror('a', 'yes'), mirror('b', 'yes'), mirror('c', 'no')], workload: [{ at: 500, type: 'create', object: { kind: 'Namespace', metadata: { name: 'team' }, spec: {} } }] });
+    await run(s, [c]);
+    expect(seen.filter((x) => !x.startsWith('0 ')).sort()).toEqual(['501 ns/a', '501 ns/b']);
+  });
+});

@@ -1,0 +1,164 @@
+/**
+ * Measures the false-positive rate on correct controllers: unlike `check` (which stops at the
+ * first failure and shrinks it), every generated run is judged by every property, and each
+ * failing run is classified by fault-kind ablation: the run is repeated with one fault kind of
+ * its plan removed at a time, and a kind whose removal makes the failure go away is a cause
+ * (several causes: each suffices to remove it; none: it needs a combination, or it fails without
+ * any fault at all, which puts the oracle or the controller in question, never a fault).
+ *
+ *   npx tsx bench/hunt-fp-rate.ts [--runs 300] [--seeds 1,2,3] [--only corpus:] [--no-ablation] [--json out.json]
+ *
+ * Prints per target: failing runs / runs, per property; then totals: failing runs / runs,
+ * targets with any failure, failing runs per property and per ablation cause. Not part of
+ * `npm run bench`: it measures correctness, not speed.
+ */
+import { writeFileSync } from 'node:fs';
+import { check, type Property, type RunRecord, type Scenario, type Verdict } from '../src/index.js';
+import { resolveCheckOptions } from '../src/harness/check-options.js';
+import { ScenarioRunner } from '../src/harness/scenario-runner.js';
+import { parseFlags } from './hunt-args.js';
+import { faultsFor, huntTargets, propertiesFor, type Target } from './hunt-targets.js';
+
+interface Args {
+  runs: number;
+  seeds: number[];
+  only: string[];
+  ablation: boolean;
+  json: string | undefined;
+}
+
+function parseArgs(argv: string[]): Args {
+  const { values: v, booleans } = parseFlags(argv, { runs: { type: 'string' }, seeds: { type: 'string' }, only: { type: 'string' }, 'no-ablation': { type: 'boolean' }, json: { type: 'string' } });
+  return { runs: Number(v['runs'] ?? 300), seeds: (v['seeds'] ?? '1,2,3').split(',').map(Number), only: (v['only'] ?? 'corpus:').split(',').filter(Boolean), ablation: !booleans['no-ablation'], json: v['json'] };
+}
+
+/** One failing property of one run. */
+interface Failure {
+  property: string;
+  summary: string;
+}
+
+/** One failing run, with what ablation found. */
+interface FailingRun {
+  target: string;
+  seed: number;
+  run: number;
+  failures: Failure[];
+  /** Fault kinds in the run's plan. */
+  kinds: string[];
+  /** Per failing property: the kinds whose removal alone makes it pass ('none' when it fails without any fault). */
+  causes: Record<string, string[]>;
+  scenario: Scenario;
+}
+
+/** A property that records every verdict of `p` and never fails, so a check judges every run with every property. */
+function recording(p: Property, onVerdict: (run: RunRecord, v: Verdict) => void): Property {
+  return {
+    name: p.name,
+    description: p.description,
+    options: p.options,
+    needsTwin: p.needsTwin,
+    probes: (ctx) => p.probes(ctx),
+    ...(p.extraRuns ? { extraRuns: (s: Scenario) => p.extraRuns!(s) } : {}),
+    judge(run, twin, extras) {
+      const v = p.judge(run, twin, extras);
+      onVerdict(run, v);
+      return { ok: true };
+    },
+  };
+}
+
+function kindsOf(s: Scenario): string[] {
+  return [...new Set([...s.faults.events.map((e) => e.kind), ...s.faults.background.filter((b) => b.rate > 0).map((b) => b.kind)])].sort();
+}
+
+function without(s: Scenario, kinds: readonly string[]): Scenario {
+  return { ...s, faults: { events: s.faults.events.filter((e) => !kinds.includes(e.kind)), background: s.faults.background.filter((b) => !kinds.includes(b.kind)) } };
+}
+
+async function measure(t: Target, seed: number, runs: number, ablation: boolean): Promise<{ runs: number; failing: FailingRun[] }> {
+  const properties = propertiesFor(t, []);
+  const faults = faultsFor(t, []);
+  const verdicts = new Map<RunRecord, Failure[]>();
+  const order: RunRecord[] = [];
+  const wrapped = properties.map((p) =>
+    recording(p, (run, v) => {
+      let list = verdicts.get(run);
+      if (!list) {
+        verdicts.set(run, (list = []));
+        order.push(run);
+      }
+      if (!v.ok) list.push({ property: p.name, summary: v.summary });
+    }),
+  );
+  const r = await check(t.controllers, { ...t.options, faults, properties: wrapped, runs, seed, shrink: false, determinism: false, coverage: false });
+  const resolved = resolveCheckOptions(t.controllers, { ...t.options, faults, properties });
+  const runner = new ScenarioRunner(
+    { controllers: resolved.controllers, faults: resolved.faults, environment: resolved.environment.map((e) => e.actor), ...(resolved.downstream ? { downstream: resolved.downstream } : {}), tailMs: resolved.tailMs, traceReads: resolved.traceReads },
+    properties,
+  );
+  const failing: FailingRun[] = [];
+  for (const [i, run] of order.entries()) {
+    const failures = verdicts.get(run)!;
+    if (failures.length === 0) continue;
+    const kinds = kindsOf(run.scenario);
+    const causes: Record<string, string[]> = {};
+    if (ablation) {
+      for (const f of failures) {
+        const only = properties.filter((p) => p.name === f.property);
+        const fails = async (s: Scenario) => (await runner.judge(s, { properties: only })).failure !== undefined;
+        if (kinds.length === 0 || (await fails(without(run.scenario, kinds)))) {
+          causes[f.property] = ['none'];
+          continue;
+        }
+        const found: string[] = [];
+        for (const k of kinds) if (!(await fails(without(run.scenario, [k])))) found.push(k);
+        causes[f.property] = found.length > 0 ? found : ['combination'];
+      }
+    }
+    failing.push({ target: t.name, seed, run: i + 1, failures, kinds, causes, scenario: run.scenario });
+  }
+  return { runs: r.runs, failing };
+}
+
+function count<T>(items: readonly T[], keys: (x: T) => string[]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const x of items) for (const k of new Set(keys(x))) m.set(k, (m.get(k) ?? 0) + 1);
+  return new Map([...m].sort((a, b) => b[1] - a[1]));
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const chosen = huntTargets.filter((t) => args.only.some((o) => t.name.includes(o)));
+  if (chosen.length === 0) throw new Error(`hunt-fp-rate: --only ${args.only.join(',')} matches no target`);
+  const all: FailingRun[] = [];
+  let totalRuns = 0;
+  const perTarget: { target: string; runs: number; failing: number }[] = [];
+  const t0 = performance.now();
+  for (const t of chosen) {
+    let runs = 0;
+    const mine: FailingRun[] = [];
+    for (const seed of args.seeds) {
+      const m = await measure(t, seed, args.runs, args.ablation);
+      runs += m.runs;
+      mine.push(...m.failing);
+    }
+    totalRuns += runs;
+    all.push(...mine);
+    perTarget.push({ target: t.name, runs, failing: mine.length });
+    const props = [...count(mine, (f) => f.failures.map((x) => x.property))].map(([p, n]) => `${p} ${n}`).join(', ');
+    console.log(`${mine.length === 0 ? 'ok  ' : 'FAIL'}  ${t.name.padEnd(34)} ${String(mine.length).padStart(4)}/${runs} runs failed${props ? ` (${props})` : ''}`);
+  }
+  const failingTargets = perTarget.filter((p) => p.failing > 0).length;
+  console.log(`\n${chosen.length} targets × ${args.seeds.length} seeds × ${args.runs} runs (${Math.round((performance.now() - t0) / 1000)} s)`);
+  console.log(`failing runs: ${all.length}/${totalRuns} (${((100 * all.length) / Math.max(1, totalRuns)).toFixed(2)}%); targets with any failure: ${failingTargets}/${chosen.length}`);
+  console.log(`per property (failing runs): ${[...count(all, (f) => f.failures.map((x) => x.property))].map(([k, n]) => `${k} ${n}`).join(', ') || '-'}`);
+  if (args.ablation) {
+    console.log(`per ablation cause (failing runs; 'none' = fails without any fault): ${[...count(all, (f) => Object.values(f.causes).flat())].map(([k, n]) => `${k} ${n}`).join(', ') || '-'}`);
+    const pairs = count(all, (f) => Object.entries(f.causes).flatMap(([p, ks]) => ks.map((k) => `${p} ← ${k}`)));
+    for (const [k, n] of pairs) console.log(`  ${k}: ${n}`);
+  }
+  if (args.json) writeFileSync(args.json, JSON.stringify({ args, totalRuns, perTarget, failing: all }, null, 2));
+}
+
+await main();

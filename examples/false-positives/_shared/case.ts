@@ -1,0 +1,21 @@
+import type { CheckOptions, ControllerDefinition, Property } from '../../../src/index.js';
+
+/**
+ * One controller of the false-positive corpus: a realistic, correct controller of a shape the bug
+ * zoo does not have, with how to check it. Every property and every default fault kind must stay
+ * quiet on it (issue 11): a failure is either a bug in the controller (fix it and say why) or a
+ * harness bug (a fault that produces a history no real cluster produces, or an oracle that judges
+ * a correct history wrong).
+ */
+export interface FalsePositiveCase {
+  /** Kebab-case, also the file name. */
+  name: string;
+  /** One line: the domain and what the controller does. */
+  description: string;
+  /** The controllers (the first is the one under test; the others share the world). */
+  controllers: readonly ControllerDefinition[];
+  /** How to check it (objects, environment, downstream, timing); never properties, faults, runs or seed. */
+  options: Omit<CheckOptions, 'properties' | 'faults' | 'runs' | 'seed'>;
+  /** Properties configured for this controller (they replace the built-in of the same name). */
+  properties?: readonly Property[];
+}

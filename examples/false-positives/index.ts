@@ -1,0 +1,58 @@
+/**
+ * The false-positive corpus (issue 11): correct, realistic controllers of shapes the bug zoo does
+ * not have. `check` with every default fault kind and property must stay quiet on each; a failure
+ * is a bug of the harness (an unrealistic fault, an oracle that misjudges) or of the controller
+ * (fixed here, with the mechanism in the file's comment). `bench/hunt-false-positives.ts` hunts
+ * them at 1,000 runs and several seeds; `test/e2e/false-positives.test.ts` gates CI.
+ */
+import type { FalsePositiveCase } from './_shared/case.js';
+import { appDatabase } from './app-database.js';
+import { backupSchedule } from './backup-schedule.js';
+import { canaryRollout } from './canary-rollout.js';
+import { conditionStatus } from './condition-status.js';
+import { configRollout } from './config-rollout.js';
+import { domainVerification } from './domain-verification.js';
+import { mailingList } from './mailing-list.js';
+import { messageBroker } from './message-broker.js';
+import { migrationRunner } from './migration-runner.js';
+import { namespaceProvisioner } from './namespace-provisioner.js';
+import { ordinalMembers } from './ordinal-members.js';
+import { previewEnv } from './preview-env.js';
+import { queueScaler } from './queue-scaler.js';
+import { readyBackends } from './ready-backends.js';
+import { routeResolver } from './route-resolver.js';
+import { sandboxTtl } from './sandbox-ttl.js';
+import { secretCopier } from './secret-copier.js';
+import { sharedConfig } from './shared-config.js';
+import { storageUser } from './storage-user.js';
+import { teamLabeler } from './team-labeler.js';
+import { volumeResizer } from './volume-resizer.js';
+import { webhookSubscription } from './webhook-subscription.js';
+
+export type { FalsePositiveCase } from './_shared/case.js';
+
+/** Every controller of the corpus. */
+export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
+  appDatabase,
+  backupSchedule,
+  canaryRollout,
+  conditionStatus,
+  configRollout,
+  domainVerification,
+  mailingList,
+  messageBroker,
+  migrationRunner,
+  namespaceProvisioner,
+  ordinalMembers,
+  previewEnv,
+  queueScaler,
+  readyBackends,
+  routeResolver,
+  sandboxTtl,
+  secretCopier,
+  sharedConfig,
+  storageUser,
+  teamLabeler,
+  volumeResizer,
+  webhookSubscription,
+];

@@ -1,0 +1,71 @@
+import { defineController, type NewObject, type ReconcileContext } from '../../src/index.js';
+import { apply } from './_shared/apply.js';
+import type { FalsePositiveCase } from './_shared/case.js';
+import { endStateProperties } from './_shared/masks.js';
+import { controllerRef } from './_shared/owner.js';
+import { RESYNC_MS } from './_shared/resync.js';
+import { setCondition, writeStatus, type Condition } from './_shared/status.js';
+
+/**
+ * A cluster-scoped `Tenant` gets a namespace of its own with everything a team needs before it
+ * can deploy: an admin Role (RBAC `rules`) bound to the tenant's admins (`subjects`, `roleRef`),
+ * a ResourceQuota and a default-deny NetworkPolicy (Capsule / HNC style). A RoleBinding's
+ * `roleRef` can never change, so the binding always points at the same Role; only its subjects
+ * follow the spec.
+ */
+export const TENANT = 'Tenant';
+
+interface TenantSpec {
+  admins: string[];
+  maxPods: number;
+}
+interface TenantStatus {
+  namespace?: string;
+  observedGeneration?: number;
+  conditions?: Condition[];
+}
+
+const RBAC = 'rbac.authorization.k8s.io';
+
+async function reconcile(ctx: ReconcileContext): Promise<void> {
+  const t = await ctx.client.tryGet<TenantSpec, TenantStatus>(TENANT, ctx.key);
+  if (!t || t.metadata.deletionTimestamp !== undefined) return;
+  const ns = `tenant-${t.metadata.name}`;
+  const owner = [controllerRef(t)];
+  const labels = { 'tenant.example.com/name': t.metadata.name };
+  const children: (NewObject & { metadata: { name: string } })[] = [
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels, ownerReferences: owner }, spec: {} },
+    { apiVersion: `${RBAC}/v1`, kind: 'Role', metadata: { name: 'tenant-admin', namespace: ns, labels, ownerReferences: owner }, rules: [{ apiGroups: ['', 'apps', 'batch'], resources: ['*'], verbs: ['*'] }] },
+    {
+      apiVersion: `${RBAC}/v1`,
+      kind: 'RoleBinding',
+      metadata: { name: 'tenant-admin', namespace: ns, labels, ownerReferences: owner },
+      subjects: t.spec.admins.map((name) => ({ kind: 'User', name, apiGroup: RBAC })),
+      roleRef: { kind: 'Role', name: 'tenant-admin', apiGroup: RBAC },
+    },
+    { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'tenant-quota', namespace: ns, labels, ownerReferences: owner }, spec: { hard: { pods: String(t.spec.maxPods) } } },
+    { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', metadata: { name: 'default-deny', namespace: ns, labels, ownerReferences: owner }, spec: { podSelector: {}, policyTypes: ['Ingress'] } },
+  ];
+  for (const c of children) await apply(ctx, c);
+  const conditions = setCondition(t.status.conditions, { type: 'Provisioned', status: 'True', reason: 'NamespaceReady', message: `namespace ${ns}`, observedGeneration: t.metadata.generation }, ctx.clock.now());
+  await writeStatus(ctx, t, { namespace: ns, observedGeneration: t.metadata.generation, conditions });
+}
+
+export const tenantController = defineController({
+  name: 'tenant',
+  for: TENANT,
+  owns: ['Namespace', 'Role', 'RoleBinding', 'ResourceQuota', 'NetworkPolicy'],
+  leaderElection: true,
+  resyncPeriodMs: RESYNC_MS,
+  reconcile,
+});
+
+export const namespaceProvisioner: FalsePositiveCase = {
+  name: 'namespace-provisioner',
+  description: 'a cluster-scoped Tenant gets a namespace with RBAC rules, a quota and a default-deny network policy',
+  controllers: [tenantController],
+  options: {
+    objects: { kind: TENANT, namespace: '', name: 'team', spec: [{ admins: ['alice'], maxPods: 10 }, { admins: ['alice', 'bob'], maxPods: 20 }, { admins: ['bob'], maxPods: 10 }] },
+  },
+  properties: endStateProperties(),
+};

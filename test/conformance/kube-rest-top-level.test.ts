@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { apiFixture, configMap } from './kube-helpers.js';
+
+/**
+ * The REST API serves every top-level field as written (issue 11 item 6): ConfigMap `data`,
+ * `binaryData`, `immutable`; Secret `type` and `data` with `stringData` merged in on write; RBAC
+ * `rules`, `subjects`, `roleRef`. The native store and the API see the same objects.
+ */
+const CMS = '/api/v1/namespaces/default/configmaps';
+const SECRETS = '/api/v1/namespaces/default/secrets';
+const RBAC = '/apis/rbac.authorization.k8s.io/v1';
+
+describe('kube-rest: every top-level field', () => {
+  it('a ConfigMap keeps data, binaryData and immutable, stored at the top level and served without a spec', async () => {
+    const f = apiFixture();
+    const r = await f.req('POST', CMS, configMap('app', { 'app.conf': 'x=1' }, { binaryData: { logo: 'iVBORw==' }, immutable: false }));
+    expect(r.status).toBe(201);
+    expect(r.json).toMatchObject({ data: { 'app.conf': 'x=1' }, binaryData: { logo: 'iVBORw==' }, immutable: false });
+    expect(r.json).not.toHaveProperty('spec');
+    expect(f.store.peek('ConfigMap', 'default/app')!.data).toEqual({ 'app.conf': 'x=1' });
+    const got = (await f.req('GET', `${CMS}/app`)).json;
+    expect(got.binaryData).toEqual({ logo: 'iVBORw==' });
+  });
+
+  it('PUT replaces the data, merge and JSON patches change single entries', async () => {
+    const f = apiFixture();
+    const created = (await f.req('POST', CMS, configMap('app', { a: '1', b: '2' }))).json;
+    const put = await f.req('PUT', `${CMS}/app`, { ...created, data: { a: '1', c: '3' } });
+    expect(put.json.data).toEqual({ a: '1', c: '3' });
+    const merge = await f.req('PATCH', `${CMS}/app`, { data: { a: null, d: '4' } }, { 'content-type': 'application/merge-patch+json' });
+    expect(merge.json.data).toEqual({ c: '3', d: '4' });
+    const json = await f.req('PATCH', `${CMS}/app`, [{ op: 'replace', path: '/data/c', value: '30' }], { 'content-type': 'application/json-patch+json' });
+    expect(json.json.data).toEqual({ c: '30', d: '4' });
+    const smp = await f.req('PATCH', `${CMS}/app`, { data: { e: '5' } }, { 'content-type': 'application/strategic-merge-patch+json' });
+    expect(f.store.peek('ConfigMap', 'default/app')!.data).toEqual({ c: '30', d: '4', e: '5' });
+    expect(smp.status).toBe(200);
+  });
+
+  it('a Secret keeps its type; stringData lands base64-encoded in data and is never served', async () => {
+    const f = apiFixture();
+    const r = await f.req('POST', SECRETS, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db' }, type: 'kubernetes.io/basic-auth', stringData: { username: 'admin' } });
+    expect(r.json).toMatchObject({ type: 'kubernetes.io/basic-auth', data: { username: 'YWRtaW4=' } });
+    expect(r.json).not.toHaveProperty('stringData');
+    const patched = await f.req('PATCH', `${SECRETS}/db`, { stringData: { password: 'pw' } }, { 'content-type': 'application/merge-patch+json' });
+    expect(patched.json.data).toEqual({ username: 'YWRtaW4=', password: 'cHc=' });
+    expect(f.store.peek('Secret', 'default/db')!.data).toEqual({ username: 'YWRtaW4=', password: 'cHc=' });
+  });
+
+  it('RBAC Role, RoleBinding, ClusterRole and ClusterRoleBinding keep rules, subjects and roleRef', async () => {
+    const f = apiFixture();
+    const rules = [{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch'] }];
+    const role = await f.req('POST', `${RBAC}/namespaces/team-a/roles`, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'dev' }, rules });
+    expect(role.status).toBe(201);
+    expect(role.json.rules).toEqual(rules);
+    const binding = { subjects: [{ kind: 'Group', name: 'team-a', apiGroup: 'rbac.authorization.k8s.io' }], roleRef: { kind: 'Role', name: 'dev', apiGroup: 'rbac.authorization.k8s.io' } };
+    const rb = await f.req('POST', `${RBAC}/namespaces/team-a/rolebindings`, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'dev' }, ...binding });
+    expect(rb.json).toMatchObject(binding);
+    const cr = await f.req('POST', `${RBAC}/clusterroles`, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'viewer' }, rules });
+    expect(cr.json.metadata).not.toHaveProperty('namespace');
+    const crb = await f.req('POST', `${RBAC}/clusterrolebindings`, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'viewers' }, ...binding });
+    expect(crb.json.roleRef).toEqual(binding.roleRef);
+    expect((await f.req('GET', `${RBAC}/namespaces/team-a/roles/dev`)).json.rules).toEqual(rules);
+  });
+
+  it('an object written by the native store is served with its top-level fields', async () => {
+    const f = apiFixture();
+    f.store.create('ctl', { kind: 'ConfigMap', metadata: { namespace: 'default', name: 'native' }, data: { k: 'v' }, immutable: true });
+    const got = (await f.req('GET', `${CMS}/native`)).json;
+    expect(got).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap', data: { k: 'v' }, immutable: true });
+  });
+});
