@@ -59,7 +59,7 @@ function driftOwned(world: World, action: 'delete' | 'modify', pick: number): Re
   const owned: StoredObject[] = [];
   for (const kind of [...world.store.kindNames()].sort()) {
     const objs = world.store.peekAll(kind).filter((o) => o.metadata.deletionTimestamp === undefined && o.metadata.ownerReferences.some((r) => r.controller));
-    owned.push(...objs.sort((a, b) => (keyOf(a.metadata) < keyOf(b.metadata) ? -1 : 1)));
+    for (const o of objs.sort((a, b) => (keyOf(a.metadata) < keyOf(b.metadata) ? -1 : 1))) owned.push(o);
   }
   const obj = owned[pick % Math.max(1, owned.length)];
   if (!obj) return undefined;

@@ -113,6 +113,14 @@ export type { NetworkTarget, RefusedRequest } from './downstream/net-guard.js';
 // checking, replaying and reporting (SPEC §6, §7)
 export { check } from './check.js';
 export type { CheckOptions, CheckProgress, CheckCorpus, EnvironmentUse } from './harness/check-options.js';
+// stories: exact objects and timed actions, from code or Kubernetes YAML (SPEC §4)
+export type { Story } from './harness/story.js';
+export { loadStory, loadManifests } from './story/load-story.js';
+export type { LoadStoryOptions } from './story/load-story.js';
+export { parseStory } from './story/parse-story.js';
+export type { ManifestReader } from './story/parse-story.js';
+export { parseManifests } from './story/parse-manifests.js';
+export { StoryFileError } from './story/story-file-error.js';
 export type { CheckResult, CheckPassed, CheckFailed, CheckStats, FaultCoverage, DeterminismReport } from './harness/check-result.js';
 export type { Shard } from './harness/shard.js';
 export { inShard, shardSize, parseShard } from './harness/shard.js';

@@ -43,6 +43,10 @@ export interface CheckCommandOptions {
   faults?: string[];
   properties?: string[];
   settle?: number;
+  /** A story file (YAML). */
+  story?: string;
+  /** Manifest files or globs created at t=0. */
+  manifests?: string[];
   reportDir: string;
   shard?: Shard;
   /** Absent: run in this thread. */
@@ -109,6 +113,12 @@ function nonEmpty(raw: string, flag: string): string {
   return raw;
 }
 
+function fileList(raw: string, flag: string): string[] {
+  const files = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (files.length === 0) throw new UsageError(`steadystate: ${flag} expects files or globs, comma-separated (e.g. ${flag} 'config/samples/*.yaml'), got ${JSON.stringify(raw)}.`);
+  return files;
+}
+
 const jsonFlag: FlagSpec = { name: 'json', description: 'print one JSON object to stdout instead of text (reports are still written)' };
 
 /** The table. @internal */
@@ -123,6 +133,8 @@ export const commandSpecs: Readonly<Record<CommandName, CommandSpec>> = {
       { name: 'seed', short: 's', value: 'S', description: 'fast-check seed (a failing report names it)', defaultText: 'random', parse: integer(-(2 ** 31), 2 ** 31 - 1, 'a 32-bit integer seed', 42) },
       { name: 'faults', short: 'f', value: 'a,b', description: 'fault kinds to enable (swarm-sampled per run)', defaultText: 'all', parse: nameList },
       { name: 'properties', short: 'p', value: 'a,b', description: 'properties to check', defaultText: 'all', parse: nameList },
+      { name: 'story', value: 'FILE', description: 'a story file (YAML): the objects and timed steps to test; faults are generated around it', parse: nonEmpty },
+      { name: 'manifests', value: 'a,b', description: 'Kubernetes YAML manifests (files or globs) the user creates at t=0', parse: fileList },
       { name: 'settle', value: 'MS', description: 'settle phase after the last fault or action (virtual ms)', defaultText: '30000', parse: integer(0, 86_400_000, 'a duration in virtual milliseconds', 30000) },
       { name: 'report-dir', short: 'o', value: 'DIR', description: 'where reports are written', defaultText: 'reports', parse: nonEmpty },
       { name: 'time-limit', short: 't', value: 'MS', description: 'wall-clock budget of the search: stop generating runs after it (the verdict says so)', defaultText: 'none', parse: integer(1, 86_400_000, 'a wall-clock time in milliseconds', 60000) },
@@ -132,7 +144,7 @@ export const commandSpecs: Readonly<Record<CommandName, CommandSpec>> = {
       { name: 'watchdog', value: 'MS', description: 'worker mode: wall-clock ms a simulation may run before its worker is terminated', defaultText: '10000', parse: integer(100, 3_600_000, 'a wall-clock time in milliseconds', 10000) },
       jsonFlag,
     ],
-    examples: ['steadystate check src/web-controller.ts', 'steadystate check src/controllers.ts --controller web --runs 500 --seed 42', 'steadystate check src/web.ts --faults event-loss --properties convergence --shard 1/4 --workers 2'],
+    examples: ['steadystate check src/web-controller.ts', 'steadystate check src/controllers.ts --controller web --runs 500 --seed 42', "steadystate check src/web.ts --story stories/scale-down.yaml --manifests 'config/samples/*.yaml'", 'steadystate check src/web.ts --faults event-loss --properties convergence --shard 1/4 --workers 2'],
   },
   replay: {
     name: 'replay',
@@ -178,7 +190,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   for (const f of spec.flags) flagOptions[f.name] = { type: f.value ? 'string' : 'boolean', ...(f.short ? { short: f.short } : {}) };
   let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
   try {
-    parsed = parseArgs({ args: [...rest], options: flagOptions, allowPositionals: true, strict: true }) as typeof parsed;
+    parsed = parseArgs({ args: attachNegativeValues(rest, spec), options: flagOptions, allowPositionals: true, strict: true }) as typeof parsed;
   } catch (err) {
     throw argsError(spec, err);
   }
@@ -206,6 +218,24 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
     case 'demo':
       return { command: 'demo', options: { reportDir: 'reports', ...out } as DemoCommandOptions };
   }
+}
+
+/**
+ * `--runs -1` as `--runs=-1`: node's parser reads `-1` as a short option, so the flag would
+ * "need a value"; attached, the flag's own parser names the bad value (or accepts `--seed -5`).
+ */
+function attachNegativeValues(args: readonly string[], spec: CommandSpec): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const next = args[i + 1];
+    const flag = a.startsWith('--') ? spec.flags.find((f) => `--${f.name}` === a) : undefined;
+    if (flag?.value && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${a}=${next}`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
 }
 
 function unknownCommand(name: string): UsageError {

@@ -212,6 +212,8 @@ class CheckRun {
       let smallest = found.scenario;
       const m = await minimize(found.scenario, found.outcome.run, {
         maxTests: o.shrink.maxMinimizeTests,
+        // a story's times are the user's: keep them (its jitter has shrunk back toward them)
+        ...(o.story ? { earlyActions: false } : {}),
         stillFails: async (s) => {
           if (this.expired()) {
             this.cut('shrinking', 'stopped during delta debugging; the smallest failing scenario so far is reported');
@@ -283,6 +285,7 @@ class CheckRun {
       primaryKinds: o.controllers.map((c) => c.for),
       environment,
       objects: o.objects,
+      ...(o.story ? { story: o.story } : {}),
       faults: o.faults,
       swarm: o.swarm,
       maxObjects: o.maxObjects,

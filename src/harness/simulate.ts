@@ -53,7 +53,8 @@ export interface SimulateOptions {
   /**
    * Kernel events after which the run is cut short (recorded as `run:budget` in the trace and
    * `timing.exhausted`): a reconcile loop that never lets virtual time advance must not hang.
-   * @defaultValue 2_000_000
+   * A big world does proportionally more honest work, so the default grows with its objects.
+   * @defaultValue 2_000_000 + 50 per object the scenario creates
    */
   maxSteps?: number;
   /**
@@ -114,6 +115,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions): Pr
     const ds = downstream;
     world.env.fetch = (task, actor, input, init) => ds.fetch(task, actor, input, init);
     if (options.downstream) world.downstreamState = () => ds.state();
+    world.downstreamRequests = () => ds.requests();
 
     for (const obj of scenario.initialObjects) createAsUser(world, obj);
 
@@ -229,7 +231,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions): Pr
       }
     }
 
-    kernel.maxSteps = options.maxSteps ?? 2_000_000;
+    kernel.maxSteps = options.maxSteps ?? 2_000_000 + 50 * (scenario.initialObjects.length + scenario.workload.filter((a) => a.type === 'create').length);
     await kernel.run(end);
     if (kernel.interrupted) trace.push({ t: kernel.now(), type: 'run:interrupted' });
     if (kernel.exhausted) trace.push({ t: kernel.now(), type: 'run:budget', steps: kernel.steps });
@@ -279,7 +281,8 @@ export async function simulate(scenario: Scenario, options: SimulateOptions): Pr
 
 function allObjects(world: World): RunRecord['finalObjects'] {
   const out: RunRecord['finalObjects'] = [];
-  for (const k of world.store.kindNames().sort()) out.push(...world.store.peekAll(k));
+  // a loop, not push(...list): spreading a list into a call overflows the stack past ~10^5 objects
+  for (const k of world.store.kindNames().sort()) for (const o of world.store.peekAll(k)) out.push(o);
   return out;
 }
 

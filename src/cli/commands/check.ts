@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import type { CheckResult } from '../../harness/check-result.js';
+import { resolveStory, type Story } from '../../harness/story.js';
+import { loadManifests, loadStory } from '../../story/load-story.js';
 import { shardSize } from '../../harness/shard.js';
 import { defaultEnvironment } from '../../defaults.js';
 import { recordObjectTimelines } from '../../replay.js';
@@ -11,6 +13,7 @@ import type { CliIo } from '../io.js';
 import { loadModule, pickController } from '../load-module.js';
 import { checkNames, type CheckCommandOptions } from '../options.js';
 import { createProgress, noColor, progressDetail } from '../progress.js';
+import { escapeTerminal, rawStream } from '../terminal-text.js';
 import { UsageError } from '../usage-error.js';
 import { runCheckInWorkers } from '../worker-pool.js';
 
@@ -33,11 +36,13 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
   if (o.faults) checkNames(o.faults, known.faults, '--faults', 'fault kind');
   if (o.properties) checkNames(o.properties, known.properties, '--properties', 'property');
 
+  // a story file that cannot be used is refused before the module loads and the run starts
+  const story = storyOfFlags(o, io.cwd);
   const mod = await loadModule(o.module, io.cwd, 'check');
   const picked = pickController(mod, o.module, o.controller, 'check');
   const controller = picked.controller;
   const base = moduleCheckOptions(mod.exports, o.module);
-  if (base.objects === undefined && controller.sample.length === 0) {
+  if (base.objects === undefined && controller.sample.length === 0 && story === undefined && base.story === undefined) {
     io.stderr.write(`steadystate check: note: ${controller.name} has no \`sample\` specs and ${o.module} exports no \`checkOptions.objects\`, so objects of kind ${controller.for} are generated with an empty spec. Add \`sample: [{ ... }]\` to defineController or export checkOptions (see the README) to test realistic objects.\n`);
   }
   const seed = o.seed ?? base.seed ?? randomSeed();
@@ -46,7 +51,7 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
   const corpus = replaysCorpus ? loadCorpus(corpusRoot, controller.name) : { scenarios: [], files: [], skipped: [] };
   for (const s of corpus.skipped) io.stderr.write(`steadystate check: skipped corpus file ${s.file}: ${s.reason}\n`);
 
-  const job: CheckJob = {
+  const planned: CheckJob = {
     module: mod.path,
     exportName: picked.exportName,
     seed,
@@ -54,6 +59,7 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
     ...(o.faults !== undefined ? { faults: o.faults } : {}),
     ...(o.properties !== undefined ? { properties: o.properties } : {}),
     ...(o.settle !== undefined ? { settleMs: o.settle } : {}),
+    ...(story !== undefined ? { story } : {}),
     ...(o.shard !== undefined ? { shard: o.shard } : {}),
     ...(o.timeLimit !== undefined ? { timeLimitMs: o.timeLimit } : {}),
     ...(o.shrinkTimeLimit !== undefined ? { shrinkTimeLimitMs: o.shrinkTimeLimit } : {}),
@@ -61,9 +67,11 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
     corpusRoot,
   };
 
-  validateJob(controller, job, base);
-  const total = corpus.scenarios.length + shardSize(o.runs ?? base.runs ?? 100, o.shard);
-  const progress = createProgress({ total, label: `steadystate check ${controller.name}`, stream: io.stderr, env: io.env });
+  const { job, misfits } = validateJob(controller, planned, base);
+  for (const m of misfits) io.stderr.write(`steadystate check: skipped corpus entry ${corpus.files[m.index]}: ${m.reason}.\n`);
+  const total = (job.corpus ?? []).length + shardSize(o.runs ?? base.runs ?? 100, o.shard);
+  // the bar writes cursor controls of its own: the raw stream, with the (user-named) label escaped
+  const progress = createProgress({ total, label: escapeTerminal(`steadystate check ${controller.name}`), stream: rawStream(io.stderr), env: io.env });
   let result: CheckResult;
   try {
     if (o.workers !== undefined) {
@@ -81,6 +89,24 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
   if (o.json) io.stdout.write(`${JSON.stringify(jsonSummary(result, written), null, 2)}\n`);
   else io.stdout.write(humanSummary(result, written, io));
   return result.ok ? 0 : 1;
+}
+
+/**
+ * The story of --story and --manifests, read and validated before a long run: a file that
+ * cannot be used is a usage error (exit 2) naming the file, the document or step, and the line.
+ */
+function storyOfFlags(o: CheckCommandOptions, cwd: string): Story | undefined {
+  if (o.story === undefined && o.manifests === undefined) return undefined;
+  try {
+    const told = o.story !== undefined ? loadStory(o.story, { cwd }) : {};
+    const objects = o.manifests !== undefined ? loadManifests(o.manifests, { cwd }) : [];
+    const story: Story = { ...told, objects: [...objects, ...(told.objects ?? [])] };
+    resolveStory(story, `steadystate check: ${[o.story, ...(o.manifests ?? [])].filter((x) => x !== undefined).join(', ')}`, 'story');
+    return story;
+  } catch (err) {
+    if (err instanceof TypeError && err.message.startsWith('steadystate')) throw new UsageError(err.message);
+    throw err;
+  }
 }
 
 function randomSeed(): number {
