@@ -49,6 +49,8 @@ export interface CheckJobHooks {
   onProgress?: (p: CheckProgress) => void;
   /** Before every simulation: a heartbeat for the watchdog, the scenario about to run and, for generated runs, its 0-based run index. */
   onSimulation?: (scenario: Scenario, runIndex: number | undefined) => void;
+  /** During a long simulation, about every 50 ms of wall time: the simulation is alive. */
+  onHeartbeat?: () => void;
 }
 
 /** Names of the built-in fault kinds and properties, for validating flags. @internal */
@@ -113,6 +115,7 @@ export function jobOptions(job: CheckJob, base: CheckOptions, hooks: CheckJobHoo
       hooks.onProgress?.(p);
     },
     ...(hooks.onSimulation ? { onSimulation: hooks.onSimulation } : {}),
+    ...(hooks.onHeartbeat ? { onHeartbeat: hooks.onHeartbeat } : {}),
   };
 }
 

@@ -49,7 +49,7 @@ export interface CheckCommandOptions {
   manifests?: string[];
   reportDir: string;
   shard?: Shard;
-  /** Absent: run in this thread. */
+  /** Worker threads; 0 runs in this thread. Absent: one worker thread (so the watchdog can stop a reconcile that never yields). */
   workers?: number;
   watchdog: number;
   json: boolean;
@@ -140,8 +140,8 @@ export const commandSpecs: Readonly<Record<CommandName, CommandSpec>> = {
       { name: 'time-limit', short: 't', value: 'MS', description: 'wall-clock budget of the search: stop generating runs after it (the verdict says so)', defaultText: 'none', parse: integer(1, 86_400_000, 'a wall-clock time in milliseconds', 60000) },
       { name: 'shrink-time-limit', value: 'MS', description: 'wall-clock budget of shrinking a failure: report the smallest failing scenario found by then', defaultText: 'none', parse: integer(1, 86_400_000, 'a wall-clock time in milliseconds', 30000) },
       { name: 'shard', value: 'i/n', description: 'run only shard i of n (1-based); the n shards of one seed cover exactly the unsharded runs', parse: shard },
-      { name: 'workers', short: 'w', value: 'N', description: 'run scenarios in N worker threads (with a wall-clock watchdog)', defaultText: 'in this thread', parse: integer(1, 64, 'a number of worker threads', 2) },
-      { name: 'watchdog', value: 'MS', description: 'worker mode: wall-clock ms a simulation may run before its worker is terminated', defaultText: '10000', parse: integer(100, 3_600_000, 'a wall-clock time in milliseconds', 10000) },
+      { name: 'workers', short: 'w', value: 'N', description: 'run scenarios in N worker threads under a wall-clock watchdog that stops a reconcile stuck in a loop; 0 runs them in this thread (no watchdog)', defaultText: '1', parse: integer(0, 64, 'a number of worker threads', 2) },
+      { name: 'watchdog', value: 'MS', description: 'wall-clock ms a worker may go without simulating before it is terminated (its scenario fails, naming the task that never returned)', defaultText: '10000', parse: integer(100, 3_600_000, 'a wall-clock time in milliseconds', 10000) },
       jsonFlag,
     ],
     examples: ['steadystate check src/web-controller.ts', 'steadystate check src/controllers.ts --controller web --runs 500 --seed 42', "steadystate check src/web.ts --story stories/scale-down.yaml --manifests 'config/samples/*.yaml'", 'steadystate check src/web.ts --faults event-loss --properties convergence --shard 1/4 --workers 2'],

@@ -4,6 +4,7 @@ import type { RunRecord } from '../harness/property.js';
 import type { Scenario } from '../harness/scenario.js';
 import type { Shard } from '../harness/shard.js';
 import type { CheckJob } from './check-job.js';
+import { describeTask } from '../harness/isolation.js';
 import type { ProgressDetail } from './progress.js';
 import { mergeCheckResults } from './merge-results.js';
 import { UsageError } from './usage-error.js';
@@ -38,6 +39,9 @@ interface Slot {
   phase: string;
   /** The worker's last progress detail (shrink step, budget left). */
   detail: ProgressDetail | undefined;
+  /** Labels of the tasks the worker started, by id, and the id of the one it started last. */
+  labels: Map<number, string>;
+  current: Int32Array;
 }
 
 /**
@@ -55,7 +59,7 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
   for (let k = 0; k < options.workers; k++) {
     const shard = { index: base.index + base.count * k, count: base.count * options.workers };
     // the corpus is replayed once, by the first worker
-    slots.push({ k, job: { ...job, shard, corpus: k === 0 ? (job.corpus ?? []) : [] }, worker: undefined, lastBeat: 0, lastScenario: undefined, lastRunIndex: undefined, runsBefore: 0, runs: 0, total: 0, failures: 0, phase: 'corpus', detail: undefined });
+    slots.push({ k, job: { ...job, shard, corpus: k === 0 ? (job.corpus ?? []) : [] }, worker: undefined, lastBeat: 0, lastScenario: undefined, lastRunIndex: undefined, runsBefore: 0, runs: 0, total: 0, failures: 0, phase: 'corpus', detail: undefined, labels: new Map(), current: new Int32Array(new SharedArrayBuffer(4)) });
   }
   const results: CheckResult[] = [];
   const hangs: CheckFailed[] = [];
@@ -113,7 +117,7 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
     };
     const start = (slot: Slot, job: CheckJob): void => {
       live++;
-      const worker = spawnWorker({ kind: 'check', job });
+      const worker = spawnWorker({ kind: 'check', job, current: slot.current.buffer as SharedArrayBuffer });
       slot.worker = worker;
       slot.job = job;
       // loading tsx and the user's module is not a stuck scenario: the watchdog starts after it
@@ -122,6 +126,11 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
         if (slot.worker !== worker) return;
         slot.lastBeat = Date.now();
         switch (m.type) {
+          case 'task':
+            slot.labels.set(m.id, m.label);
+            break;
+          case 'beat':
+            break;
           case 'sim':
             slot.lastScenario = m.scenario as Scenario;
             if (m.runIndex !== undefined) slot.lastRunIndex = m.runIndex;
@@ -202,6 +211,8 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
 /** The verdict for a scenario whose worker had to be terminated. */
 function hangFailure(slot: Slot, stalledMs: number, watchdogMs: number, runIndex: number | undefined, runs: number, where: string): CheckFailed {
   const job = slot.job;
+  const label = slot.labels.get(Atomics.load(slot.current, 0));
+  const task = label === undefined ? undefined : describeTask(label);
   const scenario: Scenario = slot.lastScenario ?? { seed: job.seed, controllers: [], initialObjects: [], workload: [], faults: { events: [], background: [] } };
   const seconds = (stalledMs / 1000).toFixed(1);
   return {
@@ -216,9 +227,9 @@ function hangFailure(slot: Slot, stalledMs: number, watchdogMs: number, runIndex
     corpusReplayed: 0,
     determinismChecked: 0,
     property: 'watchdog',
-    summary: `${where} never returned control: its worker thread was stuck for ${seconds} s of wall time (a synchronous loop or blocking call in a reconcile) and was terminated`,
-    explanation: `Let: worker ${slot.k + 1} start ${where} (scenario seed ${scenario.seed}, ${scenario.faults.events.length} fault events). Then: no simulation step happened for ${seconds} s of wall time, longer than the watchdog allows (--watchdog ${watchdogMs} ms). Simulated time cannot preempt synchronous code, so a reconcile (or an environment actor) is looping synchronously or blocking on synchronous I/O (a busy-wait, a while loop whose exit depends on time passing, Atomics.wait, execSync). Make the loop await (ctx.clock.sleep, a requeue) or bound it. The reproduction holds the scenario; steadystate replay runs it under the same watchdog.`,
-    evidence: { stalledMs: Math.round(stalledMs), worker: slot.k + 1, runNumber: runIndex !== undefined ? runIndex + 1 : null },
+    summary: `${task ? `${task}, in ${where},` : where} never returned control: its worker thread was stuck for ${seconds} s of wall time (a synchronous loop, a loop on \`await null\`, or a blocking call) and was terminated`,
+    explanation: `Let: worker ${slot.k + 1} start ${where} (scenario seed ${scenario.seed}, ${scenario.faults.events.length} fault events)${task ? `, and ${task} be the last task it started` : ''}. Then: no simulation step happened for ${seconds} s of wall time, longer than the watchdog allows (--watchdog ${watchdogMs} ms). Simulated time cannot preempt code that never yields, so ${task ?? 'a reconcile (or an environment actor)'} is looping synchronously or on microtasks it awaits (\`while (!done) {}\`, \`for (;;) await null\`), or blocking on synchronous I/O (a busy-wait, a while loop whose exit depends on time passing, Atomics.wait, execSync). Make the loop await the simulation (ctx.clock.sleep, a requeue) or bound it. The reproduction holds the scenario; steadystate replay runs it under the same watchdog.`,
+    evidence: { stalledMs: Math.round(stalledMs), worker: slot.k + 1, runNumber: runIndex !== undefined ? runIndex + 1 : null, task: task ?? null },
     scenario,
     originalScenario: scenario,
     path: '',

@@ -150,6 +150,8 @@ export interface CheckOptions {
   shrinkTimeLimitMs?: number;
   /** @internal The host's wall clock in ms (set by the public `check`): yields to the event loop, budgets, elapsed times. */
   wallClock?: () => number;
+  /** @internal Called at every host yield of every simulation (about every 50 ms of a long run): a heartbeat for the CLI's watchdog. */
+  onHeartbeat?: () => void;
   /** @internal Watches host nondeterminism during determinism re-runs (set by the public `check`). */
   hostProbe?: HostSourceProbe;
 }
@@ -191,6 +193,7 @@ export interface ResolvedCheckOptions {
   timeLimitMs: number | undefined;
   shrinkTimeLimitMs: number | undefined;
   wallClock: (() => number) | undefined;
+  onHeartbeat: (() => void) | undefined;
 }
 
 const WHERE = 'steadystate.check';
@@ -337,6 +340,7 @@ export function resolveCheckOptions(target: ControllerDefinition | readonly Cont
     timeLimitMs: wallMs('timeLimitMs', options.timeLimitMs),
     shrinkTimeLimitMs: wallMs('shrinkTimeLimitMs', options.shrinkTimeLimitMs),
     wallClock: options.wallClock,
+    onHeartbeat: options.onHeartbeat,
   };
 }
 

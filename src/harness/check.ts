@@ -78,6 +78,7 @@ class CheckRun {
       o.properties,
     );
     this.runner.shouldInterrupt = () => this.expired();
+    this.runner.onHeartbeat = o.onHeartbeat;
     this.started = o.wallClock?.() ?? 0;
     if (o.timeLimitMs !== undefined && o.wallClock) this.deadline = this.started + o.timeLimitMs;
     this.coverage = new CoverageTracker(o.faults.map((f) => f.kind));

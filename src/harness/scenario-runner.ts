@@ -49,6 +49,8 @@ export class ScenarioRunner {
   onSimulate: ((scenario: Scenario) => void) | undefined;
   /** Asked at each host yield of an interruptible run: true ends it (a wall-clock budget ran out). */
   shouldInterrupt: (() => boolean) | undefined;
+  /** Called at each host yield of every run (a heartbeat for watchdogs during long runs). */
+  onHeartbeat: (() => void) | undefined;
 
   constructor(
     private readonly simulateOptions: SimulateOptions,
@@ -66,7 +68,9 @@ export class ScenarioRunner {
     this.simulations++;
     this.onSimulate?.(scenario);
     const interrupt = interruptible ? this.shouldInterrupt : undefined;
-    const { run } = await simulate(scenario, { ...this.simulateOptions, properties, earlyStop, ...(interrupt ? { onYield: interrupt } : {}) });
+    const beat = this.onHeartbeat;
+    const onYield = interrupt || beat ? () => (beat?.(), interrupt?.() === true) : undefined;
+    const { run } = await simulate(scenario, { ...this.simulateOptions, properties, earlyStop, ...(onYield ? { onYield } : {}) });
     return run;
   }
 

@@ -15,6 +15,8 @@ import type { CreateDownstreamOptions } from '../downstream/intercept.js';
 import { createRunDownstream, recordRefused } from '../downstream/run-downstream.js';
 import { guardNetwork } from '../downstream/net-guard.js';
 import { callerOf } from './isolation.js';
+import { guardLoops } from './loop-guard.js';
+import { realSetImmediate } from '../sim/globals.js';
 
 /**
  * A downstream for one run (built by `createDownstream`): routes `ctx.fetch`, records requests,
@@ -99,9 +101,17 @@ export async function simulate(scenario: Scenario, options: SimulateOptions): Pr
   if (options.onYield) kernel.onYield = options.onYield;
   const blocked: RunRecord['blocked'] = [];
   kernel.onBlocked = (b) => {
+    // a task given up on because it spun is the loop verdict's business, not a "waited outside" note
+    if (b.reason === 'loop') return;
     blocked.push({ label: b.task.label, at: b.at, startedAt: b.task.startedAt });
     trace.push({ t: b.at, type: 'kernel:blocked', task: b.task.label, startedAt: b.task.startedAt });
   };
+  // code that never lets the kernel in (a microtask or tick loop) is stopped and named
+  const loops = guardLoops(kernel, () => callerOf(kernel), (loop) => {
+    trace.push({ t: kernel.now(), type: 'kernel:loop', via: loop.via, calls: loop.calls, caller: loop.origin ?? null });
+    kernel.abandonRunning('loop');
+    kernel.stop();
+  });
 
   const uninstall: (() => void)[] = [];
   let downstream: RunDownstream | undefined;
@@ -233,6 +243,8 @@ export async function simulate(scenario: Scenario, options: SimulateOptions): Pr
 
     kernel.maxSteps = options.maxSteps ?? 2_000_000 + 50 * (scenario.initialObjects.length + scenario.workload.filter((a) => a.type === 'create').length);
     await kernel.run(end);
+    // ticks and microtasks the run left queued run now, while the guard can still blame a loop on this run
+    if (loops.pending()) await new Promise<void>((r) => realSetImmediate(r));
     if (kernel.interrupted) trace.push({ t: kernel.now(), type: 'run:interrupted' });
     if (kernel.exhausted) trace.push({ t: kernel.now(), type: 'run:budget', steps: kernel.steps });
     trace.push({ t: kernel.now(), type: 'run:end' });
@@ -276,6 +288,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions): Pr
     }
     downstream?.dispose();
     releaseGuard();
+    loops.release();
   }
 }
 

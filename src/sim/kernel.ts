@@ -22,7 +22,16 @@ export interface BlockedTask {
   task: Task;
   /** Virtual time at which the task was found blocked. */
   at: number;
+  /** `outside`: it waited on something outside the simulation; `loop`: it spun without ever yielding to it. @defaultValue 'outside' */
+  reason?: 'outside' | 'loop';
 }
+
+/**
+ * Instrumentation a host may set (the CLI's worker thread does): told the label of every task
+ * the kernel starts, so a watchdog outside the thread can name the one that never returned.
+ * @internal
+ */
+export const kernelHooks: { onTaskStart: ((label: string) => void) | undefined } = { onTaskStart: undefined };
 
 export interface KernelOptions {
   /**
@@ -88,6 +97,11 @@ export class Kernel {
   interrupted = false;
   /** Host yields so far. */
   yields = 0;
+  /**
+   * Bumped every time the kernel's own code gets to run between user callbacks: a guard counting
+   * microtasks or ticks scheduled since the last turn sees code that never lets the kernel in.
+   */
+  turns = 0;
   private lastYield = 0;
   private sinceClock = 0;
 
@@ -163,6 +177,7 @@ export class Kernel {
    */
   spawn(label: string, body: (task: Task) => Promise<void>, onSettled: (error: unknown, failed: boolean) => void): Task {
     const task: Task = { id: this.nextTaskId++, label, startedAt: this.clock.now(), parked: 0, abandoned: false };
+    kernelHooks.onTaskStart?.(label);
     this.live.add(task);
     this.progress++;
     let p: Promise<void>;
@@ -271,6 +286,7 @@ export class Kernel {
         await new Promise<void>((r) => realSetImmediate(r));
         idleMacro++;
       }
+      this.turns++;
       if (this.progress !== last) {
         last = this.progress;
         idleMicro = 0;
@@ -306,11 +322,16 @@ export class Kernel {
   }
 
   private abandonRunnable(): void {
+    this.abandonRunning('outside');
+  }
+
+  /** Gives up on every task not parked on the simulation (the code running now is one of them). */
+  abandonRunning(reason: 'outside' | 'loop'): void {
     for (const task of [...this.live]) {
       if (task.parked > 0) continue;
       task.abandoned = true;
       this.live.delete(task);
-      this.onBlocked?.({ task, at: this.clock.now() });
+      this.onBlocked?.({ task, at: this.clock.now(), reason });
     }
   }
 
@@ -318,6 +339,7 @@ export class Kernel {
   async run(untilMs: number): Promise<void> {
     this.stopped = false;
     for (;;) {
+      this.turns++;
       if (this.live.size > 0 && this.hasRunnable()) await this.settle();
       if (await this.maybeYield()) return;
       if (this.externalSeq !== this.quietAt && !(await this.quiesce())) continue;

@@ -40,6 +40,7 @@ export type TraceType =
   | 'controller:leader'
   | 'environment:step'
   | 'kernel:blocked'
+  | 'kernel:loop'
   | 'network:refused'
   | 'invariant:violated'
   | 'log';

@@ -49,13 +49,13 @@ describe('steadystate usage errors (exit 2, one paragraph, no stack)', () => {
     const runs = await Promise.all([
       runCli(['check', fixture('edge.ts'), '--runs', '1e3']),
       runCli(['check', fixture('edge.ts'), '--seed', '1.5']),
-      runCli(['check', fixture('edge.ts'), '--workers', '0']),
+      runCli(['check', fixture('edge.ts'), '--workers', '65']),
       runCli(['check', fixture('edge.ts'), '--settle', '-5']),
       runCli(['check', fixture('edge.ts'), '--runs']),
     ]);
     expectUsageError(runs[0]!, /--runs expects a whole number of runs, got "1e3"/);
     expectUsageError(runs[1]!, /--seed expects a 32-bit integer seed, got "1\.5"/);
-    expectUsageError(runs[2]!, /--workers expects a number of worker threads between 1 and 64, got 0/);
+    expectUsageError(runs[2]!, /--workers expects a number of worker threads between 0 and 64, got 65/);
     expectUsageError(runs[3]!, /--settle/);
     expectUsageError(runs[4]!, /--runs needs a value/);
   });

@@ -74,8 +74,11 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
   const progress = createProgress({ total, label: escapeTerminal(`steadystate check ${controller.name}`), stream: rawStream(io.stderr), env: io.env });
   let result: CheckResult;
   try {
-    if (o.workers !== undefined) {
-      result = await runCheckInWorkers(job, { workers: o.workers, watchdogMs: o.watchdog, onProgress: (runs, _t, failures, detail) => progress.update(runs, failures, detail) });
+    // user code runs in a worker by default: a reconcile looping synchronously (or on `await null`)
+    // cannot be stopped in the thread it runs in, and must still end with a verdict
+    const workers = o.workers ?? 1;
+    if (workers > 0) {
+      result = await runCheckInWorkers(job, { workers, watchdogMs: o.watchdog, onProgress: (runs, _t, failures, detail) => progress.update(runs, failures, detail) });
     } else {
       result = await runCheckOn(controller, job, base, { onProgress: (p) => progress.update(p.runs, p.failures, progressDetail(p)) });
     }
