@@ -33,8 +33,9 @@ export interface CheckJob {
   /** The story of --story / --manifests, read and validated (plain data, so it crosses to worker threads). */
   story?: Story;
   shard?: Shard;
-  /** Regression corpus scenarios to replay first. */
+  /** Regression corpus scenarios to replay first, and their files (named when one fails). */
   corpus?: Scenario[];
+  corpusNames?: string[];
   /** Skip generated runs before this 0-based run index (a worker restarted after a hang). */
   resumeAt?: number;
   /** Regression corpus root (e.g. `reports/corpus`): new failures are saved there. */
@@ -102,6 +103,7 @@ export function jobOptions(job: CheckJob, base: CheckOptions, hooks: CheckJobHoo
     ...(job.shrinkTimeLimitMs !== undefined ? { shrinkTimeLimitMs: job.shrinkTimeLimitMs } : {}),
     corpus: {
       scenarios: [...(base.corpus?.scenarios ?? []), ...(job.corpus ?? [])],
+      names: [...(base.corpus?.scenarios ?? []).map((_, i) => base.corpus?.names?.[i] ?? `checkOptions.corpus.scenarios[${i}]`), ...(job.corpusNames ?? [])],
       onFailure: async (failure) => {
         await base.corpus?.onFailure?.(failure);
         // only new failures arrive here (not corpus replays); a nondeterministic one would not replay

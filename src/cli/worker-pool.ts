@@ -59,7 +59,7 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
   for (let k = 0; k < options.workers; k++) {
     const shard = { index: base.index + base.count * k, count: base.count * options.workers };
     // the corpus is replayed once, by the first worker
-    slots.push({ k, job: { ...job, shard, corpus: k === 0 ? (job.corpus ?? []) : [] }, worker: undefined, lastBeat: 0, lastScenario: undefined, lastRunIndex: undefined, runsBefore: 0, runs: 0, total: 0, failures: 0, phase: 'corpus', detail: undefined, labels: new Map(), current: new Int32Array(new SharedArrayBuffer(4)) });
+    slots.push({ k, job: { ...job, shard, corpus: k === 0 ? (job.corpus ?? []) : [], corpusNames: k === 0 ? (job.corpusNames ?? []) : [] }, worker: undefined, lastBeat: 0, lastScenario: undefined, lastRunIndex: undefined, runsBefore: 0, runs: 0, total: 0, failures: 0, phase: 'corpus', detail: undefined, labels: new Map(), current: new Int32Array(new SharedArrayBuffer(4)) });
   }
   const results: CheckResult[] = [];
   const hangs: CheckFailed[] = [];
@@ -191,8 +191,8 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
         slot.total = 0;
         stop(slot);
         // the rest of this slot's runs, after the one that hung
-        if (inCorpus) start(slot, { ...slot.job, corpus: (slot.job.corpus ?? []).slice(doneInCorpus + 1) });
-        else if (runIndex !== undefined) start(slot, { ...slot.job, corpus: [], resumeAt: runIndex + 1 });
+        if (inCorpus) start(slot, { ...slot.job, corpus: (slot.job.corpus ?? []).slice(doneInCorpus + 1), corpusNames: (slot.job.corpusNames ?? []).slice(doneInCorpus + 1) });
+        else if (runIndex !== undefined) start(slot, { ...slot.job, corpus: [], corpusNames: [], resumeAt: runIndex + 1 });
         report();
       }
       settleIfDone();

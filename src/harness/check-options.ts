@@ -13,6 +13,7 @@ import { scenarioMisfit } from './scenario-fit.js';
 import { shardProblem, type Shard } from './shard.js';
 import { settleMinimum } from './settle-minimum.js';
 import type { SimulateOptions } from './simulate.js';
+import type { ReportField } from '../report/timeline-recorder.js';
 
 /** Progress of a running check, reported after every scenario. @public */
 export interface CheckProgress {
@@ -35,6 +36,8 @@ export interface CheckProgress {
 export interface CheckCorpus {
   /** Scenarios to replay first (e.g. loaded from `reports/corpus/`). @defaultValue [] */
   scenarios?: readonly Scenario[];
+  /** Where each scenario came from (its file), named when one fails: a failure replayed from the corpus is announced. @defaultValue none */
+  names?: readonly string[];
   /** Called once with a new failure (not one replayed from the corpus), e.g. to save it. */
   onFailure?: (failure: CheckFailed) => void | Promise<void>;
 }
@@ -148,6 +151,14 @@ export interface CheckOptions {
    * @defaultValue none (`shrink.maxSteps` and `shrink.maxMinimizeTests` bound it)
    */
   shrinkTimeLimitMs?: number;
+  /**
+   * Fields the HTML report charts as desired vs actual for each primary object: dotted paths
+   * (`[field=value]` picks a list element, e.g. a condition) or a constant desired value. The
+   * report also charts what the convergence predicate said over the run.
+   * @example reportFields: [{ label: 'Ready', desired: 1, actual: 'status.conditions[type=Ready].status' }]
+   * @defaultValue same-named numeric spec and status fields, else metadata.generation vs status.observedGeneration (the default convergence test)
+   */
+  reportFields?: readonly ReportField[];
   /** @internal The host's wall clock in ms (set by the public `check`): yields to the event loop, budgets, elapsed times. */
   wallClock?: () => number;
   /** @internal Called at every host yield of every simulation (about every 50 ms of a long run): a heartbeat for the CLI's watchdog. */
@@ -179,7 +190,7 @@ export interface ResolvedCheckOptions {
   environment: readonly EnvironmentUse[];
   downstream: SimulateOptions['downstream'] | undefined;
   shard: Shard | undefined;
-  corpus: { scenarios: readonly Scenario[]; onFailure: CheckCorpus['onFailure'] | undefined };
+  corpus: { scenarios: readonly Scenario[]; names: readonly string[]; onFailure: CheckCorpus['onFailure'] | undefined };
   onProgress: CheckOptions['onProgress'] | undefined;
   onSimulation: CheckOptions['onSimulation'] | undefined;
   resumeAt: number;
@@ -283,6 +294,9 @@ export function resolveCheckOptions(target: ControllerDefinition | readonly Cont
     if (!use.actor || typeof use.actor.install !== 'function' || typeof use.actor.name !== 'string') fail(`options.environment[${i}] is not an environment actor (got ${describe(e)}). Pass an EnvironmentActor or { actor, params }.`);
     return use;
   });
+  const rf: unknown = options.reportFields;
+  if (rf !== undefined && (!Array.isArray(rf) || !rf.every((f) => f !== null && typeof f === 'object' && typeof (f as ReportField).actual === 'string' && (typeof (f as ReportField).desired === 'string' || typeof (f as ReportField).desired === 'number'))))
+    fail(`options.reportFields must be a list of { desired: path or number, actual: path, label? }, e.g. [{ label: 'Ready', desired: 1, actual: 'status.conditions[type=Ready].status' }]; got ${describe(rf)}.`);
   const ds: unknown = options.downstream;
   if (ds !== undefined && typeof ds !== 'function' && !(typeof ds === 'object' && ds !== null && typeof (ds as { build?: unknown }).build === 'function'))
     fail(`options.downstream must be a factory () => ({ services, handlers }) called once per run (or { build(world) }), as SimulateOptions.downstream; got ${describe(ds)}.`);
@@ -326,7 +340,7 @@ export function resolveCheckOptions(target: ControllerDefinition | readonly Cont
     environment,
     downstream: options.downstream,
     shard: options.shard,
-    corpus: { scenarios: corpusScenarios, onFailure: options.corpus?.onFailure },
+    corpus: { scenarios: corpusScenarios, names: [...(options.corpus?.names ?? [])], onFailure: options.corpus?.onFailure },
     onProgress: options.onProgress,
     onSimulation: options.onSimulation,
     resumeAt: positiveInt('resumeAt', options.resumeAt, 0, 0),

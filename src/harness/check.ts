@@ -127,7 +127,7 @@ class CheckRun {
 
   /** Runs and records one scenario of the corpus or of the generated runs. */
   private async runOne(s: Scenario): Promise<ScenarioOutcome> {
-    const outcome = await this.runner.judge(s, { twinWhenFaultsFired: this.o.coverage, interruptible: true });
+    const outcome = await this.runner.judge(s, { twinWhenFaultsFired: this.o.coverage, interruptible: true, tally: true });
     // a run the budget cut short says nothing: not counted, not judged
     if (outcome.interrupted) return outcome;
     this.executed++;
@@ -240,7 +240,11 @@ class CheckRun {
     const determinism = o.determinism ? await this.determinismOf(minimal.run, property ? [property] : o.properties) : { ok: true, hashes: [minimal.run.hash, minimal.run.hash] as [string, string] };
     this.progress('done', 1);
 
-    const base = this.common(seed ?? found.scenario.seed);
+    const base = {
+      ...this.common(seed ?? found.scenario.seed),
+      // announced in every report: the generated runs of this seed did not find it
+      ...(found.fromCorpus ? { fromCorpus: { entry: found.runNumber, of: this.corpus().length, name: o.corpus.names[found.runNumber - 1] ?? null } } : {}),
+    };
     const result: CheckFailed = determinism.ok
       ? {
           ...base,
@@ -254,6 +258,7 @@ class CheckRun {
           path,
           failedAtRun: found.runNumber,
           shrinks: fcShrinks + minimizeReductions,
+          shrunk: o.shrink.enabled && property !== undefined && this.cutShort?.phase !== 'shrinking',
           run: minimal.run,
           determinism,
         }
@@ -394,6 +399,12 @@ class CheckRun {
       determinismChecked: this.determinismChecked,
       ...(o.shard && o.path === undefined ? { shard: { ...o.shard } } : {}),
       simulations: this.runner.simulations,
+      plannedRuns: this.total - this.corpus().length,
+      ...(o.wallClock ? { elapsedMs: Math.round(o.wallClock() - this.started) } : {}),
+      propertyRuns: o.properties.map((p) => {
+        const t = this.runner.tally.get(p.name);
+        return { name: p.name, judged: t?.judged ?? 0, unjudged: t?.unjudged ?? 0, reason: t?.reason ?? null, ms: Math.round((t?.ms ?? 0) * 10) / 10 };
+      }),
       inputs: this.inputs,
       ...(this.cutShort ? { cutShort: this.cutShort } : {}),
     };

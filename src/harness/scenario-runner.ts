@@ -34,6 +34,17 @@ export interface JudgeOptions {
   twinWhenFaultsFired?: boolean;
   /** Let {@link ScenarioRunner.shouldInterrupt} cut the run short (never twins or re-runs). @defaultValue false */
   interruptible?: boolean;
+  /** Count the verdicts in {@link ScenarioRunner.tally} (the check's own runs, not shrink candidates). @defaultValue false */
+  tally?: boolean;
+}
+
+/** Per property, over the runs a check counted: how many it judged, how many it could not (and why), and the wall ms its judge took. @internal */
+export interface PropertyTally {
+  judged: number;
+  unjudged: number;
+  /** Why it could not judge, the first time. */
+  reason: string | undefined;
+  ms: number;
 }
 
 /**
@@ -51,6 +62,8 @@ export class ScenarioRunner {
   shouldInterrupt: (() => boolean) | undefined;
   /** Called at each host yield of every run (a heartbeat for watchdogs during long runs). */
   onHeartbeat: (() => void) | undefined;
+  /** Verdicts per property over the runs judged with `tally`. */
+  readonly tally = new Map<string, PropertyTally>();
 
   constructor(
     private readonly simulateOptions: SimulateOptions,
@@ -94,8 +107,11 @@ export class ScenarioRunner {
     const judges = stopped ? properties.filter((p) => p.name === stopped.property) : properties;
     // the run guards first: a run that escaped the simulation says nothing its properties could judge
     for (const p of [...runGuards.filter((g) => !judges.includes(g)), ...judges]) {
+      const clock = this.simulateOptions.wallClock;
+      const t0 = clock?.();
       const extras = await this.extraRuns(p, run.scenario);
       const verdict = judgeSafely(p, run, p.needsTwin ? await getTwin() : undefined, extras);
+      if (options.tally) this.count(p.name, verdict, t0 === undefined || !clock ? 0 : clock() - t0);
       if (!verdict.ok) {
         failure = { property: p.name, summary: verdict.summary, explanation: verdict.explanation, evidence: verdict.evidence };
         break;
@@ -107,6 +123,17 @@ export class ScenarioRunner {
     // a cut-short run has no comparable twin (coverage compares whole runs)
     if (options.twinWhenFaultsFired && !stopped && twin === undefined && firedAny(run)) await getTwin();
     return { run, twin, failure, ...(latencyMs !== undefined ? { latencyMs } : {}) };
+  }
+
+  private count(name: string, verdict: Verdict, ms: number): void {
+    const t = this.tally.get(name) ?? { judged: 0, unjudged: 0, reason: undefined, ms: 0 };
+    const stats = verdict.ok ? verdict.stats : undefined;
+    if (stats?.['judged'] === false) {
+      t.unjudged++;
+      t.reason ??= typeof stats['reason'] === 'string' ? stats['reason'] : undefined;
+    } else t.judged++;
+    t.ms += ms;
+    this.tally.set(name, t);
   }
 
   /** Simulates the extra scenarios a property asks for (e.g. recovery's reverted spec). */

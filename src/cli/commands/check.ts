@@ -4,7 +4,7 @@ import { resolveStory, type Story } from '../../harness/story.js';
 import { loadManifests, loadStory } from '../../story/load-story.js';
 import { shardSize } from '../../harness/shard.js';
 import { defaultEnvironment } from '../../defaults.js';
-import { recordObjectTimelines } from '../../replay.js';
+import { recordTimelines } from '../../replay.js';
 import { loadCorpus } from '../../report/corpus.js';
 import { ensureWritableDir, ReportWriteError } from '../../report/write-atomic.js';
 import { writeReports, type WrittenReports } from '../../report/index.js';
@@ -64,6 +64,7 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
     ...(o.timeLimit !== undefined ? { timeLimitMs: o.timeLimit } : {}),
     ...(o.shrinkTimeLimit !== undefined ? { shrinkTimeLimitMs: o.shrinkTimeLimit } : {}),
     corpus: corpus.scenarios,
+    corpusNames: corpus.files,
     corpusRoot,
   };
 
@@ -86,9 +87,9 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
     progress.stop();
   }
 
-  const timelines = !result.ok && result.property !== 'watchdog' ? await recordObjectTimelines(controller, result.scenario, base, result.property) : [];
+  const timelines = !result.ok && result.property !== 'watchdog' ? await recordTimelines(controller, result.scenario, base, result.property) : { objects: [], converged: null };
   const source = { module: mod.relativePath, exportName: picked.exportName, checkOptions: mod.exports['checkOptions'] !== undefined ? 'checkOptions' : null };
-  const written = writeReports(result, { dir: o.reportDir, context: { source, objectTimelines: timelines, builtInEnvironment: defaultEnvironment().map((a) => a.name) } });
+  const written = writeReports(result, { dir: o.reportDir, context: { source, objectTimelines: timelines.objects, converged: timelines.converged, builtInEnvironment: defaultEnvironment().map((a) => a.name) } });
   if (o.json) io.stdout.write(`${JSON.stringify(jsonSummary(result, written), null, 2)}\n`);
   else io.stdout.write(humanSummary(result, written, io));
   return result.ok ? 0 : 1;
@@ -118,7 +119,7 @@ function randomSeed(): number {
 }
 
 function jsonSummary(result: CheckResult, written: WrittenReports): unknown {
-  const common = { controller: result.controller, runs: result.runs, seed: result.seed, ...(result.cutShort ? { cutShort: result.cutShort } : {}), properties: result.properties, faults: result.faults, stats: result.stats, coverage: result.coverage, corpusReplayed: result.corpusReplayed, ...(result.shard ? { shard: result.shard } : {}), reports: written.files };
+  const common = { controller: result.controller, runs: result.runs, seed: result.seed, ...(result.cutShort ? { cutShort: result.cutShort } : {}), ...(written.model.corpusNote ? { corpusNote: written.model.corpusNote } : {}), properties: result.properties, faults: result.faults, stats: result.stats, coverage: result.coverage, corpusReplayed: result.corpusReplayed, ...(result.shard ? { shard: result.shard } : {}), reports: written.files };
   if (result.ok) return { ok: true, ...common };
   const m = written.model;
   return { ok: false, ...common, property: result.property, summary: result.summary, explanation: result.explanation, path: result.path, failedAtRun: result.failedAtRun, shrinks: result.shrinks, traceHash: result.run.hash, replay: m.ok ? null : m.replay.command };
@@ -137,10 +138,11 @@ function humanSummary(result: CheckResult, written: WrittenReports, io: CliIo): 
     lines.push(`  ${s.reconcilesPerObject} reconciles and ${s.storeWritesPerObject} store writes per object; peak downstream ${s.peakDownstreamQps} req/s`);
     for (const c of result.coverage) lines.push(`  fault ${c.kind}: fired ${c.injected}× in ${c.enabled} runs where enabled; changed behaviour in ${c.changedBehaviour}`);
     if (written.model.cutShort) lines.push(`  note: ${written.model.cutShort}`);
+    if (written.model.corpusNote) lines.push(`  note: ${written.model.corpusNote}`);
     if (files.length) lines.push(`  reports: ${files.join(', ')}`);
     return lines.join('\n') + '\n';
   }
-  lines.push(`${paint(31, 'FAIL')} ${result.controller} fails ${result.property} (run ${result.failedAtRun} of ${result.runs}${shard}, seed ${result.seed}${result.shrinks ? `, shrunk in ${result.shrinks} steps` : ''})`);
+  lines.push(`${paint(31, 'FAIL')} ${result.controller} fails ${result.property} (${written.model.ok ? `run ${result.failedAtRun}` : written.model.failedAt}${shard}, seed ${result.seed}${result.shrinks ? `, shrunk in ${result.shrinks} steps` : ''})`);
   lines.push(`  ${result.summary}`, '');
   const m = written.model;
   lines.push(...(m.ok ? result.explanation : m.explanation).split('\n').map((l) => `  ${l}`), '');
