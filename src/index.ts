@@ -65,8 +65,11 @@ export {
 // properties
 export { defineProperty } from './harness/property.js';
 export type { Property, PropertyFactory, PropertyDefinition, Verdict, RunRecord, Probe, ProbeSample, RecordedRequest } from './harness/property.js';
+export type { NeverExitsOptions } from '../properties/never-exits.js';
+export type { RunEscape, RealTimerUse, ExitKind } from './host/host-context.js';
 export { properties, allProperties, defaultProperties } from '../properties/index.js';
 export {
+  neverExits,
   convergence,
   deletionCompletes,
   specStatusOwnership,
@@ -166,6 +169,9 @@ export { kubeconfigFor } from './kube-rest/kubeconfig.js';
 export type { KubeconfigOptions } from './kube-rest/kubeconfig.js';
 export { kubeController } from './kube-rest/kube-controller.js';
 export type { KubeControllerOptions, KubeProcessContext, KubeProcessStop } from './kube-rest/kube-controller.js';
+export { defineProgram } from './kube-rest/define-program.js';
+export type { ProgramOptions } from './kube-rest/define-program.js';
+export type { RestartBackoffOptions } from './host/crash-loop-backoff.js';
 export { ResourceRegistry } from './kube-rest/resource-registry.js';
 export { builtinResources } from './kube-rest/builtin-resources.js';
 export type { ResourceDefinition, ResolvedResource } from './kube-rest/resource-definition.js';

@@ -14,6 +14,7 @@ import { saveToCorpus } from '../report/corpus.js';
 import { loadModule, pickController } from './load-module.js';
 import { checkNames } from './options.js';
 import { UsageError } from './usage-error.js';
+import { programController, type ProgramSpec } from './program-target.js';
 
 /**
  * One check as plain data, so the same description runs in this thread or in a worker thread:
@@ -25,6 +26,8 @@ export interface CheckJob {
   module: string;
   /** Export that holds the controller. */
   exportName: string;
+  /** A program to host instead of a module's export (`--program`): `module` is its entry. */
+  program?: ProgramSpec;
   runs?: number;
   seed: number;
   faults?: string[];
@@ -127,6 +130,8 @@ export function jobOptions(job: CheckJob, base: CheckOptions, hooks: CheckJobHoo
  * @internal
  */
 export async function runCheckJob(job: CheckJob, hooks: CheckJobHooks = {}): Promise<CheckResult> {
+  // a program is never imported here: it runs only inside the runs, one fresh instance each time
+  if (job.program !== undefined) return runCheckOn(programController(job.program, process.cwd()), job, {}, hooks);
   const mod = await loadModule(job.module, process.cwd(), 'check');
   const picked = pickController(mod, job.module, job.exportName, 'check');
   return runCheckOn(picked.controller, job, moduleCheckOptions(mod.exports, job.module), hooks);

@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
 import { parseShard, type Shard } from '../harness/shard.js';
 import { UsageError } from './usage-error.js';
+import type { JsonObject } from '../store/object.js';
+import type { ResourceDefinition } from '../kube-rest/resource-definition.js';
 
 /**
  * The CLI's one declarative flag table (vitest `cli-config.ts` style): each command's
@@ -20,13 +22,15 @@ export interface FlagSpec {
   readonly defaultText?: string;
   /** Turns the raw text into the typed value; throws UsageError naming the flag. */
   readonly parse?: (raw: string, flag: string) => unknown;
+  /** May be given several times; the parsed values form a list. */
+  readonly multiple?: boolean;
 }
 
 /** One command of the CLI. @internal */
 export interface CommandSpec {
   readonly name: CommandName;
   readonly summary: string;
-  readonly positionals: readonly { name: string; description: string }[];
+  readonly positionals: readonly { name: string; description: string; optional?: boolean }[];
   readonly flags: readonly FlagSpec[];
   readonly examples: readonly string[];
 }
@@ -36,7 +40,22 @@ export type CommandName = 'check' | 'replay' | 'demo';
 
 /** Options of `steadystate check`. @internal */
 export interface CheckCommandOptions {
-  module: string;
+  /** Absent with --program. */
+  module?: string;
+  /** A program's entry module (hosted, unchanged) instead of a module exporting controllers. */
+  program?: string;
+  /** With --program: the primary kind. */
+  for?: string;
+  /** With --program: the controller's name. */
+  name?: string;
+  /** With --program: its arguments (process.argv after the script). */
+  arg?: string[];
+  /** With --program: variables added to its environment. */
+  env?: [string, string][];
+  /** With --program: example specs of the primary kind. */
+  sample?: JsonObject[];
+  /** With --program: custom kinds the simulated API serves. */
+  resource?: ResourceDefinition[];
   controller?: string;
   runs?: number;
   seed?: number;
@@ -108,6 +127,29 @@ function shard(raw: string, flag: string): Shard {
   }
 }
 
+function envPair(raw: string, flag: string): [string, string] {
+  const eq = raw.indexOf('=');
+  if (eq <= 0) throw new UsageError(`steadystate: ${flag} expects NAME=VALUE, got ${JSON.stringify(raw)}, e.g. ${flag} LOG_LEVEL=debug.`);
+  return [raw.slice(0, eq), raw.slice(eq + 1)];
+}
+
+function jsonObject(raw: string, flag: string): JsonObject {
+  let v: unknown;
+  try {
+    v = JSON.parse(raw);
+  } catch (err) {
+    throw new UsageError(`steadystate: ${flag} expects a JSON object, got ${JSON.stringify(raw)} (${err instanceof Error ? err.message : String(err)}), e.g. ${flag} '{"replicas":2}'.`);
+  }
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new UsageError(`steadystate: ${flag} expects a JSON object (a spec), got ${raw}, e.g. ${flag} '{"replicas":2}'.`);
+  return v as JsonObject;
+}
+
+function resourceFlag(raw: string, flag: string): ResourceDefinition {
+  const m = /^([A-Z][A-Za-z0-9]*)=([a-z][a-z0-9-]*)\.([a-z0-9][a-z0-9.-]*)\/(v[a-z0-9]+)(:cluster)?$/.exec(raw.trim());
+  if (!m) throw new UsageError(`steadystate: ${flag} expects KIND=PLURAL.GROUP/VERSION (the kind's CRD names), got ${JSON.stringify(raw)}, e.g. ${flag} WebApp=webapps.example.com/v1 (append :cluster for a cluster-scoped kind).`);
+  return { kind: m[1]!, plural: m[2]!, group: m[3]!, version: m[4]!, namespaced: m[5] === undefined };
+}
+
 function nonEmpty(raw: string, flag: string): string {
   if (raw.trim() === '') throw new UsageError(`steadystate: ${flag} expects a value, got an empty string.`);
   return raw;
@@ -126,9 +168,16 @@ export const commandSpecs: Readonly<Record<CommandName, CommandSpec>> = {
   check: {
     name: 'check',
     summary: 'check a controller module under injected faults; exit 0 when every property holds, 1 when one fails',
-    positionals: [{ name: 'module', description: 'a .ts or .js file exporting controllers made by defineController' }],
+    positionals: [{ name: 'module', description: 'a .ts or .js file exporting controllers made by defineController (or none, with --program)', optional: true }],
     flags: [
       { name: 'controller', short: 'c', value: 'NAME', description: 'which controller, when the module exports several (export or controller name)', parse: nonEmpty },
+      { name: 'program', value: 'FILE', description: 'check a program instead: its entry module runs unchanged as the operator process (KUBECONFIG, timers and clock provided)', parse: nonEmpty },
+      { name: 'for', value: 'KIND', description: 'with --program: the kind of the objects it reconciles (what the check generates)', parse: nonEmpty },
+      { name: 'name', value: 'NAME', description: 'with --program: its name in traces and reports', defaultText: 'the file name', parse: nonEmpty },
+      { name: 'arg', value: 'ARG', description: 'with --program: one argument of the program (repeat for more)', parse: (raw) => raw, multiple: true },
+      { name: 'env', value: 'K=V', description: 'with --program: one environment variable (repeat for more)', parse: envPair, multiple: true },
+      { name: 'sample', value: 'JSON', description: 'with --program: an example spec of its objects, e.g. \'{"replicas":2}\' (repeat for more)', parse: jsonObject, multiple: true },
+      { name: 'resource', value: 'KIND=PLURAL.GROUP/VERSION', description: 'with --program: a custom kind the API serves, e.g. WebApp=webapps.example.com/v1 (append :cluster when cluster-scoped; repeat for more)', parse: resourceFlag, multiple: true },
       { name: 'runs', short: 'r', value: 'N', description: 'scenarios to generate', defaultText: '100', parse: integer(1, MAX_RUNS, 'a whole number of runs', 100) },
       { name: 'seed', short: 's', value: 'S', description: 'fast-check seed (a failing report names it)', defaultText: 'random', parse: integer(-(2 ** 31), 2 ** 31 - 1, 'a 32-bit integer seed', 42) },
       { name: 'faults', short: 'f', value: 'a,b', description: 'fault kinds to enable (swarm-sampled per run)', defaultText: 'all', parse: nameList },
@@ -144,7 +193,7 @@ export const commandSpecs: Readonly<Record<CommandName, CommandSpec>> = {
       { name: 'watchdog', value: 'MS', description: 'wall-clock ms a worker may go without simulating before it is terminated (its scenario fails, naming the task that never returned)', defaultText: '10000', parse: integer(100, 3_600_000, 'a wall-clock time in milliseconds', 10000) },
       jsonFlag,
     ],
-    examples: ['steadystate check src/web-controller.ts', 'steadystate check src/controllers.ts --controller web --runs 500 --seed 42', "steadystate check src/web.ts --story stories/scale-down.yaml --manifests 'config/samples/*.yaml'", 'steadystate check src/web.ts --faults event-loss --properties convergence --shard 1/4 --workers 2'],
+    examples: ['steadystate check src/web-controller.ts', 'steadystate check src/controllers.ts --controller web --runs 500 --seed 42', "steadystate check src/web.ts --story stories/scale-down.yaml --manifests 'config/samples/*.yaml'", 'steadystate check src/web.ts --faults event-loss --properties convergence --shard 1/4 --workers 2', "steadystate check --program src/operator.ts --for WebApp --resource WebApp=webapps.example.com/v1 --sample '{\"replicas\":2}'"],
   },
   replay: {
     name: 'replay',
@@ -186,9 +235,9 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   if (first === '--version' || first === '-v') return { command: 'version' };
   if (!(first in commandSpecs)) throw first.startsWith('-') ? new UsageError(`steadystate: ${first} is not a global option. Global options are --help and --version; other flags follow a command, e.g. steadystate check <module> ${first}.`) : unknownCommand(first);
   const spec = commandSpecs[first as CommandName];
-  const flagOptions: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' } };
-  for (const f of spec.flags) flagOptions[f.name] = { type: f.value ? 'string' : 'boolean', ...(f.short ? { short: f.short } : {}) };
-  let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
+  const flagOptions: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = { help: { type: 'boolean', short: 'h' } };
+  for (const f of spec.flags) flagOptions[f.name] = { type: f.value ? 'string' : 'boolean', ...(f.short ? { short: f.short } : {}), ...(f.multiple ? { multiple: true } : {}) };
+  let parsed: { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] };
   try {
     parsed = parseArgs({ args: attachNegativeValues(rest, spec), options: flagOptions, allowPositionals: true, strict: true }) as typeof parsed;
   } catch (err) {
@@ -202,13 +251,15 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   const out: Record<string, unknown> = {};
   spec.positionals.forEach((p, i) => {
     const v = parsed.positionals[i];
+    if (v === undefined && p.optional) return;
     if (v === undefined) throw new UsageError(`steadystate ${spec.name}: missing <${p.name}>: ${p.description}. Usage: steadystate ${spec.name} <${p.name}>.`);
     out[camel(p.name)] = v;
   });
   for (const f of spec.flags) {
     const raw = parsed.values[f.name];
     if (raw === undefined) continue;
-    out[camel(f.name)] = typeof raw === 'string' && f.parse ? f.parse(raw, `--${f.name}`) : raw;
+    const one = (r: string | boolean) => (typeof r === 'string' && f.parse ? f.parse(r, `--${f.name}`) : r);
+    out[camel(f.name)] = Array.isArray(raw) ? raw.map(one) : one(raw);
   }
   switch (spec.name) {
     case 'check':

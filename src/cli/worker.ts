@@ -6,6 +6,7 @@ import { loadModule, pickController } from './load-module.js';
 import { progressDetail, type ProgressDetail } from './progress.js';
 import { UsageError } from './usage-error.js';
 import { kernelHooks } from '../sim/kernel.js';
+import { lockProcessExit } from '../host/exit-lock.js';
 
 /**
  * Worker-thread entry of `--workers N`: runs one check job (a shard of the runs) and reports
@@ -40,6 +41,8 @@ const BEAT_EVERY_MS = 500;
 
 const port = parentPort;
 if (port) {
+  // a process.exit in the checked code must never end the thread (the pool would see a crash)
+  lockProcessExit();
   const input = workerData as WorkerInput;
   const send = (m: WorkerMessage): void => port.postMessage(m);
   if (input.current) {

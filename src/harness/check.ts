@@ -13,6 +13,7 @@ import { runGuards } from './run-guards.js';
 import { describeInputs, type RecordedInputs } from './recorded-inputs.js';
 import { inShard, shardSize } from './shard.js';
 import { runStats, StatsCollector } from './stats.js';
+import type { RealTimerUse } from '../host/host-context.js';
 
 interface Found {
   scenario: Scenario;
@@ -134,6 +135,7 @@ class CheckRun {
     this.lastRun = outcome.run;
     this.stats.add(runStats(outcome.run, outcome.failure === undefined, outcome.latencyMs));
     this.coverage.add(outcome.run, outcome.twin);
+    this.addRealTimers(outcome.run);
     if (outcome.failure === undefined && this.o.determinism && (this.executed - 1) % this.o.determinismEvery === 0 && !this.nondeterministic) {
       const report = await this.determinismOf(outcome.run, this.o.properties);
       if (!report.ok) this.nondeterministic = { report, run: outcome.run, runNumber: this.executed };
@@ -385,6 +387,21 @@ class CheckRun {
     };
   }
 
+  /** Real timers of the judged runs (SPEC §8: their use is reported). */
+  private realTimers: (RealTimerUse & { runs: number }) | undefined;
+
+  private addRealTimers(run: RunRecord): void {
+    const r = run.realTimers;
+    if (r === undefined) return;
+    const t = (this.realTimers ??= { runs: 0, setTimeout: 0, setInterval: 0, setImmediate: 0, clearedAtEnd: 0 });
+    t.runs++;
+    t.setTimeout += r.setTimeout;
+    t.setInterval += r.setInterval;
+    t.setImmediate += r.setImmediate;
+    t.clearedAtEnd += r.clearedAtEnd;
+    if (t.firstSite === undefined && r.firstSite !== undefined) t.firstSite = r.firstSite;
+  }
+
   private common(seed: number) {
     const o = this.o;
     return {
@@ -405,6 +422,7 @@ class CheckRun {
         const t = this.runner.tally.get(p.name);
         return { name: p.name, judged: t?.judged ?? 0, unjudged: t?.unjudged ?? 0, reason: t?.reason ?? null, ms: Math.round((t?.ms ?? 0) * 10) / 10 };
       }),
+      ...(this.realTimers ? { realTimers: { ...this.realTimers } } : {}),
       inputs: this.inputs,
       ...(this.cutShort ? { cutShort: this.cutShort } : {}),
     };

@@ -1,6 +1,7 @@
 import type { JsonObject } from '../store/object.js';
 import { describeTask, isolation } from './isolation.js';
 import { LOOP_BUDGET } from './loop-guard.js';
+import { contained } from './escape-verdict.js';
 import type { Property, RunRecord, Verdict } from './property.js';
 
 /**
@@ -95,7 +96,7 @@ export const busyLoop = guard('busy-loop', 'no code spins on microtasks or ticks
 });
 
 /** The judges every run gets before its properties, in this order. @internal */
-export const runGuards: readonly Property[] = [isolation, busyLoop, reconcileResults, watchMaps, stepBudget];
+export const runGuards: readonly Property[] = [isolation, contained, busyLoop, reconcileResults, watchMaps, stepBudget];
 
 /** The reconciles and handlers most frequent in the last entries of the trace. */
 function busiestTasks(run: RunRecord): string {

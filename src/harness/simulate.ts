@@ -7,7 +7,7 @@ import type { Task } from '../sim/kernel.js';
 import { thrownMessage } from '../sim/thrown.js';
 import type { FaultModule } from './fault.js';
 import type { Probe, ProbeSample, Property, RecordedRequest, RunRecord } from './property.js';
-import { resolveScenarioOptions, type Scenario } from './scenario.js';
+import { resolveScenarioOptions, type ResolvedScenarioOptions, type Scenario } from './scenario.js';
 import { runAction, scheduleWorkload } from './user-actions.js';
 import { createWorld, type World } from './world.js';
 import type { EnvironmentActor } from './environment.js';
@@ -17,6 +17,8 @@ import { guardNetwork } from '../downstream/net-guard.js';
 import { callerOf } from './isolation.js';
 import { guardLoops } from './loop-guard.js';
 import { realSetImmediate } from '../sim/globals.js';
+import type { RunScope } from '../host/host-context.js';
+import { guardRun } from '../host/run-guard.js';
 
 /**
  * A downstream for one run (built by `createDownstream`): routes `ctx.fetch`, records requests,
@@ -97,6 +99,14 @@ export class ScenarioError extends Error {
 export async function simulate(scenario: Scenario, options: SimulateOptions): Promise<SimulationResult> {
   const opts = resolveScenarioOptions(scenario.options);
   const world = createWorld(scenario, opts, options.traceReads ?? true, options.wallClock ? { wallClock: options.wallClock } : {});
+  // the run guard: the code under test can neither end nor outlive the harness (src/host/run-guard.ts)
+  return guardRun(
+    () => world.kernel.now(),
+    (scope) => simulateGuarded(world, scenario, opts, options, scope),
+  );
+}
+
+async function simulateGuarded(world: World, scenario: Scenario, opts: ResolvedScenarioOptions, options: SimulateOptions, scope: RunScope): Promise<SimulationResult> {
   const { kernel, store, trace, seams } = world;
   if (options.onYield) kernel.onYield = options.onYield;
   const blocked: RunRecord['blocked'] = [];
@@ -187,7 +197,13 @@ export async function simulate(scenario: Scenario, options: SimulateOptions): Pr
       seams.active = false;
       trace.push({ t: kernel.now(), type: 'run:phase', phase: 'settle' });
       for (const f of world.onSettle) f();
-      if (opts.relistOnSettle) for (const m of world.managers) m.relistAll();
+      if (opts.relistOnSettle) {
+        // the native runtime's informers relist once (SPEC §3), recorded so reports can say so;
+        // a hosted process is left alone: the settle phase only stops the faults for it
+        const relisted = world.managers.filter((m) => !m.def.process).map((m) => m.def.name);
+        if (relisted.length > 0) trace.push({ t: kernel.now(), type: 'settle:relist', controllers: relisted });
+        for (const m of world.managers) m.relistAll();
+      }
     });
     kernel.at(tailStart, () => {
       settledObjects = allObjects(world);
@@ -272,7 +288,10 @@ export async function simulate(scenario: Scenario, options: SimulateOptions): Pr
       blocked,
       downstream: options.downstream ? downstream.state() : null,
       hash: '',
+      escapes: scope.escapes,
     };
+    // counted while the run went on; how many were still pending is known once the guard clears them
+    if (scope.realTimers.setTimeout + scope.realTimers.setInterval + scope.realTimers.setImmediate > 0) run.realTimers = scope.realTimers;
     // hashing a long trace costs as much as running it: compute on first read only
     let hash: string | undefined;
     Object.defineProperty(run, 'hash', { enumerable: true, configurable: true, get: () => (hash ??= trace.hash()) });

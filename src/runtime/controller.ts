@@ -59,7 +59,7 @@ export class ControllerInstance implements ClientOwner {
     readonly env: RuntimeEnv,
     readonly def: ControllerDefinition,
     readonly replica: number,
-    private readonly onCrash: (instance: ControllerInstance, reason: string) => void,
+    private readonly onCrash: (instance: ControllerInstance, reason: string, restartAfterMs: number | undefined) => void,
     private readonly keepVersions: number,
   ) {
     this.name = def.name;
@@ -311,14 +311,14 @@ export class ControllerInstance implements ClientOwner {
     this.pump();
   }
 
-  crash(reason: string): void {
+  crash(reason: string, restartAfterMs?: number): void {
     if (!this.alive) return;
     this.alive = false;
     this.env.trace.push({ t: this.env.kernel.now(), type: 'controller:crash', controller: this.name, replica: this.replica, reason });
     this.crashing = true;
     this.shutdown();
     this.crashing = false;
-    this.onCrash(this, reason);
+    this.onCrash(this, reason, restartAfterMs);
   }
 
   /** Stops informers and the queue (crash, or end of run). */
@@ -337,6 +337,12 @@ export class ControllerInstance implements ClientOwner {
   relist(): void {
     for (const inf of this.informers.values()) inf.relist(false);
     this.process?.relist();
+  }
+
+  /** The watches of `kind` fell behind: its informers (or the process's watches) relist. */
+  catchUp(kind: string): void {
+    for (const inf of this.informers.values()) if (inf.kind === kind) inf.relist();
+    this.process?.expireWatches?.(kind);
   }
 
   setActive(active: boolean): void {

@@ -71,7 +71,7 @@ export class Manager {
 
   private startReplica(replica: number): void {
     if (this.stopped || this.retired.has(replica)) return;
-    const inst = new ControllerInstance(this.env, this.def, replica, (i, reason) => this.onCrash(i, reason), this.options.keepVersions);
+    const inst = new ControllerInstance(this.env, this.def, replica, (i, reason, restartAfterMs) => this.onCrash(i, reason, restartAfterMs), this.options.keepVersions);
     this.instances[replica] = inst;
     if (this.elect && !this.noElection.has(replica)) {
       inst.active = false;
@@ -89,11 +89,11 @@ export class Manager {
     el.start();
   }
 
-  private onCrash(inst: ControllerInstance, _reason: string): void {
+  private onCrash(inst: ControllerInstance, _reason: string, restartAfterMs: number | undefined): void {
     this.crashes++;
     this.electors[inst.replica]?.stop();
     this.electors[inst.replica] = undefined;
-    this.env.kernel.after(this.options.restartDelayMs, () => {
+    this.env.kernel.after(restartAfterMs ?? this.options.restartDelayMs, () => {
       if (this.instances[inst.replica] === inst) this.startReplica(inst.replica);
     });
   }

@@ -43,6 +43,10 @@ export type TraceType =
   | 'kernel:loop'
   | 'network:refused'
   | 'invariant:violated'
+  | 'process:exit'
+  | 'http:request'
+  | 'watch:close'
+  | 'settle:relist'
   | 'log';
 
 /**

@@ -6,11 +6,16 @@ import { shardSize } from '../../harness/shard.js';
 import { defaultEnvironment } from '../../defaults.js';
 import { recordTimelines } from '../../replay.js';
 import { loadCorpus } from '../../report/corpus.js';
+import { realTimersNote } from '../../report/result.js';
 import { ensureWritableDir, ReportWriteError } from '../../report/write-atomic.js';
 import { writeReports, type WrittenReports } from '../../report/index.js';
 import { catalogue, moduleCheckOptions, runCheckOn, validateJob, type CheckJob } from '../check-job.js';
 import type { CliIo } from '../io.js';
 import { loadModule, pickController } from '../load-module.js';
+import { portableSpec, programController, programSpecOf } from '../program-target.js';
+import type { ControllerDefinition } from '../../runtime/define-controller.js';
+import type { CheckOptions } from '../../harness/check-options.js';
+import type { ControllerSource } from '../../report/result.js';
 import { checkNames, type CheckCommandOptions } from '../options.js';
 import { createProgress, noColor, progressDetail } from '../progress.js';
 import { escapeTerminal, rawStream } from '../terminal-text.js';
@@ -38,12 +43,11 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
 
   // a story file that cannot be used is refused before the module loads and the run starts
   const story = storyOfFlags(o, io.cwd);
-  const mod = await loadModule(o.module, io.cwd, 'check');
-  const picked = pickController(mod, o.module, o.controller, 'check');
-  const controller = picked.controller;
-  const base = moduleCheckOptions(mod.exports, o.module);
+  const target = await checkTarget(o, io);
+  const { controller, base } = target;
   if (base.objects === undefined && controller.sample.length === 0 && story === undefined && base.story === undefined) {
-    io.stderr.write(`steadystate check: note: ${controller.name} has no \`sample\` specs and ${o.module} exports no \`checkOptions.objects\`, so objects of kind ${controller.for} are generated with an empty spec. Add \`sample: [{ ... }]\` to defineController or export checkOptions (see the README) to test realistic objects.\n`);
+    const add = target.program ? `Pass --sample '{...}' (a spec of ${controller.for}), or --story / --manifests` : `Add \`sample: [{ ... }]\` to defineController or export checkOptions (see the README)`;
+    io.stderr.write(`steadystate check: note: ${controller.name} has no \`sample\` specs${target.program ? '' : ` and ${o.module ?? ''} exports no \`checkOptions.objects\``}, so objects of kind ${controller.for} are generated with an empty spec. ${add} to test realistic objects.\n`);
   }
   const seed = o.seed ?? base.seed ?? randomSeed();
   const corpusRoot = join(o.reportDir, 'corpus');
@@ -52,8 +56,7 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
   for (const s of corpus.skipped) io.stderr.write(`steadystate check: skipped corpus file ${s.file}: ${s.reason}\n`);
 
   const planned: CheckJob = {
-    module: mod.path,
-    exportName: picked.exportName,
+    ...target.job,
     seed,
     ...(o.runs !== undefined ? { runs: o.runs } : {}),
     ...(o.faults !== undefined ? { faults: o.faults } : {}),
@@ -88,11 +91,31 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
   }
 
   const timelines = !result.ok && result.property !== 'watchdog' ? await recordTimelines(controller, result.scenario, base, result.property) : { objects: [], converged: null };
-  const source = { module: mod.relativePath, exportName: picked.exportName, checkOptions: mod.exports['checkOptions'] !== undefined ? 'checkOptions' : null };
+  const source = target.source;
   const written = writeReports(result, { dir: o.reportDir, context: { source, objectTimelines: timelines.objects, converged: timelines.converged, builtInEnvironment: defaultEnvironment().map((a) => a.name) } });
   if (o.json) io.stdout.write(`${JSON.stringify(jsonSummary(result, written), null, 2)}\n`);
   else io.stdout.write(humanSummary(result, written, io));
   return result.ok ? 0 : 1;
+}
+
+/** What the command checks: a module's exported controller, or a program hosted unchanged (--program). */
+async function checkTarget(o: CheckCommandOptions, io: CliIo): Promise<{ controller: ControllerDefinition; base: CheckOptions; job: Pick<CheckJob, 'module' | 'exportName' | 'program'>; source: ControllerSource; program: boolean }> {
+  const program = programSpecOf(o, io.cwd);
+  if (program !== undefined) {
+    const controller = programController(program, io.cwd);
+    const portable = portableSpec(program, io.cwd);
+    return { controller, base: {}, job: { module: program.entry, exportName: '', program }, source: { module: portable.entry, exportName: '', checkOptions: null, program: portable }, program: true };
+  }
+  const file = o.module!;
+  const mod = await loadModule(file, io.cwd, 'check');
+  const picked = pickController(mod, file, o.controller, 'check');
+  return {
+    controller: picked.controller,
+    base: moduleCheckOptions(mod.exports, file),
+    job: { module: mod.path, exportName: picked.exportName },
+    source: { module: mod.relativePath, exportName: picked.exportName, checkOptions: mod.exports['checkOptions'] !== undefined ? 'checkOptions' : null },
+    program: false,
+  };
 }
 
 /**
@@ -139,6 +162,7 @@ function humanSummary(result: CheckResult, written: WrittenReports, io: CliIo): 
     for (const c of result.coverage) lines.push(`  fault ${c.kind}: fired ${c.injected}× in ${c.enabled} runs where enabled; changed behaviour in ${c.changedBehaviour}`);
     if (written.model.cutShort) lines.push(`  note: ${written.model.cutShort}`);
     if (written.model.corpusNote) lines.push(`  note: ${written.model.corpusNote}`);
+    if (result.realTimers) lines.push(`  note: ${realTimersNote(result.realTimers)}`);
     if (files.length) lines.push(`  reports: ${files.join(', ')}`);
     return lines.join('\n') + '\n';
   }
