@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { failureOf } from '../helpers/failure-of.js';
 import '../../src/vitest/index.js';
 import { check } from '../../src/check.js';
 import { writeReports } from '../../src/report/index.js';
@@ -20,14 +21,6 @@ import { fixture, runCli, tempDir } from './cli-helpers.js';
 const objects = { kind: 'ReplicaSet', spec: [{ replicas: 3 }], status: { replicas: 0 } };
 const options = { objects, faults: [eventLoss], properties: [convergence()] };
 
-async function failureOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (err) {
-    return err instanceof Error ? err.message : String(err);
-  }
-  throw new Error('expected the assertion to fail');
-}
 
 describe('a failure replayed from the corpus', () => {
   it('is announced by the matcher, the Markdown, the HTML and JUnit, with the file it came from', async () => {
