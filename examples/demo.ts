@@ -11,7 +11,7 @@ import { bugZoo, type BugZooEntry } from './bug-zoo/index.js';
 import { writeReports } from '../src/report/index.js';
 import { recordTimelines } from '../src/replay.js';
 import { edgeTriggered } from './replicas/edge-triggered.js';
-import { formatRow, runReferenceExperiment } from './replicas/experiment.js';
+import { formatRow, runReferenceExperiment, survivorBiasLine } from './replicas/experiment.js';
 import { REPLICAS_KIND } from './replicas/replicas.js';
 
 export interface DemoOptions {
@@ -33,6 +33,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<number> {
   const t0 = performance.now();
   const rows = await runReferenceExperiment({ trials });
   for (const r of rows) print(formatRow(r));
+  print(survivorBiasLine(rows[1]!));
   print(`elapsed: ${Math.round(performance.now() - t0)} ms for ${2 * trials} trials through the full stack`);
   let unexpected = 0;
   if (rows[0]!.converged !== trials) unexpected++;

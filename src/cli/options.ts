@@ -94,7 +94,7 @@ export interface DemoCommandOptions {
 
 /** What the command line asks for. @internal */
 export type ParsedCommandLine =
-  | { command: 'help'; topic: CommandName | undefined }
+  | { command: 'help'; topic: CommandName | undefined; /** No arguments at all: help is shown, but nothing was asked for (exit 1, like git). */ bare?: boolean }
   | { command: 'version' }
   | { command: 'check'; options: CheckCommandOptions }
   | { command: 'replay'; options: ReplayCommandOptions }
@@ -227,7 +227,8 @@ const camel = (s: string): string => s.replace(/-([a-z])/g, (_, c: string) => c.
  */
 export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   const [first, ...rest] = argv;
-  if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
+  if (first === undefined) return { command: 'help', topic: undefined, bare: true };
+  if (first === '--help' || first === '-h' || first === 'help') {
     const topic = first === 'help' ? rest[0] : undefined;
     if (topic !== undefined && !(topic in commandSpecs)) throw unknownCommand(topic);
     return { command: 'help', topic: topic as CommandName | undefined };
@@ -352,7 +353,7 @@ export function checkNames(names: readonly string[], known: readonly string[], f
     const near = closest(u, known);
     return near ? `${JSON.stringify(u)} (did you mean ${near}?)` : JSON.stringify(u);
   });
-  throw new UsageError(`steadystate check: ${flag} names unknown ${what}${unknown.length > 1 ? 's' : ''} ${hints.join(', ')}. Known ${what}s: ${known.join(', ')}.`);
+  throw new UsageError(`steadystate check: ${flag} names unknown ${unknown.length > 1 ? (what === 'property' ? 'properties' : `${what}s`) : what} ${hints.join(', ')}. Known ${what === 'property' ? 'properties' : `${what}s`}: ${known.join(', ')}.`);
 }
 
 /**

@@ -79,10 +79,11 @@ function barProgress(o: ProgressOptions): Progress {
   const color = !noColor(o.env);
   const now = o.now ?? (() => Date.now());
   const started = now();
-  const failures = color ? '\u001b[31m{failures} failed\u001b[39m' : '{failures} failed';
+  // red says something failed: "0 failed" stays plain
+  const failed = (n: number): string => (color && n > 0 ? `\u001b[31m${n} failed\u001b[39m` : `${n} failed`);
   const bar = new cliProgress.SingleBar(
     {
-      format: `${o.label} [{bar}] {value}/{total} runs | ${failures} | {status}`,
+      format: `${o.label} [{bar}] {value}/{total} runs | {failed} | {status}`,
       stream: o.stream,
       hideCursor: true,
       clearOnComplete: false,
@@ -92,11 +93,11 @@ function barProgress(o: ProgressOptions): Progress {
     },
     cliProgress.Presets.legacy,
   );
-  bar.start(o.total, 0, { failures: 0, status: 'ETA -' });
+  bar.start(o.total, 0, { failed: failed(0), status: 'ETA -' });
   let stopped = false;
   return {
     update(done, f, detail) {
-      if (!stopped) bar.update(Math.min(done, o.total), { failures: f, status: statusLine(done, o.total, now() - started, detail) });
+      if (!stopped) bar.update(Math.min(done, o.total), { failed: failed(f), status: statusLine(done, o.total, now() - started, detail) });
     },
     stop() {
       if (stopped) return;

@@ -152,6 +152,16 @@ export interface CheckOptions {
    */
   shrinkTimeLimitMs?: number;
   /**
+   * What `check` (and `toPassCheck`) prints: 0 nothing; 1 on a pass, what the CLI prints (fault
+   * coverage per kind, "fault list-order: fired 0× in 12 runs where enabled", convergence
+   * latency, writes per object, properties that judged no run), and on a failure the coverage
+   * of the runs before it; 2 adds how many runs each property judged.
+   * @defaultValue 0
+   */
+  verbose?: 0 | 1 | 2;
+  /** Where `verbose` output goes, one line per call. @defaultValue console.log */
+  log?: (line: string) => void;
+  /**
    * Fields the HTML report charts as desired vs actual for each primary object: dotted paths
    * (`[field=value]` picks a list element, e.g. a condition) or a constant desired value. The
    * report also charts what the convergence predicate said over the run.
@@ -294,6 +304,8 @@ export function resolveCheckOptions(target: ControllerDefinition | readonly Cont
     if (!use.actor || typeof use.actor.install !== 'function' || typeof use.actor.name !== 'string') fail(`options.environment[${i}] is not an environment actor (got ${describe(e)}). Pass an EnvironmentActor or { actor, params }.`);
     return use;
   });
+  if (options.verbose !== undefined && options.verbose !== 0 && options.verbose !== 1 && options.verbose !== 2) fail(`options.verbose must be 0, 1 or 2, got ${JSON.stringify(options.verbose)}. 1 prints fault coverage and latency on a pass, 2 also what each property judged.`);
+  if (options.log !== undefined && typeof options.log !== 'function') fail('options.log must be a function (line: string) => void, e.g. console.log.');
   const rf: unknown = options.reportFields;
   if (rf !== undefined && (!Array.isArray(rf) || !rf.every((f) => f !== null && typeof f === 'object' && typeof (f as ReportField).actual === 'string' && (typeof (f as ReportField).desired === 'string' || typeof (f as ReportField).desired === 'number'))))
     fail(`options.reportFields must be a list of { desired: path or number, actual: path, label? }, e.g. [{ label: 'Ready', desired: 1, actual: 'status.conditions[type=Ready].status' }]; got ${describe(rf)}.`);

@@ -74,6 +74,11 @@ interface CheckCommon {
    * wall ms its judge took. A property judged in no run says nothing about the controller.
    */
   propertyRuns?: { name: string; judged: number; unjudged: number; reason: string | null; ms: number }[];
+  /**
+   * What the check noticed about its own setup that may explain a failure: a controller whose
+   * informer resync period outlives the settle phase (a lost event then has no second chance).
+   */
+  warnings?: string[];
   /** Generated runs this check planned (its shard's share of `runs`); corpus replays come on top. */
   plannedRuns?: number;
   /** Set when a wall-clock budget cut the check short (`timeLimitMs`, `shrinkTimeLimitMs`): the phase, the budget, and how far it got. */

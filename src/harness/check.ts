@@ -417,6 +417,7 @@ class CheckRun {
       ...(o.shard && o.path === undefined ? { shard: { ...o.shard } } : {}),
       simulations: this.runner.simulations,
       plannedRuns: this.total - this.corpus().length,
+      ...(resyncWarnings(o).length > 0 ? { warnings: resyncWarnings(o) } : {}),
       ...(o.wallClock ? { elapsedMs: Math.round(o.wallClock() - this.started) } : {}),
       propertyRuns: o.properties.map((p) => {
         const t = this.runner.tally.get(p.name);
@@ -478,6 +479,30 @@ class CheckRun {
     };
   }
 
+}
+
+/**
+ * Controllers whose resync cannot come around within the settle phase: with the default 10 h
+ * (controller-runtime's SyncPeriod) one lost event fails convergence for a controller that relies
+ * on resync, and the verdict alone does not say why. The fix goes with it.
+ */
+function resyncWarnings(o: ResolvedCheckOptions): string[] {
+  const settle = o.scenarioOptions.settleMs ?? 30_000;
+  const out: string[] = [];
+  for (const c of o.controllers) {
+    if (c.process !== undefined) continue;
+    const r = c.resyncPeriodMs;
+    if (r > 0 && r <= settle) continue;
+    const every = r === 0 ? 'never resyncs (resyncPeriodMs: 0)' : `resyncs every ${humanMs(r)}${r === 36_000_000 ? ' (the default, controller-runtime\'s SyncPeriod)' : ''}`;
+    out.push(`${c.name} ${every}, ${r === 0 ? 'so' : 'longer than the settle phase (' + humanMs(settle) + '), so'} within a check a missed event is repaired only by a requeue or the next change. If ${c.name} relies on its resync to catch up (level-triggered by resync), set resyncPeriodMs below settleMs, e.g. defineController({ ..., resyncPeriodMs: ${Math.min(10_000, Math.floor(settle / 3))} }).`);
+  }
+  return out;
+}
+
+function humanMs(ms: number): string {
+  if (ms >= 3_600_000 && ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
+  if (ms >= 60_000 && ms % 60_000 === 0) return `${ms / 60_000} min`;
+  return ms >= 1000 ? `${ms / 1000} s` : `${ms} ms`;
 }
 
 function emptyScenario(o: ResolvedCheckOptions): Scenario {

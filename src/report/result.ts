@@ -156,7 +156,7 @@ export function toReportModel(result: CheckResult, context: ReportContext = {}):
     shrunk: result.shrunk === true,
     replay: replayCommands(context, result.property, result.seed),
     timeline: buildTimeline(result.run, context.objectTimelines ?? [], context.converged ?? null, evidenceWindow(result.evidence)),
-    notes: [...(common.corpusNote ? [common.corpusNote] : []), ...runNotes(result.run), ...(common.cutShort ? [common.cutShort] : [])],
+    notes: resultNotes(result),
   };
 }
 
@@ -166,6 +166,13 @@ function evidenceWindow(evidence: JsonObject): { from: number; to: number } | un
   if (w === null || typeof w !== 'object' || Array.isArray(w)) return undefined;
   const { from, to } = w as Record<string, unknown>;
   return typeof from === 'number' && typeof to === 'number' && to >= from ? { from, to } : undefined;
+}
+
+/** Everything a failure's report notes beside the explanation: corpus, blocked tasks, budgets, setup warnings. @internal */
+export function resultNotes(result: CheckFailed): string[] {
+  const corpus = corpusNote(result);
+  const cut = cutShortNote(result);
+  return [...(corpus ? [corpus] : []), ...runNotes(result.run), ...(cut ? [cut] : []), ...(result.warnings ?? [])];
 }
 
 /**

@@ -21,7 +21,7 @@ import type { CheckResult } from '../harness/check-result.js';
 import { isControllerDefinition, type ControllerDefinition } from '../runtime/define-controller.js';
 import { loadCorpus, saveToCorpus } from '../report/corpus.js';
 import { writeReports, type WrittenReports } from '../report/index.js';
-import { corpusNote, failedAtText, proofLayout, runNotes } from '../report/result.js';
+import { failedAtText, proofLayout, resultNotes } from '../report/result.js';
 import { parseReproductionFile, ReproductionFileError, type ReproductionFile } from '../report/json.js';
 import { recordTimelines, replay, type ReplayOptions, type ReplayResult } from '../replay.js';
 import { locateControllerSource } from '../report/controller-source.js';
@@ -78,7 +78,7 @@ function failureMessage(result: Extract<CheckResult, { ok: false }>, written: Wr
   if (file && m && !m.ok) lines.push(`Replay: ${m.replay.vitest}${m.replay.command ? `  (or: ${m.replay.command})` : ''}`);
   else lines.push(`Replay: check(controller, { seed: ${result.seed}, path: ${JSON.stringify(result.path)} })`);
   lines.push(`${result.controller} fails ${result.property} (${failedAtText(result)}, seed ${result.seed}, path ${JSON.stringify(result.path)})`, result.summary, '', proofLayout(result.explanation));
-  for (const n of m && !m.ok ? m.notes : [...[corpusNote(result)].filter((x): x is string => x !== null), ...runNotes(result.run)]) lines.push('', `Note: ${n}`);
+  for (const n of m && !m.ok ? m.notes : resultNotes(result)) lines.push('', `Note: ${n}`);
   const files = written ? Object.values(written.files) : [];
   if (files.length) lines.push('', 'Reports:', ...files.map((f) => `  ${f}`));
   if (m && !m.ok && m.faultPlan.events.length) lines.push('', `${m.shrunk ? 'Minimal fault plan' : 'Fault plan (as found: not shrunk)'}: ${JSON.stringify(m.faultPlan.events)}`);

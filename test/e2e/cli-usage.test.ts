@@ -42,7 +42,7 @@ describe('steadystate usage errors (exit 2, one paragraph, no stack)', () => {
   it('names unknown fault kinds and properties, with a likely typo', async () => {
     const [f, p] = await Promise.all([runCli(['check', fixture('edge.ts'), '--faults', 'evnt-loss,duplication']), runCli(['check', fixture('edge.ts'), '--properties', 'convergense'])]);
     expectUsageError(f, /--faults names unknown fault kind "evnt-loss" \(did you mean event-loss\?\)/, /Known fault kinds: .*event-loss/);
-    expectUsageError(p, /--properties names unknown property "convergense" \(did you mean convergence\?\)/);
+    expectUsageError(p, /--properties names unknown property "convergense" \(did you mean convergence\?\)/, /Known properties: /);
   });
 
   it('rejects malformed numbers', async () => {
@@ -115,5 +115,12 @@ describe('steadystate --help and --version', () => {
     expect(replay.stdout).toContain('Usage: steadystate replay <report>');
     expect(demo.stdout).toContain('Usage: steadystate demo');
     expect(version_.stdout.trim()).toBe(version);
+  });
+
+  it('with no arguments prints the usage and exits 1, as git does', async () => {
+    const r = await runCli([]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^steadystate .*\n\nUsage: steadystate <command> \[options\]/);
+    expect(r.stdout).toMatch(/-r, --runs|Commands:/);
   });
 });

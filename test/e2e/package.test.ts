@@ -173,7 +173,7 @@ describe('the packed package', () => {
       .split('\n')
       .filter(Boolean)
       .map((f) => f.replace(/^package\//, ''));
-    for (const f of ['package.json', 'README.md', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/vitest/index.js', 'dist/src/vitest/index.d.ts', 'dist/src/cli/bin.js', 'dist/examples/demo.js']) {
+    for (const f of ['package.json', 'README.md', 'bin/steadystate.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/vitest/index.js', 'dist/src/vitest/index.d.ts', 'dist/src/cli/bin.js', 'dist/examples/demo.js']) {
       expect(files, f).toContain(f);
     }
     expect(files.filter((f) => /(^|\/)(test|tests|__tests__|reports)\//.test(f) || /\.(test|spec)\.[cm]?[jt]s$/.test(f))).toEqual([]);
@@ -190,7 +190,9 @@ describe('the packed package', () => {
     };
     const targets = [manifest.main, manifest.types, ...Object.values(manifest.bin), ...Object.values(manifest.exports).flatMap((e) => (typeof e === 'string' ? [e] : Object.values(e)))];
     for (const t of targets) expect(files, `package.json names ${t}`).toContain(t.replace(/^\.\//, ''));
-    expect(Object.values(manifest.bin).every((b) => b.startsWith('./dist/') && b.endsWith('.js'))).toBe(true);
+    // one bin for a checkout and the package: it runs the sources when src/ is there, else the build
+    expect(manifest.bin).toEqual({ steadystate: './bin/steadystate.js' });
+    expect(files.filter((f) => f.startsWith('src/'))).toEqual([]);
     expect(manifest.exports['./vitest']).toMatchObject({ types: './dist/src/vitest/index.d.ts', import: './dist/src/vitest/index.js' });
     expect(manifest.peerDependenciesMeta).toMatchObject({ vitest: { optional: true }, '@kubernetes/client-node': { optional: true } });
   });

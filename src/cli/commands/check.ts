@@ -4,6 +4,7 @@ import { resolveStory, type Story } from '../../harness/story.js';
 import { loadManifests, loadStory } from '../../story/load-story.js';
 import { shardSize } from '../../harness/shard.js';
 import { defaultEnvironment } from '../../defaults.js';
+import { passSummary } from '../../report/pass-summary.js';
 import { recordTimelines } from '../../replay.js';
 import { loadCorpus } from '../../report/corpus.js';
 import { realTimersNote } from '../../report/result.js';
@@ -156,12 +157,7 @@ function humanSummary(result: CheckResult, written: WrittenReports, io: CliIo): 
   const shard = result.shard ? ` (shard ${result.shard.index + 1}/${result.shard.count})` : '';
   if (result.ok) {
     lines.push(`${paint(32, 'PASS')} ${result.controller}: ${result.runs} runs${shard}, seed ${result.seed}; every property held: ${result.properties.join(', ')}`);
-    const s = result.stats;
-    if (s.convergenceLatencyMs) lines.push(`  convergence latency p50 ${s.convergenceLatencyMs.p50} ms, p90 ${s.convergenceLatencyMs.p90} ms, p99 ${s.convergenceLatencyMs.p99} ms`);
-    lines.push(`  ${s.reconcilesPerObject} reconciles and ${s.storeWritesPerObject} store writes per object; peak downstream ${s.peakDownstreamQps} req/s`);
-    for (const c of result.coverage) lines.push(`  fault ${c.kind}: fired ${c.injected}× in ${c.enabled} runs where enabled; changed behaviour in ${c.changedBehaviour}`);
-    if (written.model.cutShort) lines.push(`  note: ${written.model.cutShort}`);
-    if (written.model.corpusNote) lines.push(`  note: ${written.model.corpusNote}`);
+    lines.push(...passSummary(result).map((l) => `  ${l}`));
     if (result.realTimers) lines.push(`  note: ${realTimersNote(result.realTimers)}`);
     if (files.length) lines.push(`  reports: ${files.join(', ')}`);
     return lines.join('\n') + '\n';
