@@ -34,6 +34,16 @@ describe('createProgress', () => {
     }
   });
 
+  it('paints failures red only when there are some: "0 failed" stays plain', () => {
+    const out = sink(true);
+    const p = createProgress({ total: 10, label: 'steadystate check web', stream: out, env: {} });
+    p.update(5, 0);
+    p.update(10, 0);
+    p.stop();
+    expect(out.text()).toMatch(/10\/10 runs \| 0 failed \|/);
+    expect(out.text()).not.toContain('\u001b[31m');
+  });
+
   it('prints plain periodic lines, never control codes, when not a TTY or when CI is set', () => {
     for (const [tty, env] of [
       [false, {}],
