@@ -125,7 +125,9 @@ export async function replay(
       run,
     };
   }
-  const outcome = await runner.judge(scenario);
+  let outcome = await runner.judge(scenario);
+  // a failure predicted by an early stop counts once the run to its end confirms it (as in check)
+  if (outcome.failure && (await runner.confirmEarlyStop(outcome.run, property)) === null) outcome = await runner.judge(scenario, { earlyStop: false });
   const sameTrace = expectedHash === null ? null : outcome.run.hash === expectedHash;
   // a trace that differs with every recorded input the same comes from code: make sure it is not the host's doing
   if (sameTrace === false && mismatches.length === 0 && outcome.failure === undefined) {

@@ -65,7 +65,11 @@ class CheckRun {
   private readonly started: number;
   private cutShort: CheckFailed['cutShort'];
 
-  constructor(private readonly o: ResolvedCheckOptions) {
+  /** @param earlyStop - false once a full run disproved an early stop: every run then goes to its end */
+  constructor(
+    private readonly o: ResolvedCheckOptions,
+    earlyStop = true,
+  ) {
     this.runner = new ScenarioRunner(
       {
         controllers: o.controllers,
@@ -78,6 +82,7 @@ class CheckRun {
       },
       o.properties,
     );
+    this.runner.earlyStop = earlyStop;
     this.runner.shouldInterrupt = () => this.expired();
     this.runner.onHeartbeat = o.onHeartbeat;
     this.started = o.wallClock?.() ?? 0;
@@ -236,9 +241,14 @@ class CheckRun {
       minimal = { scenario: m.scenario, run: m.run };
       minimizeReductions = m.reductions;
     }
+    // an early stop is a prediction: the minimal scenario, run to its end, must fail too
+    const confirmed = property ? await this.runner.confirmEarlyStop(minimal.run, property) : undefined;
+    // it did not: that failure was never real, so the check runs again with no early stops (slow, exact)
+    if (confirmed === null) return new CheckRun(this.o, false).run();
     // the verdict of the minimal scenario (its words and evidence, not those of the original)
     const judged = property ? await this.runner.judgeRun(minimal.run, { properties: [property] }) : found.outcome;
-    const finalFailure = judged.failure ?? failure;
+    const judgedFailure = judged.failure ?? failure;
+    const finalFailure = confirmed ? { ...judgedFailure, explanation: `${judgedFailure.explanation}\nConfirmed without the early stop: the same scenario run to its end fails ${confirmed.property} too (${confirmed.summary}).` } : judgedFailure;
     const determinism = o.determinism ? await this.determinismOf(minimal.run, property ? [property] : o.properties) : { ok: true, hashes: [minimal.run.hash, minimal.run.hash] as [string, string] };
     this.progress('done', 1);
 

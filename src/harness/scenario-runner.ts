@@ -38,6 +38,8 @@ export interface JudgeOptions {
   interruptible?: boolean;
   /** Count the verdicts in {@link ScenarioRunner.tally} (the check's own runs, not shrink candidates). @defaultValue false */
   tally?: boolean;
+  /** Let the properties' monitors stop the run once a failure looks certain. @defaultValue {@link ScenarioRunner.earlyStop} */
+  earlyStop?: boolean;
 }
 
 /** Per property, over the runs a check counted: how many it judged, how many it could not (and why), and the wall ms its judge took. @internal */
@@ -66,6 +68,8 @@ export class ScenarioRunner {
   onHeartbeat: (() => void) | undefined;
   /** Verdicts per property over the runs judged with `tally`. */
   readonly tally = new Map<string, PropertyTally>();
+  /** Whether runs may stop early (property monitors); a check whose early stop a full run disproved turns it off. */
+  earlyStop = true;
 
   constructor(
     private readonly simulateOptions: SimulateOptions,
@@ -79,7 +83,7 @@ export class ScenarioRunner {
    * Runs one scenario with the probes of `properties`; with `earlyStop`, their monitors may end
    * it once a failure is certain (the same scenario stops at the same point every time).
    */
-  async simulate(scenario: Scenario, properties: readonly Property[] = this.properties, earlyStop = true, interruptible = false): Promise<RunRecord> {
+  async simulate(scenario: Scenario, properties: readonly Property[] = this.properties, earlyStop = this.earlyStop, interruptible = false): Promise<RunRecord> {
     this.simulations++;
     this.onSimulate?.(scenario);
     const interrupt = interruptible ? this.shouldInterrupt : undefined;
@@ -92,8 +96,21 @@ export class ScenarioRunner {
   /** Runs and judges one scenario; stops at the first property that fails. */
   async judge(scenario: Scenario, options: JudgeOptions = {}): Promise<ScenarioOutcome> {
     const properties = options.properties ?? this.properties;
-    const run = await this.simulate(scenario, properties, true, options.interruptible ?? false);
+    const run = await this.simulate(scenario, properties, options.earlyStop ?? this.earlyStop, options.interruptible ?? false);
     return this.judgeRun(run, options);
+  }
+
+  /**
+   * A run stopped early has a verdict its monitor predicted, not one the property judged on a
+   * whole run (a burst of a thousand writes may still end before the quiet tail). Before such a
+   * verdict is reported, the same scenario runs to its end: the property's failure there is the
+   * confirmation (its summary), `null` means the early stop was wrong. Runs not stopped early
+   * (or stopped for another property) need no confirmation: `undefined`.
+   */
+  async confirmEarlyStop(run: RunRecord, property: Property): Promise<PropertyFailure | null | undefined> {
+    if (run.timing.stoppedEarly?.property !== property.name) return undefined;
+    const full = await this.judge(run.scenario, { properties: [property], earlyStop: false });
+    return full.failure?.property === property.name ? full.failure : null;
   }
 
   /** Judges an existing run (its scenario is `run.scenario`). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { check } from '../../src/check.js';
 import { simulate } from '../../src/simulate.js';
+import { replay } from '../../src/replay.js';
 import { defineController } from '../../src/runtime/define-controller.js';
 import type { Scenario } from '../../src/harness/scenario.js';
 import { eventLoss } from '../../faults/index.js';
@@ -37,6 +38,23 @@ const counter = defineController({
     const now = c.status.count ?? 0;
     if (now >= c.spec.count && c.status.observedGeneration === c.metadata.generation) return;
     await ctx.client.updateStatus({ ...c, status: { count: Math.min(c.spec.count, now + 1), observedGeneration: c.metadata.generation } });
+  },
+});
+
+/**
+ * Processes spec.items one per reconcile, reporting status.processed (a name the spec does not
+ * have, so the world looks converged throughout): 1,500 writes in a row, then it stops well
+ * before the quiet tail. A chatty controller, but not a hot loop: the tail is quiet.
+ */
+const migrator = defineController({
+  name: 'migrator',
+  for: 'Migration',
+  async reconcile(ctx) {
+    const m = await ctx.client.tryGet<{ items: number }, { processed?: number; observedGeneration?: number }>('Migration', ctx.key);
+    if (!m) return;
+    const done = m.status.processed ?? 0;
+    if (done >= m.spec.items) return;
+    await ctx.client.updateStatus({ ...m, status: { processed: done + 1, observedGeneration: m.metadata.generation } });
   },
 });
 
@@ -114,12 +132,35 @@ describe('a run stops once its verdict is certain', () => {
     expect(r.run.timing.end).toBeLessThan(2_000);
     expect(r.summary).toMatch(/^hot loop: 1000 controller writes in \d+ ms while nothing else happened, 1000 to Site default\/site-0 \(status\.lastSyncTime\)/);
     expect(r.explanation).toMatch(/the run was stopped there .*the verdict was certain/);
+    expect(r.explanation).toMatch(/Confirmed without the early stop: the same scenario run to its end fails no-hot-loop too \(hot loop: \d+ controller writes in .* of the quiet tail/);
     expect(r.run.trace.some((e) => e.type === 'run:stopped')).toBe(true);
   });
 
   it('a controller taking many one-write steps toward its spec is converging, not looping: no early stop, no failure', async () => {
     const r = await check(counter, { objects: { kind: 'Counter', spec: [{ count: 1_500 }] }, runs: 3, seed: 1, properties: [noHotLoop(), convergence()], faults: [] });
     expect(r.ok).toBe(true);
+  });
+
+  it('a burst of 1,500 same-field writes that ends before the quiet tail is no hot loop: the early stop is confirmed by a full run before it is a verdict', async () => {
+    const r = await check(migrator, { objects: { kind: 'Migration', spec: [{ items: 1_500 }] }, runs: 3, seed: 1, properties: [noHotLoop(), convergence()], faults: [] });
+    expect(r.ok ? 'passed' : `${r.property}: ${r.summary}`).toBe('passed');
+  });
+
+  it('a replay judges as check does: once the loop ends before the quiet tail, the reproduction passes', async () => {
+    const s = oneObject('Site', 'stamper', { v: 1 });
+    // the stamper, fixed to stop after 1,500 stamps (long past the early stop's 1,000, well before the tail)
+    const bounded = defineController({
+      name: 'stamper',
+      for: 'Site',
+      async reconcile(ctx) {
+        const site = await ctx.client.tryGet<{ v: number }, { observedGeneration?: number; lastSyncTime?: string; stamps?: number }>('Site', ctx.key);
+        if (!site || (site.status.stamps ?? 0) >= 1_500) return;
+        await ctx.client.updateStatus({ ...site, status: { observedGeneration: site.metadata.generation, lastSyncTime: virtualTimestamp(ctx.clock.now()), stamps: (site.status.stamps ?? 0) + 1 } });
+      },
+    });
+    expect((await replay(stamper, { scenario: s, property: noHotLoop() })).ok).toBe(false);
+    const fixed = await replay(bounded, { scenario: s, property: noHotLoop() });
+    expect(fixed.failure?.summary ?? 'passed').toBe('passed');
   });
 
   it('replays stop at the same point: same trace hash', async () => {
