@@ -242,7 +242,16 @@ function isRowWorthy(e: TraceEntry): boolean {
     case 'invariant:violated':
     case 'downstream:request':
     case 'run:stopped':
+    case 'process:exit':
+    case 'settle:relist':
       return true;
+    // a hosted program: what it printed as a warning or error, refused requests, streams others ended
+    case 'log':
+      return e['level'] === 'error' || e['level'] === 'warn';
+    case 'http:request':
+      return typeof e['status'] === 'number' && e['status'] >= 400;
+    case 'watch:close':
+      return e['by'] !== 'client';
     case 'run:phase':
       return e['phase'] === 'settle' || e['phase'] === 'tail';
     case 'store:write':

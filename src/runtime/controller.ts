@@ -4,7 +4,7 @@ import type { StoredObject } from '../store/object.js';
 import { cloneJson, keyOf, parseKey } from '../store/object.js';
 import { selectObjects } from '../store/list-options.js';
 import type { Client } from './client.js';
-import { createControllerClient, CrashedError, type ClientOwner } from './controller-client.js';
+import { createControllerClient, CrashedError, downstreamCheckpoint, type ClientOwner } from './controller-client.js';
 import type { ProcessHandle } from './controller-process.js';
 import type { ControllerDefinition, WatchMapContext, WatchMapping } from './define-controller.js';
 import type { FetchResponse, RuntimeEnv } from './env.js';
@@ -32,8 +32,6 @@ export class ControllerInstance implements ClientOwner {
   private pumpScheduled = false;
   readonly client: Client;
   private reconciles = 0;
-  /** Keys currently being reconciled, with the task and start time (responsiveness evidence). */
-  readonly inFlight = new Map<string, { task: Task; startedAt: number }>();
   /** The running incarnation of a definition's own process, if it has one. */
   private process: ProcessHandle | undefined;
   private crashing = false;
@@ -264,25 +262,18 @@ export class ControllerInstance implements ClientOwner {
     trace.push({ t: startedAt, type: 'reconcile:start', controller: this.name, replica: this.replica, key, n });
     const ref = parseKey(key);
     const inst = this;
-    const task = kernel.spawn(
+    let result: ReconcileResult | undefined;
+    kernel.spawn(
       `reconcile ${this.name}/${this.replica} ${key}`,
       async (task) => {
-        const r = await inst.def.reconcile(makeContext(inst, task, key, ref));
-        if (r !== undefined) inst.lastResult.set(n, r);
+        result = await inst.def.reconcile(makeContext(inst, task, key, ref));
       },
-      (error, failed) => this.finish(key, n, startedAt, error, failed, undefined),
+      (error, failed) => this.finish(key, n, startedAt, error, failed, result),
     );
-    this.inFlight.set(key, { task, startedAt });
   }
 
-  /** @internal called by makeContext's wrapper with the reconcile's return value */
-  lastResult = new Map<number, ReconcileResult>();
-
-  private finish(key: string, n: number, startedAt: number, error: unknown, failed: boolean, _r: undefined): void {
+  private finish(key: string, n: number, startedAt: number, error: unknown, failed: boolean, result: ReconcileResult | undefined): void {
     const { kernel, trace } = this.env;
-    this.inFlight.delete(key);
-    const result = this.lastResult.get(n);
-    this.lastResult.delete(n);
     if (!this.alive || error instanceof CrashedError) return;
     this.busy--;
     let outcome: string;
@@ -453,7 +444,22 @@ class Context implements ReconcileContext {
     const impl = this.inst.env.fetch;
     if (!impl) return noFetch;
     const { inst, task } = this;
-    return (input, init) => (inst.alive ? impl(task, inst.actor, input, init) : Promise.reject(new CrashedError(inst.name)));
+    if (!inst.env.seams.hasCallHooks) return (input, init) => (inst.alive ? impl(task, inst.actor, input, init) : Promise.reject(new CrashedError(inst.name)));
+    // a crash fault may act right before and right after each downstream request
+    return async (input, init) => {
+      const method = (init?.method ?? (typeof input === 'object' && 'method' in input ? input.method : 'GET')).toUpperCase();
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      const n = downstreamCheckpoint(inst.env, inst, 'before', method, url);
+      let res: FetchResponse;
+      try {
+        res = await impl(task, inst.actor, input, init);
+      } catch (err) {
+        downstreamCheckpoint(inst.env, inst, 'after', method, url, n);
+        throw err;
+      }
+      downstreamCheckpoint(inst.env, inst, 'after', method, url, n);
+      return res;
+    };
   }
 }
 

@@ -68,7 +68,11 @@ const CLOCK_EVERY = 128;
 export class Kernel {
   readonly clock = new VirtualClock();
   readonly scheduler = new Scheduler();
-  private readonly live = new Set<Task>();
+  /**
+   * Live tasks in start order. An array, not a Set: a hash set that keeps emptying (one
+   * reconcile at a time) reallocates its table on every delete.
+   */
+  private readonly live: Task[] = [];
   private nextTaskId = 1;
   private progress = 0;
   private readonly blockedAfter: number;
@@ -198,26 +202,26 @@ export class Kernel {
   spawn(label: string, body: (task: Task) => Promise<void>, onSettled: (error: unknown, failed: boolean) => void): Task {
     const task: Task = { id: this.nextTaskId++, label, startedAt: this.clock.now(), parked: 0, abandoned: false };
     kernelHooks.onTaskStart?.(label);
-    this.live.add(task);
+    this.live.push(task);
     this.progress++;
     let p: Promise<void>;
     try {
       p = body(task);
     } catch (err) {
-      this.live.delete(task);
+      this.removeLive(task);
       onSettled(err, true);
       return task;
     }
     p.then(
       () => {
         if (task.abandoned) return;
-        this.live.delete(task);
+        this.removeLive(task);
         this.progress++;
         onSettled(undefined, false);
       },
       (err: unknown) => {
         if (task.abandoned) return;
-        this.live.delete(task);
+        this.removeLive(task);
         this.progress++;
         onSettled(err, true);
       },
@@ -270,7 +274,7 @@ export class Kernel {
 
   /** Tasks started and not yet finished (including parked ones). */
   liveTasks(): Task[] {
-    return [...this.live];
+    return this.live.slice();
   }
 
   /** Live tasks not parked on the simulation: the code running now is one of them. */
@@ -282,6 +286,15 @@ export class Kernel {
 
   /** Parks not tied to a task (e.g. a global `fetch` patched during a run). */
   private anonymousParked = 0;
+
+  /** Removes a finished or abandoned task, keeping the others in start order. */
+  private removeLive(task: Task): void {
+    const live = this.live;
+    const i = live.indexOf(task);
+    if (i < 0) return;
+    for (let j = i + 1; j < live.length; j++) live[j - 1] = live[j]!;
+    live.pop();
+  }
 
   private hasRunnable(): boolean {
     let n = 0;
@@ -298,7 +311,7 @@ export class Kernel {
     let idleMicro = 0;
     let idleMacro = 0;
     let last = this.progress;
-    while (this.live.size > 0 && this.hasRunnable()) {
+    while (this.live.length > 0 && this.hasRunnable()) {
       if (await this.maybeYield()) return;
       if (idleMicro < 64) {
         await undefined;
@@ -335,7 +348,7 @@ export class Kernel {
         seen = this.externalSeq;
         idle = 0;
       } else idle++;
-      if (this.live.size > 0 && this.hasRunnable()) return false;
+      if (this.live.length > 0 && this.hasRunnable()) return false;
     }
     this.quietAt = seen;
     return true;
@@ -347,10 +360,10 @@ export class Kernel {
 
   /** Gives up on every task not parked on the simulation (the code running now is one of them). */
   abandonRunning(reason: 'outside' | 'loop'): void {
-    for (const task of [...this.live]) {
+    for (const task of this.live.slice()) {
       if (task.parked > 0) continue;
       task.abandoned = true;
-      this.live.delete(task);
+      this.removeLive(task);
       this.onBlocked?.({ task, at: this.clock.now(), reason });
     }
   }
@@ -360,7 +373,7 @@ export class Kernel {
     this.stopped = false;
     for (;;) {
       this.turns++;
-      if (this.live.size > 0 && this.hasRunnable()) await this.settle();
+      if (this.live.length > 0 && this.hasRunnable()) await this.settle();
       if (await this.maybeYield()) return;
       if (this.externalSeq !== this.quietAt && !(await this.quiesce())) continue;
       if (this.holds.size > 0) {
