@@ -44,8 +44,9 @@ export interface KernelOptions {
   onBlocked?: (blocked: BlockedTask) => void;
   /**
    * Host macrotasks to wait with no external activity (see {@link Kernel.external}) before
-   * virtual time may move on.
-   * @defaultValue 16
+   * virtual time may move on. The window is extended while real I/O requests (file system,
+   * DNS, socket writes) are in flight in this thread (see {@link REAL_IO_WAIT_TURNS}).
+   * @defaultValue 2
    */
   quietAfterMacrotasks?: number;
   /** The host's wall clock in ms (injected: the kernel never reads one). Without it the kernel never yields on its own. */
@@ -56,6 +57,21 @@ export interface KernelOptions {
 
 /** Kernel events (or drain rounds) between two looks at the wall clock. */
 const CLOCK_EVERY = 128;
+
+/**
+ * Host macrotasks waited at most, per quiet window and per run, for real I/O that code of the
+ * simulation started (an `fs.promises.readFile` between two requests) before virtual time moves
+ * on regardless: a request that never completes (a hung DNS lookup) must not stall every step.
+ */
+const REAL_IO_WAIT_TURNS = { window: 20_000, run: 200_000 };
+
+/** libuv requests in flight, as `process.getActiveResourcesInfo` names them (handles such as sockets, pipes and timers are not requests). */
+const REAL_REQUEST = /Req|^(ConnectWrap|WriteWrap|ShutdownWrap|SendWrap)$/;
+
+function realRequestsInFlight(): boolean {
+  for (const r of process.getActiveResourcesInfo()) if (REAL_REQUEST.test(r)) return true;
+  return false;
+}
 
 /**
  * The discrete-event kernel: a virtual clock, an event queue and the bookkeeping that lets async
@@ -112,7 +128,7 @@ export class Kernel {
   constructor(options: KernelOptions = {}) {
     this.blockedAfter = options.blockedAfterMacrotasks ?? 20;
     this.onBlocked = options.onBlocked;
-    this.quietAfter = options.quietAfterMacrotasks ?? 16;
+    this.quietAfter = options.quietAfterMacrotasks ?? 2;
     this.wallClock = options.wallClock;
     this.yieldEveryMs = options.yieldEveryMs ?? 50;
   }
@@ -148,6 +164,8 @@ export class Kernel {
   private externalSeq = 0;
   private quietAt = 0;
   private readonly quietAfter: number;
+  /** Macrotasks waited for real I/O so far (bounded per run). */
+  private ioTurns = 0;
 
   /**
    * Marks activity of code the kernel does not drive as tasks: a real HTTP client served
@@ -314,13 +332,20 @@ export class Kernel {
   private async quiesce(): Promise<boolean> {
     let seen = this.externalSeq;
     let idle = 0;
-    while (idle < this.quietAfter) {
+    let ioTurns = 0;
+    for (;;) {
       await new Promise<void>((r) => realSetImmediate(r));
       if (this.externalSeq !== seen) {
         seen = this.externalSeq;
         idle = 0;
       } else idle++;
       if (this.live.length > 0 && this.hasRunnable()) return false;
+      if (idle < this.quietAfter) continue;
+      // quiet, unless real I/O of the simulated code may still answer at this virtual time
+      if (ioTurns >= REAL_IO_WAIT_TURNS.window || this.ioTurns >= REAL_IO_WAIT_TURNS.run || !realRequestsInFlight()) break;
+      ioTurns++;
+      this.ioTurns++;
+      idle = this.quietAfter - 1;
     }
     this.quietAt = seen;
     return true;
