@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { check } from '../../src/check.js';
 import { simulate } from '../../src/simulate.js';
 import { replay } from '../../src/replay.js';
+import { checkSystematic } from '../../src/harness/systematic.js';
 import { defineController } from '../../src/runtime/define-controller.js';
 import type { Scenario } from '../../src/harness/scenario.js';
 import { eventLoss } from '../../faults/index.js';
@@ -143,6 +144,11 @@ describe('a run stops once its verdict is certain', () => {
 
   it('a burst of 1,500 same-field writes that ends before the quiet tail is no hot loop: the early stop is confirmed by a full run before it is a verdict', async () => {
     const r = await check(migrator, { objects: { kind: 'Migration', spec: [{ items: 1_500 }] }, runs: 3, seed: 1, properties: [noHotLoop(), convergence()], faults: [] });
+    expect(r.ok ? 'passed' : `${r.property}: ${r.summary}`).toBe('passed');
+  });
+
+  it('systematic mode confirms an early stop the same way: the burst that ends before the quiet tail passes', async () => {
+    const r = await checkSystematic(migrator, { objects: { kind: 'Migration', spec: [{ items: 1_500 }] }, faults: [eventLoss], properties: [noHotLoop(), convergence()], maxPlans: 2, depth: 1 });
     expect(r.ok ? 'passed' : `${r.property}: ${r.summary}`).toBe('passed');
   });
 
