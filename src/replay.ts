@@ -78,6 +78,16 @@ export async function replay(
   reproduction: ReproductionFile | { scenario: Scenario; property: string | Property },
   options: ReplayOptions = {},
 ): Promise<ReplayResult> {
+  return replayWith(target, reproduction, options, true);
+}
+
+/** @param confirm - confirm a failure an early stop predicted with a run to the end (a verdict); false records the run as the check reported it (timelines) */
+async function replayWith(
+  target: ControllerDefinition | readonly ControllerDefinition[],
+  reproduction: ReproductionFile | { scenario: Scenario; property: string | Property },
+  options: ReplayOptions,
+  confirm: boolean,
+): Promise<ReplayResult> {
   const controllers = Array.isArray(target) ? [...(target as readonly ControllerDefinition[])] : [target as ControllerDefinition];
   const isFile = 'type' in reproduction && reproduction.type === 'steadystate/reproduction';
   const scenario = reproduction.scenario;
@@ -127,7 +137,7 @@ export async function replay(
   }
   let outcome = await runner.judge(scenario);
   // a failure predicted by an early stop counts once the run to its end confirms it (as in check)
-  if (outcome.failure && (await runner.confirmEarlyStop(outcome.run, property)) === null) outcome = await runner.judge(scenario, { earlyStop: false });
+  if (confirm && outcome.failure && (await runner.confirmEarlyStop(outcome.run, property)) === null) outcome = await runner.judge(scenario, { earlyStop: false });
   const sameTrace = expectedHash === null ? null : outcome.run.hash === expectedHash;
   // a trace that differs with every recorded input the same comes from code: make sure it is not the host's doing
   if (sameTrace === false && mismatches.length === 0 && outcome.failure === undefined) {
@@ -207,7 +217,8 @@ export async function recordTimelines(target: ControllerDefinition | readonly Co
     });
   }
   try {
-    await replay(controllers, { scenario, property: judged }, { ...options, probes: [...(options.probes ?? []), ...probes] });
+    // the run the check reported, once: its recorders must not see a confirming second run
+    await replayWith(controllers, { scenario, property: judged }, { ...options, probes: [...(options.probes ?? []), ...probes] }, false);
   } catch {
     return { objects: [], converged: null };
   }

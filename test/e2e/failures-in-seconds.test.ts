@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { check } from '../../src/check.js';
 import { simulate } from '../../src/simulate.js';
-import { replay } from '../../src/replay.js';
+import { recordTimelines, replay } from '../../src/replay.js';
 import { checkSystematic } from '../../src/harness/systematic.js';
 import { defineController } from '../../src/runtime/define-controller.js';
 import type { Scenario } from '../../src/harness/scenario.js';
@@ -167,6 +167,18 @@ describe('a run stops once its verdict is certain', () => {
     expect((await replay(stamper, { scenario: s, property: noHotLoop() })).ok).toBe(false);
     const fixed = await replay(bounded, { scenario: s, property: noHotLoop() });
     expect(fixed.failure?.summary ?? 'passed').toBe('passed');
+  });
+
+  it("the report's timelines record the run the check reported, not the confirming run to the end", async () => {
+    const r = await check(stamper, { objects: { kind: 'Site', spec: [{ v: 1 }] }, runs: 5, seed: 1, properties: [noHotLoop()] });
+    if (r.ok) throw new Error('the stamper passed');
+    // a probe on every write sees the times of every run the recording makes
+    const seen: number[] = [];
+    const probe = { name: 'times', everyMs: 'write' as const, phases: ['faults', 'settle', 'tail'] as ('faults' | 'settle' | 'tail')[], fn: (view: { now(): number }) => (seen.push(view.now()), true) };
+    const t = await recordTimelines(stamper, r.scenario, { properties: [noHotLoop()], probes: [probe] }, r.property);
+    expect(t.objects.length).toBeGreaterThan(0);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(Math.max(...seen)).toBeLessThanOrEqual(r.run.timing.end);
   });
 
   it('replays stop at the same point: same trace hash', async () => {
