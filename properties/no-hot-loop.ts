@@ -2,9 +2,13 @@ import { defineProperty, type Verdict } from '../src/harness/property.js';
 import { explanation, fmtDuration, fmtList, fmtObject, fmtTime, plural } from '../src/report/explain.js';
 import { chainOf, fmtChain, selfTriggering } from './_internals/chain.js';
 import type { LiveRun, RunMonitor } from '../src/harness/property.js';
-import { convergedAtTail, mismatches, unconverged } from './_internals/primary.js';
+import { convergedAtTail } from './_internals/primary.js';
+import { sampleObjects } from './_internals/esr.js';
+import { scheduledWork } from './_internals/scheduled.js';
 import { timelineOf, type TimelineWrite } from './_internals/timeline.js';
 import { groupBy } from './_internals/windows.js';
+import { isRecord } from './_internals/json.js';
+import type { StoredObject } from '../src/store/object.js';
 
 /** Options of {@link noHotLoop}. @public */
 export interface NoHotLoopOptions {
@@ -38,8 +42,11 @@ export const noHotLoop = defineProperty<NoHotLoopOptions>({
     if (!early && !convergedAtTail(run)) return { ok: true, stats: { judged: false, reason: 'the world had not converged when the tail began (convergence reports it)' } };
     const tl = timelineOf(run);
     const ignore = new Set(o.ignoreKinds);
-    const writes = tl.writes.filter((w) => w.t >= from && w.t <= to && w.actor.startsWith('controller:') && !ignore.has(w.kind));
-    if (writes.length <= o.maxWrites) return { ok: true, stats: { quietWrites: writes.length } };
+    // what the controller's own schedule did (a Job per time slot, and what follows from it) is no loop
+    const scheduled = scheduledWork(tl, run.timing.tailStart);
+    const quiet = tl.writes.filter((w) => w.t >= from && w.t <= to && w.actor.startsWith('controller:') && !ignore.has(w.kind));
+    const writes = quiet.filter((w) => !(w.reconcile && scheduled.has(w.reconcile)));
+    if (writes.length <= o.maxWrites) return { ok: true, stats: { quietWrites: writes.length, ...(quiet.length > writes.length ? { scheduledWrites: quiet.length - writes.length } : {}) } };
 
     const byObject = groupBy(writes, (w) => `${w.kind} ${w.key}`);
     const [hottest, hw] = [...byObject].sort((a, b) => b[1].length - a[1].length)[0]!;
@@ -106,7 +113,7 @@ function loopMonitor(o: NoHotLoopOptions, kinds: readonly string[] | undefined):
   const converged = (view: LiveRun['view']): boolean => {
     for (const k of kinds ?? []) {
       const objects = view.list(k);
-      if (unconverged(objects).length > 0 || objects.some((o) => o.metadata.deletionTimestamp === undefined && mismatches(o).length > 0)) return false;
+      if (sampleObjects(objects).objects.length > 0 || objects.some((o) => o.metadata.deletionTimestamp === undefined && specStatusDiffer(o))) return false;
     }
     return (kinds ?? []).length > 0;
   };
@@ -153,4 +160,12 @@ function loopMonitor(o: NoHotLoopOptions, kinds: readonly string[] | undefined):
       return undefined;
     },
   };
+}
+
+/** Some same-named spec and status field disagrees (`status.replicas 2`, `spec.replicas 3`): still stepping toward its spec. */
+function specStatusDiffer(o: StoredObject): boolean {
+  if (!isRecord(o.spec) || !isRecord(o.status)) return false;
+  const status = o.status as Record<string, unknown>;
+  for (const [k, v] of Object.entries(o.spec)) if (k in status && JSON.stringify(status[k]) !== JSON.stringify(v)) return true;
+  return false;
 }

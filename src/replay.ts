@@ -196,7 +196,9 @@ export async function recordTimelines(target: ControllerDefinition | readonly Co
       fn: (view) => {
         let r: boolean | string;
         try {
-          r = predicate.fn(view);
+          const v = predicate.fn(view);
+          // a structured result (the default convergence probe): its verdict and words
+          r = typeof v === 'object' ? (v.ok ? true : (v.detail ?? false)) : v;
         } catch (err) {
           r = `the predicate threw: ${err instanceof Error ? err.message : String(err)}`;
         }

@@ -1,10 +1,10 @@
 import { thrownMessage } from '../sim/thrown.js';
 import type { JsonObject } from '../store/object.js';
-import type { Property, RunRecord, Verdict } from './property.js';
-import type { Scenario } from './scenario.js';
+import type { BenignRuns, LearnedMasks, Property, RunRecord, Verdict } from './property.js';
+import { resolveScenarioOptions, type Scenario } from './scenario.js';
 import { simulate, type SimulateOptions } from './simulate.js';
 import { runGuards } from './run-guards.js';
-import { TwinRunner } from './twin.js';
+import { installVariation, LearnedCache, scenarioShape, TwinRunner, type BenignVariation } from './twin.js';
 import { wireParagraph } from './wire-story.js';
 import { NEVER_EXITS } from './escape-verdict.js';
 
@@ -22,6 +22,8 @@ export interface ScenarioOutcome {
   /** The fault-free twin, when a property or coverage needed it. */
   twin: RunRecord | undefined;
   failure: PropertyFailure | undefined;
+  /** Every failing property, in order, when judged with `all` (else at most the first). */
+  failures: PropertyFailure[];
   /** Latency to convergence (virtual ms), when the convergence property reported it. */
   latencyMs?: number;
   /** A wall-clock budget ran out mid-run: nothing was judged. */
@@ -40,6 +42,8 @@ export interface JudgeOptions {
   tally?: boolean;
   /** Let the properties' monitors stop the run once a failure looks certain. @defaultValue {@link ScenarioRunner.earlyStop} */
   earlyStop?: boolean;
+  /** Judge every property instead of stopping at the first failure (false-alarm measurements). @defaultValue false */
+  all?: boolean;
 }
 
 /** Per property, over the runs a check counted: how many it judged, how many it could not (and why), and the wall ms its judge took. @internal */
@@ -58,6 +62,10 @@ export interface PropertyTally {
  */
 export class ScenarioRunner {
   readonly twins: TwinRunner;
+  /** Masks differential properties learned from benign runs, per scenario shape. */
+  readonly learned = new LearnedCache();
+  /** Per property: runs it said it could not judge (`stats.judged: false` with a reason starting "could not judge"), and the first reason. */
+  readonly unjudged = new Map<string, { runs: number; reason: string }>();
   /** Simulations run (scenarios and twins). */
   simulations = 0;
   /** Called before every simulation (a heartbeat for watchdogs). */
@@ -76,7 +84,27 @@ export class ScenarioRunner {
     readonly properties: readonly Property[],
   ) {
     // twins are complete runs: a differential property compares whole end states
-    this.twins = new TwinRunner((s) => this.simulate(s, this.properties, false));
+    this.twins = new TwinRunner(
+      (s) => this.simulate(s, this.properties, false),
+      32,
+      (s, v) => this.simulateVariation(s, v),
+    );
+  }
+
+  /** Runs a fault-free scenario under a benign variation (no probes: only its end state and writes are read). */
+  private async simulateVariation(scenario: Scenario, v: BenignVariation): Promise<RunRecord> {
+    this.simulations++;
+    this.onSimulate?.(scenario);
+    const window = resolveScenarioOptions(scenario.options).faultWindowMs;
+    const { run } = await simulate(scenario, { ...this.simulateOptions, properties: [], install: [...(this.simulateOptions.install ?? []), (w) => installVariation(w, v, window)] });
+    return run;
+  }
+
+  /** The benign runs of a scenario for a property: its twin and the twin's variations, and likewise for each extra run. */
+  private async benignRuns(twin: RunRecord, extras: Record<string, RunRecord> | undefined): Promise<BenignRuns> {
+    const out: BenignRuns = { twin: [twin, ...(await this.twins.variationsOf(twin.scenario))], extras: {} };
+    for (const [name, r] of Object.entries(extras ?? {})) out.extras[name] = [r, ...(await this.twins.variationsOf(r.scenario))];
+    return out;
   }
 
   /**
@@ -118,9 +146,9 @@ export class ScenarioRunner {
     const properties = options.properties ?? this.properties;
     let twin: RunRecord | undefined;
     const getTwin = async () => (twin ??= await this.twins.twinOf(run.scenario, run));
-    let failure: PropertyFailure | undefined;
+    const failures: PropertyFailure[] = [];
     let latencyMs: number | undefined;
-    if (run.timing.interrupted) return { run, twin: undefined, failure: undefined, interrupted: true };
+    if (run.timing.interrupted) return { run, twin: undefined, failure: undefined, failures: [], interrupted: true };
     // a run stopped early is judged by the property whose failure was certain (the others would judge a cut-short run)
     const stopped = run.timing.stoppedEarly;
     const judges = stopped ? properties.filter((p) => p.name === stopped.property) : properties;
@@ -129,21 +157,40 @@ export class ScenarioRunner {
       const clock = this.simulateOptions.wallClock;
       const t0 = clock?.();
       const extras = await this.extraRuns(p, run.scenario);
-      const verdict = judgeSafely(p, run, p.needsTwin ? await getTwin() : undefined, extras);
+      const t = p.needsTwin ? await getTwin() : undefined;
+      // masks already learned for this shape first; learn this scenario's only when they are not enough
+      const shape = p.learn ? scenarioShape(run.scenario) : '';
+      let learned: LearnedMasks | undefined = p.learn ? this.learned.get(p.name, shape) : undefined;
+      let verdict = judgeSafely(p, run, t, extras, learned);
+      if (!verdict.ok && p.learn && t) {
+        const mine = learnSafely(p, await this.benignRuns(t, extras));
+        if (mine) {
+          learned = this.learned.add(p.name, shape, mine);
+          verdict = judgeSafely(p, run, t, extras, learned);
+        }
+      }
       if (options.tally) this.count(p.name, verdict, t0 === undefined || !clock ? 0 : clock() - t0);
       if (!verdict.ok) {
         // a hosted program's failure reads better with what it did on the wire
         const wire = wireParagraph(run.trace, { exits: p.name !== NEVER_EXITS });
-        failure = { property: p.name, summary: verdict.summary, explanation: wire ? `${verdict.explanation}\n${wire}` : verdict.explanation, evidence: verdict.evidence };
+        failures.push({ property: p.name, summary: verdict.summary, explanation: wire ? `${verdict.explanation}
+${wire}` : verdict.explanation, evidence: verdict.evidence });
+        if (options.all) continue;
         break;
+      }
+      const reason = verdict.stats?.['reason'];
+      if (verdict.stats?.['judged'] === false && typeof reason === 'string' && reason.startsWith('could not judge')) {
+        const u = this.unjudged.get(p.name);
+        if (u) u.runs++;
+        else this.unjudged.set(p.name, { runs: 1, reason });
       }
       const l = verdict.stats?.['latencyMs'];
       if (typeof l === 'number') latencyMs = l;
     }
-    if (stopped && !failure) failure = { property: stopped.property, summary: stopped.reason, explanation: `Let: the run be stopped at t=${stopped.at} ms because ${stopped.property}'s failure was certain. Then: ${stopped.reason}.`, evidence: { stoppedEarly: stopped } };
+    if (stopped && failures.length === 0) failures.push({ property: stopped.property, summary: stopped.reason, explanation: `Let: the run be stopped at t=${stopped.at} ms because ${stopped.property}'s failure was certain. Then: ${stopped.reason}.`, evidence: { stoppedEarly: stopped } });
     // a cut-short run has no comparable twin (coverage compares whole runs)
     if (options.twinWhenFaultsFired && !stopped && twin === undefined && firedAny(run)) await getTwin();
-    return { run, twin, failure, ...(latencyMs !== undefined ? { latencyMs } : {}) };
+    return { run, twin, failure: failures[0], failures, ...(latencyMs !== undefined ? { latencyMs } : {}) };
   }
 
   private count(name: string, verdict: Verdict, ms: number): void {
@@ -174,10 +221,19 @@ function firedAny(run: RunRecord): boolean {
   return false;
 }
 
-/** A property whose judge throws is reported as failing, with the error: it must not crash the check. */
-function judgeSafely(p: Property, run: RunRecord, twin: RunRecord | undefined, extras: Record<string, RunRecord> | undefined): Verdict {
+/** Learning that throws teaches nothing; the judgement without it stands. */
+function learnSafely(p: Property, benign: BenignRuns): LearnedMasks | undefined {
   try {
-    return p.judge(run, twin, extras);
+    return p.learn?.(benign);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A property whose judge throws is reported as failing, with the error: it must not crash the check. */
+function judgeSafely(p: Property, run: RunRecord, twin: RunRecord | undefined, extras: Record<string, RunRecord> | undefined, learned?: LearnedMasks): Verdict {
+  try {
+    return p.judge(run, twin, extras, learned);
   } catch (err) {
     const message = thrownMessage(err);
     return {

@@ -37,6 +37,7 @@ export type TraceType =
   | 'fault:inject'
   | 'controller:start'
   | 'controller:crash'
+  | 'controller:stop'
   | 'controller:leader'
   | 'environment:step'
   | 'kernel:blocked'
