@@ -18,7 +18,7 @@ import { createTimelineRecorder, type ObjectTimeline } from './report/timeline-r
  * tail length), so the replay simulates exactly what the check simulated, plus extra probes.
  * @public
  */
-export type ReplayOptions = Pick<CheckOptions, 'faults' | 'properties' | 'environment' | 'downstream' | 'tailMs' | 'traceReads'> & {
+export type ReplayOptions = Pick<CheckOptions, 'faults' | 'properties' | 'environment' | 'downstream' | 'tailMs' | 'traceReads' | 'validation'> & {
   /** Extra probes (e.g. a timeline recorder); they never change the trace. @defaultValue [] */
   probes?: readonly Probe[];
 };
@@ -89,6 +89,7 @@ export async function replay(
     ...(options.downstream ? { downstream: options.downstream } : {}),
     tailMs: options.tailMs ?? 10_000,
     traceReads: options.traceReads ?? true,
+    ...(options.validation ? { validation: options.validation } : {}),
     ...(options.probes ? { probes: options.probes } : {}),
   };
   const file = isFile ? (reproduction as ReproductionFile) : undefined;

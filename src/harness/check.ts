@@ -69,6 +69,7 @@ class CheckRun {
         ...(o.downstream ? { downstream: o.downstream } : {}),
         tailMs: o.tailMs,
         traceReads: o.traceReads,
+        ...(o.validation ? { validation: o.validation } : {}),
       },
       o.properties,
     );

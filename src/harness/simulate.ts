@@ -1,4 +1,5 @@
 import { keyOf, type NewObject } from '../store/object.js';
+import type { ValidationOptions } from '../store/immutability.js';
 import { isStoreError } from '../store/errors.js';
 import type { ControllerDefinition } from '../runtime/define-controller.js';
 import type { FetchResponse } from '../runtime/env.js';
@@ -48,6 +49,12 @@ export interface SimulateOptions {
   downstream?: (() => CreateDownstreamOptions) | { build: (world: World) => RunDownstream };
   /** Record every read in the trace. @defaultValue true */
   traceReads?: boolean;
+  /**
+   * What the simulated API server validates besides the built-in kinds' rules: immutable paths
+   * of custom kinds (`{ immutable: { Database: ['spec.storageClass'] } }`).
+   * @defaultValue {}
+   */
+  validation?: ValidationOptions;
   /** Length of the quiet tail after settle, where extra reconciles probe idempotence. 0 disables. @defaultValue 10_000 */
   tailMs?: number;
   /**
@@ -79,7 +86,7 @@ export class ScenarioError extends Error {
  */
 export async function simulate(scenario: Scenario, options: SimulateOptions): Promise<SimulationResult> {
   const opts = resolveScenarioOptions(scenario.options);
-  const world = createWorld(scenario, opts, options.traceReads ?? true);
+  const world = createWorld(scenario, opts, options.traceReads ?? true, options.validation);
   const { kernel, store, trace, seams } = world;
   const blocked: RunRecord['blocked'] = [];
   kernel.onBlocked = (b) => {
@@ -135,11 +142,10 @@ export async function simulate(scenario: Scenario, options: SimulateOptions): Pr
     // controllers
     const defs = new Map<string, ControllerDefinition>();
     for (const d of options.controllers) defs.set(d.name, d);
-    const keepVersions = seams.hasReadHooks ? 8 : 0;
     for (const ref of scenario.controllers) {
       const def = defs.get(ref.name);
       if (!def) throw new ScenarioError(`steadystate.simulate: the scenario names controller "${ref.name}", but no controller of that name was given (known: ${[...defs.keys()].join(', ') || 'none'}).`);
-      const m = new Manager(world.env, def, { replicas: ref.replicas ?? 1, restartDelayMs: opts.restartDelayMs, keepVersions });
+      const m = new Manager(world.env, def, { replicas: ref.replicas ?? 1, restartDelayMs: opts.restartDelayMs });
       world.managers.push(m);
       m.start();
     }

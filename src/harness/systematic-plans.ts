@@ -7,8 +7,8 @@ import type { RunRecord } from './property.js';
  * reference run, after the research tools that find controller bugs this way (Sieve, Acto):
  * - `crash-after-write`: crash the controller right after its k-th write, for every k
  *   (intermediate-state bugs: the first of two writes happened, the second never will);
- * - `stale-read-before-write`: make the cached read each write was decided on one version stale
- *   (stale-state bugs);
+ * - `stale-read-before-write`: make the cached read each write was decided on one version stale,
+ *   by holding back the watch delivery before it until after the write (stale-state bugs);
  * - `unobserved-state`: drop the watch event of each state that a later write cancels, so the
  *   controller never sees it (unobserved-state bugs);
  * - `unnotified-state`: the cache sees that state, but the notification that would reconcile it
@@ -63,27 +63,44 @@ export function crashAfterWritePlans(ref: RunRecord): DerivedPlan[] {
   return out;
 }
 
-/** Make the last cached read before each controller write stale by one version. */
+/**
+ * Make the cached read each controller write was decided on one version stale, the way a real
+ * cache is: the watch delivery that brought the read object's last version before the read is
+ * held back (a lagging watch) until just after the write, so the read sees the version before it.
+ */
 export function staleReadPlans(ref: RunRecord): DerivedPlan[] {
   const end = settleIndex(ref.trace);
-  let cachedReads = 0;
-  const lastRead = new Map<string, { n: number; e: TraceEntry }>();
+  const lastRead = new Map<string, TraceEntry>();
+  /** The last delivery per informer stream (`controller/replica/kind`) and per object on it. */
+  const lastDelivery = new Map<string, TraceEntry>();
   const done = new Set<number>();
   const out: DerivedPlan[] = [];
   for (let i = 0; i < end; i++) {
     const e = ref.trace[i]!;
+    if (e.type === 'watch:event' && e['decision'] === 'deliver' && e['replay'] !== true && typeof e['seq'] === 'number') {
+      const stream = `${String(e['controller'])}/${String(e['replica'])}/${String(e['kind'])}`;
+      lastDelivery.set(stream, e);
+      lastDelivery.set(`${stream}/${String(e['key'])}`, e);
+      continue;
+    }
     if (e.type === 'store:read' && e['cached'] === true) {
-      lastRead.set(String(e['actor']), { n: cachedReads++, e });
+      lastRead.set(String(e['actor']), e);
       continue;
     }
     if (!isControllerWrite(e)) continue;
     const r = lastRead.get(String(e['actor']));
-    if (!r || done.has(r.n)) continue;
-    done.add(r.n);
+    if (!r) continue;
+    const m = /^controller:(.*)\/(\d+)$/.exec(String(r['actor']));
+    if (!m) continue;
+    const stream = `${m[1]}/${m[2]}/${String(r['kind'])}`;
+    const d = (r['key'] !== undefined ? lastDelivery.get(`${stream}/${String(r['key'])}`) : undefined) ?? lastDelivery.get(stream);
+    if (!d || d.t > r.t || done.has(d['seq'] as number)) continue;
+    done.add(d['seq'] as number);
     out.push({
       strategy: 'stale-read-before-write',
-      target: `cached ${r.e['verb']} #${r.n} of ${r.e['kind']}${r.e['key'] ? ` ${r.e['key']}` : ''} by ${r.e['actor']} at t=${r.e.t} ms, before its ${e['verb']} of ${e['key']}`,
-      events: [{ kind: 'stale-snapshot', nth: r.n, params: { versionsBack: 1 } }],
+      target: `cached ${r['verb']} of ${r['kind']}${r['key'] ? ` ${r['key']}` : ''} by ${r['actor']} at t=${r.t} ms, before its ${e['verb']} of ${e['key']}`,
+      // held until just after the write: the read shows the object as it was before that delivery
+      events: [{ kind: 'stale-snapshot', nth: d['seq'] as number, params: { lagMs: e.t - d.t + 1, forMs: 1 } }],
     });
   }
   return out;

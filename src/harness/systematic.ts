@@ -88,7 +88,7 @@ export async function checkSystematic(target: ControllerDefinition | readonly Co
   });
 
   const runner = new ScenarioRunner(
-    { controllers: o.controllers, faults: o.faults, environment: o.environment.map((e) => e.actor), ...(o.downstream ? { downstream: o.downstream } : {}), tailMs: o.tailMs, traceReads: true },
+    { controllers: o.controllers, faults: o.faults, environment: o.environment.map((e) => e.actor), ...(o.downstream ? { downstream: o.downstream } : {}), tailMs: o.tailMs, traceReads: true, ...(o.validation ? { validation: o.validation } : {}) },
     o.properties,
   );
   const kinds = new Set(o.faults.map((f) => f.kind));

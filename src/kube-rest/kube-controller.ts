@@ -88,6 +88,11 @@ function kernelHost(kernel: Kernel): KubeApiHost {
 }
 
 const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
+const PASS = { type: 'pass' } as const;
+
+function errorReason(status: 500 | 503 | 429 | 504): string {
+  return status === 429 ? 'TooManyRequests' : status === 503 ? 'ServiceUnavailable' : status === 504 ? 'Timeout' : 'InternalError';
+}
 
 function writeVerb(info: KubeRequestInfo): WriteInfo['verb'] {
   const status = info.subresource === 'status';
@@ -121,16 +126,21 @@ function hooksOf(env: RuntimeEnv, world: () => KubeWorld): KubeApiHooks {
       const r = world().live.get(i.actor);
       if (!r) return undefined;
       if (call(r, i, 'before')) return { type: 'hang' };
-      if ((i.verb === 'get' || i.verb === 'list') && env.traceReads) {
-        trace.push({ t: kernel.now(), type: 'store:read', actor: i.actor, verb: i.verb, kind: i.kind, ...(i.name !== undefined ? { key: keyOfInfo(i) } : {}), cached: false, via: 'http' });
+      if (i.verb === 'get' || i.verb === 'list' || i.verb === 'watch') {
+        // GET, LIST and the watch connect reach the API server: api-error acts on them too
+        const d = seams.hasReadHooks ? seams.decideRead({ t: kernel.now(), actor: i.actor, verb: i.verb, kind: i.kind, ...(i.name !== undefined ? { key: keyOfInfo(i) } : {}), cached: false, seq: seams.readSeq++ }) : PASS;
+        const error = d.type === 'error' ? errorReason(d.status) : d.type === 'connection' ? (d.how === 'refused' ? 'ConnectionRefused' : 'ConnectionReset') : undefined;
+        if (env.traceReads && i.verb !== 'watch') {
+          trace.push({ t: kernel.now(), type: 'store:read', actor: i.actor, verb: i.verb, kind: i.kind, ...(i.name !== undefined ? { key: keyOfInfo(i) } : {}), cached: false, via: 'http', ...(error !== undefined ? { error, fault: 'api-error' } : {}) });
+        }
+        return d.type === 'error' ? d : d.type === 'connection' ? (d.how === 'refused' ? { type: 'refused' } : { type: 'reset', applied: false }) : undefined;
       }
       if (!WRITE_VERBS.has(i.verb) || !seams.hasWriteHooks) return undefined;
       const verb = writeVerb(i);
       const d = seams.decideWrite({ t: kernel.now(), actor: i.actor, verb, kind: i.kind, key: keyOfInfo(i), seq: seams.writeSeq++ });
-      if (d.type === 'error') {
-        const error = d.status === 429 ? 'TooManyRequests' : d.status === 503 ? 'ServiceUnavailable' : d.status === 504 ? 'Timeout' : 'InternalError';
-        trace.push({ t: kernel.now(), type: 'store:write', actor: i.actor, verb, kind: i.kind, key: keyOfInfo(i), changed: [], noop: false, error, fault: 'api-error' });
-      }
+      const error = d.type === 'error' ? errorReason(d.status) : d.type === 'connection' ? (d.how === 'refused' ? 'ConnectionRefused' : 'ConnectionReset') : undefined;
+      if (error !== undefined) trace.push({ t: kernel.now(), type: 'store:write', actor: i.actor, verb, kind: i.kind, key: keyOfInfo(i), changed: [], noop: false, error, fault: 'api-error' });
+      if (d.type === 'connection') return d.how === 'refused' ? { type: 'refused' } : { type: 'reset', applied: d.applied };
       return d.type === 'pass' ? undefined : d;
     },
     onResponse(i, status) {

@@ -26,7 +26,8 @@ export interface KubeRequestInfo {
 /**
  * What a fault may do to one request (a closed set, like the runtime's seams): answer an
  * error Status, make the write conflict (a genuine concurrent write happens first), time out
- * (the write applied or not), add latency, or never arrive.
+ * (the write applied or not), add latency, never arrive, or fail the connection (refused, or
+ * reset after the request was or was not served).
  * @public
  */
 export type KubeRequestDecision =
@@ -36,7 +37,11 @@ export type KubeRequestDecision =
   | { type: 'timeout'; applied: boolean }
   | { type: 'latency'; ms: number }
   /** Never served and never answered: the client's process died before sending it. */
-  | { type: 'hang' };
+  | { type: 'hang' }
+  /** The connection is refused: the request never reaches the server (`ECONNREFUSED`). */
+  | { type: 'refused' }
+  /** The connection is reset before the answer (`ECONNRESET`); the request may have been served. */
+  | { type: 'reset'; applied: boolean };
 
 /**
  * Interception points of the API (its fault seams). An absent hook or `undefined` means pass.
@@ -78,6 +83,8 @@ export interface HandleOptions {
   signal?: AbortSignal;
   /** Cuts the connection abruptly (the transport's socket destroy), for watch-cut faults. */
   cut?: () => void;
+  /** Fails the request's connection with this error code (the transport's socket destroy); default: `cut`, else a network error response. */
+  fail?: (code: 'ECONNREFUSED' | 'ECONNRESET') => void;
 }
 
 /** Everything a verb handler needs. @internal */

@@ -24,6 +24,7 @@ export type TraceType =
   | 'watch:event'
   | 'informer:list'
   | 'informer:relist'
+  | 'informer:time-travel'
   | 'informer:resync'
   | 'informer:notify'
   | 'handler:start'

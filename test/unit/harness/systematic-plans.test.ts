@@ -20,12 +20,32 @@ describe('crashAfterWritePlans', () => {
 });
 
 describe('staleReadPlans', () => {
-  it('makes the last cached read of the writing actor stale, once per read', () => {
-    const run = fakeRun({ trace: [read(1, 'controller:a/0'), read(2, 'controller:b/0'), read(3, 'controller:a/0', false), w(4, 'controller:a/0'), w(5, 'controller:a/0'), read(6, 'controller:a/0'), w(7, 'controller:b/0'), w(8, 'controller:a/0'), settle, read(101, 'controller:a/0'), w(102, 'controller:a/0')] });
+  const deliver = (t: number, controller: string, seq: number, key = 'default/a'): TraceEntry => ({ t, type: 'watch:event', controller, replica: 0, kind: 'RS', key, event: 'MODIFIED', rv: seq + 10, decision: 'deliver', seq });
+  it('holds back the delivery each write\'s cached read rests on until just after the write, once per delivery', () => {
+    const run = fakeRun({
+      trace: [
+        deliver(1, 'a', 0),
+        deliver(1, 'b', 1),
+        deliver(2, 'a', 2, 'default/other'),
+        read(3, 'controller:a/0'),
+        read(3, 'controller:b/0'),
+        w(4, 'controller:a/0'),
+        w(5, 'controller:a/0'), // the same read: no second plan
+        deliver(6, 'a', 3),
+        read(7, 'controller:a/0', false), // live reads do not count
+        read(7, 'controller:a/0'),
+        w(9, 'controller:b/0'),
+        w(10, 'controller:a/0'),
+        settle,
+        read(101, 'controller:a/0'),
+        w(102, 'controller:a/0'),
+      ],
+    });
     expect(staleReadPlans(run).map((p) => p.events[0])).toEqual([
-      { kind: 'stale-snapshot', nth: 0, params: { versionsBack: 1 } },
-      { kind: 'stale-snapshot', nth: 1, params: { versionsBack: 1 } },
-      { kind: 'stale-snapshot', nth: 2, params: { versionsBack: 1 } },
+      // a's read of default/a rests on delivery 0 (at t=1): held until t=5, after the write at 4
+      { kind: 'stale-snapshot', nth: 0, params: { lagMs: 4, forMs: 1 } },
+      { kind: 'stale-snapshot', nth: 1, params: { lagMs: 9, forMs: 1 } },
+      { kind: 'stale-snapshot', nth: 3, params: { lagMs: 5, forMs: 1 } },
     ]);
   });
 });
