@@ -77,8 +77,8 @@ export function driftWith(options: DriftOptions = {}): FaultModule {
  * when its own bookkeeping says "not done yet" never notices.
  *
  * Events: `{ kind: 'drift', at, params: { action, pick, external } }`: at virtual time `at`,
- * `action` `'delete'` (the default), `'label'` (the first label's value changed, or a label added),
- * `'annotation'` (likewise), `'scale'` (`spec.replicas` + 1), `'image'` (the first container's
+ * `action` `'delete'` (the default), `'label'` (a label added), `'annotation'` (the first
+ * annotation's value changed, or one added), `'scale'` (`spec.replicas` + 1), `'image'` (the first container's
  * image of a Pod or a workload's template, as `kubectl set image`), `'data'` (the first
  * ConfigMap/Secret data entry changed) or `'path'` (a path {@link driftWith} declares) on the
  * `pick`-th (modulo the count) object it applies to, sorted by kind and key; with

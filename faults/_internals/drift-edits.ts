@@ -34,11 +34,12 @@ function patchFor(o: StoredObject, action: StoreAction, paths: Readonly<Record<s
     case 'delete':
       return {};
     case 'label':
+      // a label of one's own (kubectl label): changing an existing one could take the object out of
+      // its controller's selector, which releases it in Kubernetes; that is another story
+      return { metadata: { labels: { [LABEL]: 'true' } } };
     case 'annotation': {
-      const map = action === 'label' ? o.metadata.labels : o.metadata.annotations;
-      const first = Object.keys(map).filter((k) => !k.startsWith('steadystate.dev/')).sort()[0];
-      const field = action === 'label' ? 'labels' : 'annotations';
-      return { metadata: { [field]: first !== undefined ? { [first]: `${map[first]}-drifted` } : { [LABEL]: 'true' } } };
+      const first = Object.keys(o.metadata.annotations).filter((k) => !k.startsWith('steadystate.dev/')).sort()[0];
+      return { metadata: { annotations: first !== undefined ? { [first]: `${o.metadata.annotations[first]}-drifted` } : { [LABEL]: 'true' } } };
     }
     case 'scale': {
       const r = o.spec['replicas'];

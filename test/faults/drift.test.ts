@@ -68,7 +68,7 @@ describe('drift of owned objects', () => {
     expect(driftStored(world, 'image', 0, {})).toMatchObject({ objectKind: 'Deployment' });
     expect(at('Deployment', 'ns/d').spec).toMatchObject({ template: { spec: { containers: [{ image: 'web:1-drifted' }] } } });
     expect(driftStored(world, 'label', 0, {})).toMatchObject({ key: 'ns/cm' });
-    expect(at('ConfigMap', 'ns/cm').metadata.labels).toEqual({ app: 'a-drifted' });
+    expect(at('ConfigMap', 'ns/cm').metadata.labels).toEqual({ app: 'a', 'drift.steadystate.dev/edited': 'true' });
     expect(driftStored(world, 'annotation', 0, {})).toMatchObject({ key: 'ns/cm' });
     expect(at('ConfigMap', 'ns/cm').metadata.annotations).toEqual({ 'drift.steadystate.dev/edited': 'true' });
   });

@@ -5,7 +5,9 @@ import type { FaultPlan, NewObject, RunRecord, Scenario } from '../../../src/ind
  * (by name, no ownerReference: buckets and policies are made by different people), and a
  * controller for policies removes those whose bucket is gone (an orphan reaper). The user
  * creates the bucket first and its policy 100 ms later. The controller watches both kinds, so
- * their events may cross: the policy's ADDED can come before its bucket's.
+ * their events may cross: the policy's ADDED can come before its bucket's. (Both reapers delete a
+ * policy created before its bucket, so the pair is for these fixed scenarios, not for `check`'s
+ * generated workloads.)
  */
 export const BUCKET = 'Bucket';
 export const POLICY = 'BucketPolicy';
