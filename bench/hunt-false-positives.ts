@@ -6,8 +6,11 @@
  * a property that is too strict, a fault or harness that mis-models Kubernetes, or a real bug in
  * a "correct" controller.
  *
- *   npx tsx bench/hunt-false-positives.ts [--runs 300] [--seeds 1,2,3] [--only zoo:,dns] [--skip recovery]
+ *   npx tsx bench/hunt-false-positives.ts [--runs 300] [--seeds 1,2,3] [--only zoo:,dns,story:] [--skip recovery]
  *     [--without event-loss] [--max-objects 3 --max-actions 8 --max-fault-events 8] [--no-shrink] [--json out.json]
+ *
+ * `--only story:` hunts the corpus controllers checked through a story (examples/stories/), e.g.
+ * `--only story: --runs 1000 --seeds 1`.
  *
  * Not part of `npm run bench`: it measures correctness, not speed.
  */

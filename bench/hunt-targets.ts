@@ -11,6 +11,7 @@ import { convergence } from '../properties/convergence.js';
 import { safetyInvariants } from '../properties/safety-invariants.js';
 import { bugZoo } from '../examples/bug-zoo/index.js';
 import { falsePositiveCorpus } from '../examples/false-positives/index.js';
+import { falsePositiveStories, storyOptions } from '../examples/stories/false-positive-stories.js';
 import { levelTriggered } from '../examples/replicas/level-triggered.js';
 import { REPLICAS_KIND } from '../examples/replicas/replicas.js';
 import { hotLoopCorrect } from '../examples/property-targets/hot-loop.js';
@@ -179,8 +180,11 @@ const faultTargetPairs: FaultTargetPair[] = [
 /** The false-positive corpus (examples/false-positives/): correct controllers of shapes the zoo does not have. */
 export const corpusTargets: readonly Target[] = falsePositiveCorpus.map((c) => ({ name: `corpus:${c.name}`, controllers: c.controllers, options: c.options, ...(c.properties ? { properties: c.properties } : {}) }));
 
+/** Controllers of the corpus checked through a story (exact objects, timed actions; issue 13): `--only story:`. */
+export const storyTargets: readonly Target[] = falsePositiveStories.map((c) => ({ name: `story:${c.case.name}`, controllers: c.case.controllers, options: storyOptions(c), ...(c.case.properties ? { properties: c.case.properties } : {}) }));
+
 /** Every correct controller the project has. */
-export const huntTargets: readonly Target[] = [...zoo, ...propertyTargets, ...faultTargetPairs, ...corpusTargets];
+export const huntTargets: readonly Target[] = [...zoo, ...propertyTargets, ...faultTargetPairs, ...corpusTargets, ...storyTargets];
 
 /** The fault targets' buggy twins, checked like their correct versions (bench/hunt-exhibits.ts). */
 export const buggyFaultTargets: readonly FaultTargetPair[] = faultTargetPairs.map((p) => ({ ...p, name: `${p.name}:buggy`, controllers: p.buggy }));

@@ -43,7 +43,7 @@ export const coalescing = defineFault({
         world.kernel.after(ms, () => {
           // the catch-up relist repairs the cache even after the window closed
           if (uninstalled || !inst?.alive) return;
-          for (const inf of inst.allInformers()) if (inf.kind === i.kind) inf.relist();
+          inst.catchUp(i.kind);
         });
         return { type: 'drop' };
       },

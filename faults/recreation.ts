@@ -86,7 +86,7 @@ function pickPrimary(world: World, target: string | undefined, pick: number): St
   const objs: StoredObject[] = [];
   for (const kind of kinds) {
     const here = world.store.peekAll(kind).filter((o) => o.metadata.deletionTimestamp === undefined && (target === undefined || keyOf(o.metadata) === target));
-    objs.push(...here.sort((a, b) => (keyOf(a.metadata) < keyOf(b.metadata) ? -1 : 1)));
+    for (const o of here.sort((a, b) => (keyOf(a.metadata) < keyOf(b.metadata) ? -1 : 1))) objs.push(o);
   }
   return objs[pick % Math.max(1, objs.length)];
 }

@@ -25,14 +25,29 @@ export const watchEventLoss = defineFault({
   install({ world, rng, fired }, plan) {
     const index = byNth(plan.events);
     const rateOf = strongest(plan.background)?.rate ?? 0;
-    return world.seams.install({
+    /** Streams of hosted processes that lost events: controller, replica, kind. */
+    const behind = new Map<string, { controller: string; replica: number; kind: string }>();
+    const off = world.seams.install({
       onWatchEvent(i) {
         const e = eventAt(index, i.seq, i.controller);
         const background = e === undefined && rateOf > 0 && rng.chance(rateOf);
         if (!e && !background) return undefined;
         fired({ ...watchDetail(i), ...(background ? { background: true } : {}) });
+        behind.set(`${i.controller}/${i.replica}/${i.kind}`, { controller: i.controller, replica: i.replica, kind: i.kind });
         return { type: 'drop' };
       },
     });
+    // the relist that repairs the cache when the window closes: the native runtime's informers
+    // relist at settle; a hosted process (its own client, no resync) gets its watch of that kind
+    // ended with 410 Expired, so its client relists, as after a watch that fell behind
+    world.onSettle.push(() => {
+      for (const b of behind.values()) {
+        const inst = world.managers.find((m) => m.def.name === b.controller)?.instances[b.replica];
+        if (!inst?.alive || !inst.def.process) continue;
+        fired({ controller: b.controller, replica: b.replica, kind: b.kind, type: 'catch-up' });
+        inst.catchUp(b.kind);
+      }
+    });
+    return off;
   },
 });

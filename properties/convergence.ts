@@ -67,7 +67,7 @@ export const convergence = defineProperty<ConvergenceOptions>({
 function fallbackSample(run: RunRecord, o: ConvergenceOptions): ProbeSample {
   const objects = run.settledObjects;
   const t = run.timing.tailStart > run.timing.settleStart ? run.timing.tailStart : run.timing.end;
-  const r = (o.converged ?? defaultConverged(run.primaryKinds))(staticView(objects, t));
+  const r = (o.converged ?? defaultConverged(run.primaryKinds))(staticView(objects, t, run));
   return r === true ? { t, ok: true } : { t, ok: false, ...(typeof r === 'string' ? { detail: r } : {}) };
 }
 

@@ -13,6 +13,7 @@ import { safetyInvariants } from './safety-invariants.js';
 import { sameEndState } from './same-end-state.js';
 import { specStatusOwnership } from './spec-status-ownership.js';
 import { statusTruthfulness } from './status-truthfulness.js';
+import { neverExits } from './never-exits.js';
 
 /**
  * Every built-in property (SPEC §5) by its camelCase name, msw `http` style:
@@ -20,6 +21,7 @@ import { statusTruthfulness } from './status-truthfulness.js';
  * @public
  */
 export const properties = {
+  neverExits,
   convergence,
   deletionCompletes,
   specStatusOwnership,
@@ -37,10 +39,11 @@ export const properties = {
 } as const;
 
 /**
- * Every built-in property factory, in a stable order: convergence first, then the most specific
- * diagnoses before the more general ones that the same bug also breaks (fighting before hot
- * loop before idempotence; duplicates before same-end-state, which comes last), so a report that
- * names the first failing property names the most telling one.
+ * Every built-in property factory, in a stable order: never-exits first (a process that died
+ * explains whatever else went wrong), convergence next, then the most specific diagnoses before
+ * the more general ones that the same bug also breaks (fighting before hot loop before
+ * idempotence; duplicates before same-end-state, which comes last), so a report that names the
+ * first failing property names the most telling one.
  * @public
  */
 export const allProperties: readonly PropertyFactory<object>[] = Object.values(properties) as readonly PropertyFactory<object>[];
@@ -55,6 +58,7 @@ export function defaultProperties(): Property[] {
 }
 
 export {
+  neverExits,
   boundedDownstreamQps,
   convergence,
   deletionCompletes,
@@ -74,6 +78,7 @@ export type { BoundedDownstreamQpsOptions } from './bounded-downstream-qps.js';
 export type { ConvergenceOptions } from './convergence.js';
 export type { DeletionCompletesOptions } from './deletion-completes.js';
 export type { IdempotenceOptions } from './idempotence.js';
+export type { NeverExitsOptions } from './never-exits.js';
 export type { NoDuplicateSideEffectsOptions } from './no-duplicate-side-effects.js';
 export type { NoExtraDestructiveActionsOptions } from './no-extra-destructive-actions.js';
 export type { NoFightingOptions } from './no-fighting.js';

@@ -37,8 +37,9 @@ export interface Revert {
 const BEFORE = 'recovery:before';
 
 /**
- * The first revert in a scenario's workload: an `update` (or spec `patch`) of an object away
- * from its spec, followed later by one that restores exactly that spec. Actions run in time
+ * The first revert in a scenario's workload: an `update` (or spec `patch`, or `apply` of a
+ * manifest to an existing object) away from its spec, followed later by one that restores
+ * exactly that spec. Actions run in time
  * order (workload order among equal times); an action on an object that does not exist yet
  * fails and changes nothing. Objects the workload deletes are not considered (their end state
  * is deletion-completes' business), nor excursions holding a patch that also changes more than
@@ -63,8 +64,14 @@ export function findRevert(scenario: Scenario): Revert | undefined {
       const k = id(a.object.kind, keyOf(a.object.metadata));
       // a second create of the same name answers AlreadyExists
       if (!history.has(k) && !deleted.has(k)) history.set(k, [{ index, at: a.at, spec: a.object.spec ?? {}, specOnly: false }]);
-    } else if (a.type === 'delete') deleted.add(id(a.kind, a.key));
-    else if (a.type === 'update' || (a.type === 'patch' && a.patch['spec'] !== undefined)) {
+    } else if (a.type === 'delete' || a.type === 'recreate') deleted.add(id(a.kind, a.key));
+    else if (a.type === 'apply') {
+      // kubectl apply: creates the object when absent, else sets its spec (a revert when it restores one)
+      const k = id(a.object.kind, keyOf(a.object.metadata));
+      const h = history.get(k);
+      if (!h && !deleted.has(k)) history.set(k, [{ index, at: a.at, spec: a.object.spec ?? {}, specOnly: false }]);
+      else if (h && !deleted.has(k) && a.object.spec !== undefined) h.push({ index, at: a.at, spec: a.object.spec, specOnly: appliesOnlySpec(a.object) });
+    } else if (a.type === 'update' || (a.type === 'patch' && a.patch['spec'] !== undefined)) {
       const h = history.get(id(a.kind, a.key));
       if (!h || deleted.has(id(a.kind, a.key))) continue;
       const spec = a.type === 'update' ? a.spec : mergePatch(h[h.length - 1]!.spec, a.patch['spec']);
@@ -87,6 +94,13 @@ export function findRevert(scenario: Scenario): Revert | undefined {
     }
   }
   return best;
+}
+
+/** An applied manifest that sets nothing but the spec (no labels, annotations, finalizers or other fields). */
+function appliesOnlySpec(o: Scenario['initialObjects'][number]): boolean {
+  const m = o.metadata;
+  const extra = Object.keys(o).filter((k) => !['apiVersion', 'kind', 'metadata', 'spec', 'status'].includes(k));
+  return extra.length === 0 && Object.keys(m.labels ?? {}).length === 0 && Object.keys(m.annotations ?? {}).length === 0 && (m.finalizers ?? []).length === 0;
 }
 
 function keyOf(m: { namespace?: string | undefined; name?: string | undefined }): string {

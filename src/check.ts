@@ -5,6 +5,8 @@ import type { CheckResult } from './harness/check-result.js';
 import type { ControllerDefinition } from './runtime/define-controller.js';
 import type { FaultModule } from './harness/fault.js';
 import { createHostProbe } from './host-probe.js';
+import type { Story } from './harness/story.js';
+import { loadManifests, loadStory } from './story/load-story.js';
 
 /**
  * Checks a controller (or several sharing the world) under generated workloads and injected
@@ -30,12 +32,31 @@ import { createHostProbe } from './host-probe.js';
 export function check(target: ControllerDefinition | readonly ControllerDefinition[], options: CheckOptions = {}): Promise<CheckResult> {
   // let the harness name a non-object in its own words
   if (options === null || typeof options !== 'object') return checkWith(target, options);
-  return checkWith(target, {
-    ...options,
-    faults: options.faults ?? defaultFaultsFor(options),
-    properties: options.properties ?? defaultProperties(),
-    hostProbe: options.hostProbe ?? createHostProbe(),
-  });
+  return checkWith(target, { ...withDefaultCatalogues(options), hostProbe: options.hostProbe ?? createHostProbe() });
+}
+
+/**
+ * The options with the faults and properties `check` uses when they are left out, and a story
+ * file or manifests read into the story as data. @internal
+ */
+export function withDefaultCatalogues(options: CheckOptions): CheckOptions {
+  const story = storyOf(options);
+  const { story: _file, manifests: _globs, ...rest } = options;
+  return { ...rest, ...(story !== undefined ? { story } : {}), faults: options.faults ?? defaultFaultsFor(options), properties: options.properties ?? defaultProperties() };
+}
+
+/**
+ * The story as data: a story file read (with the manifests it names), and `manifests` read into
+ * initial objects (before the story's own). Throws StoryFileError (a TypeError) naming the file,
+ * the document or step, and the line.
+ */
+function storyOf(options: CheckOptions): Story | undefined {
+  const base = typeof options.story === 'string' ? loadStory(options.story) : options.story;
+  if (options.manifests === undefined) return base;
+  if (!Array.isArray(options.manifests) || !options.manifests.every((m) => typeof m === 'string' && m !== '')) throw new TypeError(`steadystate.check: options.manifests must be a list of files or globs, e.g. ['config/samples/*.yaml'], got ${JSON.stringify(options.manifests)}.`);
+  const objects = loadManifests(options.manifests);
+  if (base !== undefined && (base === null || typeof base !== 'object')) return base;
+  return { ...(base ?? {}), objects: [...objects, ...(base?.objects ?? [])] };
 }
 
 /**

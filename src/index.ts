@@ -68,8 +68,11 @@ export type { DriftOptions } from '../faults/index.js';
 // properties
 export { defineProperty } from './harness/property.js';
 export type { Property, PropertyFactory, PropertyDefinition, Verdict, RunRecord, Probe, ProbeSample, RecordedRequest } from './harness/property.js';
+export type { NeverExitsOptions } from '../properties/never-exits.js';
+export type { RunEscape, RealTimerUse, ExitKind } from './host/host-context.js';
 export { properties, allProperties, defaultProperties } from '../properties/index.js';
 export {
+  neverExits,
   convergence,
   deletionCompletes,
   specStatusOwnership,
@@ -116,6 +119,14 @@ export type { NetworkTarget, RefusedRequest } from './downstream/net-guard.js';
 // checking, replaying and reporting (SPEC §6, §7)
 export { check } from './check.js';
 export type { CheckOptions, CheckProgress, CheckCorpus, EnvironmentUse } from './harness/check-options.js';
+// stories: exact objects and timed actions, from code or Kubernetes YAML (SPEC §4)
+export type { Story } from './harness/story.js';
+export { loadStory, loadManifests } from './story/load-story.js';
+export type { LoadStoryOptions } from './story/load-story.js';
+export { parseStory } from './story/parse-story.js';
+export type { ManifestReader } from './story/parse-story.js';
+export { parseManifests } from './story/parse-manifests.js';
+export { StoryFileError } from './story/story-file-error.js';
 export type { CheckResult, CheckPassed, CheckFailed, CheckStats, FaultCoverage, DeterminismReport } from './harness/check-result.js';
 export type { Shard } from './harness/shard.js';
 export { inShard, shardSize, parseShard } from './harness/shard.js';
@@ -161,6 +172,9 @@ export { kubeconfigFor } from './kube-rest/kubeconfig.js';
 export type { KubeconfigOptions } from './kube-rest/kubeconfig.js';
 export { kubeController } from './kube-rest/kube-controller.js';
 export type { KubeControllerOptions, KubeProcessContext, KubeProcessStop } from './kube-rest/kube-controller.js';
+export { defineProgram } from './kube-rest/define-program.js';
+export type { ProgramOptions } from './kube-rest/define-program.js';
+export type { RestartBackoffOptions } from './host/crash-loop-backoff.js';
 export { ResourceRegistry } from './kube-rest/resource-registry.js';
 export { builtinResources } from './kube-rest/builtin-resources.js';
 export type { ResourceDefinition, ResolvedResource } from './kube-rest/resource-definition.js';

@@ -5,6 +5,7 @@ import type { EnvironmentUse } from './harness/check-options.js';
 import type { Probe, Property, RunRecord } from './harness/property.js';
 import { describeInputs, inputDifferences } from './harness/recorded-inputs.js';
 import type { Scenario } from './harness/scenario.js';
+import { scenarioMisfit } from './harness/scenario-fit.js';
 import { ScenarioRunner } from './harness/scenario-runner.js';
 import type { SimulateOptions } from './harness/simulate.js';
 import { createHostProbe } from './host-probe.js';
@@ -104,6 +105,8 @@ export async function replay(
     : [];
   const missing = mismatches.filter((m) => m.includes('this replay has no fault module') || m.includes('this replay has none of that name'));
   if (missing.length > 0) throw new TypeError(`steadystate.replay: the reproduction cannot run here: ${missing.join('; ')}. Pass the check's options (its faults and environment), e.g. replay(controller, file, checkOptions).`);
+  const misfit = scenarioMisfit(scenario, { controllers: controllers.map((c) => c.name), faults: (simulateOptions.faults ?? []).map((f) => f.kind), environment: (simulateOptions.environment ?? []).map((a) => a.name) }, 'this replay');
+  if (misfit !== undefined) throw new TypeError(`steadystate.replay: the reproduction cannot run here: ${misfit}. Replay it with the controller it was recorded with (a renamed controller: pass the module that exports that name), or pass the options it needs.`);
   const runner = new ScenarioRunner(simulateOptions, property ? [property] : []);
   if (property === undefined) {
     // `determinism`: the reproduction is two runs that differ

@@ -93,11 +93,29 @@ describe('no hidden time or randomness inside a run', () => {
 });
 
 describe('node: built-ins stay at the edges', () => {
-  it('only downstream, kube-rest, report, cli and vitest code imports node:*', () => {
+  it('only downstream, kube-rest, host, report, story (manifest and story files), cli, vitest code and the host probe import node:*', () => {
     const bad: string[] = [];
     for (const f of files('src')) {
-      if (under(f, 'src/downstream', 'src/kube-rest', 'src/report', 'src/cli', 'src/vitest')) continue;
+      // host-probe.ts: the composition root's watch on the host's randomness, clocks and files
+      if (under(f, 'src/downstream', 'src/kube-rest', 'src/host', 'src/report', 'src/story', 'src/cli', 'src/vitest') || f === 'src/host-probe.ts') continue;
       for (const spec of imports(f)) if (spec.startsWith('node:')) bad.push(`${f} imports ${spec}`);
+    }
+    expect(bad).toEqual([]);
+  });
+});
+
+describe('world-sized lists are never spread into a call', () => {
+  // push(...list) and Math.max(...list) pass every element as an argument: past ~10^5 elements
+  // (objects of one kind) that overflows the stack with a RangeError (issue 17 item 15)
+  it('the simulation core, faults and properties use loops, not push(...) / Math.max(...) / Math.min(...)', () => {
+    const bad: string[] = [];
+    for (const dir of ['src/sim', 'src/store', 'src/runtime', 'src/harness', 'src/environment', 'src/downstream', 'src/kube-rest', 'faults', 'properties']) {
+      for (const f of files(dir)) {
+        const text = readFileSync(join(root, f), 'utf8');
+        text.split('\n').forEach((line, i) => {
+          if (/\.(push|unshift)\(\.\.\.|Math\.(max|min)\(\.\.\./.test(line)) bad.push(`${f}:${i + 1}: ${line.trim()}`);
+        });
+      }
     }
     expect(bad).toEqual([]);
   });

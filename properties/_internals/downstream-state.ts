@@ -95,7 +95,7 @@ export function ownerGroups(services: readonly ServiceSnapshot[], ownerField: st
       g.ids.push(r.id);
       g.resources.push(r);
     }
-    out.push(...groups.values());
+    for (const g of groups.values()) out.push(g);
   }
   return out;
 }

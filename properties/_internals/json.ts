@@ -51,7 +51,7 @@ export function diffPaths(a: unknown, b: unknown, depth = 6, prefix = ''): strin
   if (depth === 0 || !isRecord(a) || !isRecord(b)) return [prefix === '' ? '.' : prefix];
   const out: string[] = [];
   for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
-    if (!jsonEq(a[k], b[k])) out.push(...diffPaths(a[k], b[k], depth - 1, prefix === '' ? k : `${prefix}.${k}`));
+    if (!jsonEq(a[k], b[k])) for (const p of diffPaths(a[k], b[k], depth - 1, prefix === '' ? k : `${prefix}.${k}`)) out.push(p);
   }
   return out;
 }

@@ -1,6 +1,8 @@
 import type { RunRecord } from '../../src/harness/property.js';
 import type { WorldView } from '../../src/harness/world.js';
 import type { StoredObject } from '../../src/store/object.js';
+import type { DownstreamState } from '../../src/downstream/run-downstream.js';
+import type { RestResource } from '../../src/downstream/fake-rest-service.js';
 import { at, isRecord, jsonEq } from './json.js';
 
 /**
@@ -60,7 +62,7 @@ export function fmtUnconverged(u: Unconverged): string {
 export function defaultConverged(kinds: readonly string[] | undefined): (view: WorldView) => boolean | string {
   return (view) => {
     const objs: StoredObject[] = [];
-    if (kinds) for (const k of kinds) objs.push(...view.list(k));
+    if (kinds) for (const k of kinds) for (const o of view.list(k)) objs.push(o);
     else for (const k of view.kinds()) for (const o of view.list(k)) if (isRecord(o.status) && 'observedGeneration' in o.status) objs.push(o);
     const bad = unconverged(objs);
     if (bad.length === 0) return true;
@@ -74,13 +76,24 @@ export function primaryObjects(run: RunRecord, objects: readonly StoredObject[])
   return objects.filter((o) => kinds.has(o.kind));
 }
 
-/** A read-only world view over a fixed set of objects (judging a recorded state with a user predicate). */
-export function staticView(objects: readonly StoredObject[], now: number): WorldView {
+/**
+ * A read-only world view over a fixed set of objects (judging a recorded state with a user
+ * predicate); with the run, its downstream as it ended and its requests up to `now`.
+ */
+export function staticView(objects: readonly StoredObject[], now: number, run?: RunRecord): WorldView {
+  const services = (run?.downstream as DownstreamState | null | undefined)?.services ?? [];
   return {
     now: () => now,
     get: (kind, key) => objects.find((o) => o.kind === kind && keyOfObject(o) === key),
     list: (kind) => objects.filter((o) => o.kind === kind),
     kinds: () => [...new Set(objects.map((o) => o.kind))],
+    downstream: (service, collection) => {
+      const svc = services.find((x) => x.name === service);
+      if (!svc) throw new Error(`view.downstream(${JSON.stringify(service)}): the run has no fake downstream service of that name (its services: ${services.map((x) => JSON.stringify(x.name)).join(', ') || 'none'})`);
+      return svc.resources.filter((r) => collection === undefined || r.collection === collection).map((r) => r.body as RestResource);
+    },
+    services: () => services.map((x) => x.name),
+    requests: () => (run?.requests ?? []).filter((r) => r.tEnd <= now),
   };
 }
 

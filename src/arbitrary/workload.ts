@@ -26,8 +26,23 @@ export interface ObjectTemplate {
   kind?: string;
   /** Namespace of the objects; `''` for cluster-scoped kinds. @defaultValue 'default' */
   namespace?: string;
-  /** Objects are named `<name>-0`, `<name>-1`, … @defaultValue the kind in lower case */
+  /**
+   * Namespaces the objects are spread over instead: a list (the i-th object takes the i-th,
+   * cycling; shrinks toward the first) or an arbitrary (each object draws one).
+   * @defaultValue none: every object in `namespace`
+   */
+  namespaces?: Arbitrary<string> | readonly string[];
+  /** Objects are named `<name>-0`, `<name>-1`, … @defaultValue the kind in lower case, other characters as "-" (`Web_App` → `web-app`) */
   name?: string;
+  /**
+   * Real names instead of `<name>-<i>`: a list (the i-th object takes the i-th; beyond the list,
+   * `<last>-<i>`) or an arbitrary (each object draws one; a name drawn twice gets `-<i>`).
+   * Names must be DNS-style (lower case, digits, "-" or ".").
+   * @example names: ['web', 'api', 'worker']
+   * @example names: fc.constantFrom('web', 'api').map((n) => `${n}-prod`)
+   * @defaultValue none: `<name>-<i>`
+   */
+  names?: Arbitrary<string> | readonly string[];
   /**
    * Specs to create objects with and update them to: an arbitrary (shrinks the way it does), a
    * list of specs (shrinks toward the first), or one spec.
@@ -50,6 +65,10 @@ export interface ResolvedObjectTemplate {
   kind: string;
   namespace: string;
   name: string;
+  /** Namespace per object (`undefined`: always `namespace`). */
+  namespaces: Arbitrary<string> | readonly string[] | undefined;
+  /** Name per object (`undefined`: `<name>-<i>`). */
+  names: Arbitrary<string> | readonly string[] | undefined;
   spec: Arbitrary<JsonObject>;
   status: JsonObject | undefined;
   labels: Record<string, string>;
@@ -92,16 +111,21 @@ export function resolveObjectTemplates(list: readonly (ObjectTemplate | Resolved
     const kind = t.kind ?? defaultKind;
     if (typeof kind !== 'string' || kind === '') fail(`${at}.kind must be a non-empty string (the object kind, e.g. 'WebApp'), got ${show(kind)}.`);
     const k = kind as string;
-    const name = t.name ?? k.toLowerCase();
-    if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(name)) fail(`${at}.name must be a DNS-style prefix (lower case, digits, "-" or "."), got ${JSON.stringify(name)}.`);
+    // the default prefix is the kind made DNS-style ('Web_App' → 'web-app'): only a given name can be wrong
+    const name = t.name ?? dnsPrefixOf(k);
+    if (t.name !== undefined && !/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(name)) fail(`${at}.name must be a DNS-style prefix (lower case, digits, "-" or "."), got ${JSON.stringify(name)}.`);
     const namespace = t.namespace ?? 'default';
+    const names = nameSource(t.names, `${at}.names`, fail);
+    const namespaces = nameSource(t.namespaces, `${at}.namespaces`, fail, true);
     const id = `${k} ${namespace}/${name}`;
-    if (seen.has(id)) fail(`${at} would name its objects like an earlier template (${k} ${namespace}/${name}-0, …). Give it a different \`name\` prefix.`);
+    if (seen.has(id) && names === undefined) fail(`${at} would name its objects like an earlier template (${k} ${namespace}/${name}-0, …). Give it a different \`name\` prefix.`);
     seen.add(id);
     return {
       kind: k,
       namespace,
       name,
+      names,
+      namespaces,
       spec: specArbitrary(t.spec),
       status: t.status,
       labels: { ...(t.labels ?? {}) },
@@ -110,6 +134,37 @@ export function resolveObjectTemplates(list: readonly (ObjectTemplate | Resolved
       removableFinalizers: [...(t.removableFinalizers ?? [])],
     };
   });
+}
+
+const DNS_NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
+
+/** A name or namespace source, validated: a non-empty list of DNS-style names, or an arbitrary (its names are checked as drawn). */
+function nameSource(v: unknown, at: string, fail: (m: string) => never, namespace = false): Arbitrary<string> | readonly string[] | undefined {
+  if (v === undefined) return undefined;
+  if (v instanceof fc.Arbitrary) return v as Arbitrary<string>;
+  if (!Array.isArray(v) || v.length === 0) fail(`${at} must be a non-empty list of ${namespace ? 'namespaces' : 'names'} or a fast-check arbitrary of strings, got ${show(v)}.`);
+  for (const n of v as unknown[]) if (typeof n !== 'string' || (!DNS_NAME.test(n) && !(namespace && n === ''))) fail(`${at} holds ${show(n)}, which is not a DNS-style ${namespace ? 'namespace' : 'name'} (lower case, digits, "-" or ".").`);
+  return [...(v as string[])];
+}
+
+/** The i-th object's name from a list (beyond it: `<last>-<i>`), or the drawn one. @internal */
+export function objectName(t: ResolvedObjectTemplate, i: number, drawn: string | undefined): string {
+  const names = t.names;
+  if (names === undefined) return `${t.name}-${i}`;
+  if (Array.isArray(names)) return i < names.length ? names[i]! : `${names[names.length - 1]!}-${i}`;
+  const name = drawn ?? `${t.name}-${i}`;
+  if (!DNS_NAME.test(name)) throw new TypeError(`steadystate: the names arbitrary of the ${t.kind} template drew ${JSON.stringify(name)}, which is not a DNS-style name (lower case, digits, "-" or "."). Map its values to valid names.`);
+  return name;
+}
+
+/** The i-th object's namespace ('' = cluster-scoped). @internal */
+export function objectNamespace(t: ResolvedObjectTemplate, i: number, drawn: string | undefined): string {
+  const ns = t.namespaces;
+  if (ns === undefined) return t.namespace;
+  if (Array.isArray(ns)) return ns[i % ns.length]!;
+  const v = drawn ?? t.namespace;
+  if (v !== '' && !DNS_NAME.test(v)) throw new TypeError(`steadystate: the namespaces arbitrary of the ${t.kind} template drew ${JSON.stringify(v)}, which is not a DNS-style namespace. Map its values to valid namespaces.`);
+  return v;
 }
 
 function show(v: unknown): string {
@@ -122,9 +177,11 @@ function show(v: unknown): string {
   }
 }
 
-/** Key of the i-th object made from a template (stable, so fault targets can name it up front). @internal */
+/** Key of the i-th object made from a template, when it is known up front (names from a list or the prefix; arbitraries: the first draw of seed 42). @internal */
 export function templateKey(t: ResolvedObjectTemplate, i: number): string {
-  return keyOf({ namespace: t.namespace === '' ? undefined : t.namespace, name: `${t.name}-${i}` });
+  const draw = (a: Arbitrary<string> | readonly string[] | undefined) => (a instanceof fc.Arbitrary ? fc.sample(a, { seed: 42 + i, numRuns: 1 })[0] : undefined);
+  const namespace = objectNamespace(t, i, draw(t.namespaces));
+  return keyOf({ namespace: namespace === '' ? undefined : namespace, name: objectName(t, i, draw(t.names)) });
 }
 
 /** A spec source as an arbitrary: lists shrink toward their first element. @internal */
@@ -171,7 +228,8 @@ export function workload(options: WorkloadArbitraryOptions): Arbitrary<WorkloadA
   // coarse times: 100 slots over the window shrink much faster than raw milliseconds
   const time = fc.integer({ min: 0, max: 100 }).map((k) => Math.round((k * windowMs) / 100));
   const specsOfAll = fc.tuple(...templates.map((t) => t.spec));
-  const objectArb = fc.oneof(...templates.map((t, i) => fc.record({ template: fc.constant(i), spec: t.spec, at: time })));
+  const drawn = (a: Arbitrary<string> | readonly string[] | undefined): Arbitrary<string | undefined> => (a instanceof fc.Arbitrary ? a : fc.constant(undefined));
+  const objectArb = fc.oneof(...templates.map((t, i) => fc.record({ template: fc.constant(i), spec: t.spec, at: time, name: drawn(t.names), namespace: drawn(t.namespaces) })));
   const opArbs: Record<WorkloadActionType, Arbitrary<RawOp>> = {
     reapply: fc.constant({ type: 'reapply' as const }),
     update: specsOfAll.map((specs) => ({ type: 'update' as const, specs })),
@@ -187,13 +245,19 @@ export function workload(options: WorkloadArbitraryOptions): Arbitrary<WorkloadA
   return fc.tuple(fc.array(objectArb, { minLength: 1, maxLength: maxObjects }), actionArb).map(([objs, acts]) => build(templates, objs, acts));
 }
 
-function build(templates: readonly ResolvedObjectTemplate[], objs: { template: number; spec: JsonObject; at: number }[], acts: RawAction[]): WorkloadAction[] {
+function build(templates: readonly ResolvedObjectTemplate[], objs: { template: number; spec: JsonObject; at: number; name: string | undefined; namespace: string | undefined }[], acts: RawAction[]): WorkloadAction[] {
   const perTemplate = new Map<number, number>();
+  const taken = new Set<string>();
   const made = objs.map((o) => {
     const t = templates[o.template]!;
     const i = perTemplate.get(o.template) ?? 0;
     perTemplate.set(o.template, i + 1);
-    return { t, templateIndex: o.template, key: templateKey(t, i), name: `${t.name}-${i}`, at: o.at, spec: o.spec };
+    const namespace = objectNamespace(t, i, o.namespace);
+    let name = objectName(t, i, o.name);
+    // two draws of one name in a namespace would be one object: the second gets its index
+    if (taken.has(`${t.kind} ${namespace}/${name}`)) name = `${name}-${i}`;
+    taken.add(`${t.kind} ${namespace}/${name}`);
+    return { t, namespace, templateIndex: o.template, key: keyOf({ namespace: namespace === '' ? undefined : namespace, name }), name, at: o.at, spec: o.spec };
   });
   const out: { order: number; action: WorkloadAction }[] = [];
   for (const m of made) {
@@ -201,7 +265,7 @@ function build(templates: readonly ResolvedObjectTemplate[], objs: { template: n
       kind: m.t.kind,
       metadata: {
         name: m.name,
-        ...(m.t.namespace !== '' ? { namespace: m.t.namespace } : {}),
+        ...(m.namespace !== '' ? { namespace: m.namespace } : {}),
         ...(Object.keys(m.t.labels).length > 0 ? { labels: { ...m.t.labels } } : {}),
         ...(Object.keys(m.t.annotations).length > 0 ? { annotations: { ...m.t.annotations } } : {}),
         ...(m.t.finalizers.length > 0 ? { finalizers: [...m.t.finalizers] } : {}),
@@ -246,4 +310,10 @@ function build(templates: readonly ResolvedObjectTemplate[], objs: { template: n
   // creates come first among actions at the same time, then generation order: stable and readable
   out.sort((x, y) => x.action.at - y.action.at || x.order - y.order);
   return out.map((x) => x.action);
+}
+
+/** A kind as a DNS-style name prefix: lower case, other characters as "-" ("Web_App" → "web-app"). */
+function dnsPrefixOf(kind: string): string {
+  const p = kind.toLowerCase().replace(/[^a-z0-9.-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '');
+  return p === '' ? 'object' : p;
 }

@@ -9,8 +9,16 @@
  * copy of steadystate in the process.
  * @packageDocumentation
  */
+import { lockProcessExit, takeStrayExits } from '../host/exit-lock.js';
+import { originals } from '../host/originals.js';
 import { run } from './main.js';
 
-const code = await run(process.argv.slice(2));
+// the exit code comes only from the verdict: user code's process.exit is recorded, never obeyed
+lockProcessExit();
+let code = await run(process.argv.slice(2));
+for (const stray of takeStrayExits()) {
+  process.stderr.write(`steadystate: code outside any run called process.exit(${stray.code}); it was refused (the exit code is the verdict's)${stray.stack ? `\n${stray.stack.split('\n').slice(1, 4).join('\n')}` : ''}\n`);
+  if (code === 0) code = 1;
+}
 // worker threads, msw or user code may hold handles open: exit once output is flushed
-process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+process.stdout.write('', () => process.stderr.write('', () => originals.exit(code)));

@@ -1,17 +1,20 @@
 import { allFaults } from '../../faults/index.js';
-import { check } from '../check.js';
+import { check, withDefaultCatalogues } from '../check.js';
 import { defaultProperties } from '../defaults.js';
-import { resolveCheckOptions, type CheckOptions, type CheckProgress } from '../harness/check-options.js';
+import { resolveCheckOptions, type CheckOptions, type CheckProgress, type ResolvedCheckOptions } from '../harness/check-options.js';
+import { scenarioMisfit } from '../harness/scenario-fit.js';
 import { settleMinimum } from '../harness/settle-minimum.js';
 import type { CheckResult } from '../harness/check-result.js';
 import type { Property } from '../harness/property.js';
 import type { Scenario } from '../harness/scenario.js';
 import type { Shard } from '../harness/shard.js';
+import type { Story } from '../harness/story.js';
 import type { ControllerDefinition } from '../runtime/define-controller.js';
 import { saveToCorpus } from '../report/corpus.js';
 import { loadModule, pickController } from './load-module.js';
 import { checkNames } from './options.js';
 import { UsageError } from './usage-error.js';
+import { programController, type ProgramSpec } from './program-target.js';
 
 /**
  * One check as plain data, so the same description runs in this thread or in a worker thread:
@@ -23,11 +26,15 @@ export interface CheckJob {
   module: string;
   /** Export that holds the controller. */
   exportName: string;
+  /** A program to host instead of a module's export (`--program`): `module` is its entry. */
+  program?: ProgramSpec;
   runs?: number;
   seed: number;
   faults?: string[];
   properties?: string[];
   settleMs?: number;
+  /** The story of --story / --manifests, read and validated (plain data, so it crosses to worker threads). */
+  story?: Story;
   shard?: Shard;
   /** Regression corpus scenarios to replay first. */
   corpus?: Scenario[];
@@ -86,6 +93,7 @@ export function jobOptions(job: CheckJob, base: CheckOptions, hooks: CheckJobHoo
     ...(faults !== undefined ? { faults } : {}),
     ...(properties !== undefined ? { properties } : {}),
     ...(job.settleMs !== undefined ? { settleMs: job.settleMs } : {}),
+    ...(job.story !== undefined ? { story: job.story } : {}),
     ...(job.shard !== undefined ? { shard: job.shard } : {}),
     ...(job.resumeAt !== undefined ? { resumeAt: job.resumeAt } : {}),
     corpus: {
@@ -112,6 +120,8 @@ export function jobOptions(job: CheckJob, base: CheckOptions, hooks: CheckJobHoo
  * @internal
  */
 export async function runCheckJob(job: CheckJob, hooks: CheckJobHooks = {}): Promise<CheckResult> {
+  // a program is never imported here: it runs only inside the runs, one fresh instance each time
+  if (job.program !== undefined) return runCheckOn(programController(job.program, process.cwd()), job, {}, hooks);
   const mod = await loadModule(job.module, process.cwd(), 'check');
   const picked = pickController(mod, job.module, job.exportName, 'check');
   return runCheckOn(picked.controller, job, moduleCheckOptions(mod.exports, job.module), hooks);
@@ -119,18 +129,29 @@ export async function runCheckJob(job: CheckJob, hooks: CheckJobHooks = {}): Pro
 
 /**
  * Resolves a job's options the way `check` will, so that options it cannot use are refused
- * before any progress is shown or any run starts.
+ * before any progress is shown or any run starts; corpus entries that cannot run with these
+ * options (saved by a check with other faults, controllers or actors) are left out and listed.
+ * @returns the job to run, and the left-out entries with the reason
  * @throws UsageError naming the option or flag
  * @internal
  */
-export function validateJob(controller: ControllerDefinition, job: CheckJob, base: CheckOptions): void {
-  const options = jobOptions(job, base, {});
+export function validateJob(controller: ControllerDefinition, job: CheckJob, base: CheckOptions): { job: CheckJob; misfits: { index: number; reason: string }[] } {
+  const options = withDefaultCatalogues(jobOptions({ ...job, corpus: [] }, base, {}));
+  let resolved: ResolvedCheckOptions;
   try {
-    resolveCheckOptions(controller, { ...options, faults: options.faults ?? allFaults, properties: options.properties ?? defaultProperties() });
+    resolved = resolveCheckOptions(controller, options);
   } catch (err) {
     if (err instanceof TypeError && err.message.startsWith('steadystate')) throw new UsageError(err.message);
     throw err;
   }
+  const catalogue = { controllers: resolved.controllers.map((c) => c.name), faults: resolved.faults.map((f) => f.kind), environment: resolved.environment.map((e) => e.actor.name) };
+  const misfits: { index: number; reason: string }[] = [];
+  const corpus = (job.corpus ?? []).filter((s, index) => {
+    const reason = scenarioMisfit(s, catalogue);
+    if (reason !== undefined) misfits.push({ index, reason });
+    return reason === undefined;
+  });
+  return { job: { ...job, corpus }, misfits };
 }
 
 /** Runs a job's check on an already loaded controller. @internal */

@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
 import { parseShard, type Shard } from '../harness/shard.js';
 import { UsageError } from './usage-error.js';
+import type { JsonObject } from '../store/object.js';
+import type { ResourceDefinition } from '../kube-rest/resource-definition.js';
 
 /**
  * The CLI's one declarative flag table (vitest `cli-config.ts` style): each command's
@@ -20,13 +22,15 @@ export interface FlagSpec {
   readonly defaultText?: string;
   /** Turns the raw text into the typed value; throws UsageError naming the flag. */
   readonly parse?: (raw: string, flag: string) => unknown;
+  /** May be given several times; the parsed values form a list. */
+  readonly multiple?: boolean;
 }
 
 /** One command of the CLI. @internal */
 export interface CommandSpec {
   readonly name: CommandName;
   readonly summary: string;
-  readonly positionals: readonly { name: string; description: string }[];
+  readonly positionals: readonly { name: string; description: string; optional?: boolean }[];
   readonly flags: readonly FlagSpec[];
   readonly examples: readonly string[];
 }
@@ -36,13 +40,32 @@ export type CommandName = 'check' | 'replay' | 'demo';
 
 /** Options of `steadystate check`. @internal */
 export interface CheckCommandOptions {
-  module: string;
+  /** Absent with --program. */
+  module?: string;
+  /** A program's entry module (hosted, unchanged) instead of a module exporting controllers. */
+  program?: string;
+  /** With --program: the primary kind. */
+  for?: string;
+  /** With --program: the controller's name. */
+  name?: string;
+  /** With --program: its arguments (process.argv after the script). */
+  arg?: string[];
+  /** With --program: variables added to its environment. */
+  env?: [string, string][];
+  /** With --program: example specs of the primary kind. */
+  sample?: JsonObject[];
+  /** With --program: custom kinds the simulated API serves. */
+  resource?: ResourceDefinition[];
   controller?: string;
   runs?: number;
   seed?: number;
   faults?: string[];
   properties?: string[];
   settle?: number;
+  /** A story file (YAML). */
+  story?: string;
+  /** Manifest files or globs created at t=0. */
+  manifests?: string[];
   reportDir: string;
   shard?: Shard;
   /** Absent: run in this thread. */
@@ -100,9 +123,38 @@ function shard(raw: string, flag: string): Shard {
   }
 }
 
+function envPair(raw: string, flag: string): [string, string] {
+  const eq = raw.indexOf('=');
+  if (eq <= 0) throw new UsageError(`steadystate: ${flag} expects NAME=VALUE, got ${JSON.stringify(raw)}, e.g. ${flag} LOG_LEVEL=debug.`);
+  return [raw.slice(0, eq), raw.slice(eq + 1)];
+}
+
+function jsonObject(raw: string, flag: string): JsonObject {
+  let v: unknown;
+  try {
+    v = JSON.parse(raw);
+  } catch (err) {
+    throw new UsageError(`steadystate: ${flag} expects a JSON object, got ${JSON.stringify(raw)} (${err instanceof Error ? err.message : String(err)}), e.g. ${flag} '{"replicas":2}'.`);
+  }
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new UsageError(`steadystate: ${flag} expects a JSON object (a spec), got ${raw}, e.g. ${flag} '{"replicas":2}'.`);
+  return v as JsonObject;
+}
+
+function resourceFlag(raw: string, flag: string): ResourceDefinition {
+  const m = /^([A-Z][A-Za-z0-9]*)=([a-z][a-z0-9-]*)\.([a-z0-9][a-z0-9.-]*)\/(v[a-z0-9]+)(:cluster)?$/.exec(raw.trim());
+  if (!m) throw new UsageError(`steadystate: ${flag} expects KIND=PLURAL.GROUP/VERSION (the kind's CRD names), got ${JSON.stringify(raw)}, e.g. ${flag} WebApp=webapps.example.com/v1 (append :cluster for a cluster-scoped kind).`);
+  return { kind: m[1]!, plural: m[2]!, group: m[3]!, version: m[4]!, namespaced: m[5] === undefined };
+}
+
 function nonEmpty(raw: string, flag: string): string {
   if (raw.trim() === '') throw new UsageError(`steadystate: ${flag} expects a value, got an empty string.`);
   return raw;
+}
+
+function fileList(raw: string, flag: string): string[] {
+  const files = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (files.length === 0) throw new UsageError(`steadystate: ${flag} expects files or globs, comma-separated (e.g. ${flag} 'config/samples/*.yaml'), got ${JSON.stringify(raw)}.`);
+  return files;
 }
 
 const jsonFlag: FlagSpec = { name: 'json', description: 'print one JSON object to stdout instead of text (reports are still written)' };
@@ -112,13 +164,22 @@ export const commandSpecs: Readonly<Record<CommandName, CommandSpec>> = {
   check: {
     name: 'check',
     summary: 'check a controller module under injected faults; exit 0 when every property holds, 1 when one fails',
-    positionals: [{ name: 'module', description: 'a .ts or .js file exporting controllers made by defineController' }],
+    positionals: [{ name: 'module', description: 'a .ts or .js file exporting controllers made by defineController (or none, with --program)', optional: true }],
     flags: [
       { name: 'controller', value: 'NAME', description: 'which controller, when the module exports several (export or controller name)', parse: nonEmpty },
+      { name: 'program', value: 'FILE', description: 'check a program instead: its entry module runs unchanged as the operator process (KUBECONFIG, timers and clock provided)', parse: nonEmpty },
+      { name: 'for', value: 'KIND', description: 'with --program: the kind of the objects it reconciles (what the check generates)', parse: nonEmpty },
+      { name: 'name', value: 'NAME', description: 'with --program: its name in traces and reports', defaultText: 'the file name', parse: nonEmpty },
+      { name: 'arg', value: 'ARG', description: 'with --program: one argument of the program (repeat for more)', parse: (raw) => raw, multiple: true },
+      { name: 'env', value: 'K=V', description: 'with --program: one environment variable (repeat for more)', parse: envPair, multiple: true },
+      { name: 'sample', value: 'JSON', description: 'with --program: an example spec of its objects, e.g. \'{"replicas":2}\' (repeat for more)', parse: jsonObject, multiple: true },
+      { name: 'resource', value: 'KIND=PLURAL.GROUP/VERSION', description: 'with --program: a custom kind the API serves, e.g. WebApp=webapps.example.com/v1 (append :cluster when cluster-scoped; repeat for more)', parse: resourceFlag, multiple: true },
       { name: 'runs', value: 'N', description: 'scenarios to generate', defaultText: '100', parse: integer(1, MAX_RUNS, 'a whole number of runs', 100) },
       { name: 'seed', value: 'S', description: 'fast-check seed (a failing report names it)', defaultText: 'random', parse: integer(-(2 ** 31), 2 ** 31 - 1, 'a 32-bit integer seed', 42) },
       { name: 'faults', value: 'a,b', description: 'fault kinds to enable (swarm-sampled per run)', defaultText: 'all', parse: nameList },
       { name: 'properties', value: 'a,b', description: 'properties to check', defaultText: 'all', parse: nameList },
+      { name: 'story', value: 'FILE', description: 'a story file (YAML): the objects and timed steps to test; faults are generated around it', parse: nonEmpty },
+      { name: 'manifests', value: 'a,b', description: 'Kubernetes YAML manifests (files or globs) the user creates at t=0', parse: fileList },
       { name: 'settle', value: 'MS', description: 'settle phase after the last fault or action (virtual ms)', defaultText: '30000', parse: integer(0, 86_400_000, 'a duration in virtual milliseconds', 30000) },
       { name: 'report-dir', value: 'DIR', description: 'where reports are written', defaultText: 'reports', parse: nonEmpty },
       { name: 'shard', value: 'i/n', description: 'run only shard i of n (1-based); the n shards of one seed cover exactly the unsharded runs', parse: shard },
@@ -126,7 +187,7 @@ export const commandSpecs: Readonly<Record<CommandName, CommandSpec>> = {
       { name: 'watchdog', value: 'MS', description: 'worker mode: wall-clock ms a simulation may run before its worker is terminated', defaultText: '10000', parse: integer(100, 3_600_000, 'a wall-clock time in milliseconds', 10000) },
       jsonFlag,
     ],
-    examples: ['steadystate check src/web-controller.ts', 'steadystate check src/controllers.ts --controller web --runs 500 --seed 42', 'steadystate check src/web.ts --faults event-loss --properties convergence --shard 1/4 --workers 2'],
+    examples: ['steadystate check src/web-controller.ts', 'steadystate check src/controllers.ts --controller web --runs 500 --seed 42', "steadystate check src/web.ts --story stories/scale-down.yaml --manifests 'config/samples/*.yaml'", 'steadystate check src/web.ts --faults event-loss --properties convergence --shard 1/4 --workers 2', "steadystate check --program src/operator.ts --for WebApp --resource WebApp=webapps.example.com/v1 --sample '{\"replicas\":2}'"],
   },
   replay: {
     name: 'replay',
@@ -168,11 +229,11 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   if (first === '--version' || first === '-v') return { command: 'version' };
   if (!(first in commandSpecs)) throw first.startsWith('-') ? new UsageError(`steadystate: ${first} is not a global option. Global options are --help and --version; other flags follow a command, e.g. steadystate check <module> ${first}.`) : unknownCommand(first);
   const spec = commandSpecs[first as CommandName];
-  const flagOptions: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' } };
-  for (const f of spec.flags) flagOptions[f.name] = { type: f.value ? 'string' : 'boolean', ...(f.short ? { short: f.short } : {}) };
-  let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
+  const flagOptions: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = { help: { type: 'boolean', short: 'h' } };
+  for (const f of spec.flags) flagOptions[f.name] = { type: f.value ? 'string' : 'boolean', ...(f.short ? { short: f.short } : {}), ...(f.multiple ? { multiple: true } : {}) };
+  let parsed: { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] };
   try {
-    parsed = parseArgs({ args: [...rest], options: flagOptions, allowPositionals: true, strict: true }) as typeof parsed;
+    parsed = parseArgs({ args: attachNegativeValues(rest, spec), options: flagOptions, allowPositionals: true, strict: true }) as typeof parsed;
   } catch (err) {
     throw argsError(spec, err);
   }
@@ -184,13 +245,15 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   const out: Record<string, unknown> = {};
   spec.positionals.forEach((p, i) => {
     const v = parsed.positionals[i];
+    if (v === undefined && p.optional) return;
     if (v === undefined) throw new UsageError(`steadystate ${spec.name}: missing <${p.name}>: ${p.description}. Usage: steadystate ${spec.name} <${p.name}>.`);
     out[camel(p.name)] = v;
   });
   for (const f of spec.flags) {
     const raw = parsed.values[f.name];
     if (raw === undefined) continue;
-    out[camel(f.name)] = typeof raw === 'string' && f.parse ? f.parse(raw, `--${f.name}`) : raw;
+    const one = (r: string | boolean) => (typeof r === 'string' && f.parse ? f.parse(r, `--${f.name}`) : r);
+    out[camel(f.name)] = Array.isArray(raw) ? raw.map(one) : one(raw);
   }
   switch (spec.name) {
     case 'check':
@@ -200,6 +263,24 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
     case 'demo':
       return { command: 'demo', options: { reportDir: 'reports', ...out } as DemoCommandOptions };
   }
+}
+
+/**
+ * `--runs -1` as `--runs=-1`: node's parser reads `-1` as a short option, so the flag would
+ * "need a value"; attached, the flag's own parser names the bad value (or accepts `--seed -5`).
+ */
+function attachNegativeValues(args: readonly string[], spec: CommandSpec): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const next = args[i + 1];
+    const flag = a.startsWith('--') ? spec.flags.find((f) => `--${f.name}` === a) : undefined;
+    if (flag?.value && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${a}=${next}`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
 }
 
 function unknownCommand(name: string): UsageError {

@@ -4,6 +4,7 @@ import { simulate } from '../simulate.js';
 import { moduleCheckOptions, runCheckJob, type CheckJob } from './check-job.js';
 import { loadModule, pickController } from './load-module.js';
 import { UsageError } from './usage-error.js';
+import { lockProcessExit } from '../host/exit-lock.js';
 
 /**
  * Worker-thread entry of `--workers N`: runs one check job (a shard of the runs) and reports
@@ -28,6 +29,8 @@ export type WorkerInput = { kind: 'check'; job: CheckJob } | { kind: 'simulate';
 
 const port = parentPort;
 if (port) {
+  // a process.exit in the checked code must never end the thread (the pool would see a crash)
+  lockProcessExit();
   const input = workerData as WorkerInput;
   const send = (m: WorkerMessage): void => port.postMessage(m);
   const work =

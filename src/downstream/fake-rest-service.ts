@@ -98,6 +98,8 @@ export interface FakeRestService {
   readonly createdCount: number;
   /** Deep copies of the stored resources, in creation order; all collections when omitted. */
   resources(collection?: string): RestResource[];
+  /** Names of the collections that have held a resource (or were declared), in first-use order. */
+  collections(): string[];
   /** A deep copy of one resource, or undefined. */
   get(collection: string, id: string): RestResource | undefined;
   /**
@@ -196,6 +198,10 @@ class RestStore implements FakeRestService {
       for (const r of items.values()) out.push(cloneJson(r));
     }
     return out;
+  }
+
+  collections(): string[] {
+    return [...this.data.keys()];
   }
 
   get(collection: string, id: string): RestResource | undefined {

@@ -12,7 +12,7 @@ export interface DownstreamState {
     name: string;
     baseUrl: string;
     createdCount: number;
-    resources: { id: string; body: unknown }[];
+    resources: { id: string; collection: string; body: unknown }[];
     /** Groups of resources by owner (see `fakeRestService(...).byOwner()`). */
     byOwner: { collection: string; owner: string; count: number; ids: string[] }[];
   }[];
@@ -48,7 +48,7 @@ export function createRunDownstream(world: World, options: CreateDownstreamOptio
         name: s.name,
         baseUrl: s.baseUrl,
         createdCount: s.createdCount,
-        resources: s.resources().map((r) => ({ id: r.id, body: r })),
+        resources: s.collections().flatMap((c) => s.resources(c).map((r) => ({ id: r.id, collection: c, body: r }))),
         byOwner: s.byOwner().map((g) => ({ collection: g.collection, owner: g.owner, count: g.resources.length, ids: g.resources.map((r) => r.id) })),
       })),
     }),

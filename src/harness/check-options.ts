@@ -8,7 +8,9 @@ import type { EnvironmentActor } from './environment.js';
 import type { FaultModule } from './fault.js';
 import type { Property } from './property.js';
 import { resolveScenarioOptions, scenarioSchema, type Scenario, type ScenarioOptions } from './scenario.js';
+import { resolveStory, type ResolvedStory, type Story } from './story.js';
 import { schemaProblem } from './schema-problem.js';
+import { scenarioMisfit } from './scenario-fit.js';
 import { shardProblem, type Shard } from './shard.js';
 import { settleMinimum } from './settle-minimum.js';
 import type { SimulateOptions } from './simulate.js';
@@ -63,13 +65,29 @@ export interface CheckOptions {
    * @defaultValue one template per controller kind, with the controller's `sample` specs (or an empty spec)
    */
   objects?: ObjectTemplate | readonly ObjectTemplate[];
-  /** Objects per scenario (at least one). @defaultValue 2 */
+  /**
+   * A story: exact objects and timed user actions (see {@link Story}), with faults generated
+   * around it. With a story, `check` generates no further objects unless `objects` is given
+   * (then generated objects are mixed in). The public `check` also takes the path of a story file
+   * (YAML, see the README).
+   * @defaultValue none: only generated workloads
+   */
+  story?: Story | string;
+  /**
+   * Kubernetes YAML manifests (multi-document files; paths or globs, relative to the working
+   * directory) whose objects the user creates at t=0: a story's initial objects. Read by the
+   * public `check` (and the CLI's `--manifests`).
+   * @example manifests: ['config/samples/*.yaml']
+   * @defaultValue none
+   */
+  manifests?: readonly string[];
+  /** Generated objects per scenario (at least one). @defaultValue 2 */
   maxObjects?: number;
   /** Workload actions per scenario besides the creates. @defaultValue 4 */
   maxActions?: number;
   /** Concrete fault events per scenario. @defaultValue 4 */
   maxFaultEvents?: number;
-  /** Upper bound of the `nth` occurrence concrete fault events target (the nth notification, write, read…). @defaultValue max(8, 3 × (maxObjects + maxActions)) */
+  /** Upper bound of the `nth` occurrence concrete fault events target (the nth notification, write, read…). @defaultValue max(8, 3 × (objects + actions)), generated and the story's */
   maxNth?: number;
   /** Workload action types. @defaultValue every type ('reapply', 'update', 'patch', 'delete', 'removeFinalizer') */
   actions?: readonly WorkloadActionType[];
@@ -131,7 +149,9 @@ export interface ResolvedCheckOptions {
   faults: readonly FaultModule[];
   swarm: boolean;
   properties: readonly Property[];
+  /** Templates of generated objects; `[]` when a story runs alone. */
   objects: readonly ResolvedObjectTemplate[];
+  story: ResolvedStory | undefined;
   maxObjects: number;
   maxActions: number;
   maxFaultEvents: number;
@@ -209,10 +229,15 @@ export function resolveCheckOptions(target: ControllerDefinition | readonly Cont
     if (!p || typeof p !== 'object' || typeof p.judge !== 'function' || typeof p.name !== 'string') fail(`options.properties[${i}] is not a property (got ${describe(p)}). Use the built-ins (properties.convergence(), …) or defineProperty({...})().`);
   });
 
+  if (typeof options.story === 'string' || options.manifests !== undefined)
+    fail(`options.${typeof options.story === 'string' ? 'story is a file name' : 'manifests names files'}, which only the public check reads. Import check from 'steadystate' (not the harness), or pass the story as data: { objects, actions }.`);
+  const story = options.story === undefined ? undefined : resolveStory(options.story, WHERE, 'options.story');
+  const generate = story === undefined || options.objects !== undefined;
   const maxObjects = positiveInt('maxObjects', options.maxObjects, 2);
   const maxActions = positiveInt('maxActions', options.maxActions, 4, 0);
   const maxFaultEvents = positiveInt('maxFaultEvents', options.maxFaultEvents, 4, 0);
-  const maxNth = positiveInt('maxNth', options.maxNth, Math.max(8, 3 * (maxObjects + maxActions)), 0);
+  const storySize = story ? story.objects.length + story.actions.length : 0;
+  const maxNth = positiveInt('maxNth', options.maxNth, Math.max(8, 3 * ((generate ? maxObjects + maxActions : 0) + storySize)), 0);
   const actions = options.actions ?? ALL_ACTION_TYPES;
   for (const a of actions) if (!ALL_ACTION_TYPES.includes(a)) fail(`options.actions contains ${JSON.stringify(a)}; the action types are ${ALL_ACTION_TYPES.map((x) => `'${x}'`).join(', ')} ('create' is always used).`);
 
@@ -245,7 +270,8 @@ export function resolveCheckOptions(target: ControllerDefinition | readonly Cont
   corpusScenarios.forEach((s, i) => {
     const parsed = scenarioSchema.safeParse(s, { reportInput: true });
     if (!parsed.success) throw new TypeError(schemaProblem(parsed.error, WHERE, `options.corpus.scenarios[${i}]`));
-    for (const c of s.controllers) if (!names.has(c.name)) fail(`options.corpus.scenarios[${i}] names controller "${c.name}", which this check does not run (it runs ${[...names].map((n) => `"${n}"`).join(', ')}). Replay only this controller's corpus, or pass that controller too.`);
+    const misfit = scenarioMisfit(s, { controllers: [...names], faults: faults.map((f) => f.kind), environment: environment.map((e) => e.actor.name) });
+    if (misfit !== undefined) fail(`options.corpus.scenarios[${i}] cannot run in this check: ${misfit}. Leave that scenario out, or pass what it needs.`);
   });
   if (options.onProgress !== undefined && typeof options.onProgress !== 'function') fail('options.onProgress must be a function ({ runs, total, failures, phase }) => void.');
   if (options.onSimulation !== undefined && typeof options.onSimulation !== 'function') fail('options.onSimulation must be a function (scenario, runIndex) => void.');
@@ -262,7 +288,8 @@ export function resolveCheckOptions(target: ControllerDefinition | readonly Cont
     faults,
     swarm: options.swarm ?? true,
     properties,
-    objects: resolveObjects(options.objects, controllers),
+    objects: generate ? resolveObjects(options.objects, controllers) : [],
+    story,
     maxObjects,
     maxActions,
     maxFaultEvents,

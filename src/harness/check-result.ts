@@ -3,6 +3,7 @@ import type { TraceEntry } from '../sim/trace.js';
 import type { RunRecord } from './property.js';
 import type { RecordedInputs } from './recorded-inputs.js';
 import type { Scenario } from './scenario.js';
+import type { RealTimerUse } from '../host/host-context.js';
 
 /** Per fault kind: how often it fired, and how often that changed what the reconciler did. @public */
 export interface FaultCoverage {
@@ -57,6 +58,12 @@ interface CheckCommon {
   shard?: { index: number; count: number };
   /** Simulations run in all (scenarios, fault-free twins, determinism re-runs and shrinking). */
   simulations?: number;
+  /**
+   * Real timers the code under test created, over the judged runs (absent when none): they do
+   * not run on virtual time, so what they do is not tested, and every one still pending when its
+   * run ended was cleared then.
+   */
+  realTimers?: RealTimerUse & { runs: number };
   /** What the check ran with that is data (properties with options, fault kinds, tail, downstream): a reproduction records it and a replay compares it. */
   inputs?: RecordedInputs;
 }

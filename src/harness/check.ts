@@ -13,6 +13,7 @@ import { runGuards } from './run-guards.js';
 import { describeInputs, type RecordedInputs } from './recorded-inputs.js';
 import { inShard, shardSize } from './shard.js';
 import { runStats, StatsCollector } from './stats.js';
+import type { RealTimerUse } from '../host/host-context.js';
 
 interface Found {
   scenario: Scenario;
@@ -96,6 +97,7 @@ class CheckRun {
     this.lastRun = outcome.run;
     this.stats.add(runStats(outcome.run, outcome.failure === undefined, outcome.latencyMs));
     this.coverage.add(outcome.run, outcome.twin);
+    this.addRealTimers(outcome.run);
     if (outcome.failure === undefined && this.o.determinism && (this.executed - 1) % this.o.determinismEvery === 0 && !this.nondeterministic) {
       const report = await this.determinismOf(outcome.run, this.o.properties);
       if (!report.ok) this.nondeterministic = { report, run: outcome.run, runNumber: this.executed };
@@ -164,6 +166,8 @@ class CheckRun {
       const only = [property];
       const m = await minimize(found.scenario, found.outcome.run, {
         maxTests: o.shrink.maxMinimizeTests,
+        // a story's times are the user's: keep them (its jitter has shrunk back toward them)
+        ...(o.story ? { earlyActions: false } : {}),
         stillFails: async (s) => {
           const out = await this.runner.judge(s, { properties: only });
           return out.failure?.property === failure.property ? out.run : undefined;
@@ -224,6 +228,7 @@ class CheckRun {
       primaryKinds: o.controllers.map((c) => c.for),
       environment,
       objects: o.objects,
+      ...(o.story ? { story: o.story } : {}),
       faults: o.faults,
       swarm: o.swarm,
       maxObjects: o.maxObjects,
@@ -293,6 +298,21 @@ class CheckRun {
     };
   }
 
+  /** Real timers of the judged runs (SPEC §8: their use is reported). */
+  private realTimers: (RealTimerUse & { runs: number }) | undefined;
+
+  private addRealTimers(run: RunRecord): void {
+    const r = run.realTimers;
+    if (r === undefined) return;
+    const t = (this.realTimers ??= { runs: 0, setTimeout: 0, setInterval: 0, setImmediate: 0, clearedAtEnd: 0 });
+    t.runs++;
+    t.setTimeout += r.setTimeout;
+    t.setInterval += r.setInterval;
+    t.setImmediate += r.setImmediate;
+    t.clearedAtEnd += r.clearedAtEnd;
+    if (t.firstSite === undefined && r.firstSite !== undefined) t.firstSite = r.firstSite;
+  }
+
   private common(seed: number) {
     const o = this.o;
     return {
@@ -307,6 +327,7 @@ class CheckRun {
       determinismChecked: this.determinismChecked,
       ...(o.shard && o.path === undefined ? { shard: { ...o.shard } } : {}),
       simulations: this.runner.simulations,
+      ...(this.realTimers ? { realTimers: { ...this.realTimers } } : {}),
       inputs: this.inputs,
     };
   }

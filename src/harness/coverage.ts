@@ -23,7 +23,9 @@ export function injectionsByKind(run: RunRecord): Map<string, number> {
 
 /**
  * What the reconcilers did, without times and versions: their store writes (verb, object,
- * changed fields, outcome) and mutating downstream calls, in order. Two runs with equal
+ * changed fields, outcome) and mutating downstream calls, in order; then, as a multiset (so
+ * other timings alone do not count), what they did without writing: reconciles run, requests
+ * sent to the API (method and path, a watch marked as such), process exits. Two runs with equal
  * fingerprints made the same decisions, even if at different times.
  * @internal
  */
@@ -34,7 +36,19 @@ export function behaviourFingerprint(run: RunRecord): string {
     parts.push(`${w.actor} ${w.verb} ${w.kind} ${w.key} ${w.changed.join(',')} ${w.noop ? 'noop' : ''} ${w.error ?? ''}`);
   }
   for (const r of run.requests) if (r.mutating) parts.push(`${r.actor} ${r.method} ${r.endpoint} ${r.status}`);
-  return parts.join('\n');
+  const quiet: string[] = [];
+  for (const e of run.trace) {
+    if (e.type === 'reconcile:start') quiet.push(`reconcile ${String(e['controller'])} ${String(e['key'])}`);
+    else if (e.type === 'http:request') quiet.push(`${String(e['controller'])}/${String(e['replica'])} ${String(e['method'])} ${pathOnly(String(e['path']))}${e['watch'] === true ? ' watch' : ''} ${String(e['status'])}`);
+    else if (e.type === 'process:exit') quiet.push(`exit ${String(e['controller'])}/${String(e['replica'])} ${String(e['kind'])} ${String(e['code'])}`);
+  }
+  return `${parts.join('\n')}\n--\n${quiet.sort().join('\n')}`;
+}
+
+/** A request path without its query (resource versions and timeouts differ between equal behaviours). */
+function pathOnly(path: string): string {
+  const q = path.indexOf('?');
+  return q < 0 ? path : path.slice(0, q);
 }
 
 /**

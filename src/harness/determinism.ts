@@ -49,7 +49,7 @@ export function explainDivergence(d: { index: number; first: TraceEntry | null; 
   const causes: string[] = [];
   for (const [source, n] of used) causes.push(`${source} was called ${n} time${n === 1 ? '' : 's'} during the re-run (${hint(source)})`);
   if (blocked) causes.push('a reconcile waited on something outside the simulation (a real timer, setTimeout/setImmediate, or unmocked I/O such as a socket or file) and was given up on');
-  if (causes.length === 0) causes.push('Math.random, Date.now/new Date(), real timers (setTimeout, setInterval), unmocked I/O, or state kept in module-level variables between runs');
+  if (causes.length === 0) causes.push('Math.random or crypto randomness, Date.now/new Date()/performance.now(), real timers (setTimeout, setInterval), unmocked I/O, or state kept in module-level variables between runs');
   lines.push(`Likely cause${causes.length === 1 ? '' : 's'}: ${causes.join('; ')}.`);
   lines.push('Fix: take time from ctx.clock, randomness from data in the object (or a deterministic function of it), and route I/O through ctx.fetch and ctx.client; keep no state outside the store between reconciles.');
   return lines.join('\n');
@@ -57,8 +57,10 @@ export function explainDivergence(d: { index: number; first: TraceEntry | null; 
 
 function hint(source: string): string {
   if (source.startsWith('Math.random')) return 'derive choices from the object, e.g. a hash of its uid, instead';
-  if (source.startsWith('Date') || source.startsWith('performance')) return 'use ctx.clock.now(), the virtual clock';
+  if (source.startsWith('crypto.')) return 'derive ids and choices from the object (a hash of its uid, its name) instead of fresh randomness';
+  if (source.startsWith('Date') || source.startsWith('new Date') || source.startsWith('performance') || source.startsWith('process.hrtime')) return 'use ctx.clock.now(), the virtual clock';
   if (source.startsWith('set')) return 'use ctx.clock.sleep() or return { requeueAfter }';
+  if (source.startsWith('fs.')) return 'read files once at module load; files can change between runs, the simulation does not replay them';
   return 'route it through the simulation';
 }
 

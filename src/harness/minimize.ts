@@ -9,6 +9,8 @@ export interface MinimizeOptions {
   stillFails: (scenario: Scenario) => Promise<RunRecord | undefined>;
   /** Most candidates to run. @defaultValue 400 */
   maxTests?: number;
+  /** Finally try every user action at t=0 (readability of generated workloads). @defaultValue true */
+  earlyActions?: boolean;
 }
 
 /** What {@link minimize} found. @public */
@@ -108,7 +110,7 @@ export async function minimize(scenario: Scenario, run: RunRecord, options: Mini
     if (!l.lowered && !m.reduced && unitCount(best.scenario) === before) break;
   }
   // readability: user actions as early as the failure allows (all at t=0 when it does not care)
-  if (best.scenario.workload.some((a) => a.at > 0) && tests < maxTests) {
+  if (options.earlyActions !== false && best.scenario.workload.some((a) => a.at > 0) && tests < maxTests) {
     tests++;
     const early: Scenario = { ...best.scenario, workload: best.scenario.workload.map((a) => ({ ...a, at: 0 })) };
     const r = await options.stillFails(early);

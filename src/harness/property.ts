@@ -3,6 +3,7 @@ import type { WriteRecord } from '../store/store.js';
 import type { TraceEntry } from '../sim/trace.js';
 import type { Scenario } from './scenario.js';
 import type { WorldView } from './world.js';
+import type { RealTimerUse, RunEscape } from '../host/host-context.js';
 
 /** One sample of a probe. @public */
 export interface ProbeSample {
@@ -71,6 +72,15 @@ export interface RunRecord {
   /** State of fake downstream services at the end. */
   downstream: unknown;
   hash: string;
+  /**
+   * What would have ended a real process, outside hosted programs (whose deaths are
+   * `process:exit` trace entries): `process.exit`, uncaught exceptions and unhandled rejections
+   * in the run's code. Any of them fails the run (`never-exits`). Kept out of the trace: one
+   * thrown by a real timer happens at no particular virtual time.
+   */
+  escapes?: RunEscape[];
+  /** Real timers the run's code created (cleared when the run ended), when it created any. */
+  realTimers?: RealTimerUse;
 }
 
 /** A property's verdict. @public */

@@ -103,7 +103,7 @@ export function inputDifferences(recorded: RecordedInputs, now: RecordedInputs, 
   const out: string[] = [];
   if (recorded.tailMs !== now.tailMs) out.push(`recorded with tailMs ${recorded.tailMs}; this replay has ${now.tailMs}`);
   if (recorded.traceReads !== now.traceReads) out.push(`recorded with traceReads ${String(recorded.traceReads)}; this replay has ${String(now.traceReads)}`);
-  out.push(...downstreamDifferences(recorded.downstream, now.downstream));
+  for (const d of downstreamDifferences(recorded.downstream, now.downstream)) out.push(d);
   const was = recorded.properties.find((p) => p.name === property);
   const is = now.properties.find((p) => p.name === property);
   if (was && is) {

@@ -1,5 +1,6 @@
 import type { JsonObject } from '../store/object.js';
 import { describeTask, isolation } from './isolation.js';
+import { contained } from './escape-verdict.js';
 import type { Property, RunRecord, Verdict } from './property.js';
 
 /**
@@ -30,6 +31,24 @@ export const reconcileResults = guard('reconcile-results', 'every reconcile retu
   };
 });
 
+/** Every watch map returns a list of keys, without throwing. @public */
+export const watchMaps = guard('watch-maps', 'every watch map returns a list of keys (or a promise of one) without throwing', (run) => {
+  const bad = run.trace.filter((e) => e.type === 'handler:end' && e['result'] === 'error');
+  if (bad.length === 0) return { ok: true };
+  const first = bad[0]!;
+  const error = String(first['error']);
+  const what = error.startsWith('the map did not return') ? error.replace(/^the map /, '') : `threw ${error}`;
+  const who = `the watch map of ${String(first['controller'])} for ${String(first['kind'])}`;
+  return {
+    ok: false,
+    summary: `${who} ${what} on the ${String(first['event'])} event of ${String(first['key'])}`,
+    explanation:
+      `Let: a watch map turn each event of a watched kind into the keys to reconcile (a list, or a promise of one); an event whose map fails reaches no reconcile, and nothing retries it. ` +
+      `Then: at t=${first.t} ms ${who} ${what} on the ${String(first['event'])} event of ${String(first['key'])}${bad.length > 1 ? ` (and failed ${bad.length - 1} more time${bad.length === 2 ? '' : 's'})` : ''}. Make the map total: return [] for objects it cannot map.`,
+    evidence: { at: first.t, kind: String(first['kind']), key: String(first['key']), event: String(first['event']), error, count: bad.length } as JsonObject,
+  };
+});
+
 /** The run reached its end instead of stopping at the step budget. @public */
 export const stepBudget = guard('step-budget', 'the run reaches its end within the step budget (no loop that never lets virtual time pass)', (run) => {
   if (!run.timing.exhausted) return { ok: true };
@@ -48,7 +67,7 @@ export const stepBudget = guard('step-budget', 'the run reaches its end within t
 });
 
 /** The judges every run gets before its properties, in this order. @internal */
-export const runGuards: readonly Property[] = [isolation, reconcileResults, stepBudget];
+export const runGuards: readonly Property[] = [isolation, contained, reconcileResults, watchMaps, stepBudget];
 
 /** The reconciles and handlers most frequent in the last entries of the trace. */
 function busiestTasks(run: RunRecord): string {

@@ -5,6 +5,8 @@ import type { Scenario } from './scenario.js';
 import { simulate, type SimulateOptions } from './simulate.js';
 import { runGuards } from './run-guards.js';
 import { TwinRunner } from './twin.js';
+import { wireParagraph } from './wire-story.js';
+import { NEVER_EXITS } from './escape-verdict.js';
 
 /** A property that did not hold on a run. @internal */
 export interface PropertyFailure {
@@ -78,7 +80,9 @@ export class ScenarioRunner {
       const extras = await this.extraRuns(p, run.scenario);
       const verdict = judgeSafely(p, run, p.needsTwin ? await getTwin() : undefined, extras);
       if (!verdict.ok) {
-        failure = { property: p.name, summary: verdict.summary, explanation: verdict.explanation, evidence: verdict.evidence };
+        // a hosted program's failure reads better with what it did on the wire
+        const wire = wireParagraph(run.trace, { exits: p.name !== NEVER_EXITS });
+        failure = { property: p.name, summary: verdict.summary, explanation: wire ? `${verdict.explanation}\n${wire}` : verdict.explanation, evidence: verdict.evidence };
         break;
       }
       const l = verdict.stats?.['latencyMs'];

@@ -19,7 +19,7 @@ export const count = (what: string) =>
   z.number({ error: (i) => `must be ${what} (a whole number ≥ 0); got ${shown(i.input)}` }).refine((n) => Number.isSafeInteger(n) && n >= 0, { error: (i) => `must be ${what} (a whole number ≥ 0); got ${shown(i.input)}` });
 
 /** A non-empty string. @internal */
-export const nonEmpty = (what: string) => z.string({ error: (i) => `must be ${what} (a non-empty string); got ${shown(i.input)}` }).min(1, { error: `must be ${what}, not an empty string` });
+export const nonEmpty = (what: string) => z.string({ error: (i) => (i.input === undefined ? `is required: ${what}` : `must be ${what} (a non-empty string); got ${shown(i.input)}`) }).min(1, { error: `must be ${what}, not an empty string` });
 
 /** A JSON object. @internal */
 export const jsonObject = z.record(z.string(), z.json(), { error: (i) => `must be a JSON object; got ${shown(i.input)}` });

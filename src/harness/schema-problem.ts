@@ -13,7 +13,8 @@ export function issueText(issue: z.core.$ZodIssue, root: string, label = ''): st
   return `${label}${at} ${issueMessage(issue)}`;
 }
 
-function issueMessage(issue: z.core.$ZodIssue): string {
+/** What is wrong, without the path. @internal */
+export function issueMessage(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case 'unrecognized_keys':
       return `has unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')} (a typo? remove ${issue.keys.length > 1 ? 'them' : 'it'} or fix the name)`;

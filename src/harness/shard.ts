@@ -29,8 +29,8 @@ export function shardSize(runs: number, shard: Shard | undefined): number {
  * @internal
  */
 export function shardProblem(shard: Shard, where: string): string | undefined {
-  if (!Number.isInteger(shard.count) || shard.count < 1) return `${where}: shard.count must be an integer ≥ 1, got ${String(shard.count)}. Pass e.g. { shard: { index: 0, count: 4 } }.`;
-  if (!Number.isInteger(shard.index) || shard.index < 0 || shard.index >= shard.count)
+  if (!Number.isSafeInteger(shard.count) || shard.count < 1) return `${where}: shard.count must be a safe integer ≥ 1 (at most 2^53 − 1), got ${String(shard.count)}. Pass e.g. { shard: { index: 0, count: 4 } }.`;
+  if (!Number.isSafeInteger(shard.index) || shard.index < 0 || shard.index >= shard.count)
     return `${where}: shard.index must be an integer in [0, ${shard.count - 1}] (0-based), got ${String(shard.index)}. Shards of one check are { index: 0, count: n } … { index: n - 1, count: n }.`;
   return undefined;
 }
@@ -45,6 +45,7 @@ export function parseShard(text: string): Shard {
   if (!m) throw new TypeError(`steadystate: --shard expects "i/n" with 1 ≤ i ≤ n (e.g. 1/4), got ${JSON.stringify(text)}`);
   const i = Number(m[1]);
   const n = Number(m[2]);
+  if (!Number.isSafeInteger(i) || !Number.isSafeInteger(n)) throw new TypeError(`steadystate: --shard expects "i/n" with whole numbers up to 2^53 − 1 (${Number.MAX_SAFE_INTEGER}), got ${JSON.stringify(text)}: larger ones cannot be told apart`);
   if (n < 1 || i < 1 || i > n) throw new TypeError(`steadystate: --shard expects "i/n" with 1 ≤ i ≤ n (e.g. 1/4), got ${JSON.stringify(text)}`);
   return { index: i - 1, count: n };
 }

@@ -8,7 +8,7 @@ import type { Task } from '../sim/kernel.js';
 import { thrownMessage } from '../sim/thrown.js';
 import type { FaultModule } from './fault.js';
 import type { Probe, ProbeSample, Property, RecordedRequest, RunRecord } from './property.js';
-import { resolveScenarioOptions, type Scenario } from './scenario.js';
+import { resolveScenarioOptions, type ResolvedScenarioOptions, type Scenario } from './scenario.js';
 import { runAction, scheduleWorkload } from './user-actions.js';
 import { createWorld, type World } from './world.js';
 import type { EnvironmentActor } from './environment.js';
@@ -16,6 +16,8 @@ import type { CreateDownstreamOptions } from '../downstream/intercept.js';
 import { createRunDownstream, recordRefused } from '../downstream/run-downstream.js';
 import { guardNetwork } from '../downstream/net-guard.js';
 import { callerOf } from './isolation.js';
+import type { RunScope } from '../host/host-context.js';
+import { guardRun } from '../host/run-guard.js';
 
 /**
  * A downstream for one run (built by `createDownstream`): routes `ctx.fetch`, records requests,
@@ -60,7 +62,8 @@ export interface SimulateOptions {
   /**
    * Kernel events after which the run is cut short (recorded as `run:budget` in the trace and
    * `timing.exhausted`): a reconcile loop that never lets virtual time advance must not hang.
-   * @defaultValue 2_000_000
+   * A big world does proportionally more honest work, so the default grows with its objects.
+   * @defaultValue 2_000_000 + 50 per object the scenario creates
    */
   maxSteps?: number;
 }
@@ -87,6 +90,14 @@ export class ScenarioError extends Error {
 export async function simulate(scenario: Scenario, options: SimulateOptions): Promise<SimulationResult> {
   const opts = resolveScenarioOptions(scenario.options);
   const world = createWorld(scenario, opts, options.traceReads ?? true, options.validation);
+  // the run guard: the code under test can neither end nor outlive the harness (src/host/run-guard.ts)
+  return guardRun(
+    () => world.kernel.now(),
+    (scope) => simulateGuarded(world, scenario, opts, options, scope),
+  );
+}
+
+async function simulateGuarded(world: World, scenario: Scenario, opts: ResolvedScenarioOptions, options: SimulateOptions, scope: RunScope): Promise<SimulationResult> {
   const { kernel, store, trace, seams } = world;
   const blocked: RunRecord['blocked'] = [];
   kernel.onBlocked = (b) => {
@@ -106,6 +117,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions): Pr
     const ds = downstream;
     world.env.fetch = (task, actor, input, init) => ds.fetch(task, actor, input, init);
     if (options.downstream) world.downstreamState = () => ds.state();
+    world.downstreamRequests = () => ds.requests();
 
     for (const obj of scenario.initialObjects) createAsUser(world, obj);
 
@@ -166,7 +178,13 @@ export async function simulate(scenario: Scenario, options: SimulateOptions): Pr
       seams.active = false;
       trace.push({ t: kernel.now(), type: 'run:phase', phase: 'settle' });
       for (const f of world.onSettle) f();
-      if (opts.relistOnSettle) for (const m of world.managers) m.relistAll();
+      if (opts.relistOnSettle) {
+        // the native runtime's informers relist once (SPEC §3), recorded so reports can say so;
+        // a hosted process is left alone: the settle phase only stops the faults for it
+        const relisted = world.managers.filter((m) => !m.def.process).map((m) => m.def.name);
+        if (relisted.length > 0) trace.push({ t: kernel.now(), type: 'settle:relist', controllers: relisted });
+        for (const m of world.managers) m.relistAll();
+      }
     });
     kernel.at(tailStart, () => {
       settledObjects = allObjects(world);
@@ -202,7 +220,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions): Pr
       }
     }
 
-    kernel.maxSteps = options.maxSteps ?? 2_000_000;
+    kernel.maxSteps = options.maxSteps ?? 2_000_000 + 50 * (scenario.initialObjects.length + scenario.workload.filter((a) => a.type === 'create').length);
     await kernel.run(end);
     if (kernel.exhausted) trace.push({ t: kernel.now(), type: 'run:budget', steps: kernel.steps });
     trace.push({ t: kernel.now(), type: 'run:end' });
@@ -221,7 +239,10 @@ export async function simulate(scenario: Scenario, options: SimulateOptions): Pr
       blocked,
       downstream: options.downstream ? downstream.state() : null,
       hash: '',
+      escapes: scope.escapes,
     };
+    // counted while the run went on; how many were still pending is known once the guard clears them
+    if (scope.realTimers.setTimeout + scope.realTimers.setInterval + scope.realTimers.setImmediate > 0) run.realTimers = scope.realTimers;
     // hashing a long trace costs as much as running it: compute on first read only
     let hash: string | undefined;
     Object.defineProperty(run, 'hash', { enumerable: true, configurable: true, get: () => (hash ??= trace.hash()) });
@@ -242,7 +263,8 @@ export async function simulate(scenario: Scenario, options: SimulateOptions): Pr
 
 function allObjects(world: World): RunRecord['finalObjects'] {
   const out: RunRecord['finalObjects'] = [];
-  for (const k of world.store.kindNames().sort()) out.push(...world.store.peekAll(k));
+  // a loop, not push(...list): spreading a list into a call overflows the stack past ~10^5 objects
+  for (const k of world.store.kindNames().sort()) for (const o of world.store.peekAll(k)) out.push(o);
   return out;
 }
 

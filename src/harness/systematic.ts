@@ -12,7 +12,7 @@ import { ScenarioRunner, type ScenarioOutcome } from './scenario-runner.js';
 import { runStats, StatsCollector } from './stats.js';
 import { ALL_STRATEGIES, derivePlans, STRATEGY_FAULT, type SystematicStrategy } from './systematic-plans.js';
 import { templateKey } from '../arbitrary/workload.js';
-import type { NewObject } from '../store/object.js';
+import { parseKey, type NewObject } from '../store/object.js';
 
 /** Options of {@link checkSystematic}: those of `check` that apply, plus the base scenarios and strategies. @public */
 export interface SystematicOptions
@@ -215,11 +215,12 @@ function defaultBases(
     const first = specs[0]!;
     const other = specs.find((s) => JSON.stringify(s) !== JSON.stringify(first));
     const key = templateKey(t, 0);
+    const ref = parseKey(key);
     const object: NewObject = {
       kind: t.kind,
       metadata: {
-        name: `${t.name}-0`,
-        ...(t.namespace !== '' ? { namespace: t.namespace } : {}),
+        name: ref.name,
+        ...(ref.namespace !== undefined ? { namespace: ref.namespace } : {}),
         ...(Object.keys(t.labels).length ? { labels: { ...t.labels } } : {}),
         ...(Object.keys(t.annotations).length ? { annotations: { ...t.annotations } } : {}),
         ...(t.finalizers.length ? { finalizers: [...t.finalizers] } : {}),

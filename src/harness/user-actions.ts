@@ -13,7 +13,8 @@ import type { World } from './world.js';
  * Rejections that do not pass (NotFound, Invalid, AlreadyExists of a live object) end the
  * action. Every attempt is one `user:action` trace entry (`attempt` 1-based once an action is
  * retried; a failed attempt carries `error`), so "the user's desired state was never accepted"
- * is "the last `user:action` for that object carries `error`".
+ * is "the last `user:action` for that object carries `error`". The user's actions on one object
+ * happen in order: one waits while an earlier one on the same object is being retried.
  */
 
 /** Backoff of user retries (virtual ms): 1 s doubling to 10 s, or the server's Retry-After when longer. @public */
@@ -32,12 +33,26 @@ class Rejected extends Error {
   }
 }
 
-/** Schedules every action of the workload and expedites pending retries when faults stop. @internal */
+/**
+ * Schedules every action of the workload and expedites pending retries when faults stop. The
+ * user acts on each object in order, as a script or a GitOps pipeline does: an action on an
+ * object whose earlier action is still being retried waits until that one is accepted (or given
+ * up), so a retry never lands after, and undoes, a later change to the same object. Actions on
+ * different objects are independent.
+ * @internal
+ */
 export function scheduleWorkload(world: World, workload: readonly WorkloadAction[]): void {
   const pending = new Set<{ event: ScheduledEvent; run: () => void }>();
+  /** Per object: the actions waiting behind one that is being retried. */
+  const waiting = new Map<string, WorkloadAction[]>();
+  const done = (id: string): void => {
+    const next = waiting.get(id)?.shift();
+    if (next === undefined) waiting.delete(id);
+    else attempt(next, 1, {});
+  };
   const attempt = (a: WorkloadAction, n: number, memo: Memo): void => {
     const outcome = runAttempt(world, a, n, memo);
-    if (outcome === undefined) return;
+    if (outcome === undefined) return done(objectOf(a));
     const backoff = Math.min(USER_RETRY.maxMs, USER_RETRY.firstMs * 2 ** (n - 1));
     const delay = Math.max(backoff, (outcome.retryAfterSeconds ?? 0) * 1000);
     const entry = { event: undefined as unknown as ScheduledEvent, run: () => attempt(a, n + 1, memo) };
@@ -47,7 +62,16 @@ export function scheduleWorkload(world: World, workload: readonly WorkloadAction
     });
     pending.add(entry);
   };
-  for (const a of workload) world.kernel.at(a.at, () => attempt(a, 1, {}));
+  const start = (a: WorkloadAction): void => {
+    const id = objectOf(a);
+    const queue = waiting.get(id);
+    if (queue) queue.push(a);
+    else {
+      waiting.set(id, []);
+      attempt(a, 1, {});
+    }
+  };
+  for (const a of workload) world.kernel.at(a.at, () => start(a));
   // the fault window closed: the user's tool re-syncs now rather than at the end of its backoff
   world.onSettle.push(() => {
     for (const p of [...pending]) {
@@ -56,6 +80,13 @@ export function scheduleWorkload(world: World, workload: readonly WorkloadAction
       world.kernel.after(0, p.run);
     }
   });
+}
+
+/** The object an action is about (deleteOwned: its owner), for ordering the user's actions. */
+function objectOf(a: WorkloadAction): string {
+  if (a.type === 'deleteOwned') return `${a.owner.kind} ${a.owner.key}`;
+  const { kind, key } = target(a);
+  return `${kind} ${key}`;
 }
 
 /** State an action keeps across its attempts (recreate: the deleted incarnation's copy). */

@@ -8,7 +8,8 @@ import type { ValidationOptions } from '../store/immutability.js';
 import { Seams } from '../runtime/seams.js';
 import type { RuntimeEnv } from '../runtime/env.js';
 import type { Manager } from '../runtime/manager.js';
-import type { FakeRestService } from '../downstream/fake-rest-service.js';
+import type { FakeRestService, RestResource } from '../downstream/fake-rest-service.js';
+import type { RecordedRequest } from './property.js';
 import type { ResolvedScenarioOptions, Scenario } from './scenario.js';
 
 /** Read-only view of the world handed to user predicates (convergence, invariants). @public */
@@ -21,6 +22,17 @@ export interface WorldView {
   list(kind: string): StoredObject[];
   /** Kinds that have objects. */
   kinds(): string[];
+  /**
+   * Contents of a fake downstream service (deep copies, in creation order): the resources of one
+   * collection, or of all its collections. Throws, naming the services there are, for an unknown
+   * name (a predicate that throws counts as false, with the message).
+   * @example (v) => v.list('DnsRecord').every((r) => v.downstream('dns', 'records').filter((x) => x['owner'] === r.metadata.uid).length === 1)
+   */
+  downstream(service: string, collection?: string): RestResource[];
+  /** Names of the run's fake downstream services. */
+  services(): string[];
+  /** Every downstream request so far, in order (method, URL, status, outcome, virtual times, actor). */
+  requests(): RecordedRequest[];
 }
 
 /** Where the run is. @public */
@@ -52,6 +64,8 @@ export interface World {
   downstreamState?: () => unknown;
   /** The run's fake downstream services, for faults that edit them out of band (drift). */
   downstreamServices?: readonly FakeRestService[];
+  /** The downstream request log so far (set by the run's downstream). */
+  downstreamRequests?: () => RecordedRequest[];
 }
 
 /** Virtual ms between an owner's removal and the garbage collector's cascade. */
@@ -101,8 +115,16 @@ export function createWorld(scenario: Scenario, options: ResolvedScenarioOptions
     get: (kind, key) => store.peek(kind, key),
     list: (kind) => store.peekAll(kind),
     kinds: () => store.kindNames().filter((k) => store.peekAll(k).length > 0),
+    downstream: (service, collection) => {
+      const services = world.downstreamServices ?? [];
+      const svc = services.find((x) => x.name === service);
+      if (!svc) throw new Error(`view.downstream(${JSON.stringify(service)}): the run has no fake downstream service of that name (its services: ${services.map((x) => JSON.stringify(x.name)).join(', ') || 'none; pass downstream: () => ({ services: [fakeRestService({...})] })'})`);
+      return svc.resources(collection);
+    },
+    services: () => (world.downstreamServices ?? []).map((x) => x.name),
+    requests: () => world.downstreamRequests?.() ?? [],
   };
-  return {
+  const world: World = {
     scenario,
     options,
     kernel,
@@ -118,4 +140,5 @@ export function createWorld(scenario: Scenario, options: ResolvedScenarioOptions
     afterWrite,
     onSettle: [],
   };
+  return world;
 }

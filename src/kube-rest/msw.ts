@@ -1,11 +1,10 @@
 import type { ClientRequest } from 'node:http';
 import { http, type RequestHandler } from 'msw';
-import { SetupServerApi } from 'msw/node';
 import { getRawRequest } from '@mswjs/interceptors';
-import { ClientRequestInterceptor } from '@mswjs/interceptors/ClientRequest';
 import type { KubeApi } from './kube-api.js';
 import type { HandleOptions } from './serve-context.js';
 import { watchResponses } from './watch-stream.js';
+import { KUBE_HOST } from './in-process-transport.js';
 
 /** Options of {@link kubeRestHandlers}. @public */
 export interface KubeRestHandlersOptions {
@@ -14,7 +13,7 @@ export interface KubeRestHandlersOptions {
 }
 
 /** The host every simulated cluster answers on in-process. @public */
-export const KUBE_BASE_URL = 'https://steadystate.invalid';
+export const KUBE_BASE_URL = `https://${KUBE_HOST}`;
 
 const newline = new TextEncoder().encode('\n');
 
@@ -81,67 +80,6 @@ export function kubeRestHandlers(api: KubeApi, options: KubeRestHandlersOptions 
   const base = (options.baseUrl ?? KUBE_BASE_URL).replace(/\/+$/, '');
   if (!/^https?:\/\/[^/]+/.test(base)) throw new TypeError(`steadystate.kubeRestHandlers: baseUrl must be an http(s) URL such as '${KUBE_BASE_URL}', got ${JSON.stringify(options.baseUrl)}`);
   return [http.all(`${base}/*`, ({ request }) => handleThroughMsw(api, request))];
-}
-
-/** Routes of the shared in-process server: bearer token → handler. */
-const routes = new Map<string, (request: Request) => Promise<Response>>();
-let holds = 0;
-let server: SetupServerApi | undefined;
-
-function ensureServer(): void {
-  if (server !== undefined) return;
-  server = new SetupServerApi(
-    [
-      http.all(`${KUBE_BASE_URL}/*`, ({ request }) => {
-        const auth = request.headers.get('authorization') ?? '';
-        const target = routes.get(auth.replace(/^bearer\s+/i, ''));
-        // a token no longer routed belongs to a dead process: it never gets an answer
-        return target === undefined ? new Promise<Response>(() => {}) : target(request);
-      }),
-    ],
-    [new ClientRequestInterceptor()],
-  );
-  server.listen({ onUnhandledRequest: 'bypass' });
-}
-
-function maybeClose(): void {
-  if (routes.size > 0 || holds > 0 || server === undefined) return;
-  // one macrotask of grace: a run that ends right before the next one starts keeps the server
-  setImmediate(() => {
-    if (routes.size > 0 || holds > 0 || server === undefined) return;
-    server.close();
-    server = undefined;
-  });
-}
-
-/**
- * Serves requests carrying `token` on {@link KUBE_BASE_URL} with `handle`, through one msw
- * server shared by every simulation of the process: it intercepts only node's `http`/`https`
- * (never `fetch`; other hosts pass through) while any route or hold exists. Requests with an
- * unknown token are never answered. Returns the function that removes the route.
- * @internal
- */
-export function routeKubeToken(token: string, handle: (request: Request) => Promise<Response>): () => void {
-  routes.set(token, handle);
-  ensureServer();
-  return () => {
-    if (routes.get(token) !== handle) return;
-    routes.delete(token);
-    maybeClose();
-  };
-}
-
-/** Keeps the shared server listening (a simulation between a crash and the restart). @internal */
-export function holdKubeServer(): () => void {
-  holds++;
-  ensureServer();
-  let released = false;
-  return () => {
-    if (released) return;
-    released = true;
-    holds--;
-    maybeClose();
-  };
 }
 
 /** Serves `api` through msw for one request (transport options and watch framing included). @internal */

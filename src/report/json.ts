@@ -131,6 +131,11 @@ export function parseReproductionFile(text: string, file: string): ReproductionF
   if (!isObject(data) || data['type'] !== 'steadystate/reproduction') {
     throw new ReproductionFileError(file, 'malformed', `${where} is not a steadystate reproduction (its "type" field is ${JSON.stringify(isObject(data) ? data['type'] : undefined)}, expected "steadystate/reproduction"). ${fix}`);
   }
+  // a file that does not say who wrote it is a stub or truncated, not another version's
+  if (typeof data['steadystate'] !== 'string' || typeof data['formatVersion'] !== 'number') {
+    const field = typeof data['steadystate'] !== 'string' ? 'steadystate' : 'formatVersion';
+    throw new ReproductionFileError(file, 'malformed', `${where} has no "${field}" field (${field === 'steadystate' ? 'the version that wrote it' : 'its format version'}): it is a stub or a truncated file, not a reproduction steadystate check wrote. ${fix}`);
+  }
   if (data['steadystate'] !== version || data['formatVersion'] !== reproductionFormatVersion) {
     throw new ReproductionFileError(
       file,

@@ -1,10 +1,12 @@
 import type { CheckResult, CheckStats, DeterminismReport, FaultCoverage } from '../harness/check-result.js';
 import type { FaultPlan } from '../harness/fault-plan.js';
 import type { RunRecord } from '../harness/property.js';
+import type { RealTimerUse } from '../host/host-context.js';
 import { codeNeeded, type RecordedInputs } from '../harness/recorded-inputs.js';
 import type { Scenario } from '../harness/scenario.js';
 import type { TraceEntry } from '../sim/trace.js';
 import type { JsonObject } from '../store/object.js';
+import type { ProgramSpec } from '../kube-rest/define-program.js';
 import type { ObjectTimeline } from './timeline-recorder.js';
 import { version } from './version.js';
 
@@ -19,6 +21,8 @@ export interface ControllerSource {
   exportName: string;
   /** The module's export holding the check options (`checkOptions`), when it has one: a replay needs its code parts (downstream factories, custom properties). */
   checkOptions?: string | null;
+  /** A program checked with `--program` (then `module` is its entry and `exportName` is empty): how to host it again. */
+  program?: ProgramSpec;
 }
 
 /** What a report knows beyond the `CheckResult` itself. @public */
@@ -199,6 +203,9 @@ export function runNotes(run: RunRecord | undefined): string[] {
   }
   const more = (run?.blocked.length ?? 0) - notes.length;
   if (more > 0) notes.push(`${more} more task${more === 1 ? '' : 's'} were given up on the same way.`);
+  if (run?.realTimers) notes.push(realTimersNote(run.realTimers));
+  const relist = run?.trace.find((e) => e.type === 'settle:relist');
+  if (relist) notes.push(`When the settle phase began (${formatTime(relist.t)}) steadystate relisted every informer of ${(relist['controllers'] as string[]).join(', ')} once: caches were repaired from the store and differences delivered as events (not re-enqueued when unchanged). That is the harness, not a fault.`);
   return notes;
 }
 
@@ -247,6 +254,18 @@ function importedDefaultName(module: string): string {
   const base = (module.split('/').pop() ?? 'controller').replace(/\.[^.]*$/, '');
   const camel = base.replace(/[^A-Za-z0-9]+([A-Za-z0-9])/g, (_, c: string) => c.toUpperCase()).replace(/^[^A-Za-z_$]+/, '');
   return camel || 'controller';
+}
+
+/**
+ * What the code under test did with real timers, in one sentence (SPEC §8: a run's real timers
+ * are cleared when it ends, and their use is reported).
+ * @internal
+ */
+export function realTimersNote(r: RealTimerUse & { runs?: number }): string {
+  const kinds = (['setTimeout', 'setInterval', 'setImmediate'] as const).filter((k) => r[k] > 0).map((k) => `${k} ×${r[k]}`);
+  const where = r.firstSite !== undefined ? ` (first ${r.firstSite})` : '';
+  const runs = r.runs !== undefined ? ` in ${r.runs} run${r.runs === 1 ? '' : 's'}` : '';
+  return `The code under test created real timers${runs}: ${kinds.join(', ')}${where}. They do not run on virtual time, so what they do was not tested; ${r.clearedAtEnd} still pending when ${r.runs === undefined || r.runs === 1 ? 'the run' : 'their run'} ended ${r.clearedAtEnd === 1 ? 'was' : 'were'} cleared then. Wait with ctx.clock.sleep or return { requeueAfter } instead.`;
 }
 
 /** "Let: … Then: …" with "Then:" starting its own line, as a proof reads. @internal */

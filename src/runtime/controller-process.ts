@@ -15,8 +15,12 @@ export interface ProcessReplica {
   readonly alive: boolean;
   /** API calls made by this incarnation (the crash seam's `seq`). */
   callSeq: number;
-  /** Kills this incarnation (the crash-restart fault). */
-  crash(reason: string): void;
+  /**
+   * Kills this incarnation (the crash-restart fault, or the process ending itself). The next
+   * incarnation starts after `restartAfterMs` when given (a hosted program's CrashLoopBackOff),
+   * else after the manager's restart delay.
+   */
+  crash(reason: string, restartAfterMs?: number): void;
 }
 
 /** One running incarnation of a process. @public */
@@ -26,8 +30,16 @@ export interface ProcessHandle {
    * retired replica). May be called again with `'shutdown'` after a crash.
    */
   stop(reason: 'crash' | 'shutdown'): void;
-  /** Forces the process's caches to relist (the settle phase). */
+  /**
+   * The settle phase: forces the process's caches to relist. A hosted process does nothing
+   * here (the settle phase only stops injecting faults; it repairs nothing for it).
+   */
   relist(): void;
+  /**
+   * Ends the process's watches of `kind` the way an apiserver ends a watch that fell behind
+   * (410 Expired): its client relists. The coalescing fault's catch-up.
+   */
+  expireWatches?(kind: string): void;
 }
 
 /**

@@ -59,7 +59,7 @@ export class ControllerInstance implements ClientOwner {
     readonly env: RuntimeEnv,
     readonly def: ControllerDefinition,
     readonly replica: number,
-    private readonly onCrash: (instance: ControllerInstance, reason: string) => void,
+    private readonly onCrash: (instance: ControllerInstance, reason: string, restartAfterMs: number | undefined) => void,
   ) {
     this.name = def.name;
     this.actor = `controller:${def.name}/${replica}`;
@@ -137,10 +137,15 @@ export class ControllerInstance implements ClientOwner {
     try {
       r = w.map(ev.object, (this.handlerCtxImpl ??= { clock: new HandlerClock(this), list: (kind, options) => selectObjects(this.informer(kind).values(), options ?? {}).map((o) => cloneJson(o)) }));
     } catch (err) {
-      // a map that started sleeping and then threw: end its task, then fail as a sync map does
-      if (this.handlerResolve) this.handlerResolve(Promise.reject(err));
-      else this.handlerWatch = this.handlerEvent = undefined;
-      throw err;
+      // a map that started sleeping and then threw: its task ends with the error
+      if (this.handlerResolve) {
+        this.handlerResolve(Promise.reject(err));
+        return;
+      }
+      // a map that threw at once: the event reaches no reconcile, the run guard names it
+      this.handlerWatch = this.handlerEvent = undefined;
+      this.env.trace.push({ t: this.env.kernel.now(), type: 'handler:end', controller: this.name, replica: this.replica, kind: w.kind, key: keyOf(ev.object.metadata), event: ev.type, result: 'error', error: describeError(err), ms: 0 });
+      return;
     }
     if (this.handlerTask === undefined && Array.isArray(r)) {
       this.handlerWatch = undefined;
@@ -193,7 +198,7 @@ export class ControllerInstance implements ClientOwner {
     const ms = kernel.now() - this.handlerStartedAt;
     const key = keyOf(ev.object.metadata);
     if (failed || !Array.isArray(keys)) {
-      trace.push({ t: kernel.now(), type: 'handler:end', controller: this.name, replica: this.replica, kind: w.kind, key, event: ev.type, result: 'error', error: failed ? describeError(error) : 'map did not return a list of keys', ms });
+      trace.push({ t: kernel.now(), type: 'handler:end', controller: this.name, replica: this.replica, kind: w.kind, key, event: ev.type, result: 'error', error: failed ? describeError(error) : `the map did not return a list of keys (it returned ${typeof keys === 'string' ? JSON.stringify(keys) : describeThrown(keys)})`, ms });
     } else {
       trace.push({ t: kernel.now(), type: 'handler:end', controller: this.name, replica: this.replica, kind: w.kind, key, event: ev.type, result: 'done', keys: keys.length, ms });
       this.eventAt = arrivedAt;
@@ -305,14 +310,14 @@ export class ControllerInstance implements ClientOwner {
     this.pump();
   }
 
-  crash(reason: string): void {
+  crash(reason: string, restartAfterMs?: number): void {
     if (!this.alive) return;
     this.alive = false;
     this.env.trace.push({ t: this.env.kernel.now(), type: 'controller:crash', controller: this.name, replica: this.replica, reason });
     this.crashing = true;
     this.shutdown();
     this.crashing = false;
-    this.onCrash(this, reason);
+    this.onCrash(this, reason, restartAfterMs);
   }
 
   /** Stops informers and the queue (crash, or end of run). */
@@ -331,6 +336,12 @@ export class ControllerInstance implements ClientOwner {
   relist(): void {
     for (const inf of this.informers.values()) inf.relist(false);
     this.process?.relist();
+  }
+
+  /** The watches of `kind` fell behind: its informers (or the process's watches) relist. */
+  catchUp(kind: string): void {
+    for (const inf of this.informers.values()) if (inf.kind === kind) inf.relist();
+    this.process?.expireWatches?.(kind);
   }
 
   setActive(active: boolean): void {

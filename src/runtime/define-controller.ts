@@ -54,8 +54,12 @@ export interface ControllerOptions {
   /** Rate limiter overrides (client-go defaults otherwise). */
   rateLimiter?: RateLimiterOptions;
   /**
-   * Only one replica reconciles at a time, holding a Lease object in the store.
-   * @defaultValue false
+   * Only one replica reconciles at a time, holding a Lease object in the store (client-go
+   * leaderelection). Left out, it is on whenever more than one replica runs, as operators are
+   * deployed (`--leader-elect`); a single replica runs without it. `false` declares that the
+   * controller runs without it: then every replica reconciles (and the `second-replica` fault runs
+   * two active replicas). `true` runs it even with one replica.
+   * @defaultValue undefined (on when more than one replica runs)
    */
   leaderElection?: boolean;
   /**
@@ -79,7 +83,9 @@ export interface ControllerOptions {
 }
 
 /** A controller as a value (like an msw handler): pass it to `simulate` or `check`. @public */
-export interface ControllerDefinition extends Readonly<Required<Omit<ControllerOptions, 'rateLimiter' | 'sample' | 'process'>>> {
+export interface ControllerDefinition extends Readonly<Required<Omit<ControllerOptions, 'rateLimiter' | 'sample' | 'process' | 'leaderElection'>>> {
+  /** {@link ControllerOptions.leaderElection}: undefined means on whenever more than one replica runs. */
+  readonly leaderElection: boolean | undefined;
   /** The controller's own process, when it brings one ({@link ControllerOptions.process}). */
   readonly process?: ControllerProcess;
   readonly rateLimiter: Required<RateLimiterOptions>;
@@ -117,6 +123,7 @@ export function defineController(options: ControllerOptions): ControllerDefiniti
   if (!(resync >= 0) || !Number.isFinite(resync)) throw new TypeError(`${where}({ name: "${options.name}" }): resyncPeriodMs must be a finite number ≥ 0 (0 disables), got ${resync}`);
   if (options.sample !== undefined && ![options.sample].flat().every((x) => x !== null && typeof x === 'object' && !Array.isArray(x)))
     throw new TypeError(`${where}({ name: "${options.name}" }): "sample" must be a spec object or a list of them, e.g. sample: { replicas: 3 }`);
+  if (options.leaderElection !== undefined && typeof options.leaderElection !== 'boolean') throw new TypeError(`${where}({ name: "${options.name}" }): leaderElection must be true, false (the controller runs without it) or left out (on when more than one replica runs), got ${JSON.stringify(options.leaderElection)}`);
   if (options.process !== undefined && typeof options.process?.start !== 'function') throw new TypeError(`${where}({ name: "${options.name}" }): "process" must be an object with start(env, replica), such as kubeController(...) makes`);
   const rl = options.rateLimiter ?? {};
   const def: ControllerDefinition = Object.freeze({
@@ -128,7 +135,7 @@ export function defineController(options: ControllerOptions): ControllerDefiniti
     reconcile: options.reconcile,
     resyncPeriodMs: resync,
     maxConcurrentReconciles: workers,
-    leaderElection: options.leaderElection ?? false,
+    leaderElection: options.leaderElection,
     predicates: [...(options.predicates ?? [])],
     sample: options.sample === undefined ? [] : isSpecList(options.sample) ? [...options.sample] : [options.sample],
     ...(options.process !== undefined ? { process: options.process } : {}),

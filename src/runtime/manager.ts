@@ -12,8 +12,9 @@ export interface ManagerOptions {
 
 /**
  * Runs the replicas of one controller, restarts a crashed replica with a fresh instance (empty
- * memory, fresh informers) and, when the controller asks for it, runs leader election so only
- * the Lease holder's workers take keys.
+ * memory, fresh informers) and runs leader election so only the Lease holder's workers take keys:
+ * when the controller asks for it, and, unless it declares `leaderElection: false`, whenever more
+ * than one replica runs (as operators are deployed).
  * @internal
  */
 export class Manager {
@@ -31,17 +32,31 @@ export class Manager {
     private readonly options: ManagerOptions,
   ) {}
 
+  /** Whether the replicas elect a leader: as declared, else whenever more than one replica runs. */
+  get electing(): boolean {
+    return this.elect;
+  }
+  private elect = false;
+
   start(): void {
+    this.elect = this.def.leaderElection ?? this.options.replicas > 1;
     for (let r = 0; r < this.options.replicas; r++) this.startReplica(r);
   }
 
   /**
-   * Starts one more replica (the second-replica fault). It takes part in the controller's leader
-   * election unless `honourElection` is false (a split-brain replica that ignores the Lease).
+   * Starts one more replica (the second-replica fault). A controller that declares
+   * `leaderElection: false` gets a second active replica; any other is deployed with leader
+   * election, so the new replica stands by (a single replica that ran without election starts
+   * electing now, and wins the free Lease at once). `honourElection: false` makes the new replica
+   * ignore the Lease (split brain: a paused leader that does not know its lease expired).
    * Returns a function that stops it for good (no restart).
    */
   addReplica(honourElection: boolean): () => void {
     const replica = this.instances.length;
+    if (this.def.leaderElection !== false && !this.elect) {
+      this.elect = true;
+      for (const inst of this.live()) if (!this.noElection.has(inst.replica)) this.startElector(inst);
+    }
     if (!honourElection) this.noElection.add(replica);
     this.startReplica(replica);
     return () => {
@@ -54,25 +69,29 @@ export class Manager {
 
   private startReplica(replica: number): void {
     if (this.stopped || this.retired.has(replica)) return;
-    const inst = new ControllerInstance(this.env, this.def, replica, (i, reason) => this.onCrash(i, reason));
+    const inst = new ControllerInstance(this.env, this.def, replica, (i, reason, restartAfterMs) => this.onCrash(i, reason, restartAfterMs));
     this.instances[replica] = inst;
-    if (this.def.leaderElection && !this.noElection.has(replica)) {
+    if (this.elect && !this.noElection.has(replica)) {
       inst.active = false;
-      this.electors[replica]?.stop();
-      const el = new LeaderElector(this.env, this.def.name, replica, (leader) => inst.setActive(leader));
-      this.electors[replica] = el;
       inst.start();
-      el.start();
+      this.startElector(inst);
     } else {
       inst.start();
     }
   }
 
-  private onCrash(inst: ControllerInstance, _reason: string): void {
+  private startElector(inst: ControllerInstance): void {
+    this.electors[inst.replica]?.stop();
+    const el = new LeaderElector(this.env, this.def.name, inst.replica, (leader) => inst.setActive(leader));
+    this.electors[inst.replica] = el;
+    el.start();
+  }
+
+  private onCrash(inst: ControllerInstance, _reason: string, restartAfterMs: number | undefined): void {
     this.crashes++;
     this.electors[inst.replica]?.stop();
     this.electors[inst.replica] = undefined;
-    this.env.kernel.after(this.options.restartDelayMs, () => {
+    this.env.kernel.after(restartAfterMs ?? this.options.restartDelayMs, () => {
       if (this.instances[inst.replica] === inst) this.startReplica(inst.replica);
     });
   }

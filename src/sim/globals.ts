@@ -3,6 +3,5 @@
  * patch (or ours, during a run) can never change how the kernel itself waits.
  * @internal
  */
-export const realSetImmediate: (fn: () => void) => unknown = globalThis.setImmediate
-  ? (fn) => globalThis.setImmediate(fn)
-  : (fn) => Promise.resolve().then(fn);
+const savedSetImmediate = globalThis.setImmediate;
+export const realSetImmediate: (fn: () => void) => unknown = savedSetImmediate ? (fn) => savedSetImmediate(fn) : (fn) => Promise.resolve().then(fn);

@@ -106,6 +106,26 @@ export class Kernel {
     return this.scheduler.schedule(this.clock.now() + (ms > 0 ? ms : 0), fn);
   }
 
+  /** Promises virtual time waits for (see {@link hold}). */
+  private readonly holds = new Set<Promise<void>>();
+
+  /**
+   * Keeps virtual time still until `until` settles: for real work the simulation must not
+   * outrun, such as a hosted program's module being loaded (the loader's I/O is real). The
+   * kernel waits without spinning, so the work gets the CPU.
+   */
+  hold(until: Promise<unknown>): void {
+    const h: Promise<void> = until.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.holds.add(h);
+    void h.then(() => {
+      this.holds.delete(h);
+      this.external();
+    });
+  }
+
   /** Marks that user code made progress (called by every simulation API). */
   touch(): void {
     this.progress++;
@@ -273,6 +293,10 @@ export class Kernel {
     for (;;) {
       if (this.live.size > 0 && this.hasRunnable()) await this.settle();
       if (this.externalSeq !== this.quietAt && !(await this.quiesce())) continue;
+      if (this.holds.size > 0) {
+        await Promise.race(this.holds);
+        continue;
+      }
       if (this.stopped) return;
       const next = this.scheduler.peekTime();
       if (next === undefined || next > untilMs) break;

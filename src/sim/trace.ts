@@ -41,6 +41,10 @@ export type TraceType =
   | 'kernel:blocked'
   | 'network:refused'
   | 'invariant:violated'
+  | 'process:exit'
+  | 'http:request'
+  | 'watch:close'
+  | 'settle:relist'
   | 'log';
 
 /**

@@ -26,7 +26,12 @@ export function invalidObject(o: StoredObject): string | undefined {
   }
   if (!isPlainObject(o.spec)) return 'spec: Invalid value: must be an object';
   if (!isPlainObject(o.status)) return 'status: Invalid value: must be an object';
-  return nonJson(o.spec, 'spec') ?? nonJson(o.status, 'status');
+  const top = o as unknown as Record<string, unknown>;
+  for (const k of ['spec', 'status', ...Object.keys(top).filter((k) => k !== 'spec' && k !== 'status' && k !== 'metadata')]) {
+    const bad = nonJson(top[k], k);
+    if (bad !== undefined) return bad;
+  }
+  return undefined;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { defineController } from '../../src/runtime/define-controller.js';
 import { describe, expect, it } from 'vitest';
 import { boundedDownstreamQps } from '../../properties/bounded-downstream-qps.js';
 import { bucket, bucketCorrect, bucketRetryStormBuggy, storageDownstream } from '../../examples/property-targets/bucket.js';
@@ -51,13 +52,15 @@ describe('boundedDownstreamQps false positives (regressions)', () => {
     // two sequences together passed the per-key bound
     const twoReplicas = { ...scenario, controllers: [{ name: 'bucket', replicas: 2 }] };
     const strict = boundedDownstreamQps({ sustainedMs: 1000 });
-    const { verdict, run } = await judgeScenario(strict, twoReplicas, { controllers: [bucketCorrect], options });
+    // both processes active: declared without leader election
+    const unelected = (c: typeof bucketCorrect) => defineController({ name: c.name, for: c.for, owns: [...c.owns], resyncPeriodMs: c.resyncPeriodMs, rateLimiter: c.rateLimiter, leaderElection: false, reconcile: c.reconcile });
+    const { verdict, run } = await judgeScenario(strict, twoReplicas, { controllers: [unelected(bucketCorrect)], options });
     expect(new Set(run.requests.map((r) => r.actor)).size).toBe(2);
     expect(verdict).toMatchObject({ ok: true, stats: { peakPerWindow: 8 } });
     // counted per endpoint, both processes together exceed the bound
     expect(boundedDownstreamQps({ sustainedMs: 1000, per: 'endpoint' }).judge(run, undefined).ok).toBe(false);
     // and one process storming is still caught with two running
-    const storm = await judgeScenario(strict, twoReplicas, { controllers: [bucketRetryStormBuggy], options });
+    const storm = await judgeScenario(strict, twoReplicas, { controllers: [unelected(bucketRetryStormBuggy)], options });
     expect(expectFailure(storm.verdict).summary).toMatch(/by controller:bucket\/[01]/);
   });
 });

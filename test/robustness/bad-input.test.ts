@@ -44,3 +44,14 @@ describe('bad input to check() is refused with a message', () => {
     expect((await check(levelTriggered, { ...quick, settleMs: 0, properties: [] })).runs).toBe(1);
   });
 });
+
+describe('input that is fine must not be blamed', () => {
+  it('a kind with "_" gets a DNS-style default name prefix instead of an error about objects.name, which the user never gave (item 17)', async () => {
+    const { resolveCheckOptions } = await import('../../src/harness/check-options.js');
+    const { defineController } = await import('../../src/index.js');
+    const c = defineController({ name: 'c', for: 'Web_App', reconcile: () => undefined });
+    expect(resolveCheckOptions(c, { objects: { kind: 'Web_App', spec: {} } }).objects[0]!.name).toBe('web-app');
+    expect(resolveCheckOptions(c, {}).objects[0]!.name).toBe('web-app');
+    expect(() => resolveCheckOptions(c, { objects: { kind: 'Web_App', spec: {}, name: 'Bad_Name' } })).toThrow(/options\.objects\.name must be a DNS-style prefix .* got "Bad_Name"/);
+  });
+});

@@ -39,6 +39,11 @@ describe('writes carry JSON, as the apiserver stores it (issue 17 item 8)', () =
     });
   }
 
+  it('refuses them in any other top-level field too (a custom kind\'s own fields)', () => {
+    const s = store();
+    expect(() => s.create('c', { kind: 'Thing', metadata: { name: 'b' }, extra: { v: NaN } } as never)).toThrow(/extra\.v: Invalid value: NaN/);
+  });
+
   it('undefined object members are absent, as in JSON (not a change)', () => {
     const s = store();
     const cur = s.get('Thing', { name: 'a' });

@@ -1,16 +1,24 @@
 import { join } from 'node:path';
 import type { CheckResult } from '../../harness/check-result.js';
+import { resolveStory, type Story } from '../../harness/story.js';
+import { loadManifests, loadStory } from '../../story/load-story.js';
 import { shardSize } from '../../harness/shard.js';
 import { defaultEnvironment } from '../../defaults.js';
 import { recordObjectTimelines } from '../../replay.js';
 import { loadCorpus } from '../../report/corpus.js';
+import { realTimersNote } from '../../report/result.js';
 import { ensureWritableDir, ReportWriteError } from '../../report/write-atomic.js';
 import { writeReports, type WrittenReports } from '../../report/index.js';
 import { catalogue, moduleCheckOptions, runCheckOn, validateJob, type CheckJob } from '../check-job.js';
 import type { CliIo } from '../io.js';
 import { loadModule, pickController } from '../load-module.js';
+import { portableSpec, programController, programSpecOf } from '../program-target.js';
+import type { ControllerDefinition } from '../../runtime/define-controller.js';
+import type { CheckOptions } from '../../harness/check-options.js';
+import type { ControllerSource } from '../../report/result.js';
 import { checkNames, type CheckCommandOptions } from '../options.js';
 import { createProgress, noColor } from '../progress.js';
+import { escapeTerminal, rawStream } from '../terminal-text.js';
 import { UsageError } from '../usage-error.js';
 import { runCheckInWorkers } from '../worker-pool.js';
 
@@ -33,12 +41,13 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
   if (o.faults) checkNames(o.faults, known.faults, '--faults', 'fault kind');
   if (o.properties) checkNames(o.properties, known.properties, '--properties', 'property');
 
-  const mod = await loadModule(o.module, io.cwd, 'check');
-  const picked = pickController(mod, o.module, o.controller, 'check');
-  const controller = picked.controller;
-  const base = moduleCheckOptions(mod.exports, o.module);
-  if (base.objects === undefined && controller.sample.length === 0) {
-    io.stderr.write(`steadystate check: note: ${controller.name} has no \`sample\` specs and ${o.module} exports no \`checkOptions.objects\`, so objects of kind ${controller.for} are generated with an empty spec. Add \`sample: [{ ... }]\` to defineController or export checkOptions (see the README) to test realistic objects.\n`);
+  // a story file that cannot be used is refused before the module loads and the run starts
+  const story = storyOfFlags(o, io.cwd);
+  const target = await checkTarget(o, io);
+  const { controller, base } = target;
+  if (base.objects === undefined && controller.sample.length === 0 && story === undefined && base.story === undefined) {
+    const add = target.program ? `Pass --sample '{...}' (a spec of ${controller.for}), or --story / --manifests` : `Add \`sample: [{ ... }]\` to defineController or export checkOptions (see the README)`;
+    io.stderr.write(`steadystate check: note: ${controller.name} has no \`sample\` specs${target.program ? '' : ` and ${o.module ?? ''} exports no \`checkOptions.objects\``}, so objects of kind ${controller.for} are generated with an empty spec. ${add} to test realistic objects.\n`);
   }
   const seed = o.seed ?? base.seed ?? randomSeed();
   const corpusRoot = join(o.reportDir, 'corpus');
@@ -46,22 +55,24 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
   const corpus = replaysCorpus ? loadCorpus(corpusRoot, controller.name) : { scenarios: [], files: [], skipped: [] };
   for (const s of corpus.skipped) io.stderr.write(`steadystate check: skipped corpus file ${s.file}: ${s.reason}\n`);
 
-  const job: CheckJob = {
-    module: mod.path,
-    exportName: picked.exportName,
+  const planned: CheckJob = {
+    ...target.job,
     seed,
     ...(o.runs !== undefined ? { runs: o.runs } : {}),
     ...(o.faults !== undefined ? { faults: o.faults } : {}),
     ...(o.properties !== undefined ? { properties: o.properties } : {}),
     ...(o.settle !== undefined ? { settleMs: o.settle } : {}),
+    ...(story !== undefined ? { story } : {}),
     ...(o.shard !== undefined ? { shard: o.shard } : {}),
     corpus: corpus.scenarios,
     corpusRoot,
   };
 
-  validateJob(controller, job, base);
-  const total = corpus.scenarios.length + shardSize(o.runs ?? base.runs ?? 100, o.shard);
-  const progress = createProgress({ total, label: `steadystate check ${controller.name}`, stream: io.stderr, env: io.env });
+  const { job, misfits } = validateJob(controller, planned, base);
+  for (const m of misfits) io.stderr.write(`steadystate check: skipped corpus entry ${corpus.files[m.index]}: ${m.reason}.\n`);
+  const total = (job.corpus ?? []).length + shardSize(o.runs ?? base.runs ?? 100, o.shard);
+  // the bar writes cursor controls of its own: the raw stream, with the (user-named) label escaped
+  const progress = createProgress({ total, label: escapeTerminal(`steadystate check ${controller.name}`), stream: rawStream(io.stderr), env: io.env });
   let result: CheckResult;
   try {
     if (o.workers !== undefined) {
@@ -74,11 +85,49 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
   }
 
   const timelines = !result.ok && result.property !== 'watchdog' ? await recordObjectTimelines(controller, result.scenario, base) : [];
-  const source = { module: mod.relativePath, exportName: picked.exportName, checkOptions: mod.exports['checkOptions'] !== undefined ? 'checkOptions' : null };
+  const source = target.source;
   const written = writeReports(result, { dir: o.reportDir, context: { source, objectTimelines: timelines, builtInEnvironment: defaultEnvironment().map((a) => a.name) } });
   if (o.json) io.stdout.write(`${JSON.stringify(jsonSummary(result, written), null, 2)}\n`);
   else io.stdout.write(humanSummary(result, written, io));
   return result.ok ? 0 : 1;
+}
+
+/** What the command checks: a module's exported controller, or a program hosted unchanged (--program). */
+async function checkTarget(o: CheckCommandOptions, io: CliIo): Promise<{ controller: ControllerDefinition; base: CheckOptions; job: Pick<CheckJob, 'module' | 'exportName' | 'program'>; source: ControllerSource; program: boolean }> {
+  const program = programSpecOf(o, io.cwd);
+  if (program !== undefined) {
+    const controller = programController(program, io.cwd);
+    const portable = portableSpec(program, io.cwd);
+    return { controller, base: {}, job: { module: program.entry, exportName: '', program }, source: { module: portable.entry, exportName: '', checkOptions: null, program: portable }, program: true };
+  }
+  const file = o.module!;
+  const mod = await loadModule(file, io.cwd, 'check');
+  const picked = pickController(mod, file, o.controller, 'check');
+  return {
+    controller: picked.controller,
+    base: moduleCheckOptions(mod.exports, file),
+    job: { module: mod.path, exportName: picked.exportName },
+    source: { module: mod.relativePath, exportName: picked.exportName, checkOptions: mod.exports['checkOptions'] !== undefined ? 'checkOptions' : null },
+    program: false,
+  };
+}
+
+/**
+ * The story of --story and --manifests, read and validated before a long run: a file that
+ * cannot be used is a usage error (exit 2) naming the file, the document or step, and the line.
+ */
+function storyOfFlags(o: CheckCommandOptions, cwd: string): Story | undefined {
+  if (o.story === undefined && o.manifests === undefined) return undefined;
+  try {
+    const told = o.story !== undefined ? loadStory(o.story, { cwd }) : {};
+    const objects = o.manifests !== undefined ? loadManifests(o.manifests, { cwd }) : [];
+    const story: Story = { ...told, objects: [...objects, ...(told.objects ?? [])] };
+    resolveStory(story, `steadystate check: ${[o.story, ...(o.manifests ?? [])].filter((x) => x !== undefined).join(', ')}`, 'story');
+    return story;
+  } catch (err) {
+    if (err instanceof TypeError && err.message.startsWith('steadystate')) throw new UsageError(err.message);
+    throw err;
+  }
 }
 
 function randomSeed(): number {
@@ -105,6 +154,7 @@ function humanSummary(result: CheckResult, written: WrittenReports, io: CliIo): 
     if (s.convergenceLatencyMs) lines.push(`  convergence latency p50 ${s.convergenceLatencyMs.p50} ms, p90 ${s.convergenceLatencyMs.p90} ms, p99 ${s.convergenceLatencyMs.p99} ms`);
     lines.push(`  ${s.reconcilesPerObject} reconciles and ${s.storeWritesPerObject} store writes per object; peak downstream ${s.peakDownstreamQps} req/s`);
     for (const c of result.coverage) lines.push(`  fault ${c.kind}: fired ${c.injected}× in ${c.enabled} runs where enabled; changed behaviour in ${c.changedBehaviour}`);
+    if (result.realTimers) lines.push(`  note: ${realTimersNote(result.realTimers)}`);
     if (files.length) lines.push(`  reports: ${files.join(', ')}`);
     return lines.join('\n') + '\n';
   }

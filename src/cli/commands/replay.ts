@@ -2,7 +2,8 @@ import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { parseReproductionFile, ReproductionFileError, type ReproductionFile } from '../../report/json.js';
 import { replay, type ReplayResult } from '../../replay.js';
-import { proofLayout } from '../../report/result.js';
+import { proofLayout, type ControllerSource } from '../../report/result.js';
+import { programController, type ProgramSpec } from '../program-target.js';
 import { moduleCheckOptions } from '../check-job.js';
 import type { CliIo } from '../io.js';
 import { loadModule, pickController } from '../load-module.js';
@@ -21,6 +22,8 @@ import { simulateInWorker } from '../worker-pool.js';
  */
 export async function replayCommand(o: ReplayCommandOptions, io: CliIo): Promise<number> {
   const file = readReproduction(o.report, io.cwd);
+  const program = o.module === undefined ? (file.controller.source as ControllerSource | null)?.program : undefined;
+  if (program !== undefined && file.property.name !== 'watchdog' && file.property.name !== 'fault-coverage') return replayProgram(o, io, file, program);
   const moduleName = o.module ?? file.controller.source?.module;
   if (moduleName === undefined) {
     throw new UsageError(`steadystate replay: ${o.report} does not say which module holds controller "${file.controller.name}" (it was written from a test, not by steadystate check). Pass it: steadystate replay ${o.report} --module path/to/controller.ts.`);
@@ -73,6 +76,20 @@ export async function replayCommand(o: ReplayCommandOptions, io: CliIo): Promise
     lines.push(`${label(io, true)} ${picked.controller.name} now satisfies ${result.property} on this scenario.`);
   }
   io.stdout.write(`${lines.join('\n')}\n`);
+  return result.ok ? 0 : 1;
+}
+
+/** A reproduction of a program checked with --program: hosted again from its recorded spec. */
+async function replayProgram(o: ReplayCommandOptions, io: CliIo, file: ReproductionFile, spec: ProgramSpec): Promise<number> {
+  const controller = programController(spec, io.cwd);
+  const result = await replay(controller, file, {});
+  if (o.json) {
+    io.stdout.write(`${JSON.stringify({ ok: result.ok, property: result.property, sameTrace: result.sameTrace, hash: result.hash, expectedHash: result.expectedHash, mismatches: result.mismatches, failure: result.failure }, null, 2)}\n`);
+    return result.ok ? 0 : 1;
+  }
+  const head = result.sameTrace ? `Replayed ${o.report}: identical trace (hash ${result.hash}).` : `Replayed ${o.report}: the trace differs (recorded ${result.expectedHash ?? '?'}, now ${result.hash}).`;
+  const verdict = result.failure ? `${label(io, false)} ${controller.name} still fails ${result.property}: ${result.failure.summary}\n\n${indent(proofLayout(result.failure.explanation))}` : `${label(io, true)} ${controller.name} now satisfies ${result.property} on this scenario.`;
+  io.stdout.write(`${head}\n${verdict}\n`);
   return result.ok ? 0 : 1;
 }
 

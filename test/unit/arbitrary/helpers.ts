@@ -8,6 +8,8 @@ export function template(overrides: Partial<ResolvedObjectTemplate> = {}): Resol
     kind: 'ReplicaSet',
     namespace: 'default',
     name: 'rs',
+    names: undefined,
+    namespaces: undefined,
     spec: fc.record({ replicas: fc.integer({ min: 1, max: 5 }) }),
     status: { replicas: 0 },
     labels: {},

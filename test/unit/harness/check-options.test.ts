@@ -50,7 +50,7 @@ describe('resolveCheckOptions', () => {
     ['shard', levelTriggered, { shard: { index: 3, count: 2 } }, /shard\.index must be an integer in \[0, 1\]/],
     ['template clash', levelTriggered, { objects: [{ spec: {} }, { spec: { a: 1 } }] }, /options\.objects\[1\] would name its objects like an earlier template/],
     ['action', levelTriggered, { actions: ['explode' as never] }, /options\.actions contains "explode"/],
-    ['corpus controller', levelTriggered, { corpus: { scenarios: [{ seed: 1, controllers: [{ name: 'other' }], initialObjects: [], workload: [], faults: { events: [], background: [] } }] } }, /corpus\.scenarios\[0\] names controller "other"/],
+    ['corpus controller', levelTriggered, { corpus: { scenarios: [{ seed: 1, controllers: [{ name: 'other' }], initialObjects: [], workload: [], faults: { events: [], background: [] } }] } }, /corpus\.scenarios\[0\] cannot run in this check: it names controller "other"/],
   ];
   for (const [what, target, options, message] of bad) {
     it(`rejects a bad ${what} with a message naming the option and the fix`, () => {

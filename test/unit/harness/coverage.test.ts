@@ -20,6 +20,18 @@ describe('behaviourFingerprint', () => {
     expect(behaviourFingerprint(a)).toBe(behaviourFingerprint(b));
     expect(behaviourFingerprint(a)).not.toBe(behaviourFingerprint(c));
   });
+
+  it('counts what a controller did without writing: reconciles, requests on the wire, exits (in any order)', () => {
+    const list = (t: number, rv: number) => ({ t, type: 'http:request' as const, controller: 'p', replica: 0, method: 'GET', path: `/api/v1/configmaps?resourceVersion=${rv}`, status: 200, ms: 5 });
+    const watch = (t: number) => ({ t, type: 'http:request' as const, controller: 'p', replica: 0, method: 'GET', path: '/api/v1/configmaps?watch=true', status: 200, ms: 5, watch: true });
+    const base = fakeRun({ trace: [list(10, 1), watch(20)] });
+    // the same requests at other times and versions, in another order: the same behaviour
+    expect(behaviourFingerprint(fakeRun({ trace: [watch(5), list(900, 7)] }))).toBe(behaviourFingerprint(base));
+    // a relist the program made because of a fault: a change, though nothing was written
+    expect(behaviourFingerprint(fakeRun({ trace: [list(10, 1), watch(20), list(30, 2)] }))).not.toBe(behaviourFingerprint(base));
+    expect(behaviourFingerprint(fakeRun({ trace: [list(10, 1), watch(20), { t: 40, type: 'process:exit', controller: 'p', replica: 0, kind: 'exit', code: 1 }] }))).not.toBe(behaviourFingerprint(base));
+    expect(behaviourFingerprint(fakeRun({ trace: [{ t: 1, type: 'reconcile:start', controller: 'c', key: 'default/a' }] }))).not.toBe(behaviourFingerprint(fakeRun()));
+  });
 });
 
 describe('CoverageTracker', () => {

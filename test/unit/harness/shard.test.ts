@@ -34,7 +34,7 @@ describe('shardProblem', () => {
   it('accepts valid shards and names the fix for bad ones', () => {
     expect(shardProblem({ index: 0, count: 2 }, 'x')).toBeUndefined();
     expect(shardProblem({ index: 2, count: 2 }, 'x')).toMatch(/shard\.index must be an integer in \[0, 1\] \(0-based\)/);
-    expect(shardProblem({ index: 0, count: 0 }, 'x')).toMatch(/shard\.count must be an integer ≥ 1/);
+    expect(shardProblem({ index: 0, count: 0 }, 'x')).toMatch(/shard\.count must be a safe integer ≥ 1/);
   });
 });
 

@@ -104,6 +104,26 @@ describe('users retry like kubectl apply and GitOps', () => {
     expect(r.finalObjects.find((o) => o.kind === APP)!.spec).toEqual({ image: 'nginx:2' });
   });
 
+  it('acts on each object in order: a later action waits for a retried earlier one; other objects do not wait', async () => {
+    // the create is answered 429 with Retry-After 3 s; the update at 1 s must not run first (NotFound) nor be undone
+    const other: NewObject = { kind: APP, metadata: { name: 'api', namespace: 'default' }, spec: { image: 'node:20' } };
+    const r = await runWorkload(
+      [
+        { at: 0, type: 'create', object: app('nginx:1') },
+        { at: 1000, type: 'update', kind: APP, key: 'default/web', spec: { image: 'nginx:2' } },
+        { at: 1000, type: 'create', object: other },
+      ],
+      { events: [{ kind: 'api-error', nth: 0, target: 'user', params: { status: 429, retryAfterSeconds: 3 } }], background: [] },
+    );
+    expect(userActions(r.trace).map((e) => `${e['action']} ${e['key']} at ${e.t}${e['error'] ? ` ${e['error']}` : ''}`)).toEqual([
+      'create default/web at 0 TooManyRequests',
+      'create default/api at 1000',
+      'create default/web at 3000',
+      'update default/web at 3000',
+    ]);
+    expect(r.finalObjects.find((o) => o.kind === APP && o.metadata.name === 'web')!.spec).toEqual({ image: 'nginx:2' });
+  });
+
   it('a rejection that does not pass (NotFound) is not retried', async () => {
     const r = await runWorkload([{ at: 0, type: 'update', kind: APP, key: 'default/none', spec: { image: 'x' } }]);
     expect(userActions(r.trace)).toEqual([expect.objectContaining({ action: 'update', error: 'NotFound' })]);

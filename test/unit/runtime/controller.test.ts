@@ -185,11 +185,25 @@ describe('leader election', () => {
     expect(r.finalObjects.some((o) => o.kind === 'Lease')).toBe(true);
   });
 
-  it('without leader election both replicas reconcile the same key', async () => {
+  it('declared without leader election, both replicas reconcile the same key', async () => {
     const replicas = new Set<number>();
-    const c = defineController({ name: 'c', for: 'Thing', resyncPeriodMs: 0, reconcile: (ctx) => void replicas.add(ctx.replica) });
+    const c = defineController({ name: 'c', for: 'Thing', leaderElection: false, resyncPeriodMs: 0, reconcile: (ctx) => void replicas.add(ctx.replica) });
     await run(scenario({ controllers: [{ name: 'c', replicas: 2 }], initialObjects: [obj('a')] }), [c]);
     expect([...replicas].sort()).toEqual([0, 1]);
+  });
+
+  it('undeclared, leader election is on with more than one replica (as operators are deployed) and off with one', async () => {
+    const replicas = new Set<number>();
+    const c = defineController({ name: 'c', for: 'Thing', resyncPeriodMs: 0, reconcile: (ctx) => void replicas.add(ctx.replica) });
+    const two = await run(scenario({ controllers: [{ name: 'c', replicas: 2 }], initialObjects: [obj('a')] }), [c]);
+    expect([...replicas]).toEqual([0]);
+    expect(two.run.finalObjects.some((o) => o.kind === 'Lease')).toBe(true);
+    const one = await run(scenario({ controllers: [{ name: 'c' }], initialObjects: [obj('a')] }), [c]);
+    expect(one.run.finalObjects.some((o) => o.kind === 'Lease')).toBe(false);
+  });
+
+  it('refuses a leaderElection that is not a boolean', () => {
+    expect(() => defineController({ name: 'c', for: 'Thing', leaderElection: 'yes' as unknown as boolean, reconcile: () => undefined })).toThrow(/leaderElection must be true, false .* or left out/);
   });
 });
 

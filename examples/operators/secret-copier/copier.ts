@@ -1,0 +1,69 @@
+/**
+ * A secret copier: a Secret labelled `example.com/copy-to-all-namespaces: "true"` is copied to
+ * every namespace, and kept in step when it changes or a namespace appears. Each copy is written
+ * with a strategic merge patch (created when it does not exist yet) and carries the label
+ * `example.com/copied-from`. Built from two client-node informers: the labelled Secrets and the
+ * Namespaces.
+ */
+import { CoreV1Api, KubeConfig, makeInformer, PatchStrategy, setHeaderOptions, type V1Namespace, type V1Secret } from '@kubernetes/client-node';
+
+const COPY = 'example.com/copy-to-all-namespaces';
+const FROM = 'example.com/copied-from';
+
+const kc = new KubeConfig();
+kc.loadFromDefault();
+const core = kc.makeApiClient(CoreV1Api);
+const strategic = setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch);
+
+function code(err: unknown): number | undefined {
+  const c = (err as { code?: unknown } | null)?.code;
+  return typeof c === 'number' ? c : undefined;
+}
+
+/** Writes (or creates) the copy of `source` in `namespace`. */
+export async function copyTo(source: V1Secret, namespace: string): Promise<void> {
+  const name = source.metadata!.name!;
+  const from = `${source.metadata!.namespace}.${name}`;
+  const body: V1Secret = { metadata: { name, labels: { [FROM]: from } }, type: source.type ?? 'Opaque', data: source.data ?? {} };
+  try {
+    const current = await core.readNamespacedSecret({ name, namespace });
+    if (current.metadata?.labels?.[FROM] === from && JSON.stringify(current.data ?? {}) === JSON.stringify(source.data ?? {})) return;
+    await core.patchNamespacedSecret({ name, namespace, body }, strategic);
+  } catch (err) {
+    if (code(err) !== 404) throw err;
+    await core.createNamespacedSecret({ namespace, body });
+  }
+  console.log(`copied ${from} to ${namespace}`);
+}
+
+/** What the copier knows now: the labelled Secrets and the namespaces, from its informers. */
+export interface Caches {
+  source(namespace: string, name: string): V1Secret | undefined;
+  namespaceExists(name: string): boolean;
+}
+
+/** Starts the copier; `copy` decides how a copy is written and what becomes of its failures. */
+export function main(copy: (source: V1Secret, namespace: string, caches: Caches) => void): void {
+  const sources = makeInformer<V1Secret>(kc, '/api/v1/secrets', () => core.listSecretForAllNamespaces({ labelSelector: `${COPY}=true` }), `${COPY}=true`);
+  const namespaces = makeInformer<V1Namespace>(kc, '/api/v1/namespaces', () => core.listNamespace());
+  const caches: Caches = {
+    source: (namespace, name) => sources.get(name, namespace),
+    namespaceExists: (name) => namespaces.get(name) !== undefined,
+  };
+  const fanOut = (source: V1Secret): void => {
+    for (const ns of namespaces.list()) if (ns.metadata?.name !== source.metadata?.namespace) copy(source, ns.metadata!.name!, caches);
+  };
+  sources.on('add', fanOut);
+  sources.on('update', fanOut);
+  namespaces.on('add', (ns) => {
+    for (const s of sources.list()) if (s.metadata?.namespace !== ns.metadata?.name) copy(s, ns.metadata!.name!, caches);
+  });
+  for (const informer of [sources, namespaces] as const) {
+    informer.on('error', (err: unknown) => {
+      console.error(`informer stopped: ${err instanceof Error ? err.message : String(err)}`);
+      setTimeout(() => void informer.start(), 5_000);
+    });
+  }
+  void namespaces.start().then(() => sources.start());
+  console.log('secret copier started');
+}

@@ -1,0 +1,4 @@
+/** The Website operator with a framework that watches again after a failed watch. */
+import { WebsiteOperator } from './website.js';
+
+await new WebsiteOperator({ exitOnWatchError: false }).start();

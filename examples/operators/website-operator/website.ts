@@ -1,0 +1,65 @@
+/**
+ * The Website operator: every Website (example.com/v1) gets a ConfigMap `<name>-site` with its
+ * page settings, a finalizer that deletes that ConfigMap first when the Website goes, and a
+ * status that says which generation it has served.
+ */
+import { PatchStrategy, type KubernetesObject, type V1ConfigMap } from '@kubernetes/client-node';
+import { Operator, type OperatorOptions, type ResourceEvent } from './operator.js';
+
+const GROUP = 'example.com';
+const VERSION = 'v1';
+const PLURAL = 'websites';
+const FINALIZER = 'example.com/site-cleanup';
+
+interface Website extends KubernetesObject {
+  spec?: { title?: string; replicas?: number };
+  status?: { observedGeneration?: number; page?: string };
+}
+
+function code(err: unknown): number | undefined {
+  const c = (err as { code?: unknown } | null)?.code;
+  return typeof c === 'number' ? c : undefined;
+}
+
+export class WebsiteOperator extends Operator {
+  constructor(options: OperatorOptions) {
+    super(options);
+  }
+
+  protected async init(): Promise<void> {
+    await this.watchResource(GROUP, VERSION, PLURAL, (e) => this.reconcile(e));
+  }
+
+  private async reconcile(e: ResourceEvent): Promise<void> {
+    const site = e.object as Website;
+    const name = `${site.metadata!.name!}-site`;
+    const namespace = site.metadata!.namespace!;
+    const done = await this.handleResourceFinalizer(e, FINALIZER, async () => {
+      try {
+        await this.objects.delete({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace } });
+      } catch (err) {
+        if (code(err) !== 404) throw err;
+      }
+    });
+    if (done) return;
+    const page = `${site.spec?.title ?? 'untitled'} x${site.spec?.replicas ?? 1}`;
+    const desired: V1ConfigMap & KubernetesObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace, labels: { 'app.kubernetes.io/managed-by': 'website-operator' } }, data: { page } };
+    const current = await this.objects.read<V1ConfigMap & KubernetesObject>({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace } }).catch((err: unknown) => {
+      if (code(err) === 404) return undefined;
+      throw err;
+    });
+    if (current === undefined) {
+      try {
+        await this.objects.create(desired);
+      } catch (err) {
+        // created meanwhile (an earlier attempt that timed out, or another replica): fine
+        if (code(err) !== 409) throw err;
+      }
+    } else if (current.data?.['page'] !== page) {
+      await this.objects.patch({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data: { page } }, undefined, undefined, 'website-operator', undefined, PatchStrategy.MergePatch);
+    }
+    if (site.status?.observedGeneration !== site.metadata!.generation || site.status?.page !== page) {
+      await this.patchResourceStatus(site, GROUP, VERSION, PLURAL, { observedGeneration: site.metadata!.generation, page });
+    }
+  }
+}

@@ -1,0 +1,57 @@
+import { existsSync, statSync } from 'node:fs';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { defineProgram, type ProgramSpec } from '../kube-rest/define-program.js';
+import type { ControllerDefinition } from '../runtime/define-controller.js';
+import type { CheckCommandOptions } from './options.js';
+import { UsageError } from './usage-error.js';
+
+export type { ProgramSpec };
+
+const PROGRAM_FLAGS = ['for', 'name', 'arg', 'env', 'sample', 'resource'] as const;
+
+/**
+ * The program `steadystate check --program FILE …` names, or undefined when the check is of a
+ * module (then none of the program flags may be given).
+ * @throws UsageError for a missing file, a missing --for, a module given too, or program flags without --program
+ * @internal
+ */
+export function programSpecOf(o: CheckCommandOptions, cwd: string): ProgramSpec | undefined {
+  if (o.program === undefined) {
+    const stray = PROGRAM_FLAGS.filter((f) => o[f] !== undefined);
+    if (stray.length > 0) throw new UsageError(`steadystate check: ${stray.map((f) => `--${f}`).join(', ')} ${stray.length === 1 ? 'goes' : 'go'} with --program FILE (a program checked unchanged); a module's controllers carry their own settings.`);
+    if (o.module === undefined) throw new UsageError('steadystate check: missing <module>: a .ts or .js file exporting controllers made by defineController, or --program FILE for a program that runs as the operator process. Usage: steadystate check <module>, or steadystate check --program src/operator.ts --for <Kind>.');
+    return undefined;
+  }
+  if (o.module !== undefined) throw new UsageError(`steadystate check: give either a module (${o.module}) or --program ${o.program}, not both: a module exports controllers, a program is run as the operator process itself.`);
+  if (o.controller !== undefined) throw new UsageError('steadystate check: --controller picks an export of a module; with --program the program is the controller (name it with --name).');
+  const entry = isAbsolute(o.program) ? o.program : resolve(cwd, o.program);
+  if (!existsSync(entry)) throw new UsageError(`steadystate check: cannot find the program ${JSON.stringify(o.program)} (looked at ${entry}). Paths are relative to the current directory (${cwd}).`);
+  if (statSync(entry).isDirectory()) throw new UsageError(`steadystate check: --program ${o.program} is a directory; pass the program's entry file, e.g. ${o.program.replace(/\/$/, '')}/index.ts.`);
+  if (o.for === undefined) throw new UsageError(`steadystate check: --program ${o.program} needs --for KIND: the kind of the objects the program reconciles (what the check generates and judges), e.g. --for ConfigMap or --for WebApp.`);
+  return {
+    entry,
+    for: o.for,
+    ...(o.name !== undefined ? { name: o.name } : {}),
+    ...(o.arg !== undefined ? { args: o.arg } : {}),
+    ...(o.env !== undefined ? { env: Object.fromEntries(o.env) } : {}),
+    ...(o.sample !== undefined ? { sample: o.sample } : {}),
+    ...(o.resource !== undefined ? { resources: o.resource } : {}),
+  };
+}
+
+/** The controller of a program spec. @internal */
+export function programController(spec: ProgramSpec, cwd: string): ControllerDefinition {
+  const { entry, ...rest } = spec;
+  try {
+    return defineProgram({ ...rest, entry: isAbsolute(entry) ? entry : resolve(cwd, entry) });
+  } catch (err) {
+    if (err instanceof TypeError && err.message.startsWith('steadystate')) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+/** The spec as a reproduction records it: the entry relative to the working directory. @internal */
+export function portableSpec(spec: ProgramSpec, cwd: string): ProgramSpec {
+  const rel = relative(cwd, spec.entry).split('\\').join('/');
+  return { ...spec, entry: rel.startsWith('..') ? spec.entry : rel };
+}

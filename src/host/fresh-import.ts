@@ -1,0 +1,111 @@
+import { createRequire, register } from 'node:module';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { MessageChannel } from 'node:worker_threads';
+import { originals } from './originals.js';
+
+/**
+ * Imports a program's entry module as a new instance, with its own copy of every module of the
+ * program (the files outside `node_modules`), as a restarted process would load them: state
+ * built at module load (a KubeConfig, a client, a cache) is built again. Libraries under
+ * `node_modules` are shared (loading `@kubernetes/client-node` once per incarnation would cost
+ * more than the runs). ESM modules get a new instance through a query on their URL that a
+ * resolve hook passes on to the modules they import; CommonJS modules are evicted from
+ * `require.cache` first. TypeScript goes through whatever loader is registered (tsx).
+ * @internal
+ */
+
+/** The query that names an incarnation's copy of a module (cleaned from stack traces). */
+export const INCARNATION_QUERY = 'steadystate-incarnation';
+
+/**
+ * Passes an importer's incarnation query on to the project files it imports, and tells the main
+ * thread when the loader is busy (a program still loading modules is still starting up).
+ */
+const HOOKS = `
+const Q = ${JSON.stringify(INCARNATION_QUERY)};
+const re = new RegExp('[?&]' + Q + '=(\\\\d+)');
+let port;
+export function initialize(data) {
+  port = data && data.port;
+}
+export async function load(url, context, next) {
+  port?.postMessage(0);
+  return next(url, context);
+}
+export async function resolve(specifier, context, next) {
+  port?.postMessage(0);
+  const r = await next(specifier, context);
+  const parent = context.parentURL;
+  if (!parent || !r.url.startsWith('file:') || r.url.includes('/node_modules/')) return r;
+  const m = re.exec(parent);
+  if (!m || re.test(r.url)) return r;
+  return { ...r, url: r.url + (r.url.includes('?') ? '&' : '?') + Q + '=' + m[1] };
+}
+`;
+
+let registered = false;
+let incarnations = 0;
+let lastLoaderActivity = 0;
+
+/** Wall-clock ms (host clock) of the loader's last resolve or load: a program still importing modules is still starting. @internal */
+export function loaderIdleSince(): number {
+  return lastLoaderActivity;
+}
+const require = createRequire(import.meta.url);
+
+/**
+ * Node's own `import()`: a test runner that rewrites `import()` in our code (vitest's module
+ * runner) would load the program its own way, with one shared copy of the modules it imports
+ * and other stack traces than the CLI's. A CommonJS file that Node itself requires keeps the
+ * real one (code made with `new Function` inside such a runner has no import callback at all).
+ */
+let nativeImportFn: ((specifier: string) => Promise<unknown>) | undefined;
+function nativeImport(specifier: string): Promise<unknown> {
+  if (nativeImportFn === undefined) {
+    const dir = mkdtempSync(join(tmpdir(), 'steadystate-import-'));
+    const file = join(dir, 'native-import.cjs');
+    writeFileSync(file, 'module.exports = (specifier) => import(specifier);\n', 'utf8');
+    nativeImportFn = require(file) as (specifier: string) => Promise<unknown>;
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return nativeImportFn(specifier);
+}
+
+/** The marker tsx registration sets (shared with the CLI's module loader). */
+const TSX_REGISTERED = Symbol.for('steadystate.tsx-registered');
+
+/** Makes Node's own loader understand TypeScript (the CLI has done it already; vitest has not). */
+async function ensureTsx(): Promise<void> {
+  const g = globalThis as { [TSX_REGISTERED]?: boolean };
+  if (g[TSX_REGISTERED]) return;
+  g[TSX_REGISTERED] = true;
+  const { register: registerTsx } = await import('tsx/esm/api');
+  registerTsx();
+}
+
+/**
+ * Imports `file` (an absolute path) as a fresh instance. Every call gets its own instance of
+ * the program's modules; `root` bounds what counts as the program (default: the file's folder).
+ * @internal
+ */
+export async function importFresh(file: string, root: string = dirname(file)): Promise<unknown> {
+  if (!registered) {
+    registered = true;
+    await ensureTsx();
+    const { port1, port2 } = new MessageChannel();
+    port1.on('message', () => (lastLoaderActivity = originals.performanceNow()));
+    port1.unref();
+    register(`data:text/javascript,${encodeURIComponent(HOOKS)}`, { data: { port: port2 }, transferList: [port2] });
+  }
+  lastLoaderActivity = originals.performanceNow();
+  const prefix = root.endsWith(sep) ? root : `${root}${sep}`;
+  for (const key of Object.keys(require.cache)) {
+    if (key.startsWith(prefix) && !key.includes(`${sep}node_modules${sep}`)) delete require.cache[key];
+  }
+  const url = pathToFileURL(file);
+  url.searchParams.set(INCARNATION_QUERY, String(++incarnations));
+  return nativeImport(url.href);
+}

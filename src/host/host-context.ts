@@ -1,0 +1,82 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/**
+ * How a process (or a run's code) ended abruptly: `process.exit(code)`, an exception nobody
+ * caught, or a rejection nobody handled. Node ends a real process for each of them.
+ * @public
+ */
+export type ExitKind = 'exit' | 'uncaught' | 'unhandled-rejection';
+
+/** Something that would have ended the host process, as the guard recorded it. @public */
+export interface RunEscape {
+  /** Virtual time (ms) when it happened. */
+  t: number;
+  kind: ExitKind;
+  /** Exit code: the one passed to `process.exit`, 1 for an uncaught exception or unhandled rejection. */
+  code: number;
+  /** `process.exit(0)`, or the error's `name: message`. */
+  message: string;
+  /** The stack of the call or of the error (file paths as the host reports them). */
+  stack?: string;
+  /** Where the code ran: `'a setTimeout callback'`, `'a promise'`, … */
+  where?: string;
+}
+
+/** Real timers a run's code created (they do not run on virtual time), as reported. @public */
+export interface RealTimerUse {
+  setTimeout: number;
+  setInterval: number;
+  setImmediate: number;
+  /** Still pending when the run ended, and cleared then. */
+  clearedAtEnd: number;
+  /** The first creating call, as one stack frame (`at reconcile (src/web.ts:12:5)`). */
+  firstSite?: string;
+}
+
+/**
+ * A hosted process incarnation, as the guard dispatches to it: the patched globals
+ * (timers, clocks, env, argv, console) consult the incarnation in whose async context they are
+ * called. Implemented by src/host/process-sandbox.ts.
+ * @internal
+ */
+export interface ProcessSandbox {
+  readonly alive: boolean;
+  setTimeout(fn: (...args: unknown[]) => void, ms: unknown, args: unknown[], repeat: boolean): object;
+  setImmediate(fn: (...args: unknown[]) => void, args: unknown[]): object;
+  /** Cancels a timer of this sandbox; false if `timer` is not one of its timers. */
+  clearTimer(timer: unknown): boolean;
+  /** Wall-clock milliseconds since the epoch, on the simulated clock. */
+  epochMs(): number;
+  /** Milliseconds since this incarnation started (performance.now). */
+  uptimeMs(): number;
+  readonly env: Record<string, string | undefined>;
+  readonly argv: string[];
+  log(level: 'debug' | 'info' | 'warn' | 'error', args: unknown[]): void;
+  /** Ends the incarnation (exit, uncaught exception, unhandled rejection). */
+  die(escape: RunEscape): void;
+}
+
+/** One run the guard watches over. @internal */
+export interface RunScope {
+  readonly id: number;
+  /** Virtual time of the run (ms). */
+  readonly now: () => number;
+  readonly escapes: RunEscape[];
+  readonly realTimers: RealTimerUse;
+  /** Pending real timers the run's code created: cleared when the run ends. */
+  readonly pending: Map<object, 'timeout' | 'interval' | 'immediate'>;
+}
+
+/** What the async context knows: the run, and the hosted process, if the code is one's. @internal */
+export interface HostStore {
+  readonly scope: RunScope;
+  readonly sandbox?: ProcessSandbox;
+}
+
+/** The async context of runs and hosted processes (follows promises, timers and callbacks). @internal */
+export const hostContext = new AsyncLocalStorage<HostStore>();
+
+/** The hosted process whose code is running, if any. @internal */
+export function currentSandbox(): ProcessSandbox | undefined {
+  return hostContext.getStore()?.sandbox;
+}

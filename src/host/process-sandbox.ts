@@ -1,0 +1,233 @@
+import { format } from 'node:util';
+import { ProcessExitSignal } from './exit-signal.js';
+import { hostContext, type HostStore, type ProcessSandbox, type RunEscape, type RunScope } from './host-context.js';
+import { activateHostedGlobals, virtualTimers } from './hosted-globals.js';
+import { cleanStack, describeThrown } from './stack.js';
+
+/** What a sandbox needs from the simulation: virtual time and the kernel's activity signal. @internal */
+export interface SandboxClock {
+  now(): number;
+  /** Runs fn `ms` virtual ms from now; returns the cancel function. */
+  after(ms: number, fn: () => void): () => void;
+  /** Tells the kernel that code outside its tasks has work to do (keeps virtual time still). */
+  activity(): void;
+}
+
+/** Options of {@link createSandbox}. @internal */
+export interface SandboxOptions {
+  scope: RunScope;
+  clock: SandboxClock;
+  /** Milliseconds since the epoch at virtual time 0 (`new Date()` in the program). */
+  epochMs: number;
+  env: Record<string, string | undefined>;
+  argv: string[];
+  /** A line the program printed (console.* or process.stdout/stderr). */
+  onOutput(level: 'debug' | 'info' | 'warn' | 'error', message: string): void;
+  /** The incarnation ended itself (exit, uncaught exception, unhandled rejection). */
+  onDeath(escape: RunEscape): void;
+}
+
+/** The longest line kept from a program's output (longer ones are cut). */
+const MAX_LINE = 2_000;
+/** Node's upper bound for timer delays (larger delays become 1 ms, as in Node). */
+const TIMEOUT_MAX = 2 ** 31 - 1;
+
+/** A running hosted incarnation: its sandbox, plus what its host needs. @internal */
+export interface Sandbox extends ProcessSandbox {
+  /** Runs fn as this incarnation's code (its timers, clocks, env and exits are the sandbox's). */
+  run<T>(fn: () => T): T;
+  /** The async context of this incarnation (for transports that call back into it). */
+  readonly store: HostStore;
+  /** The last line it printed, if any. */
+  readonly lastOutput: string | undefined;
+  /** Times it waited on the simulation: timers set, requests sent (see {@link Sandbox.noteWait}). */
+  readonly waits: number;
+  /** Counts a wait on the simulation the sandbox cannot see itself (a request to the simulated API). */
+  noteWait(): void;
+  /** Calls `fn` once, at the first wait on the simulation or when the incarnation ends (now, if that happened already). */
+  onFirstWait(fn: () => void): void;
+  /** Ends it from outside (crash fault, end of run): its timers never fire again. */
+  kill(): void;
+}
+
+/**
+ * Creates the sandbox of one incarnation of a hosted process: timers on the virtual clock
+ * (`setTimeout`, `setInterval`, `setImmediate`, their `clear*`, `timers/promises`), `Date`,
+ * `performance.now()` and `process.hrtime` on simulated time, its own `process.env` and
+ * `process.argv`, and its output captured. The run guard's patched globals dispatch to it while
+ * its code runs (async context), and turn its exits, uncaught exceptions and unhandled
+ * rejections into {@link SandboxOptions.onDeath}.
+ * @internal
+ */
+export function createSandbox(o: SandboxOptions): Sandbox {
+  activateHostedGlobals();
+  let alive = true;
+  let lastOutput: string | undefined;
+  let nextId = 1;
+  let waits = 0;
+  let firstWait: (() => void)[] | undefined = [];
+  const waited = (): void => {
+    waits++;
+    const fns = firstWait;
+    firstWait = undefined;
+    if (fns) for (const f of fns) f();
+  };
+  const startedAt = o.clock.now();
+  /** Pending timers by id: cancel functions. */
+  const timers = new Map<number, VirtualTimeout>();
+
+  const sandbox: Sandbox = {
+    get alive() {
+      return alive;
+    },
+    get lastOutput() {
+      return lastOutput;
+    },
+    get waits() {
+      return waits;
+    },
+    noteWait() {
+      waited();
+    },
+    onFirstWait(fn) {
+      if (firstWait === undefined) fn();
+      else firstWait.push(fn);
+    },
+    env: o.env,
+    argv: o.argv,
+    store: undefined as unknown as HostStore,
+    run: <T>(fn: () => T): T => hostContext.run(sandbox.store, fn),
+    setTimeout(fn, ms, args, repeat) {
+      waited();
+      const t = new VirtualTimeout(nextId++, delayOf(ms), repeat, fn, args, sandbox, timers, o.clock);
+      timers.set(t.id, t);
+      virtualTimers.set(t, () => t.close());
+      t.arm();
+      return t;
+    },
+    setImmediate(fn, args) {
+      waited();
+      const t = new VirtualTimeout(nextId++, 0, false, fn, args, sandbox, timers, o.clock);
+      timers.set(t.id, t);
+      virtualTimers.set(t, () => t.close());
+      t.arm();
+      return t;
+    },
+    clearTimer(timer) {
+      const id = typeof timer === 'number' ? timer : typeof timer === 'string' && /^\d+$/.test(timer) ? Number(timer) : undefined;
+      const t = id !== undefined ? timers.get(id) : timer instanceof VirtualTimeout ? timer : undefined;
+      if (t === undefined) return false;
+      t.close();
+      return true;
+    },
+    epochMs: () => o.epochMs + o.clock.now(),
+    uptimeMs: () => o.clock.now() - startedAt,
+    log(level, args) {
+      if (!alive) return;
+      let message = format(...args);
+      if (message.length > MAX_LINE) message = `${message.slice(0, MAX_LINE)}…`;
+      for (const line of message.split('\n')) if (line.trim() !== '') lastOutput = line;
+      o.onOutput(level, message);
+    },
+    die(escape) {
+      if (!alive) return;
+      stop();
+      o.onDeath(escape);
+    },
+    kill() {
+      if (alive) stop();
+    },
+  };
+  (sandbox as { store: HostStore }).store = { scope: o.scope, sandbox };
+
+  function stop(): void {
+    alive = false;
+    waited();
+    for (const t of [...timers.values()]) t.close();
+  }
+  return sandbox;
+}
+
+/** `setTimeout`'s delay as Node coerces it: a number of whole ms in [1, 2^31-1], else 1. */
+function delayOf(ms: unknown): number {
+  const n = Number(ms);
+  return n >= 1 && n <= TIMEOUT_MAX ? Math.trunc(n) : 1;
+}
+
+/**
+ * A timer on the virtual clock with the surface of Node's `Timeout` (`ref`, `unref`, `hasRef`,
+ * `refresh`, `close`, a numeric primitive), so code that stores, unrefs or clears it works.
+ * Its callback runs as the incarnation's code; a throw ends the incarnation, as an uncaught
+ * exception ends a process.
+ */
+class VirtualTimeout {
+  private cancel: (() => void) | undefined;
+  private refed = true;
+  constructor(
+    readonly id: number,
+    private readonly ms: number,
+    private readonly repeat: boolean,
+    private readonly fn: (...args: unknown[]) => void,
+    private readonly args: unknown[],
+    private readonly sandbox: Sandbox,
+    private readonly timers: Map<number, VirtualTimeout>,
+    private readonly clock: SandboxClock,
+  ) {}
+
+  arm(): void {
+    // a dead incarnation's timers never fire (its code may still run a continuation or two)
+    if (this.sandbox.alive) this.cancel = this.clock.after(this.ms, () => this.fire());
+  }
+
+  private fire(): void {
+    this.cancel = undefined;
+    if (!this.sandbox.alive || !this.timers.has(this.id)) return;
+    if (this.repeat) this.arm();
+    else this.timers.delete(this.id);
+    this.clock.activity();
+    this.sandbox.run(() => {
+      try {
+        this.fn(...this.args);
+      } catch (err) {
+        if (err instanceof ProcessExitSignal) return;
+        this.sandbox.die({ t: this.clock.now(), kind: 'uncaught', code: 1, message: describeThrown(err), ...(err instanceof Error && err.stack !== undefined ? { stack: cleanStack(err.stack)! } : {}), where: `a ${this.repeat ? 'setInterval' : this.ms === 0 ? 'setImmediate' : 'setTimeout'} callback` });
+      }
+    });
+  }
+
+  close(): this {
+    this.cancel?.();
+    this.cancel = undefined;
+    this.timers.delete(this.id);
+    return this;
+  }
+
+  refresh(): this {
+    if (!this.timers.has(this.id)) return this;
+    this.cancel?.();
+    this.arm();
+    return this;
+  }
+
+  ref(): this {
+    this.refed = true;
+    return this;
+  }
+
+  unref(): this {
+    this.refed = false;
+    return this;
+  }
+
+  hasRef(): boolean {
+    return this.refed;
+  }
+
+  [Symbol.toPrimitive](): number {
+    return this.id;
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+}

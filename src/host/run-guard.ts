@@ -1,0 +1,235 @@
+import { ProcessExitSignal, exitCodeOf } from './exit-signal.js';
+import { hostContext, type HostStore, type RunEscape, type RunScope } from './host-context.js';
+import { cleanStack, describeThrown, firstUserFrame, stackHere } from './stack.js';
+import { installHostedGlobals } from './hosted-globals.js';
+import { originals } from './originals.js';
+
+/**
+ * The run guard: one mechanism, installed when a run starts and always restored when the last
+ * run ends (also after a failure), that keeps the code under test from ending or outliving the
+ * harness. While installed:
+ *
+ * - `process.exit(n)` and `process.abort()` never end the host: in a hosted program they end
+ *   that incarnation (the process restarts), anywhere else in a run they are recorded as an
+ *   escape of the run. Either way the caller's code stops (a {@link ProcessExitSignal} unwinds it).
+ * - an uncaught exception or an unhandled rejection is recorded the same way, with its stack,
+ *   instead of reaching vitest's or Node's handlers (which would kill or fail the host).
+ * - real timers (`setTimeout`, `setInterval`, `setImmediate`) created by a run's code are
+ *   counted, their callbacks' throws recorded, and those still pending when the run ends are
+ *   cleared then: nothing keeps ticking after a check. In a hosted program they are virtual.
+ *
+ * Which run (and which hosted process) a call belongs to comes from the async context
+ * ({@link hostContext}), which follows promises, timers and event callbacks.
+ * @internal
+ */
+
+/** At most this many escapes are kept per run (a throwing interval would otherwise fill memory). */
+const MAX_ESCAPES = 10;
+
+const scopes = new Set<RunScope>();
+let nextScopeId = 1;
+let restore: (() => void) | undefined;
+
+type TimerKind = 'timeout' | 'interval' | 'immediate';
+type AnyFn = (...args: unknown[]) => unknown;
+
+/**
+ * Runs `body` as one run under the guard: `now` stamps what the guard records with virtual time.
+ * The guard is installed on entry (if no other run holds it) and restored when the last run
+ * leaves, whatever `body` does.
+ * @internal
+ */
+export async function guardRun<T>(now: () => number, body: (scope: RunScope) => Promise<T>): Promise<T> {
+  const scope: RunScope = { id: nextScopeId++, now, escapes: [], realTimers: { setTimeout: 0, setInterval: 0, setImmediate: 0, clearedAtEnd: 0 }, pending: new Map() };
+  enter(scope);
+  try {
+    return await hostContext.run({ scope }, () => body(scope));
+  } finally {
+    // Node looks for unhandled rejections only when the microtask queue runs dry, which a run that
+    // never waited on a macrotask has not let happen yet: one turn of the event loop, still guarded
+    await new Promise<void>((resolve) => originals.setImmediate(resolve));
+    leave(scope);
+  }
+}
+
+/** Whether some run holds the guard. @internal */
+export function guardInstalled(): boolean {
+  return restore !== undefined;
+}
+
+function enter(scope: RunScope): void {
+  scopes.add(scope);
+  if (restore === undefined) restore = install();
+}
+
+function leave(scope: RunScope): void {
+  const clear = previous;
+  for (const [timer, kind] of scope.pending) {
+    scope.realTimers.clearedAtEnd++;
+    if (kind === 'immediate') clear.clearImmediate(timer as NodeJS.Immediate);
+    else clear.clearTimeout(timer as NodeJS.Timeout);
+  }
+  scope.pending.clear();
+  scopes.delete(scope);
+  if (scopes.size === 0 && restore !== undefined) {
+    const r = restore;
+    restore = undefined;
+    r();
+  }
+}
+
+/** Records an escape in a run (up to {@link MAX_ESCAPES}). @internal */
+export function recordEscape(scope: RunScope, escape: Omit<RunEscape, 't'>): void {
+  if (scope.escapes.length >= MAX_ESCAPES) return;
+  scope.escapes.push({ t: scope.now(), ...escape });
+}
+
+/** The runs a call without a hosted process belongs to: its own, or (no context) every active run. */
+function scopesOf(store: HostStore | undefined): RunScope[] {
+  if (store !== undefined) return scopes.has(store.scope) ? [store.scope] : [];
+  return [...scopes];
+}
+
+/** The globals the guard replaces, as they are now (a user's, vitest's or the CLI's). */
+function currentGlobals() {
+  return {
+    exit: process.exit,
+    abort: process.abort,
+    setTimeout: globalThis.setTimeout,
+    setInterval: globalThis.setInterval,
+    setImmediate: globalThis.setImmediate,
+    clearTimeout: globalThis.clearTimeout,
+    clearInterval: globalThis.clearInterval,
+    clearImmediate: globalThis.clearImmediate,
+  };
+}
+
+/** The globals as they were when the guard was installed. */
+let previous = currentGlobals();
+
+const PROMISIFY = Symbol.for('nodejs.util.promisify.custom');
+
+function install(): () => void {
+  const g = globalThis as unknown as Record<string, unknown>;
+  previous = currentGlobals();
+  const prev = previous;
+
+  const exit = (kind: 'exit' | 'abort', code: unknown): never => {
+    const store = hostContext.getStore();
+    const c = kind === 'abort' ? 134 : exitCodeOf(code);
+    const escape: Omit<RunEscape, 't'> = { kind: 'exit', code: c, message: kind === 'abort' ? 'process.abort()' : `process.exit(${c})`, ...withStack(stackHere()) };
+    if (store?.sandbox !== undefined) {
+      if (store.sandbox.alive) store.sandbox.die({ t: store.scope.now(), ...escape });
+    } else {
+      for (const s of scopesOf(store)) recordEscape(s, escape);
+    }
+    throw new ProcessExitSignal(c);
+  };
+  process.exit = ((code?: number) => exit('exit', code)) as typeof process.exit;
+  process.abort = (() => exit('abort', undefined)) as typeof process.abort;
+
+  const onThrown = (err: unknown, kind: 'uncaught' | 'unhandled-rejection', where: string | undefined): void => {
+    if (err instanceof ProcessExitSignal) return;
+    const store = hostContext.getStore();
+    const escape: Omit<RunEscape, 't'> = { kind, code: 1, message: describeThrown(err), ...withStack(err instanceof Error ? cleanStack(err.stack) : undefined), ...(where !== undefined ? { where } : {}) };
+    if (store?.sandbox !== undefined) {
+      if (store.sandbox.alive) store.sandbox.die({ t: store.scope.now(), ...escape });
+      return;
+    }
+    for (const s of scopesOf(store)) recordEscape(s, escape);
+  };
+  const onUncaught = (err: unknown, origin: unknown): void => onThrown(err, origin === 'unhandledRejection' ? 'unhandled-rejection' : 'uncaught', undefined);
+  const onUnhandled = (reason: unknown): void => onThrown(reason, 'unhandled-rejection', 'a promise');
+  // while a run holds the guard, its code's crashes are the run's verdict, not the host's death
+  // (Node's default) or a failed test file (vitest's listeners): park the other listeners
+  const parked = { uncaught: process.rawListeners('uncaughtException'), unhandled: process.rawListeners('unhandledRejection') };
+  process.removeAllListeners('uncaughtException');
+  process.removeAllListeners('unhandledRejection');
+  process.on('uncaughtException', onUncaught);
+  process.on('unhandledRejection', onUnhandled);
+
+  const track = (scope: RunScope, kind: TimerKind, create: (cb: AnyFn) => object, fn: AnyFn): object => {
+    const counter = kind === 'timeout' ? 'setTimeout' : kind === 'interval' ? 'setInterval' : 'setImmediate';
+    scope.realTimers[counter]++;
+    if (scope.realTimers.firstSite === undefined) {
+      const site = firstUserFrame(stackHere());
+      if (site !== undefined) scope.realTimers.firstSite = site;
+    }
+    let handle: object | undefined;
+    const callback = function (this: unknown, ...args: unknown[]): unknown {
+      if (kind !== 'interval' && handle !== undefined) scope.pending.delete(handle);
+      try {
+        return fn.apply(this, args);
+      } catch (err) {
+        if (!(err instanceof ProcessExitSignal)) {
+          recordEscape(scope, { kind: 'uncaught', code: 1, message: describeThrown(err), ...withStack(err instanceof Error ? cleanStack(err.stack) : undefined), where: `a ${counter} callback (a real timer)` });
+        }
+        return undefined;
+      }
+    };
+    handle = create(callback);
+    scope.pending.set(handle, kind);
+    return handle;
+  };
+
+  const hosted = installHostedGlobals();
+
+  const setTimeoutPatched = function (fn: unknown, ms?: unknown, ...args: unknown[]): unknown {
+    const store = hostContext.getStore();
+    if (typeof fn !== 'function') return (prev.setTimeout as AnyFn)(fn, ms, ...args);
+    if (store?.sandbox !== undefined) return store.sandbox.setTimeout(fn as AnyFn, ms, args, false);
+    if (store !== undefined && scopes.has(store.scope)) return track(store.scope, 'timeout', (cb) => (prev.setTimeout as AnyFn)(cb, ms, ...args) as object, fn as AnyFn);
+    return (prev.setTimeout as AnyFn)(fn, ms, ...args);
+  };
+  const setIntervalPatched = function (fn: unknown, ms?: unknown, ...args: unknown[]): unknown {
+    const store = hostContext.getStore();
+    if (typeof fn !== 'function') return (prev.setInterval as AnyFn)(fn, ms, ...args);
+    if (store?.sandbox !== undefined) return store.sandbox.setTimeout(fn as AnyFn, ms, args, true);
+    if (store !== undefined && scopes.has(store.scope)) return track(store.scope, 'interval', (cb) => (prev.setInterval as AnyFn)(cb, ms, ...args) as object, fn as AnyFn);
+    return (prev.setInterval as AnyFn)(fn, ms, ...args);
+  };
+  const setImmediatePatched = function (fn: unknown, ...args: unknown[]): unknown {
+    const store = hostContext.getStore();
+    if (typeof fn !== 'function') return (prev.setImmediate as AnyFn)(fn, ...args);
+    if (store?.sandbox !== undefined) return store.sandbox.setImmediate(fn as AnyFn, args);
+    if (store !== undefined && scopes.has(store.scope)) return track(store.scope, 'immediate', (cb) => (prev.setImmediate as AnyFn)(cb, ...args) as object, fn as AnyFn);
+    return (prev.setImmediate as AnyFn)(fn, ...args);
+  };
+  const clearWith = (real: AnyFn) =>
+    function (timer: unknown): void {
+      if (timer === undefined || timer === null) return;
+      if (hosted.clearVirtual(timer)) return;
+      if (typeof timer === 'object') for (const s of scopes) s.pending.delete(timer);
+      real(timer);
+    };
+  const promisified = (set: AnyFn) => (ms: unknown, value?: unknown) => new Promise((resolve) => set(() => resolve(value), ms));
+  Object.assign(setTimeoutPatched, { [PROMISIFY]: promisified((cb, ms) => setTimeoutPatched(cb, ms)) });
+  Object.assign(setImmediatePatched, { [PROMISIFY]: (value?: unknown) => new Promise((resolve) => setImmediatePatched(() => resolve(value))) });
+
+  g['setTimeout'] = setTimeoutPatched;
+  g['setInterval'] = setIntervalPatched;
+  g['setImmediate'] = setImmediatePatched;
+  g['clearTimeout'] = clearWith(prev.clearTimeout as AnyFn);
+  g['clearInterval'] = clearWith(prev.clearInterval as AnyFn);
+  g['clearImmediate'] = clearWith(prev.clearImmediate as AnyFn);
+
+  return () => {
+    hosted.restore();
+    g['setTimeout'] = prev.setTimeout;
+    g['setInterval'] = prev.setInterval;
+    g['setImmediate'] = prev.setImmediate;
+    g['clearTimeout'] = prev.clearTimeout;
+    g['clearInterval'] = prev.clearInterval;
+    g['clearImmediate'] = prev.clearImmediate;
+    process.removeListener('uncaughtException', onUncaught);
+    process.removeListener('unhandledRejection', onUnhandled);
+    for (const l of parked.uncaught) process.on('uncaughtException', l as (...a: unknown[]) => void);
+    for (const l of parked.unhandled) process.on('unhandledRejection', l as (...a: unknown[]) => void);
+    process.exit = prev.exit;
+    process.abort = prev.abort;
+  };
+}
+
+function withStack(stack: string | undefined): { stack?: string } {
+  return stack !== undefined ? { stack } : {};
+}

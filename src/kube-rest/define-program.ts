@@ -1,0 +1,152 @@
+import { existsSync, statSync } from 'node:fs';
+import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { JsonObject } from '../store/object.js';
+import type { ControllerDefinition } from '../runtime/define-controller.js';
+import type { RuntimeEnv } from '../runtime/env.js';
+import type { RestartBackoffOptions } from '../host/crash-loop-backoff.js';
+import { importFresh, loaderIdleSince } from '../host/fresh-import.js';
+import type { Sandbox } from '../host/process-sandbox.js';
+import { originals } from '../host/originals.js';
+import { startHostedKubeProcess } from './hosted-kube-process.js';
+import { hostedDefinition, resolveHostedOptions } from './kube-controller.js';
+import type { ResourceDefinition } from './resource-definition.js';
+
+/** Options of {@link defineProgram}. @public */
+export interface ProgramOptions {
+  /** The program's entry module (`.ts`, `.mts`, `.js`, `.mjs`, `.cjs`): a path (relative to the working directory) or a `file:` URL. */
+  entry: string | URL;
+  /** The primary kind its objects are (as stored, e.g. `'Secret'` or a custom kind `'WebApp'`): what `check` generates. */
+  for: string;
+  /** The controller's name in traces and reports (`controller:<name>/<replica>`). @defaultValue the entry's file name without extension */
+  name?: string;
+  /** Arguments after the script, as `process.argv.slice(2)` shows them. @defaultValue [] */
+  args?: readonly string[];
+  /** Variables added to the program's environment (KUBECONFIG is always the replica's). @defaultValue {} */
+  env?: Record<string, string>;
+  /** Custom kinds the API must serve (besides built-ins and CRDs in the store). @defaultValue [] */
+  resources?: readonly ResourceDefinition[];
+  /** Example specs of the primary kind, for `check` (as `defineController`'s `sample`). @defaultValue [] */
+  sample?: JsonObject | JsonObject[];
+  /** Virtual time every API request takes (≥ 1). @defaultValue 5 */
+  requestLatencyMs?: number;
+  /** Restarts after the program ends itself. @defaultValue CrashLoopBackOff: 10 s doubling to 5 min */
+  restartBackoff?: RestartBackoffOptions;
+}
+
+/**
+ * A program to host as plain data (JSON: it crosses to worker threads and into reproductions):
+ * what `steadystate check --program FILE` and its companion flags say.
+ * @public
+ */
+export interface ProgramSpec {
+  /** The entry module: absolute in a check job, relative to the working directory in a reproduction. */
+  entry: string;
+  for: string;
+  name?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  sample?: JsonObject[];
+  resources?: ResourceDefinition[];
+}
+
+/**
+ * A program (an operator's entry module, unchanged) as a controller `simulate` and `check` run:
+ * each replica is a process whose module is evaluated afresh for every incarnation, with its own
+ * `process.env` (`KUBECONFIG` points at the replica's kubeconfig, so
+ * `new KubeConfig().loadFromDefault()` at module load finds the simulated cluster) and
+ * `process.argv`, virtual timers and clocks, and its console captured. Virtual time stands still
+ * while the module loads, until its top level completes or first waits on the simulation (a
+ * timer, a request). `process.exit`, an uncaught exception or an unhandled rejection ends the
+ * incarnation (judged by `never-exits`); the replica restarts after a CrashLoopBackOff delay,
+ * as kubelet would restart it. See {@link kubeController} for what the transport and faults do.
+ *
+ * The program's own files (outside `node_modules`) get a new instance per incarnation;
+ * libraries under `node_modules` are shared between incarnations (they hold no program state).
+ * @example
+ * export const copier = defineProgram({ entry: 'src/secret-copier.ts', for: 'Secret' });
+ * @public
+ */
+export function defineProgram(options: ProgramOptions): ControllerDefinition {
+  const where = 'steadystate.defineProgram';
+  if (options === null || typeof options !== 'object') throw new TypeError(`${where}: expected an options object { entry, for }, got ${String(options)}`);
+  const entry = entryPath(options.entry, where);
+  const name = options.name ?? basename(entry, extname(entry));
+  if (typeof options.for !== 'string' || options.for === '') throw new TypeError(`${where}({ entry: ${JSON.stringify(String(options.entry))} }): "for" must name the primary kind of the program's objects, e.g. 'Secret'`);
+  const args = options.args ?? [];
+  if (!Array.isArray(args) || args.some((a) => typeof a !== 'string')) throw new TypeError(`${where}({ name: ${JSON.stringify(name)} }): args must be an array of strings (process.argv after the script)`);
+  const resolved = resolveHostedOptions({ ...options, name }, where);
+  const root = projectRoot(entry);
+  return hostedDefinition(
+    { name, for: options.for, ...(options.sample !== undefined ? { sample: options.sample } : {}) },
+    {
+      start: (env, replica) =>
+        startHostedKubeProcess(env, replica, {
+          ...resolved,
+          argv: [process.execPath, entry, ...args],
+          start: (_inc, sandbox) => load(env, () => importFresh(entry, root), sandbox),
+        }),
+    },
+    where,
+  );
+}
+
+/** The entry as an absolute path of an existing file. */
+function entryPath(entry: string | URL, where: string): string {
+  const raw = entry instanceof URL ? entry : typeof entry === 'string' && entry.startsWith('file:') ? new URL(entry) : entry;
+  if (typeof raw !== 'string' && !(raw instanceof URL)) throw new TypeError(`${where}: entry must be the path of the program's entry module, e.g. 'src/operator.ts', got ${JSON.stringify(entry)}`);
+  const path = raw instanceof URL ? fileURLToPath(raw) : isAbsolute(raw) ? raw : resolve(process.cwd(), raw);
+  if (!existsSync(path) || statSync(path).isDirectory()) throw new TypeError(`${where}: cannot find the entry module ${JSON.stringify(String(entry))} (looked at ${path}); pass the file that starts the program, e.g. 'src/operator.ts'`);
+  return path;
+}
+
+/** The folder of the nearest package.json above the entry (the program's files), else the entry's folder. */
+function projectRoot(entry: string): string {
+  for (let dir = dirname(entry); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) return dirname(entry);
+  }
+}
+
+/** Wall-clock ms virtual time is held for one module's load at most. */
+const LOAD_HOLD_MS = 30_000;
+/** Wall-clock ms of loader quiet after which a settled program that has not waited on the simulation yet is taken as idle. */
+const IDLE_AFTER_LOAD_MS = 1_000;
+
+/** Loads one incarnation's module at a time per world (the order of their first requests must not depend on the loader). */
+const loading = new WeakMap<RuntimeEnv, Promise<unknown>>();
+
+/**
+ * Imports the module while holding virtual time still: the loader's real I/O (resolving,
+ * transforming, reading files) must not let the simulation move on. Time is held until the
+ * program first waits on the simulation (a virtual timer, a request, or its death), within
+ * wall-clock bounds; incarnations of one world load one after another.
+ */
+function load(env: RuntimeEnv, run: () => Promise<unknown>, sandbox: Sandbox): Promise<unknown> {
+  const previous = loading.get(env) ?? Promise.resolve();
+  const mine = previous.then(run);
+  const turn = new Promise<void>((resolveTurn) => {
+    // start-up may go on after the module settled (a CommonJS program importing an ESM client,
+    // a file read): time moves once the program first waits on the simulation; a program that
+    // never does (idle until a signal) or a top level awaiting real I/O forever must not freeze
+    // the run, so wall-clock bounds end the hold too
+    const timers: NodeJS.Timeout[] = [];
+    const done = (): void => {
+      for (const t of timers) originals.clearTimeout(t);
+      resolveTurn();
+    };
+    const after = (ms: number, fn: () => void): void => void timers.push(originals.setTimeout(fn, ms).unref());
+    after(LOAD_HOLD_MS, done);
+    sandbox.onFirstWait(done);
+    // settled without waiting yet: go on once the loader has been idle a while (no module pending)
+    const idle = (): void => {
+      const quiet = originals.performanceNow() - loaderIdleSince();
+      if (quiet >= IDLE_AFTER_LOAD_MS) done();
+      else after(IDLE_AFTER_LOAD_MS - quiet, idle);
+    };
+    mine.then(idle, done);
+  });
+  env.kernel.hold(turn);
+  loading.set(env, turn);
+  return mine;
+}

@@ -1,0 +1,471 @@
+import http, { IncomingMessage, STATUS_CODES, type IncomingHttpHeaders } from 'node:http';
+import https from 'node:https';
+import { syncBuiltinESMExports } from 'node:module';
+import type { Socket } from 'node:net';
+import { Duplex, Writable } from 'node:stream';
+import type { KubeApi } from './kube-api.js';
+import { watchResponses } from './watch-stream.js';
+
+/**
+ * The in-process transport of simulated clusters: `node:http` / `node:https` requests to
+ * {@link KUBE_HOST} are served by the {@link KubeApi} their bearer token routes to, without a
+ * socket, a TLS handshake or msw's interceptor pipeline. A client built on node's `http`
+ * (`@kubernetes/client-node` 1.x through node-fetch, `request`, `got`, …) runs unchanged: it
+ * gets a `ClientRequest`-like writable and a real `http.IncomingMessage` for the response,
+ * and a watch is a chunked response that stays open. A cut watch ends the way a dropped
+ * connection ends one (node-fetch reports "Premature close"). Every request and every watch's
+ * life are reported to the route ({@link WireEvents}).
+ *
+ * Known limits: no upgrades (exec, attach, port-forward), no `Expect: 100-continue`, no
+ * trailers; `fetch` (undici) does not go through node's http and is not served here.
+ * @internal
+ */
+
+/** The host every simulated cluster answers on in-process (the `server` of its kubeconfigs). @internal */
+export const KUBE_HOST = 'steadystate.invalid';
+
+/** One answered request, as the wire saw it. @internal */
+export interface WireRequest {
+  method: string;
+  /** Path and query, as sent. */
+  path: string;
+  status: number;
+  /** When it was sent and when its response headers arrived (route clock, virtual ms). */
+  startedAt: number;
+  answeredAt: number;
+  watch: boolean;
+}
+
+/** How a watch stream ended. @internal */
+export interface WireWatchEnd {
+  method: string;
+  path: string;
+  openedAt: number;
+  endedAt: number;
+  /** `server`: the API ended it; `client`: the program aborted it or went away. */
+  by: 'server' | 'client';
+  /** `close`: a clean end of the stream; `expire`: after an ERROR event; `cut`: the connection dropped. */
+  how: 'close' | 'expire' | 'cut' | 'abort';
+  /** Events written to the stream (lines), ERROR events included. */
+  events: number;
+  /** Reasons of the ERROR events the stream carried (`Expired`, …). */
+  errors: string[];
+}
+
+/** What a route hears about its traffic. @internal */
+export interface WireEvents {
+  request(r: WireRequest): void;
+  watchEnd(w: WireWatchEnd): void;
+}
+
+/** Where requests with one token go. @internal */
+export interface TransportRoute {
+  api: KubeApi;
+  /** The route's clock (virtual ms), for the wire record. */
+  now(): number;
+  events?: WireEvents;
+  /** Called when a request is sent (before it is served). */
+  sent?(): void;
+  /** Set when the route is removed: its process is dead, and nothing reaches it any more. */
+  dead?: boolean;
+}
+
+const routes = new Map<string, TransportRoute>();
+/** Tokens once routed and removed: a dead process's requests are never answered. */
+const retired = new Set<string>();
+let holds = 0;
+let restore: (() => void) | undefined;
+
+/**
+ * Serves requests carrying `token` with `route` until the returned function is called; later
+ * requests with the token are never answered (their process died). Installs the transport
+ * while any route or hold exists.
+ * @internal
+ */
+export function routeToken(token: string, route: TransportRoute): () => void {
+  routes.set(token, route);
+  retired.delete(token);
+  install();
+  let removed = false;
+  return () => {
+    if (removed) return;
+    removed = true;
+    if (routes.get(token) === route) routes.delete(token);
+    route.dead = true;
+    retired.add(token);
+    maybeUninstall();
+  };
+}
+
+/** Keeps the transport installed (a simulation between a crash and the restart). @internal */
+export function holdTransport(): () => void {
+  holds++;
+  install();
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    holds--;
+    maybeUninstall();
+  };
+}
+
+/** Whether the transport is installed now. @internal */
+export function transportInstalled(): boolean {
+  return restore !== undefined;
+}
+
+function maybeUninstall(): void {
+  if (routes.size > 0 || holds > 0 || restore === undefined) return;
+  const r = restore;
+  restore = undefined;
+  retired.clear();
+  r();
+}
+
+type RequestFn = typeof http.request;
+
+function install(): void {
+  if (restore !== undefined) return;
+  const real = { http: { request: http.request, get: http.get }, https: { request: https.request, get: https.get } };
+  const wrap = (mod: 'http' | 'https', fn: RequestFn, isGet: boolean): RequestFn =>
+    function request(this: unknown, ...args: unknown[]): http.ClientRequest {
+      const o = requestOptions(mod, args);
+      if (o === undefined) return (fn as (...a: unknown[]) => http.ClientRequest).apply(this, args);
+      const token = bearer(o.headers);
+      const route = token !== undefined ? routes.get(token) : undefined;
+      if (route === undefined && (token === undefined || !retired.has(token))) return (fn as (...a: unknown[]) => http.ClientRequest).apply(this, args);
+      const req = new InProcessRequest(o, route);
+      if (o.callback) req.once('response', o.callback);
+      if (isGet) req.end();
+      return req as unknown as http.ClientRequest;
+    } as RequestFn;
+  http.request = wrap('http', real.http.request, false);
+  http.get = wrap('http', real.http.get, true) as typeof http.get;
+  https.request = wrap('https', real.https.request, false);
+  https.get = wrap('https', real.https.get, true) as typeof https.get;
+  syncBuiltinESMExports();
+  restore = () => {
+    http.request = real.http.request;
+    http.get = real.http.get;
+    https.request = real.https.request;
+    https.get = real.https.get;
+    syncBuiltinESMExports();
+  };
+}
+
+interface Options {
+  protocol: string;
+  host: string;
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  timeout?: number;
+  signal?: AbortSignal;
+  callback?: (res: IncomingMessage) => void;
+}
+
+/** `(url, options?, cb?)` or `(options, cb?)` as node's http.request takes them; undefined unless the host is ours. */
+function requestOptions(mod: 'http' | 'https', args: unknown[]): Options | undefined {
+  let url: URL | undefined;
+  let opts: Record<string, unknown> = {};
+  let i = 0;
+  if (typeof args[0] === 'string' || args[0] instanceof URL) {
+    try {
+      url = new URL(String(args[0]));
+    } catch {
+      return undefined;
+    }
+    i = 1;
+  }
+  if (args[i] !== null && typeof args[i] === 'object') opts = args[i++] as Record<string, unknown>;
+  const callback = typeof args[i] === 'function' ? (args[i] as (res: IncomingMessage) => void) : undefined;
+  const hostname = String(opts['hostname'] ?? opts['host'] ?? url?.hostname ?? '').replace(/:\d+$/, '');
+  if (hostname !== KUBE_HOST) return undefined;
+  const headers: Record<string, string> = {};
+  const raw = (opts['headers'] ?? {}) as Record<string, unknown>;
+  for (const [k, v] of Object.entries(raw)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
+  return {
+    protocol: String(opts['protocol'] ?? url?.protocol ?? `${mod}:`),
+    host: hostname,
+    method: String(opts['method'] ?? 'GET').toUpperCase(),
+    path: String(opts['path'] ?? (url ? `${url.pathname}${url.search}` : '/')),
+    headers,
+    ...(typeof opts['timeout'] === 'number' ? { timeout: opts['timeout'] } : {}),
+    ...(opts['signal'] instanceof AbortSignal ? { signal: opts['signal'] } : {}),
+    ...(callback ? { callback } : {}),
+  };
+}
+
+function bearer(headers: Record<string, string>): string | undefined {
+  const auth = headers['authorization'];
+  if (auth === undefined || !/^bearer /i.test(auth)) return undefined;
+  return auth.slice(7).trim();
+}
+
+/**
+ * What the API reads of a request ({@link KubeApi.handle} needs `url`, `method`, `headers.get`,
+ * `text()` and `signal`): a web `Request` costs a body stream per call, which is most of what a
+ * reconcile costs through this transport.
+ */
+class LightRequest {
+  readonly headers: { get(name: string): string | null };
+  constructor(
+    readonly url: string,
+    readonly method: string,
+    headers: Record<string, string>,
+    private readonly body: string,
+    private readonly signalOf: () => AbortSignal,
+  ) {
+    this.headers = { get: (name) => headers[name.toLowerCase()] ?? null };
+  }
+  get signal(): AbortSignal {
+    return this.signalOf();
+  }
+  text(): Promise<string> {
+    return Promise.resolve(this.body);
+  }
+}
+
+/**
+ * The socket a request reports: a real (empty) duplex stream, so code that destroys a response
+ * mid-body, waits for the socket to finish, sets keep-alive or counts its listeners works.
+ */
+class InProcessSocket extends Duplex {
+  readonly remoteAddress = '127.0.0.1';
+  readonly remotePort = 443;
+  readonly encrypted = true;
+  readonly authorized = true;
+  override _read(): void {}
+  override _write(_chunk: unknown, _encoding: BufferEncoding, cb: () => void): void {
+    cb();
+  }
+  setKeepAlive(): this {
+    return this;
+  }
+  setNoDelay(): this {
+    return this;
+  }
+  setTimeout(): this {
+    return this;
+  }
+  ref(): this {
+    return this;
+  }
+  unref(): this {
+    return this;
+  }
+}
+
+const noop = (): void => undefined;
+
+/**
+ * A request in flight: a writable that collects the body and, at `end()`, hands the request to
+ * the API; the response is a real `IncomingMessage` fed from the API's `Response`.
+ */
+class InProcessRequest extends Writable {
+  readonly method: string;
+  readonly path: string;
+  readonly host: string;
+  readonly protocol: string;
+  readonly socket = new InProcessSocket();
+  readonly connection = this.socket;
+  reusedSocket = false;
+  aborted = false;
+  private readonly chunks: Buffer[] = [];
+  private readonly headers: Record<string, string>;
+  /** Created on first use (most requests never need it: an AbortController costs a DOMException on abort). */
+  private aborterImpl: AbortController | undefined;
+  private get aborter(): AbortController {
+    return (this.aborterImpl ??= new AbortController());
+  }
+  private finished = false;
+  private res: IncomingMessage | undefined;
+  private reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  private cutRequested = false;
+
+  constructor(
+    o: Options,
+    private readonly route: TransportRoute | undefined,
+  ) {
+    // a request lives until its response ends (node's ClientRequest closes then, not at finish)
+    super({ autoDestroy: false });
+    this.method = o.method;
+    this.path = o.path;
+    this.host = o.host;
+    this.protocol = o.protocol;
+    this.headers = o.headers;
+    o.signal?.addEventListener('abort', () => this.destroy(), { once: true });
+    process.nextTick(() => {
+      if (!this.destroyed) this.emit('socket', this.socket);
+    });
+  }
+
+  setHeader(name: string, value: unknown): this {
+    this.headers[name.toLowerCase()] = String(value);
+    return this;
+  }
+  getHeader(name: string): string | undefined {
+    return this.headers[name.toLowerCase()];
+  }
+  removeHeader(name: string): void {
+    delete this.headers[name.toLowerCase()];
+  }
+  flushHeaders(): void {}
+  setNoDelay(): void {}
+  setSocketKeepAlive(): void {}
+  setTimeout(ms: number, cb?: () => void): this {
+    if (cb) this.once('timeout', cb);
+    // the program's own timer (virtual in a hosted process)
+    const t = setTimeout(() => this.emit('timeout'), ms);
+    this.once('close', () => clearTimeout(t));
+    return this;
+  }
+
+  override _write(chunk: Buffer | string, encoding: BufferEncoding, cb: (e?: Error | null) => void): void {
+    this.chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk);
+    cb();
+  }
+
+  override _final(cb: (e?: Error | null) => void): void {
+    cb();
+    // a dead process's request: never answered
+    if (this.route === undefined) return;
+    void this.send(this.route);
+  }
+
+  override _destroy(err: Error | null, cb: (e?: Error | null) => void): void {
+    this.abortExchange();
+    cb(err);
+  }
+
+  /** `req.abort()` (deprecated, still used by node-fetch 2). */
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.emit('abort');
+    this.destroy();
+  }
+
+  private abortExchange(): void {
+    if (this.finished) return;
+    if (this.aborterImpl !== undefined && !this.aborterImpl.signal.aborted) this.aborterImpl.abort();
+    // a watch being read ends now (the server side learns through the signal)
+    void this.reader?.cancel().catch(noop);
+    const res = this.res;
+    if (res !== undefined && !res.complete && !res.destroyed) res.destroy();
+  }
+
+  private async send(route: TransportRoute): Promise<void> {
+    route.sent?.();
+    const startedAt = route.now();
+    const url = `https://${KUBE_HOST}${this.path}`;
+    const body = this.chunks.length === 0 ? '' : Buffer.concat(this.chunks).toString('utf8');
+    const request = new LightRequest(url, this.method, this.headers, body, () => this.aborter.signal);
+    const self = this;
+    const response = await route.api.handle(request as unknown as Request, {
+      get signal() {
+        return self.aborter.signal;
+      },
+      cut: () => this.cut(),
+      // an api-error connection fault: the request fails as node's does on a refused or reset socket
+      fail: (code) => {
+        this.destroy(Object.assign(new Error(code === 'ECONNREFUSED' ? `connect ECONNREFUSED ${KUBE_HOST}` : 'socket hang up'), { code }));
+      },
+    });
+    if (this.destroyed || route.dead) {
+      // a dead process never sees its response (its code must not run again)
+      void response.body?.cancel().catch(noop);
+      return;
+    }
+    const watch = watchResponses.has(response);
+    route.events?.request({ method: this.method, path: this.path, status: response.status, startedAt, answeredAt: route.now(), watch });
+    const res = new IncomingMessage(this.socket as unknown as Socket);
+    this.res = res;
+    res.statusCode = response.status;
+    res.statusMessage = response.statusText || STATUS_CODES[response.status] || '';
+    res.httpVersion = '1.1';
+    res.httpVersionMajor = 1;
+    res.httpVersionMinor = 1;
+    const headers: IncomingHttpHeaders = {};
+    const rawHeaders: string[] = [];
+    response.headers.forEach((v, k) => {
+      headers[k] = v;
+      rawHeaders.push(k, v);
+    });
+    if (watch) {
+      headers['transfer-encoding'] = 'chunked';
+      rawHeaders.push('transfer-encoding', 'chunked');
+    }
+    res.headers = headers;
+    res.rawHeaders = rawHeaders;
+    (res as { req?: unknown }).req = this;
+    this.emit('response', res);
+    if (watch) await this.stream(route, response, res, startedAt);
+    else {
+      const text = response.body === null ? '' : await response.text();
+      if (res.destroyed || route.dead) return;
+      if (text !== '') res.push(Buffer.from(text, 'utf8'));
+      res.complete = true;
+      res.push(null);
+      this.finished = true;
+      res.once('end', () => this.destroy());
+    }
+  }
+
+  /** Feeds a watch stream into the response until one side ends it. */
+  private async stream(route: TransportRoute, response: Response, res: IncomingMessage, openedAt: number): Promise<void> {
+    // while a chunked body is being read, the parser listens on the socket: node-fetch takes a
+    // close in that state for a dropped connection ("Premature close")
+    this.socket.on('data', noop);
+    const reader = response.body!.getReader();
+    this.reader = reader;
+    let events = 0;
+    const errors: string[] = [];
+    const decoder = new TextDecoder();
+    let how: WireWatchEnd['how'] = 'close';
+    let by: WireWatchEnd['by'] = 'server';
+    for (;;) {
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch {
+        how = 'cut';
+        break;
+      }
+      if (chunk.done || route.dead) break;
+      const text = decoder.decode(chunk.value, { stream: true });
+      for (const line of text.split('\n')) {
+        if (line === '') continue;
+        events++;
+        if (line.startsWith('{"type":"ERROR"')) errors.push(/"reason":"([^"]*)"/.exec(line)?.[1] ?? 'Unknown');
+      }
+      if (res.destroyed) break;
+      res.push(Buffer.from(chunk.value));
+    }
+    if (this.cutRequested) how = 'cut';
+    else if (res.destroyed || this.aborter.signal.aborted) {
+      by = 'client';
+      how = 'abort';
+    } else if (errors.length > 0) how = 'expire';
+    route.events?.watchEnd({ method: this.method, path: this.path, openedAt, endedAt: route.now(), by, how, events, errors });
+    void reader.cancel().catch(noop);
+    if (res.destroyed || route.dead) return;
+    if (how === 'cut') {
+      // the connection dropped mid-body: the socket closes under the parser
+      this.socket.destroy();
+      res.destroy();
+      return;
+    }
+    this.socket.removeListener('data', noop);
+    res.complete = true;
+    res.push(null);
+    this.finished = true;
+    res.once('end', () => this.destroy());
+  }
+
+  /** The watch-cut fault: the connection drops. */
+  private cut(): void {
+    this.cutRequested = true;
+  }
+}
