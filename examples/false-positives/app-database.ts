@@ -40,7 +40,7 @@ interface DatabaseStatus {
 const isReady = (o: StoredObject | undefined): boolean => ((o?.status['conditions'] ?? []) as unknown as Condition[]).some((c) => c.type === 'Ready' && c.status === 'True' && c.observedGeneration === o?.metadata.generation);
 
 async function reconcileApp(ctx: ReconcileContext): Promise<void> {
-  const app = await ctx.client.tryGet<AppSpec, AppStatus>(APP, ctx.key);
+  const app = await ctx.client.tryGet<AppSpec, AppStatus>(APP, ctx.key, { live: true });
   if (!app || app.metadata.deletionTimestamp !== undefined) return;
   const ns = app.metadata.namespace;
   const owner = [controllerRef(app)];
@@ -58,7 +58,7 @@ async function reconcileApp(ctx: ReconcileContext): Promise<void> {
 }
 
 async function reconcileDatabase(ctx: ReconcileContext): Promise<void> {
-  const db = await ctx.client.tryGet<DatabaseSpec, DatabaseStatus>(DATABASE, ctx.key);
+  const db = await ctx.client.tryGet<DatabaseSpec, DatabaseStatus>(DATABASE, ctx.key, { live: true });
   if (!db || db.metadata.deletionTimestamp !== undefined) return;
   const ns = db.metadata.namespace;
   const name = db.metadata.name;

@@ -30,7 +30,7 @@ interface BackupScheduleStatus {
 const slotOf = (name: string, job: StoredObject): number => Number(job.metadata.name.slice(name.length + 1));
 
 async function reconcile(ctx: ReconcileContext): Promise<ReconcileResult> {
-  const s = await ctx.client.tryGet<BackupScheduleSpec, BackupScheduleStatus>(BACKUP_SCHEDULE, ctx.key);
+  const s = await ctx.client.tryGet<BackupScheduleSpec, BackupScheduleStatus>(BACKUP_SCHEDULE, ctx.key, { live: true });
   if (!s || s.metadata.deletionTimestamp !== undefined) return;
   const ns = s.metadata.namespace;
   const name = s.metadata.name;

@@ -23,7 +23,7 @@ interface CacheStatus {
 }
 
 async function reconcile(ctx: ReconcileContext): Promise<void> {
-  const c = await ctx.client.tryGet<CacheSpec, CacheStatus>(CACHE, ctx.key);
+  const c = await ctx.client.tryGet<CacheSpec, CacheStatus>(CACHE, ctx.key, { live: true });
   if (!c || c.metadata.deletionTimestamp !== undefined) return;
   const ns = c.metadata.namespace;
   const owner = [controllerRef(c)];

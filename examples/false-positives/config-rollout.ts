@@ -30,7 +30,7 @@ interface AppConfigStatus {
 const hashOf = (data: Record<string, string>): string => shortHash(JSON.stringify(Object.entries(data).sort()));
 
 async function reconcile(ctx: ReconcileContext): Promise<void> {
-  const app = await ctx.client.tryGet<AppConfigSpec, AppConfigStatus>(APP_CONFIG, ctx.key);
+  const app = await ctx.client.tryGet<AppConfigSpec, AppConfigStatus>(APP_CONFIG, ctx.key, { live: true });
   if (!app || app.metadata.deletionTimestamp !== undefined) return;
   const ns = app.metadata.namespace;
   const owner = [controllerRef(app)];

@@ -1,5 +1,5 @@
 import { http, HttpResponse } from 'msw';
-import { defineController, fakeRestService, type ReconcileContext, type ReconcileResult } from '../../src/index.js';
+import { defineController, fakeRestService, fromVirtualTimestamp, type ReconcileContext, type ReconcileResult } from '../../src/index.js';
 import { addFinalizer, removeFinalizer } from '../bug-zoo/shared/finalizers.js';
 import { jsonApi } from '../bug-zoo/shared/json-api.js';
 import type { FalsePositiveCase } from './_shared/case.js';
@@ -10,7 +10,7 @@ import { setCondition, writeStatus, type Condition } from './_shared/status.js';
 /**
  * A `DomainClaim` proves control of a domain to an external verifier (Google Search Console /
  * ACME DNS-01 style): it publishes a TXT record at a DNS API, then asks the verifier, which sees
- * the record only after DNS propagation, and polls with `requeueAfter` until it is verified. The
+ * the record only after DNS propagation, and polls with `requeueAfter` (slower as it waits) until it is verified. The
  * record is found by owner tag, kept while the claim exists (re-verification needs it) and removed
  * behind a finalizer.
  */
@@ -18,7 +18,8 @@ export const DOMAIN_CLAIM = 'DomainClaim';
 export const DNS_API = 'https://dns.example/v1';
 export const VERIFY_API = 'https://verify.example/v1';
 const FINALIZER = 'verify.example/txt-record';
-const POLL_MS = 2_000;
+/** Polls start every 2 s and slow down as the claim ages (half its age, at most 30 s), as cert-manager's do. */
+const pollMs = (ageMs: number): number => Math.min(30_000, Math.max(2_000, Math.round(ageMs / 2)));
 
 interface DomainClaimSpec {
   domain: string;
@@ -34,7 +35,7 @@ interface TxtRecord {
 }
 
 async function reconcile(ctx: ReconcileContext): Promise<ReconcileResult> {
-  const c = await ctx.client.tryGet<DomainClaimSpec, DomainClaimStatus>(DOMAIN_CLAIM, ctx.key);
+  const c = await ctx.client.tryGet<DomainClaimSpec, DomainClaimStatus>(DOMAIN_CLAIM, ctx.key, { live: true });
   if (!c) return;
   const dns = jsonApi(ctx.fetch, DNS_API);
   if (c.metadata.deletionTimestamp !== undefined) {
@@ -58,7 +59,7 @@ async function reconcile(ctx: ReconcileContext): Promise<ReconcileResult> {
   );
   await writeStatus(ctx, c, { observedGeneration: c.metadata.generation, conditions });
   // verified: re-check now and then (the record may be removed); not yet: poll
-  return { requeueAfter: verified ? 30_000 : POLL_MS };
+  return { requeueAfter: verified ? 30_000 : pollMs(ctx.clock.now() - fromVirtualTimestamp(c.metadata.creationTimestamp)) };
 }
 
 export const domainClaimController = defineController({

@@ -36,7 +36,7 @@ interface Member {
 }
 
 async function reconcile(ctx: ReconcileContext): Promise<ReconcileResult> {
-  const ml = await ctx.client.tryGet<MailingListSpec, MailingListStatus>(MAILING_LIST, ctx.key);
+  const ml = await ctx.client.tryGet<MailingListSpec, MailingListStatus>(MAILING_LIST, ctx.key, { live: true });
   if (!ml) return;
   const api = jsonApi(ctx.fetch, LISTS_API);
   const lists = await api.list<List>('lists', { owner: ml.metadata.uid });

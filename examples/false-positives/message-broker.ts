@@ -26,7 +26,7 @@ interface BrokerStatus {
 }
 
 async function reconcile(ctx: ReconcileContext): Promise<void> {
-  const b = await ctx.client.tryGet<BrokerSpec, BrokerStatus>(BROKER, ctx.key);
+  const b = await ctx.client.tryGet<BrokerSpec, BrokerStatus>(BROKER, ctx.key, { live: true });
   if (!b || b.metadata.deletionTimestamp !== undefined) return;
   const ns = b.metadata.namespace;
   const name = b.metadata.name;

@@ -28,7 +28,7 @@ interface TenantStatus {
 const RBAC = 'rbac.authorization.k8s.io';
 
 async function reconcile(ctx: ReconcileContext): Promise<void> {
-  const t = await ctx.client.tryGet<TenantSpec, TenantStatus>(TENANT, ctx.key);
+  const t = await ctx.client.tryGet<TenantSpec, TenantStatus>(TENANT, ctx.key, { live: true });
   if (!t || t.metadata.deletionTimestamp !== undefined) return;
   const ns = `tenant-${t.metadata.name}`;
   const owner = [controllerRef(t)];

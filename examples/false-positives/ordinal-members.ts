@@ -34,7 +34,7 @@ const ordinalOf = (q: Quorum, name: string): number => {
 };
 
 async function reconcile(ctx: ReconcileContext): Promise<void> {
-  const q = await ctx.client.tryGet<QuorumSpec, QuorumStatus>(QUORUM, ctx.key);
+  const q = await ctx.client.tryGet<QuorumSpec, QuorumStatus>(QUORUM, ctx.key, { live: true });
   if (!q || q.metadata.deletionTimestamp !== undefined) return;
   const ns = q.metadata.namespace;
   const owner = [controllerRef(q)];

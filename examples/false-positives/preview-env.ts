@@ -27,7 +27,7 @@ interface PreviewStatus {
 }
 
 async function reconcile(ctx: ReconcileContext): Promise<void> {
-  const p = await ctx.client.tryGet<PreviewSpec, PreviewStatus>(PREVIEW, ctx.key);
+  const p = await ctx.client.tryGet<PreviewSpec, PreviewStatus>(PREVIEW, ctx.key, { live: true });
   if (!p) return;
   const ns = p.metadata.namespace;
   const release = `${p.metadata.name}.${p.metadata.uid}`;

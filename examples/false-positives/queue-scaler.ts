@@ -31,10 +31,11 @@ interface QueueScalerStatus {
   conditions?: Condition[];
 }
 
-const POLL_MS = 5_000;
+/** How often the queue is read (KEDA's default polling interval is 30 s). */
+const POLL_MS = 15_000;
 
 async function reconcile(ctx: ReconcileContext): Promise<ReconcileResult> {
-  const s = await ctx.client.tryGet<QueueScalerSpec, QueueScalerStatus>(QUEUE_SCALER, ctx.key);
+  const s = await ctx.client.tryGet<QueueScalerSpec, QueueScalerStatus>(QUEUE_SCALER, ctx.key, { live: true });
   if (!s || s.metadata.deletionTimestamp !== undefined) return;
   let length: number | undefined;
   let failure: string | undefined;

@@ -26,7 +26,7 @@ interface RouteStatus {
 }
 
 async function reconcile(ctx: ReconcileContext): Promise<void> {
-  const r = await ctx.client.tryGet<RouteSpec, RouteStatus>(ROUTE, ctx.key);
+  const r = await ctx.client.tryGet<RouteSpec, RouteStatus>(ROUTE, ctx.key, { live: true });
   if (!r || r.metadata.deletionTimestamp !== undefined) return;
   const svc = await ctx.client.tryGet('Service', { namespace: r.metadata.namespace, name: r.spec.service });
   const port = ((svc?.spec['ports'] ?? []) as { name?: string; port?: number }[]).find((p) => p.name === r.spec.portName)?.port;

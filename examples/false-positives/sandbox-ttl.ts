@@ -27,7 +27,7 @@ interface SandboxStatus {
 }
 
 async function reconcile(ctx: ReconcileContext): Promise<ReconcileResult> {
-  const s = await ctx.client.tryGet<SandboxSpec, SandboxStatus>(SANDBOX, ctx.key);
+  const s = await ctx.client.tryGet<SandboxSpec, SandboxStatus>(SANDBOX, ctx.key, { live: true });
   if (!s || s.metadata.deletionTimestamp !== undefined) return;
   const expiresAt = fromVirtualTimestamp(s.metadata.creationTimestamp) + s.spec.ttlMs;
   const now = ctx.clock.now();

@@ -32,7 +32,7 @@ const sourceOf = (m: StoredObject<unknown, unknown>): string => `${m.metadata.na
 const b64 = (m: Record<string, string>): Record<string, string> => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, Buffer.from(v, 'utf8').toString('base64')]));
 
 async function reconcile(ctx: ReconcileContext): Promise<void> {
-  const m = await ctx.client.tryGet<MirrorSpec, MirrorStatus>(SECRET_MIRROR, ctx.key);
+  const m = await ctx.client.tryGet<MirrorSpec, MirrorStatus>(SECRET_MIRROR, ctx.key, { live: true });
   if (!m) return;
   const copies = await ctx.client.list('Secret', { labelSelector: `${SOURCE}=${sourceOf(m)}` });
   if (m.metadata.deletionTimestamp !== undefined) {

@@ -24,7 +24,7 @@ interface SharedConfigStatus {
 }
 
 async function reconcile(ctx: ReconcileContext): Promise<void> {
-  const sc = await ctx.client.tryGet<SharedConfigSpec, SharedConfigStatus>(SHARED_CONFIG, ctx.key);
+  const sc = await ctx.client.tryGet<SharedConfigSpec, SharedConfigStatus>(SHARED_CONFIG, ctx.key, { live: true });
   if (!sc || sc.metadata.deletionTimestamp !== undefined) return;
   const name = `shared-${sc.metadata.name}`;
   const labels = { 'config.example.com/shared': sc.metadata.name };

@@ -38,7 +38,7 @@ interface AccessKey {
 }
 
 async function reconcile(ctx: ReconcileContext): Promise<ReconcileResult> {
-  const u = await ctx.client.tryGet<StorageUserSpec, StorageUserStatus>(STORAGE_USER, ctx.key);
+  const u = await ctx.client.tryGet<StorageUserSpec, StorageUserStatus>(STORAGE_USER, ctx.key, { live: true });
   if (!u) return;
   const iam = jsonApi(ctx.fetch, IAM_API);
   const owner = u.metadata.uid;

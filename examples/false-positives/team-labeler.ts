@@ -28,7 +28,7 @@ interface TeamStatus {
 const claims = (d: StoredObject, team: StoredObject<unknown, unknown>) => d.metadata.annotations[OWNER_ANNOTATION] === team.metadata.name && d.metadata.deletionTimestamp === undefined;
 
 async function reconcile(ctx: ReconcileContext): Promise<void> {
-  const t = await ctx.client.tryGet<TeamSpec, TeamStatus>(TEAM, ctx.key);
+  const t = await ctx.client.tryGet<TeamSpec, TeamStatus>(TEAM, ctx.key, { live: true });
   if (!t) return;
   const deployments = await ctx.client.list('Deployment', { namespace: t.metadata.namespace });
   const ref = (d: StoredObject) => ({ namespace: d.metadata.namespace, name: d.metadata.name });

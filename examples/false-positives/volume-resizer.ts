@@ -26,7 +26,7 @@ interface VolumeStatus {
 const gi = (q: unknown): number => (typeof q === 'string' && q.endsWith('Gi') ? Number(q.slice(0, -2)) : 0);
 
 async function reconcile(ctx: ReconcileContext): Promise<void> {
-  const v = await ctx.client.tryGet<VolumeSpec, VolumeStatus>(VOLUME, ctx.key);
+  const v = await ctx.client.tryGet<VolumeSpec, VolumeStatus>(VOLUME, ctx.key, { live: true });
   if (!v || v.metadata.deletionTimestamp !== undefined) return;
   const ref = { namespace: v.metadata.namespace, name: `${v.metadata.name}-data` };
   const existing = await ctx.client.tryGet('PersistentVolumeClaim', ref);

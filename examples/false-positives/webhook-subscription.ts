@@ -33,7 +33,7 @@ interface Subscription {
 }
 
 async function reconcile(ctx: ReconcileContext): Promise<ReconcileResult> {
-  const w = await ctx.client.tryGet<WebhookSpec, WebhookStatus>(WEBHOOK, ctx.key);
+  const w = await ctx.client.tryGet<WebhookSpec, WebhookStatus>(WEBHOOK, ctx.key, { live: true });
   if (!w) return;
   const api = jsonApi(ctx.fetch, HOOKS_API);
   if (w.metadata.deletionTimestamp !== undefined) {

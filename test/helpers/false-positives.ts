@@ -7,22 +7,33 @@ import { falsePositiveCorpus, type FalsePositiveCase } from '../../examples/fals
  * The CI gate over the false-positive corpus (issue 11): each correct controller of
  * examples/false-positives/ passes 100 runs of `check` with every default fault kind and every
  * property (its configured ones in place of the built-ins of the same name). Worlds are kept small
- * (one or two objects, two actions) so the whole gate stays within seconds; the 1,000-run hunt
- * over bigger worlds is bench/hunt-false-positives.ts.
+ * (one or two objects, two actions) so the whole gate
+ * stays within seconds; the 1,000-run hunt over bigger worlds is bench/hunt-false-positives.ts.
  */
 export const GATE_RUNS = 100;
 const SEED = 11;
 
+/** Small worlds: what keeps 100 runs of every corpus controller within the CI budget. */
+function gateOptions(c: FalsePositiveCase) {
+  return { ...c.options, maxObjects: Math.min(c.options.maxObjects ?? 2, 2), maxActions: 2, properties: propertiesOf(c), runs: GATE_RUNS, seed: SEED, coverage: false };
+}
+
 /**
  * Corpus controllers that still fail because of an oracle (properties/, issue 12), by name, with
- * the property that misjudges them and why. Classified by fault ablation: each fails without any
- * fault at all, so no fault is to blame. `knownFalseAlarms` checks they still fail that way: when
+ * the properties that misjudge them and why (each classified by fault ablation and by reading
+ * the failing history: a history a real cluster produces, judged wrong). `knownFalseAlarms` checks they still fail that way: when
  * an oracle fix lands, that test fails and the controller moves into the gate.
  */
-export const PENDING_ORACLE_FIXES: Readonly<Record<string, { property: string; why: string }>> = {
-  'backup-schedule': { property: 'status-truthfulness', why: 'it makes no Ready claim but controls Jobs; the oracle demands one (also: idempotence and no-hot-loop count its scheduled Job creates in the tail)' },
-  'canary-rollout': { property: 'status-truthfulness', why: 'it makes no Ready claim but controls Deployments; the oracle demands one' },
-  'condition-status': { property: 'convergence', why: 'it reports observedGeneration per condition only; the default predicate wants status.observedGeneration' },
+export const PENDING_ORACLE_FIXES: Readonly<Record<string, { properties: readonly string[]; why: string }>> = {
+  'backup-schedule': { properties: ['no-hot-loop', 'idempotence', 'status-truthfulness'], why: 'its scheduled Job creates (one per slot, also in the quiet tail) count as a hot loop and as writes of an idempotence probe; it makes no Ready claim but controls Jobs, and the oracle demands one' },
+  'canary-rollout': { properties: ['status-truthfulness'], why: 'it makes no Ready claim but controls Deployments; the oracle demands one' },
+  'condition-status': { properties: ['convergence'], why: 'it reports observedGeneration per condition only; the default predicate wants status.observedGeneration' },
+  'app-database': { properties: ['recovery'], why: 'recovery compares status.conditions[*].observedGeneration, which counts the revert run\'s extra generations (status.observedGeneration is masked, the per-condition one is not)' },
+  'mailing-list': { properties: ['same-end-state'], why: 'a member resource references its list by the server-assigned id, which differs between the run and its twin; same-end-state maps `id` fields, not references to them' },
+  'storage-user': { properties: ['same-end-state'], why: 'an access key references its IAM user by the server-assigned id (as mailing-list)' },
+  'message-broker': { properties: ['same-end-state'], why: 'a StatefulSet keeps its claims (Retain): a claim left by a Broker deleted in the fault-free twin, never created in the faulted run, is compared as end state' },
+  'migration-runner': { properties: ['no-extra-destructive-actions'], why: 'one Job per version transition: a run that saw only the last target runs v0→v3 where the twin ran v0→v1→v3; the per-name count calls that an extra create and delete' },
+  'preview-env': { properties: ['same-end-state'], why: 'the release annotation carries the Preview\'s uid, which same-end-state does not map inside annotation values (and its explanation prints both values as undefined)' },
 };
 
 function propertiesOf(c: FalsePositiveCase): Property[] {
@@ -39,7 +50,7 @@ export function corpusGate(part: number, parts: number): void {
   falsePositiveCorpus.forEach((c, i) => {
     if (i % parts !== part || PENDING_ORACLE_FIXES[c.name]) return;
     it(`${c.name}: ${GATE_RUNS} runs, every default fault and property, no failure`, { timeout: 120_000 }, async () => {
-      const r = await check(c.controllers, { ...c.options, maxObjects: Math.min(c.options.maxObjects ?? 2, 2), maxActions: 2, properties: propertiesOf(c), runs: GATE_RUNS, seed: SEED, coverage: false });
+      const r = await check(c.controllers, gateOptions(c));
       expect(r.ok ? 'passed' : describeFailure(r as CheckFailed)).toBe('passed');
       expect(r.runs).toBe(GATE_RUNS);
     });
@@ -48,11 +59,11 @@ export function corpusGate(part: number, parts: number): void {
 
 /** The controllers waiting for an oracle fix still fail, with the property named (so a fix is noticed). */
 export function knownFalseAlarms(): void {
-  for (const [name, { property }] of Object.entries(PENDING_ORACLE_FIXES)) {
-    it(`${name} still fails ${property} (an oracle false alarm, issue 12)`, { timeout: 60_000 }, async () => {
+  for (const [name, { properties }] of Object.entries(PENDING_ORACLE_FIXES)) {
+    it(`${name} still fails ${properties.join(' or ')} (an oracle false alarm, issue 12)`, { timeout: 60_000 }, async () => {
       const c = falsePositiveCorpus.find((x) => x.name === name)!;
-      const r = await check(c.controllers, { ...c.options, maxObjects: 1, maxActions: 2, properties: propertiesOf(c), runs: 20, seed: SEED, coverage: false, shrink: false });
-      expect(r.ok ? 'passed' : r.property).toBe(property);
+      const r = await check(c.controllers, { ...gateOptions(c), shrink: false });
+      expect(properties).toContain(r.ok ? 'passed' : r.property);
     });
   }
 }
