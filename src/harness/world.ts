@@ -3,7 +3,7 @@ import { createRng, type Rng } from '../sim/rng.js';
 import { Trace } from '../sim/trace.js';
 import { fnv1a, hex8 } from '../sim/hash.js';
 import { ObjectStore, type WriteRecord } from '../store/store.js';
-import { contentOf, type StoredObject } from '../store/object.js';
+import type { StoredObject } from '../store/object.js';
 import type { ValidationOptions } from '../store/immutability.js';
 import { Seams } from '../runtime/seams.js';
 import type { RuntimeEnv } from '../runtime/env.js';
@@ -73,10 +73,16 @@ export const GC_DELAY_MS = 5;
 
 function digestOf(o: StoredObject): string {
   const m = o.metadata;
-  const { spec: _spec, ...others } = contentOf(o);
   // top-level fields besides spec (ConfigMap data, …) only when present, so other digests stay as they were
-  const extra = Object.keys(others).length > 0 ? [others] : [];
-  return hex8(fnv1a(JSON.stringify([o.spec, o.status, m.labels, m.annotations, m.finalizers, m.ownerReferences, m.deletionTimestamp ?? null, ...extra])));
+  let others: Record<string, unknown> | undefined;
+  for (const k in o) {
+    if (k === 'spec' || k === 'apiVersion' || k === 'kind' || k === 'metadata' || k === 'status') continue;
+    const v = (o as Record<string, unknown>)[k];
+    if (v !== undefined) (others ??= {})[k] = v;
+  }
+  const parts: unknown[] = [o.spec, o.status, m.labels, m.annotations, m.finalizers, m.ownerReferences, m.deletionTimestamp ?? null];
+  if (others !== undefined) parts.push(others);
+  return hex8(fnv1a(JSON.stringify(parts)));
 }
 
 /** @internal */

@@ -32,8 +32,6 @@ export class ControllerInstance implements ClientOwner {
   private pumpScheduled = false;
   readonly client: Client;
   private reconciles = 0;
-  /** Keys currently being reconciled, with the task and start time (responsiveness evidence). */
-  readonly inFlight = new Map<string, { task: Task; startedAt: number }>();
   /** The running incarnation of a definition's own process, if it has one. */
   private process: ProcessHandle | undefined;
   private crashing = false;
@@ -263,25 +261,18 @@ export class ControllerInstance implements ClientOwner {
     trace.push({ t: startedAt, type: 'reconcile:start', controller: this.name, replica: this.replica, key, n });
     const ref = parseKey(key);
     const inst = this;
-    const task = kernel.spawn(
+    let result: ReconcileResult | undefined;
+    kernel.spawn(
       `reconcile ${this.name}/${this.replica} ${key}`,
       async (task) => {
-        const r = await inst.def.reconcile(makeContext(inst, task, key, ref));
-        if (r !== undefined) inst.lastResult.set(n, r);
+        result = await inst.def.reconcile(makeContext(inst, task, key, ref));
       },
-      (error, failed) => this.finish(key, n, startedAt, error, failed, undefined),
+      (error, failed) => this.finish(key, n, startedAt, error, failed, result),
     );
-    this.inFlight.set(key, { task, startedAt });
   }
 
-  /** @internal called by makeContext's wrapper with the reconcile's return value */
-  lastResult = new Map<number, ReconcileResult>();
-
-  private finish(key: string, n: number, startedAt: number, error: unknown, failed: boolean, _r: undefined): void {
+  private finish(key: string, n: number, startedAt: number, error: unknown, failed: boolean, result: ReconcileResult | undefined): void {
     const { kernel, trace } = this.env;
-    this.inFlight.delete(key);
-    const result = this.lastResult.get(n);
-    this.lastResult.delete(n);
     if (!this.alive || error instanceof CrashedError) return;
     this.busy--;
     let outcome: string;

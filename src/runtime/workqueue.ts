@@ -2,6 +2,10 @@ import type { Kernel } from '../sim/kernel.js';
 import type { ScheduledEvent } from '../sim/scheduler.js';
 import type { RateLimiter } from './rate-limiter.js';
 
+/** A key's state bits in {@link WorkQueue}: waiting to be processed (again), being processed. */
+const DIRTY = 1;
+const PROCESSING = 2;
+
 /**
  * client-go's rate-limiting workqueue: a set (duplicate keys collapse), a key is never handed
  * to two workers at once (re-added while processing → processed again after `done`), delayed
@@ -11,9 +15,14 @@ import type { RateLimiter } from './rate-limiter.js';
 export class WorkQueue {
   private items: string[] = [];
   private head = 0;
-  private readonly dirty = new Set<string>();
-  private readonly processing = new Set<string>();
-  private readonly waiting = new Map<string, { at: number; ev: ScheduledEvent }>();
+  /**
+   * DIRTY and PROCESSING bits per key. A key's entry is kept at 0 rather than deleted: a hash
+   * table that keeps emptying reallocates on every delete, and a queue cycles each key through
+   * these states on every reconcile.
+   */
+  private readonly state = new Map<string, number>();
+  /** The pending delayed add of each key (undefined once it fired, for the same reason). */
+  private readonly waiting = new Map<string, ScheduledEvent | undefined>();
   private shutDown = false;
 
   constructor(
@@ -28,9 +37,10 @@ export class WorkQueue {
   }
 
   add(key: string): void {
-    if (this.shutDown || this.dirty.has(key)) return;
-    this.dirty.add(key);
-    if (this.processing.has(key)) return;
+    const s = this.state.get(key) ?? 0;
+    if (this.shutDown || (s & DIRTY) !== 0) return;
+    this.state.set(key, s | DIRTY);
+    if ((s & PROCESSING) !== 0) return;
     this.items.push(key);
     this.onReady();
   }
@@ -43,14 +53,14 @@ export class WorkQueue {
       this.items = this.items.slice(this.head);
       this.head = 0;
     }
-    this.processing.add(key);
-    this.dirty.delete(key);
+    this.state.set(key, PROCESSING);
     return key;
   }
 
   done(key: string): void {
-    this.processing.delete(key);
-    if (this.dirty.has(key)) {
+    const s = this.state.get(key) ?? 0;
+    this.state.set(key, s & DIRTY);
+    if ((s & DIRTY) !== 0) {
       this.items.push(key);
       this.onReady();
     }
@@ -62,12 +72,12 @@ export class WorkQueue {
     const at = this.kernel.now() + ms;
     const cur = this.waiting.get(key);
     if (cur && cur.at <= at) return;
-    if (cur) cur.ev.cancelled = true;
+    if (cur) cur.cancelled = true;
     const ev = this.kernel.at(at, () => {
-      this.waiting.delete(key);
+      this.waiting.set(key, undefined);
       this.add(key);
     });
-    this.waiting.set(key, { at, ev });
+    this.waiting.set(key, ev);
   }
 
   addRateLimited(key: string): number {
@@ -85,16 +95,16 @@ export class WorkQueue {
   }
 
   isProcessing(key: string): boolean {
-    return this.processing.has(key);
+    return ((this.state.get(key) ?? 0) & PROCESSING) !== 0;
   }
 
   /** Stops accepting work and cancels delayed adds (a crashed process loses its queue). */
   shutdown(): void {
     this.shutDown = true;
-    for (const w of this.waiting.values()) w.ev.cancelled = true;
+    for (const ev of this.waiting.values()) if (ev) ev.cancelled = true;
     this.waiting.clear();
     this.items = [];
     this.head = 0;
-    this.dirty.clear();
+    for (const [key, s] of this.state) if ((s & DIRTY) !== 0) this.state.set(key, s & ~DIRTY);
   }
 }

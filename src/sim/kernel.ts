@@ -52,7 +52,11 @@ export interface KernelOptions {
 export class Kernel {
   readonly clock = new VirtualClock();
   readonly scheduler = new Scheduler();
-  private readonly live = new Set<Task>();
+  /**
+   * Live tasks in start order. An array, not a Set: a hash set that keeps emptying (one
+   * reconcile at a time) reallocates its table on every delete.
+   */
+  private readonly live: Task[] = [];
   private nextTaskId = 1;
   private progress = 0;
   private readonly blockedAfter: number;
@@ -137,26 +141,26 @@ export class Kernel {
    */
   spawn(label: string, body: (task: Task) => Promise<void>, onSettled: (error: unknown, failed: boolean) => void): Task {
     const task: Task = { id: this.nextTaskId++, label, startedAt: this.clock.now(), parked: 0, abandoned: false };
-    this.live.add(task);
+    this.live.push(task);
     this.progress++;
     let p: Promise<void>;
     try {
       p = body(task);
     } catch (err) {
-      this.live.delete(task);
+      this.removeLive(task);
       onSettled(err, true);
       return task;
     }
     p.then(
       () => {
         if (task.abandoned) return;
-        this.live.delete(task);
+        this.removeLive(task);
         this.progress++;
         onSettled(undefined, false);
       },
       (err: unknown) => {
         if (task.abandoned) return;
-        this.live.delete(task);
+        this.removeLive(task);
         this.progress++;
         onSettled(err, true);
       },
@@ -209,7 +213,7 @@ export class Kernel {
 
   /** Tasks started and not yet finished (including parked ones). */
   liveTasks(): Task[] {
-    return [...this.live];
+    return this.live.slice();
   }
 
   /** Live tasks not parked on the simulation: the code running now is one of them. */
@@ -221,6 +225,15 @@ export class Kernel {
 
   /** Parks not tied to a task (e.g. a global `fetch` patched during a run). */
   private anonymousParked = 0;
+
+  /** Removes a finished or abandoned task, keeping the others in start order. */
+  private removeLive(task: Task): void {
+    const live = this.live;
+    const i = live.indexOf(task);
+    if (i < 0) return;
+    for (let j = i + 1; j < live.length; j++) live[j - 1] = live[j]!;
+    live.pop();
+  }
 
   private hasRunnable(): boolean {
     let n = 0;
@@ -237,7 +250,7 @@ export class Kernel {
     let idleMicro = 0;
     let idleMacro = 0;
     let last = this.progress;
-    while (this.live.size > 0 && this.hasRunnable()) {
+    while (this.live.length > 0 && this.hasRunnable()) {
       if (idleMicro < 64) {
         await undefined;
       } else {
@@ -272,17 +285,17 @@ export class Kernel {
         seen = this.externalSeq;
         idle = 0;
       } else idle++;
-      if (this.live.size > 0 && this.hasRunnable()) return false;
+      if (this.live.length > 0 && this.hasRunnable()) return false;
     }
     this.quietAt = seen;
     return true;
   }
 
   private abandonRunnable(): void {
-    for (const task of [...this.live]) {
+    for (const task of this.live.slice()) {
       if (task.parked > 0) continue;
       task.abandoned = true;
-      this.live.delete(task);
+      this.removeLive(task);
       this.onBlocked?.({ task, at: this.clock.now() });
     }
   }
@@ -291,7 +304,7 @@ export class Kernel {
   async run(untilMs: number): Promise<void> {
     this.stopped = false;
     for (;;) {
-      if (this.live.size > 0 && this.hasRunnable()) await this.settle();
+      if (this.live.length > 0 && this.hasRunnable()) await this.settle();
       if (this.externalSeq !== this.quietAt && !(await this.quiesce())) continue;
       if (this.holds.size > 0) {
         await Promise.race(this.holds);

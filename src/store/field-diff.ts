@@ -8,7 +8,15 @@ import { jsonEqual } from './object.js';
  * @internal
  */
 export function changedPaths(before: unknown, after: unknown, maxDepth = 4, prefix = '', out: string[] = [], depth = prefix === '' ? 0 : prefix.split('.').length): string[] {
-  if (jsonEqual(before, after)) return out;
+  if (!jsonEqual(before, after)) collect(before, after, maxDepth, prefix, out, depth);
+  return out;
+}
+
+/**
+ * The paths of two values known to differ. It runs on every store write, so it allocates only
+ * for what differs: the differing keys of a level, sorted (the order the paths are reported in).
+ */
+function collect(before: unknown, after: unknown, maxDepth: number, prefix: string, out: string[], depth: number): void {
   if (
     depth >= maxDepth ||
     before === null || after === null ||
@@ -16,14 +24,21 @@ export function changedPaths(before: unknown, after: unknown, maxDepth = 4, pref
     Array.isArray(before) || Array.isArray(after)
   ) {
     out.push(prefix === '' ? '.' : prefix);
-    return out;
+    return;
   }
   const b = before as Record<string, unknown>;
   const a = after as Record<string, unknown>;
-  const keys = new Set([...Object.keys(b), ...Object.keys(a)]);
-  for (const k of [...keys].sort()) {
-    if (depth === 1 && prefix === 'metadata' && (k === 'resourceVersion' || k === 'generation')) continue;
-    if (!jsonEqual(b[k], a[k])) changedPaths(b[k], a[k], maxDepth, prefix === '' ? k : `${prefix}.${k}`, out, depth + 1);
+  const versionKeys = depth === 1 && prefix === 'metadata';
+  let differing: string[] | undefined;
+  for (const k in b) {
+    if (versionKeys && (k === 'resourceVersion' || k === 'generation')) continue;
+    if (!jsonEqual(b[k], a[k])) (differing ??= []).push(k);
   }
-  return out;
+  for (const k in a) {
+    if (Object.prototype.hasOwnProperty.call(b, k) || (versionKeys && (k === 'resourceVersion' || k === 'generation'))) continue;
+    if (!jsonEqual(undefined, a[k])) (differing ??= []).push(k);
+  }
+  if (differing === undefined) return;
+  if (differing.length > 1) differing.sort();
+  for (const k of differing) collect(b[k], a[k], maxDepth, prefix === '' ? k : `${prefix}.${k}`, out, depth + 1);
 }

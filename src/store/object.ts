@@ -89,6 +89,26 @@ export function contentOf(obj: object): Record<string, unknown> {
 }
 
 /**
+ * `jsonEqual(contentOf(a), contentOf(b))` without building either content object (the store
+ * asks it on every write, to decide whether `metadata.generation` moves).
+ * @internal
+ */
+export function contentEqual(a: object, b: object): boolean {
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  let na = 0;
+  for (const k in ao) {
+    const v = ao[k];
+    if (v === undefined || MANAGED_FIELDS.has(k)) continue;
+    na++;
+    if (!jsonEqual(v, bo[k])) return false;
+  }
+  let nb = 0;
+  for (const k in bo) if (bo[k] !== undefined && !MANAGED_FIELDS.has(k)) nb++;
+  return na === nb;
+}
+
+/**
  * What a caller passes to create: everything but the server-set fields is optional. Top-level
  * fields besides spec and status (ConfigMap `data`, Secret `stringData`, RBAC `rules`) are kept;
  * a Secret's `stringData` is merged into `data` (base64) on write, as kube-apiserver does.

@@ -5,7 +5,7 @@ import { GarbageCollector, type PropagationPolicy } from './garbage-collector.js
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { selectObjects, type ListOptions } from './list-options.js';
 import { applyMergePatch } from './merge-patch.js';
-import { cloneJson, contentOf, jsonEqual, keyOf, type Json, type JsonObject, type NewObject, type ObjectRef, type StoredObject } from './object.js';
+import { cloneJson, contentEqual, contentOf, jsonEqual, keyOf, type Json, type JsonObject, type NewObject, type ObjectRef, type StoredObject } from './object.js';
 import { checkUid, deletePreconditionConflict, resourceVersionConflict } from './preconditions.js';
 import { generateNameSuffix, prepareForCreate, prepareForDeletion, prepareForPatch, prepareForStatusUpdate, prepareForUpdate } from './strategy.js';
 import { immutabilityErrors, type ValidationOptions } from './immutability.js';
@@ -365,7 +365,7 @@ export class ObjectStore {
       if (err instanceof StoreError) this.recordError(actor, verb, kind, key, err.reason, cur.metadata.uid);
       throw err;
     }
-    const invalid = invalidObject(next) ?? invalidTransition(cur, next);
+    const invalid = invalidObject(next, cur) ?? invalidTransition(cur, next);
     const fields = invalid === undefined ? [...contentErrors(next), ...immutabilityErrors(cur, next, this.validation)] : [];
     if (invalid !== undefined || fields.length > 0) {
       this.recordError(actor, verb, kind, key, 'Invalid', cur.metadata.uid);
@@ -378,7 +378,7 @@ export class ObjectStore {
     }
     const rv = ++this.rv;
     // spec, or any other content field (a CRD's top-level fields, ConfigMap data), as for custom resources
-    const specChanged = !jsonEqual(contentOf(cur), contentOf(next));
+    const specChanged = !contentEqual(cur, next);
     next = {
       ...next,
       metadata: { ...next.metadata, resourceVersion: String(rv), generation: cur.metadata.generation + (specChanged ? 1 : 0) },
