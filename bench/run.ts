@@ -17,6 +17,9 @@ async function optional(path: string, name: string): Promise<Bench | undefined> 
   }
 }
 
+/** Benches that run only when named (`npm run bench hostedexamples`): minutes, not seconds. */
+const onRequest = new Set(['benchHostedExamples']);
+
 const benches: [string, string][] = [
   ['./reconciles-per-second.js', 'benchReconcilesPerSecond'],
   ['./reference-experiment.js', 'benchReferenceExperiment'],
@@ -24,16 +27,18 @@ const benches: [string, string][] = [
   ['./check.js', 'benchCheck'],
   ['./downstream.js', 'benchDownstream'],
   ['./kube-rest.js', 'benchKubeRest'],
+  ['./hosted-examples.js', 'benchHostedExamples'],
   ['./workers.js', 'benchWorkers'],
   ['./cli.js', 'benchCli'],
   ['./startup.js', 'benchStartup'],
   ['./heap.js', 'benchHeap'],
+  ['./search.js', 'benchSearch'],
 ];
 
 const filter = process.argv[2];
 const rows: BenchRow[] = [];
 for (const [path, name] of benches) {
-  if (filter && !name.toLowerCase().includes(filter.toLowerCase())) continue;
+  if (filter ? !name.toLowerCase().includes(filter.toLowerCase()) : onRequest.has(name)) continue;
   const fn = await optional(path, name);
   if (!fn) continue;
   process.stderr.write(`running ${name}…\n`);

@@ -14,7 +14,11 @@ import { eventsOf, rate, str, strongest } from './_internals/plan.js';
  *
  * Events: `{ kind: 'crash-restart', nth, params: { point } }`: with `point: 'after-write'`
  * (default) the controller dies right after its nth write of the run (0-based, all replicas);
- * with `'before-call'` right before its nth client call. `{ kind: 'crash-restart', at }` kills it
+ * with `'before-write'` right before its nth write (so the write never happens); with
+ * `'before-call'` right before its nth client call; with `'before-fetch'` / `'after-fetch'`
+ * right before its nth downstream request (`ctx.fetch`, 0-based, all replicas) or right after it
+ * answered (or failed), before the controller could act on the answer: a created external
+ * resource whose id was never recorded. `{ kind: 'crash-restart', at }` kills it
  * at that virtual time wherever it is. `target` names the controller (default: any). Each event
  * fires once. Background: `{ kind: 'crash-restart', rate }` crashes before each call with that
  * probability.
@@ -48,6 +52,19 @@ export const crashRestart = defineFault({
       );
     const off = world.seams.install({
       onCall(i) {
+        if (i.downstream) {
+          // around a downstream request: 'before-fetch' / 'after-fetch' count the controller's requests
+          const d = i.downstream;
+          for (const e of pending) {
+            if (e.target !== undefined && e.target !== i.controller) continue;
+            const point = str(e.params, 'point', 'after-write');
+            if (point !== `${i.phase}-fetch` || d.seq !== e.nth) continue;
+            pending.delete(e);
+            fired({ nth: e.nth, point, controller: i.controller, replica: i.replica, verb: `${d.method} ${d.url}` });
+            return 'crash';
+          }
+          return undefined;
+        }
         let n = -1;
         if (i.phase === 'before') {
           n = calls.get(i.controller) ?? 0;
@@ -56,7 +73,9 @@ export const crashRestart = defineFault({
         for (const e of pending) {
           if (e.target !== undefined && e.target !== i.controller) continue;
           const point = str(e.params, 'point', 'after-write');
-          const hit = point === 'before-call' ? n === e.nth : i.phase === 'after' && i.write && i.writeSeq === e.nth! + 1;
+          if (point === 'before-fetch' || point === 'after-fetch') continue;
+          const hit =
+            point === 'before-call' ? n === e.nth : point === 'before-write' ? i.phase === 'before' && i.write && i.writeSeq === e.nth : i.phase === 'after' && i.write && i.writeSeq === e.nth! + 1;
           if (!hit) continue;
           pending.delete(e);
           fired({ nth: e.nth, point, controller: i.controller, replica: i.replica, verb: i.verb });

@@ -4,9 +4,12 @@ import type { ControllerDefinition } from './runtime/define-controller.js';
 import { createHostProbe } from './host-probe.js';
 
 /**
- * Systematic mode: derives single-fault plans from a fault-free reference run (crash after each
- * write, a stale read before each write, each state a later write cancels left unobserved or
- * unnotified), runs them all and judges them. Defaults: every built-in property and fault kind.
+ * Systematic mode: derives fault plans from a fault-free reference run, one strategy per hazard
+ * (a crash between any two steps of a reconcile, stale reads, unobserved, unnotified and
+ * coalesced states, permuted lists, delayed and duplicated events, downstream and API failures,
+ * recreation), pruned as Sieve prunes, and at depth 2 the second faults of every single-fault run
+ * that changed the controllers' behaviour; runs them all and judges them. Defaults: every
+ * built-in property and fault kind, depth 2.
  * Never throws because a property failed; the result names the failing plan.
  * @param target the controller under test, or a list whose first element is under test
  * @param options see {@link SystematicOptions}

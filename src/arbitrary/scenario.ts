@@ -1,5 +1,5 @@
 import fc, { type Arbitrary } from 'fast-check';
-import type { FaultModule } from '../harness/fault.js';
+import type { FaultGenContext, FaultModule } from '../harness/fault.js';
 import type { ControllerRef, EnvironmentRef, Scenario, ScenarioOptions } from '../harness/scenario.js';
 import { faultPlan } from './fault-plan.js';
 import type { WorkloadAction } from '../harness/scenario.js';
@@ -58,21 +58,9 @@ export function scenario(options: ScenarioArbitraryOptions): Arbitrary<Scenario>
   const story = options.story;
   const generate = !story || options.objects.length > 0;
   const objects = generate ? resolveObjectTemplates(options.objects, undefined, 'steadystate.scenario', (i) => (i < 0 ? 'options.objects' : `options.objects[${i}]`)) : [];
-  const keys: string[] = [];
-  for (const t of objects) for (let i = 0; i < maxObjects; i++) keys.push(templateKey(t, i));
-  const kinds = [...new Set([...(options.primaryKinds ?? []), ...objects.map((t) => t.kind)])];
-  // the story's objects are the ones faults should hit: its primary objects, by their real names
-  for (const k of story ? storyKeys(story) : []) if (kinds.includes(k.kind) && !keys.includes(k.key)) keys.push(k.key);
   const plan = faultPlan({
     faults: options.faults ?? [],
-    context: {
-      controllers: options.controllers.map((c) => c.name),
-      kinds,
-      keys,
-      faultWindowMs: windowMs,
-      maxNth: options.maxNth ?? Math.max(8, 3 * ((generate ? maxObjects + maxActions : 0) + (story ? story.objects.length + story.actions.length : 0))),
-      ...(story && story.actions.length > 0 ? { userWrites: story.actions.length } : {}),
-    },
+    context: faultGenContext(options),
     ...(options.swarm !== undefined ? { swarm: options.swarm } : {}),
     maxEvents: options.maxFaultEvents ?? 4,
   });
@@ -94,6 +82,28 @@ export function scenario(options: ScenarioArbitraryOptions): Arbitrary<Scenario>
       ...(scenarioOptions ? { options: scenarioOptions } : {}),
     }),
   );
+}
+
+/** What the fault generators of {@link scenario} know about its scenarios (guided search mutates plans with it too). @internal */
+export function faultGenContext(options: ScenarioArbitraryOptions): FaultGenContext {
+  const maxObjects = options.maxObjects ?? 2;
+  const maxActions = options.maxActions ?? 4;
+  const story = options.story;
+  const generate = !story || options.objects.length > 0;
+  const objects = generate ? resolveObjectTemplates(options.objects, undefined, 'steadystate.scenario', (i) => (i < 0 ? 'options.objects' : `options.objects[${i}]`)) : [];
+  const keys: string[] = [];
+  for (const t of objects) for (let i = 0; i < maxObjects; i++) keys.push(templateKey(t, i));
+  const kinds = [...new Set([...(options.primaryKinds ?? []), ...objects.map((t) => t.kind)])];
+  // the story's objects are the ones faults should hit: its primary objects, by their real names
+  for (const k of story ? storyKeys(story) : []) if (kinds.includes(k.kind) && !keys.includes(k.key)) keys.push(k.key);
+  return {
+    controllers: options.controllers.map((c) => c.name),
+    kinds,
+    keys,
+    faultWindowMs: options.options?.faultWindowMs ?? 30_000,
+    maxNth: options.maxNth ?? Math.max(8, 3 * ((generate ? maxObjects + maxActions : 0) + (story ? story.objects.length + story.actions.length : 0))),
+    ...(story && story.actions.length > 0 ? { userWrites: story.actions.length } : {}),
+  };
 }
 
 /** The story's actions and the generated ones in one timeline (the story first among equal times). */

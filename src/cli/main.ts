@@ -28,6 +28,8 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
         return await (await import('./commands/replay.js')).replayCommand(parsed.options, io);
       case 'demo':
         return await (await import('./commands/demo.js')).demoCommand(parsed.options, io);
+      case 'merge':
+        return await (await import('./commands/merge.js')).mergeCommand(parsed.options, io);
     }
   } catch (err) {
     if (err instanceof UsageError) {
@@ -42,5 +44,5 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
 
 function commandOf(argv: readonly string[]): string | undefined {
   const c = argv[0];
-  return c === 'check' || c === 'replay' || c === 'demo' ? c : undefined;
+  return c === 'check' || c === 'replay' || c === 'demo' || c === 'merge' ? c : undefined;
 }

@@ -30,13 +30,13 @@ export interface FlagSpec {
 export interface CommandSpec {
   readonly name: CommandName;
   readonly summary: string;
-  readonly positionals: readonly { name: string; description: string; optional?: boolean }[];
+  readonly positionals: readonly { name: string; description: string; optional?: boolean; variadic?: boolean }[];
   readonly flags: readonly FlagSpec[];
   readonly examples: readonly string[];
 }
 
 /** @internal */
-export type CommandName = 'check' | 'replay' | 'demo';
+export type CommandName = 'check' | 'replay' | 'demo' | 'merge';
 
 /** Options of `steadystate check`. @internal */
 export interface CheckCommandOptions {
@@ -82,6 +82,13 @@ export interface ReplayCommandOptions {
   json: boolean;
 }
 
+/** Options of `steadystate merge`. @internal */
+export interface MergeCommandOptions {
+  shardReports: string[];
+  reportDir: string;
+  json: boolean;
+}
+
 /** Options of `steadystate demo`. @internal */
 export interface DemoCommandOptions {
   trials?: number;
@@ -94,7 +101,8 @@ export type ParsedCommandLine =
   | { command: 'version' }
   | { command: 'check'; options: CheckCommandOptions }
   | { command: 'replay'; options: ReplayCommandOptions }
-  | { command: 'demo'; options: DemoCommandOptions };
+  | { command: 'demo'; options: DemoCommandOptions }
+  | { command: 'merge'; options: MergeCommandOptions };
 
 const MAX_RUNS = 10_000_000;
 
@@ -200,6 +208,13 @@ export const commandSpecs: Readonly<Record<CommandName, CommandSpec>> = {
     ],
     examples: ['steadystate replay reports/web-convergence-42.json'],
   },
+  merge: {
+    name: 'merge',
+    summary: 'merge the reports of the shards of one --shard check (a CI matrix) into one report and one JUnit file; exit 1 when a shard failed or is missing',
+    positionals: [{ name: 'shard-reports', description: 'the report directories the shards wrote (their --report-dir), or their shard-result.json files', variadic: true }],
+    flags: [{ name: 'report-dir', value: 'DIR', description: 'where the merged reports are written', defaultText: 'reports', parse: nonEmpty }, jsonFlag],
+    examples: ['steadystate merge reports/shard-*', 'steadystate merge shard-1 shard-2 shard-3 shard-4 --report-dir merged'],
+  },
   demo: {
     name: 'demo',
     summary: 'run the bundled examples: the level- vs edge-triggered reference experiment and a shrunk reproduction',
@@ -238,7 +253,8 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
     throw argsError(spec, err);
   }
   if (parsed.values['help'] === true) return { command: 'help', topic: spec.name };
-  if (parsed.positionals.length > spec.positionals.length) {
+  const variadic = spec.positionals.at(-1)?.variadic === true;
+  if (!variadic && parsed.positionals.length > spec.positionals.length) {
     const extra = parsed.positionals.slice(spec.positionals.length);
     throw new UsageError(`steadystate ${spec.name}: unexpected argument${extra.length > 1 ? 's' : ''} ${extra.map((e) => JSON.stringify(e)).join(', ')}; ${spec.name} takes ${spec.positionals.length === 0 ? 'no arguments' : spec.positionals.map((p) => `<${p.name}>`).join(' ')}.`);
   }
@@ -246,8 +262,8 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   spec.positionals.forEach((p, i) => {
     const v = parsed.positionals[i];
     if (v === undefined && p.optional) return;
-    if (v === undefined) throw new UsageError(`steadystate ${spec.name}: missing <${p.name}>: ${p.description}. Usage: steadystate ${spec.name} <${p.name}>.`);
-    out[camel(p.name)] = v;
+    if (v === undefined) throw new UsageError(`steadystate ${spec.name}: missing <${p.name}>: ${p.description}. Usage: steadystate ${spec.name} <${p.name}>${p.variadic ? '…' : ''}.`);
+    out[camel(p.name)] = p.variadic ? parsed.positionals.slice(i) : v;
   });
   for (const f of spec.flags) {
     const raw = parsed.values[f.name];
@@ -262,6 +278,8 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
       return { command: 'replay', options: { json: false, watchdog: 10_000, ...out } as ReplayCommandOptions };
     case 'demo':
       return { command: 'demo', options: { reportDir: 'reports', ...out } as DemoCommandOptions };
+    case 'merge':
+      return { command: 'merge', options: { reportDir: 'reports', json: false, ...out } as MergeCommandOptions };
   }
 }
 

@@ -56,6 +56,13 @@ export interface CheckOptions {
   faults?: readonly FaultModule[];
   /** Swarm testing: each scenario enables a random subset of the kinds. `false` pins every kind on. @defaultValue true */
   swarm?: boolean;
+  /**
+   * How scenarios are generated. `'swarm'`: every run a fresh draw of the scenario arbitrary.
+   * `'guided'`: coverage-guided swarm: runs that add behaviour coverage are kept and mostly
+   * mutated (their random decisions), so rare states get explored further; failures shrink and
+   * replay (seed + path) as in swarm mode. @defaultValue 'swarm'
+   */
+  search?: 'swarm' | 'guided';
   /** Properties every run must satisfy. @defaultValue every built-in property (the public `check`); [] in the harness */
   properties?: readonly Property[];
   /**
@@ -148,6 +155,7 @@ export interface ResolvedCheckOptions {
   path: string | undefined;
   faults: readonly FaultModule[];
   swarm: boolean;
+  search: 'swarm' | 'guided';
   properties: readonly Property[];
   /** Templates of generated objects; `[]` when a story runs alone. */
   objects: readonly ResolvedObjectTemplate[];
@@ -213,6 +221,7 @@ export function resolveCheckOptions(target: ControllerDefinition | readonly Cont
   if (options === null || typeof options !== 'object') fail(`options must be an object, got ${describe(options)}.`);
 
   const runs = positiveInt('runs', options.runs, 100);
+  if (options.search !== undefined && options.search !== 'swarm' && options.search !== 'guided') fail(`options.search must be 'swarm' or 'guided', got ${JSON.stringify(options.search)}.`);
   if (options.seed !== undefined && (typeof options.seed !== 'number' || !Number.isInteger(options.seed))) fail(`options.seed must be an integer (the seed a previous check reported), got ${JSON.stringify(options.seed)}.`);
   if (options.path !== undefined && (typeof options.path !== 'string' || !/^\d+(:\d+)*$/.test(options.path)))
     fail(`options.path must be a fast-check path such as "12:3:0" (from a failed result's \`path\`), got ${JSON.stringify(options.path)}.`);
@@ -287,6 +296,7 @@ export function resolveCheckOptions(target: ControllerDefinition | readonly Cont
     path: options.path,
     faults,
     swarm: options.swarm ?? true,
+    search: options.search ?? 'swarm',
     properties,
     objects: generate ? resolveObjects(options.objects, controllers) : [],
     story,

@@ -39,6 +39,23 @@ export interface DeterminismReport {
   explanation?: string;
 }
 
+/**
+ * Behaviour coverage over the generated runs (issue 16): distinct abstract facts the runs made the
+ * system show (per-kind abstract states and transitions, reconcile outcomes, fault sites), and
+ * how they grew run after run. @public
+ */
+export interface BehaviourCoverageReport {
+  /** How scenarios were generated: fresh swarm draws, or mostly mutants of coverage-adding runs. */
+  search: 'swarm' | 'guided';
+  /** Distinct facts over all generated runs. */
+  facts: number;
+  /** `[runs, facts]` after those runs, sampled (at most about 50 points, the last run included). */
+  growth: [number, number][];
+  /** Guided search: coverage-adding runs kept in the pool, and runs that were mutants of them. */
+  pool?: number;
+  mutants?: number;
+}
+
 interface CheckCommon {
   /** Controller under test (the first, when several run together). */
   controller: string;
@@ -58,6 +75,8 @@ interface CheckCommon {
   shard?: { index: number; count: number };
   /** Simulations run in all (scenarios, fault-free twins, determinism re-runs and shrinking). */
   simulations?: number;
+  /** Behaviour coverage of the generated runs and its growth per run. */
+  behaviour?: BehaviourCoverageReport;
   /**
    * Real timers the code under test created, over the judged runs (absent when none): they do
    * not run on virtual time, so what they do is not tested, and every one still pending when its

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { ControllerDefinition } from '../runtime/define-controller.js';
 import { scenario as scenarioArbitrary } from '../arbitrary/scenario.js';
 import { resolveCheckOptions, type CheckOptions, type ResolvedCheckOptions } from './check-options.js';
-import type { CheckFailed, CheckPassed, CheckResult, DeterminismReport } from './check-result.js';
+import type { BehaviourCoverageReport, CheckFailed, CheckPassed, CheckResult, DeterminismReport } from './check-result.js';
 import { CoverageTracker } from './coverage.js';
 import { checkDeterminism } from './determinism.js';
 import { minimize } from './minimize.js';
@@ -12,6 +12,10 @@ import { ScenarioRunner, type PropertyFailure, type ScenarioOutcome } from './sc
 import { runGuards } from './run-guards.js';
 import { describeInputs, type RecordedInputs } from './recorded-inputs.js';
 import { inShard, shardSize } from './shard.js';
+import { BehaviourObserver, CoverageMap, runCoverage } from './guided/behaviour-coverage.js';
+import { ScenarioPool, strategiesFor } from './guided/pool.js';
+import { smallerPlan } from './systematic-strategies/smaller-plan.js';
+import { faultGenContext, type ScenarioArbitraryOptions } from '../arbitrary/scenario.js';
 import { runStats, StatsCollector } from './stats.js';
 import type { RealTimerUse } from '../host/host-context.js';
 
@@ -59,6 +63,12 @@ class CheckRun {
   private readonly total: number;
   /** 0-based index of the generated run being judged (for `onSimulation`), undefined otherwise. */
   private runIndex: number | undefined;
+  /** Behaviour coverage of the generated runs, and the facts known after each. */
+  private readonly observer = new BehaviourObserver();
+  private readonly behaviour = new CoverageMap();
+  private readonly growth: number[] = [];
+  /** Guided search: the pool of coverage-adding scenarios the generated runs mutate. */
+  private readonly pool: ScenarioPool | undefined;
   private readonly inputs: RecordedInputs;
 
   constructor(private readonly o: ResolvedCheckOptions) {
@@ -71,10 +81,12 @@ class CheckRun {
         tailMs: o.tailMs,
         traceReads: o.traceReads,
         ...(o.validation ? { validation: o.validation } : {}),
+        observe: this.observer.observe,
       },
       o.properties,
     );
     this.coverage = new CoverageTracker(o.faults.map((f) => f.kind));
+    this.pool = o.search === 'guided' ? new ScenarioPool(this.behaviour, strategiesFor(o.faults)) : undefined;
     this.inputs = describeInputs({ ...o, environment: o.environment.map((e) => e.actor) });
     this.total = this.corpus().length + (o.path !== undefined ? 1 : shardSize(o.runs, o.shard));
     const onSimulation = o.onSimulation;
@@ -90,9 +102,16 @@ class CheckRun {
     this.o.onProgress?.({ runs: this.executed, total: this.total, failures, phase });
   }
 
-  /** Runs and records one scenario of the corpus or of the generated runs. */
-  private async runOne(s: Scenario): Promise<ScenarioOutcome> {
+  /** Runs and records one scenario of the corpus or of the generated runs (these count for behaviour coverage: `added` is what one added). */
+  private async runOne(s: Scenario, generated = false): Promise<ScenarioOutcome & { added: number; facts: ReadonlySet<string> }> {
     const outcome = await this.runner.judge(s, { twinWhenFaultsFired: this.o.coverage });
+    let added = 0;
+    let facts: ReadonlySet<string> = new Set();
+    if (generated) {
+      facts = runCoverage(outcome.run, this.observer.statesOf(s));
+      added = this.behaviour.add(facts);
+      this.growth.push(this.behaviour.size);
+    }
     this.executed++;
     this.lastRun = outcome.run;
     this.stats.add(runStats(outcome.run, outcome.failure === undefined, outcome.latencyMs));
@@ -102,7 +121,7 @@ class CheckRun {
       const report = await this.determinismOf(outcome.run, this.o.properties);
       if (!report.ok) this.nondeterministic = { report, run: outcome.run, runNumber: this.executed };
     }
-    return outcome;
+    return { ...outcome, added, facts };
   }
 
   /** The determinism self-check of a failing run; false (and recorded) when it does not replay. */
@@ -164,17 +183,22 @@ class CheckRun {
     let minimizeReductions = 0;
     if (o.shrink.enabled && property) {
       const only = [property];
-      const m = await minimize(found.scenario, found.outcome.run, {
-        maxTests: o.shrink.maxMinimizeTests,
-        // a story's times are the user's: keep them (its jitter has shrunk back toward them)
-        ...(o.story ? { earlyActions: false } : {}),
-        stillFails: async (s) => {
-          const out = await this.runner.judge(s, { properties: only });
-          return out.failure?.property === failure.property ? out.run : undefined;
-        },
-      });
+      const stillFails = async (s: Scenario) => {
+        const out = await this.runner.judge(s, { properties: only });
+        return out.failure?.property === failure.property ? out.run : undefined;
+      };
+      // a story's times are the user's: keep them (its jitter has shrunk back toward them)
+      const keepTimes = o.story ? { earlyActions: false } : {};
+      const m = await minimize(found.scenario, found.outcome.run, { maxTests: o.shrink.maxMinimizeTests, ...keepTimes, stillFails });
       minimal = { scenario: m.scenario, run: m.run };
       minimizeReductions = m.reductions;
+      // more than three faults, each needed where it is: look for a smaller derived plan on the same workload
+      const smaller = await smallerPlan(minimal.scenario, property, this.runner, o);
+      if (smaller) {
+        const m2 = await minimize(smaller.scenario, smaller.run, { maxTests: o.shrink.maxMinimizeTests, ...keepTimes, stillFails });
+        minimal = { scenario: m2.scenario, run: m2.run };
+        minimizeReductions += 1 + m2.reductions;
+      }
     }
     // the verdict of the minimal scenario (its words and evidence, not those of the original)
     const judged = property ? await this.runner.judgeRun(minimal.run, { properties: [property] }) : found.outcome;
@@ -218,12 +242,12 @@ class CheckRun {
     return result;
   }
 
-  /** The fast-check phase: generated scenarios, and fast-check's shrink of the first failure. */
-  private async generated(): Promise<{ seed: number; path: string; shrinks: number; found: Found | undefined }> {
+  /** What the check's scenarios are generated from. */
+  private scenarioOptions(): ScenarioArbitraryOptions {
     const o = this.o;
     const controllers: ControllerRef[] = o.controllers.map((c) => ({ name: c.name, ...(o.replicas > 1 ? { replicas: o.replicas } : {}) }));
     const environment: EnvironmentRef[] = o.environment.map((e) => ({ name: e.actor.name, ...(e.params ? { params: e.params } : {}) }));
-    const arb = scenarioArbitrary({
+    return {
       controllers,
       primaryKinds: o.controllers.map((c) => c.for),
       environment,
@@ -237,7 +261,43 @@ class CheckRun {
       maxNth: o.maxNth,
       actions: o.actions,
       ...(Object.keys(o.scenarioOptions).length > 0 ? { options: o.scenarioOptions } : {}),
-    });
+    };
+  }
+
+  /** The generated runs' arbitrary: the scenario arbitrary, or guided search's mix of it and mutants of pooled runs. */
+  private scenarioArbitrary(): fc.Arbitrary<Scenario> {
+    const options = this.scenarioOptions();
+    const base = scenarioArbitrary(options);
+    return this.pool ? this.pool.arbitrary(base, this.o.faults, faultGenContext(options), this.o.story !== undefined) : base;
+  }
+
+  /**
+   * Guided search replaying a failure by its path: the runs before it are run again first (and
+   * not judged for failures), so the pool, hence the replayed scenario, is the one the check had.
+   */
+  private async rebuildPool(arb: fc.Arbitrary<Scenario>, upTo: number): Promise<void> {
+    if (!this.pool || upTo === 0) return;
+    await fc.check(
+      fc.asyncProperty(arb, async (s) => {
+        await this.offer(s);
+        return true;
+      }),
+      { numRuns: upTo, ...(this.o.seed !== undefined ? { seed: this.o.seed } : {}) },
+    );
+  }
+
+  /** Runs a generated scenario only to feed the pool (its coverage counts; nothing else is recorded). */
+  private async offer(s: Scenario): Promise<void> {
+    const out = await this.runner.judge(s);
+    const facts = runCoverage(out.run, this.observer.statesOf(s));
+    this.pool?.offer(out.run, facts, this.behaviour.add(facts), out.failure !== undefined);
+  }
+
+  /** The fast-check phase: generated scenarios, and fast-check's shrink of the first failure. */
+  private async generated(): Promise<{ seed: number; path: string; shrinks: number; found: Found | undefined }> {
+    const o = this.o;
+    const arb = this.scenarioArbitrary();
+    if (o.path !== undefined) await this.rebuildPool(arb, Number(o.path.split(':')[0]));
 
     let index = o.path !== undefined ? Number(o.path.split(':')[0]) : 0;
     const shard = o.path !== undefined ? undefined : o.shard;
@@ -252,10 +312,16 @@ class CheckRun {
       try {
         if (!first) {
           const i = index++;
-          if (!inShard(i, shard) || i < o.resumeAt) return true;
+          if (!inShard(i, shard)) return true;
+          if (i < o.resumeAt) {
+            // guided: the skipped runs still shape the pool
+            if (this.pool) await this.offer(s);
+            return true;
+          }
           this.runIndex = i;
-          const outcome = await this.runOne(s);
+          const outcome = await this.runOne(s, true);
           this.runIndex = undefined;
+          this.pool?.offer(outcome.run, outcome.facts, outcome.added, outcome.failure !== undefined);
           this.progress('runs', outcome.failure ? 1 : 0);
           if (!outcome.failure) return true;
           // a failure that does not replay cannot be shrunk: report the nondeterminism instead
@@ -329,7 +395,17 @@ class CheckRun {
       simulations: this.runner.simulations,
       ...(this.realTimers ? { realTimers: { ...this.realTimers } } : {}),
       inputs: this.inputs,
+      behaviour: this.behaviourReport(),
     };
+  }
+
+  private behaviourReport(): BehaviourCoverageReport {
+    const n = this.growth.length;
+    const every = Math.max(1, Math.ceil(n / 50));
+    const growth: [number, number][] = [];
+    for (let i = every - 1; i < n; i += every) growth.push([i + 1, this.growth[i]!]);
+    if (n > 0 && growth.at(-1)?.[0] !== n) growth.push([n, this.growth[n - 1]!]);
+    return { search: this.o.search, facts: this.behaviour.size, growth, ...(this.pool ? { pool: this.pool.size, mutants: this.pool.mutants } : {}) };
   }
 
   private passed(seed: number): CheckPassed {

@@ -59,6 +59,8 @@ export interface SimulateOptions {
   validation?: ValidationOptions;
   /** Length of the quiet tail after settle, where extra reconciles probe idempotence. 0 disables. @defaultValue 10_000 */
   tailMs?: number;
+  /** @internal Called with the world before the run starts (behaviour-coverage observers: they may hook `world.afterWrite`). */
+  observe?: (world: World) => void;
   /**
    * Kernel events after which the run is cut short (recorded as `run:budget` in the trace and
    * `timing.exhausted`): a reconcile loop that never lets virtual time advance must not hang.
@@ -90,10 +92,14 @@ export class ScenarioError extends Error {
 export async function simulate(scenario: Scenario, options: SimulateOptions): Promise<SimulationResult> {
   const opts = resolveScenarioOptions(scenario.options);
   const world = createWorld(scenario, opts, options.traceReads ?? true, options.validation);
+  options.observe?.(world);
   // the run guard: the code under test can neither end nor outlive the harness (src/host/run-guard.ts)
+  const names = new Set(scenario.controllers.map((c) => c.name));
+  const hosted = options.controllers.some((c) => names.has(c.name) && c.process !== undefined);
   return guardRun(
     () => world.kernel.now(),
     (scope) => simulateGuarded(world, scenario, opts, options, scope),
+    { hosted },
   );
 }
 

@@ -3,14 +3,12 @@ import type { ControllerDefinition } from '../runtime/define-controller.js';
 import { emptyFaultPlan } from './fault-plan.js';
 import { resolveCheckOptions, type CheckOptions } from './check-options.js';
 import type { CheckFailed, CheckPassed, DeterminismReport } from './check-result.js';
-import { CoverageTracker } from './coverage.js';
 import { checkDeterminism } from './determinism.js';
 import { minimize } from './minimize.js';
-import type { RunRecord } from './property.js';
 import type { EnvironmentRef, Scenario, WorkloadAction } from './scenario.js';
-import { ScenarioRunner, type ScenarioOutcome } from './scenario-runner.js';
-import { runStats, StatsCollector } from './stats.js';
-import { ALL_STRATEGIES, derivePlans, STRATEGY_FAULT, type SystematicStrategy } from './systematic-plans.js';
+import { ScenarioRunner } from './scenario-runner.js';
+import { ALL_STRATEGIES, type SystematicStrategy } from './systematic-plans.js';
+import { SystematicSearch } from './systematic-strategies/search.js';
 import { templateKey } from '../arbitrary/workload.js';
 import { parseKey, type NewObject } from '../store/object.js';
 
@@ -27,10 +25,32 @@ export interface SystematicOptions
   scenarios?: Scenario | readonly Scenario[];
   /** Strategies to run. @defaultValue every strategy in {@link ALL_STRATEGIES} */
   strategies?: readonly SystematicStrategy[];
-  /** Most plans per strategy and base scenario (the earliest targets are kept). @defaultValue 200 */
+  /** Most plans per strategy and run derived from (the earliest targets are kept). @defaultValue 200 */
   maxPlans?: number;
+  /**
+   * 1: single-fault plans derived from each fault-free reference run. 2: also pairs: from each
+   * single-fault run whose fault changed what the controllers did (one per distinct behaviour),
+   * second plans for points after that fault, run with both faults. @defaultValue 2
+   */
+  depth?: 1 | 2;
+  /** Most plans to run in all (the rest are counted as pruned). @defaultValue 5000 */
+  maxRuns?: number;
   /** Stop at the first failing plan instead of running them all. @defaultValue false */
   stopOnFailure?: boolean;
+}
+
+/** Plans of one strategy that were derived, run and pruned (for single faults, or as the second fault of a pair). @public */
+export interface SystematicPlanCounts {
+  /** Candidate plans derived (run + pruned). */
+  derived: number;
+  /** Plans run. */
+  ran: number;
+  /** Plans whose faults all fired. */
+  fired: number;
+  /** Plans that failed a property. */
+  failures: number;
+  /** Candidates left out, by reason (Sieve-style pruning, duplicates, budgets). */
+  pruned: Record<string, number>;
 }
 
 /** What one strategy did. @public */
@@ -38,34 +58,47 @@ export interface SystematicStrategyReport {
   strategy: SystematicStrategy;
   /** The fault kind its plans use. */
   kind: string;
-  /** Plans derived and run. */
+  /** Single-fault plans derived from the fault-free reference runs (the same as `single.derived`). */
+  derived: number;
+  /** Single-fault plans run. */
   plans: number;
-  /** Plans whose fault actually fired. */
+  /** Single-fault plans whose fault fired. */
   fired: number;
-  /** Plans that failed a property. */
+  /** Single-fault plans that failed a property. */
   failures: number;
+  /** Single-fault candidates left out, by reason. */
+  pruned: Record<string, number>;
+  /** Plans in which this strategy's fault came second, after another strategy's (depth 2). */
+  pairs: SystematicPlanCounts;
   /** Why the strategy did not run (its fault kind was not among `faults`). */
   skipped?: string;
 }
 
 /** The systematic part of a result. @public */
 export interface SystematicReport {
-  /** Plans run over all strategies and base scenarios. */
+  /** Plans run over all strategies, base scenarios and depths. */
   plans: number;
+  depth: 1 | 2;
   strategies: SystematicStrategyReport[];
-  /** The failing plan, in words (which write, read or state it targeted). */
-  failingPlan?: { strategy: SystematicStrategy; target: string };
+  /** Single-fault runs extended with a second fault, and those left out (no effect, same behaviour as another). */
+  extended: { runs: number; pruned: Record<string, number> };
+  /** True when `maxRuns` stopped the search before every plan ran. */
+  truncated: boolean;
+  /** The failing plan, in words (which write, read or state it targeted); `faults` lists each fault of a pair. */
+  failingPlan?: { strategy: SystematicStrategy; target: string; faults?: { strategy: SystematicStrategy; target: string }[] };
 }
 
 /** The result of {@link checkSystematic}: a `CheckResult` plus what each strategy did. @public */
 export type SystematicResult = (CheckPassed | CheckFailed) & { systematic: SystematicReport };
 
 /**
- * Systematic mode (SPEC §3): instead of random plans, derive single-fault plans from a
- * fault-free reference run of each base scenario — crash after the k-th write for every k, make
- * each read that precedes a write stale, drop the event of each state a later write cancels —
- * run them all, and judge each with the properties. A failing plan is already one fault; its
- * workload is delta-debugged like a `check` failure. Never throws because a property failed.
+ * Systematic mode (SPEC §3): instead of random plans, derive plans from a fault-free reference
+ * run of each base scenario with every strategy (crashes between the steps of a reconcile,
+ * stale reads, unobserved and coalesced states, permuted lists, delayed and duplicated events,
+ * downstream and API failures, recreation), pruned as Sieve prunes; then, at depth 2, derive
+ * second faults from each single-fault run that changed what the controllers did, so bugs that
+ * need two faults in order are found too. Run them all and judge each with the properties. A
+ * failing plan is delta-debugged like a `check` failure. Never throws because a property failed.
  * @example
  * ```ts
  * const r = await checkSystematic(myController, { faults: allFaults, properties: [properties.noExtraDestructiveActions()] });
@@ -74,13 +107,17 @@ export type SystematicResult = (CheckPassed | CheckFailed) & { systematic: Syste
  * @public
  */
 export async function checkSystematic(target: ControllerDefinition | readonly ControllerDefinition[], options: SystematicOptions = {}): Promise<SystematicResult> {
-  const { scenarios, strategies: wanted, maxPlans, stopOnFailure, ...rest } = options;
+  const { scenarios, strategies: wanted, maxPlans, stopOnFailure, depth: wantedDepth, maxRuns: wantedMaxRuns, ...rest } = options;
   const o = resolveCheckOptions(target, rest);
   const where = 'steadystate.checkSystematic';
   const strategies = wanted ?? ALL_STRATEGIES;
   for (const s of strategies) if (!ALL_STRATEGIES.includes(s)) throw new TypeError(`${where}: options.strategies contains ${JSON.stringify(s)}; the strategies are ${ALL_STRATEGIES.map((x) => `'${x}'`).join(', ')}.`);
   const limit = maxPlans ?? 200;
   if (!Number.isInteger(limit) || limit < 1) throw new TypeError(`${where}: options.maxPlans must be an integer ≥ 1, got ${JSON.stringify(maxPlans)}.`);
+  const depth = wantedDepth ?? 2;
+  if (depth !== 1 && depth !== 2) throw new TypeError(`${where}: options.depth must be 1 (single faults) or 2 (also pairs of faults), got ${JSON.stringify(wantedDepth)}.`);
+  const maxRuns = wantedMaxRuns ?? 5000;
+  if (!Number.isInteger(maxRuns) || maxRuns < 1) throw new TypeError(`${where}: options.maxRuns must be an integer ≥ 1, got ${JSON.stringify(wantedMaxRuns)}.`);
   const names = new Set(o.controllers.map((c) => c.name));
   const bases: Scenario[] = scenarios === undefined ? defaultBases(o.objects, o.controllers, o.replicas, o.scenarioOptions, o.environment.map((e) => ({ name: e.actor.name, ...(e.params ? { params: e.params } : {}) }))) : Array.isArray(scenarios) ? [...(scenarios as readonly Scenario[])] : [scenarios as Scenario];
   bases.forEach((s, i) => {
@@ -91,51 +128,10 @@ export async function checkSystematic(target: ControllerDefinition | readonly Co
     { controllers: o.controllers, faults: o.faults, environment: o.environment.map((e) => e.actor), ...(o.downstream ? { downstream: o.downstream } : {}), tailMs: o.tailMs, traceReads: true, ...(o.validation ? { validation: o.validation } : {}) },
     o.properties,
   );
-  const kinds = new Set(o.faults.map((f) => f.kind));
-  const reports: SystematicStrategyReport[] = strategies.map((s) => ({
-    strategy: s,
-    kind: STRATEGY_FAULT[s],
-    plans: 0,
-    fired: 0,
-    failures: 0,
-    ...(kinds.has(STRATEGY_FAULT[s]) ? {} : { skipped: `its fault kind "${STRATEGY_FAULT[s]}" is not among options.faults` }),
-  }));
-  const coverage = new CoverageTracker(strategies.map((s) => STRATEGY_FAULT[s]).filter((k) => kinds.has(k)));
-  const stats = new StatsCollector();
-  let runs = 0;
-  let found: { outcome: ScenarioOutcome; strategy: SystematicStrategy; target: string; reference: RunRecord } | undefined;
-  const total = () => reports.reduce((n, r) => n + r.plans, 0);
-
-  outer: for (const base of bases) {
-    const reference = await runner.judge({ ...base, faults: emptyFaultPlan() });
-    runs++;
-    stats.add(runStats(reference.run, !reference.failure, reference.latencyMs));
-    if (reference.failure) {
-      // the bug needs no fault at all: report it as found on the reference run
-      found ??= { outcome: reference, strategy: strategies[0] ?? 'crash-after-write', target: 'the fault-free reference run itself', reference: reference.run };
-      if (stopOnFailure) break;
-      continue;
-    }
-    for (const report of reports) {
-      if (report.skipped) continue;
-      for (const plan of derivePlans(report.strategy, reference.run).slice(0, limit)) {
-        const s: Scenario = { ...base, faults: { events: plan.events, background: [] } };
-        const outcome = await runner.judge(s);
-        runs++;
-        report.plans++;
-        const firedAny = outcome.run.trace.some((e) => e.type === 'fault:inject');
-        if (firedAny) report.fired++;
-        coverage.add(outcome.run, reference.run);
-        stats.add(runStats(outcome.run, !outcome.failure, outcome.latencyMs));
-        o.onProgress?.({ runs, total: runs, failures: found ? 1 : 0, phase: 'runs' });
-        if (outcome.failure) {
-          report.failures++;
-          found ??= { outcome, strategy: report.strategy, target: plan.target, reference: reference.run };
-          if (stopOnFailure) break outer;
-        }
-      }
-    }
-  }
+  const search = new SystematicSearch(runner, o, strategies, { limit, depth, maxRuns, stopOnFailure: stopOnFailure ?? false });
+  for (const base of bases) if (await search.base(base)) break;
+  const { found, coverage, stats } = search;
+  const runs = search.runs;
 
   const common = {
     controller: o.controllers[0]!.name,
@@ -149,7 +145,7 @@ export async function checkSystematic(target: ControllerDefinition | readonly Co
     determinismChecked: 0,
     simulations: runner.simulations,
   };
-  const systematic: SystematicReport = { plans: total(), strategies: reports };
+  const systematic = search.report();
   if (!found) {
     o.onProgress?.({ runs, total: runs, failures: 0, phase: 'done' });
     return { ...common, ok: true, property: null, summary: null, explanation: null, scenario: null, path: null, systematic };
@@ -160,7 +156,7 @@ export async function checkSystematic(target: ControllerDefinition | readonly Co
   let minimal = { scenario: found.outcome.run.scenario, run: found.outcome.run };
   let reductions = 0;
   if (o.shrink.enabled && property) {
-    // the plan is one fault already; delta debugging trims the workload around it
+    // the plan is one or two faults already; delta debugging trims the workload around them
     const m = await minimize(minimal.scenario, minimal.run, {
       maxTests: o.shrink.maxMinimizeTests,
       stillFails: async (s) => {
@@ -190,17 +186,18 @@ export async function checkSystematic(target: ControllerDefinition | readonly Co
     scenario: minimal.scenario,
     originalScenario: found.outcome.run.scenario,
     path: '',
-    failedAtRun: runs,
+    failedAtRun: found.runNumber,
     shrinks: reductions,
     run: minimal.run,
     determinism,
-    systematic: { ...systematic, failingPlan: { strategy: found.strategy, target: found.target } },
+    systematic: { ...systematic, failingPlan: found.plan },
   };
 }
 
 /**
  * Default base scenarios: per object template, create an object, change its spec, change it back
- * and re-apply it (so there are states that later writes cancel), spread over the fault window.
+ * and re-apply it (so there are states that later writes cancel), spread over the fault window;
+ * and create two objects, the second a little later (what one object's faults do to another's).
  */
 function defaultBases(
   objects: ReturnType<typeof resolveCheckOptions>['objects'],
@@ -234,14 +231,20 @@ function defaultBases(
       workload.push({ at: Math.round(window / 2), type: 'update', kind: t.kind, key, spec: first });
     }
     workload.push({ at: Math.round((3 * window) / 4), type: 'reapply', kind: t.kind, key });
-    return {
+    // and one with a second object of the kind, created later: what one object does to another's
+    // (a list of two, the newest one a lagging view misses)
+    const key1 = templateKey(t, 1);
+    const ref1 = parseKey(key1);
+    const second: NewObject = { ...object, metadata: { ...object.metadata, name: ref1.name }, spec: other ?? first };
+    const two: WorkloadAction[] = [{ at: 0, type: 'create', object }, { at: Math.round(window / 8), type: 'create', object: second }];
+    return [workload, two].map((w) => ({
       seed: 1,
       controllers: controllers.map((c) => ({ name: c.name, ...(replicas > 1 ? { replicas } : {}) })),
       ...(environment.length > 0 ? { environment } : {}),
       initialObjects: [],
-      workload,
+      workload: w,
       faults: emptyFaultPlan(),
       ...(Object.keys(options).length > 0 ? { options: { ...options } } : {}),
-    };
-  });
+    }));
+  }).flat();
 }

@@ -65,6 +65,8 @@ export interface RunScope {
   readonly realTimers: RealTimerUse;
   /** Pending real timers the run's code created: cleared when the run ends. */
   readonly pending: Map<object, 'timeout' | 'interval' | 'immediate'>;
+  /** The run hosts programs: its code runs in the async context (see {@link hostContext}). */
+  readonly hosted: boolean;
 }
 
 /** What the async context knows: the run, and the hosted process, if the code is one's. @internal */

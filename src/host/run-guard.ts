@@ -39,17 +39,28 @@ type AnyFn = (...args: unknown[]) => unknown;
  * leaves, whatever `body` does.
  * @internal
  */
-export async function guardRun<T>(now: () => number, body: (scope: RunScope) => Promise<T>): Promise<T> {
-  const scope: RunScope = { id: nextScopeId++, now, escapes: [], realTimers: { setTimeout: 0, setInterval: 0, setImmediate: 0, clearedAtEnd: 0 }, pending: new Map() };
+export async function guardRun<T>(now: () => number, body: (scope: RunScope) => Promise<T>, options: { hosted: boolean }): Promise<T> {
+  const scope: RunScope = { id: nextScopeId++, now, escapes: [], realTimers: { setTimeout: 0, setInterval: 0, setImmediate: 0, clearedAtEnd: 0 }, pending: new Map(), hosted: options.hosted };
   enter(scope);
   try {
-    return await hostContext.run({ scope }, () => body(scope));
+    // The async context costs every promise a hook (a third of the native runtime's speed), so
+    // only runs that host programs (which need their processes told apart) get one; a native
+    // run's code is whatever runs while it is the only run.
+    return await (options.hosted ? hostContext.run({ scope }, () => body(scope)) : body(scope));
   } finally {
     // Node looks for unhandled rejections only when the microtask queue runs dry, which a run that
     // never waited on a macrotask has not let happen yet: one turn of the event loop, still guarded
     await new Promise<void>((resolve) => originals.setImmediate(resolve));
     leave(scope);
   }
+}
+
+/** The run a call belongs to: its async context's, or (no context) the only run going on. */
+function scopeOf(store: HostStore | undefined): RunScope | undefined {
+  if (store !== undefined) return scopes.has(store.scope) ? store.scope : undefined;
+  if (scopes.size !== 1) return undefined;
+  const [only] = scopes;
+  return only!.hosted ? undefined : only;
 }
 
 /** Whether some run holds the guard. @internal */
@@ -71,6 +82,8 @@ function leave(scope: RunScope): void {
   }
   scope.pending.clear();
   scopes.delete(scope);
+  // no hosted run left: turn the async context (and its promise hook) off again
+  if (scope.hosted && ![...scopes].some((s) => s.hosted)) hostContext.disable();
   if (scopes.size === 0 && restore !== undefined) {
     const r = restore;
     restore = undefined;
@@ -178,21 +191,24 @@ function install(): () => void {
     const store = hostContext.getStore();
     if (typeof fn !== 'function') return (prev.setTimeout as AnyFn)(fn, ms, ...args);
     if (store?.sandbox !== undefined) return store.sandbox.setTimeout(fn as AnyFn, ms, args, false);
-    if (store !== undefined && scopes.has(store.scope)) return track(store.scope, 'timeout', (cb) => (prev.setTimeout as AnyFn)(cb, ms, ...args) as object, fn as AnyFn);
+    const scope = scopeOf(store);
+    if (scope !== undefined) return track(scope, 'timeout', (cb) => (prev.setTimeout as AnyFn)(cb, ms, ...args) as object, fn as AnyFn);
     return (prev.setTimeout as AnyFn)(fn, ms, ...args);
   };
   const setIntervalPatched = function (fn: unknown, ms?: unknown, ...args: unknown[]): unknown {
     const store = hostContext.getStore();
     if (typeof fn !== 'function') return (prev.setInterval as AnyFn)(fn, ms, ...args);
     if (store?.sandbox !== undefined) return store.sandbox.setTimeout(fn as AnyFn, ms, args, true);
-    if (store !== undefined && scopes.has(store.scope)) return track(store.scope, 'interval', (cb) => (prev.setInterval as AnyFn)(cb, ms, ...args) as object, fn as AnyFn);
+    const scope = scopeOf(store);
+    if (scope !== undefined) return track(scope, 'interval', (cb) => (prev.setInterval as AnyFn)(cb, ms, ...args) as object, fn as AnyFn);
     return (prev.setInterval as AnyFn)(fn, ms, ...args);
   };
   const setImmediatePatched = function (fn: unknown, ...args: unknown[]): unknown {
     const store = hostContext.getStore();
     if (typeof fn !== 'function') return (prev.setImmediate as AnyFn)(fn, ...args);
     if (store?.sandbox !== undefined) return store.sandbox.setImmediate(fn as AnyFn, args);
-    if (store !== undefined && scopes.has(store.scope)) return track(store.scope, 'immediate', (cb) => (prev.setImmediate as AnyFn)(cb, ...args) as object, fn as AnyFn);
+    const scope = scopeOf(store);
+    if (scope !== undefined) return track(scope, 'immediate', (cb) => (prev.setImmediate as AnyFn)(cb, ...args) as object, fn as AnyFn);
     return (prev.setImmediate as AnyFn)(fn, ...args);
   };
   const clearWith = (real: AnyFn) =>

@@ -69,7 +69,23 @@ function passed(m: PassedReportModel): string[] {
   out.push(row(['reconciles (all runs)', String(s.reconciles)]));
   out.push(row(['determinism double-checked', `${m.determinismChecked} runs`]));
   out.push('');
+  out.push(...behaviour(m));
   out.push(...coverage(m));
+  return out;
+}
+
+/** Behaviour coverage and its growth run after run (a curve that has flattened says more runs find little new). */
+function behaviour(m: PassedReportModel): string[] {
+  const b = m.behaviour;
+  if (!b || b.growth.length === 0) return [];
+  const out = ['## Behaviour coverage', ''];
+  out.push(`${b.facts} distinct behaviours (abstract object states and transitions, reconcile outcomes, fault sites) over ${b.growth.at(-1)![0]} generated runs, ${b.search === 'guided' ? `guided search: ${b.mutants ?? 0} mutants of ${b.pool ?? 0} coverage-adding runs` : 'swarm search'}.`, '');
+  out.push('| after run | behaviours |', '|---|---|');
+  const step = Math.max(1, Math.ceil(b.growth.length / 10));
+  b.growth.forEach(([run, facts], i) => {
+    if (i % step === 0 || i === b.growth.length - 1) out.push(row([String(run), String(facts)]));
+  });
+  out.push('');
   return out;
 }
 

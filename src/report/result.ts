@@ -1,4 +1,4 @@
-import type { CheckResult, CheckStats, DeterminismReport, FaultCoverage } from '../harness/check-result.js';
+import type { CheckResult, CheckStats, DeterminismReport, FaultCoverage, BehaviourCoverageReport } from '../harness/check-result.js';
 import type { FaultPlan } from '../harness/fault-plan.js';
 import type { RunRecord } from '../harness/property.js';
 import type { RealTimerUse } from '../host/host-context.js';
@@ -102,6 +102,8 @@ interface ReportCommon {
 /** A passing check, ready to format. @public */
 export interface PassedReportModel extends ReportCommon {
   ok: true;
+  /** Behaviour coverage of the generated runs and its growth, when the check measured it. */
+  behaviour: BehaviourCoverageReport | null;
 }
 
 /** A failing check, ready to format. @public */
@@ -163,7 +165,7 @@ export function toReportModel(result: CheckResult, context: ReportContext = {}):
     corpusReplayed: result.corpusReplayed,
     determinismChecked: result.determinismChecked,
   };
-  if (result.ok) return { ...common, ok: true };
+  if (result.ok) return { ...common, ok: true, behaviour: result.behaviour ?? null };
   return {
     ...common,
     ok: false,
@@ -214,6 +216,7 @@ function replayCommands(context: ReportContext, property: string, seed: number):
   const source = context.source ?? null;
   // without a recorded module (a report written from a test) the command needs one
   const command = file !== null ? `npx steadystate replay ${shellQuote(file)}${source ? '' : ' --module <your controller module>'}` : null;
+  if (source?.program !== undefined) return programReplay(source.program, command, file, property, seed);
   const name = source === null ? 'controller' : source.exportName === 'default' ? importedDefaultName(source.module) : source.exportName;
   const options = source?.checkOptions ? `, ${source.checkOptions}` : source === null ? ', checkOptions' : '';
   const vitest = `await expect(${name}).toPassReproduction(${JSON.stringify(file ?? `<reproduction>.json`)}${options});`;
@@ -231,18 +234,46 @@ function regressionTest(source: ControllerSource | null, name: string, vitest: s
   const spec = source === null ? './your-controller.js' : `./${jsExtension(source.module.slice(source.module.lastIndexOf('/') + 1))}`;
   const bindings = source === null ? 'checkOptions, controller' : [source.exportName === 'default' ? null : name, source.checkOptions ?? null].filter((x): x is string => x !== null).sort().join(', ');
   const importLine = source?.exportName === 'default' ? `import ${name}${source.checkOptions ? `, { ${source.checkOptions} }` : ''} from '${spec}';` : `import { ${bindings} } from '${spec}';`;
-  const code = [
+  const head = [
     ...(source === null ? ['// the controller and the options its check ran with: import them from your module'] : []),
     `import { expect, test } from 'vitest';`,
     `import 'steadystate/vitest';`,
     importLine,
+  ];
+  return { path: `${dir}${base}.test.ts`, code: testFile(head, name, vitest, property, seed) };
+}
+
+/** The file's imports (and declarations), then the one test that replays the reproduction. */
+function testFile(head: string[], name: string, vitest: string, property: string, seed: number): string {
+  return [
+    ...head,
     '',
     `test(${JSON.stringify(`${name} no longer fails ${property} (reproduction of seed ${seed})`)}, async () => {`,
     `  ${vitest}`,
     '});',
     '',
   ].join('\n');
-  return { path: `${dir}${base}.test.ts`, code };
+}
+
+/**
+ * The replay of a program checked with `--program`: the test hosts it again with
+ * `defineProgram` and the spec the check recorded (the program itself is never imported).
+ */
+function programReplay(spec: ProgramSpec, command: string | null, file: string | null, property: string, seed: number): FailedReportModel['replay'] {
+  const name = importedDefaultName(spec.name ?? spec.entry);
+  const vitest = `await expect(${name}).toPassReproduction(${JSON.stringify(file ?? `<reproduction>.json`)});`;
+  const base = file === null ? `${name}-${property}` : (file.split('/').pop() ?? file).replace(/\.json$/, '');
+  const dir = spec.entry.includes('/') ? spec.entry.slice(0, spec.entry.lastIndexOf('/') + 1) : '';
+  const head = [
+    `import { expect, test } from 'vitest';`,
+    `import { defineProgram } from 'steadystate';`,
+    `import 'steadystate/vitest';`,
+    '',
+    '// the program as the check hosted it (paths relative to the directory the tests run in)',
+    `const ${name} = defineProgram(${JSON.stringify(spec)});`,
+  ];
+  const code = testFile(head, name, vitest, property, seed);
+  return { command, vitest, regressionTest: { path: `${dir}${base}.test.ts`, code } };
 }
 
 /** `web.ts` → `web.js` (what TypeScript's NodeNext resolution and vite both accept). */
@@ -360,7 +391,16 @@ function isRowWorthy(e: TraceEntry): boolean {
     case 'controller:crash':
     case 'kernel:blocked':
     case 'invariant:violated':
+    case 'process:exit':
+    case 'settle:relist':
       return true;
+    // a hosted program: what it printed as a warning or error, refused requests, streams others ended
+    case 'log':
+      return e['level'] === 'error' || e['level'] === 'warn';
+    case 'http:request':
+      return typeof e['status'] === 'number' && e['status'] >= 400;
+    case 'watch:close':
+      return e['by'] !== 'client';
     case 'run:phase':
       return e['phase'] === 'settle' || e['phase'] === 'tail';
     case 'store:write':

@@ -1,3 +1,4 @@
+import { permuteList } from './list-permutation.js';
 import { NotFoundError, ServerError } from '../store/errors.js';
 import { cloneJson, keyOf, parseKey, type JsonObject, type NewObject, type StoredObject } from '../store/object.js';
 import type { DeleteOptions, ListOptions } from '../store/store.js';
@@ -54,6 +55,34 @@ function reasonOf(status: 500 | 503 | 429 | 504): 'TooManyRequests' | 'ServiceUn
 
 /** Writes by each controller (all replicas), for "crash after the k-th write". @internal */
 export const writeCounters = new WeakMap<RuntimeEnv, Map<string, number>>();
+
+/** Downstream requests by each controller (all replicas), for "crash before/after the k-th downstream call". @internal */
+const fetchCounters = new WeakMap<RuntimeEnv, Map<string, number>>();
+
+/**
+ * The crash points around one downstream request of a controller instance: asks the call seam
+ * before the request (`downstream.seq` is then assigned) and after it returned or failed. Throws
+ * {@link CrashedError} when the instance is dead or a fault crashes it there.
+ * @returns the request's index among the controller's downstream requests
+ * @internal
+ */
+export function downstreamCheckpoint(env: RuntimeEnv, owner: ClientOwner, phase: 'before' | 'after', method: string, url: string, seq?: number): number {
+  if (!owner.alive) throw new CrashedError(owner.name);
+  let n = seq;
+  if (n === undefined) {
+    let counts = fetchCounters.get(env);
+    if (!counts) fetchCounters.set(env, (counts = new Map()));
+    n = counts.get(owner.name) ?? 0;
+    counts.set(owner.name, n + 1);
+  }
+  const writeSeq = writeCounters.get(env)?.get(owner.name) ?? 0;
+  const d = env.seams.decideCall({ t: env.kernel.now(), controller: owner.name, replica: owner.replica, phase, verb: 'fetch', write: false, seq: owner.callSeq, writeSeq, downstream: { method, url, seq: n } });
+  if (d === 'crash') {
+    owner.crash(`${phase} fetch ${method} ${url}`);
+    throw new CrashedError(owner.name);
+  }
+  return n;
+}
 
 function refOf(key: KeyOrRef): { namespace?: string; name: string } {
   if (typeof key === 'string') return parseKey(key);
@@ -126,18 +155,6 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner): Cli
     traceRead('get', kind, k, true);
     checkpoint('after', 'get', false);
     return o ? cloneJson(o) : undefined;
-  }
-
-  function shuffle<T>(items: T[], seed: number): T[] {
-    let s = seed >>> 0 || 1;
-    for (let i = items.length - 1; i > 0; i--) {
-      s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-      const j = s % (i + 1);
-      const tmp = items[i]!;
-      items[i] = items[j]!;
-      items[j] = tmp;
-    }
-    return items;
   }
 
   function write<R>(verb: WriteInfo['verb'], kind: string, key: string, fn: () => R): R {
@@ -223,7 +240,7 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner): Cli
       }
       if (seams.hasListHooks) {
         const d = seams.decideList({ t: kernel.now(), actor: owner.actor, kind, count: items.length, seq: seams.listSeq++ });
-        if (d.type === 'shuffle') items = shuffle([...items], d.seed);
+        if (d.type === 'shuffle') items = permuteList([...items], d.seed);
       }
       traceRead('list', kind, undefined, !options.live, { count: items.length });
       checkpoint('after', 'list', false);

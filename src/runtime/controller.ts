@@ -4,7 +4,7 @@ import type { StoredObject } from '../store/object.js';
 import { cloneJson, keyOf, parseKey } from '../store/object.js';
 import { selectObjects } from '../store/list-options.js';
 import type { Client } from './client.js';
-import { createControllerClient, CrashedError, type ClientOwner } from './controller-client.js';
+import { createControllerClient, CrashedError, downstreamCheckpoint, type ClientOwner } from './controller-client.js';
 import type { ProcessHandle } from './controller-process.js';
 import type { ControllerDefinition, WatchMapContext, WatchMapping } from './define-controller.js';
 import type { FetchResponse, RuntimeEnv } from './env.js';
@@ -443,7 +443,22 @@ class Context implements ReconcileContext {
     const impl = this.inst.env.fetch;
     if (!impl) return noFetch;
     const { inst, task } = this;
-    return (input, init) => (inst.alive ? impl(task, inst.actor, input, init) : Promise.reject(new CrashedError(inst.name)));
+    if (!inst.env.seams.hasCallHooks) return (input, init) => (inst.alive ? impl(task, inst.actor, input, init) : Promise.reject(new CrashedError(inst.name)));
+    // a crash fault may act right before and right after each downstream request
+    return async (input, init) => {
+      const method = (init?.method ?? (typeof input === 'object' && 'method' in input ? input.method : 'GET')).toUpperCase();
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      const n = downstreamCheckpoint(inst.env, inst, 'before', method, url);
+      let res: FetchResponse;
+      try {
+        res = await impl(task, inst.actor, input, init);
+      } catch (err) {
+        downstreamCheckpoint(inst.env, inst, 'after', method, url, n);
+        throw err;
+      }
+      downstreamCheckpoint(inst.env, inst, 'after', method, url, n);
+      return res;
+    };
   }
 }
 

@@ -144,6 +144,12 @@ export interface CallInfo {
   seq: number;
   /** Index among all writes of the controller (all replicas) in the run. */
   writeSeq: number;
+  /**
+   * Set for the points around a downstream request (`ctx.fetch`; then `verb` is `'fetch'` and
+   * `seq` does not count it): its method, URL and index among the controller's downstream
+   * requests (all replicas) in the run.
+   */
+  downstream?: { method: string; url: string; seq: number };
 }
 export type CallDecision = 'continue' | 'crash';
 

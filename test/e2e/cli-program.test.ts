@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { root, runCli, tempDir } from './cli-helpers.js';
@@ -21,6 +21,11 @@ describe('steadystate check --program', () => {
     expect(r.stdout).toMatch(/On the wire: after the watch on \/apis\/apps\/v1\/deployments .*buggy\/0 never opened another watch or list of it/);
     const report = readdirSync(join(dir, 'reports')).find((f) => f.endsWith('.json'));
     expect(report).toBeDefined();
+    // the report's regression test hosts the program again from the recorded spec
+    const md = readFileSync(join(dir, 'reports', report!.replace(/\.json$/, '.md')), 'utf8');
+    expect(md).toMatch(/const buggy = defineProgram\(\{"entry":"[^"]*examples\/operators\/template-hash\/buggy\.ts","for":"Deployment"/);
+    // the timeline shows the stream the fault cut, on the wire
+    expect(md).toMatch(/watch:close controller=buggy replica=0 path=\/apis\/apps\/v1\/deployments\S* openedAt=\d+ by=server how=cut/);
     const again = await runCli(['replay', join('reports', report!)], { cwd: dir, timeoutMs: 120_000 });
     expect(again.code, again.stderr).toBe(1);
     expect(again.stdout).toMatch(/identical trace/);

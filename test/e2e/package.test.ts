@@ -26,6 +26,37 @@ function snippet(name: string): string {
  * The README's controller with the classic bug: it acts only when an event arrives (no resync,
  * no requeue), so one lost notification leaves the object unreconciled for good.
  */
+/**
+ * A controller module of a CommonJS project written the way such projects write JavaScript:
+ * `require('steadystate')` and `exports.x = …`, no ESM syntax anywhere. The three holes make the
+ * level-triggered (correct) and the edge-triggered (buggy) twins of the README's controller.
+ */
+function plainCommonJs(resync: string, done: string, after: string): string {
+  return `'use strict';
+const { defineController } = require('steadystate');
+
+exports.replicas = defineController({
+  name: 'replicas',
+  for: 'ReplicaSet',
+  ${resync},
+  async reconcile(ctx) {
+    const rs = await ctx.client.tryGet('ReplicaSet', ctx.key);
+    if (!rs) return;
+    const actual = rs.status.replicas ?? 0;
+    const desired = rs.spec.replicas;
+    ${done}
+    const next = actual + Math.sign(desired - actual);
+    await ctx.client.updateStatus({ ...rs, status: { replicas: next, ...(next === desired ? { observedGeneration: rs.metadata.generation } : {}) } });
+    ${after}
+  },
+});
+
+exports.checkOptions = {
+  objects: { kind: 'ReplicaSet', spec: [{ replicas: 3 }, { replicas: 1 }], status: { replicas: 0 } },
+};
+`;
+}
+
 const buggyController = `import { defineController, type CheckOptions } from 'steadystate';
 
 interface Spec {
@@ -160,6 +191,8 @@ beforeAll(async () => {
   symlinkSync(join(project, 'node_modules'), join(cjsProject, 'node_modules'), 'dir');
   writeFileSync(join(cjsProject, 'package.json'), `${JSON.stringify({ name: 'cjs-controllers', version: '1.0.0', private: true }, null, 2)}\n`);
   writeFileSync(join(cjsProject, 'controller.ts'), snippet('consumer-controller'));
+  writeFileSync(join(cjsProject, 'plain.js'), plainCommonJs('resyncPeriodMs: 5_000', 'if (actual === desired && rs.status.observedGeneration === rs.metadata.generation) return;', 'return next === desired ? undefined : { requeueAfter: 1_000 };'));
+  writeFileSync(join(cjsProject, 'plain-buggy.js'), plainCommonJs('resyncPeriodMs: 0', 'if (actual === desired) return;', 'return undefined;'));
 }, 600_000);
 
 afterAll(() => {
@@ -282,6 +315,18 @@ describe("a fresh project following the README's 'In your project' section", () 
     expect(r.output).not.toMatch(/Cannot require\(\) ES Module|loading .* failed/);
     expect(r.code, r.output).toBe(0);
     expect(r.output).toMatch(/^PASS /m);
+  }, 120_000);
+
+  it("CLI: a plain CommonJS module (require('steadystate'), exports.x) loads; the correct one passes, its buggy twin fails", async (ctx) => {
+    consumer(ctx);
+    const dir = cjsProject!;
+    const good = await npx(['steadystate', 'check', 'plain.js', '--runs', '5', '--seed', '1'], dir);
+    expect(good.output).not.toMatch(/Cannot require\(\) ES Module|ERR_REQUIRE|loading .* failed/);
+    expect(good.code, good.output).toBe(0);
+    expect(good.output).toMatch(/^PASS /m);
+    const buggy = await npx(['steadystate', 'check', 'plain-buggy.js', '--runs', '100', '--seed', '1', '--faults', 'event-loss', '--properties', 'convergence'], dir);
+    expect(buggy.code, buggy.output).toBe(1);
+    expect(buggy.output).toMatch(/^FAIL replicas fails convergence/m);
   }, 120_000);
 
   it('CLI: `steadystate demo` runs the bundled examples from the build', async (ctx) => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkSystematic } from '../../src/harness/systematic.js';
+import { ALL_STRATEGIES, STRATEGY_FAULT } from '../../src/harness/systematic-plans.js';
+import { leakedBucket } from '../../examples/multi-fault/index.js';
 import type { Scenario } from '../../src/harness/scenario.js';
 import { edgeTriggered } from '../../examples/replicas/edge-triggered.js';
 import { levelTriggered } from '../../examples/replicas/level-triggered.js';
@@ -13,21 +15,51 @@ import { appObjects, deterministicNameApp, generateNameApp } from './crash-fixtu
 const replicas = { objects: replicaObjects, faults: allFaults, properties: [convergence()] };
 
 describe('checkSystematic', () => {
-  it('runs every strategy on a correct controller and passes', async () => {
-    const r = await checkSystematic(levelTriggered, replicas);
+  it('runs every strategy on a correct controller and passes, every plan fired', async () => {
+    const r = await checkSystematic(levelTriggered, { ...replicas, depth: 1 });
     expect(r.ok).toBe(true);
-    expect(r.systematic.strategies.map((s) => s.strategy)).toEqual(['crash-after-write', 'stale-read-before-write', 'unobserved-state', 'unnotified-state']);
+    expect(r.systematic.strategies.map((s) => s.strategy)).toEqual([...ALL_STRATEGIES]);
     for (const s of r.systematic.strategies) {
-      expect(s.plans).toBeGreaterThan(0);
       expect(s.fired).toBe(s.plans);
       expect(s.failures).toBe(0);
+      // derived = run + pruned by the strategy itself (plans left out as the same crash point count on top)
+      expect(s.derived).toBeGreaterThanOrEqual(s.plans);
     }
-    expect(r.runs).toBe(r.systematic.plans + 1);
-    expect(r.coverage.map((c) => c.kind)).toEqual(['crash-restart', 'stale-snapshot', 'watch-event-loss', 'event-loss']);
+    const ran = (name: string) => r.systematic.strategies.find((s) => s.strategy === name)!.plans;
+    // one write per reconcile: no crash point has anything half-done
+    expect(r.systematic.strategies.find((s) => s.strategy === 'crash-after-write')!.pruned).toEqual({ 'after the last step of a reconcile: nothing half-done': expect.any(Number) });
+    for (const name of ['unobserved-state', 'unnotified-state', 'coalesced-state', 'delayed-event', 'duplicated-event', 'error-at-write', 'recreation']) expect(ran(name), name).toBeGreaterThan(0);
+    // no downstream: nothing to fail or crash around
+    expect(ran('request-failure')).toBe(0);
+    expect(r.systematic.strategies.find((s) => s.strategy === 'request-failure')!.derived).toBe(0);
+    // one fault-free reference run per base scenario (one object, and two)
+    expect(r.runs).toBe(r.systematic.plans + 2);
+    expect(r.coverage.map((c) => c.kind)).toEqual([...new Set(ALL_STRATEGIES.map((s) => STRATEGY_FAULT[s]))]);
+  });
+
+  it('at depth 2 finds a bug that needs two faults in order, names both, and passes its fix', async () => {
+    const opts = { ...leakedBucket.options, faults: allFaults, properties: [leakedBucket.property()], strategies: ['crash-before-write', 'recreation'] as const };
+    const { actions: _actions, ...o } = opts;
+    const single = await checkSystematic(leakedBucket.buggy, { ...o, strategies: [...o.strategies], depth: 1 });
+    expect(single.ok).toBe(true);
+    const pair = await checkSystematic(leakedBucket.buggy, { ...o, strategies: [...o.strategies], stopOnFailure: true });
+    expect(pair.ok).toBe(false);
+    if (pair.ok) return;
+    expect(pair.property).toBe('deletion-completes');
+    expect(pair.systematic.failingPlan?.faults?.map((f) => f.strategy)).toEqual(['crash-before-write', 'recreation']);
+    expect(pair.systematic.failingPlan?.faults?.[1]!.target).toMatch(/while bucket is down after its crash/);
+    expect(pair.scenario.faults.events.map((e) => e.kind)).toEqual(['crash-restart', 'recreation']);
+    expect(pair.systematic.extended.runs).toBeGreaterThan(0);
+    expect(pair.determinism.ok).toBe(true);
+    const fixed = await checkSystematic(leakedBucket.correct, { ...o, strategies: [...o.strategies] });
+    expect(fixed.ok).toBe(true);
+    const recreation = fixed.systematic.strategies.find((s) => s.strategy === 'recreation')!;
+    expect(recreation.pairs.ran).toBeGreaterThan(0);
+    expect(recreation.pairs.pruned['before the first fault']).toBeGreaterThan(0);
   });
 
   it('finds the edge-triggered bug with a single derived fault and says which plan it was', async () => {
-    const r = await checkSystematic(edgeTriggered, replicas);
+    const r = await checkSystematic(edgeTriggered, { ...replicas, depth: 1 });
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.property).toBe('convergence');
@@ -53,7 +85,7 @@ describe('checkSystematic', () => {
   it('skips a strategy whose fault kind is not given, and says why', async () => {
     const r = await checkSystematic(levelTriggered, { ...replicas, faults: [eventLoss] });
     const skipped = r.systematic.strategies.filter((s) => s.skipped);
-    expect(skipped.map((s) => s.strategy)).toEqual(['crash-after-write', 'stale-read-before-write', 'unobserved-state']);
+    expect(skipped.map((s) => s.strategy)).toEqual(ALL_STRATEGIES.filter((s) => s !== 'unnotified-state'));
     expect(skipped[0]!.skipped).toMatch(/fault kind "crash-restart" is not among options\.faults/);
     expect(r.systematic.strategies.find((s) => s.strategy === 'unnotified-state')!.plans).toBeGreaterThan(0);
   });
@@ -77,6 +109,8 @@ describe('checkSystematic', () => {
   it('rejects unknown strategies and foreign scenarios with the option named', async () => {
     await expect(checkSystematic(levelTriggered, { ...replicas, strategies: ['chaos' as never] })).rejects.toThrow(/^steadystate\.checkSystematic: options\.strategies contains "chaos"/);
     await expect(checkSystematic(levelTriggered, { ...replicas, maxPlans: 0 })).rejects.toThrow(/options\.maxPlans must be an integer ≥ 1/);
+    await expect(checkSystematic(levelTriggered, { ...replicas, depth: 3 as never })).rejects.toThrow(/options\.depth must be 1 \(single faults\) or 2/);
+    await expect(checkSystematic(levelTriggered, { ...replicas, maxRuns: 0 })).rejects.toThrow(/options\.maxRuns must be an integer ≥ 1/);
     const foreign: Scenario = { seed: 1, controllers: [{ name: 'someone-else' }], initialObjects: [], workload: [], faults: { events: [], background: [] } };
     await expect(checkSystematic(levelTriggered, { ...replicas, scenarios: foreign })).rejects.toThrow(/options\.scenarios\[0\] names controller "someone-else"/);
   });

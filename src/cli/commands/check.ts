@@ -9,6 +9,7 @@ import { loadCorpus } from '../../report/corpus.js';
 import { realTimersNote } from '../../report/result.js';
 import { ensureWritableDir, ReportWriteError } from '../../report/write-atomic.js';
 import { writeReports, type WrittenReports } from '../../report/index.js';
+import { writeShardResult } from '../shard-result.js';
 import { catalogue, moduleCheckOptions, runCheckOn, validateJob, type CheckJob } from '../check-job.js';
 import type { CliIo } from '../io.js';
 import { loadModule, pickController } from '../load-module.js';
@@ -86,7 +87,10 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
 
   const timelines = !result.ok && result.property !== 'watchdog' ? await recordObjectTimelines(controller, result.scenario, base) : [];
   const source = target.source;
-  const written = writeReports(result, { dir: o.reportDir, context: { source, objectTimelines: timelines, builtInEnvironment: defaultEnvironment().map((a) => a.name) } });
+  const context = { source, objectTimelines: timelines, builtInEnvironment: defaultEnvironment().map((a) => a.name) };
+  const written = writeReports(result, { dir: o.reportDir, context });
+  // a shard of a CI matrix leaves its whole result for `steadystate merge`
+  if (o.shard) writeShardResult(o.reportDir, result, context);
   if (o.json) io.stdout.write(`${JSON.stringify(jsonSummary(result, written), null, 2)}\n`);
   else io.stdout.write(humanSummary(result, written, io));
   return result.ok ? 0 : 1;

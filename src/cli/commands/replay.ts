@@ -23,7 +23,13 @@ import { simulateInWorker } from '../worker-pool.js';
 export async function replayCommand(o: ReplayCommandOptions, io: CliIo): Promise<number> {
   const file = readReproduction(o.report, io.cwd);
   const program = o.module === undefined ? (file.controller.source as ControllerSource | null)?.program : undefined;
-  if (program !== undefined && file.property.name !== 'watchdog' && file.property.name !== 'fault-coverage') return replayProgram(o, io, file, program);
+  if (program !== undefined) {
+    // never import a program outside a run: its top level is the operator starting
+    if (file.property.name === 'watchdog' || file.property.name === 'fault-coverage') {
+      throw new UsageError(`steadystate replay: ${o.report} records a ${file.property.name} verdict of the program ${program.entry}, which replay cannot rerun on its own. Run steadystate check --program ${program.entry} --for ${program.for} again with --seed ${file.seed}.`);
+    }
+    return replayProgram(o, io, file, program);
+  }
   const moduleName = o.module ?? file.controller.source?.module;
   if (moduleName === undefined) {
     throw new UsageError(`steadystate replay: ${o.report} does not say which module holds controller "${file.controller.name}" (it was written from a test, not by steadystate check). Pass it: steadystate replay ${o.report} --module path/to/controller.ts.`);

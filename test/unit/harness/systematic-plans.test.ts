@@ -1,64 +1,123 @@
 import { describe, expect, it } from 'vitest';
-import { crashAfterWritePlans, staleReadPlans, unnotifiedStatePlans, unobservedStatePlans } from '../../../src/harness/systematic-plans.js';
+import { crashAfterWritePlans, derive, staleReadPlans, unnotifiedStatePlans, unobservedStatePlans } from '../../../src/harness/systematic-plans.js';
+import { seedMovingFirst } from '../../../src/harness/systematic-strategies/reads.js';
+import { indexTrace } from '../../../src/harness/systematic-strategies/trace-index.js';
+import { permuteList } from '../../../src/runtime/list-permutation.js';
 import type { TraceEntry } from '../../../src/sim/trace.js';
 import { fakeRun } from './helpers.js';
 
 const w = (t: number, actor: string, extra: Record<string, unknown> = {}): TraceEntry => ({ t, type: 'store:write', actor, verb: 'updateStatus', kind: 'RS', key: 'default/a', changed: ['status.replicas'], noop: false, ...extra });
-const read = (t: number, actor: string, cached = true): TraceEntry => ({ t, type: 'store:read', actor, verb: 'get', kind: 'RS', key: 'default/a', cached });
+const read = (t: number, actor: string, extra: Record<string, unknown> = {}): TraceEntry => ({ t, type: 'store:read', actor, verb: 'get', kind: 'RS', key: 'default/a', cached: true, ...extra });
+const start = (t: number, controller: string, replica = 0, key = 'default/a'): TraceEntry => ({ t, type: 'reconcile:start', controller, replica, key });
+const end = (t: number, controller: string, replica = 0, key = 'default/a'): TraceEntry => ({ t, type: 'reconcile:end', controller, replica, key, result: 'done' });
+const request = (t: number, actor: string, seq: number, method = 'POST'): TraceEntry => ({ t, type: 'downstream:request', seq, start: t, actor, method, url: 'https://api.example/things', status: 201, mutating: method !== 'GET' });
 const settle: TraceEntry = { t: 100, type: 'run:phase', phase: 'settle' };
 
-describe('crashAfterWritePlans', () => {
-  it('plans a crash after every controller write of the fault window, counted per controller', () => {
-    const run = fakeRun({ trace: [w(1, 'user'), w(2, 'controller:a/0'), w(3, 'controller:b/0'), w(4, 'controller:a/1'), w(5, 'controller:a/0', { fault: 'api-error' }), settle, w(200, 'controller:a/0')] });
-    expect(crashAfterWritePlans(run).map((p) => p.events)).toEqual([
-      [{ kind: 'crash-restart', nth: 0, target: 'a', params: { point: 'after-write' } }],
-      [{ kind: 'crash-restart', nth: 0, target: 'b', params: { point: 'after-write' } }],
-      [{ kind: 'crash-restart', nth: 1, target: 'a', params: { point: 'after-write' } }],
+describe('the trace index', () => {
+  it('groups steps by reconcile, counts writes per controller and requests by seq, and skips leader-election Leases', () => {
+    const ix = indexTrace(
+      fakeRun({
+        trace: [
+          { t: 0, type: 'store:write', actor: 'controller:a/0', verb: 'create', kind: 'Lease', key: 'kube-system/a-leader', changed: ['.'], noop: false, rv: 1 },
+          start(1, 'a'),
+          w(1, 'controller:a/0', { rv: 2 }),
+          request(3, 'controller:a/0', 0),
+          w(3, 'controller:a/0', { noop: true }),
+          w(3, 'controller:a/0', { rv: 3 }),
+          end(3, 'a'),
+          w(4, 'controller:b/0', { rv: 4 }),
+          settle,
+          w(200, 'controller:a/0', { rv: 5 }),
+        ],
+      }),
+    );
+    expect(ix.writes.map((x) => [x.controller, x.seq, x.perController])).toEqual([
+      ['a', 0, 0],
+      ['a', 1, 1],
+      ['a', 2, 2],
+      ['b', 3, 0],
     ]);
-    expect(crashAfterWritePlans(run)[2]!.target).toMatch(/after write #1 of a: updateStatus RS default\/a at t=4 ms/);
+    expect(ix.reconciles).toHaveLength(1);
+    expect(ix.reconciles[0]!.steps.map((s) => s.type)).toEqual(['write', 'request', 'write']);
+    expect(ix.requests.map((r) => [r.seq, r.perController])).toEqual([[0, 0]]);
+    expect(ix.versions.get('RS default/a')!.map((v) => v.entry['rv'])).toEqual([2, 3, 4]);
   });
 });
 
-describe('staleReadPlans', () => {
-  const deliver = (t: number, controller: string, seq: number, key = 'default/a'): TraceEntry => ({ t, type: 'watch:event', controller, replica: 0, kind: 'RS', key, event: 'MODIFIED', rv: seq + 10, decision: 'deliver', seq });
-  it('holds back the delivery each write\'s cached read rests on until just after the write, once per delivery', () => {
+describe('crash strategies: only points between two steps of a reconcile', () => {
+  const trace = [start(1, 'a'), w(1, 'controller:a/0', { rv: 1 }), request(2, 'controller:a/0', 0), w(2, 'controller:a/0', { rv: 2 }), end(2, 'a'), start(5, 'a'), w(5, 'controller:a/0', { rv: 3 }), end(5, 'a'), settle];
+  const run = fakeRun({ trace });
+
+  it('crash-after-write: after a write that another step follows; the last write of a reconcile is pruned', () => {
+    const d = derive('crash-after-write', run);
+    expect(d.plans.map((p) => p.events)).toEqual([[{ kind: 'crash-restart', nth: 0, target: 'a', params: { point: 'after-write' } }]]);
+    expect(d.plans[0]!.target).toMatch(/^after write #0 of a: updateStatus RS default\/a at t=1 ms, before POST https:\/\/api.example\/things/);
+    expect(d.pruned).toEqual({ 'after the last step of a reconcile: nothing half-done': 2 });
+    expect(crashAfterWritePlans(run)).toEqual(d.plans);
+  });
+
+  it('crash-before-write and crash-around-request reach the other points, with the point each shares', () => {
+    const before = derive('crash-before-write', run);
+    expect(before.plans.map((p) => [p.events[0]!.nth, p.events[0]!.params])).toEqual([[1, { point: 'before-write' }]]);
+    const around = derive('crash-around-request', run);
+    expect(around.plans.map((p) => p.events[0]!.params!['point'])).toEqual(['before-fetch', 'after-fetch']);
+    // before the request = after the first write; after the request = before the second write
+    expect(around.plans[0]!.point).toBe(crashAfterWritePlans(run)[0]!.point);
+    expect(around.plans[1]!.point).toBe(before.plans[0]!.point);
+  });
+});
+
+describe('stale-read-before-write', () => {
+  it('every cached read a change of its reconcile follows, when there is something older to show', () => {
     const run = fakeRun({
       trace: [
-        deliver(1, 'a', 0),
-        deliver(1, 'b', 1),
-        deliver(2, 'a', 2, 'default/other'),
-        read(3, 'controller:a/0'),
-        read(3, 'controller:b/0'),
-        w(4, 'controller:a/0'),
-        w(5, 'controller:a/0'), // the same read: no second plan
-        deliver(6, 'a', 3),
-        read(7, 'controller:a/0', false), // live reads do not count
-        read(7, 'controller:a/0'),
-        w(9, 'controller:b/0'),
-        w(10, 'controller:a/0'),
+        w(0, 'user', { rv: 1 }),
+        start(1, 'a'),
+        read(1, 'controller:a/0'), // one version only: pruned
+        w(1, 'controller:a/0', { rv: 2 }),
+        end(1, 'a'),
+        start(2, 'a'),
+        read(2, 'controller:a/0'),
+        read(2, 'controller:a/0', { verb: 'list', key: undefined, count: 1 }),
+        read(2, 'controller:a/0', { cached: false }), // live: not counted
+        w(2, 'controller:a/0', { rv: 3 }),
+        read(2, 'controller:a/0'), // nothing after it
+        end(2, 'a'),
         settle,
-        read(101, 'controller:a/0'),
-        w(102, 'controller:a/0'),
       ],
     });
-    expect(staleReadPlans(run).map((p) => p.events[0])).toEqual([
-      // a's read of default/a rests on delivery 0 (at t=1): held until t=5, after the write at 4
-      { kind: 'stale-snapshot', nth: 0, params: { lagMs: 4, forMs: 1 } },
-      { kind: 'stale-snapshot', nth: 1, params: { lagMs: 9, forMs: 1 } },
-      { kind: 'stale-snapshot', nth: 3, params: { lagMs: 5, forMs: 1 } },
+    const d = derive('stale-read-before-write', run);
+    expect(d.plans.map((p) => p.events[0])).toEqual([
+      { kind: 'stale-snapshot', nth: 1, params: { versionsBack: 1 } },
+      { kind: 'stale-snapshot', nth: 2, params: { versionsBack: 1 } },
     ]);
+    expect(d.pruned).toEqual({ 'nothing older to show: the object had one version': 1, 'no change follows it in its reconcile': 1 });
+    expect(staleReadPlans(run)).toEqual(d.plans);
   });
 });
 
-describe('unobserved and unnotified state plans', () => {
+describe('permuted-list', () => {
+  it('a seed that moves the first item, for every list of two or more before a change', () => {
+    for (const n of [2, 3, 5]) expect(permuteList([...Array(n).keys()], seedMovingFirst(n))[0]).not.toBe(0);
+    const run = fakeRun({
+      trace: [start(1, 'a'), read(1, 'controller:a/0', { verb: 'list', count: 1 }), read(1, 'controller:a/0', { verb: 'list', count: 3, cached: false }), w(1, 'controller:a/0', { rv: 1 }), end(1, 'a'), settle],
+    });
+    const d = derive('permuted-list', run);
+    expect(d.plans.map((p) => p.events)).toEqual([[{ kind: 'list-order', nth: 1, target: 'a', params: { order: seedMovingFirst(3) } }]]);
+    expect(d.pruned).toEqual({ 'fewer than two items': 1 });
+  });
+});
+
+describe('unobserved, unnotified and coalesced states', () => {
   const trace: TraceEntry[] = [
     w(1, 'controller:a/0', { rv: 5, digest: 'x1' }),
-    { t: 1, type: 'watch:event', controller: 'a', replica: 0, key: 'default/a', event: 'MODIFIED', rv: 5, decision: 'deliver', seq: 7 },
+    { t: 1, type: 'watch:event', controller: 'a', replica: 0, kind: 'RS', key: 'default/a', event: 'MODIFIED', rv: 5, decision: 'deliver', seq: 7 },
     { t: 1, type: 'informer:notify', controller: 'a', replica: 0, key: 'default/a', event: 'MODIFIED', decision: 'deliver', seq: 3 },
-    { t: 1, type: 'watch:event', controller: 'b', replica: 0, key: 'default/a', event: 'MODIFIED', rv: 5, decision: 'deliver', seq: 8 },
+    { t: 1, type: 'watch:event', controller: 'b', replica: 0, kind: 'RS', key: 'default/a', event: 'MODIFIED', rv: 5, decision: 'deliver', seq: 8 },
     { t: 1, type: 'reconcile:start' },
     { t: 1, type: 'informer:notify', controller: 'b', replica: 0, key: 'default/a', event: 'MODIFIED', decision: 'deliver', seq: 4 },
     w(2, 'controller:a/0', { rv: 6, digest: 'x2' }),
+    { t: 3, type: 'watch:event', controller: 'a', replica: 0, kind: 'RS', key: 'default/a', event: 'MODIFIED', rv: 6, decision: 'deliver', seq: 9 },
     w(3, 'controller:a/0', { rv: 7, key: 'default/other', changed: ['spec.x'] }),
     settle,
   ];
@@ -73,16 +132,68 @@ describe('unobserved and unnotified state plans', () => {
     expect(unnotifiedStatePlans(fakeRun({ trace })).map((p) => p.events)).toEqual([[{ kind: 'event-loss', nth: 3 }]]);
   });
 
-  it('counts a removal or a return to an earlier content as cancelling', () => {
+  it('coalesces each stream from the state until just past the event that cancels it', () => {
+    expect(derive('coalesced-state', fakeRun({ trace })).plans.map((p) => p.events)).toEqual([
+      [
+        { kind: 'coalescing', nth: 7, params: { ms: 3 } },
+        { kind: 'coalescing', nth: 8, params: { ms: 1001 } },
+      ],
+    ]);
+  });
+
+  it('counts a removal or a return to an earlier content as cancelling, and plans for the deletion itself', () => {
     const t2: TraceEntry[] = [
       w(1, 'user', { rv: 1, changed: ['.'], digest: 'a' }),
       w(2, 'user', { rv: 2, changed: ['spec.x'], digest: 'b' }),
       w(3, 'user', { rv: 3, changed: ['spec.y'], digest: 'a' }),
       w(4, 'user', { rv: 4, changed: ['metadata.labels'], removed: true }),
-      { t: 2, type: 'watch:event', controller: 'a', replica: 0, rv: 2, decision: 'deliver', seq: 1 },
-      { t: 3, type: 'watch:event', controller: 'a', replica: 0, rv: 3, decision: 'deliver', seq: 2 },
+      { t: 2, type: 'watch:event', controller: 'a', replica: 0, kind: 'RS', key: 'default/a', rv: 2, decision: 'deliver', seq: 1 },
+      { t: 3, type: 'watch:event', controller: 'a', replica: 0, kind: 'RS', key: 'default/a', rv: 3, decision: 'deliver', seq: 2 },
+      { t: 4, type: 'watch:event', controller: 'a', replica: 0, kind: 'RS', key: 'default/a', event: 'DELETED', rv: 4, decision: 'deliver', seq: 3 },
       settle,
     ];
-    expect(unobservedStatePlans(fakeRun({ trace: t2 })).map((p) => p.events[0]!.nth)).toEqual([1, 2]);
+    const plans = unobservedStatePlans(fakeRun({ trace: t2 }));
+    expect(plans.map((p) => p.events[0]!.nth)).toEqual([1, 2, 3]);
+    expect(plans[2]!.target).toMatch(/^the deletion of RS default\/a at t=4 ms/);
+  });
+});
+
+describe('request-failure, conflict-at-write, error-at-write, recreation', () => {
+  const trace: TraceEntry[] = [
+    start(1, 'a'),
+    request(1, 'controller:a/0', 0, 'GET'),
+    request(2, 'controller:a/0', 1, 'POST'),
+    w(2, 'controller:a/0', { rv: 1, verb: 'create' }),
+    read(2, 'controller:a/0', { cached: false }),
+    w(2, 'controller:a/0', { rv: 2, verb: 'update' }),
+    w(2, 'controller:a/0', { rv: 3, verb: 'patch' }),
+    end(2, 'a'),
+    { t: 3, type: 'controller:crash', controller: 'a', replica: 0 },
+    settle,
+  ];
+  const run = fakeRun({ trace, controllers: ['a'], primaryKinds: ['RS'] });
+
+  it('every failure mode at every mutating request, none at reads', () => {
+    const d = derive('request-failure', run);
+    expect(d.plans.map((p) => `${p.events[0]!.nth} ${String(p.events[0]!.params!['fail'])}${p.events[0]!.params!['status'] ? ` ${String(p.events[0]!.params!['status'])}` : ''}`)).toEqual(['1 status 500', '1 status 429', '1 reset', '1 hang', '1 applied-but-lost']);
+    expect(d.pruned).toEqual({ 'a read-only request': 5 });
+  });
+
+  it('a conflict only before conditional writes; errors counted over writes and live reads', () => {
+    expect(derive('conflict-at-write', run).plans.map((p) => p.events[0]!.nth)).toEqual([1]);
+    expect(derive('error-at-write', run).plans.map((p) => [p.events[0]!.nth, p.events[0]!.params!['status']])).toEqual([
+      [0, 500],
+      [0, 504],
+      [2, 500],
+      [2, 504],
+      [3, 500],
+    ]);
+  });
+
+  it('recreation right after each changing reconcile of a primary object, and while its controller is down', () => {
+    expect(derive('recreation', run).plans.map((p) => p.events[0])).toEqual([
+      { kind: 'recreation', at: 3, target: 'default/a', params: { pick: 0, gapMs: 0 } },
+      { kind: 'recreation', at: 4, target: 'default/a', params: { pick: 0, gapMs: 0 } },
+    ]);
   });
 });

@@ -78,6 +78,14 @@ describe('the run guard (simulate)', () => {
     expect(globals()).toEqual(before);
   });
 
+  it('gives a native run no async context (its promise hook would slow every reconcile)', async () => {
+    const { hostContext } = await import('../../../src/host/host-context.js');
+    const seen: unknown[] = [];
+    await simulate(scenario, { controllers: [controller(() => void seen.push(hostContext.getStore()))], tailMs: 0 });
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((s) => s === undefined)).toBe(true);
+  });
+
   it('leaves a correct run without escapes or real timers', async () => {
     const { run } = await simulate(scenario, { controllers: [controller(() => undefined)], tailMs: 0 });
     expect(run.escapes).toEqual([]);
@@ -95,5 +103,14 @@ describe('check with a controller that exits', () => {
     expect(result.summary).toMatch(/called process\.exit\(0\)/);
     expect(result.explanation).toMatch(/^Let: the code under test call process\.exit\(0\)/);
     expect(result.explanation).toMatch(/Stack, innermost call first:\n {2}at /);
+  });
+});
+
+describe('the settle phase', () => {
+  it('records the relist it does for the native runtime, and the report notes say so', async () => {
+    const { runNotes } = await import('../../../src/report/result.js');
+    const { run } = await simulate(scenario, { controllers: [controller(() => undefined)], tailMs: 0 });
+    expect(run.trace.filter((e) => e.type === 'settle:relist')).toEqual([{ t: 1000, type: 'settle:relist', controllers: ['web'] }]);
+    expect(runNotes(run).join('\n')).toMatch(/When the settle phase began \(t=1\.000s\) steadystate relisted every informer of web once/);
   });
 });

@@ -1,0 +1,203 @@
+import type { TraceEntry } from '../../sim/trace.js';
+import type { FaultEvent } from '../fault-plan.js';
+import { DerivationBuilder, type Derivation, type Strategy } from './strategy.js';
+import { objectId, type ReconcileSpan, type TraceIndex } from './trace-index.js';
+
+/** A state a later write cancels: touches one of its fields, restores an earlier content, or removes the object. */
+interface Cancelled {
+  write: TraceEntry;
+  by: TraceEntry;
+}
+
+function cancelledStates(ix: TraceIndex): Cancelled[] {
+  const out: Cancelled[] = [];
+  for (const versions of ix.versions.values()) {
+    for (let i = 0; i + 1 < versions.length; i++) {
+      const w = versions[i]!.entry;
+      const next = versions[i + 1]!.entry;
+      const changed = new Set((w['changed'] as string[] | undefined) ?? []);
+      const overlaps = ((next['changed'] as string[] | undefined) ?? []).some((p) => changed.has(p));
+      const restores = i > 0 && next['digest'] !== undefined && next['digest'] === versions[i - 1]!.entry['digest'];
+      if (next['removed'] === true || overlaps || restores) out.push({ write: w, by: next });
+    }
+  }
+  return out.sort((a, b) => a.write.t - b.write.t || Number(a.write['rv']) - Number(b.write['rv']));
+}
+
+/** Removals (the last version of an object, gone). */
+function removals(ix: TraceIndex): TraceEntry[] {
+  const out: TraceEntry[] = [];
+  for (const versions of ix.versions.values()) for (const v of versions) if (v.entry['removed'] === true) out.push(v.entry);
+  return out.sort((a, b) => a.t - b.t);
+}
+
+function deliveriesOf(ix: TraceIndex, w: TraceEntry): TraceEntry[] {
+  return ix.deliveries.filter((e) => e['decision'] === 'deliver' && e['rv'] === w['rv'] && objectId(e) === objectId(w));
+}
+
+function stateWords(w: TraceEntry, by: TraceEntry): string {
+  const what = by['removed'] === true ? 'removed it' : `${String(by['verb'])} by ${String(by['actor'])} changed ${((by['changed'] as string[] | undefined) ?? []).join(', ') || 'it'}`;
+  return `the state of ${objectId(w)} written by ${String(w['actor'])} (${String(w['verb'])}, rv ${String(w['rv'])}) at t=${w.t} ms, cancelled at t=${by.t} ms (${what})`;
+}
+
+const streamOf = (e: TraceEntry) => `${String(e['controller'])}/${String(e['replica'])}/${String(e['kind'])}`;
+
+/**
+ * Sieve's unobserved states: the watch events of each state a later write cancels are lost, so the
+ * controller never sees it (its cache skips it until a relist); and each deletion's events, so
+ * the controller sees the object gone only after a relist. Pruned: states no controller was sent.
+ */
+export const unobservedState: Strategy = {
+  name: 'unobserved-state',
+  kind: 'watch-event-loss',
+  derive(ix: TraceIndex): Derivation {
+    const b = new DerivationBuilder('unobserved-state');
+    const drop = (events: TraceEntry[]): FaultEvent[] => [...new Set(events.map((e) => e['seq'] as number))].map((nth) => ({ kind: 'watch-event-loss', nth }));
+    for (const { write, by } of cancelledStates(ix)) {
+      const seen = deliveriesOf(ix, write);
+      if (seen.length === 0) b.prune('no controller was sent that state');
+      else b.add({ target: stateWords(write, by), events: drop(seen), at: ix.position.get(seen[0]!)! });
+    }
+    for (const gone of removals(ix)) {
+      const seen = deliveriesOf(ix, gone);
+      if (seen.length === 0) b.prune('no controller was sent that deletion');
+      else b.add({ target: `the deletion of ${objectId(gone)} at t=${gone.t} ms by ${String(gone['actor'])}, seen only after a relist`, events: drop(seen), at: ix.position.get(seen[0]!)! });
+    }
+    return b.result();
+  },
+};
+
+/** The notifications each cancelled state's delivery caused are dropped: the cache sees it, nothing reconciles it. */
+export const unnotifiedState: Strategy = {
+  name: 'unnotified-state',
+  kind: 'event-loss',
+  derive(ix: TraceIndex): Derivation {
+    const b = new DerivationBuilder('unnotified-state');
+    for (const { write, by } of cancelledStates(ix)) {
+      const seqs: number[] = [];
+      let first = -1;
+      for (const d of deliveriesOf(ix, write)) {
+        // the handler runs synchronously after the delivery: its notifications follow at once
+        for (let j = ix.position.get(d)! + 1; j < ix.end; j++) {
+          const n = ix.trace[j]!;
+          if (n.type !== 'informer:notify') break;
+          if (n['controller'] === d['controller'] && n['replica'] === d['replica'] && n['decision'] === 'deliver' && typeof n['seq'] === 'number') {
+            seqs.push(n['seq']);
+            if (first < 0) first = j;
+          }
+        }
+      }
+      if (seqs.length === 0) b.prune('no notification came of it');
+      else b.add({ target: stateWords(write, by), events: [...new Set(seqs)].map((nth) => ({ kind: 'event-loss', nth })), at: first });
+    }
+    return b.result();
+  },
+};
+
+/**
+ * A watch that falls behind over each cancelled state: from the state's event until just past
+ * the cancelling one, each informer's stream skips its events and then relists, so only the latest
+ * version arrives; and over each deletion (seen as a tombstone from the relist, 3 s later).
+ */
+export const coalescedState: Strategy = {
+  name: 'coalesced-state',
+  kind: 'coalescing',
+  derive(ix: TraceIndex): Derivation {
+    const b = new DerivationBuilder('coalesced-state');
+    for (const { write, by } of cancelledStates(ix)) {
+      const seen = deliveriesOf(ix, write);
+      if (seen.length === 0) {
+        b.prune('no controller was sent that state');
+        continue;
+      }
+      const later = deliveriesOf(ix, by);
+      const events: FaultEvent[] = seen.map((d) => {
+        const cancel = later.find((x) => streamOf(x) === streamOf(d));
+        return { kind: 'coalescing', nth: d['seq'] as number, params: { ms: Math.max(1, (cancel ? cancel.t : d.t + 1000) - d.t + 1) } };
+      });
+      b.add({ target: `${stateWords(write, by)}, skipped by a watch that fell behind`, events, at: ix.position.get(seen[0]!)! });
+    }
+    for (const gone of removals(ix)) {
+      const seen = deliveriesOf(ix, gone);
+      if (seen.length === 0) b.prune('no controller was sent that deletion');
+      else b.add({ target: `the deletion of ${objectId(gone)} at t=${gone.t} ms, seen as a tombstone from a relist 3 s later`, events: seen.map((d) => ({ kind: 'coalescing', nth: d['seq'] as number, params: { ms: 3000 } })), at: ix.position.get(seen[0]!)! });
+    }
+    return b.result();
+  },
+};
+
+/** The last delivery of each stream of the controller before the reconcile started. */
+function freshestBefore(ix: TraceIndex, r: ReconcileSpan): TraceEntry[] {
+  const last = new Map<string, TraceEntry>();
+  for (const d of ix.deliveries) {
+    if (ix.position.get(d)! > r.startIndex) break;
+    if (d['controller'] !== r.controller || d['replica'] !== r.replica || d['decision'] !== 'deliver') continue;
+    last.set(streamOf(d), d);
+  }
+  return [...last.values()];
+}
+
+/**
+ * A delayed event before each reconcile that changes something: each of the controller's watch
+ * streams stalls for 3 s from its last event before the reconcile, so the reconcile decides on
+ * the state before it. Pruned: reconciles that change nothing, and events already delayed for an
+ * earlier reconcile.
+ */
+export const delayedEvent: Strategy = {
+  name: 'delayed-event',
+  kind: 'delay',
+  derive(ix: TraceIndex): Derivation {
+    const b = new DerivationBuilder('delayed-event');
+    const done = new Set<number>();
+    for (const r of ix.reconciles) {
+      if (r.steps.length === 0) {
+        b.prune('a reconcile that changed nothing');
+        continue;
+      }
+      for (const d of freshestBefore(ix, r)) {
+        const seq = d['seq'] as number;
+        if (done.has(seq)) {
+          b.prune('the same event as for an earlier reconcile');
+          continue;
+        }
+        done.add(seq);
+        b.add({ target: `the ${String(d['event'])} of ${objectId(d)} (rv ${String(d['rv'])}) to ${streamOf(d)} at t=${d.t} ms, delayed 3 s, before the reconcile of ${r.key} at t=${r.start.t} ms`, events: [{ kind: 'delay', nth: seq, params: { ms: 3000 } }], at: ix.position.get(d)! });
+      }
+    }
+    return b.result();
+  },
+};
+
+/**
+ * A duplicated event before each reconcile that changes something: the last event the controller
+ * got before it is delivered again 1 ms after the reconcile's first change, so the controller
+ * reconciles again at once, on a cache that may not have its own writes yet.
+ */
+export const duplicatedEvent: Strategy = {
+  name: 'duplicated-event',
+  kind: 'duplication',
+  derive(ix: TraceIndex): Derivation {
+    const b = new DerivationBuilder('duplicated-event');
+    const done = new Set<number>();
+    for (const r of ix.reconciles) {
+      const first = r.steps[0];
+      if (!first) {
+        b.prune('a reconcile that changed nothing');
+        continue;
+      }
+      const before = freshestBefore(ix, r).sort((x, y) => ix.position.get(y)! - ix.position.get(x)!)[0];
+      if (!before) {
+        b.prune('no event before it');
+        continue;
+      }
+      const seq = before['seq'] as number;
+      if (done.has(seq)) {
+        b.prune('the same event as for an earlier reconcile');
+        continue;
+      }
+      done.add(seq);
+      b.add({ target: `the ${String(before['event'])} of ${objectId(before)} to ${streamOf(before)} at t=${before.t} ms, delivered again at t=${first.at.entry.t + 1} ms, right after the reconcile of ${r.key} made its first change`, events: [{ kind: 'duplication', nth: seq, params: { afterMs: Math.max(0, first.at.entry.t - before.t) + 1 } }], at: ix.position.get(before)! });
+    }
+    return b.result();
+  },
+};

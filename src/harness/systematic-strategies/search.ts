@@ -1,0 +1,248 @@
+import { stableStringify } from '../../sim/hash.js';
+import type { ResolvedCheckOptions } from '../check-options.js';
+import { CoverageTracker } from '../coverage.js';
+import type { FaultEvent } from '../fault-plan.js';
+import type { Property, RunRecord } from '../property.js';
+import type { Scenario } from '../scenario.js';
+import type { ScenarioOutcome, ScenarioRunner } from '../scenario-runner.js';
+import { runStats, StatsCollector } from '../stats.js';
+import { derive, STRATEGY_FAULT, type SystematicStrategy } from '../systematic-plans.js';
+import type { SystematicPlanCounts, SystematicReport, SystematicStrategyReport } from '../systematic.js';
+import type { DerivedPlan } from './strategy.js';
+import { indexTrace } from './trace-index.js';
+
+/** The plan that failed first, and when. @internal */
+export interface SystematicFound {
+  outcome: ScenarioOutcome;
+  /** 1-based run number (reference runs included). */
+  runNumber: number;
+  plan: NonNullable<SystematicReport['failingPlan']>;
+}
+
+function counts(): SystematicPlanCounts {
+  return { derived: 0, ran: 0, fired: 0, failures: 0, pruned: {} };
+}
+
+function addPruned(into: Record<string, number>, from: Record<string, number>): void {
+  for (const [reason, n] of Object.entries(from)) into[reason] = (into[reason] ?? 0) + n;
+}
+
+function prune(into: Record<string, number>, reason: string): void {
+  into[reason] = (into[reason] ?? 0) + 1;
+}
+
+/**
+ * What a run did, without times and versions: its reads, writes, reconciles, crashes, restarts and
+ * requests in order. Two single-fault runs with equal shapes lead to the same second faults; a
+ * crash that the restarted controller repairs with the very same writes still has a shape of its
+ * own (it re-read the world after a restart, where a second fault can bite).
+ */
+function shapeOf(run: RunRecord): string {
+  const parts: string[] = [];
+  for (const e of run.trace) {
+    switch (e.type) {
+      case 'store:read':
+      case 'store:write':
+      case 'downstream:request':
+        parts.push(`${e.type} ${String(e['actor'])} ${String(e['verb'] ?? e['method'])} ${String(e['kind'] ?? e['endpoint'])} ${String(e['key'] ?? '')} ${String(e['noop'] ?? '')}`);
+        break;
+      case 'reconcile:start':
+      case 'controller:crash':
+      case 'controller:start':
+        parts.push(`${e.type} ${String(e['controller'])}/${String(e['replica'])} ${String(e['key'] ?? '')}`);
+        break;
+      default:
+        break;
+    }
+  }
+  return parts.join('\n');
+}
+
+/** Every fault kind of the plan injected at least once. */
+function firedAll(run: RunRecord, events: readonly FaultEvent[]): boolean {
+  const kinds = new Set(events.map((e) => e.kind));
+  for (const e of run.trace) if (e.type === 'fault:inject') kinds.delete(String(e['kind']));
+  return kinds.size === 0;
+}
+
+/**
+ * The search loop of systematic mode: per base scenario, the fault-free reference run, the
+ * single-fault plans every strategy derives from it, and (depth 2) the second faults derived
+ * from each single-fault run that changed what the controllers did. Counts what each strategy
+ * derived, ran and pruned.
+ * @internal
+ */
+export class SystematicSearch {
+  runs = 0;
+  found: SystematicFound | undefined;
+  readonly coverage: CoverageTracker;
+  readonly stats = new StatsCollector();
+  private readonly reports: SystematicStrategyReport[];
+  private readonly active: SystematicStrategy[];
+  private readonly extended = { runs: 0, pruned: {} as Record<string, number> };
+  private planRuns = 0;
+  private truncated = false;
+
+  constructor(
+    private readonly runner: ScenarioRunner,
+    private readonly o: ResolvedCheckOptions,
+    strategies: readonly SystematicStrategy[],
+    private readonly opts: { limit: number; depth: 1 | 2; maxRuns: number; stopOnFailure: boolean; properties?: readonly Property[] },
+  ) {
+    const kinds = new Set(o.faults.map((f) => f.kind));
+    this.reports = strategies.map((s) => ({
+      strategy: s,
+      kind: STRATEGY_FAULT[s],
+      derived: 0,
+      plans: 0,
+      fired: 0,
+      failures: 0,
+      pruned: {},
+      pairs: counts(),
+      ...(kinds.has(STRATEGY_FAULT[s]) ? {} : { skipped: `its fault kind "${STRATEGY_FAULT[s]}" is not among options.faults` }),
+    }));
+    this.active = this.reports.filter((r) => !r.skipped).map((r) => r.strategy);
+    this.coverage = new CoverageTracker([...new Set(this.active.map((s) => STRATEGY_FAULT[s]))]);
+  }
+
+  private reportOf(s: SystematicStrategy): SystematicStrategyReport {
+    return this.reports.find((r) => r.strategy === s)!;
+  }
+
+  private async judge(s: Scenario, reference: RunRecord | undefined): Promise<ScenarioOutcome> {
+    const outcome = await this.runner.judge(s, this.opts.properties ? { properties: this.opts.properties } : {});
+    this.runs++;
+    if (reference) this.coverage.add(outcome.run, reference);
+    this.stats.add(runStats(outcome.run, !outcome.failure, outcome.latencyMs));
+    this.o.onProgress?.({ runs: this.runs, total: this.runs, failures: this.found ? 1 : 0, phase: 'runs' });
+    return outcome;
+  }
+
+  /** Runs one plan unless the run budget is spent; undefined when it was not run. */
+  private async plan(base: Scenario, events: FaultEvent[], reference: RunRecord, pruned: Record<string, number>): Promise<ScenarioOutcome | undefined> {
+    if (this.planRuns >= this.opts.maxRuns) {
+      this.truncated = true;
+      prune(pruned, 'beyond maxRuns');
+      return undefined;
+    }
+    this.planRuns++;
+    return this.judge({ ...base, faults: { events, background: [] } }, reference);
+  }
+
+  /** Searches one base scenario; true when the search should stop (a failure with stopOnFailure). */
+  async base(base: Scenario): Promise<boolean> {
+    const reference = await this.judge({ ...base, faults: { events: [], background: [] } }, undefined);
+    if (reference.failure) {
+      // the bug needs no fault at all: report it as found on the reference run
+      this.found ??= { outcome: reference, runNumber: this.runs, plan: { strategy: this.active[0] ?? 'crash-after-write', target: 'the fault-free reference run itself' } };
+      return this.opts.stopOnFailure;
+    }
+    const refIndex = indexTrace(reference.run);
+    const points = new Set<string>();
+    const singles: { plan: DerivedPlan; outcome: ScenarioOutcome }[] = [];
+    for (const s of this.active) {
+      const rep = this.reportOf(s);
+      const d = derive(s, refIndex);
+      rep.derived += d.plans.length + Object.values(d.pruned).reduce((a, b) => a + b, 0);
+      addPruned(rep.pruned, d.pruned);
+      let n = 0;
+      for (const p of d.plans) {
+        if (n >= this.opts.limit) {
+          prune(rep.pruned, 'beyond maxPlans');
+          continue;
+        }
+        if (p.point !== undefined && points.has(p.point)) {
+          prune(rep.pruned, 'the same point as an earlier crash plan');
+          continue;
+        }
+        if (p.point !== undefined) points.add(p.point);
+        const outcome = await this.plan(base, p.events, reference.run, rep.pruned);
+        if (!outcome) continue;
+        n++;
+        rep.plans++;
+        if (firedAll(outcome.run, p.events)) rep.fired++;
+        if (outcome.failure) {
+          rep.failures++;
+          this.found ??= { outcome, runNumber: this.runs, plan: { strategy: s, target: p.target } };
+          if (this.opts.stopOnFailure) return true;
+        } else singles.push({ plan: p, outcome });
+      }
+    }
+    if (this.opts.depth < 2) return false;
+    return this.pairs(base, reference.run, singles);
+  }
+
+  /** Depth 2: second faults derived from each single-fault run that changed the controllers' behaviour. */
+  private async pairs(base: Scenario, reference: RunRecord, singles: readonly { plan: DerivedPlan; outcome: ScenarioOutcome }[]): Promise<boolean> {
+    const referenceShape = shapeOf(reference);
+    const seenBehaviour = new Set([referenceShape]);
+    const seenPlans = new Set<string>();
+    for (const single of singles) {
+      const run = single.outcome.run;
+      if (!firedAll(run, single.plan.events)) {
+        prune(this.extended.pruned, 'its fault never fired');
+        continue;
+      }
+      const fp = shapeOf(run);
+      if (seenBehaviour.has(fp)) {
+        prune(this.extended.pruned, fp === referenceShape ? 'no effect on what the controllers did' : 'the same behaviour as another single fault');
+        continue;
+      }
+      seenBehaviour.add(fp);
+      this.extended.runs++;
+      const ix = indexTrace(run);
+      // second faults of every strategy, interleaved (one of each in turn), so no strategy's many plans starve the others
+      const queues = this.active.map((s) => {
+        const pairs = this.reportOf(s).pairs;
+        const d = derive(s, ix);
+        pairs.derived += d.plans.length + Object.values(d.pruned).reduce((a, b) => a + b, 0);
+        addPruned(pairs.pruned, d.pruned);
+        const keep: DerivedPlan[] = [];
+        for (const p of d.plans) {
+          if (p.at <= ix.firstInjection) prune(pairs.pruned, 'before the first fault');
+          else if (keep.length >= this.opts.limit) prune(pairs.pruned, 'beyond maxPlans');
+          else keep.push(p);
+        }
+        return { s: s, pairs, plans: keep };
+      });
+      for (let round = 0; queues.some((q) => round < q.plans.length); round++) {
+        for (const { s, pairs, plans } of queues) {
+          const p = plans[round];
+          if (!p) continue;
+          const events = [...single.plan.events, ...p.events];
+          const key = stableStringify([...events].map((e) => stableStringify(e)).sort());
+          if (seenPlans.has(key)) {
+            prune(pairs.pruned, 'the same pair as another plan');
+            continue;
+          }
+          seenPlans.add(key);
+          const outcome = await this.plan(base, events, reference, pairs.pruned);
+          if (!outcome) continue;
+          pairs.ran++;
+          if (firedAll(outcome.run, events)) pairs.fired++;
+          if (!outcome.failure) continue;
+          pairs.failures++;
+          this.found ??= {
+            outcome,
+            runNumber: this.runs,
+            plan: {
+              strategy: s,
+              target: `${single.plan.target}; then ${p.target}`,
+              faults: [
+                { strategy: single.plan.strategy as SystematicStrategy, target: single.plan.target },
+                { strategy: s, target: p.target },
+              ],
+            },
+          };
+          if (this.opts.stopOnFailure) return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  report(): SystematicReport {
+    const plans = this.reports.reduce((n, r) => n + r.plans + r.pairs.ran, 0);
+    return { plans, depth: this.opts.depth, strategies: this.reports, extended: this.extended, truncated: this.truncated, ...(this.found ? { failingPlan: this.found.plan } : {}) };
+  }
+}

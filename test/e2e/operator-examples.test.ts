@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { check, defineProgram, neverExits } from '../../src/index.js';
+
+/**
+ * examples/operators/: the class-based operator that exits on a watch error and the secret
+ * copier that leaves a rejection unhandled are caught (and shrunk) by never-exits; their fixed
+ * twins are checked 300 times by `npm run bench hostedexamples`. (The informer script is covered
+ * by test/e2e/cli-program.test.ts.)
+ */
+describe('examples/operators', () => {
+  it('website-operator: exiting on a watch error is a finding, explained with what it printed', async () => {
+    const website = defineProgram({ entry: 'examples/operators/website-operator/buggy.ts', for: 'Website', name: 'website', resources: [{ kind: 'Website', plural: 'websites', group: 'example.com', version: 'v1', namespaced: true }], sample: [{ title: 'home', replicas: 1 }] });
+    const r = await check(website, { runs: 40, seed: 1, properties: [neverExits()] });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.property).toBe('never-exits');
+    expect(r.summary).toMatch(/^the program website\/0 exited with code 1 \(process\.exit\(1\)\) after printing "watch on \/apis\/example\.com\/v1\/websites failed: .*" at t=/);
+    expect(r.scenario.faults.events.map((e) => e.kind)).toEqual(['watch-disconnect']);
+  });
+
+  it('secret-copier: a copy nobody awaits fails the process with the rejection, from a story', async () => {
+    const copier = defineProgram({ entry: 'examples/operators/secret-copier/buggy.ts', for: 'Secret', name: 'copier' });
+    const r = await check(copier, { runs: 40, seed: 1, properties: [neverExits()], story: 'examples/operators/secret-copier/story.yaml' });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.property).toBe('never-exits');
+    expect(r.summary).toMatch(/^the program copier\/0 crashed on an unhandled rejection \(Error: HTTP-Code: \d+\)/);
+    expect(r.explanation).toMatch(/at async copyTo \(examples\/operators\/secret-copier\/copier\.ts:\d+:\d+\)/);
+    expect(r.shrinks).toBeGreaterThan(0);
+  });
+});
