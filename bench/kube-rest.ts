@@ -73,21 +73,31 @@ async function overLoopback(limit: number): Promise<number> {
   let reconciles = 0;
   const t0 = performance.now();
   const stop = startCounter(kc, limit, () => reconciles++);
-  while ((store.peek('ConfigMap', 'bench/counter')!.spec as { data: { n: string } }).data.n !== String(limit)) await new Promise((r) => setTimeout(r, 1));
+  // a ConfigMap's data is a top-level field of the stored object
+  while ((store.peek('ConfigMap', 'bench/counter') as unknown as { data: { n: string } }).data.n !== String(limit)) await new Promise((r) => setTimeout(r, 1));
   const rate = reconciles / ((performance.now() - t0) / 1000);
   await stop();
   await server.close();
   return rate;
 }
 
-/** Reconciles per second through client-node, over msw in a simulation and over loopback. */
+/**
+ * Reconciles per second through client-node, in a simulation (in-process transport) and over
+ * loopback. The in-process rate is measured warm (after 4,000 reconciles: a check's 300 runs do
+ * far more than that), per wall-clock second and per CPU-second of this process (what an idle
+ * machine gives; on a shared one the wall clock counts others' work too).
+ */
 export async function benchKubeRest(): Promise<BenchRow[]> {
-  await inProcess(50); // warm-up
-  const msw = await inProcess(2000);
+  for (let i = 0; i < 3; i++) await inProcess(i === 0 ? 50 : 2000); // warm-up (JIT)
+  const cpu0 = process.cpuUsage();
+  const wall = await inProcess(2000);
+  const cpu = process.cpuUsage(cpu0);
+  const perCpu = 2000 / ((cpu.user + cpu.system) / 1e6);
   await overLoopback(50);
   const loopback = await overLoopback(1000);
   return [
-    { name: 'reconciles/s, client-node in-process (simulate)', value: msw, unit: '/s', target: '≥ 5,000 (SPEC §10)' },
+    { name: 'reconciles/s, client-node in-process (simulate)', value: wall, unit: '/s', target: '≥ 5,000 (SPEC §10)' },
+    { name: 'reconciles per CPU-second, client-node in-process', value: perCpu, unit: '/s', target: '≥ 5,000 (idle machine)' },
     { name: 'reconciles/s, client-node over loopback', value: loopback, unit: '/s', target: 'real sockets, wall clock' },
   ];
 }

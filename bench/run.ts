@@ -29,6 +29,8 @@ const benches: [string, string][] = [
   ['./kube-rest.js', 'benchKubeRest'],
   ['./hosted-examples.js', 'benchHostedExamples'],
   ['./workers.js', 'benchWorkers'],
+  ['./waste.js', 'benchWaste'],
+  ['./waste.js', 'benchThreadsVersusProcesses'],
   ['./cli.js', 'benchCli'],
   ['./startup.js', 'benchStartup'],
   ['./heap.js', 'benchHeap'],

@@ -31,7 +31,7 @@ export { parseScenario, USER_ACTION_TYPES, MAX_SCENARIO_MS } from './harness/sce
 export type { Scenario, ScenarioOptions, WorkloadAction, UserActionType, ControllerRef, EnvironmentRef } from './harness/scenario.js';
 export { USER_RETRY } from './harness/user-actions.js';
 export type { FaultPlan, FaultEvent, BackgroundFault } from './harness/fault-plan.js';
-export type { World, WorldView, RunPhase } from './harness/world.js';
+export type { World, WorldView, ApiRequest, RunPhase } from './harness/world.js';
 export type { TraceEntry, TraceType } from './sim/trace.js';
 export { firstDivergence } from './sim/trace.js';
 

@@ -1,5 +1,5 @@
 import type { RunRecord } from '../../src/harness/property.js';
-import type { WorldView } from '../../src/harness/world.js';
+import { apiRequestOf, type ApiRequest, type WorldView } from '../../src/harness/world.js';
 import type { StoredObject } from '../../src/store/object.js';
 import type { DownstreamState } from '../../src/downstream/run-downstream.js';
 import type { RestResource } from '../../src/downstream/fake-rest-service.js';
@@ -94,6 +94,7 @@ export function staticView(objects: readonly StoredObject[], now: number, run?: 
     },
     services: () => services.map((x) => x.name),
     requests: () => (run?.requests ?? []).filter((r) => r.tEnd <= now),
+    apiRequests: () => (run?.trace ?? []).map(apiRequestOf).filter((r): r is ApiRequest => r !== undefined && r.t <= now),
   };
 }
 

@@ -18,12 +18,13 @@ export function workloadReady(o: StoredObject): true | string {
   const name = `${o.kind} ${keyOf(o.metadata)}`;
   if (o.metadata.deletionTimestamp !== undefined) return `${name} is being deleted`;
   const observed = statusNumber(o, 'observedGeneration');
-  const stale = observed < o.metadata.generation ? `${name}: status.observedGeneration ${observed} < generation ${o.metadata.generation} (its controller has not seen the latest spec)` : undefined;
+  // built only when the object is otherwise ready (this runs on every write a probe sees)
+  const staleOrReady = (): true | string => (observed < o.metadata.generation ? `${name}: status.observedGeneration ${observed} < generation ${o.metadata.generation} (its controller has not seen the latest spec)` : true);
   switch (o.kind) {
     case 'Deployment': {
       const c = findCondition(o, 'Available');
       if (c?.status !== 'True') return `${name}: Available=${c?.status ?? 'unset'} (${statusNumber(o, 'availableReplicas')}/${specNumber(o, 'replicas', 1)} available)`;
-      return stale ?? true;
+      return staleOrReady();
     }
     case 'StatefulSet':
     case 'ReplicaSet': {
@@ -31,12 +32,12 @@ export function workloadReady(o: StoredObject): true | string {
       const want = specNumber(o, 'replicas', 1);
       const have = statusNumber(o, field);
       if (have < want) return `${name}: ${field} ${have}/${want}`;
-      return stale ?? true;
+      return staleOrReady();
     }
     case 'DaemonSet': {
       const want = statusNumber(o, 'desiredNumberScheduled');
       const have = statusNumber(o, 'numberReady');
-      return have >= want ? (stale ?? true) : `${name}: numberReady ${have}/${want}`;
+      return have >= want ? staleOrReady() : `${name}: numberReady ${have}/${want}`;
     }
     case 'Job': {
       const c = findCondition(o, 'Complete');

@@ -1,6 +1,6 @@
 import { Kernel } from '../sim/kernel.js';
 import { createRng, type Rng } from '../sim/rng.js';
-import { Trace } from '../sim/trace.js';
+import { Trace, type TraceEntry } from '../sim/trace.js';
 import { fnv1a, hex8 } from '../sim/hash.js';
 import { ObjectStore, type WriteRecord } from '../store/store.js';
 import type { StoredObject } from '../store/object.js';
@@ -33,6 +33,29 @@ export interface WorldView {
   services(): string[];
   /** Every downstream request so far, in order (method, URL, status, outcome, virtual times, actor). */
   requests(): RecordedRequest[];
+  /**
+   * Every request hosted programs (`defineProgram`, `kubeController`) sent to the simulated
+   * Kubernetes API and got an answer to so far, in order of the answers (a watch once, when its
+   * stream opened). Empty for `defineController` controllers, which do not speak HTTP.
+   * @example (v) => v.apiRequests().filter((r) => r.watch && r.status === 200).length >= 2 // it watched again
+   */
+  apiRequests(): ApiRequest[];
+}
+
+/** One answered request of a hosted program to the simulated API (an `http:request` trace entry). @public */
+export interface ApiRequest {
+  /** When the answer (its headers) arrived, virtual ms. */
+  t: number;
+  controller: string;
+  replica: number;
+  method: string;
+  /** Path and query, as sent. */
+  path: string;
+  status: number;
+  /** Virtual ms between sending it and its answer. */
+  ms: number;
+  /** A watch stream that opened (or was refused). */
+  watch: boolean;
 }
 
 /** Where the run is. @public */
@@ -116,6 +139,7 @@ export function createWorld(scenario: Scenario, options: ResolvedScenarioOptions
     rewatchDelayMs: options.rewatchDelayMs,
     traceReads,
   };
+  const apiLog = apiRequestLog(trace);
   const view: WorldView = {
     now: () => kernel.now(),
     get: (kind, key) => store.peek(kind, key),
@@ -129,6 +153,7 @@ export function createWorld(scenario: Scenario, options: ResolvedScenarioOptions
     },
     services: () => (world.downstreamServices ?? []).map((x) => x.name),
     requests: () => world.downstreamRequests?.() ?? [],
+    apiRequests: () => apiLog.read(),
   };
   const world: World = {
     scenario,
@@ -147,4 +172,26 @@ export function createWorld(scenario: Scenario, options: ResolvedScenarioOptions
     onSettle: [],
   };
   return world;
+}
+
+/** An `http:request` trace entry as an {@link ApiRequest} (undefined for any other entry). @internal */
+export function apiRequestOf(e: TraceEntry): ApiRequest | undefined {
+  if (e.type !== 'http:request') return undefined;
+  return { t: e.t, controller: String(e['controller']), replica: Number(e['replica']), method: String(e['method']), path: String(e['path']), status: Number(e['status']), ms: Number(e['ms']), watch: e['watch'] === true };
+}
+
+/** The API requests of a growing trace, read incrementally. */
+function apiRequestLog(trace: Trace): { read(): ApiRequest[] } {
+  const log: ApiRequest[] = [];
+  let scanned = 0;
+  return {
+    read() {
+      const entries = trace.entries;
+      for (; scanned < entries.length; scanned++) {
+        const r = apiRequestOf(entries[scanned]!);
+        if (r !== undefined) log.push(r);
+      }
+      return log.slice();
+    },
+  };
 }

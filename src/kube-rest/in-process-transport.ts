@@ -3,6 +3,7 @@ import https from 'node:https';
 import { syncBuiltinESMExports } from 'node:module';
 import type { Socket } from 'node:net';
 import { Duplex, Writable } from 'node:stream';
+import { responseText, TextResponse } from './json-response.js';
 import type { KubeApi } from './kube-api.js';
 import { watchResponses } from './watch-stream.js';
 
@@ -375,7 +376,7 @@ class InProcessRequest extends Writable {
     });
     if (this.destroyed || route.dead) {
       // a dead process never sees its response (its code must not run again)
-      void response.body?.cancel().catch(noop);
+      if (!(response instanceof TextResponse)) void response.body?.cancel().catch(noop);
       return;
     }
     const watch = watchResponses.has(response);
@@ -403,7 +404,7 @@ class InProcessRequest extends Writable {
     this.emit('response', res);
     if (watch) await this.stream(route, response, res, startedAt);
     else {
-      const text = response.body === null ? '' : await response.text();
+      const text = await responseText(response);
       if (res.destroyed || route.dead) return;
       if (text !== '') res.push(Buffer.from(text, 'utf8'));
       res.complete = true;

@@ -89,9 +89,10 @@ export function resolveHostedOptions(o: { name: string; requestLatencyMs?: numbe
  * stops the faults: no stream is touched for the controller.
  *
  * Determinism: the client's own code runs on host macrotasks. The kernel keeps virtual time
- * still while the API reports activity (`Kernel.external`) and until 16 macrotasks pass without
- * any, so a client that reacts through promises, `process.nextTick` and timers replays exactly.
- * Real I/O and `Math.random` are not virtual.
+ * still while the API reports activity (`Kernel.external`) and until 2 macrotasks pass without
+ * any, so a client that reacts through promises, `process.nextTick` and timers replays exactly;
+ * while real I/O it started is in flight (a file read, a DNS lookup) time waits for it too, up
+ * to a bound. Real I/O and `Math.random` are not virtual.
  *
  * Known client behaviours (client-node 1.4): an informer stops for good on any error but a 410
  * (a cut watch, a 5xx on list) and emits `error`: the controller must restart it (after a

@@ -1,6 +1,7 @@
 import { InvalidError, StoreError } from '../store/errors.js';
 import type { JsonObject } from '../store/object.js';
 import type { ResolvedResource } from './resource-definition.js';
+import { TextResponse } from './json-response.js';
 
 /** The `reason` values kube-apiserver puts in `kind: Status` errors. @public */
 export type StatusReason =
@@ -68,9 +69,9 @@ export function successStatus(details: JsonObject): JsonObject {
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details };
 }
 
-/** JSON response helper with kube-apiserver's content type. @internal */
+/** JSON response helper with kube-apiserver's content type (its body a string until someone wants a stream). @internal */
 export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+  return new TextResponse(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 }
 
 /** The response for a failure. @internal */

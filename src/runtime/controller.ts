@@ -261,13 +261,18 @@ export class ControllerInstance implements ClientOwner {
     trace.push({ t: startedAt, type: 'reconcile:start', controller: this.name, replica: this.replica, key, n });
     const ref = parseKey(key);
     const inst = this;
-    let result: ReconcileResult | undefined;
-    kernel.spawn(
+    kernel.spawn<ReconcileResult | undefined>(
       `reconcile ${this.name}/${this.replica} ${key}`,
-      async (task) => {
-        result = await inst.def.reconcile(makeContext(inst, task, key, ref));
+      // the reconcile's own promise is the task's (no async wrapper per reconcile); a sync
+      // reconcile's value or throw becomes a settled promise
+      (task) => {
+        try {
+          return Promise.resolve(inst.def.reconcile(makeContext(inst, task, key, ref)));
+        } catch (err) {
+          return Promise.reject(err);
+        }
       },
-      (error, failed) => this.finish(key, n, startedAt, error, failed, result),
+      (error, failed, result) => this.finish(key, n, startedAt, error, failed, result),
     );
   }
 
@@ -351,13 +356,16 @@ export class ControllerInstance implements ClientOwner {
  * a cluster-scoped parent), which `owners` (the primary kind's cache) tells.
  */
 function ownerKeys(obj: StoredObject, ownerKind: string, owners: Informer): string[] {
-  const out: string[] = [];
+  // built as literals: the usual answer is one key, and a list grown by push from [] reserves 16 slots
+  let out: string[] | undefined;
   for (const r of obj.metadata.ownerReferences) {
     if (!r.controller || r.kind !== ownerKind) continue;
     const namespaced = keyOf({ namespace: obj.metadata.namespace, name: r.name });
-    out.push(obj.metadata.namespace !== undefined && owners.get(namespaced) === undefined && owners.get(r.name)?.metadata.uid === r.uid ? r.name : namespaced);
+    const key = obj.metadata.namespace !== undefined && owners.get(namespaced) === undefined && owners.get(r.name)?.metadata.uid === r.uid ? r.name : namespaced;
+    if (out === undefined) out = [key];
+    else out.push(key);
   }
-  return out;
+  return out ?? [];
 }
 
 function describeError(err: unknown): string {

@@ -29,16 +29,26 @@ function collect(before: unknown, after: unknown, maxDepth: number, prefix: stri
   const b = before as Record<string, unknown>;
   const a = after as Record<string, unknown>;
   const versionKeys = depth === 1 && prefix === 'metadata';
+  // one differing key (the usual write: status.x) needs no list
+  let first: string | undefined;
   let differing: string[] | undefined;
   for (const k in b) {
     if (versionKeys && (k === 'resourceVersion' || k === 'generation')) continue;
-    if (!jsonEqual(b[k], a[k])) (differing ??= []).push(k);
+    if (jsonEqual(b[k], a[k])) continue;
+    if (first === undefined) first = k;
+    else (differing ??= [first]).push(k);
   }
   for (const k in a) {
     if (Object.prototype.hasOwnProperty.call(b, k) || (versionKeys && (k === 'resourceVersion' || k === 'generation'))) continue;
-    if (!jsonEqual(undefined, a[k])) (differing ??= []).push(k);
+    if (jsonEqual(undefined, a[k])) continue;
+    if (first === undefined) first = k;
+    else (differing ??= [first]).push(k);
   }
-  if (differing === undefined) return;
-  if (differing.length > 1) differing.sort();
+  if (first === undefined) return;
+  if (differing === undefined) {
+    collect(b[first], a[first], maxDepth, prefix === '' ? first : `${prefix}.${first}`, out, depth + 1);
+    return;
+  }
+  differing.sort();
   for (const k of differing) collect(b[k], a[k], maxDepth, prefix === '' ? k : `${prefix}.${k}`, out, depth + 1);
 }

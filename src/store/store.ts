@@ -379,10 +379,8 @@ export class ObjectStore {
     const rv = ++this.rv;
     // spec, or any other content field (a CRD's top-level fields, ConfigMap data), as for custom resources
     const specChanged = !contentEqual(cur, next);
-    next = {
-      ...next,
-      metadata: { ...next.metadata, resourceVersion: String(rv), generation: cur.metadata.generation + (specChanged ? 1 : 0) },
-    };
+    // `build` returned a fresh object (its metadata may be cur's): set the versions on it, no second copy
+    next.metadata = { ...next.metadata, resourceVersion: String(rv), generation: cur.metadata.generation + (specChanged ? 1 : 0) };
     if (next.metadata.deletionTimestamp !== undefined && next.metadata.finalizers.length === 0) {
       this.rv--; // the removal takes the version
       this.gc.unindexOwners(cur, key); // the index holds cur's owners, which this write may have changed

@@ -1,3 +1,7 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Kernel } from '../../../src/sim/kernel.js';
 
@@ -37,6 +41,25 @@ describe('Kernel.external', () => {
     await k.run(200);
     for (let i = 0; i < 20 && late < 0; i++) await new Promise((r) => setImmediate(r));
     expect(late).toBe(200); // the late reaction landed after time moved on: it was not waited for
+  });
+
+  it('keeps virtual time still while real I/O that the reaction started is in flight', async () => {
+    const file = join(tmpdir(), `steadystate-kernel-io-${process.pid}.bin`);
+    writeFileSync(file, Buffer.alloc(1024 * 1024, 1));
+    const k = new Kernel();
+    let readAt = -1;
+    k.at(0, () => {
+      k.external();
+      // a client that reads a file between a response and its next request (its bytes arrive
+      // many macrotasks later, from the thread pool)
+      void readFile(file).then(() => {
+        readAt = k.now();
+        k.external();
+      });
+    });
+    k.at(100, () => {});
+    await k.run(200).finally(() => rmSync(file, { force: true }));
+    expect(readAt).toBe(0);
   });
 
   it('costs nothing when never called (no host macrotask per event)', async () => {

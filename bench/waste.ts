@@ -1,0 +1,168 @@
+import { spawn } from 'node:child_process';
+import { Session } from 'node:inspector/promises';
+import { fileURLToPath } from 'node:url';
+import { check, defineController, simulate, type Scenario } from '../src/index.js';
+import { defaultProperties } from '../src/defaults.js';
+import { Trace, type TraceEntry } from '../src/sim/trace.js';
+import { staleSnapshot } from '../examples/bug-zoo/stale-snapshot/scenario.js';
+import { runReferenceExperiment } from '../examples/replicas/experiment.js';
+import type { BenchRow } from './types.js';
+
+/**
+ * Issue 16, "a simulator that wastes nothing": the three single-thread targets measured on the
+ * process's CPU time (the machine is shared; wall time there says little), the bytes allocated
+ * per reconcile (V8's sampling heap profiler, counting objects the GC already collected), and
+ * how two simulating threads compare with two child processes.
+ */
+
+/** A controller that writes status on every reconcile: the hot loop of the store. */
+const hot = defineController({
+  name: 'hot',
+  for: 'Thing',
+  async reconcile(ctx) {
+    const t = await ctx.client.tryGet<{ i: number }, { n?: number }>('Thing', ctx.key);
+    if (!t) return;
+    await ctx.client.updateStatus({ ...t, status: { n: ctx.clock.now() } });
+  },
+});
+
+/** One Thing, watch latency 1 ms: a write per virtual millisecond for `ms`. */
+function hotScenario(ms: number): Scenario {
+  return {
+    seed: 1,
+    controllers: [{ name: 'hot' }],
+    initialObjects: [],
+    workload: [{ at: 0, type: 'create', object: { kind: 'Thing', metadata: { name: 't', namespace: 'default' }, spec: { i: 1 } } }],
+    faults: { events: [], background: [] },
+    options: { faultWindowMs: ms, settleMs: 0 },
+  };
+}
+
+interface Measured<T> {
+  value: T;
+  cpuMs: number;
+  /** Bytes allocated (including objects already collected), when asked. */
+  bytes?: number;
+  reconciles: number;
+}
+
+/** Runs `body` once, measuring process CPU and counting reconcile:start entries of every trace. */
+async function measure<T>(body: () => Promise<T>, allocation: boolean): Promise<Measured<T>> {
+  let reconciles = 0;
+  const push = Trace.prototype.push;
+  Trace.prototype.push = function (this: Trace, e: TraceEntry) {
+    if (e.type === 'reconcile:start') reconciles++;
+    push.call(this, e);
+  };
+  let session: Session | undefined;
+  try {
+    if (allocation) {
+      session = new Session();
+      session.connect();
+      await session.post('HeapProfiler.enable');
+      await session.post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+    }
+    const c0 = process.cpuUsage();
+    const value = await body();
+    const c = process.cpuUsage(c0);
+    let bytes: number | undefined;
+    if (session) {
+      const { profile } = await session.post('HeapProfiler.stopSampling');
+      const total = (n: { selfSize: number; children: typeof n[] }): number => n.children.reduce((sum, c) => sum + total(c), n.selfSize);
+      bytes = total(profile.head);
+    }
+    return { value, cpuMs: (c.user + c.system) / 1000, reconciles, ...(bytes !== undefined ? { bytes } : {}) };
+  } finally {
+    Trace.prototype.push = push;
+    session?.disconnect();
+  }
+}
+
+/** CPU of the median of three runs, plus one run under the heap sampler for bytes per reconcile. */
+async function measured<T>(body: () => Promise<T>): Promise<{ value: T; cpuMs: number; bytesPerReconcile: number; reconciles: number }> {
+  const runs: Measured<T>[] = [];
+  for (let i = 0; i < 3; i++) runs.push(await measure(body, false));
+  runs.sort((a, b) => a.cpuMs - b.cpuMs);
+  const mid = runs[1]!;
+  const a = await measure(body, true);
+  return { value: mid.value, cpuMs: mid.cpuMs, reconciles: mid.reconciles, bytesPerReconcile: (a.bytes ?? 0) / Math.max(1, a.reconciles) };
+}
+
+const kb = (b: number): number => b / 1024;
+
+export async function benchWaste(): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+
+  // zoo: the stale-snapshot ReplicaSet (correct), every fault and property, 300 scenarios
+  const entry = staleSnapshot;
+  const own = new Map(entry.properties.map((p) => [p.name, p]));
+  const properties = defaultProperties().map((p) => own.get(p.name) ?? p);
+  await check(entry.correct, { ...entry.options, properties, runs: 50, seed: 1, shrink: false });
+  const zoo = await measured(() => check(entry.correct, { ...entry.options, properties, runs: 300, seed: 2, shrink: false }));
+  rows.push({ name: `zoo ReplicaSet check, ${zoo.value.runs} scenarios, one thread (CPU time)`, value: (1000 * zoo.value.runs) / zoo.cpuMs, unit: 'scen/s', target: '≥ 1,000' });
+  rows.push({ name: 'zoo check: allocated per reconcile', value: kb(zoo.bytesPerReconcile), unit: 'KiB' });
+
+  // hot loop: one object written on every reconcile, 70 s of virtual time
+  await simulate(hotScenario(2000), { controllers: [hot] });
+  const hotRun = await measured(async () => (await simulate(hotScenario(70_000), { controllers: [hot] })).run.writes.length);
+  rows.push({ name: `hot-loop simulation, ${hotRun.value.toLocaleString('en-US')} store writes (CPU time)`, value: (1000 * hotRun.value) / hotRun.cpuMs, unit: 'writes/s', target: '≥ 200,000' });
+  rows.push({ name: 'hot loop: allocated per reconcile', value: kb(hotRun.bytesPerReconcile), unit: 'KiB' });
+
+  // the reference experiment, 2 × 2,000 trials
+  await runReferenceExperiment({ trials: 100 });
+  const ref = await measured(() => runReferenceExperiment({ trials: 2000 }));
+  rows.push({ name: 'reference experiment, 2 × 2,000 trials (CPU time)', value: ref.cpuMs, unit: 'ms', target: '≤ 1,000 ms' });
+  rows.push({ name: 'reference experiment: allocated per reconcile', value: kb(ref.bytesPerReconcile), unit: 'KiB' });
+
+  return rows;
+}
+
+/**
+ * The same check (the workers bench's target, `runs` scenarios) once alone and twice at the same
+ * time, as two worker threads of one process and as two child processes: the ratio is the
+ * throughput two give over one (2.0 is perfect scaling). Measured back to back, so both see the
+ * same machine load.
+ */
+export async function benchThreadsVersusProcesses(runs = 1000): Promise<BenchRow[]> {
+  const script = fileURLToPath(new URL('./waste-child.ts', import.meta.url));
+  const tsx = import.meta.resolve('tsx');
+  /** Starts children, waits until all are loaded and warm, starts them together: the slowest one's check time. */
+  const together = async (argvs: string[][]): Promise<number> => {
+    const kids = argvs.map((argv) => {
+      const p = spawn(process.execPath, ['--import', tsx, script, ...argv], { stdio: ['pipe', 'pipe', 'inherit'] });
+      const lines: string[] = [];
+      let waiting: (() => void) | undefined;
+      let buf = '';
+      p.stdout.on('data', (d: Buffer) => {
+        buf += d.toString();
+        let i;
+        while ((i = buf.indexOf('\n')) >= 0) {
+          lines.push(buf.slice(0, i));
+          buf = buf.slice(i + 1);
+          waiting?.();
+        }
+      });
+      const line = (n: number): Promise<string> =>
+        new Promise((resolve, reject) => {
+          const poll = (): void => (lines.length > n ? resolve(lines[n]!) : void (waiting = poll));
+          p.once('exit', (code) => (lines.length > n ? resolve(lines[n]!) : reject(new Error(`bench/waste-child.ts ${argv.join(' ')} exited ${code}`))));
+          poll();
+        });
+      return { p, line };
+    });
+    await Promise.all(kids.map((k) => k.line(0)));
+    for (const k of kids) k.p.stdin.end('go\n');
+    return Math.max(...(await Promise.all(kids.map(async (k) => Number(await k.line(1))))));
+  };
+  const r = String(runs);
+  const t1 = await together([['threads', '1', r]]);
+  const t2 = await together([['threads', '2', r]]);
+  const p1 = await together([['process', r]]);
+  const p2 = await together([['process', r], ['process', r]]);
+  return [
+    { name: `check in 1 worker thread, ${runs} scenarios`, value: (1000 * runs) / t1, unit: '/s' },
+    { name: `2 worker threads vs 1, ${runs} scenarios each (throughput)`, value: (2 * t1) / t2, unit: '×', target: '≥ 1.6×' },
+    { name: `check in 1 child process, ${runs} scenarios`, value: (1000 * runs) / p1, unit: '/s' },
+    { name: `2 child processes vs 1, ${runs} scenarios each (throughput)`, value: (2 * p1) / p2, unit: '×', target: '≥ 1.6×' },
+  ];
+}
