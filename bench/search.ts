@@ -4,7 +4,8 @@
  * 10 seeds each and report the median (a seed that finds nothing within the cap counts as more
  * than the cap) and the largest shrunk reproduction; systematic mode is deterministic and runs
  * once. `npm run bench search`, or `npx tsx bench/search.ts [exhibit…]` for the table alone.
- * Environment: SEARCH_SEEDS (default 10), SEARCH_CAP (runs per seed, default 1000).
+ * Environment: SEARCH_SEEDS (default 10), SEARCH_FIRST_SEED (default 1), SEARCH_CAP (runs per seed,
+ * default 1000), SEARCH_MODES (default plain,guided,systematic).
  */
 import { pathToFileURL } from 'node:url';
 import { allFaults, check, checkSystematic, type CheckOptions } from '../src/index.js';
@@ -68,15 +69,16 @@ export function medianRuns(trials: readonly Trial[]): number {
 }
 
 /** Runs every mode on every exhibit. */
-export async function searchTable(options: { seeds?: number; cap?: number; exhibits?: readonly MultiFaultExhibit[]; modes?: readonly SearchMode[]; onCell?: (c: SearchCell) => void } = {}): Promise<SearchCell[]> {
+export async function searchTable(options: { seeds?: number; firstSeed?: number; cap?: number; exhibits?: readonly MultiFaultExhibit[]; modes?: readonly SearchMode[]; onCell?: (c: SearchCell) => void } = {}): Promise<SearchCell[]> {
   const seeds = options.seeds ?? 10;
   const cap = options.cap ?? 1000;
+  const firstSeed = options.firstSeed ?? 1;
   const cells: SearchCell[] = [];
   for (const ex of options.exhibits ?? multiFault) {
     for (const mode of options.modes ?? SEARCH_MODES) {
       const trials: Trial[] = [];
       if (mode === 'systematic') trials.push(await systematicTrial(ex));
-      else for (let seed = 1; seed <= seeds; seed++) trials.push(await swarmTrial(ex, seed, cap, { search: mode === 'guided' ? 'guided' : 'swarm' }));
+      else for (let seed = firstSeed; seed < firstSeed + seeds; seed++) trials.push(await swarmTrial(ex, seed, cap, { search: mode === 'guided' ? 'guided' : 'swarm' }));
       const sizes = trials.filter((t) => t.faultEvents !== undefined).map((t) => t.faultEvents!);
       const cell: SearchCell = { exhibit: ex.name, mode, trials, median: medianRuns(trials), found: trials.filter((t) => t.found).length, maxFaultEvents: sizes.length ? Math.max(...sizes) : undefined, cap };
       cells.push(cell);
@@ -124,6 +126,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const seeds = Number(process.env['SEARCH_SEEDS'] ?? 10);
   const cap = Number(process.env['SEARCH_CAP'] ?? 1000);
   const modes = process.env['SEARCH_MODES'] ? (process.env['SEARCH_MODES'].split(',') as SearchMode[]) : SEARCH_MODES;
-  const cells = await searchTable({ seeds, cap, exhibits, modes, onCell: (c) => process.stderr.write(`  ${c.exhibit} ${c.mode}: ${fmtMedian(c)} (${c.trials.map((t) => (t.found ? t.runs : '-')).join(' ')}) ${Math.round(c.trials.reduce((n, t) => n + t.ms, 0))} ms\n`) });
+  const firstSeed = Number(process.env['SEARCH_FIRST_SEED'] ?? 1);
+  const cells = await searchTable({ seeds, firstSeed, cap, exhibits, modes, onCell: (c) => process.stderr.write(`  ${c.exhibit} ${c.mode}: ${fmtMedian(c)} (${c.trials.map((t) => (t.found ? t.runs : '-')).join(' ')}) ${Math.round(c.trials.reduce((n, t) => n + t.ms, 0))} ms\n`) });
   console.log(formatSearchTable(cells));
 }
