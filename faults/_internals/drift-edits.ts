@@ -16,10 +16,19 @@ const LABEL = 'drift.steadystate.dev/edited';
 export type StoreAction = 'delete' | 'label' | 'annotation' | 'scale' | 'image' | 'data' | 'path';
 export const ACTIONS: readonly StoreAction[] = ['delete', 'label', 'annotation', 'scale', 'image', 'data', 'path'];
 
-/** Objects a controller manages: controlled by an owner, or created by a controller, live and not being deleted. */
+/**
+ * Objects a controller manages: controlled by an owner, or created by a controller, live and not
+ * being deleted. Not the runtime's own leader-election Lease (`kube-system/<controller>-leader`,
+ * src/runtime/leader-election.ts): it is the harness's bookkeeping written under the controller's
+ * actor, not something the controller under test made or reconciles.
+ */
 function managed(world: World): StoredObject[] {
   const created = new Set<string>();
-  for (const w of world.writes) if (w.verb === 'create' && w.rv !== undefined && w.actor.startsWith('controller:') && w.uid !== undefined) created.add(w.uid);
+  for (const w of world.writes) {
+    if (w.verb !== 'create' || w.rv === undefined || !w.actor.startsWith('controller:') || w.uid === undefined) continue;
+    if (w.kind === 'Lease' && w.key.startsWith('kube-system/') && w.key.endsWith('-leader')) continue;
+    created.add(w.uid);
+  }
   const out: StoredObject[] = [];
   for (const kind of [...world.store.kindNames()].sort()) {
     const objs = world.store.peekAll(kind).filter((o) => o.metadata.deletionTimestamp === undefined && (o.metadata.ownerReferences.some((r) => r.controller) || created.has(o.metadata.uid)));
