@@ -27,8 +27,9 @@ interface TenantStatus {
 
 const RBAC = 'rbac.authorization.k8s.io';
 
-async function reconcile(ctx: ReconcileContext): Promise<void> {
-  const t = await ctx.client.tryGet<TenantSpec, TenantStatus>(TENANT, ctx.key, { live: true });
+/** `live`: read the Tenant from the API server (correct) or from the cache (the buggy twin). */
+const reconciler = (live: boolean) => async (ctx: ReconcileContext): Promise<void> => {
+  const t = await ctx.client.tryGet<TenantSpec, TenantStatus>(TENANT, ctx.key, { live });
   if (!t || t.metadata.deletionTimestamp !== undefined) return;
   const ns = `tenant-${t.metadata.name}`;
   const owner = [controllerRef(t)];
@@ -49,16 +50,18 @@ async function reconcile(ctx: ReconcileContext): Promise<void> {
   for (const c of children) await apply(ctx, c);
   const conditions = setCondition(t.status.conditions, { type: 'Provisioned', status: 'True', reason: 'NamespaceReady', message: `namespace ${ns}`, observedGeneration: t.metadata.generation }, ctx.clock.now());
   await writeStatus(ctx, t, { namespace: ns, observedGeneration: t.metadata.generation, conditions });
-}
+};
 
-export const tenantController = defineController({
-  name: 'tenant',
-  for: TENANT,
-  owns: ['Namespace', 'Role', 'RoleBinding', 'ResourceQuota', 'NetworkPolicy'],
-  leaderElection: true,
-  resyncPeriodMs: RESYNC_MS,
-  reconcile,
-});
+const definition = { for: TENANT, owns: ['Namespace', 'Role', 'RoleBinding', 'ResourceQuota', 'NetworkPolicy'], leaderElection: true, resyncPeriodMs: RESYNC_MS };
+
+export const tenantController = defineController({ name: 'tenant', ...definition, reconcile: reconciler(true) });
+
+/**
+ * Buggy twin: reads its Tenant from the cache. A cache still showing a Tenant that was just
+ * deleted makes it create the namespace and its content again, which the garbage collector then
+ * removes (the owner is gone), again on every event of theirs (found by the corpus gate).
+ */
+export const tenantControllerCachedRead = defineController({ name: 'tenant', ...definition, reconcile: reconciler(false) });
 
 export const namespaceProvisioner: FalsePositiveCase = {
   name: 'namespace-provisioner',
@@ -68,4 +71,5 @@ export const namespaceProvisioner: FalsePositiveCase = {
     objects: { kind: TENANT, namespace: '', name: 'team', spec: [{ admins: ['alice'], maxPods: 10 }, { admins: ['alice', 'bob'], maxPods: 20 }, { admins: ['bob'], maxPods: 10 }] },
   },
   properties: endStateProperties(),
+  buggy: { controllers: [tenantControllerCachedRead], caughtBy: ['no-extra-destructive-actions', 'no-hot-loop'], why: 'it reads its Tenant from a cache that still shows a deleted Tenant, and re-creates what the garbage collector removes' },
 };

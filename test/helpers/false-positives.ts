@@ -4,18 +4,22 @@ import { defaultProperties } from '../../properties/index.js';
 import { falsePositiveCorpus, type FalsePositiveCase } from '../../examples/false-positives/index.js';
 
 /**
- * The CI gate over the false-positive corpus (issue 11): each correct controller of
- * examples/false-positives/ passes 100 runs of `check` with every default fault kind and every
- * property (its configured ones in place of the built-ins of the same name). Worlds are kept small
- * (one or two objects, two actions) so the whole gate
- * stays within seconds; the 1,000-run hunt over bigger worlds is bench/hunt-false-positives.ts.
+ * The CI gate over the false-positive corpus (issue 11), both directions: each correct controller
+ * of examples/false-positives/ passes GATE_RUNS runs of `check` with every default fault kind and
+ * every property (its configured ones in place of the built-ins of the same name), and each
+ * buggy twin the corpus has fails within FIND_RUNS runs, by one of the properties it names.
+ * Worlds are kept small (one or two objects, two actions) and the seed fixed, so the whole gate
+ * stays within seconds; the 300- and 1,000-run hunts over bigger worlds are bench/hunt-fp-rate.ts
+ * and bench/hunt-false-positives.ts.
  */
-export const GATE_RUNS = 100;
+export const GATE_RUNS = 30;
+/** Runs a failing direction (a buggy twin, a pending oracle false alarm) may take to fail; check stops at the first failure. */
+export const FIND_RUNS = 100;
 const SEED = 11;
 
-/** Small worlds: what keeps 100 runs of every corpus controller within the CI budget. */
-function gateOptions(c: FalsePositiveCase) {
-  return { ...c.options, maxObjects: Math.min(c.options.maxObjects ?? 2, 2), maxActions: 2, properties: propertiesOf(c), runs: GATE_RUNS, seed: SEED, coverage: false };
+/** Small worlds: what keeps the gate over every corpus controller within the CI budget. */
+function gateOptions(c: FalsePositiveCase, runs = GATE_RUNS) {
+  return { ...c.options, maxObjects: Math.min(c.options.maxObjects ?? 2, 2), maxActions: 2, properties: propertiesOf(c), runs, seed: SEED, coverage: false };
 }
 
 /**
@@ -57,12 +61,24 @@ export function corpusGate(part: number, parts: number): void {
   });
 }
 
+/** The buggy twins of the corpus fail, by a property their case names: the faults still expose what they exist for. */
+export function buggyTwins(): void {
+  for (const c of falsePositiveCorpus) {
+    const twin = c.buggy;
+    if (!twin) continue;
+    it(`${c.name}'s buggy twin fails ${twin.caughtBy.join(' or ')} within ${FIND_RUNS} runs (${twin.why})`, { timeout: 60_000 }, async () => {
+      const r = await check(twin.controllers, { ...gateOptions(c, FIND_RUNS), shrink: false });
+      expect(twin.caughtBy).toContain(r.ok ? 'passed' : r.property);
+    });
+  }
+}
+
 /** The controllers waiting for an oracle fix still fail, with the property named (so a fix is noticed). */
 export function knownFalseAlarms(): void {
   for (const [name, { properties }] of Object.entries(PENDING_ORACLE_FIXES)) {
     it(`${name} still fails ${properties.join(' or ')} (an oracle false alarm, issue 12)`, { timeout: 60_000 }, async () => {
       const c = falsePositiveCorpus.find((x) => x.name === name)!;
-      const r = await check(c.controllers, { ...gateOptions(c), shrink: false });
+      const r = await check(c.controllers, { ...gateOptions(c, FIND_RUNS), shrink: false });
       expect(properties).toContain(r.ok ? 'passed' : r.property);
     });
   }
