@@ -14,7 +14,10 @@ import { bool, byNth, eventAt, eventsOf, int, rate, streamOf, strongest, watchDe
  * latest writes. And after a restart or a 410, the (re)list may come from an API server replica
  * `versionsBack` resourceVersions behind, whose watch catches up only `catchUpMs` later: the one
  * point where a controller's view jumps back in time, recorded as `informer:time-travel` (the
- * Sieve / KEP-5647 case). A correct reconciler survives: its writes carry the resourceVersion it
+ * Sieve / KEP-5647 case). Over HTTP (`kubeController` processes) only a list an API server may
+ * answer from its watch cache lags (`resourceVersion=0`, or `=N`: never older than N); a quorum
+ * list (no resourceVersion) is always current, and the client's watch from the old
+ * resourceVersion catches up at once (`catchUpMs` is the native informer's). A correct reconciler survives: its writes carry the resourceVersion it
  * read, so decisions on stale state get 409 and are retried, and its creates use deterministic
  * names, so a "missing" child that exists answers AlreadyExists. One that trusts its cache ("no
  * child recorded ⇒ create one", "3 pods listed ⇒ create 2 more") duplicates.

@@ -69,6 +69,8 @@ function writeVerb(info: KubeRequestInfo): WriteInfo['verb'] {
 /** The world's fault seams, seen from the HTTP layer. */
 function hooksOf(env: RuntimeEnv, world: () => KubeWorld): KubeApiHooks {
   const { seams, kernel, trace } = env;
+  /** Kinds each process incarnation has listed (its first list of a kind is not a relist). */
+  const listed = new WeakMap<ProcessReplica, Set<string>>();
   const keyOfInfo = (i: KubeRequestInfo): string => keyOf({ namespace: i.namespace, name: i.name ?? '' });
   const call = (r: ProcessReplica, i: KubeRequestInfo, phase: 'before' | 'after'): boolean => {
     if (!seams.hasCallHooks) return false;
@@ -118,6 +120,23 @@ function hooksOf(env: RuntimeEnv, world: () => KubeWorld): KubeApiHooks {
       const d = seams.hasWatchHooks ? seams.decideWatch({ t: i.t, controller: r.name, replica: r.replica, kind: i.kind, event: i.event, seq }) : undefined;
       trace.push({ t: i.t, type: 'watch:event', controller: r.name, replica: r.replica, kind: i.kind, key: keyOf(i.event.object.metadata), event: i.event.type, rv: i.event.rv, decision: d?.type ?? 'deliver', seq, via: 'http' });
       return d;
+    },
+    onListFrom(i) {
+      const r = world().live.get(i.actor);
+      if (!r || !seams.hasInformerListHooks) return undefined;
+      // the first list of a kind in this incarnation is its (re)start's, later ones are relists
+      let kinds = listed.get(r);
+      if (!kinds) listed.set(r, (kinds = new Set()));
+      const reason = kinds.has(i.kind) ? 'relist' : 'list';
+      kinds.add(i.kind);
+      const d = seams.decideInformerList({ t: kernel.now(), controller: r.name, replica: r.replica, kind: i.kind, reason, seq: seams.informerListSeq++ });
+      if (d.type !== 'lagging') return undefined;
+      const cur = env.store.currentResourceVersion();
+      const at = Math.max(0, i.notOlderThan, cur - d.versionsBack);
+      const objects = at < cur ? env.store.snapshotAt(i.kind, at) : undefined;
+      if (!objects) return undefined; // the replica is not behind, or the history no longer reaches back
+      trace.push({ t: kernel.now(), type: 'informer:time-travel', controller: r.name, replica: r.replica, kind: i.kind, reason: reason === 'list' ? 'restart' : 'relist', fromRv: cur, toRv: at, via: 'http' });
+      return { rv: at, objects };
     },
     onList(i) {
       if (!seams.hasListHooks || !world().live.has(i.actor)) return undefined;

@@ -1,3 +1,4 @@
+import type { StoredObject } from '../store/object.js';
 import type { ObjectStore } from '../store/store.js';
 import type { ListDecision, WatchDecision } from '../runtime/seams.js';
 import type { KubeApiHost } from './kube-api-host.js';
@@ -56,6 +57,13 @@ export interface KubeApiHooks {
   onWatchEvent?: (info: KubeWatchEventInfo) => WatchDecision | undefined;
   /** Asked for every list response (before paging). */
   onList?: (info: KubeRequestInfo & { count: number }) => ListDecision | undefined;
+  /**
+   * Asked for the first page of every list that any API server replica may answer from its watch
+   * cache (`resourceVersion=0`, or `=N`: not older than N; never a quorum list without
+   * resourceVersion, which is read from etcd): `{ rv, objects }` serves it as of that older
+   * resourceVersion (a lagging replica: stale-snapshot), never older than `notOlderThan`.
+   */
+  onListFrom?: (info: KubeRequestInfo & { notOlderThan: number }) => { rv: number; objects: readonly StoredObject[] } | undefined;
 }
 
 /** Options resolved once. @internal */
