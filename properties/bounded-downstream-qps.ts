@@ -1,7 +1,7 @@
 import { defineProperty, type Verdict } from '../src/harness/property.js';
 import { explanation, fmtDuration, fmtList, fmtTime, letFacts } from '../src/report/explain.js';
 import { fmtReconcile } from './_internals/last-actions.js';
-import { timelineOf, type TimelineRequest } from './_internals/timeline.js';
+import { timelineOf, type ReconcileSpan, type Timeline, type TimelineRequest } from './_internals/timeline.js';
 import { densestWindow, groupBy } from './_internals/windows.js';
 
 /** Options of {@link boundedDownstreamQps}. @public */
@@ -34,9 +34,13 @@ export interface BoundedDownstreamQpsOptions {
    */
   count: 'all' | 'failures-and-writes';
   /**
-   * Also fail when a run of at least `backoffAfter` consecutive failed calls to one endpoint
-   * (by one actor) shows no growing gaps (no exponential backoff), even under the rate bound.
-   * @defaultValue false
+   * Also fail when a run of at least `backoffAfter` consecutive failed attempts (the first failed
+   * call of each reconcile) to one endpoint for one reconcile key (by one controller process)
+   * shows no growing waits (no exponential backoff), even under the rate bound: a fixed short
+   * requeue. A wait is what the controller chose after a failed attempt (the queue's backoff or
+   * its `requeueAfter`); reconciles that an event started are no retries; at least three waits
+   * are needed to judge; waits of a second or more count as backoff.
+   * @defaultValue true
    */
   requireBackoff: boolean;
   /** Consecutive failures before backoff is required. @defaultValue 5 */
@@ -54,7 +58,7 @@ export interface BoundedDownstreamQpsOptions {
 export const boundedDownstreamQps = defineProperty<BoundedDownstreamQpsOptions>({
   name: 'bounded-downstream-qps',
   description: 'per endpoint, downstream requests in any 1 s window stay under the bound, with growing retry gaps while it fails',
-  defaults: { maxRequests: 10, windowMs: 1000, sustainedMs: 2000, per: 'endpoint-and-key', count: 'failures-and-writes', requireBackoff: false, backoffAfter: 5 },
+  defaults: { maxRequests: 10, windowMs: 1000, sustainedMs: 2000, per: 'endpoint-and-key', count: 'failures-and-writes', requireBackoff: true, backoffAfter: 5 },
   validate: (o) =>
     !(o.maxRequests >= 1)
       ? `maxRequests must be ≥ 1, got ${String(o.maxRequests)}`
@@ -93,10 +97,15 @@ export const boundedDownstreamQps = defineProperty<BoundedDownstreamQpsOptions>(
       return failure(run, o, first.endpoint, inWindow, `${worst.w.count} requests to ${first.endpoint}${forKey} within ${fmtDuration(span)} from ${fmtTime(worst.w.start)}, bound ${o.maxRequests} per ${fmtDuration(o.windowMs)}`);
     }
     if (o.requireBackoff) {
-      for (const [endpoint, reqs] of byEndpoint) {
-        for (const streak of failureStreaks(reqs, o.backoffAfter)) {
-          const gaps = gapsOf(streak);
-          if (!grows(gaps)) return failure(run, o, endpoint, streak, `${streak.length} consecutive failed calls to ${endpoint} retried without backoff (gaps ${fmtGaps(gaps)})`);
+      // per key and process, as client-go backs off: the calls of other keys interleave
+      const retries = retriesOf(tl);
+      for (const reqs of groupBy(sorted, (r) => `${r.endpoint}\u0000${r.reconcile?.key ?? ''}\u0000${r.actor}`).values()) {
+        const endpoint = reqs[0]!.endpoint;
+        for (const streak of failureStreaks(attempts(reqs), o.backoffAfter)) {
+          // growth needs three waits to show (5, 10, 20 ms); reconciles events started are not among them
+          for (const waits of waitSeries(streak, retries)) {
+            if (waits.length >= 3 && !grows(waits)) return failure(run, o, endpoint, streak, `${streak.length} consecutive failed attempts to call ${endpoint} retried without backoff (waits ${fmtGaps(waits)} between a failed attempt and its retry)`, waits);
+          }
         }
       }
     }
@@ -132,12 +141,98 @@ function gapsOf(reqs: readonly TimelineRequest[]): number[] {
   return gaps;
 }
 
-/** Backoff shows as a last gap at least twice the first (or gaps of a second or more anyway). */
+/**
+ * Per reconcile that retries the one before it (same process, same key), the wait the
+ * controller chose before it. client-go adds an event's key at once, past any backoff (so do
+ * resyncs), so a reconcile an event from someone else started (another writer's conflicting
+ * update, a user's edit, a resync) is no retry: its timing says nothing about the controller's
+ * backoff. Started by the queue, the wait is the delay the previous reconcile asked for (the
+ * rate-limited queue's `retryInMs`, or its `requeueAfter`): not the time a call took to fail
+ * (a call that fails after 200 ms, retried 5, 10, 20 ms later, backs off), and not the earlier
+ * retry that fired while a slow reconcile ran and re-ran the key at once (client-go's dirty set).
+ * A reconcile its own write's event started (a failure written to status) is no retry either: a
+ * backing-off client-go controller does that too, and a status write that re-runs the key on
+ * every failure at watch speed is a storm the rate bound catches.
+ */
+/** A retry's wait, and who chose it: the rate-limited queue's backoff, or the controller's `requeueAfter`. */
+interface Retry {
+  waitMs: number;
+  by: 'queue' | 'requeueAfter';
+}
+
+function retriesOf(tl: Timeline): Map<ReconcileSpan, Retry> {
+  const events = new Map<string, number[]>();
+  for (const n of tl.notifies) {
+    if (!n.delivered) continue;
+    const k = `controller:${n.controller}/${n.replica}\u0000${n.key}`;
+    const list = events.get(k);
+    if (list) list.push(n.index);
+    else events.set(k, [n.index]);
+  }
+  const out = new Map<ReconcileSpan, Retry>();
+  const last = new Map<string, ReconcileSpan>();
+  for (const span of tl.reconciles) {
+    const k = `${span.actor}\u0000${span.key}`;
+    const prev = last.get(k);
+    last.set(k, span);
+    if (!prev || prev.end === undefined || prev.result === 'crashed') continue;
+    // started by an event (its own write's too): client-go adds the key at once, past any backoff
+    if ((events.get(k) ?? []).some((i) => i > prev.startIndex && i < span.startIndex)) continue;
+    if (prev.result === 'requeueAfter' && prev.requeueAfter !== undefined) out.set(span, { waitMs: prev.requeueAfter, by: 'requeueAfter' });
+    else if ((prev.result === 'error' || prev.result === 'requeue') && prev.retryInMs !== undefined) out.set(span, { waitMs: prev.retryInMs, by: 'queue' });
+  }
+  return out;
+}
+
+/**
+ * The waits before the retries of a streak (see {@link retriesOf}), as the series backoff must
+ * show in: every `requeueAfter` the controller chose (its own retry timing, wherever it comes in
+ * the streak), and each unbroken run of the queue's backoff (a `requeueAfter` result resets it,
+ * as client-go's Forget does: a poll that also throws starts again at 5 ms). Calls outside
+ * reconciles (a hosted program) wait from the end of the previous attempt.
+ */
+function waitSeries(streak: readonly TimelineRequest[], retries: Map<ReconcileSpan, Retry>): number[][] {
+  const chosen: number[] = [];
+  const observed: number[] = [];
+  const queued: number[][] = [[]];
+  for (let i = 1; i < streak.length; i++) {
+    const r = streak[i]!;
+    if (!r.reconcile) {
+      observed.push(Math.max(0, r.t - streak[i - 1]!.tEnd));
+      continue;
+    }
+    const retry = retries.get(r.reconcile);
+    if (retry === undefined) continue;
+    if (retry.by === 'queue') queued[queued.length - 1]!.push(retry.waitMs);
+    else {
+      chosen.push(retry.waitMs);
+      if (queued[queued.length - 1]!.length > 0) queued.push([]);
+    }
+  }
+  return [chosen, observed, ...queued].filter((w) => w.length > 0);
+}
+
+/**
+ * Backoff shows as gaps between attempts that grow: the longest at least twice the median (the
+ * median, not the first: the event a failing reconcile's own status write causes requeues it once
+ * at once), or gaps of a second or more anyway. A fixed short requeue has none.
+ */
 function grows(gaps: readonly number[]): boolean {
   if (gaps.length === 0) return true;
-  const first = gaps[0]!;
-  const last = gaps[gaps.length - 1]!;
-  return last >= 2 * Math.max(1, first) || gaps.every((g) => g >= 1000);
+  const sorted = [...gaps].sort((a, b) => a - b);
+  const median = sorted[Math.floor((sorted.length - 1) / 2)]!;
+  return sorted[sorted.length - 1]! >= 2 * Math.max(1, median) || gaps.every((g) => g >= 1000);
+}
+
+/** One attempt per reconcile: its first failed call (a reconcile may call an endpoint several times). */
+function attempts(reqs: readonly TimelineRequest[]): TimelineRequest[] {
+  const seen = new Set<ReconcileSpan>();
+  return reqs.filter((r) => {
+    if (!r.reconcile) return true;
+    if (seen.has(r.reconcile)) return false;
+    seen.add(r.reconcile);
+    return true;
+  });
 }
 
 function fmtGaps(gaps: readonly number[]): string {
@@ -145,7 +240,7 @@ function fmtGaps(gaps: readonly number[]): string {
   return `${shown.join(', ')}${gaps.length > 8 ? ', …' : ''}`;
 }
 
-function failure(run: Parameters<typeof timelineOf>[0], o: BoundedDownstreamQpsOptions, endpoint: string, reqs: readonly TimelineRequest[], what: string): Verdict {
+function failure(run: Parameters<typeof timelineOf>[0], o: BoundedDownstreamQpsOptions, endpoint: string, reqs: readonly TimelineRequest[], what: string, waits?: readonly number[]): Verdict {
   const failures = reqs.filter(failed);
   const statuses = [...new Set(reqs.map((r) => (r.status > 0 ? String(r.status) : r.outcome)))];
   const gaps = gapsOf(reqs);
@@ -156,6 +251,7 @@ function failure(run: Parameters<typeof timelineOf>[0], o: BoundedDownstreamQpsO
     `${failures.length} of them failed (${fmtList(statuses, 4)}), sent by ${fmtList(actors, 3)}`,
     `the gaps between calls were ${fmtGaps(gaps)}: ${grows(gaps) ? 'they grow, but not fast enough' : 'they do not grow, so failures are retried without backoff'}`,
   ];
+  if (waits !== undefined) then.splice(2, 1, `after each failed attempt the controller waited ${fmtGaps(waits)} before the next: ${grows(waits) ? 'the waits grow, but not fast enough' : 'the waits do not grow, so failures are retried without backoff'}`);
   if (first.reconcile) then.push(`the calls came from the ${fmtReconcile(first.reconcile)} and the reconciles after it`);
   then.push('retry through the rate-limited queue (throw, or return { requeue: true }) instead of requeueAfter a fixed short delay or a loop inside reconcile');
   return {
@@ -168,6 +264,7 @@ function failure(run: Parameters<typeof timelineOf>[0], o: BoundedDownstreamQpsO
       count: reqs.length,
       failed: failures.length,
       gapsMs: gaps.slice(0, 50),
+      ...(waits !== undefined ? { waitsMs: waits.slice(0, 50) } : {}),
       requests: reqs.slice(0, 20).map((r) => ({ t: r.t, actor: r.actor, method: r.method, url: r.url, status: r.status, outcome: r.outcome, fault: r.fault ?? null })),
     },
   };

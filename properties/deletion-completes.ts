@@ -79,9 +79,7 @@ export const deletionCompletes = defineProperty<DeletionCompletesOptions>({
       const then = [
         `${fmtObject(r.kind, r.key)} was removed at ${fmtTime(r.t)}, but the fake downstream still held ${fmtList(items, 4)} with ${o.ownerField} ${leaked[0]!.owner} at ${fmtTime(end)}`,
         deletes.length ? `its reconciles sent ${deletes.length} DELETE request(s), the last answered ${deletes.at(-1)!.status || deletes.at(-1)!.outcome}` : `no reconcile of ${r.key} sent a DELETE request`,
-        removedWithoutFinalizer(tl.writes, uid)
-          ? 'the object had no finalizer, so it was gone before any cleanup could run: add a finalizer, delete the external resource, then remove the finalizer'
-          : 'remove the finalizer only after the external resource is confirmed gone',
+        leakMechanism(tl, r, uid, leaked.map((g) => g.collection)),
       ];
       return {
         ok: false,
@@ -93,6 +91,19 @@ export const deletionCompletes = defineProperty<DeletionCompletesOptions>({
     return { ok: true, stats: { deletions: marked.size } };
   },
 });
+
+/**
+ * Why the external resource leaked, from the evidence: no finalizer; a create made after the
+ * deletion began (the reconcile acted on a cache that did not show it yet, so cleanup had already
+ * run); or a finalizer removed before the resource was gone.
+ */
+function leakMechanism(tl: ReturnType<typeof timelineOf>, r: { kind: string; key: string; t: number }, uid: string, collections: readonly string[]): string {
+  if (removedWithoutFinalizer(tl.writes, uid)) return 'the object had no finalizer, so it was gone before any cleanup could run: add a finalizer, delete the external resource, then remove the finalizer';
+  const marked = tl.writes.find((w) => w.uid === uid && w.markedForDeletion === true);
+  const late = marked ? tl.requests.find((q) => q.method === 'POST' && q.t >= marked.t && q.reconcile?.key === r.key && (q.applied === true || (q.status >= 200 && q.status < 300)) && collections.some((c) => c === '' || q.url.includes(`/${c}`))) : undefined;
+  if (late && marked) return `a reconcile of ${r.key} created an external resource at ${fmtTime(late.t)}, after the deletion began at ${fmtTime(marked.t)}: it acted on a cache that did not show the deletion yet, after cleanup had run. Read the object live (or check deletionTimestamp) before creating, and list what it owns again before removing the finalizer`;
+  return 'remove the finalizer only after the external resource is confirmed gone';
+}
 
 /** Whether the object left the store on its delete request itself, i.e. no finalizer held it. */
 function removedWithoutFinalizer(writes: readonly { uid: string | undefined; verb: string; removed?: boolean | undefined; markedForDeletion?: boolean | undefined }[], uid: string): boolean {

@@ -2,6 +2,7 @@ import { defineProperty, type Verdict } from '../src/harness/property.js';
 import { explanation, fmtList, fmtRequest, fmtTime, fmtWrite, plural } from '../src/report/explain.js';
 import { fmtReconcile } from './_internals/last-actions.js';
 import { convergedAtTail } from './_internals/primary.js';
+import { scheduledWork } from './_internals/scheduled.js';
 import { timelineOf } from './_internals/timeline.js';
 
 /** Options of {@link idempotence}. @public */
@@ -34,9 +35,15 @@ export const idempotence = defineProperty<IdempotenceOptions>({
     if (!convergedAtTail(run)) return { ok: true, stats: { judged: false, reason: 'the world had not converged when the tail began (convergence reports it)' } };
     const tl = timelineOf(run);
     const ignore = new Set(o.ignoreKinds);
-    const writes = tl.writes.filter((w) => w.t >= tailStart && w.actor.startsWith('controller:') && !ignore.has(w.kind));
-    const calls = tl.requests.filter((r) => r.t >= tailStart && r.mutating && r.actor.startsWith('controller:'));
-    if (writes.length <= o.maxWrites && calls.length <= o.maxMutatingCalls) return { ok: true, stats: { tailWrites: writes.length, tailMutatingCalls: calls.length } };
+    // what the controller's own schedule did (a Job per time slot) is not re-reconciling an unchanged world
+    const scheduled = scheduledWork(tl, tailStart);
+    const isScheduled = (x: { reconcile: (typeof tl.reconciles)[number] | undefined }) => x.reconcile !== undefined && scheduled.has(x.reconcile);
+    const tailWrites = tl.writes.filter((w) => w.t >= tailStart && w.actor.startsWith('controller:') && !ignore.has(w.kind));
+    const tailCalls = tl.requests.filter((r) => r.t >= tailStart && r.mutating && r.actor.startsWith('controller:'));
+    const writes = tailWrites.filter((w) => !isScheduled(w));
+    const calls = tailCalls.filter((r) => !isScheduled(r));
+    const scheduledStats = tailWrites.length + tailCalls.length > writes.length + calls.length ? { scheduledWrites: tailWrites.length - writes.length, scheduledCalls: tailCalls.length - calls.length } : {};
+    if (writes.length <= o.maxWrites && calls.length <= o.maxMutatingCalls) return { ok: true, stats: { tailWrites: writes.length, tailMutatingCalls: calls.length, ...scheduledStats } };
 
     const pokes = tl.writes.filter((w) => w.t >= tailStart && w.actor === 'user' && w.verb === 'update');
     const letPart = [

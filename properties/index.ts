@@ -22,11 +22,11 @@ import { neverExits } from './never-exits.js';
  */
 export const properties = {
   neverExits,
+  noFighting,
+  noHotLoop,
   convergence,
   deletionCompletes,
   specStatusOwnership,
-  noFighting,
-  noHotLoop,
   idempotence,
   boundedDownstreamQps,
   noDuplicateSideEffects,
@@ -40,10 +40,11 @@ export const properties = {
 
 /**
  * Every built-in property factory, in a stable order: never-exits first (a process that died
- * explains whatever else went wrong), convergence next, then the most specific diagnoses before
- * the more general ones that the same bug also breaks (fighting before hot loop before
- * idempotence; duplicates before same-end-state, which comes last), so a report that names the
- * first failing property names the most telling one.
+ * explains whatever else went wrong), then the most specific diagnoses before the more general
+ * ones that the same bug also breaks, so a report that names the first failing property names the
+ * most telling one. Fighting and hot loops come next: they also keep the world from ever becoming
+ * quiet, which convergence would report less precisely. Then convergence, then hot loop before
+ * idempotence, duplicates before same-end-state, which comes last.
  * @public
  */
 export const allProperties: readonly PropertyFactory<object>[] = Object.values(properties) as readonly PropertyFactory<object>[];

@@ -1,35 +1,97 @@
 import { defineProperty, type RunRecord, type Verdict } from '../src/harness/property.js';
 import { explanation, fmtList, fmtRequest, fmtTime, letFacts } from '../src/report/explain.js';
-import { ownerGroups, ownerMatches, readDownstream, type OwnerGroup } from './_internals/downstream-state.js';
+import { ownerGroups, ownerMatches, readDownstream, type OwnerGroup, type ServiceSnapshot } from './_internals/downstream-state.js';
+import { at, isRecord } from './_internals/json.js';
 import { timelineOf, type TimelineRequest } from './_internals/timeline.js';
 import { groupBy } from './_internals/windows.js';
 
 /** Options of {@link noDuplicateSideEffects}. @public */
 export interface NoDuplicateSideEffectsOptions {
-  /** Field of an external resource naming its owner (dotted). @defaultValue 'owner' */
-  ownerField: string;
+  /**
+   * Field of an external resource naming its owner (dotted). Without it, resources are grouped by
+   * an idempotency-key field, else by any field whose value names a primary object (its uid,
+   * `namespace/name`, `Kind/namespace/name` or name), else by a field called `owner`; when none of
+   * these exists the verdict says the property could not judge.
+   * @defaultValue found as described
+   */
+  ownerField?: string;
   /** External resources allowed per owner and collection. @defaultValue 1 */
   maxPerOwner: number;
+}
+
+const IDEMPOTENCY_FIELD = /^idempotency[-_]?key$/i;
+
+/** The primary objects a run created (also ones gone by its end): kind, key, uid. */
+function primaries(run: RunRecord): { kind: string; key: string; uid?: string | undefined }[] {
+  const kinds = new Set(run.primaryKinds);
+  const out = new Map<string, { kind: string; key: string; uid?: string | undefined }>();
+  for (const w of run.writes ?? []) if (w.verb === 'create' && w.error === undefined && kinds.has(w.kind)) out.set(`${w.kind} ${w.key} ${w.uid ?? ''}`, { kind: w.kind, key: w.key, uid: w.uid });
+  return [...out.values()];
+}
+
+/** String leaves of a resource body, two levels deep, by dotted path. */
+function fields(body: Record<string, unknown>, prefix = '', depth = 2): [string, string][] {
+  const out: [string, string][] = [];
+  for (const [k, v] of Object.entries(body)) {
+    if (k === 'id') continue;
+    const path = prefix ? `${prefix}.${k}` : k;
+    if (typeof v === 'string') out.push([path, v]);
+    else if (depth > 1 && isRecord(v)) for (const f of fields(v, path, depth - 1)) out.push(f);
+  }
+  return out;
+}
+
+/**
+ * How to tell the owner of a resource, per service: the configured field, an idempotency-key
+ * field, a field naming a primary object, or `owner`. Undefined when no resource says.
+ */
+function ownerFieldOf(run: RunRecord, s: ServiceSnapshot, configured: string | undefined): string | undefined {
+  if (configured !== undefined) return configured;
+  if (s.resources.length === 0) return undefined;
+  const counts = new Map<string, number>();
+  const objs = primaries(run);
+  for (const r of s.resources) for (const [path, v] of fields(r.body)) {
+    const leaf = path.slice(path.lastIndexOf('.') + 1);
+    if (IDEMPOTENCY_FIELD.test(leaf) || objs.some((o) => ownerMatches(v, o))) counts.set(path, (counts.get(path) ?? 0) + 1);
+  }
+  const idem = [...counts.keys()].find((p) => IDEMPOTENCY_FIELD.test(p.slice(p.lastIndexOf('.') + 1)));
+  if (idem) return idem;
+  // the field that names a primary object in the most resources
+  const best = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
+  if (best) return best[0];
+  return s.resources.some((r) => at(r.body, 'owner') !== undefined) ? 'owner' : undefined;
 }
 
 /**
  * No duplicate side effects (SPEC §1, §5): the fake downstream services hold at most one
  * external resource per owner, and (for downstreams without fake services) no reconcile key
- * creates twice without deleting in between. Catches non-idempotent external APIs retried
- * blindly after a lost response, and replicas without leader election creating twice.
+ * creates twice without deleting in between. The owner of a resource is the configured
+ * `ownerField`, else an idempotency key, else any field that names a primary object (`ownerUid`,
+ * `order`, `metadata.source`…); when no resource names its owner the verdict says the property
+ * could not judge. Catches non-idempotent external APIs retried blindly after a lost response,
+ * and replicas without leader election creating twice.
  * @example properties.noDuplicateSideEffects({ ownerField: 'metadata.owner' })
  * @public
  */
 export const noDuplicateSideEffects = defineProperty<NoDuplicateSideEffectsOptions>({
   name: 'no-duplicate-side-effects',
-  description: 'the fake downstream holds at most one external resource per owner; no duplicate creates',
-  defaults: { ownerField: 'owner', maxPerOwner: 1 },
-  validate: (o) => (typeof o.ownerField !== 'string' || o.ownerField === '' ? 'ownerField must be a dotted field path such as "owner"' : !(o.maxPerOwner >= 1) ? `maxPerOwner must be ≥ 1, got ${String(o.maxPerOwner)}` : undefined),
+  description: 'the fake downstream holds at most one external resource per owner (found by field, idempotency key or primary uid/name); no duplicate creates',
+  defaults: { maxPerOwner: 1 },
+  validate: (o) => (o.ownerField !== undefined && (typeof o.ownerField !== 'string' || o.ownerField === '') ? 'ownerField must be a dotted field path such as "owner"' : !(o.maxPerOwner >= 1) ? `maxPerOwner must be ≥ 1, got ${String(o.maxPerOwner)}` : undefined),
   judge: (run, o): Verdict => {
     const services = readDownstream(run.downstream);
     const tl = timelineOf(run);
-    const dup = ownerGroups(services, o.ownerField).find((g) => g.ids.length > o.maxPerOwner);
-    if (dup) return fromState(run, o, dup, tl.requests);
+    const unjudged: string[] = [];
+    for (const s of services) {
+      const field = ownerFieldOf(run, s, o.ownerField);
+      if (field === undefined) {
+        if (s.resources.length > 0) unjudged.push(s.name);
+        continue;
+      }
+      const dup = ownerGroups([s], field).find((g) => g.ids.length > o.maxPerOwner);
+      if (dup) return fromState(run, o, field, dup, tl.requests);
+    }
+    if (unjudged.length > 0) return { ok: true, stats: { judged: false, reason: `could not judge: no resource of ${fmtList(unjudged, 3)} names its owner (no ownerField, idempotency key, or field holding a primary object's uid or namespace/name); set ownerField` } };
     if (services.length > 0) return { ok: true };
     // no fake service to look at: judge the requests, per reconcile key and endpoint
     for (const [k, posts] of groupBy(
@@ -38,40 +100,50 @@ export const noDuplicateSideEffects = defineProperty<NoDuplicateSideEffectsOptio
     )) {
       const key = k.slice(0, k.indexOf('\u0000'));
       const deletes = tl.requests.filter((r) => r.method === 'DELETE' && r.reconcile?.key === key && r.t > posts[0]!.t);
-      if (posts.length > o.maxPerOwner && deletes.length === 0) return fromRequests(run, key, posts);
+      if (posts.length > o.maxPerOwner && deletes.length === 0) return fromRequests(run, key, posts, tl.requests);
     }
     return { ok: true };
   },
 });
 
-function mechanism(posts: readonly TimelineRequest[]): string {
+/**
+ * The mechanism, from the evidence: a lost response retried, replicas that each created, creates
+ * made although the controller had looked the resource up, or creates without a look-up.
+ */
+function mechanism(run: RunRecord, posts: readonly TimelineRequest[], requests: readonly TimelineRequest[]): string {
   const lost = posts.find((r) => r.applied === true && r.status === 0);
   const actors = new Set(posts.map((r) => r.actor));
   if (lost) return `the POST at ${fmtTime(lost.t)} was applied but its response was lost (${lost.outcome}), and the retry created again: send an idempotency key, or look the resource up by owner before creating`;
-  if (actors.size > 1) return `${fmtList([...actors], 3)} each created one: run one active replica (leader election) or make the create idempotent`;
+  if (actors.size > 1) {
+    const elected = run.trace.some((e) => e.type === 'controller:leader');
+    return `${fmtList([...actors], 3)} each created one${elected ? ' although leader election ran: a replica acted while it did not hold the Lease (check leadership before each create, and make the create idempotent)' : ', and the controller runs without leader election: run one active replica (leader election) or make the create idempotent'}`;
+  }
+  const first = posts[0];
+  const lookedUp = first !== undefined && requests.some((r) => r.method === 'GET' && r.t <= first.t && r.actor === first.actor && r.url.split('?')[0]!.startsWith(first.url.split('?')[0]!));
+  if (lookedUp) return 'the controller looked the resource up before creating, and created again anyway: the look-up missed what it had created (a stale read, a filter that does not match what it wrote, a key that changed): look it up by a field the create sets, or send an idempotency key derived from the owner';
   return 'the create was repeated without checking whether the resource already exists: look it up by owner first, or send an idempotency key';
 }
 
-function fromState(run: RunRecord, o: NoDuplicateSideEffectsOptions, g: OwnerGroup, requests: readonly TimelineRequest[]): Verdict {
+function fromState(run: RunRecord, o: NoDuplicateSideEffectsOptions, ownerField: string, g: OwnerGroup, requests: readonly TimelineRequest[]): Verdict {
   const where = `${g.service}${g.collection ? `/${g.collection}` : ''}`;
   // the owner's own reconciles' creates when they can be told apart, else every create in that collection
   const mine = requests.filter((r) => r.method === 'POST' && r.reconcile !== undefined && ownerMatches(g.owner, { kind: '', key: r.reconcile.key }));
   const posts = mine.length > 0 ? mine : requests.filter((r) => r.method === 'POST' && r.url.includes(`/${g.collection}`));
   const then = [
-    `at ${fmtTime(run.timing.end)} ${where} held ${g.ids.length} resources with ${o.ownerField} ${g.owner} (ids ${g.ids.join(', ')}), at most ${o.maxPerOwner} expected`,
+    `at ${fmtTime(run.timing.end)} ${where} held ${g.ids.length} resources with ${ownerField} ${g.owner} (ids ${g.ids.join(', ')}), at most ${o.maxPerOwner} expected`,
   ];
   if (posts.length) then.push(`the creates: ${posts.slice(0, 4).map(fmtRequest).join('; ')}`);
-  then.push(mechanism(posts));
+  then.push(mechanism(run, posts, requests));
   return {
     ok: false,
-    summary: `duplicate side effect: ${g.ids.length} resources in ${where} for ${o.ownerField} ${g.owner}`,
+    summary: `duplicate side effect: ${g.ids.length} resources in ${where} for ${ownerField} ${g.owner}`,
     explanation: explanation(letFacts(run.trace), then),
     evidence: { service: g.service, collection: g.collection, owner: g.owner, ids: g.ids, creates: posts.slice(0, 10).map((r) => ({ t: r.t, actor: r.actor, url: r.url, status: r.status, outcome: r.outcome, applied: r.applied ?? null })) },
   };
 }
 
-function fromRequests(run: RunRecord, key: string, posts: readonly TimelineRequest[]): Verdict {
-  const then = [`reconciles of ${key} sent ${posts.length} creating POSTs to ${posts[0]!.endpoint} and never a DELETE: ${posts.slice(0, 4).map(fmtRequest).join('; ')}`, mechanism(posts)];
+function fromRequests(run: RunRecord, key: string, posts: readonly TimelineRequest[], requests: readonly TimelineRequest[]): Verdict {
+  const then = [`reconciles of ${key} sent ${posts.length} creating POSTs to ${posts[0]!.endpoint} and never a DELETE: ${posts.slice(0, 4).map(fmtRequest).join('; ')}`, mechanism(run, posts, requests)];
   return {
     ok: false,
     summary: `duplicate creates: ${posts.length} POSTs to ${posts[0]!.endpoint} for ${key}`,

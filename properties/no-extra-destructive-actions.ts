@@ -1,10 +1,12 @@
 import { defineProperty, type RunRecord, type Verdict } from '../src/harness/property.js';
+import { NAMESPACE_CONTROLLER_ACTOR } from '../src/store/namespace-lifecycle.js';
 import { explanation, fmtActor, fmtList, fmtTime, letFacts, plural } from '../src/report/explain.js';
 import { fmtReconcile } from './_internals/last-actions.js';
 import { firedKinds, skipped, WORLD_CHANGING_FAULTS } from './_internals/skip.js';
 import { timelineOf, type TimelineWrite } from './_internals/timeline.js';
 import { aliasUids, uidAliases } from './_internals/normalize.js';
 import { groupBy } from './_internals/windows.js';
+import { fmtLearned } from './_internals/masks.js';
 
 /** Options of {@link noExtraDestructiveActions}. @public */
 export interface NoExtraDestructiveActionsOptions {
@@ -14,6 +16,10 @@ export interface NoExtraDestructiveActionsOptions {
   slack: number;
   /** Kinds left out (leader-election Leases). @defaultValue ['Lease'] */
   ignoreKinds: string[];
+  /** Objects whose creates and deletes are not counted, as `Kind namespace/name` with `*` wildcards (`Job default/web-*`). @defaultValue [] */
+  masks: string[];
+  /** Count only objects on whose creates and deletes benign variations of the fault-free twin agree. @defaultValue true */
+  learn: boolean;
 }
 
 /** Generated-name suffixes (the store's 5 characters) are ignored, so generated objects compare by prefix. */
@@ -25,15 +31,22 @@ function objectId(w: TimelineWrite, aliases: ReadonlyMap<string, string>): strin
 
 const GC = 'environment:garbage-collector';
 
+/** `Job default/web-*` as a regular expression over object ids. */
+function globOf(pattern: string): RegExp {
+  return new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
+}
+
 /**
  * Creates made for an owner that was already gone: the reconcile's primary object had been
  * removed from the store (and not created again) when the reconcile created the object, and the
- * garbage collector removed it for its dangling owner. A cache that has not yet seen a deletion
+ * garbage collector removed it for its dangling owner (or the namespace controller with the
+ * namespace the collector removed). A cache that has not yet seen a deletion
  * makes every informer-based controller do this; nothing is destroyed, and the collector, not the
  * controller, cleans up.
  */
 function stillborn(run: RunRecord, writes: readonly TimelineWrite[]): Set<TimelineWrite> {
-  const collected = new Set(writes.filter((w) => w.actor === GC && w.removed && w.uid !== undefined).map((w) => w.uid!));
+  // removed by the collector, or with its namespace (a Role in the Namespace the controller created for the gone owner)
+  const collected = new Set(writes.filter((w) => (w.actor === GC || w.actor === NAMESPACE_CONTROLLER_ACTOR) && w.removed && w.uid !== undefined).map((w) => w.uid!));
   const out = new Set<TimelineWrite>();
   for (const w of writes) {
     if (w.verb !== 'create' || w.uid === undefined || !collected.has(w.uid) || !w.reconcile) continue;
@@ -75,20 +88,43 @@ function tally(run: RunRecord, ignore: Set<string>): Map<string, { creates: Time
 export const noExtraDestructiveActions = defineProperty<NoExtraDestructiveActionsOptions>({
   name: 'no-extra-destructive-actions',
   description: 'per object, controller creates and deletes under faults do not exceed those of the fault-free twin',
-  defaults: { skipUnderFaults: [...WORLD_CHANGING_FAULTS], slack: 0, ignoreKinds: ['Lease'] },
+  defaults: { skipUnderFaults: [...WORLD_CHANGING_FAULTS], slack: 0, ignoreKinds: ['Lease'], masks: [], learn: true },
   needsTwin: true,
-  validate: (o) => (!(o.slack >= 0) ? `slack must be ≥ 0, got ${String(o.slack)}` : undefined),
-  judge: (run, o, twin): Verdict => {
+  validate: (o) => (!(o.slack >= 0) ? `slack must be ≥ 0, got ${String(o.slack)}` : !Array.isArray(o.masks) || o.masks.some((m) => typeof m !== 'string' || m === '') ? 'masks must be an array of object patterns such as "Job default/web-*"' : undefined),
+  learn: (benign, o) => {
+    if (!o.learn) return {};
+    const ignore = new Set(o.ignoreKinds);
+    const tallies = benign.twin.map((r) => tally(r, ignore));
+    const ids = new Set(tallies.flatMap((t) => [...t.keys()]));
+    const count = (t: ReturnType<typeof tally>, id: string) => [t.get(id)?.creates.length ?? 0, t.get(id)?.deletes.length ?? 0] as const;
+    // where benign runs disagree, the most any of them made is what a fault-free run may make
+    const out: string[] = [];
+    for (const id of [...ids].sort()) {
+      const counts = tallies.map((t) => count(t, id));
+      if (new Set(counts.map((c) => c.join('/'))).size < 2) continue;
+      out.push(`${id}: up to ${counts.reduce((m, c) => Math.max(m, c[0]), 0)} creates and ${counts.reduce((m, c) => Math.max(m, c[1]), 0)} deletes`);
+    }
+    return { counts: out };
+  },
+  judge: (run, o, twin, _extras, learned): Verdict => {
     if (!twin) return { ok: true, stats: { judged: false, reason: 'no fault-free twin run was given' } };
     const changed = firedKinds(run, o.skipUnderFaults);
     if (changed.length > 0) return skipped(changed);
     const ignore = new Set(o.ignoreKinds);
     const mine = tally(run, ignore);
     const theirs = tally(twin, ignore);
+    const benignMax = new Map<string, [number, number]>();
+    for (const e of learned?.['counts'] ?? []) {
+      const m = /^(.*): up to (\d+) creates and (\d+) deletes$/.exec(e);
+      if (m) benignMax.set(m[1]!, [Number(m[2]), Number(m[3])]);
+    }
+    const userMasks = o.masks.map(globOf);
     for (const [id, { creates, deletes }] of mine) {
+      if (userMasks.some((re) => re.test(id))) continue;
       const base = theirs.get(id) ?? { creates: [], deletes: [] };
-      const extraDeletes = deletes.length - base.deletes.length;
-      const extraCreates = creates.length - base.creates.length;
+      const [maxCreates, maxDeletes] = benignMax.get(id) ?? [0, 0];
+      const extraDeletes = deletes.length - Math.max(base.deletes.length, maxDeletes);
+      const extraCreates = creates.length - Math.max(base.creates.length, maxCreates);
       if (extraDeletes <= o.slack && extraCreates <= o.slack) continue;
       const acts = [...creates, ...deletes].sort((a, b) => a.index - b.index);
       const first = acts.find((w) => w.verb === (extraDeletes > o.slack ? 'delete' : 'create')) ?? acts[0]!;
@@ -96,6 +132,8 @@ export const noExtraDestructiveActions = defineProperty<NoExtraDestructiveAction
         `${fmtList([...new Set(acts.map((w) => fmtActor(w.actor)))], 2)} made ${plural(creates.length, 'create')} and ${plural(deletes.length, 'delete')} of ${id} (${acts.map((w) => `${w.verb} at ${fmtTime(w.t)}`).join(', ')}), against ${plural(base.creates.length, 'create')} and ${plural(base.deletes.length, 'delete')} in the fault-free run`,
       ];
       if (first.reconcile) then.push(`the extra ${first.verb} came from the ${fmtReconcile(first.reconcile)}`);
+      const note = fmtLearned(learned);
+      if (note) then.push(`${note}: that many are allowed`);
       then.push(extraDeletes > o.slack ? 'a destructive action was taken on a wrong view of the world: re-read live state (or use preconditions) before deleting' : 'a create was repeated: use deterministic names or look the object up before creating');
       return {
         ok: false,

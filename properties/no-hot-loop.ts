@@ -2,6 +2,7 @@ import { defineProperty, type Verdict } from '../src/harness/property.js';
 import { explanation, fmtDuration, fmtList, fmtObject, fmtTime, plural } from '../src/report/explain.js';
 import { chainOf, fmtChain, selfTriggering } from './_internals/chain.js';
 import { convergedAtTail } from './_internals/primary.js';
+import { scheduledWork } from './_internals/scheduled.js';
 import { timelineOf, type TimelineWrite } from './_internals/timeline.js';
 import { groupBy } from './_internals/windows.js';
 
@@ -35,8 +36,11 @@ export const noHotLoop = defineProperty<NoHotLoopOptions>({
     if (!convergedAtTail(run)) return { ok: true, stats: { judged: false, reason: 'the world had not converged when the tail began (convergence reports it)' } };
     const tl = timelineOf(run);
     const ignore = new Set(o.ignoreKinds);
-    const writes = tl.writes.filter((w) => w.t >= from && w.t <= to && w.actor.startsWith('controller:') && !ignore.has(w.kind));
-    if (writes.length <= o.maxWrites) return { ok: true, stats: { quietWrites: writes.length } };
+    // what the controller's own schedule did (a Job per time slot, and what follows from it) is no loop
+    const scheduled = scheduledWork(tl, run.timing.tailStart);
+    const quiet = tl.writes.filter((w) => w.t >= from && w.t <= to && w.actor.startsWith('controller:') && !ignore.has(w.kind));
+    const writes = quiet.filter((w) => !(w.reconcile && scheduled.has(w.reconcile)));
+    if (writes.length <= o.maxWrites) return { ok: true, stats: { quietWrites: writes.length, ...(quiet.length > writes.length ? { scheduledWrites: quiet.length - writes.length } : {}) } };
 
     const byObject = groupBy(writes, (w) => `${w.kind} ${w.key}`);
     const [hottest, hw] = [...byObject].sort((a, b) => b[1].length - a[1].length)[0]!;

@@ -4,17 +4,23 @@ import type { StoredObject } from '../src/store/object.js';
 import { explanation, fmtObject, fmtTime, fmtValue, letFacts } from '../src/report/explain.js';
 import { jsonEq, mergePatch } from './_internals/json.js';
 import { lastActions } from './_internals/last-actions.js';
-import { compareStates, fmtDifference, normalizeState, uidAliases } from './_internals/normalize.js';
+import { applyLearned, CONDITION_MASKS, fmtDiff, fmtLearned, learnStateMasks, masksProblem, tallyOf, type MaskTally } from './_internals/masks.js';
+import { compareStates, fmtDifference, leafSides, normalizeState, tallyObjects, uidAliases } from './_internals/normalize.js';
 import { keyOfObject } from './_internals/primary.js';
 import { timelineOf } from './_internals/timeline.js';
 
 /** Options of {@link recovery}. @public */
 export interface RecoveryOptions {
-  /** Field paths ignored when comparing (see same-end-state). @defaultValue ['metadata.generation', 'status.observedGeneration'] */
+  /** Field paths ignored when comparing (see same-end-state). @defaultValue ['metadata.generation', 'status.observedGeneration', 'status.conditions[*].lastTransitionTime', 'status.conditions[*].lastHeartbeatTime', 'status.conditions[*].observedGeneration'] */
   masks: string[];
   /** Treat RFC 3339 timestamps as equal. @defaultValue true */
   normalizeTimestamps: boolean;
+  /** Learn masks from benign variations of both fault-free runs when they differ. @defaultValue true */
+  learn: boolean;
 }
+
+const DEFAULT_MASKS = ['metadata.generation', 'status.observedGeneration', ...CONDITION_MASKS];
+const tallies = new WeakMap<object, MaskTally>();
 
 /** A spec change that the workload later takes back. @public */
 export interface Revert {
@@ -148,33 +154,45 @@ function hasFaults(s: Scenario): boolean {
 export const recovery = defineProperty<RecoveryOptions>({
   name: 'recovery',
   description: 'reverting the spec to an earlier value restores the earlier end state',
-  defaults: { masks: ['metadata.generation', 'status.observedGeneration'], normalizeTimestamps: true },
+  defaults: { masks: DEFAULT_MASKS, normalizeTimestamps: true, learn: true },
   needsTwin: true,
-  validate: (o) => (!Array.isArray(o.masks) ? 'masks must be an array of dotted field paths' : undefined),
+  validate: (o) => masksProblem(o.masks),
+  problems: (o) => tallyOf(tallies, o).problems(o.masks, DEFAULT_MASKS),
+  learn: (benign, o) => {
+    const r = benign.twin[0] ? findRevert(benign.twin[0].scenario) : undefined;
+    if (!o.learn || !r) return {};
+    // what differs between benign runs of either side is path: the judged side (the twin) and the earlier end state
+    const sides = [benign.twin, benign.extras[BEFORE] ?? []].map((runs) => learnStateMasks(runs.map((x) => subtreeState(x, r, o))));
+    const out: Record<string, string[]> = {};
+    for (const side of sides) for (const [k, v] of Object.entries(side)) out[k] = [...new Set([...(out[k] ?? []), ...v])].sort();
+    return out;
+  },
   extraRuns: (scenario) => {
     const r = findRevert(scenario);
     if (!r) return {};
     const drop = new Set(r.excursion);
     return { [BEFORE]: { ...scenario, workload: scenario.workload.filter((_, i) => !drop.has(i)), faults: { events: [], background: [] } } };
   },
-  judge: (run, o, twin, extras): Verdict => {
+  judge: (run, o, twin, extras, learned): Verdict => {
     const r = findRevert(run.scenario);
     if (!r) return { ok: true, stats: { judged: false, reason: 'the workload reverts no spec' } };
     const judged = hasFaults(run.scenario) ? twin : run;
     if (!judged) return { ok: true, stats: { judged: false, reason: 'no fault-free twin run was given' } };
     const before = extras[BEFORE];
     if (!before) return { ok: true, stats: { judged: false, reason: `the harness did not run the extra run "${BEFORE}"` } };
-    return compare(judged, judged !== run, before, r, o);
+    return compare(judged, judged !== run, before, r, o, learned);
   },
 });
 
-function compare(run: RunRecord, isTwin: boolean, before: RunRecord, r: Revert, o: RecoveryOptions): Verdict {
-  // server-assigned external ids compare by the resource they name, as in same-end-state
-  const norm = { ignoreKinds: ['Lease'], masks: o.masks, timestamps: o.normalizeTimestamps, downstream: false, externalIds: true };
-  const diffs = compareStates(
-    normalizeState(subtree(before.settledObjects, r.kind, r.key), before.downstream, { ...norm, uidAliases: uidAliases(before.writes) }),
-    normalizeState(subtree(run.settledObjects, r.kind, r.key), run.downstream, { ...norm, uidAliases: uidAliases(run.writes) }),
-  );
+/** The reverted object and what it owns, normalized (server-assigned external ids compare by the resource they name, as in same-end-state). */
+function subtreeState(run: RunRecord, r: Revert, o: RecoveryOptions, tally?: MaskTally) {
+  return normalizeState(subtree(run.settledObjects, r.kind, r.key), run.downstream, { ignoreKinds: ['Lease'], masks: o.masks, timestamps: o.normalizeTimestamps, downstream: false, externalIds: true, uidAliases: uidAliases(run.writes), ...(tally ? { tally } : {}) });
+}
+
+function compare(run: RunRecord, isTwin: boolean, before: RunRecord, r: Revert, o: RecoveryOptions, learned: Record<string, string[]> | undefined): Verdict {
+  const tally = tallyOf(tallies, o);
+  const diffs = compareStates(applyLearned(subtreeState(before, r, o, tally), learned), applyLearned(subtreeState(run, r, o, tally), learned));
+  tallyObjects(run.settledObjects, o.masks, DEFAULT_MASKS, tally);
   if (diffs.length === 0) return { ok: true, stats: { judged: true, revertedAt: r.backAt } };
   const at = run.timing.tailStart;
   const earlier = 'the earlier end state';
@@ -186,8 +204,12 @@ function compare(run: RunRecord, isTwin: boolean, before: RunRecord, r: Revert, 
   const then = [
     `at ${fmtTime(at)}, after the settle phase, ${fmtObject(r.kind, r.key)} and what it owns did not match ${earlier} (a fault-free run of the same workload without the change and its revert): ${diffs.slice(0, 3).map((d) => fmtDifference(d, earlier)).join('; ')}${diffs.length > 3 ? `; and ${diffs.length - 3} more` : ''}`,
     lastActions(timelineOf(run), r.kind, r.key, at),
-    'reconcile toward the current spec from observed state: undo what the old spec needed (delete extra resources), keep no high-water marks',
   ];
+  const masked = fmtLearned(learned);
+  if (masked) then.push(`${masked}, so they are not compared`);
+  then.push('reconcile toward the current spec from observed state: undo what the old spec needed (delete extra resources), keep no high-water marks');
+  const sides = leafSides(diffs[0]!);
+  then.push(`${diffs[0]!.id}, - ${earlier}, + after the revert:\n${fmtDiff(sides.expected, sides.actual, earlier, 'after the revert')}\n`);
   return {
     ok: false,
     summary: `no recovery: reverting ${fmtObject(r.kind, r.key)} at ${fmtTime(r.backAt)} did not restore the earlier state (${fmtDifference(diffs[0]!, earlier)})`,

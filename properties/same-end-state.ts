@@ -1,8 +1,9 @@
-import { defineProperty, type Verdict } from '../src/harness/property.js';
+import { defineProperty, type RunRecord, type Verdict } from '../src/harness/property.js';
 import type { Json } from '../src/store/object.js';
 import { explanation, fmtTime, letFacts } from '../src/report/explain.js';
 import { lastActions } from './_internals/last-actions.js';
-import { compareStates, fmtDifference, normalizeState, uidAliases } from './_internals/normalize.js';
+import { applyLearned, CONDITION_MASKS, fmtDiff, fmtLearned, learnStateMasks, masksProblem, tallyOf, type MaskTally } from './_internals/masks.js';
+import { compareStates, fmtDifference, leafSides, normalizeState, statefulSetClaims, uidAliases, type NormalizeOptions } from './_internals/normalize.js';
 import { firedKinds, healedAt, skipped, stillStalled, WORLD_CHANGING_FAULTS } from './_internals/skip.js';
 import { timelineOf } from './_internals/timeline.js';
 
@@ -11,11 +12,14 @@ export interface SameEndStateOptions {
   /** Fault kinds after which the comparison is skipped: they change the world itself. @defaultValue ['drift', 'recreation', 'environment-pod-eviction', 'environment-crash-looping-pod'] */
   skipUnderFaults: string[];
   /**
-   * Field paths left out of the comparison, dotted, `*` for any one segment; `downstream.<service>.<field>`
-   * for fake-service resources. The defaults are counters of the path, not the state: a
-   * controller that repairs an owned object, or writes it twice because an event came late,
-   * bumps its generation (and what reports it) without ending anywhere else. Keep them when you
-   * add your own. @defaultValue ['metadata.generation', 'status.observedGeneration']
+   * Field paths left out of the comparison: dotted, `*` for any one key or element, `[*]` for any
+   * array element, `[type=Ready]` for the elements whose `type` is `Ready`, `["a.b/c"]` for a key
+   * with dots; `downstream.<service>.<field>` for fake-service resources. A mask that matches no
+   * path in any state compared makes `check` throw, naming the nearest path. The defaults are
+   * counters of the path, not the state (a controller that repairs an owned object bumps its
+   * generation without ending anywhere else) and the standard condition fields; keep them when you
+   * add your own. Paths that differ between benign fault-free runs are masked on top (learned).
+   * @defaultValue ['metadata.generation', 'status.observedGeneration', 'status.conditions[*].lastTransitionTime', 'status.conditions[*].lastHeartbeatTime', 'status.conditions[*].observedGeneration']
    */
   masks: string[];
   /** Kinds left out (leader-election Leases differ by timing). @defaultValue ['Lease'] */
@@ -24,41 +28,65 @@ export interface SameEndStateOptions {
   normalizeTimestamps: boolean;
   /** Compare the fake downstream services' resources too (ids ignored). @defaultValue true */
   downstream: boolean;
+  /** Learn masks from benign variations of the fault-free twin when the twin and the run differ. @defaultValue true */
+  learn: boolean;
+}
+
+const DEFAULT_MASKS = ['metadata.generation', 'status.observedGeneration', ...CONDITION_MASKS];
+const tallies = new WeakMap<object, MaskTally>();
+
+function stateOf(r: RunRecord, o: SameEndStateOptions, tally?: MaskTally) {
+  const norm: NormalizeOptions = { ignoreKinds: o.ignoreKinds, masks: o.masks, timestamps: o.normalizeTimestamps, downstream: o.downstream, uidAliases: uidAliases(r.writes), statefulSetClaims: statefulSetClaims(r.writes), ...(tally ? { tally } : {}) };
+  return normalizeState(r.settledObjects, r.downstream, norm);
 }
 
 /**
  * Same end state as fault-free (SPEC §5): after faults stop and the world settles, it equals the
  * end state of the fault-free twin run of the same scenario, with uids, resourceVersions,
  * timestamps and generated names normalized. Faults a correct reconciler survives change the
- * path, never the destination.
- * @example properties.sameEndState({ masks: ['metadata.generation', 'status.observedGeneration', 'status.lastProbeTime'] })
+ * path, never the destination. Only what the fault-free twin reproduces is compared: when the
+ * run differs, the twin is run again under benign variations (other event timings and list
+ * orders, an extra resync), and every path whose value differs between those fault-free runs is
+ * masked (lists whose members only permute compare as sets), cached per scenario shape and named
+ * in the verdict and the check result.
+ * @example properties.sameEndState({ masks: ['metadata.generation', 'status.observedGeneration', 'status.conditions[type=Ready].message'] })
  * @public
  */
 export const sameEndState = defineProperty<SameEndStateOptions>({
   name: 'same-end-state',
-  description: 'the settled state equals that of the fault-free twin run (uids, versions, timestamps normalized)',
-  defaults: { skipUnderFaults: [...WORLD_CHANGING_FAULTS], masks: ['metadata.generation', 'status.observedGeneration'], ignoreKinds: ['Lease'], normalizeTimestamps: true, downstream: true },
+  description: 'the settled state equals that of the fault-free twin run (uids, versions, timestamps normalized; what fault-free runs disagree on masked)',
+  defaults: { skipUnderFaults: [...WORLD_CHANGING_FAULTS], masks: DEFAULT_MASKS, ignoreKinds: ['Lease'], normalizeTimestamps: true, downstream: true, learn: true },
   needsTwin: true,
-  validate: (o) => (!Array.isArray(o.masks) || o.masks.some((m) => typeof m !== 'string' || m === '') ? 'masks must be an array of dotted field paths' : !Array.isArray(o.ignoreKinds) ? 'ignoreKinds must be an array of kind names' : undefined),
-  judge: (run, o, twin): Verdict => {
+  validate: (o) => masksProblem(o.masks) ?? (!Array.isArray(o.ignoreKinds) ? 'ignoreKinds must be an array of kind names' : undefined),
+  learn: (benign, o) => (o.learn ? learnStateMasks(benign.twin.map((r) => stateOf(r, o))) : {}),
+  problems: (o) => tallyOf(tallies, o).problems(o.masks, DEFAULT_MASKS),
+  judge: (run, o, twin, _extras, learned): Verdict => {
     if (!twin) return { ok: true, stats: { judged: false, reason: 'no fault-free twin run was given' } };
     const changed = firedKinds(run, o.skipUnderFaults);
     if (changed.length > 0) return skipped(changed);
     if (healedAt(run) > run.timing.tailStart) return stillStalled(run.timing.tailStart);
-    const norm = { ignoreKinds: o.ignoreKinds, masks: o.masks, timestamps: o.normalizeTimestamps, downstream: o.downstream };
-    const diffs = compareStates(normalizeState(twin.settledObjects, twin.downstream, { ...norm, uidAliases: uidAliases(twin.writes) }), normalizeState(run.settledObjects, run.downstream, { ...norm, uidAliases: uidAliases(run.writes) }));
-    if (diffs.length === 0) return { ok: true };
+    const tally = tallyOf(tallies, o);
+    const diffs = compareStates(applyLearned(stateOf(twin, o, tally), learned), applyLearned(stateOf(run, o, tally), learned));
+    const masked = fmtLearned(learned);
+    if (diffs.length === 0) return { ok: true, ...(masked ? { stats: { learned: masked } } : {}) };
     const at = run.timing.tailStart;
-    const then = [`at ${fmtTime(at)}, after the settle phase, the state differed from the fault-free run's: ${diffs.slice(0, 3).map((d) => fmtDifference(d, 'the fault-free run')).join('; ')}${diffs.length > 3 ? `; and ${diffs.length - 3} more differences` : ''}`];
+    const expectedName = 'the fault-free run';
+    const then = [`at ${fmtTime(at)}, after the settle phase, the state differed from the fault-free run's: ${diffs.slice(0, 3).map((d) => fmtDifference(d, expectedName)).join('; ')}${diffs.length > 3 ? `; and ${diffs.length - 3} more differences` : ''}`];
     const d0 = diffs[0]!;
     const m = /^(\S+) (\S+)$/.exec(d0.id);
     if (m && m[1] !== 'downstream' && !m[2]!.includes('*')) then.push(lastActions(timelineOf(run), m[1]!, m[2]!.replace(/ #\d+$/, ''), at));
+    if (masked) then.push(`${masked}, so they are not compared`);
     then.push('a reconciler that decides from current state (not from the events it happened to see) ends in the same state whatever faults it met');
+    const sides = leafSides(d0);
+    then.push(`${d0.id}, - the fault-free run, + this run:\n${fmtDiff(sides.expected, sides.actual, expectedName, 'this run')}\n`);
     return {
       ok: false,
-      summary: `end state differs from the fault-free run: ${fmtDifference(d0, 'the fault-free run')}`,
+      summary: `end state differs from the fault-free run: ${fmtDifference(d0, expectedName)}`,
       explanation: explanation(letFacts(run.trace, { until: at }), then),
-      evidence: { differences: diffs.slice(0, 10).map((d) => ({ id: d.id, change: d.change, paths: d.paths, expected: toJson(d.expected), actual: toJson(d.actual) })) },
+      evidence: {
+        differences: diffs.slice(0, 10).map((d) => ({ id: d.id, change: d.change, paths: d.paths, expected: toJson(d.expected), actual: toJson(d.actual) })),
+        learnedMasks: Object.fromEntries(Object.entries(learned ?? {}).map(([k, v]) => [k, v])),
+      },
     };
   },
 });

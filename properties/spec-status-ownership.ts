@@ -14,9 +14,10 @@ function specPaths(w: TimelineWrite): string[] {
 }
 
 /**
- * Spec/status ownership (SPEC §1, §5): controllers never write the spec of their primary object
- * (users own desired state; metadata such as finalizers and labels is fine), and users never
- * write status (controllers own observed state).
+ * Spec/status ownership (SPEC §1, §5): controllers never write the spec of the primary objects
+ * the user declared (users own desired state; metadata such as finalizers and labels is fine;
+ * objects of the primary kind the controller created itself, such as a secret copier's copies,
+ * are its own), and users never write status (controllers own observed state).
  * @example properties.specStatusOwnership({ allowSpecPaths: ['spec.defaultedField'] })
  * @public
  */
@@ -27,9 +28,12 @@ export const specStatusOwnership = defineProperty<SpecStatusOwnershipOptions>({
   validate: (o) => (!Array.isArray(o.allowSpecPaths) ? 'allowSpecPaths must be an array of dotted paths' : undefined),
   judge: (run, o): Verdict => {
     const allowed = (p: string) => o.allowSpecPaths.some((a) => p === a || p.startsWith(`${a}.`));
-    for (const w of timelineOf(run).writes) {
+    const writes = timelineOf(run).writes;
+    // desired state is the user's only where the user declared it: a copier's own Secrets are its to write
+    const declared = new Set(writes.filter((w) => w.verb === 'create' && w.error === undefined && w.uid !== undefined && (w.actor === 'user' || w.actor === 'environment:recreation')).map((w) => w.uid!));
+    for (const w of writes) {
       if (w.error !== undefined || w.noop) continue;
-      if (w.actor.startsWith('controller:') && primaryKindOf(run, w.actor) === w.kind && w.verb !== 'create') {
+      if (w.actor.startsWith('controller:') && primaryKindOf(run, w.actor) === w.kind && w.verb !== 'create' && w.uid !== undefined && declared.has(w.uid)) {
         const paths = specPaths(w).filter((p) => !allowed(p));
         if (paths.length === 0) continue;
         const then = [`${fmtWrite(w)}: ${fmtList(paths, 3)} belong to the user, who declares desired state there`];

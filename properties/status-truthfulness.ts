@@ -95,6 +95,16 @@ export function defaultReported(o: StoredObject): boolean {
   return o.status['ready'] === true || o.status['phase'] === 'Ready' || o.status['phase'] === 'Available';
 }
 
+/** Whether an object's status says anything about readiness, true or false (the default claim's vocabulary): a Ready or Available condition, `status.ready`, or a phase in readiness words. */
+function speaksReadiness(o: StoredObject): boolean {
+  const c = o.status['conditions'];
+  if (Array.isArray(c) && c.some((x) => x !== null && typeof x === 'object' && !Array.isArray(x) && (x['type'] === 'Ready' || x['type'] === 'Available'))) return true;
+  // a phase speaks of readiness only in readiness words (`Progressing`/`Promoted` is a rollout's, not a claim)
+  return typeof o.status['ready'] === 'boolean' || READINESS_PHASES.has(String(o.status['phase']));
+}
+
+const READINESS_PHASES: ReadonlySet<string> = new Set(['Ready', 'Available', 'NotReady', 'Unavailable', 'Unready']);
+
 /** The default "actually ready": every workload it controls is ready; undefined (not judged) when it controls none. */
 export function defaultActual(o: StoredObject, view: WorldView): true | string | undefined {
   return readinessOf(ownerIndex(view).get(o.metadata.uid) ?? []);
@@ -235,10 +245,17 @@ function judge(run: RunRecord, o: StatusTruthfulnessOptions): Verdict {
     return { ok: true, stats: { judged: false } };
   }
   const intervals = intervalsOf(samples, kinds, end);
+  // a controller that never speaks of readiness for a kind (no Ready/Available condition, no
+  // status.ready, no phase) makes no claim to hold to: "unreported" needs a vocabulary to report in
+  const speaks = new Set<string>();
+  if (o.reported !== undefined) for (const k of kinds) speaks.add(k);
+  for (const x of [...run.settledObjects, ...run.finalObjects]) if (kinds.has(x.kind) && speaksReadiness(x)) speaks.add(x.kind);
+  for (const iv of intervals) if (iv.type === 'claim') speaks.add(iv.kind);
   const violations: Violation[] = [];
   let worstLag = 0;
   for (const iv of intervals) {
     let v: Violation;
+    if (iv.type === 'unreported' && !speaks.has(iv.kind)) continue;
     if (iv.type === 'unreported') {
       v = { iv, deadline: Math.max(iv.start, settleStart) + o.boundMs, by: undefined, rule: 'unreported' };
       if (!iv.open) worstLag = Math.max(worstLag, iv.end - iv.start);

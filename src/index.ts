@@ -67,7 +67,7 @@ export type { DriftOptions } from '../faults/index.js';
 
 // properties
 export { defineProperty } from './harness/property.js';
-export type { Property, PropertyFactory, PropertyDefinition, Verdict, RunRecord, Probe, ProbeSample, RecordedRequest } from './harness/property.js';
+export type { Property, PropertyFactory, PropertyDefinition, Verdict, RunRecord, LearnedMasks, BenignRuns, Probe, ProbeResult, ProbeSample, RecordedRequest } from './harness/property.js';
 export type { NeverExitsOptions } from '../properties/never-exits.js';
 export type { RunEscape, RealTimerUse, ExitKind } from './host/host-context.js';
 export { properties, allProperties, defaultProperties } from '../properties/index.js';

@@ -44,14 +44,3 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
   }
   return out;
 }
-
-/** Paths (dotted, up to `depth` segments) where two JSON values differ. */
-export function diffPaths(a: unknown, b: unknown, depth = 6, prefix = ''): string[] {
-  if (jsonEq(a, b)) return [];
-  if (depth === 0 || !isRecord(a) || !isRecord(b)) return [prefix === '' ? '.' : prefix];
-  const out: string[] = [];
-  for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
-    if (!jsonEq(a[k], b[k])) for (const p of diffPaths(a[k], b[k], depth - 1, prefix === '' ? k : `${prefix}.${k}`)) out.push(p);
-  }
-  return out;
-}

@@ -33,7 +33,9 @@ export function lastActions(tl: Timeline, kind: string, key: string, before = In
   const r = lastReconcile(tl, key, before);
   const w = lastWrite(tl, kind, key, before);
   const parts: string[] = [];
-  parts.push(r ? `the last ${fmtReconcile(r)}` : `no controller ever reconciled ${key}`);
-  parts.push(w ? `the last controller write to it was ${fmtWrite(w)}` : `no controller ever wrote ${fmtObject(kind, key)}`);
+  // an owned object is written by the reconcile of its owner's key: say so instead of "never reconciled"
+  if (r) parts.push(`the last ${fmtReconcile(r)}`);
+  else if (!w?.reconcile) parts.push(`no controller ever reconciled ${key}`);
+  parts.push(w ? `the last controller write to it was ${fmtWrite(w)}${!r && w.reconcile ? `, in the ${fmtReconcile(w.reconcile)}` : ''}` : `no controller ever wrote ${fmtObject(kind, key)}`);
   return parts.join(', and ');
 }

@@ -1,12 +1,16 @@
-import type { StoredObject } from '../../src/store/object.js';
+import { contentOf, keyOf, type StoredObject } from '../../src/store/object.js';
+import { retainedClaimKeys } from '../../src/environment/stateful-set.js';
 import { readDownstream } from './downstream-state.js';
-import { at, diffPaths, isRecord, stable } from './json.js';
-import { fmtList, fmtValue } from '../../src/report/explain.js';
+import { isRecord, stable } from './json.js';
+import { fmtList } from '../../src/report/explain.js';
+import { dropPattern, fmtPath, leafDiffs, type LeafDiff } from './paths.js';
+import { notePaths, patternOf, type MaskTally } from './masks.js';
 
 /**
  * Normalized end states, so two runs can be compared (same-end-state, recovery): uids,
  * resourceVersions and timestamps are replaced, generated names become their prefix, owner
  * references name their owner instead of its uid, and user masks drop fields that may differ.
+ * Claims a StatefulSet retains from ordinals scaled away are left out (history, not end state).
  * @internal
  */
 
@@ -15,10 +19,13 @@ export interface NormalizeOptions {
   /** Kinds left out entirely (leader-election Leases differ in timing by nature). */
   ignoreKinds: readonly string[];
   /**
-   * Field paths dropped before comparing, dotted, `*` matching any one segment:
-   * `status.lastSyncTime`, `metadata.annotations.*`, `downstream.*.createdAt`.
+   * Field paths dropped before comparing (see paths.ts): `status.lastSyncTime`,
+   * `metadata.annotations.*`, `status.conditions[*].lastTransitionTime`,
+   * `status.conditions[type=Ready].message`, `downstream.*.createdAt`.
    */
   masks: readonly string[];
+  /** Counts mask matches and notes the paths seen (mask validation). */
+  tally?: MaskTally;
   /** Replace RFC 3339 timestamps anywhere with `<time>`. */
   timestamps: boolean;
   /** Include the fake downstream services' resources (ids dropped). */
@@ -33,6 +40,12 @@ export interface NormalizeOptions {
    * when the resources themselves are not compared. @defaultValue the value of `downstream`
    */
   externalIds?: boolean;
+  /**
+   * Keys of the claims the stateful-set environment created (see {@link statefulSetClaims}): those
+   * it retains from history are left out. @defaultValue none (then only the claims of live sets'
+   * ordinals scaled away are left out)
+   */
+  statefulSetClaims?: ReadonlySet<string>;
 }
 
 /** id (`Kind namespace/name`, generated names as `prefix*`, duplicates `#2`…) → normalized value. */
@@ -51,6 +64,13 @@ function normName(o: StoredObject, aliases?: ReadonlyMap<string, string>): strin
   const g = o.metadata.generateName;
   const name = g !== undefined && g !== '' && o.metadata.name.startsWith(g) ? `${g}*` : aliases ? aliasUids(o.metadata.name, aliases) : o.metadata.name;
   return o.metadata.namespace ? `${o.metadata.namespace}/${name}` : name;
+}
+
+/** Keys of the PersistentVolumeClaims the stateful-set environment actor created in a run. */
+export function statefulSetClaims(writes: readonly (CreateFacts & { actor: string })[]): Set<string> {
+  const out = new Set<string>();
+  for (const w of writes) if (w.verb === 'create' && w.kind === 'PersistentVolumeClaim' && w.actor === 'environment:stateful-set' && w.error === undefined) out.add(w.key);
+  return out;
 }
 
 /** The parts of a write record {@link uidAliases} reads. */
@@ -90,23 +110,34 @@ export function aliasUids(name: string, aliases: ReadonlyMap<string, string>): s
 /** Normalizes objects (and, when asked, the downstream state) into comparable values. */
 export function normalizeState(objects: readonly StoredObject[], downstream: unknown, options: NormalizeOptions): NormalizedState {
   const ignore = new Set(options.ignoreKinds);
-  const kept = objects.filter((o) => !ignore.has(o.kind));
+  // claims a StatefulSet retains from ordinals scaled away are history (how far rollouts got), not an end state
+  const retained = retainedClaimKeys(objects, options.statefulSetClaims ?? new Set());
+  const kept = objects.filter((o) => !ignore.has(o.kind) && !(retained.size > 0 && o.kind === 'PersistentVolumeClaim' && retained.has(keyOf(o.metadata))));
   const aliases = options.uidAliases;
   const uidNames = new Map<string, string>(aliases ?? []);
   for (const o of objects) uidNames.set(o.metadata.uid, `<uid of ${o.kind} ${normName(o, aliases)}>`);
-  const masks = options.masks.map((m) => m.split('.'));
+  const masks = options.masks;
+  const tally = options.tally;
+  if (tally) tally.compared++;
   // Downstream ids are handed out in creation order, which faults reorder: an id-named field
   // (`recordId`, `bucketID`, `externalId`) holding one compares by the resource it names.
   const mapIds = options.externalIds ?? options.downstream;
   const services = options.downstream || mapIds ? readDownstream(downstream) : [];
   const externalNames = new Map<string, string>();
+  // a field named after a collection (`user` of a key, `list` of a member) holding one of its ids
+  const inCollection = new Map<string, string>();
   let naming = false;
   const scrub = (v: unknown, field = ''): unknown => {
     if (typeof v === 'string') {
       const u = uidNames.get(v);
       if (u !== undefined) return u;
-      const e = ID_FIELD.test(field) && !naming ? externalNames.get(v) : undefined;
-      if (e !== undefined) return e;
+      if (!naming) {
+        const e = ID_FIELD.test(field) ? externalNames.get(v) : (inCollection.get(`${field}s\u0000${v}`) ?? inCollection.get(`${field}\u0000${v}`) ?? inCollection.get(`${field}es\u0000${v}`));
+        if (e !== undefined) return e;
+      }
+      // a uid inside a value (`pr-0.<uid>`, `verify=<uid>`) compares by whose uid it is, as in names
+      const a = v.length > 3 ? aliasUids(v, uidNames) : v;
+      if (a !== v) return a;
       return options.timestamps && TIMESTAMP.test(v) ? '<time>' : v;
     }
     if (Array.isArray(v)) return v.map((x) => scrub(x, field));
@@ -120,7 +151,15 @@ export function normalizeState(objects: readonly StoredObject[], downstream: unk
   // a resource is named by its content as the rest is compared (uids named, timestamps
   // normalized): a snapshot taken later, or for an owner with another uid, is the same snapshot
   naming = true;
-  if (mapIds) for (const s of services) for (const r of s.resources) if (!externalNames.has(r.id)) externalNames.set(r.id, `<id of a ${s.name} resource ${stable(scrub(withoutId(r.body)))}>`);
+  if (mapIds) {
+    for (const s of services) {
+      for (const r of s.resources) {
+        const name = `<id of a ${s.name} resource ${stable(scrub(withoutId(r.body)))}>`;
+        if (!externalNames.has(r.id)) externalNames.set(r.id, name);
+        if (r.collection) inCollection.set(`${r.collection}\u0000${r.id}`, name);
+      }
+    }
+  }
   naming = false;
   const entries: [string, unknown][] = [];
   for (const o of kept) {
@@ -135,17 +174,20 @@ export function normalizeState(objects: readonly StoredObject[], downstream: unk
         ownerReferences: (meta.ownerReferences ?? []).map((r) => ({ ...r, uid: uidNames.get(r.uid) ?? '<uid of a deleted owner>' })),
         ...(deletionTimestamp !== undefined ? { deletionTimestamp: '<set>' } : {}),
       },
-      spec: o.spec,
+      // every content field: spec, and a ConfigMap's or Secret's data, RBAC rules…
+      ...contentOf(o),
       status: o.status,
     });
-    entries.push([`${o.kind} ${normName(o, aliases)}`, applyMasks(value, masks)]);
+    notePaths(tally, value);
+    entries.push([`${o.kind} ${normName(o, aliases)}`, applyMasks(value, masks, tally)]);
   }
   if (options.downstream) {
     for (const s of services) {
       for (const r of s.resources) {
         const { id: _id, ...body } = r.body;
         const value = scrub({ downstream: { [s.name]: body } });
-        entries.push([`downstream ${s.name}${r.collection ? `/${r.collection}` : ''}`, (applyMasks(value, masks) as { downstream: Record<string, unknown> }).downstream[s.name]]);
+        notePaths(tally, value);
+        entries.push([`downstream ${s.name}${r.collection ? `/${r.collection}` : ''}`, (applyMasks(value, masks, tally) as { downstream: Record<string, unknown> }).downstream[s.name]]);
       }
     }
   }
@@ -160,22 +202,29 @@ export function normalizeState(objects: readonly StoredObject[], downstream: unk
   return out;
 }
 
-function applyMasks(value: unknown, masks: readonly string[][]): unknown {
-  let v = value;
-  for (const m of masks) v = dropPath(v, m);
-  return v;
+/**
+ * Tallies user masks against objects a property does not compare (recovery compares one subtree,
+ * but its masks are written for the whole world): a mask that matches something anywhere is
+ * no typo. Only while some mask has matched nothing yet, so it costs nothing once all have.
+ */
+export function tallyObjects(objects: readonly StoredObject[], masks: readonly string[], defaults: readonly string[], tally: MaskTally): void {
+  const open = masks.filter((m) => !defaults.includes(m) && (tally.hits.get(m) ?? 0) === 0);
+  if (open.length === 0) return;
+  for (const o of objects) {
+    const value = { kind: o.kind, metadata: o.metadata, ...contentOf(o), status: o.status };
+    notePaths(tally, value);
+    applyMasks(value, open, tally);
+  }
 }
 
-function dropPath(v: unknown, path: readonly string[]): unknown {
-  if (path.length === 0 || !isRecord(v)) return v;
-  const [head, ...rest] = path as [string, ...string[]];
-  const out: Record<string, unknown> = { ...v };
-  for (const k of head === '*' ? Object.keys(out) : [head]) {
-    if (!(k in out)) continue;
-    if (rest.length === 0) delete out[k];
-    else out[k] = dropPath(out[k], rest);
+function applyMasks(value: unknown, masks: readonly string[], tally: MaskTally | undefined): unknown {
+  let v = value;
+  for (const m of masks) {
+    const hits = { n: 0 };
+    v = dropPattern(v, patternOf(m), hits);
+    if (tally && hits.n > 0) tally.hits.set(m, (tally.hits.get(m) ?? 0) + hits.n);
   }
-  return out;
+  return v;
 }
 
 /** One difference between two normalized states. */
@@ -183,7 +232,10 @@ export interface StateDifference {
   id: string;
   /** `missing` in the run, `extra` in the run, or the field paths that differ. */
   change: 'missing' | 'extra' | 'differs';
+  /** Full paths of the differing leaves (`status.conditions[0].message`). */
   paths: string[];
+  /** The differing leaves, both sides. */
+  leaves: LeafDiff[];
   expected: unknown;
   actual: unknown;
 }
@@ -194,14 +246,25 @@ export function compareStates(expected: NormalizedState, actual: NormalizedState
   for (const id of [...new Set([...expected.keys(), ...actual.keys()])].sort()) {
     const e = expected.get(id);
     const a = actual.get(id);
-    if (!expected.has(id)) out.push({ id, change: 'extra', paths: [], expected: null, actual: a });
-    else if (!actual.has(id)) out.push({ id, change: 'missing', paths: [], expected: e, actual: null });
+    if (!expected.has(id)) out.push({ id, change: 'extra', paths: [], leaves: [], expected: null, actual: a });
+    else if (!actual.has(id)) out.push({ id, change: 'missing', paths: [], leaves: [], expected: e, actual: null });
     else {
-      const paths = diffPaths(e, a);
-      if (paths.length > 0) out.push({ id, change: 'differs', paths, expected: e, actual: a });
+      const leaves = leafDiffs(e, a);
+      if (leaves.length > 0) out.push({ id, change: 'differs', paths: leaves.map((l) => fmtPath(l.path)), leaves, expected: e, actual: a });
     }
   }
   return out;
+}
+
+/** A value as JSON, whole when short, else a window around where it differs from `other` (never cut before the difference). */
+export function fmtAround(v: unknown, other: unknown, max = 160): string {
+  const s = v === undefined ? 'absent' : JSON.stringify(v);
+  if (s.length <= max) return s;
+  const o = other === undefined ? '' : JSON.stringify(other);
+  let i = 0;
+  while (i < s.length && i < o.length && s[i] === o[i]) i++;
+  const from = Math.max(0, i - 40);
+  return `${from > 0 ? '…' : ''}${s.slice(from, from + max)}${from + max < s.length ? '…' : ''}`;
 }
 
 /**
@@ -211,6 +274,19 @@ export function compareStates(expected: NormalizedState, actual: NormalizedState
 export function fmtDifference(d: StateDifference, expectedName: string): string {
   if (d.change === 'extra') return `${d.id} exists, but not in ${expectedName}`;
   if (d.change === 'missing') return `${d.id} is missing (it exists in ${expectedName})`;
-  const parts = d.paths.slice(0, 3).map((p) => (p === '.' ? `it is ${fmtValue(d.actual, 60)}, ${fmtValue(d.expected, 60)} in ${expectedName}` : `${p} is ${fmtValue(at(d.actual, p), 40)}, ${fmtValue(at(d.expected, p), 40)} in ${expectedName}`));
-  return `${d.id}: ${fmtList(parts, 3)}${d.paths.length > 3 ? ` (${d.paths.length - 3} more fields differ)` : ''}`;
+  const parts = d.leaves.slice(0, 3).map((l) => (l.path.length === 0 ? `it is ${fmtAround(l.actual, l.expected)}, ${fmtAround(l.expected, l.actual)} in ${expectedName}` : `${fmtPath(l.path)} is ${fmtAround(l.actual, l.expected)}, ${fmtAround(l.expected, l.actual)} in ${expectedName}`));
+  return `${d.id}: ${fmtList(parts, 3)}${d.leaves.length > 3 ? ` (${d.leaves.length - 3} more fields differ)` : ''}`;
+}
+
+/** The differing leaves of one difference as path → value objects, for a `-`/`+` diff. */
+export function leafSides(d: StateDifference): { expected: Record<string, unknown>; actual: Record<string, unknown> } {
+  const expected: Record<string, unknown> = {};
+  const actual: Record<string, unknown> = {};
+  if (d.change !== 'differs') return { expected: d.change === 'missing' ? { [d.id]: d.expected } : {}, actual: d.change === 'extra' ? { [d.id]: d.actual } : {} };
+  for (const l of d.leaves) {
+    const k = fmtPath(l.path);
+    if (l.expected !== undefined) expected[k] = l.expected;
+    if (l.actual !== undefined) actual[k] = l.actual;
+  }
+  return { expected, actual };
 }

@@ -1,73 +1,18 @@
 import type { RunRecord } from '../../src/harness/property.js';
 import { apiRequestOf, type ApiRequest, type WorldView } from '../../src/harness/world.js';
 import type { StoredObject } from '../../src/store/object.js';
+import { Declarations, esrProbe, judgeState, reportingKinds } from './esr.js';
 import type { DownstreamState } from '../../src/downstream/run-downstream.js';
 import type { RestResource } from '../../src/downstream/fake-rest-service.js';
 import { at, isRecord, jsonEq } from './json.js';
 
 /**
- * Primary objects and the default "converged" test of SPEC §5: every primary object (not being
- * deleted) has `status.observedGeneration === metadata.generation`.
+ * Primary objects, and whether the world had converged when the quiet tail began.
  * @internal
  */
 
-/** Why one primary object is not converged. */
-export interface Unconverged {
-  kind: string;
-  key: string;
-  generation: number;
-  observedGeneration: unknown;
-  /** `status.replicas 2 ≠ spec.replicas 3`: same-named spec and status fields that disagree. */
-  mismatches: string[];
-}
-
 export function keyOfObject(o: StoredObject): string {
   return o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : o.metadata.name;
-}
-
-/** Primary objects among these that are not converged (deleting ones are deletion-completes' business). */
-export function unconverged(objects: Iterable<StoredObject>): Unconverged[] {
-  const out: Unconverged[] = [];
-  for (const o of objects) {
-    if (o.metadata.deletionTimestamp !== undefined) continue;
-    const og = at(o.status, 'observedGeneration');
-    if (og === o.metadata.generation) continue;
-    out.push({ kind: o.kind, key: keyOfObject(o), generation: o.metadata.generation, observedGeneration: og, mismatches: mismatches(o) });
-  }
-  return out;
-}
-
-function mismatches(o: StoredObject): string[] {
-  const out: string[] = [];
-  if (!isRecord(o.spec) || !isRecord(o.status)) return out;
-  for (const [k, v] of Object.entries(o.spec)) {
-    if (!(k in o.status)) continue;
-    const s = (o.status as Record<string, unknown>)[k];
-    if (!jsonEq(s, v)) out.push(`status.${k} ${JSON.stringify(s)} ≠ spec.${k} ${JSON.stringify(v)}`);
-  }
-  return out;
-}
-
-/** One line per unconverged object. */
-export function fmtUnconverged(u: Unconverged): string {
-  const og = u.observedGeneration === undefined ? 'unset' : JSON.stringify(u.observedGeneration);
-  return `${u.kind} ${u.key} has status.observedGeneration ${og} ≠ generation ${u.generation}${u.mismatches.length ? ` (${u.mismatches.join(', ')})` : ''}`;
-}
-
-/**
- * The default convergence predicate over a world view. With the primary kinds known, every
- * primary object counts; without (a harness that passes no probe context), objects of any kind
- * that report an observedGeneration count.
- */
-export function defaultConverged(kinds: readonly string[] | undefined): (view: WorldView) => boolean | string {
-  return (view) => {
-    const objs: StoredObject[] = [];
-    if (kinds) for (const k of kinds) for (const o of view.list(k)) objs.push(o);
-    else for (const k of view.kinds()) for (const o of view.list(k)) if (isRecord(o.status) && 'observedGeneration' in o.status) objs.push(o);
-    const bad = unconverged(objs);
-    if (bad.length === 0) return true;
-    return bad.slice(0, 3).map(fmtUnconverged).join('; ') + (bad.length > 3 ? `; and ${bad.length - 3} more` : '');
-  };
 }
 
 /** The primary objects of a run among `objects`. */
@@ -99,16 +44,22 @@ export function staticView(objects: readonly StoredObject[], now: number, run?: 
 }
 
 /**
- * Whether the world was converged when the quiet tail began: the convergence probe's check at
- * that time when it ran, else the default test on the settled objects. Tail judges (idempotence,
- * no-hot-loop) stay quiet on a world still converging: convergence reports that.
+ * Whether the world was converged when the quiet tail began: the convergence probe's last check
+ * by then (a user predicate's answer, or the default judgement's declared objects reporting their
+ * generation), else the default judgement on the settled objects. Only the state counts, not
+ * quiet: a world that keeps writing is what the tail judges (no-hot-loop, idempotence) diagnose.
+ * Tail judges stay quiet on a world still converging: convergence reports that.
  */
 export function convergedAtTail(run: RunRecord): boolean {
   const samples = run.probes['convergence'];
-  if (samples && samples.length > 0) {
-    let last: boolean | undefined;
-    for (const s of samples) if (s.t <= run.timing.tailStart) last = s.ok;
-    if (last !== undefined) return last;
+  const declarations = new Declarations(run.trace, run.primaryKinds);
+  const reporting = reportingKinds([run], 'convergence');
+  let last = samples?.filter((s) => s.t <= run.timing.tailStart).at(-1);
+  if (!last) {
+    const t = run.timing.tailStart;
+    const r = esrProbe(run.primaryKinds)(staticView(run.settledObjects, t));
+    last = { t, ok: r.ok, ...(r.data ? { data: r.data } : {}) };
   }
-  return unconverged(primaryObjects(run, run.settledObjects)).length === 0;
+  if (last.data === undefined) return last.ok;
+  return judgeState(last, declarations, reporting).ok;
 }

@@ -26,6 +26,8 @@ export interface ReconcileSpan {
   result: string | undefined;
   error: string | undefined;
   requeueAfter: number | undefined;
+  /** The delay the rate-limited queue chose for its retry (result `error` or `requeue`). */
+  retryInMs?: number;
 }
 
 /** A store write as recorded in the trace, with its position and the reconcile that made it. */
@@ -67,6 +69,11 @@ export interface Notify {
   delivered: boolean;
   /** When the event reached the controller, if its handlers held it back (a slow watch map) until `t`. */
   eventAt?: number;
+  /**
+   * The resource version of the store write behind the watch event; undefined for a resync, or
+   * when unknown (a relist's difference).
+   */
+  causeRv?: number;
 }
 
 /** The indexed run. */
@@ -109,6 +116,8 @@ function num(v: unknown): number | undefined {
 export function build(trace: readonly TraceEntry[]): Timeline {
   const tl: Timeline = { reconciles: [], writes: [], requests: [], notifies: [], watchEvents: new Map(), faults: [], crashes: [], leaders: [], stalls: [] };
   const requestBySeq = new Map<number, number>();
+  // the last watch event per controller process: a notify follows its event
+  const lastEvent = new Map<string, TraceEntry>();
   const open = new Map<string, ReconcileSpan[]>();
   const inFlight = (actor: string, key?: string): ReconcileSpan | undefined => {
     const spans = open.get(actor);
@@ -144,6 +153,7 @@ export function build(trace: readonly TraceEntry[]): Timeline {
         span.result = str(e['result']);
         if (typeof e['error'] === 'string') span.error = e['error'];
         span.requeueAfter = num(e['requeueAfter']);
+        if (typeof e['retryInMs'] === 'number') span.retryInMs = e['retryInMs'];
         break;
       }
       case 'controller:crash': {
@@ -200,11 +210,17 @@ export function build(trace: readonly TraceEntry[]): Timeline {
         });
         break;
       }
-      case 'informer:notify':
-        tl.notifies.push({ index, t: e.t, controller: str(e['controller']), replica: num(e['replica']) ?? 0, kind: str(e['kind']), key: str(e['key']), event: str(e['event']), delivered: e['decision'] === 'deliver', ...(typeof e['eventAt'] === 'number' ? { eventAt: e['eventAt'] } : {}) });
+      case 'informer:notify': {
+        const event = str(e['event']);
+        const eventAt = typeof e['eventAt'] === 'number' ? e['eventAt'] : undefined;
+        const w = lastEvent.get(`${str(e['controller'])}/${num(e['replica']) ?? 0}`);
+        const rv = w && w.t === (eventAt ?? e.t) ? num(w['rv']) : undefined;
+        tl.notifies.push({ index, t: e.t, controller: str(e['controller']), replica: num(e['replica']) ?? 0, kind: str(e['kind']), key: str(e['key']), event, delivered: e['decision'] === 'deliver', ...(eventAt !== undefined ? { eventAt } : {}), ...(event !== 'SYNC' && rv !== undefined ? { causeRv: rv } : {}) });
         break;
+      }
       case 'watch:event':
         tl.watchEvents.set(`${str(e['controller'])}/${num(e['replica']) ?? 0}/${str(e['kind'])}/${num(e['rv']) ?? ''}`, e);
+        lastEvent.set(`${str(e['controller'])}/${num(e['replica']) ?? 0}`, e);
         break;
       case 'fault:inject':
         tl.faults.push(e);

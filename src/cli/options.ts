@@ -3,6 +3,7 @@ import { parseShard, type Shard } from '../harness/shard.js';
 import { UsageError } from './usage-error.js';
 import type { JsonObject } from '../store/object.js';
 import type { ResourceDefinition } from '../kube-rest/resource-definition.js';
+import type { RestartBackoffOptions } from '../host/crash-loop-backoff.js';
 
 /**
  * The CLI's one declarative flag table (vitest `cli-config.ts` style): each command's
@@ -56,6 +57,8 @@ export interface CheckCommandOptions {
   sample?: JsonObject[];
   /** With --program: custom kinds the simulated API serves. */
   resource?: ResourceDefinition[];
+  /** With --program: its restarts after it ends itself. */
+  restartBackoff?: RestartBackoffOptions;
   controller?: string;
   runs?: number;
   seed?: number;
@@ -154,6 +157,14 @@ function resourceFlag(raw: string, flag: string): ResourceDefinition {
   return { kind: m[1]!, plural: m[2]!, group: m[3]!, version: m[4]!, namespaced: m[5] === undefined };
 }
 
+function restartBackoff(raw: string, flag: string): RestartBackoffOptions {
+  const m = /^(\d+)(?::(\d+))?$/.exec(raw.trim());
+  const initialMs = m ? Number(m[1]) : NaN;
+  const maxMs = m?.[2] !== undefined ? Number(m[2]) : Math.max(initialMs, 300_000);
+  if (!m || !Number.isSafeInteger(initialMs) || !Number.isSafeInteger(maxMs) || maxMs < initialMs) throw new UsageError(`steadystate: ${flag} expects MS or MS:MAX_MS, virtual milliseconds before the first restart and the most the doubling delay reaches (MAX_MS ≥ MS), got ${JSON.stringify(raw)}, e.g. ${flag} 1000:30000.`);
+  return { initialMs, maxMs };
+}
+
 function nonEmpty(raw: string, flag: string): string {
   if (raw.trim() === '') throw new UsageError(`steadystate: ${flag} expects a value, got an empty string.`);
   return raw;
@@ -182,6 +193,7 @@ export const commandSpecs: Readonly<Record<CommandName, CommandSpec>> = {
       { name: 'env', value: 'K=V', description: 'with --program: one environment variable (repeat for more)', parse: envPair, multiple: true },
       { name: 'sample', value: 'JSON', description: 'with --program: an example spec of its objects, e.g. \'{"replicas":2}\' (repeat for more)', parse: jsonObject, multiple: true },
       { name: 'resource', value: 'KIND=PLURAL.GROUP/VERSION', description: 'with --program: a custom kind the API serves, e.g. WebApp=webapps.example.com/v1 (append :cluster when cluster-scoped; repeat for more)', parse: resourceFlag, multiple: true },
+      { name: 'restart-backoff', value: 'MS[:MAX_MS]', description: "with --program: virtual ms before its first restart after it exits, doubling up to MAX_MS (kubelet's CrashLoopBackOff)", defaultText: '10000:300000', parse: restartBackoff },
       { name: 'runs', value: 'N', description: 'scenarios to generate', defaultText: '100', parse: integer(1, MAX_RUNS, 'a whole number of runs', 100) },
       { name: 'seed', value: 'S', description: 'fast-check seed (a failing report names it)', defaultText: 'random', parse: integer(-(2 ** 31), 2 ** 31 - 1, 'a 32-bit integer seed', 42) },
       { name: 'faults', value: 'a,b', description: 'fault kinds to enable (swarm-sampled per run)', defaultText: 'all', parse: nameList },

@@ -7,7 +7,8 @@ import { UsageError } from './usage-error.js';
 
 export type { ProgramSpec };
 
-const PROGRAM_FLAGS = ['for', 'name', 'arg', 'env', 'sample', 'resource'] as const;
+const PROGRAM_FLAGS = ['for', 'name', 'arg', 'env', 'sample', 'resource', 'restartBackoff'] as const;
+const flagName = (f: (typeof PROGRAM_FLAGS)[number]): string => `--${f.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 /**
  * The program `steadystate check --program FILE …` names, or undefined when the check is of a
@@ -18,7 +19,7 @@ const PROGRAM_FLAGS = ['for', 'name', 'arg', 'env', 'sample', 'resource'] as con
 export function programSpecOf(o: CheckCommandOptions, cwd: string): ProgramSpec | undefined {
   if (o.program === undefined) {
     const stray = PROGRAM_FLAGS.filter((f) => o[f] !== undefined);
-    if (stray.length > 0) throw new UsageError(`steadystate check: ${stray.map((f) => `--${f}`).join(', ')} ${stray.length === 1 ? 'goes' : 'go'} with --program FILE (a program checked unchanged); a module's controllers carry their own settings.`);
+    if (stray.length > 0) throw new UsageError(`steadystate check: ${stray.map(flagName).join(', ')} ${stray.length === 1 ? 'goes' : 'go'} with --program FILE (a program checked unchanged); a module's controllers carry their own settings.`);
     if (o.module === undefined) throw new UsageError('steadystate check: missing <module>: a .ts or .js file exporting controllers made by defineController, or --program FILE for a program that runs as the operator process. Usage: steadystate check <module>, or steadystate check --program src/operator.ts --for <Kind>.');
     return undefined;
   }
@@ -36,6 +37,7 @@ export function programSpecOf(o: CheckCommandOptions, cwd: string): ProgramSpec 
     ...(o.env !== undefined ? { env: Object.fromEntries(o.env) } : {}),
     ...(o.sample !== undefined ? { sample: o.sample } : {}),
     ...(o.resource !== undefined ? { resources: o.resource } : {}),
+    ...(o.restartBackoff !== undefined ? { restartBackoff: o.restartBackoff } : {}),
   };
 }
 

@@ -115,6 +115,35 @@ function sync(ctx: EnvironmentSyncContext<StatefulSetParams>): EnvironmentSyncRe
   return after !== undefined ? { afterMs: after } : undefined;
 }
 
+/**
+ * Keys of the claims StatefulSets retained (the default Retain policies): of ordinals scaled away
+ * (`<template>-<set>-<ordinal>` at or above a live set's replicas, `whenScaled: Retain`), and of
+ * sets deleted (a claim `created` names, made by this actor, that no live set uses and no owner
+ * reference ties to its set, `whenDeleted: Retain`). Which of them exist depends on how far
+ * rollouts got before each scale-down or deletion (history), not on where the controller
+ * converged; end-state comparisons leave them out.
+ * @internal
+ */
+export function retainedClaimKeys(objects: readonly StoredObject[], created: ReadonlySet<string>): Set<string> {
+  // `<namespace>/<template>-<set>-` → the live set's replicas and whether it retains scaled-away claims
+  const sets = new Map<string, { replicas: number; retain: boolean }>();
+  for (const o of objects) {
+    if (o.kind !== 'StatefulSet') continue;
+    for (const c of claimTemplates(o)) sets.set(`${o.metadata.namespace ?? ''}/${c.name}-${o.metadata.name}-`, { replicas: Math.max(0, specNumber(o, 'replicas', 1)), retain: retention(o).whenScaled === 'Retain' });
+  }
+  const out = new Set<string>();
+  for (const o of objects) {
+    if (o.kind !== 'PersistentVolumeClaim') continue;
+    const key = keyOf(o.metadata);
+    const m = /^(.*-)(\d+)$/.exec(o.metadata.name);
+    const set = m ? sets.get(`${o.metadata.namespace ?? ''}/${m[1]!}`) : undefined;
+    if (set) {
+      if (set.retain && Number(m![2]) >= set.replicas) out.add(key);
+    } else if (created.has(key) && !o.metadata.ownerReferences.some((r) => r.kind === 'StatefulSet')) out.add(key);
+  }
+  return out;
+}
+
 /** `spec.persistentVolumeClaimRetentionPolicy` (Kubernetes 1.32 default: Retain both). */
 function retention(sts: StoredObject): { whenDeleted: string; whenScaled: string } {
   const p = isRecord(sts.spec['persistentVolumeClaimRetentionPolicy']) ? sts.spec['persistentVolumeClaimRetentionPolicy'] : {};

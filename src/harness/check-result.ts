@@ -78,6 +78,14 @@ interface CheckCommon {
   /** Behaviour coverage of the generated runs and its growth per run. */
   behaviour?: BehaviourCoverageReport;
   /**
+   * Masks the differential properties learned because fault-free runs disagree (benign
+   * variations of the twin: other event timings, list orders, an extra resync), per property:
+   * paths and objects left out of their comparisons. Absent when none was needed.
+   */
+  learnedMasks?: { property: string; masks: string[] }[];
+  /** Properties that said, in some runs, that they could not judge them (a passing check is silent about nothing), with how many runs and the first reason. */
+  couldNotJudge?: { property: string; runs: number; reason: string }[];
+  /**
    * Real timers the code under test created, over the judged runs (absent when none): they do
    * not run on virtual time, so what they do is not tested, and every one still pending when its
    * run ended was cleared then.

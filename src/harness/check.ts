@@ -173,6 +173,7 @@ class CheckRun {
       const unfired = o.requireAllFaultsFired ? this.coverage.unfired() : [];
       this.progress('done', 0);
       if (unfired.length > 0) return this.coverageFailure(seed ?? 0, unfired);
+      this.assertConfiguration();
       return this.passed(seed ?? 0);
     }
 
@@ -238,30 +239,14 @@ class CheckRun {
           run: minimal.run,
           determinism,
         };
+    this.assertConfiguration();
     if (!found.fromCorpus && o.corpus.onFailure) await o.corpus.onFailure(result);
     return result;
   }
 
   /** What the check's scenarios are generated from. */
   private scenarioOptions(): ScenarioArbitraryOptions {
-    const o = this.o;
-    const controllers: ControllerRef[] = o.controllers.map((c) => ({ name: c.name, ...(o.replicas > 1 ? { replicas: o.replicas } : {}) }));
-    const environment: EnvironmentRef[] = o.environment.map((e) => ({ name: e.actor.name, ...(e.params ? { params: e.params } : {}) }));
-    return {
-      controllers,
-      primaryKinds: o.controllers.map((c) => c.for),
-      environment,
-      objects: o.objects,
-      ...(o.story ? { story: o.story } : {}),
-      faults: o.faults,
-      swarm: o.swarm,
-      maxObjects: o.maxObjects,
-      maxActions: o.maxActions,
-      maxFaultEvents: o.maxFaultEvents,
-      maxNth: o.maxNth,
-      actions: o.actions,
-      ...(Object.keys(o.scenarioOptions).length > 0 ? { options: o.scenarioOptions } : {}),
-    };
+    return checkScenarioOptions(this.o);
   }
 
   /** The generated runs' arbitrary: the scenario arbitrary, or guided search's mix of it and mutants of pooled runs. */
@@ -364,6 +349,16 @@ class CheckRun {
     };
   }
 
+  /**
+   * Configuration problems the properties saw over the runs (a mask that matched no path in any
+   * run): a usage error, thrown rather than a verdict, since a mask that masks nothing may be why
+   * a property failed.
+   */
+  private assertConfiguration(): void {
+    const problems = this.o.properties.flatMap((p) => (p.problems?.() ?? []).map((m) => `steadystate.properties.${p.name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase())}: ${m}`));
+    if (problems.length > 0) throw new TypeError(problems.join('\n'));
+  }
+
   /** Real timers of the judged runs (SPEC §8: their use is reported). */
   private realTimers: (RealTimerUse & { runs: number }) | undefined;
 
@@ -393,6 +388,8 @@ class CheckRun {
       determinismChecked: this.determinismChecked,
       ...(o.shard && o.path === undefined ? { shard: { ...o.shard } } : {}),
       simulations: this.runner.simulations,
+      ...(this.runner.learned.summary().length > 0 ? { learnedMasks: this.runner.learned.summary() } : {}),
+      ...(this.runner.unjudged.size > 0 ? { couldNotJudge: [...this.runner.unjudged].map(([property, u]) => ({ property, ...u })) } : {}),
       ...(this.realTimers ? { realTimers: { ...this.realTimers } } : {}),
       inputs: this.inputs,
       behaviour: this.behaviourReport(),
@@ -458,6 +455,32 @@ class CheckRun {
     };
   }
 
+}
+
+/** The scenarios a check generates from its resolved options. @internal */
+export function checkScenarios(o: ResolvedCheckOptions): fc.Arbitrary<Scenario> {
+  return scenarioArbitrary(checkScenarioOptions(o));
+}
+
+/** What a check's scenarios are generated from. @internal */
+export function checkScenarioOptions(o: ResolvedCheckOptions): ScenarioArbitraryOptions {
+  const controllers: ControllerRef[] = o.controllers.map((c) => ({ name: c.name, ...(o.replicas > 1 ? { replicas: o.replicas } : {}) }));
+  const environment: EnvironmentRef[] = o.environment.map((e) => ({ name: e.actor.name, ...(e.params ? { params: e.params } : {}) }));
+  return {
+    controllers,
+    primaryKinds: o.controllers.map((c) => c.for),
+    environment,
+    objects: o.objects,
+    ...(o.story ? { story: o.story } : {}),
+    faults: o.faults,
+    swarm: o.swarm,
+    maxObjects: o.maxObjects,
+    maxActions: o.maxActions,
+    maxFaultEvents: o.maxFaultEvents,
+    maxNth: o.maxNth,
+    actions: o.actions,
+    ...(Object.keys(o.scenarioOptions).length > 0 ? { options: o.scenarioOptions } : {}),
+  };
 }
 
 function emptyScenario(o: ResolvedCheckOptions): Scenario {

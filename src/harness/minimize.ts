@@ -66,7 +66,9 @@ export function concretize(scenario: Scenario, run: RunRecord): Scenario | undef
  * down to a 1-minimal set that still fails: removing any single one makes the failure go away.
  * Between rounds it lowers each event's `nth` to the smallest that still fails, and tries removing
  * an action while moving an `nth` down, because removing an action shifts the occurrences a fault
- * counts (a crash at call #6 becomes one at call #2).
+ * counts (a crash at call #6 becomes one at call #2). Where the failure still needs several
+ * concrete events of one kind made from a rate, the scenario with its rates is shrunk too, and the
+ * one with fewer parts kept (a retry storm needs five failures in a row: one rate, not five events).
  * @public
  */
 export async function minimize(scenario: Scenario, run: RunRecord, options: MinimizeOptions): Promise<MinimizeResult> {
@@ -85,29 +87,25 @@ export async function minimize(scenario: Scenario, run: RunRecord, options: Mini
     }
   }
 
-  // ddmin, then lower each event's nth (removing an action shifts the occurrences a fault counts,
-  // so a smaller nth may now hit the same spot), and again while either step helps
-  for (let round = 0; round < 3; round++) {
-    const before = unitCount(best.scenario);
-    const r = await ddminScenario(best, options.stillFails, maxTests - tests);
-    tests += r.tests;
-    if (r.reduced) {
-      best = r.best;
-      reductions++;
+  const main = await shrinkRounds(best, options.stillFails, maxTests - tests);
+  tests += main.tests;
+  reductions += main.reductions;
+  best = main.best;
+
+  // a failure that needs many injections of one kind (a key failing five times in a row) may be
+  // smaller as the rate they came from than as one event per injection: shrink the scenario with
+  // its rates too, and keep whichever has fewer parts
+  if (concrete && tests < maxTests) {
+    const rated = new Set(scenario.faults.background.filter((b) => !concrete.faults.background.some((c) => c.kind === b.kind)).map((b) => b.kind));
+    const made = best.scenario.faults.events.filter((e) => rated.has(e.kind)).length;
+    if (made >= 2) {
+      const alt = await shrinkRounds({ scenario, run }, options.stillFails, maxTests - tests);
+      tests += alt.tests;
+      if (unitCount(alt.best.scenario) < unitCount(best.scenario)) {
+        best = alt.best;
+        reductions += alt.reductions;
+      }
     }
-    const l = await lowerNths(best, options.stillFails, maxTests - tests);
-    tests += l.tests;
-    if (l.lowered) {
-      best = l.best;
-      reductions++;
-    }
-    const m = await removeAndRenumber(best, options.stillFails, maxTests - tests);
-    tests += m.tests;
-    if (m.reduced) {
-      best = m.best;
-      reductions++;
-    }
-    if (!l.lowered && !m.reduced && unitCount(best.scenario) === before) break;
   }
   // readability: user actions as early as the failure allows (all at t=0 when it does not care)
   if (options.earlyActions !== false && best.scenario.workload.some((a) => a.at > 0) && tests < maxTests) {
@@ -122,6 +120,38 @@ export async function minimize(scenario: Scenario, run: RunRecord, options: Mini
 interface Best {
   scenario: Scenario;
   run: RunRecord;
+}
+
+/** ddmin, then lower each event's nth, then remove-and-renumber, in rounds while any step helps. */
+async function shrinkRounds(start: Best, stillFails: MinimizeOptions['stillFails'], budget: number): Promise<{ best: Best; tests: number; reductions: number }> {
+  let best = start;
+  let tests = 0;
+  let reductions = 0;
+  // ddmin, then lower each event's nth (removing an action shifts the occurrences a fault counts,
+  // so a smaller nth may now hit the same spot), and again while either step helps
+  for (let round = 0; round < 3; round++) {
+    const before = unitCount(best.scenario);
+    const r = await ddminScenario(best, stillFails, budget - tests);
+    tests += r.tests;
+    if (r.reduced) {
+      best = r.best;
+      reductions++;
+    }
+    const l = await lowerNths(best, stillFails, budget - tests);
+    tests += l.tests;
+    if (l.lowered) {
+      best = l.best;
+      reductions++;
+    }
+    const m = await removeAndRenumber(best, stillFails, budget - tests);
+    tests += m.tests;
+    if (m.reduced) {
+      best = m.best;
+      reductions++;
+    }
+    if (!l.lowered && !m.reduced && unitCount(best.scenario) === before) break;
+  }
+  return { best, tests, reductions };
 }
 
 async function ddminScenario(start: Best, stillFails: MinimizeOptions['stillFails'], budget: number): Promise<{ best: Best; reduced: boolean; tests: number }> {

@@ -11,6 +11,15 @@ export interface ProbeSample {
   ok: boolean;
   /** Why not, in words (when the predicate returned a string). */
   detail?: string;
+  /** Facts the probe recorded for its judge (a built-in probe's structured findings). */
+  data?: JsonObject;
+}
+
+/** What a probe may return besides `true`/`false`/a reason: the verdict plus facts for its judge. @public */
+export interface ProbeResult {
+  ok: boolean;
+  detail?: string;
+  data?: JsonObject;
 }
 
 /**
@@ -23,7 +32,7 @@ export interface Probe {
   name: string;
   everyMs: number | 'write';
   phases: ('faults' | 'settle' | 'tail')[];
-  fn: (view: WorldView) => boolean | string;
+  fn: (view: WorldView) => boolean | string | ProbeResult;
 }
 
 /** A downstream request as recorded (see the downstream module). @public */
@@ -115,6 +124,27 @@ export interface ProbeContext {
  */
 export type ExtraRuns = Record<string, Scenario>;
 
+/**
+ * What a differential property learns from benign fault-free runs (Sieve's masks): named lists of
+ * entries in words (`'Pod default/web-0: status.podIP'`). The harness caches them per scenario
+ * shape, merges lists of the same name, and lists them in the check result.
+ * @public
+ */
+export type LearnedMasks = Record<string, string[]>;
+
+/**
+ * Benign fault-free runs of a scenario: its fault-free twin and the same scenario under benign
+ * variations (other legal event timings and list orders, an extra resync), and likewise for each
+ * extra run the property asked for. What differs between them is path, not destination.
+ * @public
+ */
+export interface BenignRuns {
+  /** The twin first, then its variations. */
+  twin: RunRecord[];
+  /** Per extra run name: that run first, then its variations. */
+  extras: Record<string, RunRecord[]>;
+}
+
 /** A configured property, ready to judge runs. @public */
 export interface Property {
   readonly name: string;
@@ -129,8 +159,21 @@ export interface Property {
    * harness calls it with the scenario being judged and passes the records to `judge`.
    */
   extraRuns?(scenario: Scenario): ExtraRuns;
-  /** Judges one run; `extras` holds the records of {@link Property.extraRuns}, by name. */
-  judge(run: RunRecord, twin: RunRecord | undefined, extras?: Readonly<Record<string, RunRecord>>): Verdict;
+  /**
+   * Learns masks from benign fault-free runs (see {@link BenignRuns}). The harness calls it when
+   * `judge` fails without them, caches the result per scenario shape, and judges again with it.
+   */
+  learn?(benign: BenignRuns): LearnedMasks;
+  /**
+   * Judges one run; `extras` holds the records of {@link Property.extraRuns}, by name; `learned`
+   * the masks {@link Property.learn} gave for runs of this shape (absent: none learned yet).
+   */
+  judge(run: RunRecord, twin: RunRecord | undefined, extras?: Readonly<Record<string, RunRecord>>, learned?: LearnedMasks): Verdict;
+  /**
+   * Problems with the configuration seen over every run judged so far (a user mask that matched no
+   * path in any run, with the nearest path); `check` throws a TypeError naming them when it ends.
+   */
+  problems?(): string[];
 }
 
 /** Definition accepted by {@link defineProperty}. @public */
@@ -138,7 +181,8 @@ export interface PropertyDefinition<O extends object> {
   name: string;
   description: string;
   defaults: O;
-  needsTwin?: boolean;
+  /** Needs the fault-free twin run (a function: depending on the resolved options). @defaultValue false */
+  needsTwin?: boolean | ((options: O) => boolean);
   /**
    * Checks resolved options once, when the property is configured: returns why they are wrong
    * (the factory throws a TypeError naming the property) or undefined.
@@ -146,7 +190,11 @@ export interface PropertyDefinition<O extends object> {
   validate?: (options: O) => string | undefined;
   probes?: (options: O, ctx: ProbeContext | undefined) => Probe[];
   extraRuns?: (scenario: Scenario, options: O) => ExtraRuns;
-  judge: (run: RunRecord, options: O, twin: RunRecord | undefined, extras: Readonly<Record<string, RunRecord>>) => Verdict;
+  /** See {@link Property.learn}. */
+  learn?: (benign: BenignRuns, options: O) => LearnedMasks;
+  judge: (run: RunRecord, options: O, twin: RunRecord | undefined, extras: Readonly<Record<string, RunRecord>>, learned: LearnedMasks | undefined) => Verdict;
+  /** See {@link Property.problems}; called with the resolved options. */
+  problems?: (options: O) => string[];
 }
 
 /** A property factory: `convergence({ stableFor: 3 })`. @public */
@@ -165,14 +213,18 @@ export function defineProperty<O extends object>(def: PropertyDefinition<O>): Pr
     const bad = def.validate?.(resolved);
     if (bad !== undefined) throw new TypeError(`steadystate.properties.${camel(def.name)}: ${bad}`);
     const extraRuns = def.extraRuns;
+    const learn = def.learn;
+    const problems = def.problems;
     return {
       name: def.name,
       description: def.description,
       options: toJson(resolved),
-      needsTwin: def.needsTwin ?? false,
+      needsTwin: typeof def.needsTwin === 'function' ? def.needsTwin(resolved) : (def.needsTwin ?? false),
       probes: (ctx) => (def.probes ? def.probes(resolved, ctx) : []),
       extraRuns: (scenario) => (extraRuns ? extraRuns(scenario, resolved) : {}),
-      judge: (run, twin, extras) => def.judge(run, resolved, twin, extras ?? {}),
+      ...(learn ? { learn: (benign: BenignRuns) => learn(benign, resolved) } : {}),
+      judge: (run, twin, extras, learned) => def.judge(run, resolved, twin, extras ?? {}, learned),
+      ...(problems ? { problems: () => problems(resolved) } : {}),
     };
   };
   return Object.assign(factory, { propertyName: def.name, description: def.description });

@@ -1,10 +1,10 @@
 import { thrownMessage } from '../sim/thrown.js';
 import type { JsonObject } from '../store/object.js';
-import type { Property, RunRecord, Verdict } from './property.js';
-import type { Scenario } from './scenario.js';
+import type { BenignRuns, LearnedMasks, Property, RunRecord, Verdict } from './property.js';
+import { resolveScenarioOptions, type Scenario } from './scenario.js';
 import { simulate, type SimulateOptions } from './simulate.js';
 import { runGuards } from './run-guards.js';
-import { TwinRunner } from './twin.js';
+import { installVariation, LearnedCache, scenarioShape, TwinRunner, type BenignVariation } from './twin.js';
 import { wireParagraph } from './wire-story.js';
 import { NEVER_EXITS } from './escape-verdict.js';
 
@@ -22,6 +22,8 @@ export interface ScenarioOutcome {
   /** The fault-free twin, when a property or coverage needed it. */
   twin: RunRecord | undefined;
   failure: PropertyFailure | undefined;
+  /** Every failing property, in order, when judged with `all` (else at most the first). */
+  failures: PropertyFailure[];
   /** Latency to convergence (virtual ms), when the convergence property reported it. */
   latencyMs?: number;
 }
@@ -32,6 +34,8 @@ export interface JudgeOptions {
   properties?: readonly Property[];
   /** Also run the twin when some fault fired (fault coverage). @defaultValue false */
   twinWhenFaultsFired?: boolean;
+  /** Judge every property instead of stopping at the first failure (false-alarm measurements). @defaultValue false */
+  all?: boolean;
 }
 
 /**
@@ -41,6 +45,10 @@ export interface JudgeOptions {
  */
 export class ScenarioRunner {
   readonly twins: TwinRunner;
+  /** Masks differential properties learned from benign runs, per scenario shape. */
+  readonly learned = new LearnedCache();
+  /** Per property: runs it said it could not judge (`stats.judged: false` with a reason starting "could not judge"), and the first reason. */
+  readonly unjudged = new Map<string, { runs: number; reason: string }>();
   /** Simulations run (scenarios and twins). */
   simulations = 0;
   /** Called before every simulation (a heartbeat for watchdogs). */
@@ -50,7 +58,27 @@ export class ScenarioRunner {
     private readonly simulateOptions: SimulateOptions,
     readonly properties: readonly Property[],
   ) {
-    this.twins = new TwinRunner((s) => this.simulate(s));
+    this.twins = new TwinRunner(
+      (s) => this.simulate(s),
+      32,
+      (s, v) => this.simulateVariation(s, v),
+    );
+  }
+
+  /** Runs a fault-free scenario under a benign variation (no probes: only its end state and writes are read). */
+  private async simulateVariation(scenario: Scenario, v: BenignVariation): Promise<RunRecord> {
+    this.simulations++;
+    this.onSimulate?.(scenario);
+    const window = resolveScenarioOptions(scenario.options).faultWindowMs;
+    const { run } = await simulate(scenario, { ...this.simulateOptions, properties: [], install: [...(this.simulateOptions.install ?? []), (w) => installVariation(w, v, window)] });
+    return run;
+  }
+
+  /** The benign runs of a scenario for a property: its twin and the twin's variations, and likewise for each extra run. */
+  private async benignRuns(twin: RunRecord, extras: Record<string, RunRecord> | undefined): Promise<BenignRuns> {
+    const out: BenignRuns = { twin: [twin, ...(await this.twins.variationsOf(twin.scenario))], extras: {} };
+    for (const [name, r] of Object.entries(extras ?? {})) out.extras[name] = [r, ...(await this.twins.variationsOf(r.scenario))];
+    return out;
   }
 
   /** Runs one scenario with the probes of `properties`. */
@@ -73,23 +101,42 @@ export class ScenarioRunner {
     const properties = options.properties ?? this.properties;
     let twin: RunRecord | undefined;
     const getTwin = async () => (twin ??= await this.twins.twinOf(run.scenario, run));
-    let failure: PropertyFailure | undefined;
+    const failures: PropertyFailure[] = [];
     let latencyMs: number | undefined;
     // the run guards first: a run that escaped the simulation says nothing its properties could judge
     for (const p of [...runGuards.filter((g) => !properties.includes(g)), ...properties]) {
       const extras = await this.extraRuns(p, run.scenario);
-      const verdict = judgeSafely(p, run, p.needsTwin ? await getTwin() : undefined, extras);
+      const t = p.needsTwin ? await getTwin() : undefined;
+      // masks already learned for this shape first; learn this scenario's only when they are not enough
+      const shape = p.learn ? scenarioShape(run.scenario) : '';
+      let learned: LearnedMasks | undefined = p.learn ? this.learned.get(p.name, shape) : undefined;
+      let verdict = judgeSafely(p, run, t, extras, learned);
+      if (!verdict.ok && p.learn && t) {
+        const mine = learnSafely(p, await this.benignRuns(t, extras));
+        if (mine) {
+          learned = this.learned.add(p.name, shape, mine);
+          verdict = judgeSafely(p, run, t, extras, learned);
+        }
+      }
       if (!verdict.ok) {
         // a hosted program's failure reads better with what it did on the wire
         const wire = wireParagraph(run.trace, { exits: p.name !== NEVER_EXITS });
-        failure = { property: p.name, summary: verdict.summary, explanation: wire ? `${verdict.explanation}\n${wire}` : verdict.explanation, evidence: verdict.evidence };
+        failures.push({ property: p.name, summary: verdict.summary, explanation: wire ? `${verdict.explanation}
+${wire}` : verdict.explanation, evidence: verdict.evidence });
+        if (options.all) continue;
         break;
+      }
+      const reason = verdict.stats?.['reason'];
+      if (verdict.stats?.['judged'] === false && typeof reason === 'string' && reason.startsWith('could not judge')) {
+        const u = this.unjudged.get(p.name);
+        if (u) u.runs++;
+        else this.unjudged.set(p.name, { runs: 1, reason });
       }
       const l = verdict.stats?.['latencyMs'];
       if (typeof l === 'number') latencyMs = l;
     }
     if (options.twinWhenFaultsFired && twin === undefined && firedAny(run)) await getTwin();
-    return { run, twin, failure, ...(latencyMs !== undefined ? { latencyMs } : {}) };
+    return { run, twin, failure: failures[0], failures, ...(latencyMs !== undefined ? { latencyMs } : {}) };
   }
 
   /** Simulates the extra scenarios a property asks for (e.g. recovery's reverted spec). */
@@ -109,10 +156,19 @@ function firedAny(run: RunRecord): boolean {
   return false;
 }
 
-/** A property whose judge throws is reported as failing, with the error: it must not crash the check. */
-function judgeSafely(p: Property, run: RunRecord, twin: RunRecord | undefined, extras: Record<string, RunRecord> | undefined): Verdict {
+/** Learning that throws teaches nothing; the judgement without it stands. */
+function learnSafely(p: Property, benign: BenignRuns): LearnedMasks | undefined {
   try {
-    return p.judge(run, twin, extras);
+    return p.learn?.(benign);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A property whose judge throws is reported as failing, with the error: it must not crash the check. */
+function judgeSafely(p: Property, run: RunRecord, twin: RunRecord | undefined, extras: Record<string, RunRecord> | undefined, learned?: LearnedMasks): Verdict {
+  try {
+    return p.judge(run, twin, extras, learned);
   } catch (err) {
     const message = thrownMessage(err);
     return {

@@ -7,7 +7,7 @@ import { Manager } from '../runtime/manager.js';
 import type { Task } from '../sim/kernel.js';
 import { thrownMessage } from '../sim/thrown.js';
 import type { FaultModule } from './fault.js';
-import type { Probe, ProbeSample, Property, RecordedRequest, RunRecord } from './property.js';
+import type { Probe, ProbeResult, ProbeSample, Property, RecordedRequest, RunRecord } from './property.js';
 import { resolveScenarioOptions, type ResolvedScenarioOptions, type Scenario } from './scenario.js';
 import { runAction, scheduleWorkload } from './user-actions.js';
 import { createWorld, type World } from './world.js';
@@ -68,6 +68,11 @@ export interface SimulateOptions {
    * @defaultValue 2_000_000 + 50 per object the scenario creates
    */
   maxSteps?: number;
+  /**
+   * Extra world hooks installed after the faults, each returning its uninstall function: the
+   * benign variations a fault-free twin is run under to learn masks. @defaultValue []
+   */
+  install?: readonly ((world: World) => () => void)[];
 }
 
 /** The result of one simulation: the record properties judge, plus the live world. @public */
@@ -148,6 +153,9 @@ async function simulateGuarded(world: World, scenario: Scenario, opts: ResolvedS
       );
     }
 
+    // world hooks besides the faults (benign variations of a fault-free twin)
+    for (const install of options.install ?? []) uninstall.push(install(world));
+
     // environment actors
     const envByName = new Map<string, EnvironmentActor>();
     for (const a of options.environment ?? []) envByName.set(a.name, a);
@@ -207,13 +215,15 @@ async function simulateGuarded(world: World, scenario: Scenario, opts: ResolvedS
       samples[p.name] = [];
       const sample = () => {
         if (!p.phases.includes(world.phase)) return;
-        let r: boolean | string;
+        let r: boolean | string | ProbeResult;
         try {
           r = p.fn(world.view);
         } catch (err) {
           r = `the predicate threw: ${thrownMessage(err)}`;
         }
-        samples[p.name]!.push(r === true ? { t: kernel.now(), ok: true } : { t: kernel.now(), ok: false, ...(typeof r === 'string' ? { detail: r } : {}) });
+        const t = kernel.now();
+        if (typeof r === 'object' && r !== null) samples[p.name]!.push({ t, ok: r.ok === true, ...(r.detail !== undefined ? { detail: r.detail } : {}), ...(r.data !== undefined ? { data: r.data } : {}) });
+        else samples[p.name]!.push(r === true ? { t, ok: true } : { t, ok: false, ...(typeof r === 'string' ? { detail: r } : {}) });
       };
       if (p.everyMs === 'write') world.afterWrite.push(sample);
       else {

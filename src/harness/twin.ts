@@ -1,7 +1,9 @@
+import { keyOf } from '../store/object.js';
 import { stableStringify } from '../sim/hash.js';
 import { emptyFaultPlan } from './fault-plan.js';
-import type { RunRecord } from './property.js';
+import type { LearnedMasks, RunRecord } from './property.js';
 import type { Scenario } from './scenario.js';
+import type { World } from './world.js';
 
 /** The same scenario with no faults: what the reconcilers do when nothing goes wrong. @public */
 export function twinScenario(scenario: Scenario): Scenario {
@@ -9,35 +11,217 @@ export function twinScenario(scenario: Scenario): Scenario {
 }
 
 /**
- * Runs and remembers fault-free twins. Shrinking mostly changes the fault plan and keeps the
- * workload, so the same twin is asked for again and again; a small cache keyed by the twin
- * scenario's JSON makes those free.
+ * A benign variation of a fault-free run: things a healthy control plane does differently from
+ * one run to the next, none of them a fault. Informer caches are hash maps (list order), watch
+ * deliveries of different objects and different informers arrive with different latencies (one
+ * object's events stay in order), and a resync may come at any time. A controller's view of its
+ * own writes is not held back: that is the stale-cache fault, not a benign timing.
+ * @internal
+ */
+export interface BenignVariation {
+  /** Seeds the variation's choices. */
+  seed: number;
+  /** Extra latency of each watch delivery, drawn from [0, jitterMs] (per object in order). */
+  jitterMs: number;
+  /** Permute every list result of two or more objects. */
+  shuffleLists: boolean;
+  /** Re-enqueue every primary object's key at this time (an extra resync), if set. */
+  resyncAt?: number;
+  /** Deliver the events of objects first seen at nearly the same time in the reverse order (each object's first event holds it back `2 × (50 − rank)` ms). */
+  reverse?: boolean;
+  /** Deliver each event of an object at least this long after the object's previous one (two writes at one instant seen one at a time). */
+  spreadMs?: number;
+}
+
+/** Who wrote each resource version (`store:write` actors), read from the trace as it grows. */
+function writersOf(world: World): (rv: string | undefined) => string | undefined {
+  const byRv = new Map<string, string>();
+  let seen = 0;
+  return (rv) => {
+    if (rv === undefined) return undefined;
+    const entries = world.trace.entries;
+    for (; seen < entries.length; seen++) {
+      const e = entries[seen]!;
+      if (e.type === 'store:write' && e['rv'] !== undefined) byRv.set(String(e['rv']), String(e['actor']));
+    }
+    return byRv.get(rv);
+  };
+}
+
+/** The variations learned masks come from: a light and a heavy one. @internal */
+export const BENIGN_VARIATIONS: readonly BenignVariation[] = [
+  { seed: 1, jitterMs: 5, shuffleLists: true, reverse: true },
+  { seed: 2, jitterMs: 700, shuffleLists: true, resyncAt: 0.5 },
+  { seed: 3, jitterMs: 300, shuffleLists: true, spreadMs: 50 },
+];
+
+/**
+ * Installs a variation in a world (seams act in the fault window only, like faults). `resyncAt`
+ * below 1 is a fraction of the fault window.
+ * @internal
+ */
+export function installVariation(world: World, v: BenignVariation, faultWindowMs: number): () => void {
+  const rng = world.rng.fork(`benign:${v.seed}`);
+  const lastAt = new Map<string, number>();
+  const ranks = new Map<string, number>();
+  const writers = writersOf(world);
+  const uninstall = world.seams.install({
+    onWatchEvent(i) {
+      const obj = `${i.controller}/${i.replica}/${i.kind}/${keyOf(i.event.object.metadata)}`;
+      // a controller sees what it wrote itself on time: a stale view of its own writes is the
+      // stale-cache fault family, which a buggy controller fails fault-free too (it would learn
+      // its own bug as path-dependence); its inputs may come at any legal time
+      const writer = writers(i.event.object.metadata.resourceVersion);
+      if (writer !== undefined && writer.startsWith(`controller:${i.controller}/`)) {
+        const held = lastAt.get(obj);
+        return held !== undefined && held > i.t ? { type: 'delay', ms: held - i.t } : undefined;
+      }
+      let hold = v.jitterMs > 0 ? rng.int(0, v.jitterMs) : 0;
+      if (v.reverse) {
+        const stream = `${i.controller}/${i.replica}/${i.kind}`;
+        if (!lastAt.has(obj)) ranks.set(stream, (ranks.get(stream) ?? 0) + 1);
+        hold += 2 * Math.max(0, 50 - (ranks.get(stream) ?? 0));
+      }
+      const prev = lastAt.get(obj);
+      const at = Math.max(prev === undefined ? 0 : prev + (v.spreadMs ?? 0), i.t + hold);
+      lastAt.set(obj, at);
+      return at > i.t ? { type: 'delay', ms: at - i.t } : undefined;
+    },
+    onList(i) {
+      if (!v.shuffleLists || i.count < 2) return undefined;
+      return { type: 'shuffle', seed: rng.int(1, 1_000_000) };
+    },
+  });
+  if (v.resyncAt !== undefined) {
+    const at = v.resyncAt < 1 ? Math.round(v.resyncAt * faultWindowMs) : v.resyncAt;
+    world.kernel.at(at, () => {
+      for (const m of world.managers) for (const inst of m.live()) for (const obj of world.store.peekAll(inst.def.for)) inst.enqueue(keyOf(obj.metadata));
+    });
+  }
+  return uninstall;
+}
+
+/**
+ * The shape of a scenario, for caching what benign runs teach: controllers, environment, objects
+ * and the sequence of actions, without their times, the seed or the faults.
+ * @internal
+ */
+export function scenarioShape(s: Scenario): string {
+  const workload = s.workload
+    .map((a, i) => ({ a, i }))
+    .sort((x, y) => x.a.at - y.a.at || x.i - y.i)
+    .map(({ a }) => {
+      const { at: _at, ...rest } = a;
+      return rest;
+    });
+  return stableStringify({ controllers: s.controllers, environment: s.environment ?? [], initialObjects: s.initialObjects, workload, options: s.options ?? {} });
+}
+
+/** A least-recently-used map. */
+class Lru<V> {
+  private readonly map = new Map<string, V>();
+  constructor(private readonly capacity: number) {}
+  get(key: string): V | undefined {
+    const hit = this.map.get(key);
+    if (hit !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, hit);
+    }
+    return hit;
+  }
+  set(key: string, v: V): void {
+    this.map.set(key, v);
+    if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value!);
+  }
+  delete(key: string): void {
+    this.map.delete(key);
+  }
+}
+
+/**
+ * Runs and remembers fault-free twins and their benign variations. Shrinking mostly changes the
+ * fault plan and keeps the workload, so the same twin is asked for again and again; a small cache
+ * keyed by the twin scenario's JSON makes those free.
  * @internal
  */
 export class TwinRunner {
-  private readonly cache = new Map<string, Promise<RunRecord>>();
+  private readonly cache: Lru<Promise<RunRecord>>;
+  private readonly benign: Lru<Promise<RunRecord[]>>;
+  /** Benign simulations run. */
+  benignSimulations = 0;
 
   constructor(
     private readonly run: (scenario: Scenario) => Promise<RunRecord>,
-    private readonly capacity = 32,
-  ) {}
+    capacity = 32,
+    private readonly runVariation?: (scenario: Scenario, v: BenignVariation) => Promise<RunRecord>,
+  ) {
+    this.cache = new Lru(capacity);
+    this.benign = new Lru(capacity);
+  }
 
   /** The twin run of `scenario` (the scenario itself when it has no faults: it is its own twin). */
   twinOf(scenario: Scenario, run?: RunRecord): Promise<RunRecord> {
     if (run && scenario.faults.events.length === 0 && scenario.faults.background.length === 0) return Promise.resolve(run);
+    return this.memo(this.cache, twinScenario(scenario), () => this.run(twinScenario(scenario)));
+  }
+
+  /** The benign variations of the fault-free run of `scenario` (without that run itself). */
+  variationsOf(scenario: Scenario): Promise<RunRecord[]> {
+    const runVariation = this.runVariation;
+    if (!runVariation) return Promise.resolve([]);
     const twin = twinScenario(scenario);
-    const key = stableStringify(twin);
-    const hit = this.cache.get(key);
-    if (hit) {
-      // refresh: least recently used goes first
-      this.cache.delete(key);
-      this.cache.set(key, hit);
-      return hit;
-    }
-    const p = this.run(twin);
-    this.cache.set(key, p);
-    p.catch(() => this.cache.delete(key));
-    if (this.cache.size > this.capacity) this.cache.delete(this.cache.keys().next().value!);
+    return this.memo(this.benign, twin, async () => {
+      const out: RunRecord[] = [];
+      for (const v of BENIGN_VARIATIONS) {
+        this.benignSimulations++;
+        out.push(await runVariation(twin, v));
+      }
+      return out;
+    });
+  }
+
+  private memo<V>(cache: Lru<Promise<V>>, s: Scenario, make: () => Promise<V>): Promise<V> {
+    const key = stableStringify(s);
+    const hit = cache.get(key);
+    if (hit) return hit;
+    const p = make();
+    cache.set(key, p);
+    p.catch(() => cache.delete(key));
     return p;
+  }
+}
+
+/**
+ * Learned masks per property and scenario shape, merged over every scenario of that shape that
+ * needed them (a mask learned once for a workload holds for the same workload at other times).
+ * @internal
+ */
+export class LearnedCache {
+  private readonly byKey = new Map<string, LearnedMasks>();
+
+  get(property: string, shape: string): LearnedMasks | undefined {
+    return this.byKey.get(`${property}\u0000${shape}`);
+  }
+
+  /** Merges `masks` into those of the shape and returns the merged masks. */
+  add(property: string, shape: string, masks: LearnedMasks): LearnedMasks {
+    const key = `${property}\u0000${shape}`;
+    const cur = this.byKey.get(key) ?? {};
+    const out: LearnedMasks = { ...cur };
+    for (const [name, list] of Object.entries(masks)) out[name] = [...new Set([...(out[name] ?? []), ...list])].sort();
+    this.byKey.set(key, out);
+    return out;
+  }
+
+  /** Every learned mask, per property (for the check result). */
+  summary(): { property: string; masks: string[] }[] {
+    const per = new Map<string, Set<string>>();
+    for (const [key, masks] of this.byKey) {
+      const property = key.slice(0, key.indexOf('\u0000'));
+      let set = per.get(property);
+      if (!set) per.set(property, (set = new Set()));
+      for (const [name, list] of Object.entries(masks)) for (const m of list) set.add(name === 'paths' ? m : `${m} (${name})`);
+    }
+    return [...per].map(([property, set]) => ({ property, masks: [...set].sort() })).filter((x) => x.masks.length > 0);
   }
 }

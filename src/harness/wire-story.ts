@@ -7,8 +7,9 @@ const MAX_FACTS = 3;
 
 /**
  * What a hosted program did on the wire that explains a failure, in sentences: watches that
- * ended and were never opened again (nor the resource listed), writes the API refused that were
- * never retried, and process deaths with the last line printed before them. Built from the
+ * ended and were never opened again (nor the resource listed), writes the API refused and reads
+ * it failed (5xx, 429) that were never retried, and process deaths with the last line printed
+ * before them. Built from the
  * `http:request`, `watch:close` and `process:exit` trace entries; empty for runs without
  * hosted programs.
  * @internal
@@ -40,7 +41,8 @@ export function wireStory(trace: readonly TraceEntry[], options: { exits?: boole
   }
   for (const r of requests) {
     const status = Number(r['status']);
-    if (status < 400 || r['method'] === 'GET') continue;
+    // a read answered 404 is an answer; a read answered 5xx or 429 (a list, a watch, a get) is owed a retry like a write
+    if (status < 400 || (r['method'] === 'GET' && status < 500 && status !== 429)) continue;
     const path = resourcePath(String(r['path']));
     const retried = requests.some((x) => x.t > r.t && sameProcess(x, r) && x['method'] === r['method'] && resourcePath(String(x['path'])) === path);
     if (retried) continue;

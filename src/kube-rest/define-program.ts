@@ -48,6 +48,7 @@ export interface ProgramSpec {
   env?: Record<string, string>;
   sample?: JsonObject[];
   resources?: ResourceDefinition[];
+  restartBackoff?: RestartBackoffOptions;
 }
 
 /**

@@ -57,6 +57,53 @@ export function fmtValue(v: unknown, max = 80): string {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
+/** A count as people read it: `8001` → `'8,001'`. @public */
+export function fmtCount(n: number): string {
+  const s = String(Math.round(Math.abs(n)));
+  return `${n < 0 ? '-' : ''}${s.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`;
+}
+
+/** A span of virtual instants: `t=62.0–70.0 s` (one instant: `t=62.0 s`). @public */
+export function fmtTimeRange(from: number, to: number): string {
+  if (from === to) return fmtTime(from);
+  return `t=${fmtSeconds(from).replace(/ s$/, '')}–${fmtSeconds(to)}`;
+}
+
+/**
+ * Something that happened at these instants, as one fact: `a write of status.x at t=1.0 s`, or,
+ * repeated, `8,001 writes of status.lastSyncTime, one per ms, t=62.0–70.0 s`. `one` and `many`
+ * are the singular and plural phrases (`a write of …`, `writes of …`).
+ * @public
+ */
+export function fmtOccurrences(times: readonly number[], one: string, many: string): string {
+  if (times.length === 0) return `no ${many}`;
+  const sorted = [...times].sort((a, b) => a - b);
+  const first = sorted[0]!;
+  const last = sorted[sorted.length - 1]!;
+  if (sorted.length === 1) return `${one} at ${fmtTime(first)}`;
+  const gap = (last - first) / (sorted.length - 1);
+  const rate = gap === 0 ? 'all at once' : gap < 1.5 && gap >= 0.5 ? 'one per ms' : `one every ${fmtDuration(gap)} on average`;
+  return `${fmtCount(sorted.length)} ${many}, ${rate}, ${fmtTimeRange(first, last)}`;
+}
+
+/**
+ * Facts that repeat, collapsed: items with the same `key` become one phrase (see
+ * {@link fmtOccurrences}), in order of first occurrence, at most `max` of them and then "and n more".
+ * @public
+ */
+export function collapseFacts<T extends { t: number }>(items: readonly T[], key: (x: T) => string, phrase: (x: T, times: readonly number[]) => string, max = 4): string[] {
+  const groups = new Map<string, { first: T; times: number[] }>();
+  for (const x of items) {
+    const k = key(x);
+    const g = groups.get(k);
+    if (g) g.times.push(x.t);
+    else groups.set(k, { first: x, times: [x.t] });
+  }
+  const out = [...groups.values()].slice(0, max).map((g) => phrase(g.first, g.times));
+  if (groups.size > max) out.push(`and ${groups.size - max} more`);
+  return out;
+}
+
 /** `a, b and c`; beyond `max` items: `a, b, c and 4 more`. @public */
 export function fmtList(items: readonly string[], max = 5): string {
   if (items.length === 0) return 'none';
@@ -153,7 +200,9 @@ const FAULT_PHRASES: Record<string, (e: TraceEntry, at: string) => string | unde
       ? `the ${field(e, 'reason') === 'relist' ? 'relist' : 'list after a restart'} of ${field(e, 'objectKind') ?? 'a kind'} by ${field(e, 'controller') ?? 'a controller'} at ${at} came from an API server replica ${field(e, 'versionsBack') ?? 'some'} resourceVersion(s) behind (stale-snapshot)`
       : `from ${at} the ${e['whole'] === true ? 'whole cache' : `${field(e, 'objectKind') ?? ''} watch`} of ${field(e, 'controller') ?? 'a controller'} lagged ${field(e, 'lagMs') !== undefined ? `${field(e, 'lagMs')} ms` : `${field(e, 'versionsBehind') ?? 'some'} event(s)`} behind the API server for ${field(e, 'forMs') ?? '?'} ms (stale-snapshot)`.replace('  ', ' '),
   'second-replica': (e, at) =>
-    field(e, 'controller') ? `a second replica ${field(e, 'controller')}/${field(e, 'replica') ?? '1'} started at ${at}${e['controllerUsesElection'] === true ? ', both replicas taking part in leader election' : ', and the controller does not use leader election'} (second-replica)` : undefined,
+    field(e, 'controller')
+      ? `a second replica ${field(e, 'controller')}/${field(e, 'replica') ?? '1'} started at ${at}${e['controllerUsesElection'] !== true ? ', and the controller does not use leader election' : e['leaderElection'] === false ? ', ignoring the leader election the first replica takes part in (split brain)' : ', both replicas taking part in leader election'} (second-replica)`
+      : undefined,
   recreation: (e, at) => (field(e, 'key') ? `${field(e, 'objectKind') ?? 'the object'} ${field(e, 'key')} was deleted and recreated under the same name at ${at} (recreation)` : undefined),
 };
 

@@ -86,7 +86,22 @@ ${lat ? `<tr><th>convergence latency p50 / p90 / p99 / max</th><td>${lat.p50} / 
 <tr><th>store writes per object</th><td>${s.storeWritesPerObject.toFixed(2)}</td></tr>
 <tr><th>peak downstream QPS</th><td>${s.peakDownstreamQps}</td></tr>
 </tbody></table></section>
+${behaviour(m)}
 ${coverage(m)}`;
+}
+
+/** Behaviour coverage of a pass and its growth run after run, as an inline SVG curve (a flat end says more runs find little new). */
+function behaviour(m: PassedReportModel): string {
+  const b = m.behaviour;
+  if (!b || b.growth.length === 0) return '';
+  const runs = b.growth.at(-1)![0];
+  const [w, h] = [480, 120];
+  const x = (run: number) => ((run / Math.max(1, runs)) * w).toFixed(1);
+  const y = (facts: number) => (h - (facts / Math.max(1, b.facts)) * h).toFixed(1);
+  const points = [`0,${h}`, ...b.growth.map(([run, facts]) => `${x(run)},${y(facts)}`)].join(' ');
+  const how = b.search === 'guided' ? `guided search: ${b.mutants ?? 0} mutants of ${b.pool ?? 0} coverage-adding runs` : 'swarm search';
+  return `<section id="behaviour"><h2>Behaviour coverage</h2><p>${b.facts} distinct behaviours (abstract object states and transitions, reconcile outcomes, fault sites) over ${runs} generated runs, ${how}.</p>
+<svg role="img" aria-label="distinct behaviours after each run: ${b.facts} after run ${runs}" viewBox="-2 -2 ${w + 4} ${h + 4}" width="${w}" height="${h}"><polyline fill="none" stroke="#2f6fdb" stroke-width="2" points="${points}"/></svg></section>`;
 }
 
 function coverage(m: ReportModel): string {

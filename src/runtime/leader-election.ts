@@ -19,6 +19,7 @@ export class LeaderElector {
   private stopped = false;
   private readonly identity: string;
   private readonly leaseName: string;
+  private readonly actor: string;
 
   constructor(
     private readonly env: RuntimeEnv,
@@ -28,6 +29,7 @@ export class LeaderElector {
   ) {
     this.identity = `${controller}-${replica}`;
     this.leaseName = `${controller}-leader`;
+    this.actor = `controller:${controller}/${replica}`;
   }
 
   start(): void {
@@ -43,7 +45,7 @@ export class LeaderElector {
     if (this.stopped) return;
     const { store, kernel, trace } = this.env;
     const now = kernel.now();
-    const actor = `controller:${this.identity.replace(/-(\d+)$/, '/$1')}`;
+    const actor = this.actor;
     const was = this.leader;
     try {
       const cur = store.peek('Lease', `kube-system/${this.leaseName}`);

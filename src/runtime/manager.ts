@@ -60,6 +60,7 @@ export class Manager {
     if (!honourElection) this.noElection.add(replica);
     this.startReplica(replica);
     return () => {
+      if (!this.retired.has(replica)) this.env.trace.push({ t: this.env.kernel.now(), type: 'controller:stop', controller: this.def.name, replica });
       this.retired.add(replica);
       this.electors[replica]?.stop();
       this.electors[replica] = undefined;

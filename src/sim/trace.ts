@@ -36,6 +36,7 @@ export type TraceType =
   | 'fault:inject'
   | 'controller:start'
   | 'controller:crash'
+  | 'controller:stop'
   | 'controller:leader'
   | 'environment:step'
   | 'kernel:blocked'

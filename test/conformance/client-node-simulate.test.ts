@@ -154,7 +154,7 @@ describe('kubeController: check', () => {
   });
 
   it('catches the variant that writes status unconditionally (no-hot-loop), with a shrunk reproduction', { timeout: 120_000 }, async () => {
-    const result = await check(buggyWebAppController, { runs: 3, seed: 1, faults: [], faultWindowMs: 500, settleMs: 3500, tailMs: 1000, determinism: false, properties: [properties.convergence(), properties.noHotLoop({ quietAfterMs: 500 })], shrink: { maxSteps: 10, maxMinimizeTests: 4 } });
+    const result = await check(buggyWebAppController, { runs: 3, seed: 1, faults: [], faultWindowMs: 500, settleMs: 3500, tailMs: 1000, determinism: false, properties: [properties.noHotLoop({ quietAfterMs: 500 }), properties.convergence()], shrink: { maxSteps: 10, maxMinimizeTests: 4 } });
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.property).toBe('no-hot-loop');

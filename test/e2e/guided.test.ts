@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { check, toReportModel } from '../../src/index.js';
 import { markdown } from '../../src/report/markdown.js';
+import { html } from '../../src/report/html.js';
+import { loadChartAssets } from '../../src/report/chart-assets.js';
 import { allFaults } from '../../faults/index.js';
 import { leakedBucket } from '../../examples/multi-fault/index.js';
 import { everyProperty } from '../../examples/multi-fault/judge.js';
@@ -44,6 +46,12 @@ describe("check({ search: 'guided' })", () => {
     expect(b.growth.at(-1)).toEqual([80, b.facts]);
     for (let i = 1; i < b.growth.length; i++) expect(b.growth[i]![1]).toBeGreaterThanOrEqual(b.growth[i - 1]![1]);
     expect(markdown(toReportModel(r))).toMatch(/## Behaviour coverage\n\n\d+ distinct behaviours .* over 80 generated runs, guided search: \d+ mutants of \d+ coverage-adding runs/);
+    // the HTML pass report draws the curve: one point per growth step, ending at the last run's count
+    const page = html(toReportModel(r), loadChartAssets());
+    expect(page).toContain(`aria-label="distinct behaviours after each run: ${b.facts} after run 80"`);
+    const points = /<section id="behaviour">[\s\S]*?points="([^"]+)"/.exec(page)![1]!.split(' ');
+    expect(points).toHaveLength(b.growth.length + 1);
+    expect(points.at(-1)).toBe('480.0,0.0');
   });
 
   it('names a bad search mode', async () => {

@@ -39,7 +39,7 @@ describe('boundedDownstreamQps', () => {
   });
   it('can require backoff even under the rate bound', async () => {
     const { verdict } = await judgeScenario(boundedDownstreamQps({ maxRequests: 10_000, requireBackoff: true }), scenario, { controllers: [bucketRetryStormBuggy], options });
-    expect(expectFailure(verdict).summary).toMatch(/retried without backoff \(gaps 10 ms, 10 ms/);
+    expect(expectFailure(verdict).summary).toMatch(/retried without backoff \(waits 10 ms, 10 ms/);
     const ok = await judgeScenario(boundedDownstreamQps({ requireBackoff: true }), scenario, { controllers: [bucketCorrect], options });
     expect(ok.verdict.ok).toBe(true);
   });

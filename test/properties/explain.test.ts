@@ -75,3 +75,25 @@ describe('fmtFault / fmtUserAction / letFacts', () => {
     );
   });
 });
+
+describe('advice from the mechanism found', () => {
+  it('names a split-brain replica as one that ignores leader election, not as taking part in it', () => {
+    const e = (leaderElection: boolean, uses: boolean): TraceEntry => ({ t: 0, type: 'fault:inject', kind: 'second-replica', controller: 'web', replica: 1, leaderElection, controllerUsesElection: uses });
+    expect(fmtFault(e(false, true))).toBe('a second replica web/1 started at t=0.0 s, ignoring the leader election the first replica takes part in (split brain) (second-replica)');
+    expect(fmtFault(e(true, true))).toContain('both replicas taking part in leader election');
+    expect(fmtFault(e(true, false))).toContain('the controller does not use leader election');
+  });
+
+  it('does not say "no controller ever reconciled" an owned object next to the reconcile that wrote it', async () => {
+    const { build } = await import('../../properties/_internals/timeline.js');
+    const { lastActions } = await import('../../properties/_internals/last-actions.js');
+    const tl = build([
+      { t: 0, type: 'reconcile:start', controller: 'web', replica: 0, key: 'default/web', n: 1 },
+      { t: 1, type: 'store:write', actor: 'controller:web/0', verb: 'create', kind: 'ConfigMap', key: 'default/web-config', changed: [], noop: false },
+      { t: 2, type: 'reconcile:end', controller: 'web', replica: 0, key: 'default/web', n: 1, result: 'done' },
+    ]);
+    const s = lastActions(tl, 'ConfigMap', 'default/web-config');
+    expect(s).not.toContain('no controller ever reconciled');
+    expect(s).toContain('in the reconcile of default/web by web/0');
+  });
+});

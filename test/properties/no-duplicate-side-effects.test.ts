@@ -39,3 +39,27 @@ describe('noDuplicateSideEffects', () => {
     expect(noDuplicateSideEffects({ ownerField: 'meta.owner', maxPerOwner: 2 }).judge({ ...base, downstream: nested }, undefined).ok).toBe(true);
   });
 });
+
+describe('noDuplicateSideEffects: finding the owner without ownerField', () => {
+  const base = { trace: [], requests: [], primaryKinds: ['Order'], timing: { faultWindowEnd: 0, lastActionAt: 0, settleStart: 0, tailStart: 0, end: 1000 } } as unknown as RunRecord;
+  const writes = [{ t: 0, actor: 'user', verb: 'create', kind: 'Order', key: 'default/o1', uid: 'uid-1', changed: [], noop: false }];
+  const shop = (orders: Record<string, unknown>[]) => ({ services: [{ name: 'shop', resources: orders.map((b, i) => ({ id: String(i + 1), body: { id: String(i + 1), ...b } })) }] });
+
+  it('groups by a field holding a primary object uid: four orders for one Order behind `ownerUid` (the old blind spot)', () => {
+    const four = shop([1, 2, 3, 4].map(() => ({ ownerUid: 'uid-1', item: 'book' })));
+    const v = expectFailure(noDuplicateSideEffects().judge({ ...base, writes, downstream: four } as RunRecord, undefined));
+    expect(v.summary).toBe('duplicate side effect: 4 resources in shop for ownerUid uid-1');
+    // one per owner passes
+    expect(noDuplicateSideEffects().judge({ ...base, writes, downstream: shop([{ ownerUid: 'uid-1' }]) } as RunRecord, undefined).ok).toBe(true);
+  });
+
+  it('groups by a field holding namespace/name, or by an idempotency key', () => {
+    expect(expectFailure(noDuplicateSideEffects().judge({ ...base, writes, downstream: shop([{ meta: { source: 'default/o1' } }, { meta: { source: 'default/o1' } }]) } as RunRecord, undefined)).summary).toContain('for meta.source default/o1');
+    expect(expectFailure(noDuplicateSideEffects().judge({ ...base, writes, downstream: shop([{ idempotencyKey: 'k1' }, { idempotencyKey: 'k1' }]) } as RunRecord, undefined)).summary).toContain('for idempotencyKey k1');
+  });
+
+  it('says it could not judge when no resource names its owner (never a silent pass)', () => {
+    const v = noDuplicateSideEffects().judge({ ...base, writes, downstream: shop([{ item: 'book' }, { item: 'book' }]) } as RunRecord, undefined);
+    expect(v).toMatchObject({ ok: true, stats: { judged: false, reason: expect.stringContaining('could not judge: no resource of shop names its owner') } });
+  });
+});

@@ -8,6 +8,7 @@ import { aliasUids, uidAliases } from '../../properties/_internals/normalize.js'
 import { singleChildCorrect } from '../../examples/fault-targets/single-child/correct.js';
 import { auditCorrect } from '../../examples/fault-targets/duplication/correct.js';
 import type { ControllerDefinition, RunRecord, Scenario } from '../../src/index.js';
+import { TENANT, tenantController } from '../../examples/false-positives/namespace-provisioner.js';
 
 // the second watch delivery of the run is the new Pod's ADDED event: the cache misses the Pod until the settle relist
 const dropPodAdded = { events: [{ kind: 'watch-event-loss', nth: 1 }], background: [] };
@@ -59,6 +60,30 @@ describe('noExtraDestructiveActions false positives (regressions, found by bench
     const creates = run.writes.filter((w) => w.verb === 'create' && w.kind === 'Pod' && w.error === undefined);
     expect(creates.length).toBeGreaterThan(2);
     expect(run.writes.filter((w) => w.actor === 'environment:garbage-collector' && w.removed).length).toBe(creates.length);
+    expect(verdict.ok).toBe(true);
+  });
+
+  it('a child created in a Namespace made for an owner already deleted, removed with that Namespace, is not an extra create', async () => {
+    // found on the corpus's namespace-provisioner (this run): the Tenant's DELETED event is lost
+    // for a while, the controller recreates its Namespace (collected) and the Role in it (removed
+    // with the Namespace by the namespace controller), three times
+    const s: Scenario = {
+      seed: 12,
+      controllers: [{ name: tenantController.name }],
+      initialObjects: [],
+      workload: [
+        { at: 14_700, type: 'create', object: { kind: TENANT, metadata: { name: 'team-0' }, spec: { admins: ['alice'], maxPods: 10 } } },
+        { at: 20_700, type: 'delete', kind: TENANT, key: 'team-0' },
+      ],
+      faults: {
+        events: [{ kind: 'delay', nth: 5, params: { ms: 870 } }, { kind: 'api-conflict', nth: 3 }],
+        background: [{ kind: 'event-loss', rate: 0.29 }, { kind: 'watch-event-loss', rate: 0.31 }, { kind: 'api-conflict', rate: 0.03 }],
+      },
+      options: { faultWindowMs: 30_000, settleMs: 30_000 },
+    };
+    const { verdict, run } = await judgeScenario(noExtraDestructiveActions({ learn: false }), s, side(tenantController));
+    expect(run.writes.filter((w) => w.actor === 'environment:namespace-controller' && w.kind === 'Role' && w.removed).length).toBeGreaterThan(0);
+    expect(run.writes.filter((w) => w.verb === 'create' && w.kind === 'Role' && w.error === undefined).length).toBeGreaterThan(1);
     expect(verdict.ok).toBe(true);
   });
 

@@ -116,3 +116,23 @@ describe('recovery compares external resources by what they are', () => {
     expect(run.requests.filter((r) => r.method === 'POST').length).toBeGreaterThanOrEqual(2);
   });
 });
+
+describe('recovery masks are validated against the whole world', () => {
+  // the masks are written for the world (same-end-state gets the same list), but recovery compares
+  // only the reverted object's subtree: a ConfigMap outside it is no typo
+  const withConfig: typeof scenario = {
+    ...scenario,
+    workload: [...scenario.workload, { at: 0, type: 'create', object: { kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'default' }, data: { region: 'eu' } } }],
+  };
+  it('accepts a mask that matches an object outside the reverted subtree, and the harness placement fields', async () => {
+    const p = recovery({ masks: ['metadata.generation', 'status.observedGeneration', 'data.region', 'spec.nodeName'] });
+    const { verdict } = await judgeScenario(p, withConfig, { controllers: [podsCorrect] });
+    if (!verdict.ok) throw new Error(verdict.summary);
+    expect(p.problems!()).toEqual([]);
+  });
+  it('still reports a mask that matches nothing anywhere', async () => {
+    const p = recovery({ masks: ['metadata.generation', 'data.regoin'] });
+    await judgeScenario(p, withConfig, { controllers: [podsCorrect] });
+    expect(p.problems!()).toEqual([expect.stringMatching(/^mask "data.regoin" matches no path in any of the 2 states compared; the nearest path is "data.region"/)]);
+  });
+});

@@ -74,3 +74,57 @@ describe('same-end-state false positives (regressions)', () => {
     expect(sameEndState({ masks: [] }).judge(run, twin).ok).toBe(false);
   });
 });
+
+describe('same-end-state compares every content field', () => {
+  it('a ConfigMap\'s data differs: reported (not only spec and status)', async () => {
+    const { compareStates, normalizeState } = await import('../../properties/_internals/normalize.js');
+    const cm = (region: string) => ({ kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'default', uid: `u-${region}`, resourceVersion: '1', generation: 1, creationTimestamp: 't', finalizers: [], ownerReferences: [], labels: {}, annotations: {} }, spec: {}, status: {}, data: { region } });
+    const norm = (region: string) => normalizeState([cm(region)], undefined, { ignoreKinds: [], masks: [], timestamps: true, downstream: false });
+    expect(compareStates(norm('eu'), norm('eu'))).toEqual([]);
+    expect(compareStates(norm('eu'), norm('us')).map((d) => d.paths)).toEqual([['data.region']]);
+  });
+});
+
+describe('same-end-state: references compare by what they name', () => {
+  const meta = (name: string, uid: string, annotations: Record<string, string> = {}) => ({ name, namespace: 'default', uid, resourceVersion: '1', generation: 1, creationTimestamp: 't', finalizers: [], ownerReferences: [], labels: {}, annotations });
+  const obj = (kind: string, m: ReturnType<typeof meta>) => ({ kind, metadata: m, spec: {}, status: {} });
+  it('a uid inside a value (an annotation "pr-0.<uid>") compares by whose uid it is', async () => {
+    const { compareStates, normalizeState } = await import('../../properties/_internals/normalize.js');
+    const norm = (envUid: string, otherUid: string, held: string) =>
+      normalizeState([obj('PreviewEnv', meta('pr-0', envUid)), obj('PreviewEnv', meta('pr-1', otherUid)), obj('ConfigMap', meta('pr-0-main', 'uid-9', { 'example.com/release': `pr-0.${held === 'env' ? envUid : otherUid}` }))], undefined, { ignoreKinds: [], masks: [], timestamps: true, downstream: false });
+    // faults changed the creation order: the same PreviewEnv got another uid
+    expect(compareStates(norm('uid-4', 'uid-5', 'env'), norm('uid-5', 'uid-4', 'env'))).toEqual([]);
+    // the annotation names the other PreviewEnv: a real difference
+    expect(compareStates(norm('uid-4', 'uid-5', 'env'), norm('uid-4', 'uid-5', 'other')).map((d) => d.paths)).toEqual([['metadata.annotations["example.com/release"]']]);
+  });
+  it('a field named after a collection ("user" of a key) holding one of its ids compares by the resource it names', async () => {
+    const { compareStates, normalizeState } = await import('../../properties/_internals/normalize.js');
+    // users created in another order get other ids; the key belongs to the same user (alice)
+    const world = (ids: Record<string, string>, keyUser: string) => [
+      { name: 'iam', baseUrl: 'https://iam.example', resources: { users: [{ id: ids['alice'], name: 'alice' }, { id: ids['bob'], name: 'bob' }], keys: [{ id: '9', user: ids[keyUser] }] } },
+    ];
+    const norm = (d: unknown) => normalizeState([], d, { ignoreKinds: [], masks: [], timestamps: true, downstream: true });
+    expect(compareStates(norm(world({ alice: '1', bob: '2' }, 'alice')), norm(world({ alice: '2', bob: '1' }, 'alice')))).toEqual([]);
+    expect(compareStates(norm(world({ alice: '1', bob: '2' }, 'alice')), norm(world({ alice: '1', bob: '2' }, 'bob'))).map((d) => d.id)).toEqual(['downstream iam/keys']);
+  });
+});
+
+describe('same-end-state: claims a StatefulSet retains from ordinals scaled away are history', () => {
+  const meta = (name: string) => ({ name, namespace: 'default', uid: `u-${name}`, resourceVersion: '1', generation: 1, creationTimestamp: 't', finalizers: [], ownerReferences: [], labels: {}, annotations: {} });
+  const sts = (replicas: number, policy?: string) => ({ kind: 'StatefulSet', metadata: meta('events'), spec: { replicas, volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: {} }], ...(policy ? { persistentVolumeClaimRetentionPolicy: { whenScaled: policy } } : {}) }, status: {} });
+  const pvc = (i: number) => ({ kind: 'PersistentVolumeClaim', metadata: meta(`data-events-${i}`), spec: {}, status: { phase: 'Bound' } });
+  it('a claim of an ordinal above replicas is left out; one the set still uses is compared', async () => {
+    const { compareStates, normalizeState } = await import('../../properties/_internals/normalize.js');
+    const norm = (objects: object[]) => normalizeState(objects as never, undefined, { ignoreKinds: [], masks: [], timestamps: true, downstream: false });
+    // the run's rollout reached ordinal 2 before the scale-down to 2, the twin's did not
+    expect(compareStates(norm([sts(2), pvc(0), pvc(1)]), norm([sts(2), pvc(0), pvc(1), pvc(2)]))).toEqual([]);
+    expect(compareStates(norm([sts(2), pvc(0), pvc(1)]), norm([sts(2), pvc(0)])).map((d) => `${d.id} ${d.change}`)).toEqual(['PersistentVolumeClaim default/data-events-1 missing']);
+    // the set deleted (Broker deleted): the claims it made and retained are history too, a user's claim is not
+    const made = new Set(['default/data-events-0', 'default/data-events-1']);
+    const normMade = (objects: object[]) => normalizeState(objects as never, undefined, { ignoreKinds: [], masks: [], timestamps: true, downstream: false, statefulSetClaims: made });
+    expect(compareStates(normMade([pvc(0)]), normMade([pvc(0), pvc(1)]))).toEqual([]);
+    expect(compareStates(normMade([pvc(0)]), normMade([pvc(0), pvc(7)])).map((d) => `${d.id} ${d.change}`)).toEqual(['PersistentVolumeClaim default/data-events-7 extra']);
+    // whenScaled: Delete removes them: a leftover is a difference
+    expect(compareStates(norm([sts(2, 'Delete'), pvc(0), pvc(1)]), norm([sts(2, 'Delete'), pvc(0), pvc(1), pvc(2)])).map((d) => `${d.id} ${d.change}`)).toEqual(['PersistentVolumeClaim default/data-events-2 extra']);
+  });
+});

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { specStatusOwnership } from '../../properties/spec-status-ownership.js';
 import { clampSpecBuggy, clampStatusCorrect } from '../../examples/property-targets/widget-controllers.js';
 import { createAll, widget, widgetScenario } from '../../examples/property-targets/widget.js';
-import { expectFailure, judgeScenario, propertyLaws } from '../helpers/property-laws.js';
+import { expectFailure, expectQuiet, judgeScenario, propertyLaws } from '../helpers/property-laws.js';
+import { defineController, type Scenario } from '../../src/index.js';
 
 const scenario = widgetScenario(['widget'], createAll([widget('big', 8), widget('small', 2)]));
 
@@ -31,5 +32,33 @@ describe('specStatusOwnership', () => {
     const v = expectFailure(specStatusOwnership().judge(tampered, undefined));
     expect(v.summary).toBe('user wrote status: patchStatus Widget default/small by the user at t=3.0 s (changed status.size)');
     expect(v.explanation).toContain('status is observed state, owned by the controller');
+  });
+});
+
+describe('specStatusOwnership: only what the user declared', () => {
+  // a secret copier: for Secret, copies the data of each user Secret labelled copy=yes into <name>-copy, which it owns
+  const copier = (writesUserSecret: boolean) =>
+    defineController({
+      name: writesUserSecret ? 'copier-bug' : 'copier',
+      for: 'Secret',
+      async reconcile(ctx) {
+        const s = await ctx.client.tryGet<Record<string, unknown>>('Secret', ctx.key);
+        if (!s || s.metadata.labels['copy'] !== 'yes') return;
+        const name = `${s.metadata.name}-copy`;
+        const copy = await ctx.client.tryGet<Record<string, unknown>>('Secret', `default/${name}`);
+        if (!copy) await ctx.client.create({ kind: 'Secret', metadata: { name, namespace: 'default' }, spec: { note: 'copy' } });
+        else if (copy.spec['note'] !== 'copied') await ctx.client.update({ ...copy, spec: { note: 'copied' } });
+        // BUG variant: stamps the user's own Secret
+        if (writesUserSecret && s.spec['note'] !== 'seen') await ctx.client.update({ ...s, spec: { ...s.spec, note: 'seen' } });
+      },
+    });
+  const s: Scenario = { seed: 1, controllers: [{ name: 'copier' }], initialObjects: [], workload: [{ at: 0, type: 'create', object: { kind: 'Secret', metadata: { name: 'db', namespace: 'default', labels: { copy: 'yes' } }, spec: { note: 'user' } } }], faults: { events: [], background: [] } };
+
+  it('lets a controller write the objects of its primary kind it created itself (a secret copier writes its copies)', async () => {
+    expectQuiet((await judgeScenario(specStatusOwnership(), s, { controllers: [copier(false)] })).verdict);
+  });
+  it('still flags a write to the spec of the Secret the user declared', async () => {
+    const v = expectFailure((await judgeScenario(specStatusOwnership(), { ...s, controllers: [{ name: 'copier-bug' }] }, { controllers: [copier(true)] })).verdict);
+    expect(v.summary).toContain('controller wrote spec: update Secret default/db by controller copier-bug/0');
   });
 });

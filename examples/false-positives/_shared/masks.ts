@@ -8,8 +8,9 @@ import { sameEndState } from '../../../properties/same-end-state.js';
  * between a run and its twin for reasons no controller controls.
  */
 export function endStateProperties(...assignedElsewhere: string[]): Property[] {
-  const masks = ['metadata.generation', 'status.observedGeneration', ...assignedElsewhere];
-  return [sameEndState({ masks }), recovery({ masks })];
+  // each property's own default masks (generations, condition times) stay: masks replace the defaults
+  const withDefaults = (p: Property) => [...(p.options['masks'] as string[]), ...assignedElsewhere];
+  return [sameEndState({ masks: withDefaults(sameEndState()) }), recovery({ masks: withDefaults(recovery()) })];
 }
 
 /** {@link endStateProperties} for worlds with Pods (the scheduler's placement fields). */

@@ -31,8 +31,26 @@ function removals(ix: TraceIndex): TraceEntry[] {
   return out.sort((a, b) => a.t - b.t);
 }
 
+/** Each index's deliveries (decision 'deliver') by object and resourceVersion, built once per index. */
+const deliveriesByVersion = new WeakMap<TraceIndex, Map<string, TraceEntry[]>>();
+
+const versionKey = (e: TraceEntry): string => `${objectId(e)}\u0000${typeof e['rv']}:${String(e['rv'])}`;
+
+/** The deliveries of the version a write made, in trace order (a map lookup: a long run has many states). */
 function deliveriesOf(ix: TraceIndex, w: TraceEntry): TraceEntry[] {
-  return ix.deliveries.filter((e) => e['decision'] === 'deliver' && e['rv'] === w['rv'] && objectId(e) === objectId(w));
+  let byVersion = deliveriesByVersion.get(ix);
+  if (!byVersion) {
+    byVersion = new Map();
+    for (const e of ix.deliveries) {
+      if (e['decision'] !== 'deliver') continue;
+      const k = versionKey(e);
+      const list = byVersion.get(k);
+      if (list) list.push(e);
+      else byVersion.set(k, [e]);
+    }
+    deliveriesByVersion.set(ix, byVersion);
+  }
+  return byVersion.get(versionKey(w)) ?? [];
 }
 
 function stateWords(w: TraceEntry, by: TraceEntry): string {
@@ -126,15 +144,31 @@ export const coalescedState: Strategy = {
   },
 };
 
+/** Per reconcile, the last delivery of each stream of its controller replica before it started, built once per index in one sweep. */
+const freshestByReconcile = new WeakMap<TraceIndex, Map<ReconcileSpan, TraceEntry[]>>();
+
 /** The last delivery of each stream of the controller before the reconcile started. */
 function freshestBefore(ix: TraceIndex, r: ReconcileSpan): TraceEntry[] {
-  const last = new Map<string, TraceEntry>();
-  for (const d of ix.deliveries) {
-    if (ix.position.get(d)! > r.startIndex) break;
-    if (d['controller'] !== r.controller || d['replica'] !== r.replica || d['decision'] !== 'deliver') continue;
-    last.set(streamOf(d), d);
+  let byReconcile = freshestByReconcile.get(ix);
+  if (!byReconcile) {
+    byReconcile = new Map();
+    /** Per controller replica, its streams' last deliveries so far. */
+    const last = new Map<string, Map<string, TraceEntry>>();
+    let next = 0;
+    for (const span of [...ix.reconciles].sort((a, b) => a.startIndex - b.startIndex)) {
+      for (; next < ix.deliveries.length && ix.position.get(ix.deliveries[next]!)! <= span.startIndex; next++) {
+        const d = ix.deliveries[next]!;
+        if (d['decision'] !== 'deliver') continue;
+        const replica = `${String(d['controller'])}/${String(d['replica'])}`;
+        let streams = last.get(replica);
+        if (!streams) last.set(replica, (streams = new Map()));
+        streams.set(streamOf(d), d);
+      }
+      byReconcile.set(span, [...(last.get(`${span.controller}/${span.replica}`)?.values() ?? [])]);
+    }
+    freshestByReconcile.set(ix, byReconcile);
   }
-  return [...last.values()];
+  return [...(byReconcile.get(r) ?? [])];
 }
 
 /**

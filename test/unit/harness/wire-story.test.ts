@@ -39,4 +39,17 @@ describe('wireStory', () => {
     ]);
     expect(wireParagraph(trace)).toBe(`On the wire: ${wireStory(trace).join('; ')}.`);
   });
+
+  it('names a failed list (5xx, 429) never retried, and not a read answered 404', () => {
+    const trace: TraceEntry[] = [
+      req(10, 'GET', '/apis/apps/v1/deployments', 500),
+      req(12, 'GET', '/api/v1/namespaces/team-a/secrets/db', 404),
+      req(14, 'GET', '/api/v1/namespaces?limit=500', 429),
+      req(520, 'GET', '/api/v1/namespaces', 200),
+      tail,
+    ];
+    expect(wireStory(trace)).toEqual(['GET /apis/apps/v1/deployments by copier/0 answered 500 at t=0.01 s and was never retried']);
+    // listed again later, or watched: retried
+    expect(wireStory([...trace.slice(0, -1), req(5_010, 'GET', '/apis/apps/v1/deployments?watch=true&resourceVersion=0', 200, { watch: true }), tail])).toEqual([]);
+  });
 });

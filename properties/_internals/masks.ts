@@ -1,0 +1,159 @@
+import { diff } from '@vitest/utils/diff';
+import type { LearnedMasks } from '../../src/harness/property.js';
+import { PLACEMENT_FIELDS } from '../../src/environment/pod-lifecycle.js';
+import { allPaths, dropPath, fmtPath, leafDiffs, nearest, parsePath, parsePattern, permutedArrays, sortAt, type PatternStep, type Segment } from './paths.js';
+
+/**
+ * Masks of the differential properties (same-end-state, recovery, no-extra-destructive-actions):
+ * the user's (validated against every state compared: a mask that matches nothing in any run is
+ * an error naming the nearest path) and the learned ones, Sieve-style: what differs between
+ * benign fault-free runs of the same scenario is path, not destination.
+ * @internal
+ */
+
+/** The condition fields every controller stamps with times or generations: masked by default. */
+export const CONDITION_MASKS: readonly string[] = ['status.conditions[*].lastTransitionTime', 'status.conditions[*].lastHeartbeatTime', 'status.conditions[*].observedGeneration'];
+
+/** Why a list of masks is malformed, or undefined. */
+export function masksProblem(masks: unknown): string | undefined {
+  if (!Array.isArray(masks)) return 'masks must be an array of field paths such as "status.conditions[*].lastTransitionTime"';
+  for (const m of masks) {
+    if (typeof m !== 'string' || m === '') return 'masks must be an array of non-empty field paths';
+    const p = parsePattern(m);
+    if (typeof p === 'string') return `mask ${JSON.stringify(m)}: ${p}`;
+  }
+  return undefined;
+}
+
+const compiled = new Map<string, PatternStep[]>();
+
+/** A mask's steps (parsed once). */
+export function patternOf(mask: string): PatternStep[] {
+  let p = compiled.get(mask);
+  if (!p) {
+    const r = parsePattern(mask);
+    if (typeof r === 'string') throw new TypeError(r);
+    compiled.set(mask, (p = r));
+  }
+  return p;
+}
+
+/** How often each user mask matched, and the paths seen, over every state a property compared. */
+export class MaskTally {
+  readonly hits = new Map<string, number>();
+  readonly paths = new Set<string>();
+  compared = 0;
+
+  /**
+   * Problems: user masks that matched nothing in any compared state. Not the property's
+   * `defaults` nor the harness's own bundles (PLACEMENT_FIELDS): those name real fields, which a
+   * world may just not have at the end (a Sandbox whose Pod is gone).
+   */
+  problems(masks: readonly string[], defaults: readonly string[]): string[] {
+    if (this.compared === 0) return [];
+    const out: string[] = [];
+    for (const m of masks) {
+      if (defaults.includes(m) || PLACEMENT_FIELDS.includes(m) || (this.hits.get(m) ?? 0) > 0) continue;
+      const near = nearest(m, this.paths);
+      out.push(`mask ${JSON.stringify(m)} matches no path in any of the ${this.compared} states compared${near ? `; the nearest path is ${JSON.stringify(near)}` : ''}. Fix the path or remove the mask.`);
+    }
+    return out;
+  }
+}
+
+/** Per configured property (its resolved options object), its tally. */
+export function tallyOf(tallies: WeakMap<object, MaskTally>, options: object): MaskTally {
+  let t = tallies.get(options);
+  if (!t) tallies.set(options, (t = new MaskTally()));
+  return t;
+}
+
+/** A state: id (`Kind namespace/name`) → value. */
+export type State = Map<string, unknown>;
+
+/** What benign runs disagree on, learned from their states (the first is the reference). */
+export function learnStateMasks(states: readonly State[]): LearnedMasks {
+  const objects = new Set<string>();
+  const sets = new Set<string>();
+  const paths = new Set<string>();
+  const optional = new Set<string>();
+  if (states.length < 2) return {};
+  const ids = new Set(states.flatMap((s) => [...s.keys()]));
+  for (const id of ids) {
+    if (!states.every((s) => s.has(id))) {
+      objects.add(id);
+      continue;
+    }
+    const base = states[0]!.get(id);
+    // lists whose members only permute compare as sets
+    const setPaths: Segment[][] = [];
+    for (const s of states.slice(1)) for (const p of permutedArrays(base, s.get(id))) if (!setPaths.some((q) => fmtPath(q) === fmtPath(p))) setPaths.push(p);
+    for (const p of setPaths) sets.add(`${id}: ${fmtPath(p)}`);
+    const canon = (v: unknown) => setPaths.reduce((x, p) => sortAt(x, p), v);
+    // a leaf every benign run has, with values that differ, is masked by value: a run without it still differs
+    for (const s of states.slice(1)) for (const d of leafDiffs(canon(base), canon(s.get(id)))) (d.expected === undefined || d.actual === undefined ? optional : paths).add(`${id}: ${fmtPath(d.path)}`);
+  }
+  for (const p of optional) paths.delete(p);
+  return { objects: [...objects].sort(), sets: [...sets].sort(), paths: [...paths].sort(), optional: [...optional].sort() };
+}
+
+/** What a value masked by learning compares as. */
+const VARIES = '<differs between fault-free runs>';
+
+function maskValue(value: unknown, path: readonly Segment[]): unknown {
+  if (path.length === 0) return value === undefined ? undefined : VARIES;
+  const [head, ...rest] = path as [Segment, ...Segment[]];
+  if (Array.isArray(value) && typeof head === 'number' && head < value.length) return value.map((el, i) => (i === head ? maskValue(el, rest) : el));
+  if (value !== null && typeof value === 'object' && !Array.isArray(value) && typeof head === 'string' && head in value) return { ...(value as Record<string, unknown>), [head]: maskValue((value as Record<string, unknown>)[head], rest) };
+  return value;
+}
+
+function split(entry: string): [string, Segment[]] | undefined {
+  const i = entry.indexOf(': ');
+  if (i < 0) return undefined;
+  const path = parsePath(entry.slice(i + 2));
+  return path === undefined ? undefined : [entry.slice(0, i), path];
+}
+
+/** A state without what the learned masks leave out (whole objects, paths) and with learned sets in canonical order. */
+export function applyLearned(state: State, learned: LearnedMasks | undefined): State {
+  if (!learned) return state;
+  const out: State = new Map(state);
+  for (const id of learned['objects'] ?? []) out.delete(id);
+  for (const e of learned['sets'] ?? []) {
+    const s = split(e);
+    if (s && out.has(s[0])) out.set(s[0], sortAt(out.get(s[0]), s[1]));
+  }
+  for (const e of learned['optional'] ?? []) {
+    const s = split(e);
+    if (s && out.has(s[0])) out.set(s[0], dropPath(out.get(s[0]), s[1]));
+  }
+  for (const e of learned['paths'] ?? []) {
+    const s = split(e);
+    if (s && out.has(s[0])) out.set(s[0], maskValue(out.get(s[0]), s[1]));
+  }
+  return out;
+}
+
+/** The learned entries in words, for a report: `masked because fault-free runs disagree: …`. */
+export function fmtLearned(learned: LearnedMasks | undefined, max = 6): string | undefined {
+  if (!learned) return undefined;
+  const entries = [...(learned['objects'] ?? []).map((o) => `${o} (whole object)`), ...(learned['sets'] ?? []).map((s) => `${s} (as a set)`), ...(learned['paths'] ?? []), ...(learned['optional'] ?? []).map((p) => `${p} (present or not)`), ...(learned['counts'] ?? [])];
+  if (entries.length === 0) return undefined;
+  return `masked because fault-free runs disagree: ${entries.slice(0, max).join('; ')}${entries.length > max ? `; and ${entries.length - max} more` : ''}`;
+}
+
+/** Records the paths of a value for nearest-path suggestions (prefix `downstream.<service>` for fake-service resources). */
+export function notePaths(tally: MaskTally | undefined, value: unknown, prefix: Segment[] = []): void {
+  if (!tally || tally.paths.size >= 5000) return;
+  for (const p of allPaths(value, prefix, new Set(), 5000 - tally.paths.size)) tally.paths.add(p);
+}
+
+const plain = (s: string) => s;
+
+/** A `-`/`+` diff of two values (vitest's diff), `-` the expected side, `+` the actual. */
+export function fmtDiff(expected: unknown, actual: unknown, expectedName: string, actualName: string): string {
+  return (
+    diff(expected, actual, { aAnnotation: expectedName, bAnnotation: actualName, aColor: plain, bColor: plain, changeColor: plain, commonColor: plain, patchColor: plain, expand: true }) ?? ''
+  );
+}

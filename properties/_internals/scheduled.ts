@@ -1,0 +1,99 @@
+import type { ReconcileSpan, Timeline } from './timeline.js';
+
+/**
+ * Scheduled work (idempotence, no-hot-loop): what a controller does because a time it chose
+ * came, not because the world changed under it. A CronJob-like controller sleeps until the next
+ * slot (`requeueAfter`) and then creates that slot's Job: on an unchanged world that is its
+ * purpose, not a missing fixed point.
+ *
+ * A reconcile is started by the controller's own timer when the previous reconcile of the key by
+ * the same process asked to `requeueAfter` and it started exactly then. It is scheduled work when
+ * the world was at a fixed point before it: every reconcile of that key by that process since
+ * `from` (the tail's extra reconciles) changed nothing; and when it is not a poll loop: the
+ * previous scheduled change of the key was at least {@link MIN_SCHEDULE_MS} earlier. Once such a
+ * reconcile changed something, the reconciles of that key that follow (the events of its own
+ * writes, the Job the environment runs, an old Job deleted) are its consequences, except one an
+ * event of a consequence's own write started: a reconcile that feeds itself is a hot loop
+ * whatever began it. The environment moving on its own (a Job the controller created earlier
+ * finishing) starts such consequences too: the world changed, no re-reconcile of an unchanged one.
+ * @internal
+ */
+
+/** The shortest time between two scheduled changes of one key (less is a poll loop). */
+export const MIN_SCHEDULE_MS = 1000;
+
+/** The reconciles (from `from` on) that are scheduled work or its consequences. */
+export function scheduledWork(tl: Timeline, from: number): Set<ReconcileSpan> {
+  // what each reconcile changed (objects; a mutating downstream call counts as a change too)
+  const changing = new Map<ReconcileSpan, Set<string>>();
+  const change = (span: ReconcileSpan, what: string) => {
+    const set = changing.get(span);
+    if (set) set.add(what);
+    else changing.set(span, new Set([what]));
+  };
+  for (const w of tl.writes) if (w.reconcile && !w.noop && !w.error) change(w.reconcile, `${w.kind} ${w.key}`);
+  for (const r of tl.requests) if (r.reconcile && r.mutating) change(r.reconcile, `${r.method} ${r.endpoint}`);
+  // the reconcile and object of each resource version, and the writes behind each process's notifications of a key
+  const byRv = new Map<number, { span: ReconcileSpan | undefined; actor: string; object: string }>();
+  for (const w of tl.writes) if (w.rv !== undefined) byRv.set(w.rv, { span: w.reconcile, actor: w.actor, object: `${w.kind} ${w.key}` });
+  const causes = new Map<string, { index: number; rv: number }[]>();
+  for (const n of tl.notifies) {
+    if (!n.delivered || n.causeRv === undefined) continue;
+    const k = `controller:${n.controller}/${n.replica}\u0000${n.key}`;
+    const c = { index: n.index, rv: n.causeRv };
+    const list = causes.get(k);
+    if (list) list.push(c);
+    else causes.set(k, [c]);
+  }
+  const timers = new Set<ReconcileSpan>();
+  const consequences = new Set<ReconcileSpan>();
+  const last = new Map<string, ReconcileSpan>();
+  const begun = new Set<string>();
+  // keys whose reconciles since `from` changed something outside a schedule: no fixed point to keep
+  const unsettled = new Set<string>();
+  const lastChange = new Map<string, number>();
+  for (const span of tl.reconciles) {
+    const k = `${span.actor}\u0000${span.key}`;
+    const prev = last.get(k);
+    last.set(k, span);
+    if (span.start < from || unsettled.has(k)) continue;
+    if (prev !== undefined && firedBy(prev, span)) {
+      if (span.start - (lastChange.get(k) ?? -Infinity) < MIN_SCHEDULE_MS) {
+        // a poll loop: its changes are no schedule, and nothing after them a consequence
+        if (changing.has(span)) unsettled.add(k);
+        continue;
+      }
+      timers.add(span);
+      if (changing.has(span)) {
+        begun.add(k);
+        lastChange.set(k, span.start);
+      }
+      continue;
+    }
+    // the writes whose events started it (since the previous reconcile began)
+    const after = prev?.startIndex ?? -1;
+    const started: { span: ReconcileSpan | undefined; actor: string; object: string }[] = [];
+    for (const c of causes.get(k) ?? []) {
+      const w = c.index > after && c.index < span.startIndex ? byRv.get(c.rv) : undefined;
+      if (w) started.push(w);
+    }
+    // the environment moving on its own (a Job finishing) changes the world as a schedule does
+    if (!begun.has(k) && started.some((w) => w.actor.startsWith('environment:'))) begun.add(k);
+    if (!begun.has(k)) {
+      if (changing.has(span)) unsettled.add(k);
+      continue;
+    }
+    // started by the event of a consequence's write to an object it changes again: a loop feeding itself, no consequence
+    const changes = changing.get(span);
+    const feeds = changes !== undefined && started.some((w) => w.span !== undefined && consequences.has(w.span) && changes.has(w.object));
+    if (!feeds) consequences.add(span);
+    else unsettled.add(k);
+  }
+  for (const s of consequences) timers.add(s);
+  return timers;
+}
+
+/** Whether `span` is the one `prev`'s `requeueAfter` scheduled (it started when that timer fired). */
+function firedBy(prev: ReconcileSpan, span: ReconcileSpan): boolean {
+  return prev.result === 'requeueAfter' && prev.end !== undefined && prev.requeueAfter !== undefined && Math.abs(prev.end + prev.requeueAfter - span.start) <= 1;
+}
