@@ -25,6 +25,7 @@ const benches: [string, string][] = [
   ['./reference-experiment.js', 'benchReferenceExperiment'],
   ['./reconciles-per-second.js', 'benchWorldSize'],
   ['./check.js', 'benchCheck'],
+  ['./hot-loop.js', 'benchHotLoop'],
   ['./downstream.js', 'benchDownstream'],
   ['./kube-rest.js', 'benchKubeRest'],
   ['./hosted-examples.js', 'benchHostedExamples'],

@@ -9,9 +9,9 @@ import fc from 'fast-check';
 import { allFaults, check, defaultProperties, faults, properties, type CheckFailed, type Property } from '../src/index.js';
 import { bugZoo, type BugZooEntry } from './bug-zoo/index.js';
 import { writeReports } from '../src/report/index.js';
-import { recordObjectTimelines } from '../src/replay.js';
+import { recordTimelines } from '../src/replay.js';
 import { edgeTriggered } from './replicas/edge-triggered.js';
-import { formatRow, runReferenceExperiment } from './replicas/experiment.js';
+import { formatRow, runReferenceExperiment, survivorBiasLine } from './replicas/experiment.js';
 import { REPLICAS_KIND } from './replicas/replicas.js';
 
 export interface DemoOptions {
@@ -33,6 +33,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<number> {
   const t0 = performance.now();
   const rows = await runReferenceExperiment({ trials });
   for (const r of rows) print(formatRow(r));
+  print(survivorBiasLine(rows[1]!));
   print(`elapsed: ${Math.round(performance.now() - t0)} ms for ${2 * trials} trials through the full stack`);
   let unexpected = 0;
   if (rows[0]!.converged !== trials) unexpected++;
@@ -101,8 +102,8 @@ async function shrinkEdge(print: (line: string) => void, reportDir: string): Pro
   print(`${failed.property} failed at run ${failed.failedAtRun}; shrunk in ${failed.shrinks} steps (${ms} ms) to ${failed.scenario.faults.events.length} fault event(s):`);
   for (const e of failed.scenario.faults.events) print(`  ${JSON.stringify(e)}`);
   print(failed.explanation);
-  const timelines = await recordObjectTimelines(edgeTriggered, failed.scenario, { faults: [faults.eventLoss], properties: [properties.convergence()] });
-  const written = writeReports(failed, { dir: reportDir, context: { source: { module: 'examples/replicas/edge-triggered.ts', exportName: 'edgeTriggered' }, objectTimelines: timelines } });
+  const timelines = await recordTimelines(edgeTriggered, failed.scenario, { faults: [faults.eventLoss], properties: [properties.convergence()] }, failed.property);
+  const written = writeReports(failed, { dir: reportDir, context: { source: { module: 'examples/replicas/edge-triggered.ts', exportName: 'edgeTriggered' }, objectTimelines: timelines.objects, converged: timelines.converged } });
   print(`reports: ${Object.values(written.files).join(', ')}`);
   // from a checkout (sources) the CLI is bin/steadystate.js; from an installed package it is npx steadystate
   const cli = import.meta.url.endsWith('.ts') ? 'node bin/steadystate.js' : 'npx steadystate';

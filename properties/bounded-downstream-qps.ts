@@ -158,6 +158,11 @@ function gapsOf(reqs: readonly TimelineRequest[]): number[] {
 interface Retry {
   waitMs: number;
   by: 'queue' | 'requeueAfter';
+  /**
+   * How many times the queue forgot the key's failures before this reconcile (a reconcile of it
+   * that ended done or requeueAfter, or a crash): the queue's backoff grows only within one.
+   */
+  episode: number;
 }
 
 function retriesOf(tl: Timeline): Map<ReconcileSpan, Retry> {
@@ -171,15 +176,18 @@ function retriesOf(tl: Timeline): Map<ReconcileSpan, Retry> {
   }
   const out = new Map<ReconcileSpan, Retry>();
   const last = new Map<string, ReconcileSpan>();
+  const forgets = new Map<string, number>();
   for (const span of tl.reconciles) {
     const k = `${span.actor}\u0000${span.key}`;
     const prev = last.get(k);
     last.set(k, span);
+    if (prev && (prev.result === 'done' || prev.result === 'requeueAfter' || prev.result === 'crashed')) forgets.set(k, (forgets.get(k) ?? 0) + 1);
+    const episode = forgets.get(k) ?? 0;
     if (!prev || prev.end === undefined || prev.result === 'crashed') continue;
     // started by an event (its own write's too): client-go adds the key at once, past any backoff
     if ((events.get(k) ?? []).some((i) => i > prev.startIndex && i < span.startIndex)) continue;
-    if (prev.result === 'requeueAfter' && prev.requeueAfter !== undefined) out.set(span, { waitMs: prev.requeueAfter, by: 'requeueAfter' });
-    else if ((prev.result === 'error' || prev.result === 'requeue') && prev.retryInMs !== undefined) out.set(span, { waitMs: prev.retryInMs, by: 'queue' });
+    if (prev.result === 'requeueAfter' && prev.requeueAfter !== undefined) out.set(span, { waitMs: prev.requeueAfter, by: 'requeueAfter', episode });
+    else if ((prev.result === 'error' || prev.result === 'requeue') && prev.retryInMs !== undefined) out.set(span, { waitMs: prev.retryInMs, by: 'queue', episode });
   }
   return out;
 }
@@ -188,13 +196,15 @@ function retriesOf(tl: Timeline): Map<ReconcileSpan, Retry> {
  * The waits before the retries of a streak (see {@link retriesOf}), as the series backoff must
  * show in: every `requeueAfter` the controller chose (its own retry timing, wherever it comes in
  * the streak), and each unbroken run of the queue's backoff (a `requeueAfter` result resets it,
- * as client-go's Forget does: a poll that also throws starts again at 5 ms). Calls outside
+ * as client-go's Forget does: a poll that also throws starts again at 5 ms; so does a success
+ * of the key between two attempts). Calls outside
  * reconciles (a hosted program) wait from the end of the previous attempt.
  */
 function waitSeries(streak: readonly TimelineRequest[], retries: Map<ReconcileSpan, Retry>): number[][] {
   const chosen: number[] = [];
   const observed: number[] = [];
   const queued: number[][] = [[]];
+  let episode: number | undefined;
   for (let i = 1; i < streak.length; i++) {
     const r = streak[i]!;
     if (!r.reconcile) {
@@ -203,8 +213,13 @@ function waitSeries(streak: readonly TimelineRequest[], retries: Map<ReconcileSp
     }
     const retry = retries.get(r.reconcile);
     if (retry === undefined) continue;
-    if (retry.by === 'queue') queued[queued.length - 1]!.push(retry.waitMs);
-    else {
+    if (retry.by === 'queue') {
+      // a success of the key between two attempts (one that did not call this endpoint) made
+      // the queue forget: its backoff starts again at the base delay, a new series
+      if (episode !== undefined && retry.episode !== episode && queued[queued.length - 1]!.length > 0) queued.push([]);
+      episode = retry.episode;
+      queued[queued.length - 1]!.push(retry.waitMs);
+    } else {
       chosen.push(retry.waitMs);
       if (queued[queued.length - 1]!.length > 0) queued.push([]);
     }

@@ -1,10 +1,14 @@
 import { defineProperty, type Verdict } from '../src/harness/property.js';
 import { explanation, fmtDuration, fmtList, fmtObject, fmtTime, plural } from '../src/report/explain.js';
 import { chainOf, fmtChain, selfTriggering } from './_internals/chain.js';
+import type { LiveRun, RunMonitor } from '../src/harness/property.js';
 import { convergedAtTail } from './_internals/primary.js';
+import { sampleObjects } from './_internals/esr.js';
 import { scheduledWork } from './_internals/scheduled.js';
 import { timelineOf, type TimelineWrite } from './_internals/timeline.js';
 import { groupBy } from './_internals/windows.js';
+import { isRecord } from './_internals/json.js';
+import type { StoredObject } from '../src/store/object.js';
 
 /** Options of {@link noHotLoop}. @public */
 export interface NoHotLoopOptions {
@@ -28,12 +32,14 @@ export const noHotLoop = defineProperty<NoHotLoopOptions>({
   name: 'no-hot-loop',
   description: 'in the quiet tail controllers make at most the allowed number of writes (default none)',
   defaults: { maxWrites: 0, quietAfterMs: 2000, ignoreKinds: ['Lease'] },
+  monitor: (o, ctx) => loopMonitor(o, ctx?.primaryKinds),
   validate: (o) => (!(o.maxWrites >= 0) ? `maxWrites must be ≥ 0, got ${String(o.maxWrites)}` : !(o.quietAfterMs >= 0) ? `quietAfterMs must be ≥ 0, got ${String(o.quietAfterMs)}` : undefined),
   judge: (run, o): Verdict => {
-    const from = run.timing.tailStart + o.quietAfterMs;
+    const early = run.timing.stoppedEarly?.property === 'no-hot-loop' ? run.timing.stoppedEarly : undefined;
+    const from = early ? early.from : run.timing.tailStart + o.quietAfterMs;
     const to = run.timing.end;
-    if (!(to > from)) return { ok: true, stats: { judged: false, reason: `the tail is shorter than quietAfterMs (${o.quietAfterMs} ms)` } };
-    if (!convergedAtTail(run)) return { ok: true, stats: { judged: false, reason: 'the world had not converged when the tail began (convergence reports it)' } };
+    if (!early && !(to > from)) return { ok: true, stats: { judged: false, reason: `the tail is shorter than quietAfterMs (${o.quietAfterMs} ms)` } };
+    if (!early && !convergedAtTail(run)) return { ok: true, stats: { judged: false, reason: 'the world had not converged when the tail began (convergence reports it)' } };
     const tl = timelineOf(run);
     const ignore = new Set(o.ignoreKinds);
     // what the controller's own schedule did (a Job per time slot, and what follows from it) is no loop
@@ -50,17 +56,19 @@ export const noHotLoop = defineProperty<NoHotLoopOptions>({
     const actors = [...new Set(writes.map((w) => w.actor))];
     const rate = (writes.length * 1000) / Math.max(1, to - from);
     const then: string[] = [
-      `between ${fmtTime(from)} and ${fmtTime(to)} ${fmtList(actors, 3)} made ${plural(writes.length, 'write')} (${rate.toFixed(1)}/s) while nothing changed, ${hw.length} of them to ${hottest}`,
+      `between ${fmtTime(from)} and ${fmtTime(to)} ${fmtList(actors, 3)} made ${plural(writes.length, 'write')} (${rate.toFixed(1)}/s) while nothing ${early ? 'else happened' : 'changed'}, ${hw.length} of them to ${hottest}`,
       `they changed ${fmtList(fields.map(([f, n]) => `${f} (${n}×)`), 4)}${hw.some((w) => w.noop) ? `; ${hw.filter((w) => w.noop).length} changed nothing` : ''}`,
     ];
     if (chain.length > 0) then.push(`${selfTriggering(chain) ? 'the loop feeds itself' : 'the chain'}: ${fmtChain(chain)}`);
+    if (early) then.push(`the run was stopped there (${fmtTime(to)}): with nothing else happening the loop can only go on, so the verdict was certain`);
     then.push('compare desired with current state before writing (deep-equal, or generation vs observedGeneration)');
     return {
       ok: false,
-      summary: `hot loop: ${plural(writes.length, 'controller write')} in ${fmtDuration(to - from)} of the quiet tail, ${hw.length} to ${hottest} (${fields.map(([f]) => f).slice(0, 3).join(', ')})`,
-      explanation: explanation([`the world had converged by ${fmtTime(run.timing.tailStart)}`, `no fault and no user action came after ${fmtTime(from)}`], then),
+      summary: `hot loop: ${plural(writes.length, 'controller write')} in ${fmtDuration(to - from)} ${early ? 'while nothing else happened' : 'of the quiet tail'}, ${hw.length} to ${hottest} (${fields.map(([f]) => f).slice(0, 3).join(', ')})`,
+      explanation: explanation(early ? [`the world was converged at ${fmtTime(to)}`, `no user action and no other actor's write came after ${fmtTime(from)}`] : [`the world had converged by ${fmtTime(run.timing.tailStart)}`, `no fault and no user action came after ${fmtTime(from)}`], then),
       evidence: {
         window: { from, to },
+        ...(early ? { stoppedEarly: true } : {}),
         writes: writes.length,
         perObject: Object.fromEntries([...byObject].map(([k, v]) => [k, v.length])),
         fields: Object.fromEntries(fields),
@@ -75,4 +83,89 @@ function countFields(ws: readonly TimelineWrite[]): [string, number][] {
   const m = new Map<string, number>();
   for (const w of ws) for (const f of w.noop ? ['(nothing)'] : w.changed) m.set(f, (m.get(f) ?? 0) + 1);
   return [...m].sort((a, b) => b[1] - a[1]);
+}
+
+/**
+ * Trace entries that are something happening besides a controller's own writes: a user acting,
+ * a replica (re)starting, an environment actor. Fault injections are not among them: a fault
+ * can slow a loop (a dropped event) but never makes a controller write the same fields of one
+ * object a hundred times in a row; one that writes as another actor (drift, recreation) resets
+ * the count by its write.
+ */
+const EXTERNAL = new Set(['user:action', 'controller:crash', 'controller:start', 'environment:step', 'invariant:violated']);
+
+/**
+ * Stops a run once a hot loop is certain, instead of simulating it for the rest of the run:
+ * (1) some object got `max(1000, 100 × maxWrites)` writes in a row from one controller replica,
+ * each changing the same fields, with no user action, crash or other actor's write in between,
+ * while the world is converged (halfway through and at the end, with every same-named spec and
+ * status field equal): nothing but the loop is left to happen, so it goes on into the quiet tail (a controller that takes a thousand steps to converge, each its own write, would
+ * be a hot loop in all but name); (2) in the quiet tail, where any write past the bound already
+ * fails the property, controller writes past `quietAfterMs` exceed `100 × max(1, maxWrites)`
+ * (the evidence of a loop) on a converged world.
+ */
+function loopMonitor(o: NoHotLoopOptions, kinds: readonly string[] | undefined): RunMonitor {
+  const limit = 100 * Math.max(1, o.maxWrites);
+  const streakLimit = Math.max(1000, limit);
+  const ignore = new Set(o.ignoreKinds);
+  // stricter than the default test: a controller still stepping a status field toward its spec
+  // (status.replicas 2 of spec.replicas 500) is converging, not looping
+  const converged = (view: LiveRun['view']): boolean => {
+    for (const k of kinds ?? []) {
+      const objects = view.list(k);
+      if (sampleObjects(objects).objects.length > 0 || objects.some((o) => o.metadata.deletionTimestamp === undefined && specStatusDiffer(o))) return false;
+    }
+    return (kinds ?? []).length > 0;
+  };
+  const streaks = new Map<string, { actor: string; fields: string; count: number; from: number; convergedAt: number[] }>();
+  const half = streakLimit / 2;
+  let scanned = 0;
+  let tailWrites = 0;
+  let tailConverged: boolean | undefined;
+  return {
+    afterWrite(run: LiveRun) {
+      let hot: { count: number; from: number; key: string } | undefined;
+      for (; scanned < run.trace.length; scanned++) {
+        const e = run.trace[scanned]!;
+        if (EXTERNAL.has(e.type)) {
+          streaks.clear();
+          continue;
+        }
+        if (e.type !== 'store:write' || e['error'] !== undefined) continue;
+        const actor = String(e['actor']);
+        const kind = String(e['kind']);
+        if (!actor.startsWith('controller:')) {
+          streaks.clear();
+          continue;
+        }
+        if (ignore.has(kind)) continue;
+        if (run.phase === 'tail' && e.t >= run.timing.tailStart + o.quietAfterMs) tailWrites++;
+        const key = `${kind} ${String(e['key'])}`;
+        const fields = e['noop'] === true ? '(nothing)' : JSON.stringify(e['changed']);
+        const s = streaks.get(key);
+        if (s && s.actor === actor && s.fields === fields) s.count++;
+        else streaks.set(key, { actor, fields, count: 1, from: e.t, convergedAt: [] });
+        const now = streaks.get(key)!;
+        // converged halfway and at the end: a controller stepping toward its spec converges only at its last step
+        if (now.count % half === 0) {
+          if (converged(run.view)) now.convergedAt.push(now.count);
+          if (now.count >= streakLimit && now.convergedAt.includes(now.count) && now.convergedAt.includes(now.count - half)) hot = { count: now.count, from: now.from, key };
+        }
+      }
+      if (hot) return { reason: `${hot.count} writes in a row to ${hot.key} with nothing else happening`, from: hot.from };
+      if (run.phase === 'tail' && tailWrites > limit) {
+        tailConverged ??= converged(run.view);
+        if (tailConverged) return { reason: `${tailWrites} controller writes in the quiet tail`, from: run.timing.tailStart + o.quietAfterMs };
+      }
+      return undefined;
+    },
+  };
+}
+
+/** Some same-named spec and status field disagrees (`status.replicas 2`, `spec.replicas 3`): still stepping toward its spec. */
+function specStatusDiffer(o: StoredObject): boolean {
+  if (!isRecord(o.spec) || !isRecord(o.status)) return false;
+  const status = o.status as Record<string, unknown>;
+  for (const [k, v] of Object.entries(o.spec)) if (k in status && JSON.stringify(status[k]) !== JSON.stringify(v)) return true;
+  return false;
 }

@@ -7,6 +7,8 @@ import type { FaultModule } from './harness/fault.js';
 import { createHostProbe } from './host-probe.js';
 import type { Story } from './harness/story.js';
 import { loadManifests, loadStory } from './story/load-story.js';
+import { wallClock } from './wall-clock.js';
+import { passSummary } from './report/pass-summary.js';
 
 /**
  * Checks a controller (or several sharing the world) under generated workloads and injected
@@ -32,7 +34,21 @@ import { loadManifests, loadStory } from './story/load-story.js';
 export function check(target: ControllerDefinition | readonly ControllerDefinition[], options: CheckOptions = {}): Promise<CheckResult> {
   // let the harness name a non-object in its own words
   if (options === null || typeof options !== 'object') return checkWith(target, options);
-  return checkWith(target, { ...withDefaultCatalogues(options), hostProbe: options.hostProbe ?? createHostProbe() });
+  return checkWith(target, { ...withDefaultCatalogues(options), hostProbe: options.hostProbe ?? createHostProbe(), wallClock: options.wallClock ?? wallClock }).then((result) => {
+    if (options.verbose) printVerbose(result, options.verbose, options.log ?? ((line) => console.log(line)));
+    return result;
+  });
+}
+
+/** What `verbose` prints: the CLI's pass summary; on a failure, the coverage of the runs before it. */
+function printVerbose(result: CheckResult, level: 1 | 2, log: (line: string) => void): void {
+  if (result.ok) {
+    log(`steadystate: ${result.controller} passes: ${result.runs} runs, seed ${result.seed}; every property held: ${result.properties.join(', ')}`);
+    for (const line of passSummary(result, level)) log(`  ${line}`);
+    return;
+  }
+  log(`steadystate: ${result.controller} fails ${result.property} (seed ${result.seed}): ${result.summary}`);
+  for (const c of result.coverage) log(`  fault ${c.kind}: fired ${c.injected}× in ${c.enabled} runs where enabled (runs before the failure)`);
 }
 
 /**

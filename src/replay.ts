@@ -9,17 +9,19 @@ import { scenarioMisfit } from './harness/scenario-fit.js';
 import { ScenarioRunner } from './harness/scenario-runner.js';
 import type { SimulateOptions } from './harness/simulate.js';
 import { createHostProbe } from './host-probe.js';
+import { wallClock } from './wall-clock.js';
 import type { JsonObject } from './store/object.js';
 import type { ControllerDefinition } from './runtime/define-controller.js';
 import type { ReproductionFile } from './report/json.js';
 import { createTimelineRecorder, type ObjectTimeline } from './report/timeline-recorder.js';
+import type { ConvergedSeries } from './report/timeline.js';
 
 /**
  * Options of {@link replay}: the options the check ran with (faults, environment, downstream,
  * tail length), so the replay simulates exactly what the check simulated, plus extra probes.
  * @public
  */
-export type ReplayOptions = Pick<CheckOptions, 'faults' | 'properties' | 'environment' | 'downstream' | 'tailMs' | 'traceReads' | 'validation'> & {
+export type ReplayOptions = Pick<CheckOptions, 'faults' | 'properties' | 'environment' | 'downstream' | 'tailMs' | 'traceReads' | 'validation' | 'reportFields'> & {
   /** Extra probes (e.g. a timeline recorder); they never change the trace. @defaultValue [] */
   probes?: readonly Probe[];
 };
@@ -76,6 +78,16 @@ export async function replay(
   reproduction: ReproductionFile | { scenario: Scenario; property: string | Property },
   options: ReplayOptions = {},
 ): Promise<ReplayResult> {
+  return replayWith(target, reproduction, options, true);
+}
+
+/** @param confirm - confirm a failure an early stop predicted with a run to the end (a verdict); false records the run as the check reported it (timelines) */
+async function replayWith(
+  target: ControllerDefinition | readonly ControllerDefinition[],
+  reproduction: ReproductionFile | { scenario: Scenario; property: string | Property },
+  options: ReplayOptions,
+  confirm: boolean,
+): Promise<ReplayResult> {
   const controllers = Array.isArray(target) ? [...(target as readonly ControllerDefinition[])] : [target as ControllerDefinition];
   const isFile = 'type' in reproduction && reproduction.type === 'steadystate/reproduction';
   const scenario = reproduction.scenario;
@@ -92,6 +104,7 @@ export async function replay(
     traceReads: options.traceReads ?? true,
     ...(options.validation ? { validation: options.validation } : {}),
     ...(options.probes ? { probes: options.probes } : {}),
+    wallClock,
   };
   const file = isFile ? (reproduction as ReproductionFile) : undefined;
   const expectedHash = file ? file.traceHash : null;
@@ -123,7 +136,9 @@ export async function replay(
       run,
     };
   }
-  const outcome = await runner.judge(scenario);
+  let outcome = await runner.judge(scenario);
+  // a failure predicted by an early stop counts once the run to its end confirms it (as in check)
+  if (confirm && outcome.failure && (await runner.confirmEarlyStop(outcome.run, property)) === null) outcome = await runner.judge(scenario, { earlyStop: false });
   const sameTrace = expectedHash === null ? null : outcome.run.hash === expectedHash;
   // a trace that differs with every recorded input the same comes from code: make sure it is not the host's doing
   if (sameTrace === false && mismatches.length === 0 && outcome.failure === undefined) {
@@ -151,21 +166,66 @@ function propertyNamed(name: string, given: readonly Property[] | undefined, opt
   throw new TypeError(`steadystate.replay: the reproduction failed the property "${name}", which this check knows no property of that name for (known: ${known.join(', ')}). Pass it in options.properties, as the check that wrote the reproduction did.`);
 }
 
+/** What the report's timeline charts, recorded on a replay of the minimal scenario. @internal */
+export interface RecordedTimelines {
+  objects: ObjectTimeline[];
+  converged: ConvergedSeries | null;
+}
+
 /**
- * Re-runs a scenario with a recorder of desired vs actual per primary object (for the HTML
- * timeline), with the same simulation options as the check, so it is the same run. Returns []
- * if the run throws: reports must still be written.
+ * Re-runs a scenario with recorders (for the HTML timeline): desired vs actual per primary
+ * object (the `reportFields`, or what the recorder finds) and what the convergence predicate
+ * says after every write. The same simulation options as the check make it the same run, judged
+ * by the property that failed (`property`), whose monitor stops it where the check's run
+ * stopped. Records nothing if the run throws: reports must still be written.
  * @internal
  */
-export async function recordObjectTimelines(target: ControllerDefinition | readonly ControllerDefinition[], scenario: Scenario, options: ReplayOptions = {}): Promise<ObjectTimeline[]> {
+export async function recordTimelines(target: ControllerDefinition | readonly ControllerDefinition[], scenario: Scenario, options: ReplayOptions = {}, property?: string): Promise<RecordedTimelines> {
   const controllers = Array.isArray(target) ? [...(target as readonly ControllerDefinition[])] : [target as ControllerDefinition];
-  const rec = createTimelineRecorder([...new Set(controllers.map((c) => c.for))]);
-  try {
-    await replay(controllers, { scenario, property: NO_PROPERTY }, { ...options, probes: [...(options.probes ?? []), rec.probe] });
-  } catch {
-    return [];
+  const kinds = [...new Set(controllers.map((c) => c.for))];
+  const rec = createTimelineRecorder(kinds, options.reportFields);
+  const judged = property === undefined || property === 'determinism' ? NO_PROPERTY : (options.properties?.find((p) => p.name === property) ?? builtInProperty(property) ?? NO_PROPERTY);
+  const convergence = options.properties?.find((p) => p.name === 'convergence') ?? builtInProperty('convergence');
+  const predicate = convergence?.probes({ controllers: scenario.controllers.map((c) => c.name), primaryKinds: kinds }).find((p) => p.name === 'convergence');
+  const converged: ConvergedSeries = { t: [], ok: [], detail: [] };
+  const probes: Probe[] = [rec.probe];
+  if (predicate) {
+    probes.push({
+      name: 'steadystate:converged',
+      everyMs: 'write',
+      phases: ['faults', 'settle', 'tail'],
+      fn: (view) => {
+        let r: boolean | string;
+        try {
+          const v = predicate.fn(view);
+          // a structured result (the default convergence probe): its verdict and words
+          r = typeof v === 'object' ? (v.ok ? true : (v.detail ?? false)) : v;
+        } catch (err) {
+          r = `the predicate threw: ${err instanceof Error ? err.message : String(err)}`;
+        }
+        const ok = r === true ? 1 : 0;
+        const t = view.now();
+        const n = converged.t.length;
+        if (n > 0 && converged.ok[n - 1] === ok) return true;
+        if (n > 0 && converged.t[n - 1] === t) {
+          converged.ok[n - 1] = ok;
+          converged.detail[n - 1] = typeof r === 'string' ? r : null;
+        } else if (n < 2000) {
+          converged.t.push(t);
+          converged.ok.push(ok);
+          converged.detail.push(typeof r === 'string' ? r : null);
+        }
+        return true;
+      },
+    });
   }
-  return rec.timelines();
+  try {
+    // the run the check reported, once: its recorders must not see a confirming second run
+    await replayWith(controllers, { scenario, property: judged }, { ...options, probes: [...(options.probes ?? []), ...probes] }, false);
+  } catch {
+    return { objects: [], converged: null };
+  }
+  return { objects: rec.timelines(), converged: predicate ? converged : null };
 }
 
 /** A property that judges nothing: replays that only record. */

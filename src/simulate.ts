@@ -2,6 +2,7 @@ import { defaultFaults, withDefaultEnvironment } from './defaults.js';
 import { ScenarioError, simulate as simulateWith, type SimulateOptions, type SimulationResult } from './harness/simulate.js';
 import { scenarioSchema, type Scenario } from './harness/scenario.js';
 import { schemaProblem } from './harness/schema-problem.js';
+import { wallClock } from './wall-clock.js';
 
 /**
  * Runs one scenario with the built-in fault catalogue and the built-in environment actors
@@ -23,5 +24,6 @@ export async function simulate(scenario: Scenario, options: SimulateOptions): Pr
     ...options,
     faults: [...extra, ...defaultFaults().filter((f) => !kinds.has(f.kind))],
     environment: withDefaultEnvironment(options.environment ?? []),
+    wallClock: options.wallClock ?? wallClock,
   });
 }

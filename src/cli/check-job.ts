@@ -36,12 +36,16 @@ export interface CheckJob {
   /** The story of --story / --manifests, read and validated (plain data, so it crosses to worker threads). */
   story?: Story;
   shard?: Shard;
-  /** Regression corpus scenarios to replay first. */
+  /** Regression corpus scenarios to replay first, and their files (named when one fails). */
   corpus?: Scenario[];
+  corpusNames?: string[];
   /** Skip generated runs before this 0-based run index (a worker restarted after a hang). */
   resumeAt?: number;
   /** Regression corpus root (e.g. `reports/corpus`): new failures are saved there. */
   corpusRoot?: string;
+  /** Wall-clock budgets (ms) of the search and of shrinking. */
+  timeLimitMs?: number;
+  shrinkTimeLimitMs?: number;
 }
 
 /** What a job reports while it runs. @internal */
@@ -49,6 +53,8 @@ export interface CheckJobHooks {
   onProgress?: (p: CheckProgress) => void;
   /** Before every simulation: a heartbeat for the watchdog, the scenario about to run and, for generated runs, its 0-based run index. */
   onSimulation?: (scenario: Scenario, runIndex: number | undefined) => void;
+  /** During a long simulation, about every 50 ms of wall time: the simulation is alive. */
+  onHeartbeat?: () => void;
 }
 
 /** Names of the built-in fault kinds and properties, for validating flags. @internal */
@@ -96,8 +102,11 @@ export function jobOptions(job: CheckJob, base: CheckOptions, hooks: CheckJobHoo
     ...(job.story !== undefined ? { story: job.story } : {}),
     ...(job.shard !== undefined ? { shard: job.shard } : {}),
     ...(job.resumeAt !== undefined ? { resumeAt: job.resumeAt } : {}),
+    ...(job.timeLimitMs !== undefined ? { timeLimitMs: job.timeLimitMs } : {}),
+    ...(job.shrinkTimeLimitMs !== undefined ? { shrinkTimeLimitMs: job.shrinkTimeLimitMs } : {}),
     corpus: {
       scenarios: [...(base.corpus?.scenarios ?? []), ...(job.corpus ?? [])],
+      names: [...(base.corpus?.scenarios ?? []).map((_, i) => base.corpus?.names?.[i] ?? `checkOptions.corpus.scenarios[${i}]`), ...(job.corpusNames ?? [])],
       onFailure: async (failure) => {
         await base.corpus?.onFailure?.(failure);
         // only new failures arrive here (not corpus replays); a nondeterministic one would not replay
@@ -111,6 +120,7 @@ export function jobOptions(job: CheckJob, base: CheckOptions, hooks: CheckJobHoo
       hooks.onProgress?.(p);
     },
     ...(hooks.onSimulation ? { onSimulation: hooks.onSimulation } : {}),
+    ...(hooks.onHeartbeat ? { onHeartbeat: hooks.onHeartbeat } : {}),
   };
 }
 

@@ -18,7 +18,8 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
     switch (parsed.command) {
       case 'help':
         io.stdout.write(helpText(parsed.topic, version));
-        return 0;
+        // `steadystate` alone asked for nothing: the usage, and exit 1 (as git does)
+        return parsed.bare === true ? 1 : 0;
       case 'version':
         io.stdout.write(`${version}\n`);
         return 0;

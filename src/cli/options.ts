@@ -71,10 +71,14 @@ export interface CheckCommandOptions {
   manifests?: string[];
   reportDir: string;
   shard?: Shard;
-  /** Absent: run in this thread. */
+  /** Worker threads; 0 runs in this thread. Absent: one worker thread (so the watchdog can stop a reconcile that never yields). */
   workers?: number;
   watchdog: number;
   json: boolean;
+  /** Wall-clock budget of the search (ms). */
+  timeLimit?: number;
+  /** Wall-clock budget of shrinking (ms). */
+  shrinkTimeLimit?: number;
 }
 
 /** Options of `steadystate replay`. @internal */
@@ -100,7 +104,7 @@ export interface DemoCommandOptions {
 
 /** What the command line asks for. @internal */
 export type ParsedCommandLine =
-  | { command: 'help'; topic: CommandName | undefined }
+  | { command: 'help'; topic: CommandName | undefined; /** No arguments at all: help is shown, but nothing was asked for (exit 1, like git). */ bare?: boolean }
   | { command: 'version' }
   | { command: 'check'; options: CheckCommandOptions }
   | { command: 'replay'; options: ReplayCommandOptions }
@@ -185,7 +189,7 @@ export const commandSpecs: Readonly<Record<CommandName, CommandSpec>> = {
     summary: 'check a controller module under injected faults; exit 0 when every property holds, 1 when one fails',
     positionals: [{ name: 'module', description: 'a .ts or .js file exporting controllers made by defineController (or none, with --program)', optional: true }],
     flags: [
-      { name: 'controller', value: 'NAME', description: 'which controller, when the module exports several (export or controller name)', parse: nonEmpty },
+      { name: 'controller', short: 'c', value: 'NAME', description: 'which controller, when the module exports several (export or controller name)', parse: nonEmpty },
       { name: 'program', value: 'FILE', description: 'check a program instead: its entry module runs unchanged as the operator process (KUBECONFIG, timers and clock provided)', parse: nonEmpty },
       { name: 'for', value: 'KIND', description: 'with --program: the kind of the objects it reconciles (what the check generates)', parse: nonEmpty },
       { name: 'name', value: 'NAME', description: 'with --program: its name in traces and reports', defaultText: 'the file name', parse: nonEmpty },
@@ -194,17 +198,19 @@ export const commandSpecs: Readonly<Record<CommandName, CommandSpec>> = {
       { name: 'sample', value: 'JSON', description: 'with --program: an example spec of its objects, e.g. \'{"replicas":2}\' (repeat for more)', parse: jsonObject, multiple: true },
       { name: 'resource', value: 'KIND=PLURAL.GROUP/VERSION', description: 'with --program: a custom kind the API serves, e.g. WebApp=webapps.example.com/v1 (append :cluster when cluster-scoped; repeat for more)', parse: resourceFlag, multiple: true },
       { name: 'restart-backoff', value: 'MS[:MAX_MS]', description: "with --program: virtual ms before its first restart after it exits, doubling up to MAX_MS (kubelet's CrashLoopBackOff)", defaultText: '10000:300000', parse: restartBackoff },
-      { name: 'runs', value: 'N', description: 'scenarios to generate', defaultText: '100', parse: integer(1, MAX_RUNS, 'a whole number of runs', 100) },
-      { name: 'seed', value: 'S', description: 'fast-check seed (a failing report names it)', defaultText: 'random', parse: integer(-(2 ** 31), 2 ** 31 - 1, 'a 32-bit integer seed', 42) },
-      { name: 'faults', value: 'a,b', description: 'fault kinds to enable (swarm-sampled per run)', defaultText: 'all', parse: nameList },
-      { name: 'properties', value: 'a,b', description: 'properties to check', defaultText: 'all', parse: nameList },
+      { name: 'runs', short: 'r', value: 'N', description: 'scenarios to generate', defaultText: '100', parse: integer(1, MAX_RUNS, 'a whole number of runs', 100) },
+      { name: 'seed', short: 's', value: 'S', description: 'fast-check seed (a failing report names it)', defaultText: 'random', parse: integer(-(2 ** 31), 2 ** 31 - 1, 'a 32-bit integer seed', 42) },
+      { name: 'faults', short: 'f', value: 'a,b', description: 'fault kinds to enable (swarm-sampled per run)', defaultText: 'all', parse: nameList },
+      { name: 'properties', short: 'p', value: 'a,b', description: 'properties to check', defaultText: 'all', parse: nameList },
       { name: 'story', value: 'FILE', description: 'a story file (YAML): the objects and timed steps to test; faults are generated around it', parse: nonEmpty },
       { name: 'manifests', value: 'a,b', description: 'Kubernetes YAML manifests (files or globs) the user creates at t=0', parse: fileList },
       { name: 'settle', value: 'MS', description: 'settle phase after the last fault or action (virtual ms)', defaultText: '30000', parse: integer(0, 86_400_000, 'a duration in virtual milliseconds', 30000) },
-      { name: 'report-dir', value: 'DIR', description: 'where reports are written', defaultText: 'reports', parse: nonEmpty },
+      { name: 'report-dir', short: 'o', value: 'DIR', description: 'where reports are written', defaultText: 'reports', parse: nonEmpty },
+      { name: 'time-limit', short: 't', value: 'MS', description: 'wall-clock budget of the search: stop generating runs after it (the verdict says so)', defaultText: 'none', parse: integer(1, 86_400_000, 'a wall-clock time in milliseconds', 60000) },
+      { name: 'shrink-time-limit', value: 'MS', description: 'wall-clock budget of shrinking a failure: report the smallest failing scenario found by then', defaultText: 'none', parse: integer(1, 86_400_000, 'a wall-clock time in milliseconds', 30000) },
       { name: 'shard', value: 'i/n', description: 'run only shard i of n (1-based); the n shards of one seed cover exactly the unsharded runs', parse: shard },
-      { name: 'workers', value: 'N', description: 'run scenarios in N worker threads (with a wall-clock watchdog)', defaultText: 'in this thread', parse: integer(1, 64, 'a number of worker threads', 2) },
-      { name: 'watchdog', value: 'MS', description: 'worker mode: wall-clock ms a simulation may run before its worker is terminated', defaultText: '10000', parse: integer(100, 3_600_000, 'a wall-clock time in milliseconds', 10000) },
+      { name: 'workers', short: 'w', value: 'N', description: 'run scenarios in N worker threads under a wall-clock watchdog that stops a reconcile stuck in a loop; 0 runs them in this thread (no watchdog)', defaultText: '1', parse: integer(0, 64, 'a number of worker threads', 2) },
+      { name: 'watchdog', value: 'MS', description: 'wall-clock ms a worker may go without simulating before it is terminated (its scenario fails, naming the task that never returned)', defaultText: '10000', parse: integer(100, 3_600_000, 'a wall-clock time in milliseconds', 10000) },
       jsonFlag,
     ],
     examples: ['steadystate check src/web-controller.ts', 'steadystate check src/controllers.ts --controller web --runs 500 --seed 42', "steadystate check src/web.ts --story stories/scale-down.yaml --manifests 'config/samples/*.yaml'", 'steadystate check src/web.ts --faults event-loss --properties convergence --shard 1/4 --workers 2', "steadystate check --program src/operator.ts --for WebApp --resource WebApp=webapps.example.com/v1 --sample '{\"replicas\":2}'"],
@@ -214,7 +220,7 @@ export const commandSpecs: Readonly<Record<CommandName, CommandSpec>> = {
     summary: 'rerun a reproduction file: the identical trace and the same failure (exit 1), or exit 0 once it is fixed',
     positionals: [{ name: 'report', description: 'a reproduction .json written by steadystate check (under reports/)' }],
     flags: [
-      { name: 'module', value: 'FILE', description: 'load the controller from this module instead of the one the report names', parse: nonEmpty },
+      { name: 'module', short: 'm', value: 'FILE', description: 'load the controller from this module instead of the one the report names', parse: nonEmpty },
       { name: 'watchdog', value: 'MS', description: 'for a scenario that hung: wall-clock ms before its worker is terminated', defaultText: '10000', parse: integer(100, 3_600_000, 'a wall-clock time in milliseconds', 10000) },
       jsonFlag,
     ],
@@ -232,7 +238,7 @@ export const commandSpecs: Readonly<Record<CommandName, CommandSpec>> = {
     summary: 'run the bundled examples: the level- vs edge-triggered reference experiment and a shrunk reproduction',
     positionals: [],
     flags: [
-      { name: 'trials', value: 'N', description: 'trials per controller', defaultText: '2000', parse: integer(1, 1_000_000, 'a whole number of trials', 200) },
+      { name: 'trials', short: 'n', value: 'N', description: 'trials per controller', defaultText: '2000', parse: integer(1, 1_000_000, 'a whole number of trials', 200) },
       { name: 'report-dir', value: 'DIR', description: 'where the demo writes its reports', defaultText: 'reports', parse: nonEmpty },
     ],
     examples: ['steadystate demo', 'steadystate demo --trials 200'],
@@ -248,7 +254,8 @@ const camel = (s: string): string => s.replace(/-([a-z])/g, (_, c: string) => c.
  */
 export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   const [first, ...rest] = argv;
-  if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
+  if (first === undefined) return { command: 'help', topic: undefined, bare: true };
+  if (first === '--help' || first === '-h' || first === 'help') {
     const topic = first === 'help' ? rest[0] : undefined;
     if (topic !== undefined && !(topic in commandSpecs)) throw unknownCommand(topic);
     return { command: 'help', topic: topic as CommandName | undefined };
@@ -328,7 +335,7 @@ function argsError(spec: CommandSpec, err: unknown): UsageError {
     return new UsageError(`steadystate ${spec.name}: unknown option ${flag}${near ? ` (did you mean --${near}?)` : ''}. Options of ${spec.name}: ${spec.flags.map((f) => `--${f.name}`).join(', ')}.`);
   }
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
-    const flag = /'(--[a-z-]+)/.exec(message)?.[1];
+    const flag = /'(?:-[a-zA-Z], )?(--[a-z-]+)/.exec(message)?.[1];
     const f = spec.flags.find((x) => `--${x.name}` === flag);
     if (f && f.value) return new UsageError(`steadystate ${spec.name}: ${flag} needs a value (${flag} ${f.value}): ${f.description}.`);
     if (f) return new UsageError(`steadystate ${spec.name}: ${flag} is a switch and takes no value; write just ${flag}.`);
@@ -376,7 +383,7 @@ export function checkNames(names: readonly string[], known: readonly string[], f
     const near = closest(u, known);
     return near ? `${JSON.stringify(u)} (did you mean ${near}?)` : JSON.stringify(u);
   });
-  throw new UsageError(`steadystate check: ${flag} names unknown ${what}${unknown.length > 1 ? 's' : ''} ${hints.join(', ')}. Known ${what}s: ${known.join(', ')}.`);
+  throw new UsageError(`steadystate check: ${flag} names unknown ${unknown.length > 1 ? (what === 'property' ? 'properties' : `${what}s`) : what} ${hints.join(', ')}. Known ${what === 'property' ? 'properties' : `${what}s`}: ${known.join(', ')}.`);
 }
 
 /**
@@ -396,12 +403,12 @@ export function helpText(topic: CommandName | undefined, version: string): strin
   const lines = [`Usage: ${usage}`, '', c.summary, ''];
   if (c.positionals.length) {
     lines.push('Arguments:');
-    for (const p of c.positionals) lines.push(`  ${pad(`<${p.name}>`, 22)}${p.description}`);
+    for (const p of c.positionals) lines.push(`  ${pad(`<${p.name}>`, 28)}${p.description}`);
     lines.push('');
   }
   lines.push('Options:');
-  for (const f of c.flags) lines.push(`  ${pad(`--${f.name}${f.value ? ` ${f.value}` : ''}`, 22)}${f.description}${f.defaultText ? ` (default: ${f.defaultText})` : ''}`);
-  lines.push(`  ${pad('--help, -h', 22)}show this help`, '', 'Examples:', ...c.examples.map((e) => `  ${e}`), '');
+  for (const f of c.flags) lines.push(`  ${pad(`${f.short ? `-${f.short}, ` : '    '}--${f.name}${f.value ? ` ${f.value}` : ''}`, 28)}${f.description}${f.defaultText ? ` (default: ${f.defaultText})` : ''}`);
+  lines.push(`  ${pad('-h, --help', 28)}show this help`, '', 'Examples:', ...c.examples.map((e) => `  ${e}`), '');
   return lines.join('\n');
 }
 

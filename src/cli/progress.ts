@@ -1,9 +1,24 @@
 import cliProgress from 'cli-progress';
+import type { CheckProgress } from '../harness/check-options.js';
+
+/** What the check is doing besides counting runs. @internal */
+export interface ProgressDetail {
+  phase: 'corpus' | 'runs' | 'shrinking' | 'done';
+  /** While shrinking: candidates tried, and what the smallest failing scenario still holds. */
+  shrink?: { step: number; faultEvents: number; actions: number };
+  /** Wall ms left of the phase's budget (`--time-limit`, the shrink budget), when one is set. */
+  budgetLeftMs?: number;
+}
+
+/** The detail of a check's progress report, as the display takes it. @internal */
+export function progressDetail(p: CheckProgress): ProgressDetail {
+  return { phase: p.phase, ...(p.shrink ? { shrink: p.shrink } : {}), ...(p.budgetLeftMs !== undefined ? { budgetLeftMs: p.budgetLeftMs } : {}) };
+}
 
 /** Progress of a long check, as the CLI shows it. @internal */
 export interface Progress {
-  /** Runs done so far and failures found. */
-  update(done: number, failures: number): void;
+  /** Runs done so far and failures found, and the phase (shrinking has no run count to show). */
+  update(done: number, failures: number, detail?: ProgressDetail): void;
   /** Ends the display (the bar line stays; plain mode prints a last line). */
   stop(): void;
 }
@@ -43,12 +58,32 @@ export function createProgress(options: ProgressOptions): Progress {
   return plainProgress(options);
 }
 
+/**
+ * The phase in words, with an honest ETA: while running, the remaining runs at the pace so far
+ * (and never beyond the time budget); while shrinking, no run count can say how long it takes,
+ * so it says how far it got and what is left of the shrink budget.
+ */
+export function statusLine(done: number, total: number, elapsedMs: number, detail: ProgressDetail | undefined): string {
+  const left = detail?.budgetLeftMs;
+  if (detail?.phase === 'shrinking') {
+    const s = detail.shrink;
+    const what = s ? `step ${s.step}, ${s.faultEvents} fault event${s.faultEvents === 1 ? '' : 's'} and ${s.actions} action${s.actions === 1 ? '' : 's'} left` : 'started';
+    return `shrinking: ${what}${left !== undefined ? `, at most ${formatSeconds(left)} more (shrink budget)` : ''}`;
+  }
+  if (done <= 0 || done >= total) return left !== undefined ? `at most ${formatSeconds(left)} (time limit)` : 'ETA -';
+  const eta = ((total - done) * elapsedMs) / done;
+  return left !== undefined && left < eta ? `ETA ${formatSeconds(left)} (time limit)` : `ETA ${formatSeconds(eta)}`;
+}
+
 function barProgress(o: ProgressOptions): Progress {
   const color = !noColor(o.env);
-  const failures = color ? '\u001b[31m{failures} failed\u001b[39m' : '{failures} failed';
+  const now = o.now ?? (() => Date.now());
+  const started = now();
+  // red says something failed: "0 failed" stays plain
+  const failed = (n: number): string => (color && n > 0 ? `\u001b[31m${n} failed\u001b[39m` : `${n} failed`);
   const bar = new cliProgress.SingleBar(
     {
-      format: `${o.label} [{bar}] {value}/{total} runs | ${failures} | ETA {eta_formatted}`,
+      format: `${o.label} [{bar}] {value}/{total} runs | {failed} | {status}`,
       stream: o.stream,
       hideCursor: true,
       clearOnComplete: false,
@@ -58,11 +93,11 @@ function barProgress(o: ProgressOptions): Progress {
     },
     cliProgress.Presets.legacy,
   );
-  bar.start(o.total, 0, { failures: 0 });
+  bar.start(o.total, 0, { failed: failed(0), status: 'ETA -' });
   let stopped = false;
   return {
-    update(done, f) {
-      if (!stopped) bar.update(Math.min(done, o.total), { failures: f });
+    update(done, f, detail) {
+      if (!stopped) bar.update(Math.min(done, o.total), { failed: failed(f), status: statusLine(done, o.total, now() - started, detail) });
     },
     stop() {
       if (stopped) return;
@@ -80,21 +115,25 @@ function plainProgress(o: ProgressOptions): Progress {
   let done = 0;
   let fails = 0;
   let stopped = false;
+  let detail: ProgressDetail | undefined;
   const line = (final: boolean): void => {
     const elapsed = now() - started;
     if (final) {
       o.stream.write(`${o.label}: ${done} run${done === 1 ? '' : 's'}, ${fails} failed, ${formatSeconds(elapsed)}\n`);
       return;
     }
-    const eta = done > 0 && done < o.total ? `, ETA ${formatSeconds(((o.total - done) * elapsed) / done)}` : '';
-    o.stream.write(`${o.label}: ${done}/${o.total} runs, ${fails} failed${eta}, ${formatSeconds(elapsed)} elapsed\n`);
+    const status = statusLine(done, o.total, elapsed, detail);
+    o.stream.write(`${o.label}: ${done}/${o.total} runs, ${fails} failed${status === 'ETA -' ? '' : `, ${status}`}, ${formatSeconds(elapsed)} elapsed\n`);
   };
   return {
-    update(d, f) {
+    update(d, f, next) {
       done = d;
       fails = f;
+      // a new phase gets its line at once (the first shrink step says shrinking began)
+      const changed = next !== undefined && next.phase !== detail?.phase;
+      detail = next;
       const t = now();
-      if (t - last >= every) {
+      if (t - last >= every || (changed && next.phase === 'shrinking')) {
         last = t;
         line(false);
       }

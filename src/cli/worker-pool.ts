@@ -4,6 +4,8 @@ import type { RunRecord } from '../harness/property.js';
 import type { Scenario } from '../harness/scenario.js';
 import type { Shard } from '../harness/shard.js';
 import type { CheckJob } from './check-job.js';
+import { describeTask } from '../harness/isolation.js';
+import type { ProgressDetail } from './progress.js';
 import { mergeCheckResults } from './merge-results.js';
 import { UsageError } from './usage-error.js';
 import type { WorkerInput, WorkerMessage } from './worker.js';
@@ -13,8 +15,8 @@ export interface PoolOptions {
   workers: number;
   /** Wall-clock ms a worker may go without starting a simulation before it is terminated. */
   watchdogMs: number;
-  /** Totals over all workers. */
-  onProgress?: (runs: number, total: number, failures: number) => void;
+  /** Totals over all workers, and the phase (shrinking, when a worker shrinks a failure). */
+  onProgress?: (runs: number, total: number, failures: number, detail: ProgressDetail) => void;
 }
 
 /** Wall-clock allowance for a worker to load tsx and the user's module. */
@@ -35,6 +37,11 @@ interface Slot {
   total: number;
   failures: number;
   phase: string;
+  /** The worker's last progress detail (shrink step, budget left). */
+  detail: ProgressDetail | undefined;
+  /** Labels of the tasks the worker started, by id, and the id of the one it started last. */
+  labels: Map<number, string>;
+  current: Int32Array;
 }
 
 /**
@@ -52,7 +59,7 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
   for (let k = 0; k < options.workers; k++) {
     const shard = { index: base.index + base.count * k, count: base.count * options.workers };
     // the corpus is replayed once, by the first worker
-    slots.push({ k, job: { ...job, shard, corpus: k === 0 ? (job.corpus ?? []) : [] }, worker: undefined, lastBeat: 0, lastScenario: undefined, lastRunIndex: undefined, runsBefore: 0, runs: 0, total: 0, failures: 0, phase: 'corpus' });
+    slots.push({ k, job: { ...job, shard, corpus: k === 0 ? (job.corpus ?? []) : [], corpusNames: k === 0 ? (job.corpusNames ?? []) : [] }, worker: undefined, lastBeat: 0, lastScenario: undefined, lastRunIndex: undefined, runsBefore: 0, runs: 0, total: 0, failures: 0, phase: 'corpus', detail: undefined, labels: new Map(), current: new Int32Array(new SharedArrayBuffer(4)) });
   }
   const results: CheckResult[] = [];
   const hangs: CheckFailed[] = [];
@@ -68,12 +75,14 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
     let runs = 0;
     let total = 0;
     let failures = hangs.length;
+    let detail: ProgressDetail = { phase: 'runs' };
     for (const s of slots) {
       runs += s.runsBefore + s.runs;
       total += s.runsBefore + s.total;
       failures += s.failures;
+      if (s.detail?.phase === 'shrinking') detail = s.detail;
     }
-    options.onProgress?.(runs, total, failures);
+    options.onProgress?.(runs, total, failures, detail);
   };
 
   await new Promise<void>((resolveAll) => {
@@ -108,7 +117,7 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
     };
     const start = (slot: Slot, job: CheckJob): void => {
       live++;
-      const worker = spawnWorker({ kind: 'check', job });
+      const worker = spawnWorker({ kind: 'check', job, current: slot.current.buffer as SharedArrayBuffer });
       slot.worker = worker;
       slot.job = job;
       // loading tsx and the user's module is not a stuck scenario: the watchdog starts after it
@@ -117,6 +126,11 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
         if (slot.worker !== worker) return;
         slot.lastBeat = Date.now();
         switch (m.type) {
+          case 'task':
+            slot.labels.set(m.id, m.label);
+            break;
+          case 'beat':
+            break;
           case 'sim':
             slot.lastScenario = m.scenario as Scenario;
             if (m.runIndex !== undefined) slot.lastRunIndex = m.runIndex;
@@ -131,6 +145,7 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
             slot.total = m.total;
             slot.failures = m.failures;
             slot.phase = m.phase;
+            slot.detail = m.detail;
             report();
             break;
           case 'result':
@@ -176,8 +191,8 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
         slot.total = 0;
         stop(slot);
         // the rest of this slot's runs, after the one that hung
-        if (inCorpus) start(slot, { ...slot.job, corpus: (slot.job.corpus ?? []).slice(doneInCorpus + 1) });
-        else if (runIndex !== undefined) start(slot, { ...slot.job, corpus: [], resumeAt: runIndex + 1 });
+        if (inCorpus) start(slot, { ...slot.job, corpus: (slot.job.corpus ?? []).slice(doneInCorpus + 1), corpusNames: (slot.job.corpusNames ?? []).slice(doneInCorpus + 1) });
+        else if (runIndex !== undefined) start(slot, { ...slot.job, corpus: [], corpusNames: [], resumeAt: runIndex + 1 });
         report();
       }
       settleIfDone();
@@ -196,6 +211,8 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
 /** The verdict for a scenario whose worker had to be terminated. */
 function hangFailure(slot: Slot, stalledMs: number, watchdogMs: number, runIndex: number | undefined, runs: number, where: string): CheckFailed {
   const job = slot.job;
+  const label = slot.labels.get(Atomics.load(slot.current, 0));
+  const task = label === undefined ? undefined : describeTask(label);
   const scenario: Scenario = slot.lastScenario ?? { seed: job.seed, controllers: [], initialObjects: [], workload: [], faults: { events: [], background: [] } };
   const seconds = (stalledMs / 1000).toFixed(1);
   return {
@@ -210,9 +227,9 @@ function hangFailure(slot: Slot, stalledMs: number, watchdogMs: number, runIndex
     corpusReplayed: 0,
     determinismChecked: 0,
     property: 'watchdog',
-    summary: `${where} never returned control: its worker thread was stuck for ${seconds} s of wall time (a synchronous loop or blocking call in a reconcile) and was terminated`,
-    explanation: `Let: worker ${slot.k + 1} start ${where} (scenario seed ${scenario.seed}, ${scenario.faults.events.length} fault events). Then: no simulation step happened for ${seconds} s of wall time, longer than the watchdog allows (--watchdog ${watchdogMs} ms). Simulated time cannot preempt synchronous code, so a reconcile (or an environment actor) is looping synchronously or blocking on synchronous I/O (a busy-wait, a while loop whose exit depends on time passing, Atomics.wait, execSync). Make the loop await (ctx.clock.sleep, a requeue) or bound it. The reproduction holds the scenario; steadystate replay runs it under the same watchdog.`,
-    evidence: { stalledMs: Math.round(stalledMs), worker: slot.k + 1, runNumber: runIndex !== undefined ? runIndex + 1 : null },
+    summary: `${task ? `${task}, in ${where},` : where} never returned control: its worker thread was stuck for ${seconds} s of wall time (a synchronous loop, a loop on \`await null\`, or a blocking call) and was terminated`,
+    explanation: `Let: worker ${slot.k + 1} start ${where} (scenario seed ${scenario.seed}, ${scenario.faults.events.length} fault events)${task ? `, and ${task} be the last task it started` : ''}. Then: no simulation step happened for ${seconds} s of wall time, longer than the watchdog allows (--watchdog ${watchdogMs} ms). Simulated time cannot preempt code that never yields, so ${task ?? 'a reconcile (or an environment actor)'} is looping synchronously or on microtasks it awaits (\`while (!done) {}\`, \`for (;;) await null\`), or blocking on synchronous I/O (a busy-wait, a while loop whose exit depends on time passing, Atomics.wait, execSync). Make the loop await the simulation (ctx.clock.sleep, a requeue) or bound it. The reproduction holds the scenario; steadystate replay runs it under the same watchdog.`,
+    evidence: { stalledMs: Math.round(stalledMs), worker: slot.k + 1, runNumber: runIndex !== undefined ? runIndex + 1 : null, task: task ?? null },
     scenario,
     originalScenario: scenario,
     path: '',

@@ -3,7 +3,9 @@ import type { Scenario } from '../harness/scenario.js';
 import { simulate } from '../simulate.js';
 import { moduleCheckOptions, runCheckJob, type CheckJob } from './check-job.js';
 import { loadModule, pickController } from './load-module.js';
+import { progressDetail, type ProgressDetail } from './progress.js';
 import { UsageError } from './usage-error.js';
+import { kernelHooks } from '../sim/kernel.js';
 import { lockProcessExit } from '../host/exit-lock.js';
 
 /**
@@ -16,16 +18,26 @@ import { lockProcessExit } from '../host/exit-lock.js';
 /** Messages a worker sends. @internal */
 export type WorkerMessage =
   | { type: 'sim'; scenario: unknown; runIndex: number | undefined }
-  | { type: 'progress'; runs: number; total: number; failures: number; phase: string }
+  | { type: 'progress'; runs: number; total: number; failures: number; phase: string; detail: ProgressDetail }
   | { type: 'result'; result: unknown }
-  | { type: 'error'; usage: boolean; message: string };
+  | { type: 'error'; usage: boolean; message: string }
+  | { type: 'beat' }
+  | { type: 'task'; id: number; label: string };
 
 /**
  * What the pool passes in `workerData`: a check job, or one scenario to simulate (replaying a
  * reproduction of a scenario that hung, under the same watchdog).
  * @internal
  */
-export type WorkerInput = { kind: 'check'; job: CheckJob } | { kind: 'simulate'; module: string; exportName: string; scenario: Scenario };
+export type WorkerInput = ({ kind: 'check'; job: CheckJob } | { kind: 'simulate'; module: string; exportName: string; scenario: Scenario }) & {
+  /** Slot 0: the id of the task the kernel started last (its label was sent once as a `task` message), so the pool can name a task that never returned. */
+  current?: SharedArrayBuffer;
+};
+
+/** Distinct task labels sent to the pool at most (a million objects make a million labels). */
+const MAX_LABELS = 10_000;
+/** Heartbeats during one long simulation: at most one per this many wall ms. */
+const BEAT_EVERY_MS = 500;
 
 const port = parentPort;
 if (port) {
@@ -33,11 +45,33 @@ if (port) {
   lockProcessExit();
   const input = workerData as WorkerInput;
   const send = (m: WorkerMessage): void => port.postMessage(m);
+  if (input.current) {
+    // name the task that is running: a synchronous loop never lets this thread say anything else
+    const current = new Int32Array(input.current);
+    const ids = new Map<string, number>();
+    kernelHooks.onTaskStart = (label) => {
+      let id = ids.get(label);
+      if (id === undefined && ids.size < MAX_LABELS) {
+        id = ids.size + 1;
+        ids.set(label, id);
+        send({ type: 'task', id, label });
+      }
+      Atomics.store(current, 0, id ?? 0);
+    };
+  }
+  let lastBeat = 0;
+  const onHeartbeat = (): void => {
+    const now = performance.now();
+    if (now - lastBeat < BEAT_EVERY_MS) return;
+    lastBeat = now;
+    send({ type: 'beat' });
+  };
   const work =
     input.kind === 'check'
       ? runCheckJob(input.job, {
           onSimulation: (scenario, runIndex) => send({ type: 'sim', scenario, runIndex }),
-          onProgress: (p) => send({ type: 'progress', runs: p.runs, total: p.total, failures: p.failures, phase: p.phase }),
+          onHeartbeat,
+          onProgress: (p) => send({ type: 'progress', runs: p.runs, total: p.total, failures: p.failures, phase: p.phase, detail: progressDetail(p) }),
         })
       : simulateOne(input, () => send({ type: 'sim', scenario: input.scenario, runIndex: undefined }));
   work.then(

@@ -127,11 +127,15 @@ export interface FakeRestService {
 }
 
 /**
- * Creates a fake REST service to pass to `createDownstream({ services })`.
+ * Creates a fake REST service for the `downstream` factory of `check`, `simulate` or a module's
+ * `checkOptions`, called once per run so every run starts with an empty service: a reconciler's
+ * `ctx.fetch` to `baseUrl` reaches it, and properties (no-duplicate-side-effects,
+ * deletion-completes) read what it holds at the end.
  * @param options - see {@link FakeRestServiceOptions}
  * @example
- * const dns = fakeRestService({ baseUrl: 'https://dns.example', idempotencyKeyHeader: 'Idempotency-Key' });
- * // after a run: dns.byOwner().filter((g) => g.resources.length > 1) are duplicate records
+ * export const checkOptions: CheckOptions = {
+ *   downstream: () => ({ services: [fakeRestService({ baseUrl: 'https://dns.example', idempotencyKeyHeader: 'Idempotency-Key' })] }),
+ * };
  * @public
  */
 export function fakeRestService(options: FakeRestServiceOptions): FakeRestService {

@@ -14,6 +14,7 @@ import { scenarioMisfit } from './scenario-fit.js';
 import { shardProblem, type Shard } from './shard.js';
 import { settleMinimum } from './settle-minimum.js';
 import type { SimulateOptions } from './simulate.js';
+import type { ReportField } from '../report/timeline-recorder.js';
 
 /** Progress of a running check, reported after every scenario. @public */
 export interface CheckProgress {
@@ -24,12 +25,20 @@ export interface CheckProgress {
   /** Failing scenarios found so far (0 or 1: the check stops at the first and shrinks it). */
   failures: number;
   phase: 'corpus' | 'runs' | 'shrinking' | 'done';
+  /** While shrinking: candidates tried so far, and what the smallest failing scenario still holds. */
+  shrink?: { step: number; faultEvents: number; actions: number };
+  /** Wall ms since the check started (with the host clock; 0 without). */
+  elapsedMs?: number;
+  /** Wall ms left of the budget of this phase (`timeLimitMs` while searching, `shrinkTimeLimitMs` while shrinking), when one is set. */
+  budgetLeftMs?: number;
 }
 
 /** A regression corpus (SPEC §6): scenarios replayed before generated ones, and where new failures go. @public */
 export interface CheckCorpus {
   /** Scenarios to replay first (e.g. loaded from `reports/corpus/`). @defaultValue [] */
   scenarios?: readonly Scenario[];
+  /** Where each scenario came from (its file), named when one fails: a failure replayed from the corpus is announced. @defaultValue none */
+  names?: readonly string[];
   /** Called once with a new failure (not one replayed from the corpus), e.g. to save it. */
   onFailure?: (failure: CheckFailed) => void | Promise<void>;
 }
@@ -143,6 +152,41 @@ export interface CheckOptions {
    * gets 422, as a CRD rule `self == oldSelf` answers). @defaultValue {}
    */
   validation?: ValidationOptions;
+  /**
+   * Wall-clock budget (ms) of the search (corpus replays and generated runs), fast-check's
+   * `interruptAfterTimeLimit` idea: when it runs out the check stops where it is, passes on the
+   * runs it made (or fails on a failure found), and says so in `result.cutShort`.
+   * @defaultValue none (the runs bound the search)
+   */
+  timeLimitMs?: number;
+  /**
+   * Wall-clock budget (ms) of shrinking a failure: when it runs out, the smallest failing
+   * scenario found so far is reported, and `result.cutShort` says so.
+   * @defaultValue none (`shrink.maxSteps` and `shrink.maxMinimizeTests` bound it)
+   */
+  shrinkTimeLimitMs?: number;
+  /**
+   * What `check` (and `toPassCheck`) prints: 0 nothing; 1 on a pass, what the CLI prints (fault
+   * coverage per kind, "fault list-order: fired 0× in 12 runs where enabled", convergence
+   * latency, writes per object, properties that judged no run), and on a failure the coverage
+   * of the runs before it; 2 adds how many runs each property judged.
+   * @defaultValue 0
+   */
+  verbose?: 0 | 1 | 2;
+  /** Where `verbose` output goes, one line per call. @defaultValue console.log */
+  log?: (line: string) => void;
+  /**
+   * Fields the HTML report charts as desired vs actual for each primary object: dotted paths
+   * (`[field=value]` picks a list element, e.g. a condition) or a constant desired value. The
+   * report also charts what the convergence predicate said over the run.
+   * @example reportFields: [{ label: 'Ready', desired: 1, actual: 'status.conditions[type=Ready].status' }]
+   * @defaultValue same-named numeric spec and status fields, else metadata.generation vs status.observedGeneration (the default convergence test)
+   */
+  reportFields?: readonly ReportField[];
+  /** @internal The host's wall clock in ms (set by the public `check`): yields to the event loop, budgets, elapsed times. */
+  wallClock?: () => number;
+  /** @internal Called at every host yield of every simulation (about every 50 ms of a long run): a heartbeat for the CLI's watchdog. */
+  onHeartbeat?: () => void;
   /** @internal Watches host nondeterminism during determinism re-runs (set by the public `check`). */
   hostProbe?: HostSourceProbe;
 }
@@ -171,7 +215,7 @@ export interface ResolvedCheckOptions {
   environment: readonly EnvironmentUse[];
   downstream: SimulateOptions['downstream'] | undefined;
   shard: Shard | undefined;
-  corpus: { scenarios: readonly Scenario[]; onFailure: CheckCorpus['onFailure'] | undefined };
+  corpus: { scenarios: readonly Scenario[]; names: readonly string[]; onFailure: CheckCorpus['onFailure'] | undefined };
   onProgress: CheckOptions['onProgress'] | undefined;
   onSimulation: CheckOptions['onSimulation'] | undefined;
   resumeAt: number;
@@ -183,6 +227,10 @@ export interface ResolvedCheckOptions {
   traceReads: boolean;
   validation: ValidationOptions | undefined;
   hostProbe: HostSourceProbe | undefined;
+  timeLimitMs: number | undefined;
+  shrinkTimeLimitMs: number | undefined;
+  wallClock: (() => number) | undefined;
+  onHeartbeat: (() => void) | undefined;
 }
 
 const WHERE = 'steadystate.check';
@@ -200,6 +248,12 @@ function positiveInt(name: string, v: unknown, fallback: number, min = 1): numbe
 function ms(name: string, v: unknown): number | undefined {
   if (v === undefined) return undefined;
   if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) fail(`options.${name} must be a finite number of virtual milliseconds ≥ 0, got ${JSON.stringify(v)}.`);
+  return v;
+}
+
+function wallMs(name: string, v: unknown): number | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) fail(`options.${name} must be a positive number of wall-clock milliseconds, got ${JSON.stringify(v)}. Pass e.g. { ${name}: 30_000 } or leave it out for no budget.`);
   return v;
 }
 
@@ -267,6 +321,11 @@ export function resolveCheckOptions(target: ControllerDefinition | readonly Cont
     if (!use.actor || typeof use.actor.install !== 'function' || typeof use.actor.name !== 'string') fail(`options.environment[${i}] is not an environment actor (got ${describe(e)}). Pass an EnvironmentActor or { actor, params }.`);
     return use;
   });
+  if (options.verbose !== undefined && options.verbose !== 0 && options.verbose !== 1 && options.verbose !== 2) fail(`options.verbose must be 0, 1 or 2, got ${JSON.stringify(options.verbose)}. 1 prints fault coverage and latency on a pass, 2 also what each property judged.`);
+  if (options.log !== undefined && typeof options.log !== 'function') fail('options.log must be a function (line: string) => void, e.g. console.log.');
+  const rf: unknown = options.reportFields;
+  if (rf !== undefined && (!Array.isArray(rf) || !rf.every((f) => f !== null && typeof f === 'object' && typeof (f as ReportField).actual === 'string' && (typeof (f as ReportField).desired === 'string' || typeof (f as ReportField).desired === 'number'))))
+    fail(`options.reportFields must be a list of { desired: path or number, actual: path, label? }, e.g. [{ label: 'Ready', desired: 1, actual: 'status.conditions[type=Ready].status' }]; got ${describe(rf)}.`);
   const ds: unknown = options.downstream;
   if (ds !== undefined && typeof ds !== 'function' && !(typeof ds === 'object' && ds !== null && typeof (ds as { build?: unknown }).build === 'function'))
     fail(`options.downstream must be a factory () => ({ services, handlers }) called once per run (or { build(world) }), as SimulateOptions.downstream; got ${describe(ds)}.`);
@@ -311,7 +370,7 @@ export function resolveCheckOptions(target: ControllerDefinition | readonly Cont
     environment,
     downstream: options.downstream,
     shard: options.shard,
-    corpus: { scenarios: corpusScenarios, onFailure: options.corpus?.onFailure },
+    corpus: { scenarios: corpusScenarios, names: [...(options.corpus?.names ?? [])], onFailure: options.corpus?.onFailure },
     onProgress: options.onProgress,
     onSimulation: options.onSimulation,
     resumeAt: positiveInt('resumeAt', options.resumeAt, 0, 0),
@@ -323,6 +382,10 @@ export function resolveCheckOptions(target: ControllerDefinition | readonly Cont
     traceReads: options.traceReads ?? true,
     validation: resolveValidation(options.validation),
     hostProbe: options.hostProbe,
+    timeLimitMs: wallMs('timeLimitMs', options.timeLimitMs),
+    shrinkTimeLimitMs: wallMs('shrinkTimeLimitMs', options.shrinkTimeLimitMs),
+    wallClock: options.wallClock,
+    onHeartbeat: options.onHeartbeat,
   };
 }
 

@@ -93,6 +93,23 @@ interface CheckCommon {
   realTimers?: RealTimerUse & { runs: number };
   /** What the check ran with that is data (properties with options, fault kinds, tail, downstream): a reproduction records it and a replay compares it. */
   inputs?: RecordedInputs;
+  /** Wall-clock ms the check took (with the host clock the public `check` injects). */
+  elapsedMs?: number;
+  /**
+   * Per property: the runs it judged, the runs it could not judge (a judge that says so, e.g.
+   * recovery on a run without a revert, and the runs after a failing property), why, and the
+   * wall ms its judge took. A property judged in no run says nothing about the controller.
+   */
+  propertyRuns?: { name: string; judged: number; unjudged: number; reason: string | null; ms: number }[];
+  /**
+   * What the check noticed about its own setup that may explain a failure: a controller whose
+   * informer resync period outlives the settle phase (a lost event then has no second chance).
+   */
+  warnings?: string[];
+  /** Generated runs this check planned (its shard's share of `runs`); corpus replays come on top. */
+  plannedRuns?: number;
+  /** Set when a wall-clock budget cut the check short (`timeLimitMs`, `shrinkTimeLimitMs`): the phase, the budget, and how far it got. */
+  cutShort?: { phase: 'runs' | 'shrinking'; limitMs: number; done: string };
 }
 
 /** @public */
@@ -120,10 +137,14 @@ export interface CheckFailed extends CheckCommon {
   originalScenario: Scenario;
   /** fast-check path that replays the failing run (with `seed`). */
   path: string;
-  /** 1-based index of the run that first failed. */
+  /** 1-based index of the run that first failed (of the corpus replays when `fromCorpus` is set, else of the generated runs). */
   failedAtRun: number;
+  /** Set when the failing scenario came from the regression corpus, replayed before the generated runs: which entry, of how many, from which file. */
+  fromCorpus?: { entry: number; of: number; name: string | null };
   /** Shrink steps taken. */
   shrinks: number;
+  /** The scenario went through shrinking to the end (not turned off, not cut short by a budget): it is minimal. */
+  shrunk?: boolean;
   /** The minimal scenario's recorded run (trace, writes, requests), for reports. */
   run: RunRecord;
   determinism: DeterminismReport;

@@ -70,8 +70,16 @@ class CheckRun {
   /** Guided search: the pool of coverage-adding scenarios the generated runs mutate. */
   private readonly pool: ScenarioPool | undefined;
   private readonly inputs: RecordedInputs;
+  /** Wall-clock deadline of the phase in progress (search, then shrinking), when a budget is set. */
+  private deadline: number | undefined;
+  private readonly started: number;
+  private cutShort: CheckFailed['cutShort'];
 
-  constructor(private readonly o: ResolvedCheckOptions) {
+  /** @param earlyStop - false once a full run disproved an early stop: every run then goes to its end */
+  constructor(
+    private readonly o: ResolvedCheckOptions,
+    earlyStop = true,
+  ) {
     this.runner = new ScenarioRunner(
       {
         controllers: o.controllers,
@@ -81,10 +89,16 @@ class CheckRun {
         tailMs: o.tailMs,
         traceReads: o.traceReads,
         ...(o.validation ? { validation: o.validation } : {}),
+        ...(o.wallClock ? { wallClock: o.wallClock } : {}),
         observe: this.observer.observe,
       },
       o.properties,
     );
+    this.runner.earlyStop = earlyStop;
+    this.runner.shouldInterrupt = () => this.expired();
+    this.runner.onHeartbeat = o.onHeartbeat;
+    this.started = o.wallClock?.() ?? 0;
+    if (o.timeLimitMs !== undefined && o.wallClock) this.deadline = this.started + o.timeLimitMs;
     this.coverage = new CoverageTracker(o.faults.map((f) => f.kind));
     this.pool = o.search === 'guided' ? new ScenarioPool(this.behaviour, strategiesFor(o.faults)) : undefined;
     this.inputs = describeInputs({ ...o, environment: o.environment.map((e) => e.actor) });
@@ -98,13 +112,43 @@ class CheckRun {
     return this.o.path !== undefined ? [] : this.o.corpus.scenarios;
   }
 
-  private progress(phase: 'corpus' | 'runs' | 'shrinking' | 'done', failures: number): void {
-    this.o.onProgress?.({ runs: this.executed, total: this.total, failures, phase });
+  private progress(phase: 'corpus' | 'runs' | 'shrinking' | 'done', failures: number, shrink?: { step: number; scenario: Scenario }): void {
+    if (!this.o.onProgress) return;
+    const now = this.o.wallClock?.();
+    this.o.onProgress({
+      runs: this.executed,
+      total: this.total,
+      failures,
+      phase,
+      ...(shrink ? { shrink: { step: shrink.step, faultEvents: shrink.scenario.faults.events.length + shrink.scenario.faults.background.length, actions: shrink.scenario.workload.length } } : {}),
+      ...(now !== undefined ? { elapsedMs: now - this.started } : {}),
+      ...(now !== undefined && this.deadline !== undefined && phase !== 'done' ? { budgetLeftMs: Math.max(0, this.deadline - now) } : {}),
+    });
+  }
+
+  /** Whether the budget of the phase in progress ran out. */
+  private expired(): boolean {
+    return this.deadline !== undefined && this.o.wallClock !== undefined && this.o.wallClock() >= this.deadline;
+  }
+
+  /** Records that a budget cut the phase short (once). */
+  private cut(phase: 'runs' | 'shrinking', done: string): void {
+    const limitMs = phase === 'runs' ? this.o.timeLimitMs : this.o.shrinkTimeLimitMs;
+    if (this.cutShort || limitMs === undefined) return;
+    this.cutShort = { phase, limitMs, done };
+  }
+
+  /** From the first failure on, the shrinking budget applies. */
+  private startShrinking(): void {
+    const clock = this.o.wallClock;
+    this.deadline = clock && this.o.shrinkTimeLimitMs !== undefined ? clock() + this.o.shrinkTimeLimitMs : undefined;
   }
 
   /** Runs and records one scenario of the corpus or of the generated runs (these count for behaviour coverage: `added` is what one added). */
   private async runOne(s: Scenario, generated = false): Promise<ScenarioOutcome & { added: number; facts: ReadonlySet<string> }> {
-    const outcome = await this.runner.judge(s, { twinWhenFaultsFired: this.o.coverage });
+    const outcome = await this.runner.judge(s, { twinWhenFaultsFired: this.o.coverage, interruptible: true, tally: true });
+    // a run the budget cut short says nothing: not counted, not judged
+    if (outcome.interrupted) return { ...outcome, added: 0, facts: new Set() };
     let added = 0;
     let facts: ReadonlySet<string> = new Set();
     if (generated) {
@@ -143,7 +187,15 @@ class CheckRun {
     let found: Found | undefined;
 
     for (const s of this.corpus()) {
+      if (this.expired()) {
+        this.cut('runs', `${this.corpusReplayed} of ${this.corpus().length} corpus scenarios replayed, no generated run`);
+        break;
+      }
       const outcome = await this.runOne(s);
+      if (outcome.interrupted) {
+        this.cut('runs', `${this.corpusReplayed} of ${this.corpus().length} corpus scenarios replayed, no generated run`);
+        break;
+      }
       this.corpusReplayed++;
       this.progress('corpus', outcome.failure ? 1 : 0);
       if (outcome.failure) {
@@ -157,7 +209,7 @@ class CheckRun {
     let seed = o.seed;
     let path = '';
     let fcShrinks = 0;
-    if (!found && !this.nondeterministic) {
+    if (!found && !this.nondeterministic && !this.cutShort) {
       const r = await this.generated();
       seed = r.seed;
       path = r.path;
@@ -177,16 +229,30 @@ class CheckRun {
       return this.passed(seed ?? 0);
     }
 
-    this.progress('shrinking', 1);
+    if (found.fromCorpus) this.startShrinking();
+    this.progress('shrinking', 1, { step: 0, scenario: found.scenario });
     const failure = found.outcome.failure!;
     const property = o.properties.find((p) => p.name === failure.property) ?? runGuards.find((p) => p.name === failure.property);
     let minimal = { scenario: found.scenario, run: found.outcome.run };
     let minimizeReductions = 0;
-    if (o.shrink.enabled && property) {
+    if (o.shrink.enabled && property && !this.cutShort) {
       const only = [property];
+      let step = 0;
+      let smallest = found.scenario;
       const stillFails = async (s: Scenario) => {
-        const out = await this.runner.judge(s, { properties: only });
-        return out.failure?.property === failure.property ? out.run : undefined;
+        if (this.expired()) {
+          this.cut('shrinking', 'stopped during delta debugging; the smallest failing scenario so far is reported');
+          return undefined;
+        }
+        const out = await this.runner.judge(s, { properties: only, interruptible: true });
+        this.progress('shrinking', 1, { step: ++step, scenario: smallest });
+        if (out.interrupted) {
+          this.cut('shrinking', 'stopped during delta debugging; the smallest failing scenario so far is reported');
+          return undefined;
+        }
+        if (out.failure?.property !== failure.property) return undefined;
+        smallest = s;
+        return out.run;
       };
       // a story's times are the user's: keep them (its jitter has shrunk back toward them)
       const keepTimes = o.story ? { earlyActions: false } : {};
@@ -201,13 +267,22 @@ class CheckRun {
         minimizeReductions += 1 + m2.reductions;
       }
     }
+    // an early stop is a prediction: the minimal scenario, run to its end, must fail too
+    const confirmed = property ? await this.runner.confirmEarlyStop(minimal.run, property) : undefined;
+    // it did not: that failure was never real, so the check runs again with no early stops (slow, exact)
+    if (confirmed === null) return new CheckRun(this.o, false).run();
     // the verdict of the minimal scenario (its words and evidence, not those of the original)
     const judged = property ? await this.runner.judgeRun(minimal.run, { properties: [property] }) : found.outcome;
-    const finalFailure = judged.failure ?? failure;
+    const judgedFailure = judged.failure ?? failure;
+    const finalFailure = confirmed ? { ...judgedFailure, explanation: `${judgedFailure.explanation}\nConfirmed without the early stop: the same scenario run to its end fails ${confirmed.property} too (${confirmed.summary}).` } : judgedFailure;
     const determinism = o.determinism ? await this.determinismOf(minimal.run, property ? [property] : o.properties) : { ok: true, hashes: [minimal.run.hash, minimal.run.hash] as [string, string] };
     this.progress('done', 1);
 
-    const base = this.common(seed ?? found.scenario.seed);
+    const base = {
+      ...this.common(seed ?? found.scenario.seed),
+      // announced in every report: the generated runs of this seed did not find it
+      ...(found.fromCorpus ? { fromCorpus: { entry: found.runNumber, of: this.corpus().length, name: o.corpus.names[found.runNumber - 1] ?? null } } : {}),
+    };
     const result: CheckFailed = determinism.ok
       ? {
           ...base,
@@ -221,6 +296,7 @@ class CheckRun {
           path,
           failedAtRun: found.runNumber,
           shrinks: fcShrinks + minimizeReductions,
+          shrunk: o.shrink.enabled && property !== undefined && this.cutShort?.phase !== 'shrinking',
           run: minimal.run,
           determinism,
         }
@@ -292,8 +368,18 @@ class CheckRun {
     let fatal: { error: unknown } | undefined;
     let onlyFailing: Property[] = [];
 
+    // a budget that runs out interrupts fast-check (searching or shrinking), which keeps what it found
+    const interrupt = (): never => {
+      throw new fc.PreconditionFailure(true);
+    };
     const property = fc.asyncProperty(arb, async (s) => {
       if (fatal || this.nondeterministic) return true;
+      if (this.expired()) {
+        if (first) this.cut('shrinking', `stopped after ${shrinkSteps} shrink steps; the smallest failing scenario so far is reported`);
+        else this.cut('runs', `${this.executed} of ${this.total} runs made`);
+        interrupt();
+      }
+      let cutNow = false;
       try {
         if (!first) {
           const i = index++;
@@ -306,6 +392,11 @@ class CheckRun {
           this.runIndex = i;
           const outcome = await this.runOne(s, true);
           this.runIndex = undefined;
+          if (outcome.interrupted) {
+            this.cut('runs', `${this.executed} of ${this.total} runs made`);
+            cutNow = true;
+            return true;
+          }
           this.pool?.offer(outcome.run, outcome.facts, outcome.added, outcome.failure !== undefined);
           this.progress('runs', outcome.failure ? 1 : 0);
           if (!outcome.failure) return true;
@@ -313,6 +404,7 @@ class CheckRun {
           if (!(await this.replays(outcome, i + 1))) return true;
           first = { scenario: s, outcome, runNumber: i + 1, fromCorpus: false, original: s };
           last = { scenario: s, outcome };
+          this.startShrinking();
           const p = o.properties.find((x) => x.name === outcome.failure!.property) ?? runGuards.find((x) => x.name === outcome.failure!.property);
           onlyFailing = p ? [p] : [...o.properties];
           return false;
@@ -320,13 +412,21 @@ class CheckRun {
         // shrinking: a candidate counts only when it fails the same property
         if (!o.shrink.enabled || shrinkSteps >= o.shrink.maxSteps) return true;
         shrinkSteps++;
-        const outcome = await this.runner.judge(s, { properties: onlyFailing });
+        const outcome = await this.runner.judge(s, { properties: onlyFailing, interruptible: true });
+        this.progress('shrinking', 1, { step: shrinkSteps, scenario: last!.scenario });
+        if (outcome.interrupted) {
+          this.cut('shrinking', `stopped after ${shrinkSteps} shrink steps; the smallest failing scenario so far is reported`);
+          cutNow = true;
+          return true;
+        }
         if (outcome.failure?.property !== first.outcome.failure!.property) return true;
         last = { scenario: s, outcome };
         return false;
       } catch (error) {
         fatal = { error };
         return true;
+      } finally {
+        if (cutNow) interrupt();
       }
     });
     const details = await fc.check(property, {
@@ -388,10 +488,18 @@ class CheckRun {
       determinismChecked: this.determinismChecked,
       ...(o.shard && o.path === undefined ? { shard: { ...o.shard } } : {}),
       simulations: this.runner.simulations,
+      plannedRuns: this.total - this.corpus().length,
+      ...(resyncWarnings(o).length > 0 ? { warnings: resyncWarnings(o) } : {}),
+      ...(o.wallClock ? { elapsedMs: Math.round(o.wallClock() - this.started) } : {}),
+      propertyRuns: o.properties.map((p) => {
+        const t = this.runner.tally.get(p.name);
+        return { name: p.name, judged: t?.judged ?? 0, unjudged: t?.unjudged ?? 0, reason: t?.reason ?? null, ms: Math.round((t?.ms ?? 0) * 10) / 10 };
+      }),
       ...(this.runner.learned.summary().length > 0 ? { learnedMasks: this.runner.learned.summary() } : {}),
       ...(this.runner.unjudged.size > 0 ? { couldNotJudge: [...this.runner.unjudged].map(([property, u]) => ({ property, ...u })) } : {}),
       ...(this.realTimers ? { realTimers: { ...this.realTimers } } : {}),
       inputs: this.inputs,
+      ...(this.cutShort ? { cutShort: this.cutShort } : {}),
       behaviour: this.behaviourReport(),
     };
   }
@@ -455,6 +563,30 @@ class CheckRun {
     };
   }
 
+}
+
+/**
+ * Controllers whose resync cannot come around within the settle phase: with the default 10 h
+ * (controller-runtime's SyncPeriod) one lost event fails convergence for a controller that relies
+ * on resync, and the verdict alone does not say why. The fix goes with it.
+ */
+function resyncWarnings(o: ResolvedCheckOptions): string[] {
+  const settle = o.scenarioOptions.settleMs ?? 30_000;
+  const out: string[] = [];
+  for (const c of o.controllers) {
+    if (c.process !== undefined) continue;
+    const r = c.resyncPeriodMs;
+    if (r > 0 && r <= settle) continue;
+    const every = r === 0 ? 'never resyncs (resyncPeriodMs: 0)' : `resyncs every ${humanMs(r)}${r === 36_000_000 ? ' (the default, controller-runtime\'s SyncPeriod)' : ''}`;
+    out.push(`${c.name} ${every}, ${r === 0 ? 'so' : 'longer than the settle phase (' + humanMs(settle) + '), so'} within a check a missed event is repaired only by a requeue or the next change. If ${c.name} relies on its resync to catch up (level-triggered by resync), set resyncPeriodMs below settleMs, e.g. defineController({ ..., resyncPeriodMs: ${Math.min(10_000, Math.floor(settle / 3))} }).`);
+  }
+  return out;
+}
+
+function humanMs(ms: number): string {
+  if (ms >= 3_600_000 && ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
+  if (ms >= 60_000 && ms % 60_000 === 0) return `${ms / 60_000} min`;
+  return ms >= 1000 ? `${ms / 1000} s` : `${ms} ms`;
 }
 
 /** The scenarios a check generates from its resolved options. @internal */

@@ -70,7 +70,7 @@ function difference(a: TraceEntry | null, b: TraceEntry | null): string {
   const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => stableStringify(a[k]) !== stableStringify(b[k])).sort();
   const what = [a['actor'], a['verb'], a['kind'], a['key']].filter((x) => typeof x === 'string').join(' ');
   const fields = keys.map((k) => `${k} (${short(stableStringify(a[k]))} in the first run, ${short(stableStringify(b[k]))} in the second)`).join(', ');
-  return `a ${a.type}${what ? ` (${what})` : ''} that differs in ${fields}`;
+  return `${/^[aeiou]/i.test(a.type) ? 'an' : 'a'} ${a.type}${what ? ` (${what})` : ''} that differs in ${fields}`;
 }
 
 function short(text: string): string {

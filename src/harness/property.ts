@@ -2,7 +2,7 @@ import type { Json, JsonObject, StoredObject } from '../store/object.js';
 import type { WriteRecord } from '../store/store.js';
 import type { TraceEntry } from '../sim/trace.js';
 import type { Scenario } from './scenario.js';
-import type { WorldView } from './world.js';
+import type { RunPhase, WorldView } from './world.js';
 import type { RealTimerUse, RunEscape } from '../host/host-context.js';
 
 /** One sample of a probe. @public */
@@ -75,6 +75,13 @@ export interface RunRecord {
     /** The run hit its step budget (a zero-time loop) and stopped at `stoppedAt`. */
     exhausted?: boolean;
     stoppedAt?: number;
+    /**
+     * The run was stopped at `at` because a property's failure was already certain (see
+     * {@link RunMonitor}); `end` is then `at`, and only that property judges the run.
+     */
+    stoppedEarly?: { property: string; at: number; from: number; reason: string };
+    /** A wall-clock budget ran out mid-run: the run is incomplete and says nothing. */
+    interrupted?: boolean;
   };
   /** Tasks given up on because they waited outside the simulation. */
   blocked: { label: string; at: number; startedAt: number }[];
@@ -103,6 +110,29 @@ export type Verdict =
       explanation: string;
       evidence: JsonObject;
     };
+
+/** What a {@link RunMonitor} sees while the run happens. @public */
+export interface LiveRun {
+  /** Virtual time now. */
+  now: number;
+  phase: RunPhase;
+  /** The trace so far (read-only; append-only). */
+  trace: readonly TraceEntry[];
+  /** When the settle phase and the quiet tail begin. */
+  timing: { settleStart: number; tailStart: number };
+  view: WorldView;
+}
+
+/**
+ * Watches a run while it happens and says when the property's failure is already certain, so
+ * the run stops there instead of simulating a hot loop for the rest of its virtual time (a
+ * failure found and shrunk in seconds). Called after every store write; `from` is where the
+ * evidence begins. The property's `judge` then sees `run.timing.stoppedEarly`.
+ * @public
+ */
+export interface RunMonitor {
+  afterWrite(run: LiveRun): { reason: string; from: number } | undefined;
+}
 
 /**
  * What a property's probes may know about the run they are built for (the harness passes it to
@@ -154,6 +184,8 @@ export interface Property {
   readonly needsTwin: boolean;
   /** Probes the harness samples while simulating; pass the context when you can. */
   probes(ctx?: ProbeContext): Probe[];
+  /** A monitor that stops a run once this property's failure is certain (see {@link RunMonitor}). */
+  monitor?(ctx?: ProbeContext): RunMonitor;
   /**
    * Extra scenarios to simulate for this run (see {@link ExtraRuns}); `{}` when none. The
    * harness calls it with the scenario being judged and passes the records to `judge`.
@@ -189,6 +221,8 @@ export interface PropertyDefinition<O extends object> {
    */
   validate?: (options: O) => string | undefined;
   probes?: (options: O, ctx: ProbeContext | undefined) => Probe[];
+  /** Stops a run early once the failure is certain (see {@link RunMonitor}); the judge must then judge the shortened run. */
+  monitor?: (options: O, ctx: ProbeContext | undefined) => RunMonitor;
   extraRuns?: (scenario: Scenario, options: O) => ExtraRuns;
   /** See {@link Property.learn}. */
   learn?: (benign: BenignRuns, options: O) => LearnedMasks;
@@ -213,6 +247,7 @@ export function defineProperty<O extends object>(def: PropertyDefinition<O>): Pr
     const bad = def.validate?.(resolved);
     if (bad !== undefined) throw new TypeError(`steadystate.properties.${camel(def.name)}: ${bad}`);
     const extraRuns = def.extraRuns;
+    const monitor = def.monitor;
     const learn = def.learn;
     const problems = def.problems;
     return {
@@ -221,6 +256,7 @@ export function defineProperty<O extends object>(def: PropertyDefinition<O>): Pr
       options: toJson(resolved),
       needsTwin: typeof def.needsTwin === 'function' ? def.needsTwin(resolved) : (def.needsTwin ?? false),
       probes: (ctx) => (def.probes ? def.probes(resolved, ctx) : []),
+      ...(monitor ? { monitor: (ctx?: ProbeContext) => monitor(resolved, ctx) } : {}),
       extraRuns: (scenario) => (extraRuns ? extraRuns(scenario, resolved) : {}),
       ...(learn ? { learn: (benign: BenignRuns) => learn(benign, resolved) } : {}),
       judge: (run, twin, extras, learned) => def.judge(run, resolved, twin, extras ?? {}, learned),

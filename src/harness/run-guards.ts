@@ -1,5 +1,6 @@
 import type { JsonObject } from '../store/object.js';
 import { describeTask, isolation } from './isolation.js';
+import { LOOP_BUDGET } from './loop-guard.js';
 import { contained } from './escape-verdict.js';
 import type { Property, RunRecord, Verdict } from './property.js';
 
@@ -66,8 +67,36 @@ export const stepBudget = guard('step-budget', 'the run reaches its end within t
   };
 });
 
+const HOW: Record<string, string> = {
+  'Promise.resolve': 'loops on `await Promise.resolve()`',
+  'process.nextTick': 'schedules process.nextTick from its own callback, over and over',
+  queueMicrotask: 'schedules queueMicrotask from its own callback, over and over',
+};
+
+/**
+ * Code that never yields to the simulation fails the run with a verdict naming it instead of
+ * hanging it (issue 17 item 6): the loop guard (loop-guard.ts) records each loop it stopped as a
+ * `kernel:loop` entry, and the first is the failure. @public
+ */
+export const busyLoop = guard('busy-loop', 'no code spins on microtasks or ticks without ever yielding to the simulation', (run) => {
+  const loop = run.trace.find((e) => e.type === 'kernel:loop');
+  if (!loop) return { ok: true };
+  const via = String(loop['via']);
+  const who = typeof loop['caller'] === 'string' ? loop['caller'] : 'code a reconcile left running (no task of the run was running)';
+  const how = HOW[via] ?? `loops on ${via}`;
+  return {
+    ok: false,
+    summary: `${who} never yields to the simulation: it ${how}`,
+    explanation:
+      `Let: ${who} run at t=${loop.t} ms. ` +
+      `Then: it ${how}: ${Number(loop['calls']).toLocaleString('en-US')} calls of ${via} in a row (the budget is ${LOOP_BUDGET.toLocaleString('en-US')}) without the simulation ever getting a turn, so virtual time could not move and the run could never end; steadystate refused the next call, which ended the chain, and stopped the run. ` +
+      `A loop that waits for something must wait on the simulation: await ctx.clock.sleep(ms) between tries, or return { requeueAfter: ms } and let the queue call again.`,
+    evidence: { via, calls: Number(loop['calls']), caller: who, t: loop.t } as JsonObject,
+  };
+});
+
 /** The judges every run gets before its properties, in this order. @internal */
-export const runGuards: readonly Property[] = [isolation, contained, reconcileResults, watchMaps, stepBudget];
+export const runGuards: readonly Property[] = [isolation, contained, busyLoop, reconcileResults, watchMaps, stepBudget];
 
 /** The reconciles and handlers most frequent in the last entries of the trace. */
 function busiestTasks(run: RunRecord): string {

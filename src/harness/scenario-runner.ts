@@ -26,6 +26,8 @@ export interface ScenarioOutcome {
   failures: PropertyFailure[];
   /** Latency to convergence (virtual ms), when the convergence property reported it. */
   latencyMs?: number;
+  /** A wall-clock budget ran out mid-run: nothing was judged. */
+  interrupted?: boolean;
 }
 
 /** What to judge a scenario with. @internal */
@@ -34,8 +36,23 @@ export interface JudgeOptions {
   properties?: readonly Property[];
   /** Also run the twin when some fault fired (fault coverage). @defaultValue false */
   twinWhenFaultsFired?: boolean;
+  /** Let {@link ScenarioRunner.shouldInterrupt} cut the run short (never twins or re-runs). @defaultValue false */
+  interruptible?: boolean;
+  /** Count the verdicts in {@link ScenarioRunner.tally} (the check's own runs, not shrink candidates). @defaultValue false */
+  tally?: boolean;
+  /** Let the properties' monitors stop the run once a failure looks certain. @defaultValue {@link ScenarioRunner.earlyStop} */
+  earlyStop?: boolean;
   /** Judge every property instead of stopping at the first failure (false-alarm measurements). @defaultValue false */
   all?: boolean;
+}
+
+/** Per property, over the runs a check counted: how many it judged, how many it could not (and why), and the wall ms its judge took. @internal */
+export interface PropertyTally {
+  judged: number;
+  unjudged: number;
+  /** Why it could not judge, the first time. */
+  reason: string | undefined;
+  ms: number;
 }
 
 /**
@@ -53,13 +70,22 @@ export class ScenarioRunner {
   simulations = 0;
   /** Called before every simulation (a heartbeat for watchdogs). */
   onSimulate: ((scenario: Scenario) => void) | undefined;
+  /** Asked at each host yield of an interruptible run: true ends it (a wall-clock budget ran out). */
+  shouldInterrupt: (() => boolean) | undefined;
+  /** Called at each host yield of every run (a heartbeat for watchdogs during long runs). */
+  onHeartbeat: (() => void) | undefined;
+  /** Verdicts per property over the runs judged with `tally`. */
+  readonly tally = new Map<string, PropertyTally>();
+  /** Whether runs may stop early (property monitors); a check whose early stop a full run disproved turns it off. */
+  earlyStop = true;
 
   constructor(
     private readonly simulateOptions: SimulateOptions,
     readonly properties: readonly Property[],
   ) {
+    // twins are complete runs: a differential property compares whole end states
     this.twins = new TwinRunner(
-      (s) => this.simulate(s),
+      (s) => this.simulate(s, this.properties, false),
       32,
       (s, v) => this.simulateVariation(s, v),
     );
@@ -81,19 +107,38 @@ export class ScenarioRunner {
     return out;
   }
 
-  /** Runs one scenario with the probes of `properties`. */
-  async simulate(scenario: Scenario, properties: readonly Property[] = this.properties): Promise<RunRecord> {
+  /**
+   * Runs one scenario with the probes of `properties`; with `earlyStop`, their monitors may end
+   * it once a failure is certain (the same scenario stops at the same point every time).
+   */
+  async simulate(scenario: Scenario, properties: readonly Property[] = this.properties, earlyStop = this.earlyStop, interruptible = false): Promise<RunRecord> {
     this.simulations++;
     this.onSimulate?.(scenario);
-    const { run } = await simulate(scenario, { ...this.simulateOptions, properties });
+    const interrupt = interruptible ? this.shouldInterrupt : undefined;
+    const beat = this.onHeartbeat;
+    const onYield = interrupt || beat ? () => (beat?.(), interrupt?.() === true) : undefined;
+    const { run } = await simulate(scenario, { ...this.simulateOptions, properties, earlyStop, ...(onYield ? { onYield } : {}) });
     return run;
   }
 
   /** Runs and judges one scenario; stops at the first property that fails. */
   async judge(scenario: Scenario, options: JudgeOptions = {}): Promise<ScenarioOutcome> {
     const properties = options.properties ?? this.properties;
-    const run = await this.simulate(scenario, properties);
+    const run = await this.simulate(scenario, properties, options.earlyStop ?? this.earlyStop, options.interruptible ?? false);
     return this.judgeRun(run, options);
+  }
+
+  /**
+   * A run stopped early has a verdict its monitor predicted, not one the property judged on a
+   * whole run (a burst of a thousand writes may still end before the quiet tail). Before such a
+   * verdict is reported, the same scenario runs to its end: the property's failure there is the
+   * confirmation (its summary), `null` means the early stop was wrong. Runs not stopped early
+   * (or stopped for another property) need no confirmation: `undefined`.
+   */
+  async confirmEarlyStop(run: RunRecord, property: Property): Promise<PropertyFailure | null | undefined> {
+    if (run.timing.stoppedEarly?.property !== property.name) return undefined;
+    const full = await this.judge(run.scenario, { properties: [property], earlyStop: false });
+    return full.failure?.property === property.name ? full.failure : null;
   }
 
   /** Judges an existing run (its scenario is `run.scenario`). */
@@ -103,8 +148,14 @@ export class ScenarioRunner {
     const getTwin = async () => (twin ??= await this.twins.twinOf(run.scenario, run));
     const failures: PropertyFailure[] = [];
     let latencyMs: number | undefined;
+    if (run.timing.interrupted) return { run, twin: undefined, failure: undefined, failures: [], interrupted: true };
+    // a run stopped early is judged by the property whose failure was certain (the others would judge a cut-short run)
+    const stopped = run.timing.stoppedEarly;
+    const judges = stopped ? properties.filter((p) => p.name === stopped.property) : properties;
     // the run guards first: a run that escaped the simulation says nothing its properties could judge
-    for (const p of [...runGuards.filter((g) => !properties.includes(g)), ...properties]) {
+    for (const p of [...runGuards.filter((g) => !judges.includes(g)), ...judges]) {
+      const clock = this.simulateOptions.wallClock;
+      const t0 = clock?.();
       const extras = await this.extraRuns(p, run.scenario);
       const t = p.needsTwin ? await getTwin() : undefined;
       // masks already learned for this shape first; learn this scenario's only when they are not enough
@@ -118,6 +169,7 @@ export class ScenarioRunner {
           verdict = judgeSafely(p, run, t, extras, learned);
         }
       }
+      if (options.tally) this.count(p.name, verdict, t0 === undefined || !clock ? 0 : clock() - t0);
       if (!verdict.ok) {
         // a hosted program's failure reads better with what it did on the wire
         const wire = wireParagraph(run.trace, { exits: p.name !== NEVER_EXITS });
@@ -135,8 +187,21 @@ ${wire}` : verdict.explanation, evidence: verdict.evidence });
       const l = verdict.stats?.['latencyMs'];
       if (typeof l === 'number') latencyMs = l;
     }
-    if (options.twinWhenFaultsFired && twin === undefined && firedAny(run)) await getTwin();
+    if (stopped && failures.length === 0) failures.push({ property: stopped.property, summary: stopped.reason, explanation: `Let: the run be stopped at t=${stopped.at} ms because ${stopped.property}'s failure was certain. Then: ${stopped.reason}.`, evidence: { stoppedEarly: stopped } });
+    // a cut-short run has no comparable twin (coverage compares whole runs)
+    if (options.twinWhenFaultsFired && !stopped && twin === undefined && firedAny(run)) await getTwin();
     return { run, twin, failure: failures[0], failures, ...(latencyMs !== undefined ? { latencyMs } : {}) };
+  }
+
+  private count(name: string, verdict: Verdict, ms: number): void {
+    const t = this.tally.get(name) ?? { judged: 0, unjudged: 0, reason: undefined, ms: 0 };
+    const stats = verdict.ok ? verdict.stats : undefined;
+    if (stats?.['judged'] === false) {
+      t.unjudged++;
+      t.reason ??= typeof stats['reason'] === 'string' ? stats['reason'] : undefined;
+    } else t.judged++;
+    t.ms += ms;
+    this.tally.set(name, t);
   }
 
   /** Simulates the extra scenarios a property asks for (e.g. recovery's reverted spec). */
@@ -146,7 +211,7 @@ ${wire}` : verdict.explanation, evidence: verdict.evidence });
     const names = Object.keys(wanted);
     if (names.length === 0) return undefined;
     const out: Record<string, RunRecord> = {};
-    for (const name of names.sort()) out[name] = await this.simulate(wanted[name]!, [p]);
+    for (const name of names.sort()) out[name] = await this.simulate(wanted[name]!, [p], false);
     return out;
   }
 }

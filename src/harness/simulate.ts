@@ -16,6 +16,8 @@ import type { CreateDownstreamOptions } from '../downstream/intercept.js';
 import { createRunDownstream, recordRefused } from '../downstream/run-downstream.js';
 import { guardNetwork } from '../downstream/net-guard.js';
 import { callerOf } from './isolation.js';
+import { guardLoops } from './loop-guard.js';
+import { realSetImmediate } from '../sim/globals.js';
 import type { RunScope } from '../host/host-context.js';
 import { guardRun } from '../host/run-guard.js';
 
@@ -69,6 +71,20 @@ export interface SimulateOptions {
    */
   maxSteps?: number;
   /**
+   * The host's wall clock (ms), injected (the simulation never reads one): with it the kernel
+   * yields to the host event loop at least every 50 ms of wall time, so test timeouts, progress
+   * output and Ctrl-C work during a long run. Virtual time and the trace are unaffected.
+   * @defaultValue none (the public `simulate` and `check` pass `performance.now`)
+   */
+  wallClock?: () => number;
+  /** Called at each host yield; returning true ends the run at once (`timing.interrupted`): a wall-clock budget ran out. @defaultValue none */
+  onYield?: () => boolean | void;
+  /**
+   * Let the properties' monitors stop the run once a failure is certain (`timing.stoppedEarly`).
+   * @defaultValue false
+   */
+  earlyStop?: boolean;
+  /**
    * Extra world hooks installed after the faults, each returning its uninstall function: the
    * benign variations a fault-free twin is run under to learn masks. @defaultValue []
    */
@@ -96,7 +112,7 @@ export class ScenarioError extends Error {
  */
 export async function simulate(scenario: Scenario, options: SimulateOptions): Promise<SimulationResult> {
   const opts = resolveScenarioOptions(scenario.options);
-  const world = createWorld(scenario, opts, options.traceReads ?? true, options.validation);
+  const world = createWorld(scenario, opts, options.traceReads ?? true, options.validation, options.wallClock ? { wallClock: options.wallClock } : {});
   options.observe?.(world);
   // the run guard: the code under test can neither end nor outlive the harness (src/host/run-guard.ts)
   const names = new Set(scenario.controllers.map((c) => c.name));
@@ -110,11 +126,20 @@ export async function simulate(scenario: Scenario, options: SimulateOptions): Pr
 
 async function simulateGuarded(world: World, scenario: Scenario, opts: ResolvedScenarioOptions, options: SimulateOptions, scope: RunScope): Promise<SimulationResult> {
   const { kernel, store, trace, seams } = world;
+  if (options.onYield) kernel.onYield = options.onYield;
   const blocked: RunRecord['blocked'] = [];
   kernel.onBlocked = (b) => {
+    // a task given up on because it spun is the loop verdict's business, not a "waited outside" note
+    if (b.reason === 'loop') return;
     blocked.push({ label: b.task.label, at: b.at, startedAt: b.task.startedAt });
     trace.push({ t: b.at, type: 'kernel:blocked', task: b.task.label, startedAt: b.task.startedAt });
   };
+  // code that never lets the kernel in (a microtask or tick loop) is stopped and named
+  const loops = guardLoops(kernel, () => callerOf(kernel), (loop) => {
+    trace.push({ t: kernel.now(), type: 'kernel:loop', via: loop.via, calls: loop.calls, caller: loop.origin ?? null });
+    kernel.abandonRunning('loop');
+    kernel.stop();
+  });
 
   const uninstall: (() => void)[] = [];
   let downstream: RunDownstream | undefined;
@@ -236,8 +261,29 @@ async function simulateGuarded(world: World, scenario: Scenario, opts: ResolvedS
       }
     }
 
+    // monitors: a property whose failure is already certain stops the run there
+    let stoppedEarly: NonNullable<RunRecord['timing']['stoppedEarly']> | undefined;
+    if (options.earlyStop) {
+      for (const p of options.properties ?? []) {
+        const m = p.monitor?.(probeCtx);
+        if (!m) continue;
+        const live = { get now() { return kernel.now(); }, get phase() { return world.phase; }, trace: trace.entries, timing: { settleStart, tailStart }, view: world.view };
+        world.afterWrite.push(() => {
+          if (stoppedEarly) return;
+          const certain = m.afterWrite(live);
+          if (!certain) return;
+          stoppedEarly = { property: p.name, at: kernel.now(), from: certain.from, reason: certain.reason };
+          trace.push({ t: kernel.now(), type: 'run:stopped', property: p.name, reason: certain.reason });
+          kernel.stop();
+        });
+      }
+    }
+
     kernel.maxSteps = options.maxSteps ?? 2_000_000 + 50 * (scenario.initialObjects.length + scenario.workload.filter((a) => a.type === 'create').length);
     await kernel.run(end);
+    // ticks and microtasks the run left queued run now, while the guard can still blame a loop on this run
+    if (loops.pending()) await new Promise<void>((r) => realSetImmediate(r));
+    if (kernel.interrupted) trace.push({ t: kernel.now(), type: 'run:interrupted' });
     if (kernel.exhausted) trace.push({ t: kernel.now(), type: 'run:budget', steps: kernel.steps });
     trace.push({ t: kernel.now(), type: 'run:end' });
 
@@ -251,7 +297,16 @@ async function simulateGuarded(world: World, scenario: Scenario, opts: ResolvedS
       settledObjects: tailMs > 0 ? settledObjects : allObjects(world),
       finalObjects: allObjects(world),
       probes: samples,
-      timing: { faultWindowEnd: opts.faultWindowMs, lastActionAt, settleStart, tailStart, end, ...(kernel.exhausted ? { exhausted: true, stoppedAt: kernel.now() } : {}) },
+      timing: {
+        faultWindowEnd: opts.faultWindowMs,
+        lastActionAt,
+        settleStart,
+        tailStart,
+        end: stoppedEarly || kernel.interrupted ? kernel.now() : end,
+        ...(kernel.exhausted ? { exhausted: true, stoppedAt: kernel.now() } : {}),
+        ...(stoppedEarly ? { stoppedEarly } : {}),
+        ...(kernel.interrupted ? { interrupted: true } : {}),
+      },
       blocked,
       downstream: options.downstream ? downstream.state() : null,
       hash: '',
@@ -274,6 +329,7 @@ async function simulateGuarded(world: World, scenario: Scenario, opts: ResolvedS
     }
     downstream?.dispose();
     releaseGuard();
+    loops.release();
   }
 }
 

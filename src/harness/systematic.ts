@@ -107,6 +107,11 @@ export type SystematicResult = (CheckPassed | CheckFailed) & { systematic: Syste
  * @public
  */
 export async function checkSystematic(target: ControllerDefinition | readonly ControllerDefinition[], options: SystematicOptions = {}): Promise<SystematicResult> {
+  return systematicSearch(target, options, true);
+}
+
+/** @param earlyStop - false once a full run disproved an early stop (as `check` does): every run then goes to its end */
+async function systematicSearch(target: ControllerDefinition | readonly ControllerDefinition[], options: SystematicOptions, earlyStop: boolean): Promise<SystematicResult> {
   const { scenarios, strategies: wanted, maxPlans, stopOnFailure, depth: wantedDepth, maxRuns: wantedMaxRuns, ...rest } = options;
   const o = resolveCheckOptions(target, rest);
   const where = 'steadystate.checkSystematic';
@@ -128,6 +133,7 @@ export async function checkSystematic(target: ControllerDefinition | readonly Co
     { controllers: o.controllers, faults: o.faults, environment: o.environment.map((e) => e.actor), ...(o.downstream ? { downstream: o.downstream } : {}), tailMs: o.tailMs, traceReads: true, ...(o.validation ? { validation: o.validation } : {}) },
     o.properties,
   );
+  runner.earlyStop = earlyStop;
   const search = new SystematicSearch(runner, o, strategies, { limit, depth, maxRuns, stopOnFailure: stopOnFailure ?? false });
   for (const base of bases) if (await search.base(base)) break;
   const { found, coverage, stats } = search;
@@ -167,6 +173,8 @@ export async function checkSystematic(target: ControllerDefinition | readonly Co
     minimal = { scenario: m.scenario, run: m.run };
     reductions = m.reductions;
   }
+  // an early stop is a prediction: the minimal plan run to its end must fail too, else search again without early stops
+  if (property && (await runner.confirmEarlyStop(minimal.run, property)) === null) return systematicSearch(target, options, false);
   const judged = property ? await runner.judgeRun(minimal.run, { properties: [property] }) : found.outcome;
   const f = judged.failure ?? failure;
   let determinism: DeterminismReport = { ok: true, hashes: [minimal.run.hash, minimal.run.hash] };

@@ -1,4 +1,4 @@
-import { Kernel } from '../sim/kernel.js';
+import { Kernel, type KernelOptions } from '../sim/kernel.js';
 import { createRng, type Rng } from '../sim/rng.js';
 import { Trace, type TraceEntry } from '../sim/trace.js';
 import { fnv1a, hex8 } from '../sim/hash.js';
@@ -109,8 +109,8 @@ function digestOf(o: StoredObject): string {
 }
 
 /** @internal */
-export function createWorld(scenario: Scenario, options: ResolvedScenarioOptions, traceReads: boolean, validation?: ValidationOptions): World {
-  const kernel = new Kernel();
+export function createWorld(scenario: Scenario, options: ResolvedScenarioOptions, traceReads: boolean, validation?: ValidationOptions, kernelOptions: KernelOptions = {}): World {
+  const kernel = new Kernel(kernelOptions);
   const trace = new Trace();
   const writes: WriteRecord[] = [];
   const afterWrite: ((w: WriteRecord) => void)[] = [];

@@ -6,6 +6,11 @@ import type { TraceEntry } from '../sim/trace.js';
  * writes, requests and trace entries become short phrases a controller author acts on.
  */
 
+/** "an update", "a read": the indefinite article a word takes (by its first letter). @internal */
+export function withArticle(word: string): string {
+  return `${/^[aeiou]/i.test(word) ? 'an' : 'a'} ${word}`;
+}
+
 /** `1234` → `'1.234 s'`, `1200` → `'1.2 s'`, `0` → `'0.0 s'`. @public */
 export function fmtSeconds(ms: number): string {
   const s = (ms / 1000).toFixed(3).replace(/0+$/, '');
@@ -187,9 +192,9 @@ const FAULT_PHRASES: Record<string, (e: TraceEntry, at: string) => string | unde
   reordering: (e, at) => watchPhrase(e, at, `was held back${field(e, 'holdMs') ? ` ${field(e, 'holdMs')} ms` : ''} while the controller's other watches went on (reordering)`),
   delay: (e, at) => watchPhrase(e, at, `was delayed${field(e, 'ms') ? ` ${field(e, 'ms')} ms` : ''} (delay)`),
   coalescing: (e, at) => watchPhrase(e, at, 'was folded into a later version (coalescing)'),
-  'crash-restart': (e, at) => (field(e, 'controller') ? `controller ${field(e, 'controller')}/${field(e, 'replica') ?? '0'} crashed at ${at}${field(e, 'verb') ? ` ${field(e, 'point') === 'after-write' ? 'right after' : 'before'} a ${field(e, 'verb')} call` : ''} and restarted with empty memory (crash-restart)` : undefined),
+  'crash-restart': (e, at) => (field(e, 'controller') ? `controller ${field(e, 'controller')}/${field(e, 'replica') ?? '0'} crashed at ${at}${field(e, 'verb') ? ` ${field(e, 'point') === 'after-write' ? 'right after' : 'before'} ${withArticle(field(e, 'verb') ?? '')} call` : ''} and restarted with empty memory (crash-restart)` : undefined),
   'api-conflict': (e, at) => (field(e, 'key') ? `another writer touched ${field(e, 'objectKind') ?? ''} ${field(e, 'key')} at ${at}, so the next ${field(e, 'verb') ?? 'write'} got 409 Conflict (api-conflict)`.replace('  ', ' ') : undefined),
-  'api-error': (e, at) => (field(e, 'status') ? `a ${field(e, 'verb') ?? 'call'}${field(e, 'key') ? ` of ${field(e, 'key')}` : ''} at ${at} got ${field(e, 'status')}${e['applied'] === true ? ' although it was applied' : ''} (api-error)` : undefined),
+  'api-error': (e, at) => (field(e, 'status') ? `${withArticle(field(e, 'verb') ?? 'call')}${field(e, 'key') ? ` of ${field(e, 'key')}` : ''} at ${at} got ${field(e, 'status')}${e['applied'] === true ? ' although it was applied' : ''} (api-error)` : undefined),
   'flaky-downstream': (e, at) => {
     const d = field(e, 'decision') ?? field(e, 'fail') ?? 'status';
     const what = d === 'status' ? `answered ${field(e, 'status') ?? '5xx'}` : d === 'latency' ? `was slowed by ${field(e, 'ms') ?? '?'} ms` : d === 'hang' ? 'hung until the client timeout' : d === 'reset' ? 'had its connection reset' : d === 'applied-but-lost' ? 'was applied but its response was lost' : d === 'outage' ? `failed (${e['reset'] === true ? 'connection reset' : (field(e, 'status') ?? '5xx')}) during an outage of ${field(e, 'forMs') ?? '?'} ms` : d;

@@ -47,9 +47,10 @@ function failedBody(m: FailedReportModel): string {
   out.push(`<section id="explanation"><h2>Explanation</h2><pre class="explanation">${esc(m.explanation)}</pre>${m.notes.map((n) => `<p class="note"><strong>Note:</strong> ${esc(n)}</p>`).join('')}</section>`);
   out.push(`<section id="charts"><h2>Timeline</h2>
 <p class="legend"><span class="mark fault"></span> fault injected <span class="mark action"></span> user action <span class="band settle"></span> settle phase <span class="band tail"></span> quiet tail</p>
-<div class="layout"><div id="plots"><div id="objects"></div><h3>Activity (per second of virtual time)</h3><div id="activity"></div></div>
+<p class="zoom">Drag across a chart to zoom in. <button type="button" id="zoom-window">Active window</button> <button type="button" id="zoom-all">Whole run</button> <span id="range"></span></p>
+<div class="layout"><div id="plots"><div id="objects"></div><h3>Activity (per second of virtual time, in ${m.timeline.bucketMs < 1000 ? `${m.timeline.bucketMs} ms` : `${m.timeline.bucketMs / 1000} s`} buckets)</h3><div id="activity"></div></div>
 <aside id="hover"><h3>Trace at cursor</h3><p id="hover-time">Hover a chart.</p><ul id="hover-marks"></ul><pre id="hover-entries"></pre></aside></div></section>`);
-  out.push('<section id="plan"><h2>Minimal fault plan</h2>');
+  out.push(`<section id="plan"><h2>${m.shrunk ? 'Minimal fault plan' : 'Fault plan (as found: not shrunk)'}</h2>`);
   if (m.faultPlan.events.length === 0 && m.faultPlan.background.length === 0) out.push('<p>No faults: the scenario fails without any.</p>');
   if (m.faultPlan.events.length > 0) {
     out.push('<table><thead><tr><th>#</th><th>kind</th><th>nth</th><th>at</th><th>target</th><th>params</th></tr></thead><tbody>');
@@ -67,7 +68,7 @@ function failedBody(m: FailedReportModel): string {
   if (m.timeline.moreRows > 0) out.push(`<tr><td>…</td><td>${m.timeline.moreRows} more (hover the charts)</td></tr>`);
   out.push('</tbody></table></section>');
   out.push(`<section id="run"><h2>Run</h2><ul>
-<li>seed <code>${m.seed}</code>, path <code>${esc(m.path)}</code>; failed at run ${m.failedAtRun} of ${m.runs}; ${m.shrinks} shrink steps</li>
+<li>seed <code>${m.seed}</code>, path <code>${esc(m.path)}</code>; found at ${esc(m.failedAt)}; ${m.shrinks} shrink steps</li>
 <li>trace hash <code>${esc(m.traceHash)}</code>; determinism: ${m.determinism.ok ? 'identical on rerun' : `<strong>not reproducible</strong> — ${esc(m.determinism.explanation ?? '')}`}</li>
 <li>properties: ${m.properties.map((p) => `<code>${esc(p)}</code>`).join(', ')}</li>
 <li>vitest: <code>${esc(m.replay.vitest)}</code></li>
@@ -111,25 +112,42 @@ ${m.coverage.map((c) => `<tr><td>${esc(c.kind)}</td><td>${c.enabled}</td><td>${c
 </tbody></table></section>`;
 }
 
-/** What the page script draws from. */
+/** What the page script draws from: times in virtual ms; activity as steps, zero where no bucket has any. */
 function chartData(m: FailedReportModel): unknown {
   const tl = m.timeline;
+  const t: number[] = [];
+  const cols = { storeWrites: [] as number[], controllerWrites: [] as number[], downstreamRequests: [] as number[], reconciles: [] as number[] };
+  const zero = (at: number): void => {
+    t.push(at);
+    cols.storeWrites.push(0);
+    cols.controllerWrites.push(0);
+    cols.downstreamRequests.push(0);
+    cols.reconciles.push(0);
+  };
+  let next = 0;
+  for (const b of tl.buckets) {
+    if (b.t > next || t.length === 0) zero(Math.min(next, b.t));
+    t.push(b.t);
+    cols.storeWrites.push(b.storeWrites);
+    cols.controllerWrites.push(b.controllerWrites);
+    cols.downstreamRequests.push(b.downstreamRequests);
+    cols.reconciles.push(b.reconciles);
+    next = b.t + tl.bucketMs;
+  }
+  if (next <= tl.end) zero(next);
+  if (t[t.length - 1]! < tl.end) zero(tl.end);
   return {
+    unit: tl.unit,
+    window: tl.window,
     bucketMs: tl.bucketMs,
     end: tl.end,
-    buckets: {
-      t: tl.buckets.map((b) => b.t),
-      storeWrites: tl.buckets.map((b) => b.storeWrites),
-      controllerWrites: tl.buckets.map((b) => b.controllerWrites),
-      downstreamRequests: tl.buckets.map((b) => b.downstreamRequests),
-      reconciles: tl.buckets.map((b) => b.reconciles),
-      entries: tl.buckets.map((b) => b.entries),
-      more: tl.buckets.map((b) => b.more),
-    },
+    activity: { t, ...cols },
+    hover: { t: tl.buckets.map((b) => b.t), entries: tl.buckets.map((b) => b.entries), more: tl.buckets.map((b) => b.more) },
     faults: tl.faults,
     actions: tl.actions,
     phases: tl.phases,
     objects: tl.objects,
+    converged: tl.converged,
   };
 }
 
@@ -155,7 +173,8 @@ table{border-collapse:collapse;margin:6px 0} th,td{border:1px solid #e3e6ea;padd
 #hover{flex:0 0 340px;position:sticky;top:8px;max-height:90vh;overflow:auto;background:#fbfbfc;border:1px solid #e3e6ea;border-radius:6px;padding:8px 10px}
 #hover pre{white-space:pre-wrap;word-break:break-all;font:11.5px ui-monospace,Menlo,monospace;margin:0}
 #hover ul{padding-left:16px;margin:4px 0;font-size:12px}
-.chart-title{font-weight:600;margin:10px 0 2px}
+.chart-title{font-weight:600;margin:10px 0 2px} .chart-note{color:#586069;font-size:12px;margin:0 0 2px}
+.zoom{font-size:13px;color:#586069} .zoom button{font:inherit;padding:1px 8px;margin:0 2px;cursor:pointer}
 .legend .mark{display:inline-block;width:2px;height:12px;margin:0 4px 0 10px;vertical-align:middle}
 .legend .band{display:inline-block;width:16px;height:10px;margin:0 4px 0 10px;vertical-align:middle}
 .mark.fault{background:#d0453a}.mark.action{background:#2f6fdb}.band.settle{background:rgba(46,160,67,.12)}.band.tail{background:rgba(130,80,223,.10)}
@@ -178,7 +197,10 @@ const RENDER = `
   var charts = [];
   var sync = uPlot.sync('steadystate');
   var stepped = uPlot.paths.stepped({ align: 1 });
-  var sec = function (ms) { return ms / 1000; };
+  var ms = data.unit === 'ms';
+  function fmt(v) { return ms ? (Math.round(v * 1000) / 1000) + ' ms' : (Math.round(v) / 1000) + ' s'; }
+  var view = { min: data.window.from, max: data.window.to };
+  var zooming = false;
 
   function marksPlugin() {
     return { hooks: {
@@ -188,8 +210,8 @@ const RENDER = `
           var p = data.phases[i];
           if (p.label === 'faults') continue;
           var next = data.phases[i + 1];
-          var x0 = u.valToPos(sec(p.t), 'x', true);
-          var x1 = u.valToPos(sec(next ? next.t : data.end), 'x', true);
+          var x0 = u.valToPos(p.t, 'x', true);
+          var x1 = u.valToPos(next ? next.t : data.end, 'x', true);
           ctx.fillStyle = p.label === 'settle' ? 'rgba(46,160,67,0.12)' : 'rgba(130,80,223,0.10)';
           ctx.fillRect(x0, top, Math.max(0, x1 - x0), h);
         }
@@ -199,7 +221,7 @@ const RENDER = `
         ctx.save();
         ctx.lineWidth = 2 * uPlot.pxRatio;
         function line(t, color, dash) {
-          var x = Math.round(u.valToPos(sec(t), 'x', true));
+          var x = Math.round(u.valToPos(t, 'x', true));
           ctx.strokeStyle = color; ctx.setLineDash(dash);
           ctx.beginPath(); ctx.moveTo(x, top); ctx.lineTo(x, top + h); ctx.stroke();
         }
@@ -210,31 +232,58 @@ const RENDER = `
       setCursor: [function (u) {
         var i = u.cursor.idx;
         if (i == null) return;
-        showAt(u.data[0][i]);
+        showAt(u.posToVal(u.cursor.left, 'x'));
+      }],
+      setScale: [function (u, key) {
+        if (key !== 'x' || zooming) return;
+        zoom(u.scales.x.min, u.scales.x.max);
       }]
     } };
   }
 
-  function showAt(seconds) {
-    var ms = seconds * 1000;
-    var b = Math.min(data.buckets.t.length - 1, Math.max(0, Math.floor(ms / data.bucketMs)));
-    var from = data.buckets.t[b], to = from + data.bucketMs;
-    document.getElementById('hover-time').textContent = 't = ' + (from / 1000).toFixed(1) + ' s … ' + (to / 1000).toFixed(1) + ' s';
+  function zoom(min, max) {
+    if (!(max > min)) return;
+    view = { min: Math.max(0, min), max: Math.min(data.end, max) };
+    zooming = true;
+    charts.forEach(function (c) { c.setScale('x', { min: view.min, max: view.max }); });
+    zooming = false;
+    document.body.dataset.xMin = String(view.min);
+    document.body.dataset.xMax = String(view.max);
+    document.getElementById('range').textContent = 'showing ' + fmt(view.min) + ' … ' + fmt(view.max) + ' of ' + fmt(data.end);
+  }
+
+  function showAt(t) {
+    var h = data.hover, lo = 0, hi = h.t.length - 1, b = -1;
+    while (lo <= hi) { var mid = (lo + hi) >> 1; if (h.t[mid] <= t) { b = mid; lo = mid + 1; } else hi = mid - 1; }
+    if (b >= 0 && t >= h.t[b] + data.bucketMs) b = -1;
+    var from = b >= 0 ? h.t[b] : Math.floor(t / data.bucketMs) * data.bucketMs, to = from + data.bucketMs;
+    document.getElementById('hover-time').textContent = 't = ' + fmt(from) + ' … ' + fmt(to);
     var marks = document.getElementById('hover-marks');
     marks.textContent = '';
     data.faults.concat(data.actions).forEach(function (m) {
       if (m.t >= from && m.t < to) { var li = document.createElement('li'); li.textContent = m.label + ': ' + m.detail; marks.appendChild(li); }
     });
-    var lines = data.buckets.entries[b].slice();
-    if (data.buckets.more[b] > 0) lines.push('… ' + data.buckets.more[b] + ' more entries');
-    document.getElementById('hover-entries').textContent = lines.length ? lines.join('\\n') : '(no trace entries in this second)';
+    var lines = b >= 0 ? h.entries[b].slice() : [];
+    if (b >= 0 && h.more[b] > 0) lines.push('… ' + h.more[b] + ' more entries');
+    document.getElementById('hover-entries').textContent = lines.length ? lines.join('\\n') : '(no trace entries in this interval)';
   }
 
   function axes(unit) {
     return [
-      { label: 'virtual time (s)', values: function (u, vals) { return vals.map(function (v) { return v + ' s'; }); } },
+      { label: 'virtual time (' + (ms ? 'ms' : 's') + ')', values: function (u, vals) { return vals.map(fmt); } },
       { label: unit, size: 56 }
     ];
+  }
+
+  function chart(opts, cols, box) {
+    opts.width = width;
+    opts.scales = Object.assign({ x: { time: false, auto: false, range: function (u, min, max) { return [min, max]; } } }, opts.scales || {});
+    opts.cursor = { sync: { key: sync.key }, drag: { x: true, y: false, setScale: true } };
+    opts.plugins = [marksPlugin()];
+    var u = new uPlot(opts, cols, box);
+    u.setScale('x', { min: view.min, max: view.max });
+    charts.push(u);
+    return u;
   }
 
   function title(text) {
@@ -247,13 +296,22 @@ const RENDER = `
     p.textContent = 'No object samples were recorded for this run (reports written from a bare CheckResult); the activity chart below still shows the run.';
     objects.appendChild(p);
   }
+  if (data.converged && data.converged.t.length) {
+    var cbox = document.createElement('div'); cbox.className = 'object-chart';
+    cbox.appendChild(title('converged? (what the convergence predicate says after every write)'));
+    objects.appendChild(cbox);
+    var ct = data.converged.t.slice(), co = data.converged.ok.slice();
+    if (ct[ct.length - 1] < data.end) { ct.push(data.end); co.push(co[co.length - 1]); }
+    chart({ height: 110, scales: { y: { range: [0, 1.1] } }, axes: axes('1 = yes'), series: [{ label: 't' }, { label: 'converged', stroke: '#2ca02c', fill: 'rgba(44,160,44,0.12)', width: 2, paths: stepped, points: { show: false } }] }, [ct, co], cbox);
+  }
   var palette = ['#e07b00', '#1f77b4', '#2ca02c'];
   data.objects.forEach(function (o) {
     var box = document.createElement('div'); box.className = 'object-chart';
     box.appendChild(title(o.kind + ' ' + o.key + ': desired vs actual'));
+    if (o.note) { var n = document.createElement('div'); n.className = 'chart-note'; n.textContent = o.note; box.appendChild(n); }
     objects.appendChild(box);
-    var series = [{ label: 't (s)' }];
-    var cols = [o.t.map(sec)];
+    var series = [{ label: 't' }];
+    var cols = [o.t];
     o.fields.forEach(function (f, i) {
       var c = palette[i % palette.length];
       series.push({ label: 'desired ' + f, stroke: c, dash: [6, 4], width: 2, paths: stepped, spanGaps: false });
@@ -261,27 +319,27 @@ const RENDER = `
       series.push({ label: 'actual ' + f, stroke: c, width: 2, paths: stepped, spanGaps: false });
       cols.push(o.actual[i]);
     });
-    charts.push(new uPlot({ width: width, height: 200, scales: { x: { time: false, range: [0, sec(data.end)] } }, axes: axes('value'), series: series, cursor: { sync: { key: sync.key } }, plugins: [marksPlugin()] }, cols, box));
+    chart({ height: 200, axes: axes('value'), series: series }, cols, box);
   });
 
   var act = document.getElementById('activity');
-  var bt = data.buckets.t.map(sec);
-  charts.push(new uPlot({
-    width: width, height: 240,
-    scales: { x: { time: false, range: [0, sec(data.end)] } },
+  var a = data.activity;
+  chart({
+    height: 240,
     axes: axes('per second'),
     series: [
-      { label: 't (s)' },
+      { label: 't' },
       { label: 'store writes/s', points: { show: false }, stroke: '#6f42c1', fill: 'rgba(111,66,193,0.10)', width: 2, paths: stepped },
       { label: 'controller writes/s', points: { show: false }, stroke: '#e07b00', width: 1.5, paths: stepped },
       { label: 'downstream requests/s', points: { show: false }, stroke: '#d0453a', width: 2, paths: stepped },
       { label: 'reconciles/s', points: { show: false }, stroke: '#2f6fdb', width: 1.5, paths: stepped }
-    ],
-    cursor: { sync: { key: sync.key } },
-    plugins: [marksPlugin()]
-  }, [bt, data.buckets.storeWrites, data.buckets.controllerWrites, data.buckets.downstreamRequests, data.buckets.reconciles], act));
+    ]
+  }, [a.t, a.storeWrites, a.controllerWrites, a.downstreamRequests, a.reconciles], act);
 
-  if (data.faults.length) showAt(sec(data.faults[0].t)); else showAt(0);
+  document.getElementById('zoom-window').addEventListener('click', function () { zoom(data.window.from, data.window.to); });
+  document.getElementById('zoom-all').addEventListener('click', function () { zoom(0, data.end); });
+  zoom(view.min, view.max);
+  if (data.faults.length) showAt(data.faults[0].t); else showAt(data.window.from);
   document.body.dataset.charts = String(charts.length);
 })();
 `;

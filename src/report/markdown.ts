@@ -22,7 +22,7 @@ function failed(m: FailedReportModel): string[] {
   for (const line of m.explanation.split('\n')) out.push(text(line) + '  ');
   out.push('');
   for (const n of m.notes) out.push(`> **Note:** ${text(n)}`, '');
-  out.push('## Minimal fault plan', '');
+  out.push(m.shrunk ? '## Minimal fault plan' : '## Fault plan (as found: not shrunk)', '');
   const plan = m.faultPlan;
   if (plan.events.length === 0 && plan.background.length === 0) out.push('No faults: the scenario fails without any.', '');
   if (plan.events.length > 0) {
@@ -37,7 +37,7 @@ function failed(m: FailedReportModel): string[] {
   }
   const actions = m.scenario.workload.length;
   out.push(`Workload: ${actions} user action${actions === 1 ? '' : 's'}, ${m.scenario.initialObjects.length} initial object${m.scenario.initialObjects.length === 1 ? '' : 's'}; scenario seed ${m.scenario.seed}.`, '');
-  out.push('## Timeline (minimal scenario)', '');
+  out.push(m.shrunk ? '## Timeline (minimal scenario)' : '## Timeline', '');
   out.push('| time | what |', '|---|---|');
   for (const r of m.timeline.rows) out.push(row([formatTime(r.t), r.what]));
   if (m.timeline.moreRows > 0) out.push(row(['…', `${m.timeline.moreRows} more rows in the HTML report`]));
@@ -48,7 +48,7 @@ function failed(m: FailedReportModel): string[] {
   out.push('```ts', ...m.replay.regressionTest.code.trimEnd().split('\n'), '```', '');
   if (m.code.length > 0) out.push(`The replay needs the code the check ran with besides the controller: ${m.code.map(text).join('; ')}${m.source?.checkOptions ? ` (in \`${code(m.source.checkOptions)}\`)` : ''}.`, '');
   out.push('## Run', '');
-  out.push(`- seed \`${m.seed}\`, path \`${code(m.path)}\` (found at run ${m.failedAtRun} of ${m.runs}, ${m.shrinks} shrink steps)`);
+  out.push(`- seed \`${m.seed}\`, path \`${code(m.path)}\` (found at ${text(m.failedAt)}, ${m.shrinks} shrink steps)`);
   out.push(`- trace hash \`${m.traceHash}\`; determinism ${m.determinism.ok ? 'checked: identical on rerun' : `**not reproducible**: ${text(m.determinism.explanation ?? '')}`}`);
   out.push(`- properties: ${m.properties.map((p) => `\`${code(p)}\``).join(', ')}`);
   out.push(`- steadystate ${m.steadystate}`, '');
@@ -60,6 +60,8 @@ function passed(m: PassedReportModel): string[] {
   const out: string[] = [];
   out.push(`# steadystate: \`${code(m.controller)}\` passes`, '');
   out.push(`${m.runs} scenario${m.runs === 1 ? '' : 's'} (seed \`${m.seed}\`, ${m.corpusReplayed} from the regression corpus); every property held: ${m.properties.map((p) => `\`${code(p)}\``).join(', ')}.`, '');
+  if (m.cutShort) out.push(`> **Note:** ${text(m.cutShort)}`, '');
+  if (m.corpusNote) out.push(`> **Note:** ${text(m.corpusNote)}`, '');
   const s = m.stats;
   out.push('| measure | value |', '|---|---|');
   if (s.convergenceLatencyMs) out.push(row(['convergence latency p50 / p90 / p99 / max', `${s.convergenceLatencyMs.p50} / ${s.convergenceLatencyMs.p90} / ${s.convergenceLatencyMs.p99} / ${s.convergenceLatencyMs.max} ms`]));

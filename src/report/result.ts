@@ -1,13 +1,13 @@
-import type { CheckResult, CheckStats, DeterminismReport, FaultCoverage, BehaviourCoverageReport } from '../harness/check-result.js';
+import type { BehaviourCoverageReport, CheckFailed, CheckResult, CheckStats, DeterminismReport, FaultCoverage } from '../harness/check-result.js';
 import type { FaultPlan } from '../harness/fault-plan.js';
 import type { RunRecord } from '../harness/property.js';
 import type { RealTimerUse } from '../host/host-context.js';
 import { codeNeeded, type RecordedInputs } from '../harness/recorded-inputs.js';
 import type { Scenario } from '../harness/scenario.js';
-import type { TraceEntry } from '../sim/trace.js';
 import type { JsonObject } from '../store/object.js';
 import type { ProgramSpec } from '../kube-rest/define-program.js';
 import type { ObjectTimeline } from './timeline-recorder.js';
+import { buildTimeline, formatTime, type ConvergedSeries, type ReportTimeline } from './timeline.js';
 import { version } from './version.js';
 
 /**
@@ -37,51 +37,8 @@ export interface ReportContext {
   reproductionPath?: string | null;
   /** Names of the built-in environment actors (a replay knows them without being given them). @defaultValue [] */
   builtInEnvironment?: readonly string[];
-}
-
-/** One activity bucket of the timeline (counts per second of virtual time). @public */
-export interface ActivityBucket {
-  /** Bucket start (virtual ms). */
-  t: number;
-  storeWrites: number;
-  controllerWrites: number;
-  downstreamRequests: number;
-  reconciles: number;
-  faults: number;
-  /** One-line trace entries in this bucket (for hover), capped. */
-  entries: string[];
-  /** Entries left out of `entries`. */
-  more: number;
-}
-
-/** A point event drawn on the time axis. @public */
-export interface TimeMark {
-  t: number;
-  /** Fault kind, user action or phase name. */
-  label: string;
-  /** One line: what exactly. */
-  detail: string;
-}
-
-/** A row of the compact timeline table of the Markdown summary. @public */
-export interface TimelineRow {
-  t: number;
-  what: string;
-}
-
-/** Everything the time-axis views (HTML charts, Markdown table) need. @public */
-export interface ReportTimeline {
-  /** Width of each activity bucket (virtual ms). */
-  bucketMs: number;
-  buckets: ActivityBucket[];
-  faults: TimeMark[];
-  actions: TimeMark[];
-  phases: TimeMark[];
-  objects: ObjectTimeline[];
-  rows: TimelineRow[];
-  /** Rows left out of `rows`. */
-  moreRows: number;
-  end: number;
+  /** What the convergence predicate said over the minimal scenario, recorded on its replay (charted beside desired vs actual). @defaultValue null */
+  converged?: ConvergedSeries | null;
 }
 
 interface ReportCommon {
@@ -97,6 +54,14 @@ interface ReportCommon {
   stats: CheckStats;
   corpusReplayed: number;
   determinismChecked: number;
+  /** How a wall-clock budget cut the check short, in words (null when none did). */
+  cutShort: string | null;
+  /** What the regression corpus replayed first did, in words (null when it replayed nothing). */
+  corpusNote: string | null;
+  /** Wall-clock ms the check took (null when unknown). */
+  elapsedMs: number | null;
+  /** Per property: runs judged, runs it could not judge and why, wall ms of its judge (empty when unknown). */
+  propertyRuns: { name: string; judged: number; unjudged: number; reason: string | null; ms: number }[];
 }
 
 /** A passing check, ready to format. @public */
@@ -118,6 +83,8 @@ export interface FailedReportModel extends ReportCommon {
   originalScenario: Scenario;
   path: string;
   failedAtRun: number;
+  /** Where the failure was found, in words: "run 3 of 100", or "corpus entry 1 of 2 (reports/corpus/…), replayed before the generated runs". */
+  failedAt: string;
   shrinks: number;
   traceHash: string;
   determinism: DeterminismReport;
@@ -125,8 +92,10 @@ export interface FailedReportModel extends ReportCommon {
   inputs: RecordedInputs | null;
   /** The code a replay needs besides the controller, in words (the downstream factory, functions among the property's options). */
   code: string[];
-  /** The minimal scenario's fault plan. */
+  /** The reported scenario's fault plan: minimal when `shrunk`. */
   faultPlan: FaultPlan;
+  /** The scenario was shrunk to the end (its plan is minimal); false when shrinking was off, cut short or impossible. */
+  shrunk: boolean;
   /** How to replay it: the CLI command, the one-line matcher call, and a complete regression test file (where to save it, and its text). */
   replay: { command: string | null; vitest: string; regressionTest: { path: string; code: string } };
   timeline: ReportTimeline;
@@ -137,10 +106,6 @@ export interface FailedReportModel extends ReportCommon {
 /** A check result in the shape the report writers format. @public */
 export type ReportModel = PassedReportModel | FailedReportModel;
 
-const MAX_ENTRIES_PER_BUCKET = 40;
-const MAX_ENTRIES_TOTAL = 4000;
-const MAX_BUCKETS = 600;
-const MAX_ROWS = 40;
 
 /**
  * Turns a `CheckResult` into the model every report format is written from. Pure: data in,
@@ -164,6 +129,10 @@ export function toReportModel(result: CheckResult, context: ReportContext = {}):
     stats: result.stats,
     corpusReplayed: result.corpusReplayed,
     determinismChecked: result.determinismChecked,
+    cutShort: cutShortNote(result),
+    corpusNote: corpusNote(result),
+    elapsedMs: result.elapsedMs ?? null,
+    propertyRuns: result.propertyRuns ?? [],
   };
   if (result.ok) return { ...common, ok: true, behaviour: result.behaviour ?? null };
   return {
@@ -178,6 +147,7 @@ export function toReportModel(result: CheckResult, context: ReportContext = {}):
     originalScenario: result.originalScenario,
     path: result.path,
     failedAtRun: result.failedAtRun,
+    failedAt: failedAtText(result),
     shrinks: result.shrinks,
     // a check-level failure (fault coverage) may carry no real run
     traceHash: result.run?.hash ?? '',
@@ -185,10 +155,69 @@ export function toReportModel(result: CheckResult, context: ReportContext = {}):
     inputs: result.inputs ?? null,
     code: result.inputs ? codeNeeded(result.inputs, result.property, context.builtInEnvironment ?? []) : [],
     faultPlan: result.scenario.faults,
+    shrunk: result.shrunk === true,
     replay: replayCommands(context, result.property, result.seed),
-    timeline: buildTimeline(result.run, context.objectTimelines ?? []),
-    notes: runNotes(result.run),
+    timeline: buildTimeline(result.run, context.objectTimelines ?? [], context.converged ?? null, evidenceWindow(result.evidence)),
+    notes: resultNotes(result),
   };
+}
+
+/** The `{ from, to }` window a property's evidence names (no-hot-loop's quiet-tail window), if any. */
+function evidenceWindow(evidence: JsonObject): { from: number; to: number } | undefined {
+  const w = evidence['window'];
+  if (w === null || typeof w !== 'object' || Array.isArray(w)) return undefined;
+  const { from, to } = w as Record<string, unknown>;
+  return typeof from === 'number' && typeof to === 'number' && to >= from ? { from, to } : undefined;
+}
+
+/** Everything a failure's report notes beside the explanation: corpus, blocked tasks, budgets, setup warnings. @internal */
+export function resultNotes(result: CheckFailed): string[] {
+  const corpus = corpusNote(result);
+  const cut = cutShortNote(result);
+  return [...(corpus ? [corpus] : []), ...runNotes(result.run), ...(cut ? [cut] : []), ...(result.warnings ?? [])];
+}
+
+/**
+ * Where a check found its failure: "run 3 of 100" (of the generated runs it planned, not of the
+ * runs it got to before stopping), or the corpus entry that still fails.
+ * @internal
+ */
+export function failedAtText(result: CheckFailed): string {
+  const c = result.fromCorpus;
+  if (c) return `corpus entry ${c.entry} of ${c.of}${c.name ? ` (${c.name})` : ''}, replayed before the generated runs`;
+  if (result.failedAtRun <= 0) return `after ${result.runs} run${result.runs === 1 ? '' : 's'}`;
+  return `run ${result.failedAtRun} of ${result.plannedRuns ?? result.runs}`;
+}
+
+/**
+ * The regression corpus in words, so no result hides that it replayed failures saved by an
+ * earlier check: a failure found there ("replayed reports/corpus/web/x.json first: it still
+ * fails") is not one the seed's generated runs found.
+ * @internal
+ */
+export function corpusNote(result: CheckResult): string | null {
+  const c = result.ok ? undefined : result.fromCorpus;
+  if (c) {
+    const what = c.name ?? `corpus entry ${c.entry} of ${c.of}`;
+    return `replayed ${what} first, a failing scenario an earlier check saved to the regression corpus: it still fails, so the check stopped there and no generated run of seed ${result.seed} ran. Delete the file once the bug is fixed (the corpus keeps a bug found once found).`;
+  }
+  const n = result.corpusReplayed;
+  if (n === 0) return null;
+  return `replayed ${n} regression corpus entr${n === 1 ? 'y' : 'ies'} (failures earlier checks saved) before the generated runs: ${n === 1 ? 'it passes' : 'all pass'}.`;
+}
+
+/**
+ * The budget that cut a check short, in words: "the time limit (5 s) stopped the search after
+ * 37 of 100 runs made" or "the shrink budget (2 s) stopped shrinking after 40 shrink steps …".
+ * @internal
+ */
+export function cutShortNote(result: CheckResult): string | null {
+  const c = result.cutShort;
+  if (!c) return null;
+  const budget = `${(c.limitMs / 1000).toFixed(c.limitMs < 10_000 ? 1 : 0)} s`;
+  return c.phase === 'runs'
+    ? `the time limit (${budget}) stopped the search: ${c.done}. ${result.ok ? 'The pass covers only those runs.' : ''}`.trim()
+    : `the shrink budget (${budget}) stopped shrinking: ${c.done}.`;
 }
 
 /**
@@ -309,127 +338,5 @@ export function shellQuote(s: string): string {
   return /^[A-Za-z0-9_./:@%+=,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** Builds the time-axis view of a recorded run. @internal */
-export function buildTimeline(record: RunRecord | undefined, objects: ObjectTimeline[]): ReportTimeline {
-  const run: Pick<RunRecord, 'timing' | 'trace' | 'requests'> = {
-    timing: record?.timing ?? { faultWindowEnd: 0, lastActionAt: 0, settleStart: 0, tailStart: 0, end: 0 },
-    trace: record?.trace ?? [],
-    requests: record?.requests ?? [],
-  };
-  const end = Math.max(run.timing.end, 1);
-  const bucketMs = Math.max(1000, Math.ceil(end / MAX_BUCKETS / 1000) * 1000);
-  const n = Math.max(1, Math.ceil(end / bucketMs) + (end % bucketMs === 0 ? 1 : 0));
-  const perSecond = 1000 / bucketMs;
-  const buckets: ActivityBucket[] = [];
-  for (let i = 0; i < n; i++) buckets.push({ t: i * bucketMs, storeWrites: 0, controllerWrites: 0, downstreamRequests: 0, reconciles: 0, faults: 0, entries: [], more: 0 });
-  const at = (t: number): ActivityBucket => buckets[Math.min(n - 1, Math.max(0, Math.floor(t / bucketMs)))]!;
-
-  const faults: TimeMark[] = [];
-  const actions: TimeMark[] = [];
-  const phases: TimeMark[] = [
-    { t: 0, label: 'faults', detail: 'fault window opens' },
-    { t: run.timing.settleStart, label: 'settle', detail: 'faults stop; informers relist; convergence is judged from here' },
-    { t: run.timing.tailStart, label: 'tail', detail: 'quiet tail: extra reconciles and re-applied specs probe idempotence and hot loops' },
-  ];
-  const rows: TimelineRow[] = [];
-  let moreRows = 0;
-  let kept = 0;
-  for (const e of run.trace) {
-    const b = at(e.t);
-    switch (e.type) {
-      case 'store:write':
-        b.storeWrites++;
-        if (typeof e['actor'] === 'string' && e['actor'].startsWith('controller:')) b.controllerWrites++;
-        break;
-      case 'downstream:request':
-        b.downstreamRequests++;
-        break;
-      case 'reconcile:start':
-        b.reconciles++;
-        break;
-      case 'fault:inject':
-        b.faults++;
-        faults.push({ t: e.t, label: String(e['kind'] ?? 'fault'), detail: describeEntry(e) });
-        break;
-      case 'user:action':
-        actions.push({ t: e.t, label: String(e['action'] ?? 'action'), detail: describeEntry(e) });
-        break;
-      default:
-        break;
-    }
-    if (kept < MAX_ENTRIES_TOTAL && b.entries.length < MAX_ENTRIES_PER_BUCKET) {
-      b.entries.push(describeEntry(e));
-      kept++;
-    } else b.more++;
-    if (isRowWorthy(e)) {
-      if (rows.length < MAX_ROWS) rows.push({ t: e.t, what: describeEntry(e, false) });
-      else moreRows++;
-    }
-  }
-  // requests recorded outside the trace (downstream log) still count
-  if (!run.trace.some((e) => e.type === 'downstream:request')) for (const r of run.requests) at(r.t).downstreamRequests++;
-  for (const b of buckets) {
-    b.storeWrites *= perSecond;
-    b.controllerWrites *= perSecond;
-    b.downstreamRequests *= perSecond;
-    b.reconciles *= perSecond;
-  }
-  return { bucketMs, buckets, faults, actions, phases, objects: objects.map((o) => extendTo(o, run.timing.end)), rows, moreRows, end: run.timing.end };
-}
-
-/** Repeats each object's last sample at the end of the run, so step lines reach the edge. */
-function extendTo(o: ObjectTimeline, end: number): ObjectTimeline {
-  const last = o.t[o.t.length - 1];
-  if (last === undefined || last >= end) return o;
-  return { ...o, t: [...o.t, end], desired: o.desired.map((s) => [...s, s[s.length - 1] ?? null]), actual: o.actual.map((s) => [...s, s[s.length - 1] ?? null]) };
-}
-
-function isRowWorthy(e: TraceEntry): boolean {
-  switch (e.type) {
-    case 'fault:inject':
-    case 'user:action':
-    case 'controller:crash':
-    case 'kernel:blocked':
-    case 'invariant:violated':
-    case 'process:exit':
-    case 'settle:relist':
-      return true;
-    // a hosted program: what it printed as a warning or error, refused requests, streams others ended
-    case 'log':
-      return e['level'] === 'error' || e['level'] === 'warn';
-    case 'http:request':
-      return typeof e['status'] === 'number' && e['status'] >= 400;
-    case 'watch:close':
-      return e['by'] !== 'client';
-    case 'run:phase':
-      return e['phase'] === 'settle' || e['phase'] === 'tail';
-    case 'store:write':
-      return typeof e['actor'] === 'string' && e['actor'] !== 'user' && e['noop'] !== true;
-    case 'reconcile:end':
-      return e['result'] === 'error';
-    default:
-      return false;
-  }
-}
-
-/** Virtual time as seconds with millisecond precision: `t=1.200s`. @internal */
-export function formatTime(ms: number): string {
-  return `t=${(ms / 1000).toFixed(3)}s`;
-}
-
-const LEAD_FIELDS = ['kind', 'action', 'actor', 'controller', 'verb', 'key', 'event', 'result'];
-
-/** One line per trace entry, for hover panels and tables. @internal */
-export function describeEntry(e: TraceEntry, withTime = true): string {
-  const parts: string[] = [];
-  // the fields that say what happened first, whatever order the entry was built in
-  const keys = [...LEAD_FIELDS.filter((k) => k in e), ...Object.keys(e).filter((k) => !LEAD_FIELDS.includes(k))];
-  for (const k of keys) {
-    const v = e[k];
-    // digests identify writes for hashing; people do not read them
-    if (k === 't' || k === 'type' || k === 'digest' || v === undefined) continue;
-    parts.push(`${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
-  }
-  const line = `${withTime ? `${formatTime(e.t)} ` : ''}${e.type} ${parts.join(' ')}`.trim();
-  return line.length > 240 ? `${line.slice(0, 237)}...` : line;
-}
+export { buildTimeline, describeEntry, formatTime } from './timeline.js';
+export type { ActivityBucket, ConvergedSeries, ReportTimeline, TimeMark, TimelineRow } from './timeline.js';

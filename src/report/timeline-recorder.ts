@@ -19,6 +19,22 @@ export interface ObjectTimeline {
   desired: (number | null)[][];
   /** actual[i][j]: field i at sample j. */
   actual: (number | null)[][];
+  /** What the fields are, when it needs saying (the default convergence test, fields the user chose). */
+  note?: string;
+}
+
+/**
+ * A field to chart as desired vs actual, chosen by the user (CheckOptions.reportFields): dotted
+ * paths into the object, `[field=value]` picking a list element, or a constant desired value.
+ * Booleans chart as 1/0, condition statuses `True`/`False` too.
+ * @example { label: 'Ready', desired: 1, actual: 'status.conditions[type=Ready].status' }
+ * @public
+ */
+export interface ReportField {
+  /** @defaultValue the actual path */
+  label?: string;
+  desired: string | number;
+  actual: string;
 }
 
 /** Limits keep a report small even for a hot-looping controller that writes thousands of times. */
@@ -33,6 +49,8 @@ interface Raw {
   status?: Map<string, number>;
   generation?: number;
   observedGeneration?: number | undefined;
+  /** spec/status hold the user's chosen fields by label. */
+  chosen?: boolean;
 }
 
 /**
@@ -46,7 +64,8 @@ interface Raw {
  * const timelines = rec.timelines();
  * @public
  */
-export function createTimelineRecorder(kinds: readonly string[]): { probe: Probe; timelines(): ObjectTimeline[] } {
+export function createTimelineRecorder(kinds: readonly string[], fields?: readonly ReportField[]): { probe: Probe; timelines(): ObjectTimeline[] } {
+  const chosen = fields && fields.length > 0 ? fields.slice(0, MAX_FIELDS) : undefined;
   const samples = new Map<string, Raw[]>();
   const order: string[] = [];
   const sample = (view: WorldView): void => {
@@ -63,7 +82,18 @@ export function createTimelineRecorder(kinds: readonly string[]): { probe: Probe
           samples.set(id, list);
           order.push(id);
         }
-        push(list, { t, spec: numericLeaves(obj.spec), status: numericLeaves(obj.status), generation: obj.metadata.generation, observedGeneration: observed(obj) });
+        if (chosen) {
+          const desired = new Map<string, number>();
+          const actual = new Map<string, number>();
+          for (const f of chosen) {
+            const label = f.label ?? f.actual;
+            const d = typeof f.desired === 'number' ? f.desired : chartValue(valueAt(obj, f.desired));
+            const a = chartValue(valueAt(obj, f.actual));
+            if (d !== undefined) desired.set(label, d);
+            if (a !== undefined) actual.set(label, a);
+          }
+          push(list, { t, spec: desired, status: actual, generation: obj.metadata.generation, observedGeneration: observed(obj), chosen: true });
+        } else push(list, { t, spec: numericLeaves(obj.spec), status: numericLeaves(obj.status), generation: obj.metadata.generation, observedGeneration: observed(obj) });
       }
     }
     for (const [id, list] of samples) if (!seen.has(id)) push(list, { t });
@@ -123,6 +153,24 @@ function numericLeaves(value: unknown, prefix = '', out = new Map<string, number
   return out;
 }
 
+/** The value at a dotted path (`status.conditions[type=Ready].status`), or undefined. */
+function valueAt(obj: StoredObject, path: string): unknown {
+  let cur: unknown = obj;
+  for (const part of path.split('.')) {
+    const m = /^([^[\]]+)(?:\[([^=\]]+)=([^\]]*)\])?$/.exec(part);
+    if (!m || cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[m[1]!];
+    if (m[2] !== undefined) cur = Array.isArray(cur) ? cur.find((x) => x !== null && typeof x === 'object' && String((x as Record<string, unknown>)[m[2]!]) === m[3]) : undefined;
+  }
+  return cur;
+}
+
+function chartValue(v: unknown): number | undefined {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v === 'boolean' || v === 'True' || v === 'False') return v === true || v === 'True' ? 1 : 0;
+  return undefined;
+}
+
 function toTimeline(id: string, raws: Raw[]): ObjectTimeline {
   const [kind = '', key = ''] = id.split('\u0000');
   // fields present in both spec and status (observedGeneration is bookkeeping, not a field)
@@ -135,7 +183,8 @@ function toTimeline(id: string, raws: Raw[]): ObjectTimeline {
     }
   }
   const t = raws.map((r) => r.t);
-  if (fields.length === 0) {
+  const chosen = raws.some((r) => r.chosen);
+  if (fields.length === 0 && !chosen) {
     return {
       kind,
       key,
@@ -143,14 +192,17 @@ function toTimeline(id: string, raws: Raw[]): ObjectTimeline {
       t,
       desired: [raws.map((r) => r.generation ?? null)],
       actual: [raws.map((r) => (r.spec ? (r.observedGeneration ?? 0) : null))],
+      note: 'metadata.generation (desired) vs status.observedGeneration (actual): what the default convergence test compares, as spec and status share no numeric field; choose fields with reportFields',
     };
   }
+  const shown = chosen ? [...new Set(raws.flatMap((r) => [...(r.spec?.keys() ?? []), ...(r.status?.keys() ?? [])]))] : fields;
   return {
     kind,
     key,
-    fields,
+    fields: shown,
     t,
-    desired: fields.map((f) => raws.map((r) => r.spec?.get(f) ?? null)),
-    actual: fields.map((f) => raws.map((r) => r.status?.get(f) ?? null)),
+    desired: shown.map((f) => raws.map((r) => r.spec?.get(f) ?? null)),
+    actual: shown.map((f) => raws.map((r) => r.status?.get(f) ?? null)),
+    ...(chosen ? { note: 'the fields chosen with reportFields' } : {}),
   };
 }

@@ -22,7 +22,16 @@ export interface BlockedTask {
   task: Task;
   /** Virtual time at which the task was found blocked. */
   at: number;
+  /** `outside`: it waited on something outside the simulation; `loop`: it spun without ever yielding to it. @defaultValue 'outside' */
+  reason?: 'outside' | 'loop';
 }
+
+/**
+ * Instrumentation a host may set (the CLI's worker thread does): told the label of every task
+ * the kernel starts, so a watchdog outside the thread can name the one that never returned.
+ * @internal
+ */
+export const kernelHooks: { onTaskStart: ((label: string) => void) | undefined } = { onTaskStart: undefined };
 
 export interface KernelOptions {
   /**
@@ -40,7 +49,14 @@ export interface KernelOptions {
    * @defaultValue 2
    */
   quietAfterMacrotasks?: number;
+  /** The host's wall clock in ms (injected: the kernel never reads one). Without it the kernel never yields on its own. */
+  wallClock?: () => number;
+  /** With a wall clock: yield to the host event loop at least this often (wall ms). @defaultValue 50 */
+  yieldEveryMs?: number;
 }
+
+/** Kernel events (or drain rounds) between two looks at the wall clock. */
+const CLOCK_EVERY = 128;
 
 /**
  * Host macrotasks waited at most, per quiet window and per run, for real I/O that code of the
@@ -88,11 +104,60 @@ export class Kernel {
   maxSteps = Number.POSITIVE_INFINITY;
   /** Set when the run stopped because maxSteps was reached. */
   exhausted = false;
+  /**
+   * The host's wall clock (ms). With one, the run loop gives the host event loop a macrotask at
+   * least every `yieldEveryMs`, so test-runner timeouts, progress output and Ctrl-C work while a
+   * long run is in progress; virtual time and the trace are unaffected.
+   */
+  wallClock: (() => number) | undefined;
+  yieldEveryMs: number;
+  /** Called after each host yield; returning true ends the run at once ({@link interrupted}). */
+  onYield: (() => boolean | void) | undefined;
+  /** Set when `onYield` asked the run to stop (a wall-clock budget ran out): the run is incomplete. */
+  interrupted = false;
+  /** Host yields so far. */
+  yields = 0;
+  /**
+   * Bumped every time the kernel's own code gets to run between user callbacks: a guard counting
+   * microtasks or ticks scheduled since the last turn sees code that never lets the kernel in.
+   */
+  turns = 0;
+  private lastYield = 0;
+  private sinceClock = 0;
 
   constructor(options: KernelOptions = {}) {
     this.blockedAfter = options.blockedAfterMacrotasks ?? 20;
     this.onBlocked = options.onBlocked;
     this.quietAfter = options.quietAfterMacrotasks ?? 2;
+    this.wallClock = options.wallClock;
+    this.yieldEveryMs = options.yieldEveryMs ?? 50;
+  }
+
+  /** Whether to look at the wall clock now (every CLOCK_EVERY turns): synchronous, so a turn costs no await. */
+  private clockDue(): boolean {
+    return this.wallClock !== undefined && ++this.sinceClock >= CLOCK_EVERY;
+  }
+
+  /**
+   * Gives the host a macrotask when `yieldEveryMs` of wall time passed since the last one (call
+   * it when {@link clockDue}). Returns true when the run must stop (interrupted).
+   */
+  private async maybeYield(): Promise<boolean> {
+    const clock = this.wallClock;
+    if (clock === undefined) return false;
+    this.sinceClock = 0;
+    const now = clock();
+    if (this.lastYield === 0) this.lastYield = now;
+    if (now - this.lastYield < this.yieldEveryMs) return false;
+    await new Promise<void>((r) => realSetImmediate(r));
+    this.yields++;
+    this.lastYield = clock();
+    if (this.onYield?.() === true) {
+      this.interrupted = true;
+      this.stopped = true;
+      return true;
+    }
+    return false;
   }
 
   /** Bumped by {@link external}; `quietAt` is the value last seen followed by a quiet window. */
@@ -159,6 +224,7 @@ export class Kernel {
    */
   spawn<T>(label: string, body: (task: Task) => Promise<T>, onSettled: (error: unknown, failed: boolean, value?: T) => void): Task {
     const task: Task = { id: this.nextTaskId++, label, startedAt: this.clock.now(), parked: 0, abandoned: false };
+    kernelHooks.onTaskStart?.(label);
     this.live.push(task);
     this.progress++;
     let p: Promise<T>;
@@ -286,11 +352,16 @@ export class Kernel {
   }
 
   private abandonRunnable(): void {
+    this.abandonRunning('outside');
+  }
+
+  /** Gives up on every task not parked on the simulation (the code running now is one of them). */
+  abandonRunning(reason: 'outside' | 'loop'): void {
     for (const task of this.live.slice()) {
       if (task.parked > 0) continue;
       task.abandoned = true;
       this.removeLive(task);
-      this.onBlocked?.({ task, at: this.clock.now() });
+      this.onBlocked?.({ task, at: this.clock.now(), reason });
     }
   }
 
@@ -298,6 +369,7 @@ export class Kernel {
   async run(untilMs: number): Promise<void> {
     this.stopped = false;
     for (;;) {
+      this.turns++;
       if (this.live.length > 0 && this.hasRunnable()) {
         // Drain user code: yield microtasks while some live task is not parked. Fall back to
         // host macrotasks when microtasks make no progress, and declare tasks blocked when even
@@ -306,12 +378,14 @@ export class Kernel {
         let idleMacro = 0;
         let last = this.progress;
         while (this.live.length > 0 && this.hasRunnable()) {
+          if (this.clockDue() && (await this.maybeYield())) return;
           if (idleMicro < 64) {
             await undefined;
           } else {
             await new Promise<void>((r) => realSetImmediate(r));
             idleMacro++;
           }
+          this.turns++;
           if (this.progress !== last) {
             last = this.progress;
             idleMicro = 0;
@@ -326,6 +400,7 @@ export class Kernel {
           }
         }
       }
+      if (this.clockDue() && (await this.maybeYield())) return;
       if (this.externalSeq !== this.quietAt && !(await this.quiesce())) continue;
       if (this.holds.size > 0) {
         await Promise.race(this.holds);

@@ -21,9 +21,9 @@ import type { CheckResult } from '../harness/check-result.js';
 import { isControllerDefinition, type ControllerDefinition } from '../runtime/define-controller.js';
 import { loadCorpus, saveToCorpus } from '../report/corpus.js';
 import { writeReports, type WrittenReports } from '../report/index.js';
-import { proofLayout, runNotes } from '../report/result.js';
+import { failedAtText, proofLayout, resultNotes } from '../report/result.js';
 import { parseReproductionFile, ReproductionFileError, type ReproductionFile } from '../report/json.js';
-import { recordObjectTimelines, replay, type ReplayOptions, type ReplayResult } from '../replay.js';
+import { recordTimelines, replay, type ReplayOptions, type ReplayResult } from '../replay.js';
 import { locateControllerSource } from '../report/controller-source.js';
 import { defaultEnvironment } from '../defaults.js';
 
@@ -77,11 +77,11 @@ function failureMessage(result: Extract<CheckResult, { ok: false }>, written: Wr
   const lines: string[] = [];
   if (file && m && !m.ok) lines.push(`Replay: ${m.replay.vitest}${m.replay.command ? `  (or: ${m.replay.command})` : ''}`);
   else lines.push(`Replay: check(controller, { seed: ${result.seed}, path: ${JSON.stringify(result.path)} })`);
-  lines.push(`${result.controller} fails ${result.property} (run ${result.failedAtRun} of ${result.runs}, seed ${result.seed}, path ${JSON.stringify(result.path)})`, result.summary, '', proofLayout(result.explanation));
-  for (const n of runNotes(result.run)) lines.push('', `Note: ${n}`);
+  lines.push(`${result.controller} fails ${result.property} (${failedAtText(result)}, seed ${result.seed}, path ${JSON.stringify(result.path)})`, result.summary, '', proofLayout(result.explanation));
+  for (const n of m && !m.ok ? m.notes : resultNotes(result)) lines.push('', `Note: ${n}`);
   const files = written ? Object.values(written.files) : [];
   if (files.length) lines.push('', 'Reports:', ...files.map((f) => `  ${f}`));
-  if (m && !m.ok && m.faultPlan.events.length) lines.push('', `Minimal fault plan: ${JSON.stringify(m.faultPlan.events)}`);
+  if (m && !m.ok && m.faultPlan.events.length) lines.push('', `${m.shrunk ? 'Minimal fault plan' : 'Fault plan (as found: not shrunk)'}: ${JSON.stringify(m.faultPlan.events)}`);
   if (m && !m.ok && file) {
     lines.push('', `Regression test (save as ${m.replay.regressionTest.path}; it fails while the bug is there, passes once it is fixed):`, '', ...m.replay.regressionTest.code.trimEnd().split('\n'));
     if (m.code.length > 0) lines.push('', `The replay needs the code the check ran with besides the controller: ${m.code.join('; ')}.`);
@@ -99,6 +99,7 @@ async function toPassCheck(received: unknown, options: ToPassCheckOptions = {}):
     const loaded = loadCorpus(corpusRoot, first.name);
     corpusOption = {
       scenarios: loaded.scenarios,
+      names: loaded.files,
       onFailure: (f) => {
         if (f.property !== 'determinism' && f.property !== 'fault-coverage') saveToCorpus(corpusRoot, { controller: f.controller, property: f.property, summary: f.summary, scenario: f.scenario });
       },
@@ -110,9 +111,9 @@ async function toPassCheck(received: unknown, options: ToPassCheckOptions = {}):
   }
   let written: WrittenReports | undefined;
   if (reportDir !== false) {
-    const timelines = await recordObjectTimelines(target, result.scenario, checkOptions);
+    const timelines = await recordTimelines(target, result.scenario, checkOptions, result.property);
     const source = locateControllerSource(first, process.cwd());
-    written = writeReports(result, { dir: reportDir, context: { objectTimelines: timelines, source, builtInEnvironment: defaultEnvironment().map((a) => a.name) } });
+    written = writeReports(result, { dir: reportDir, context: { objectTimelines: timelines.objects, converged: timelines.converged, source, builtInEnvironment: defaultEnvironment().map((a) => a.name) } });
   }
   return { pass: false, message: () => failureMessage(result, written) };
 }

@@ -103,7 +103,8 @@ describe('a reconcile spinning in a synchronous loop (worker mode)', () => {
     expect(r.code, r.stderr).toBe(1);
     const out = JSON.parse(r.stdout) as { property: string; runs: number; summary: string; explanation: string; reports: Record<string, string> };
     expect(out.property).toBe('watchdog');
-    expect(out.summary).toMatch(/^run \d+ never returned control: its worker thread was stuck for \d+\.\d s of wall time/);
+    // the verdict names the task that never returned
+    expect(out.summary).toMatch(/^reconcile of default\/replicaset-0 by spins-on-three, in run \d+, never returned control: its worker thread was stuck for \d+\.\d s of wall time/);
     expect(out.explanation).toMatch(/looping synchronously/);
     // every scenario was accounted for: the hung ones, and all the others, which ran to the end
     expect(out.runs).toBe(6);

@@ -42,20 +42,20 @@ describe('steadystate usage errors (exit 2, one paragraph, no stack)', () => {
   it('names unknown fault kinds and properties, with a likely typo', async () => {
     const [f, p] = await Promise.all([runCli(['check', fixture('edge.ts'), '--faults', 'evnt-loss,duplication']), runCli(['check', fixture('edge.ts'), '--properties', 'convergense'])]);
     expectUsageError(f, /--faults names unknown fault kind "evnt-loss" \(did you mean event-loss\?\)/, /Known fault kinds: .*event-loss/);
-    expectUsageError(p, /--properties names unknown property "convergense" \(did you mean convergence\?\)/);
+    expectUsageError(p, /--properties names unknown property "convergense" \(did you mean convergence\?\)/, /Known properties: /);
   });
 
   it('rejects malformed numbers', async () => {
     const runs = await Promise.all([
       runCli(['check', fixture('edge.ts'), '--runs', '1e3']),
       runCli(['check', fixture('edge.ts'), '--seed', '1.5']),
-      runCli(['check', fixture('edge.ts'), '--workers', '0']),
+      runCli(['check', fixture('edge.ts'), '--workers', '65']),
       runCli(['check', fixture('edge.ts'), '--settle', '-5']),
       runCli(['check', fixture('edge.ts'), '--runs']),
     ]);
     expectUsageError(runs[0]!, /--runs expects a whole number of runs, got "1e3"/);
     expectUsageError(runs[1]!, /--seed expects a 32-bit integer seed, got "1\.5"/);
-    expectUsageError(runs[2]!, /--workers expects a number of worker threads between 1 and 64, got 0/);
+    expectUsageError(runs[2]!, /--workers expects a number of worker threads between 0 and 64, got 65/);
     expectUsageError(runs[3]!, /--settle/);
     expectUsageError(runs[4]!, /--runs needs a value/);
   });
@@ -115,5 +115,12 @@ describe('steadystate --help and --version', () => {
     expect(replay.stdout).toContain('Usage: steadystate replay <report>');
     expect(demo.stdout).toContain('Usage: steadystate demo');
     expect(version_.stdout.trim()).toBe(version);
+  });
+
+  it('with no arguments prints the usage and exits 1, as git does', async () => {
+    const r = await runCli([]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^steadystate .*\n\nUsage: steadystate <command> \[options\]/);
+    expect(r.stdout).toMatch(/-r, --runs|Commands:/);
   });
 });

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { failureOf } from '../helpers/failure-of.js';
 import '../../src/vitest/index.js';
 import { check } from '../../src/check.js';
 import { replay } from '../../src/replay.js';
@@ -31,14 +32,6 @@ async function record(): Promise<{ file: ReproductionFile; path: string }> {
   return { file: parseReproductionFile(readFileSync(files.json!, 'utf8'), files.json!), path: files.json! };
 }
 
-async function failureOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (err) {
-    return err instanceof Error ? err.message : String(err);
-  }
-  throw new Error('expected the assertion to fail');
-}
 
 describe('a replay without the inputs the check ran with', () => {
   it('fails and names the missing downstream service, for the buggy and for the fixed controller', async () => {

@@ -156,9 +156,13 @@ describe('the timeline model', () => {
     const tl = buildTimeline(result.run, timelines);
     const writes = result.run.trace.filter((e) => e.type === 'store:write').length;
     const reconciles = result.run.trace.filter((e) => e.type === 'reconcile:start').length;
-    expect(tl.bucketMs).toBe(1000);
-    expect(tl.buckets.reduce((n, b) => n + b.storeWrites, 0)).toBe(writes);
-    expect(tl.buckets.reduce((n, b) => n + b.reconciles, 0)).toBe(reconciles);
+    // the story acts in its first milliseconds: fine buckets, a ms axis, a window opened on it
+    expect(tl.window).toEqual({ from: 0, to: 10 });
+    expect(tl.unit).toBe('ms');
+    expect(tl.bucketMs).toBe(1);
+    const perBucket = tl.bucketMs / 1000;
+    expect(tl.buckets.reduce((n, b) => n + b.storeWrites * perBucket, 0)).toBeCloseTo(writes);
+    expect(tl.buckets.reduce((n, b) => n + b.reconciles * perBucket, 0)).toBeCloseTo(reconciles);
     expect(tl.faults).toEqual([{ t: 1, label: 'event-loss', detail: expect.stringMatching(/fault:inject kind=event-loss .*nth=0/) }]);
     expect(tl.phases.map((p) => p.label)).toEqual(['faults', 'settle', 'tail']);
     expect(tl.objects).toHaveLength(1);
@@ -168,6 +172,33 @@ describe('the timeline model', () => {
     expect(o.actual[0]![0]).toBe(0);
     expect(o.actual[0]![o.actual[0]!.length - 1]).toBe(3);
     expect(o.t[o.t.length - 1]).toBe(result.run.timing.end);
+  });
+});
+
+describe('the compact timeline', () => {
+  it('collapses repeated events into one row and lists downstream requests', async () => {
+    const { defineController } = await import('../../src/runtime/define-controller.js');
+    const { fakeRestService } = await import('../../src/downstream/fake-rest-service.js');
+    const { check } = await import('../../src/check.js');
+    const { noHotLoop } = await import('../../properties/no-hot-loop.js');
+    const looper = defineController({
+      name: 'looper',
+      for: 'Site',
+      async reconcile(ctx) {
+        const site = await ctx.client.tryGet<{ v: number }, { observedGeneration?: number; lastSyncTime?: number }>('Site', ctx.key);
+        if (!site) return;
+        await ctx.fetch('https://api.example/v1/items?site=a');
+        await ctx.client.updateStatus({ ...site, status: { observedGeneration: site.metadata.generation, lastSyncTime: ctx.clock.now() } });
+      },
+    });
+    const r = await check(looper, { objects: { kind: 'Site', spec: [{ v: 1 }] }, runs: 1, seed: 1, faults: [], properties: [noHotLoop()], shrink: false, downstream: () => ({ services: [fakeRestService({ baseUrl: 'https://api.example/v1' })] }) });
+    const m = toReportModel(r);
+    if (m.ok) throw new Error('the looper should fail');
+    const rows = m.timeline.rows.map((x) => x.what);
+    expect(rows.some((w) => /^×[\d,]+ store:write kind=Site actor=controller:looper\/0 verb=updateStatus key=default\/site-0 changed=\["status\.lastSyncTime"\] noop=false, every 1 ms/.test(w)), rows.join('\n')).toBe(true);
+    expect(rows.some((w) => /^×[\d,]+ downstream:request actor=controller:looper\/0 method=GET url=https:\/\/api\.example\/v1\/items\?site=a/.test(w)), rows.join('\n')).toBe(true);
+    expect(m.timeline.rows.length).toBeLessThan(15);
+    expect(markdown(m)).toMatch(/\| ×[\d,]+ store:write kind=Site/);
   });
 });
 

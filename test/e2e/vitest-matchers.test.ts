@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
+import { failureOf } from '../helpers/failure-of.js';
 import type { ToPassCheckOptions } from '../../src/vitest/index.js';
 import '../../src/vitest/index.js';
 import { check } from '../../src/check.js';
@@ -26,14 +27,6 @@ afterEach(() => {
   for (const s of spies) s.mockRestore();
 });
 
-async function failureOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (err) {
-    return err instanceof Error ? err.message : String(err);
-  }
-  throw new Error('expected the assertion to fail');
-}
 
 describe('toPassCheck', () => {
   it('passes quietly for a correct controller and writes nothing', async () => {

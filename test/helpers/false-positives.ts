@@ -29,15 +29,7 @@ function gateOptions(c: FalsePositiveCase, runs = GATE_RUNS) {
  * an oracle fix lands, that test fails and the controller moves into the gate.
  */
 export const PENDING_ORACLE_FIXES: Readonly<Record<string, { properties: readonly string[]; why: string }>> = {
-  'backup-schedule': { properties: ['no-hot-loop', 'idempotence', 'status-truthfulness'], why: 'its scheduled Job creates (one per slot, also in the quiet tail) count as a hot loop and as writes of an idempotence probe; it makes no Ready claim but controls Jobs, and the oracle demands one' },
-  'canary-rollout': { properties: ['status-truthfulness'], why: 'it makes no Ready claim but controls Deployments; the oracle demands one' },
-  'condition-status': { properties: ['convergence'], why: 'it reports observedGeneration per condition only; the default predicate wants status.observedGeneration' },
-  'app-database': { properties: ['recovery'], why: 'recovery compares status.conditions[*].observedGeneration, which counts the revert run\'s extra generations (status.observedGeneration is masked, the per-condition one is not)' },
-  'mailing-list': { properties: ['same-end-state'], why: 'a member resource references its list by the server-assigned id, which differs between the run and its twin; same-end-state maps `id` fields, not references to them' },
-  'storage-user': { properties: ['same-end-state'], why: 'an access key references its IAM user by the server-assigned id (as mailing-list)' },
   'message-broker': { properties: ['same-end-state'], why: 'a StatefulSet keeps its claims (Retain): a claim left by a Broker deleted in the fault-free twin, never created in the faulted run, is compared as end state' },
-  'migration-runner': { properties: ['no-extra-destructive-actions'], why: 'one Job per version transition: a run that saw only the last target runs v0→v3 where the twin ran v0→v1→v3; the per-name count calls that an extra create and delete' },
-  'preview-env': { properties: ['same-end-state'], why: 'the release annotation carries the Preview\'s uid, which same-end-state does not map inside annotation values (and its explanation prints both values as undefined)' },
 };
 
 function propertiesOf(c: FalsePositiveCase): Property[] {

@@ -117,6 +117,36 @@ describe('recovery compares external resources by what they are', () => {
   });
 });
 
+describe('recovery masks what a revert changes by nature', () => {
+  it("conditions' observedGeneration differ by the change and its revert: not a difference", async () => {
+    // found with the README tutorial's DnsRecord controller: Ready conditions carry observedGeneration
+    const { defineController } = await import('../../src/runtime/define-controller.js');
+    const ready = defineController({
+      name: 'ready',
+      for: 'Thing',
+      async reconcile(ctx) {
+        const t = await ctx.client.tryGet<{ v: number }, { observedGeneration?: number; conditions?: { type: string; status: string; observedGeneration: number }[] }>('Thing', ctx.key);
+        if (!t || t.status.observedGeneration === t.metadata.generation) return;
+        const g = t.metadata.generation;
+        await ctx.client.updateStatus({ ...t, status: { observedGeneration: g, conditions: [{ type: 'Ready', status: 'True', observedGeneration: g }] } });
+      },
+    });
+    const reverted = {
+      seed: 0,
+      controllers: [{ name: 'ready' }],
+      initialObjects: [],
+      workload: [
+        { at: 0, type: 'create' as const, object: { kind: 'Thing', metadata: { name: 'a', namespace: 'default' }, spec: { v: 1 } } },
+        { at: 100, type: 'update' as const, kind: 'Thing', key: 'default/a', spec: { v: 2 } },
+        { at: 200, type: 'update' as const, kind: 'Thing', key: 'default/a', spec: { v: 1 } },
+      ],
+      faults: { events: [], background: [] },
+    };
+    const { verdict } = await judgeScenario(recovery(), reverted, { controllers: [ready] });
+    expect(verdict).toMatchObject({ ok: true, stats: { judged: true } });
+  });
+});
+
 describe('recovery masks are validated against the whole world', () => {
   // the masks are written for the world (same-end-state gets the same list), but recovery compares
   // only the reverted object's subtree: a ConfigMap outside it is no typo

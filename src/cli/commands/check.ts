@@ -4,7 +4,8 @@ import { resolveStory, type Story } from '../../harness/story.js';
 import { loadManifests, loadStory } from '../../story/load-story.js';
 import { shardSize } from '../../harness/shard.js';
 import { defaultEnvironment } from '../../defaults.js';
-import { recordObjectTimelines } from '../../replay.js';
+import { passSummary } from '../../report/pass-summary.js';
+import { recordTimelines } from '../../replay.js';
 import { loadCorpus } from '../../report/corpus.js';
 import { realTimersNote } from '../../report/result.js';
 import { ensureWritableDir, ReportWriteError } from '../../report/write-atomic.js';
@@ -18,7 +19,7 @@ import type { ControllerDefinition } from '../../runtime/define-controller.js';
 import type { CheckOptions } from '../../harness/check-options.js';
 import type { ControllerSource } from '../../report/result.js';
 import { checkNames, type CheckCommandOptions } from '../options.js';
-import { createProgress, noColor } from '../progress.js';
+import { createProgress, noColor, progressDetail } from '../progress.js';
 import { escapeTerminal, rawStream } from '../terminal-text.js';
 import { UsageError } from '../usage-error.js';
 import { runCheckInWorkers } from '../worker-pool.js';
@@ -65,7 +66,10 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
     ...(o.settle !== undefined ? { settleMs: o.settle } : {}),
     ...(story !== undefined ? { story } : {}),
     ...(o.shard !== undefined ? { shard: o.shard } : {}),
+    ...(o.timeLimit !== undefined ? { timeLimitMs: o.timeLimit } : {}),
+    ...(o.shrinkTimeLimit !== undefined ? { shrinkTimeLimitMs: o.shrinkTimeLimit } : {}),
     corpus: corpus.scenarios,
+    corpusNames: corpus.files,
     corpusRoot,
   };
 
@@ -76,18 +80,21 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
   const progress = createProgress({ total, label: escapeTerminal(`steadystate check ${controller.name}`), stream: rawStream(io.stderr), env: io.env });
   let result: CheckResult;
   try {
-    if (o.workers !== undefined) {
-      result = await runCheckInWorkers(job, { workers: o.workers, watchdogMs: o.watchdog, onProgress: (runs, _t, failures) => progress.update(runs, failures) });
+    // user code runs in a worker by default: a reconcile looping synchronously (or on `await null`)
+    // cannot be stopped in the thread it runs in, and must still end with a verdict
+    const workers = o.workers ?? 1;
+    if (workers > 0) {
+      result = await runCheckInWorkers(job, { workers, watchdogMs: o.watchdog, onProgress: (runs, _t, failures, detail) => progress.update(runs, failures, detail) });
     } else {
-      result = await runCheckOn(controller, job, base, { onProgress: (p) => progress.update(p.runs, p.failures) });
+      result = await runCheckOn(controller, job, base, { onProgress: (p) => progress.update(p.runs, p.failures, progressDetail(p)) });
     }
   } finally {
     progress.stop();
   }
 
-  const timelines = !result.ok && result.property !== 'watchdog' ? await recordObjectTimelines(controller, result.scenario, base) : [];
+  const timelines = !result.ok && result.property !== 'watchdog' ? await recordTimelines(controller, result.scenario, base, result.property) : { objects: [], converged: null };
   const source = target.source;
-  const context = { source, objectTimelines: timelines, builtInEnvironment: defaultEnvironment().map((a) => a.name) };
+  const context = { source, objectTimelines: timelines.objects, converged: timelines.converged, builtInEnvironment: defaultEnvironment().map((a) => a.name) };
   const written = writeReports(result, { dir: o.reportDir, context });
   // a shard of a CI matrix leaves its whole result for `steadystate merge`
   if (o.shard) writeShardResult(o.reportDir, result, context);
@@ -140,7 +147,7 @@ function randomSeed(): number {
 }
 
 function jsonSummary(result: CheckResult, written: WrittenReports): unknown {
-  const common = { controller: result.controller, runs: result.runs, seed: result.seed, properties: result.properties, faults: result.faults, stats: result.stats, coverage: result.coverage, corpusReplayed: result.corpusReplayed, ...(result.shard ? { shard: result.shard } : {}), reports: written.files };
+  const common = { controller: result.controller, runs: result.runs, seed: result.seed, ...(result.cutShort ? { cutShort: result.cutShort } : {}), ...(written.model.corpusNote ? { corpusNote: written.model.corpusNote } : {}), properties: result.properties, faults: result.faults, stats: result.stats, coverage: result.coverage, corpusReplayed: result.corpusReplayed, ...(result.shard ? { shard: result.shard } : {}), reports: written.files };
   if (result.ok) return { ok: true, ...common };
   const m = written.model;
   return { ok: false, ...common, property: result.property, summary: result.summary, explanation: result.explanation, path: result.path, failedAtRun: result.failedAtRun, shrinks: result.shrinks, traceHash: result.run.hash, replay: m.ok ? null : m.replay.command };
@@ -154,15 +161,12 @@ function humanSummary(result: CheckResult, written: WrittenReports, io: CliIo): 
   const shard = result.shard ? ` (shard ${result.shard.index + 1}/${result.shard.count})` : '';
   if (result.ok) {
     lines.push(`${paint(32, 'PASS')} ${result.controller}: ${result.runs} runs${shard}, seed ${result.seed}; every property held: ${result.properties.join(', ')}`);
-    const s = result.stats;
-    if (s.convergenceLatencyMs) lines.push(`  convergence latency p50 ${s.convergenceLatencyMs.p50} ms, p90 ${s.convergenceLatencyMs.p90} ms, p99 ${s.convergenceLatencyMs.p99} ms`);
-    lines.push(`  ${s.reconcilesPerObject} reconciles and ${s.storeWritesPerObject} store writes per object; peak downstream ${s.peakDownstreamQps} req/s`);
-    for (const c of result.coverage) lines.push(`  fault ${c.kind}: fired ${c.injected}× in ${c.enabled} runs where enabled; changed behaviour in ${c.changedBehaviour}`);
+    lines.push(...passSummary(result).map((l) => `  ${l}`));
     if (result.realTimers) lines.push(`  note: ${realTimersNote(result.realTimers)}`);
     if (files.length) lines.push(`  reports: ${files.join(', ')}`);
     return lines.join('\n') + '\n';
   }
-  lines.push(`${paint(31, 'FAIL')} ${result.controller} fails ${result.property} (run ${result.failedAtRun} of ${result.runs}${shard}, seed ${result.seed}${result.shrinks ? `, shrunk in ${result.shrinks} steps` : ''})`);
+  lines.push(`${paint(31, 'FAIL')} ${result.controller} fails ${result.property} (${written.model.ok ? `run ${result.failedAtRun}` : written.model.failedAt}${shard}, seed ${result.seed}${result.shrinks ? `, shrunk in ${result.shrinks} steps` : ''})`);
   lines.push(`  ${result.summary}`, '');
   const m = written.model;
   lines.push(...(m.ok ? result.explanation : m.explanation).split('\n').map((l) => `  ${l}`), '');
