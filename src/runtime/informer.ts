@@ -59,6 +59,8 @@ export class Informer {
   private held: StreamEvent[] = [];
   private holdVersions = 0;
   private holdTimer: ScheduledEvent | undefined;
+  /** Deliveries scheduled on the current stream and not yet made, oldest first (kept only under watch hooks, for `prompt`). */
+  private pending: { e: StreamEvent; replay: boolean; handle: ScheduledEvent }[] = [];
   /** The last events scheduled on the current stream (for replays), and each key's newest seq. */
   private recent: StreamEvent[] = [];
   private readonly newestSeq = new Map<string, number>();
@@ -184,6 +186,7 @@ export class Informer {
     if (this.holdTimer) this.holdTimer.cancelled = true;
     this.holdTimer = undefined;
     this.recent = [];
+    this.pending = [];
     this.newestSeq.clear();
   }
 
@@ -211,6 +214,10 @@ export class Informer {
         return;
       case 'delay':
         this.enqueue({ ev, seq }, gen, at + d.ms);
+        return;
+      case 'prompt':
+        this.expedite(gen, at);
+        this.enqueue({ ev, seq }, gen, at);
         return;
       case 'lag':
         this.holdVersions = Math.max(0, d.versions);
@@ -258,7 +265,35 @@ export class Informer {
       if (this.recent.length > REPLAYABLE) this.recent.shift();
       this.newestSeq.set(keyOf(e.ev.object.metadata), e.seq);
     }
-    this.env.kernel.at(when, () => this.deliver(e.ev, gen, e.seq, replay));
+    if (!this.env.seams.hasWatchHooks) this.env.kernel.at(when, () => this.deliver(e.ev, gen, e.seq, replay));
+    else this.schedule(e, gen, when, replay);
+  }
+
+  /** `prompt`: every delivery still waiting on the stream, and every held event, comes at `at` (in order). */
+  private expedite(gen: number, at: number): void {
+    const waiting = this.pending.filter((p) => !p.handle.cancelled && p.handle.at > at);
+    if (waiting.length === 0 && this.held.length === 0) return;
+    this.pending = this.pending.filter((p) => !waiting.includes(p));
+    for (const p of waiting) p.handle.cancelled = true;
+    this.tail = Math.min(this.tail, at);
+    for (const p of waiting) this.schedule(p.e, gen, at, p.replay);
+    this.holdVersions = 0;
+    const held = this.held;
+    this.held = [];
+    for (const e of held) this.enqueue(e, gen, at, false, true);
+  }
+
+  /** Schedules one delivery of an event already recorded on the stream. */
+  private schedule(e: StreamEvent, gen: number, at: number, replay: boolean): void {
+    const when = Math.max(at, this.tail);
+    this.tail = when;
+    const entry = { e, replay, handle: undefined as unknown as ScheduledEvent };
+    entry.handle = this.env.kernel.at(when, () => {
+      const i = this.pending.indexOf(entry);
+      if (i >= 0) this.pending.splice(i, 1);
+      this.deliver(e.ev, gen, e.seq, replay);
+    });
+    this.pending.push(entry);
   }
 
   /** Releases held events, oldest first, until at most `holdVersions` remain held. */

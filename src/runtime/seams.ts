@@ -47,6 +47,12 @@ export type WatchDecision =
   /** This event and, the stream being ordered, every later one of its stream waits `ms`. */
   | { type: 'delay'; ms: number }
   /**
+   * Delivered with the usual latency, and so is every event still waiting before it on its
+   * stream (in order): the latency that held them ends. Benign variations use it so a controller
+   * sees its own writes on time (src/harness/twin.ts); not a fault.
+   */
+  | { type: 'prompt' }
+  /**
    * The stream falls `versions` events behind (a lagging watch cache): events are held back and
    * released in order, oldest first, so that `versions` stay held, until virtual time `untilMs`.
    */

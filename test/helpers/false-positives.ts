@@ -28,8 +28,9 @@ function gateOptions(c: FalsePositiveCase, runs = GATE_RUNS) {
  * the failing history: a history a real cluster produces, judged wrong). `knownFalseAlarms` checks they still fail that way: when
  * an oracle fix lands, that test fails and the controller moves into the gate.
  */
-export const PENDING_ORACLE_FIXES: Readonly<Record<string, { properties: readonly string[]; why: string }>> = {
-  'message-broker': { properties: ['same-end-state'], why: 'a StatefulSet keeps its claims (Retain): a claim left by a Broker deleted in the fault-free twin, never created in the faulted run, is compared as end state' },
+export const PENDING_ORACLE_FIXES: Readonly<Record<string, { properties: readonly string[]; why: string; seed?: number }>> = {
+  // seed 13: with realistic watch streams (issue 11) it fails at run 49 there, at 237 and 150 with seeds 11 and 12
+  'message-broker': { seed: 13, properties: ['same-end-state'], why: 'a StatefulSet keeps its claims (Retain): a claim left by a Broker deleted in the fault-free twin, never created in the faulted run, is compared as end state' },
 };
 
 function propertiesOf(c: FalsePositiveCase): Property[] {
@@ -67,10 +68,10 @@ export function buggyTwins(): void {
 
 /** The controllers waiting for an oracle fix still fail, with the property named (so a fix is noticed). */
 export function knownFalseAlarms(): void {
-  for (const [name, { properties }] of Object.entries(PENDING_ORACLE_FIXES)) {
+  for (const [name, { properties, seed }] of Object.entries(PENDING_ORACLE_FIXES)) {
     it(`${name} still fails ${properties.join(' or ')} (an oracle false alarm, issue 12)`, { timeout: 60_000 }, async () => {
       const c = falsePositiveCorpus.find((x) => x.name === name)!;
-      const r = await check(c.controllers, { ...gateOptions(c, FIND_RUNS), shrink: false });
+      const r = await check(c.controllers, { ...gateOptions(c, FIND_RUNS), ...(seed !== undefined ? { seed } : {}), shrink: false });
       expect(properties).toContain(r.ok ? 'passed' : r.property);
     });
   }
