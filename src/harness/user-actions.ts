@@ -323,7 +323,7 @@ export function reverseSimultaneous(workload: readonly WorkloadAction[]): Worklo
       if (xs) xs.push(x);
       else perObject.set(id, [x]);
     }
-    for (const xs of [...perObject.values()].reverse()) out.push(...xs);
+    for (const xs of [...perObject.values()].reverse()) for (const x of xs) out.push(x);
   }
   return out;
 }
