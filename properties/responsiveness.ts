@@ -1,6 +1,7 @@
 import { defineProperty, type RunRecord, type Verdict } from '../src/harness/property.js';
 import { explanation, fmtDuration, fmtTime, letFacts, plural } from '../src/report/explain.js';
 import { fmtReconcile } from './_internals/last-actions.js';
+import { Leadership } from './_internals/leadership.js';
 import { timelineOf, type Notify, type ReconcileSpan, type Timeline } from './_internals/timeline.js';
 
 /** Options of {@link responsiveness}. @public */
@@ -18,18 +19,10 @@ interface Wait {
   /** When the change reached the controller: its event, before any handler held it back. */
   from: number;
   start: number | undefined;
+  /** The part of the wait the replica could take keys (held the Lease, or needed none). */
   latency: number;
-}
-
-/** Whether the replica was the leader at time t (always, when it never took part in an election). */
-function leading(tl: Timeline, controller: string, replica: number, t: number): boolean {
-  const identity = `${controller}-${replica}`;
-  let state: boolean | undefined;
-  for (const e of tl.leaders) {
-    if (e.t > t) break;
-    if (e['identity'] === identity) state = e['leader'] === true;
-  }
-  return state ?? !tl.leaders.some((e) => typeof e['identity'] === 'string' && (e['identity'] as string).startsWith(`${controller}-`));
+  /** When the replica could first take keys after the change reached it, when that was later (a standby that took over). */
+  activeFrom: number | undefined;
 }
 
 /**
@@ -40,8 +33,16 @@ function stalledByFault(tl: Timeline, actor: string, from: number, to: number): 
   return tl.stalls.some((s) => s.actor === actor && s.from < to && (s.to === undefined || s.to > from));
 }
 
+/**
+ * The waits of every delivered change. Only the time its replica could take keys counts: a
+ * leader-elected controller legitimately runs no reconcile while it stands by, or while nobody
+ * holds the Lease (the leader died and its Lease has not expired yet), so a change that reached a
+ * standby is judged from the moment that replica took the Lease, and one that reached a replica
+ * that never took it is left to the replica that did (it was notified too).
+ */
 function waits(run: RunRecord, tl: Timeline): Wait[] {
   const out: Wait[] = [];
+  const lead = new Leadership(run.trace, run.timing.end);
   // reconciles per replica and key, in trace order, for a binary search per notification
   const byKey = new Map<string, ReconcileSpan[]>();
   for (const r of tl.reconciles) {
@@ -51,14 +52,16 @@ function waits(run: RunRecord, tl: Timeline): Wait[] {
     a.push(r);
   }
   for (const n of tl.notifies) {
-    if (!n.delivered || !leading(tl, n.controller, n.replica, n.t)) continue;
+    if (!n.delivered) continue;
     const actor = `controller:${n.controller}/${n.replica}`;
     const next = firstAfter(byKey.get(`${actor}\u0000${n.key}`) ?? [], n.index);
     const crashed = tl.crashes.some((c) => c['controller'] === n.controller && c['replica'] === n.replica && c.t >= n.t && (next === undefined || c.t <= next.start));
     if (crashed) continue; // the queue died with the process; the restart relists
     if (stalledByFault(tl, actor, n.t, next?.start ?? run.timing.end)) continue;
     const from = n.eventAt ?? n.t;
-    out.push({ notify: n, from, start: next?.start, latency: (next?.start ?? run.timing.end) - from });
+    const active = lead.activeWithin(n.controller, n.replica, from, next?.start ?? run.timing.end);
+    if (active.first === undefined) continue; // it stood by all along: the leader had the change too
+    out.push({ notify: n, from, start: next?.start, latency: active.ms, activeFrom: active.first > from ? active.first : undefined });
   }
   return out;
 }
@@ -112,14 +115,15 @@ export const responsiveness = defineProperty<ResponsivenessOptions>({
     // what kept the worker(s) of that replica busy meanwhile: the longest reconcile overlapping the wait
     const actor = `controller:${n.controller}/${n.replica}`;
     const busy = tl.reconciles
-      .filter((r) => r.actor === actor && r.start < until && (r.end ?? run.timing.end) > worst.from)
+      .filter((r) => r.actor === actor && r.start < until && (r.end ?? run.timing.end) > (worst.activeFrom ?? worst.from))
       .sort((a, b) => (b.end ?? run.timing.end) - b.start - ((a.end ?? run.timing.end) - a.start))[0];
     const late = all.filter((w) => w.latency > o.maxLatencyMs).length;
     const held = n.eventAt !== undefined ? slowestHandler(run, n.controller, n.replica, n.eventAt, n.t) : undefined;
+    const counted = worst.activeFrom !== undefined ? `: ${fmtDuration(worst.latency)} of it after ${n.controller}/${n.replica} took the Lease at ${fmtTime(worst.activeFrom)} (the time it stood by, or nobody held the Lease, does not count)` : '';
     const then = [
       n.eventAt !== undefined
-        ? `the ${n.event} change of ${n.kind} ${n.key} reached ${n.controller}/${n.replica} at ${fmtTime(n.eventAt)} and was enqueued only at ${fmtTime(n.t)}, and its reconcile ${worst.start !== undefined ? `started at ${fmtTime(worst.start)}` : 'had not started by the end of the run'}: a wait of ${fmtDuration(worst.latency)}, bound ${fmtDuration(o.maxLatencyMs)}`
-        : `the ${n.event} change of ${n.kind} ${n.key} was enqueued for ${n.controller}/${n.replica} at ${fmtTime(n.t)}, but its reconcile ${worst.start !== undefined ? `started only at ${fmtTime(worst.start)}` : 'had not started by the end of the run'}: a wait of ${fmtDuration(worst.latency)}, bound ${fmtDuration(o.maxLatencyMs)}`,
+        ? `the ${n.event} change of ${n.kind} ${n.key} reached ${n.controller}/${n.replica} at ${fmtTime(n.eventAt)} and was enqueued only at ${fmtTime(n.t)}, and its reconcile ${worst.start !== undefined ? `started at ${fmtTime(worst.start)}` : 'had not started by the end of the run'}: a wait of ${fmtDuration(until - worst.from)}${counted}, bound ${fmtDuration(o.maxLatencyMs)}`
+        : `the ${n.event} change of ${n.kind} ${n.key} was enqueued for ${n.controller}/${n.replica} at ${fmtTime(n.t)}, but its reconcile ${worst.start !== undefined ? `started only at ${fmtTime(worst.start)}` : 'had not started by the end of the run'}: a wait of ${fmtDuration(until - worst.from)}${counted}, bound ${fmtDuration(o.maxLatencyMs)}`,
     ];
     if (held) then.push(`meanwhile the event handler for ${held.kind} ${held.key} (a watch map) ran from ${fmtTime(held.start)} for ${fmtDuration(held.ms)}, and every later event of ${n.controller}/${n.replica} waited behind it`);
     if (busy) then.push(`meanwhile the ${fmtReconcile(busy)} held a worker for ${fmtDuration((busy.end ?? run.timing.end) - busy.start)}`);
@@ -133,7 +137,7 @@ export const responsiveness = defineProperty<ResponsivenessOptions>({
     );
     return {
       ok: false,
-      summary: `slow to respond: ${n.kind} ${n.key} waited ${fmtDuration(worst.latency)} for its reconcile (bound ${fmtDuration(o.maxLatencyMs)})`,
+      summary: `slow to respond: ${n.kind} ${n.key} waited ${fmtDuration(worst.latency)} for its reconcile${worst.activeFrom !== undefined ? ` after ${n.controller}/${n.replica} took the Lease` : ''} (bound ${fmtDuration(o.maxLatencyMs)})`,
       explanation: explanation(letFacts(run.trace, { until }), then),
       evidence: {
         controller: n.controller,
@@ -143,6 +147,7 @@ export const responsiveness = defineProperty<ResponsivenessOptions>({
         ...(n.eventAt !== undefined ? { eventAt: n.eventAt } : {}),
         startedAt: worst.start ?? null,
         latencyMs: worst.latency,
+        ...(worst.activeFrom !== undefined ? { leaderFrom: worst.activeFrom } : {}),
         ...(held ? { handler: held } : {}),
         heldBy: busy ? { key: busy.key, start: busy.start, end: busy.end ?? null, ms: (busy.end ?? run.timing.end) - busy.start } : null,
         lateChanges: late,

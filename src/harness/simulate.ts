@@ -6,6 +6,7 @@ import type { FetchResponse } from '../runtime/env.js';
 import { Manager } from '../runtime/manager.js';
 import type { Task } from '../sim/kernel.js';
 import { thrownMessage } from '../sim/thrown.js';
+import type { TraceEntry } from '../sim/trace.js';
 import type { FaultModule } from './fault.js';
 import type { Probe, ProbeResult, ProbeSample, Property, RecordedRequest, RunRecord } from './property.js';
 import { resolveScenarioOptions, type ResolvedScenarioOptions, type Scenario } from './scenario.js';
@@ -171,7 +172,17 @@ async function simulateGuarded(world: World, scenario: Scenario, opts: ResolvedS
             world,
             rng,
             // the entry's `kind` is always the fault kind (coverage, shrinking and reports key on it); a detail that names an object kind keeps it as `objectKind`
-            fired: (detail) => trace.push({ ...detail, ...(detail['type'] !== undefined ? { decision: detail['type'] } : {}), t: kernel.now(), type: 'fault:inject', ...(detail['kind'] !== undefined && detail['kind'] !== kind ? { objectKind: detail['kind'] } : {}), kind }),
+            // the fields in the order one spread literal gives them, built by Object.assign and
+            // stores: V8 (Node 20) adds a field to a `{ ...x }` copy at ~30× the cost of a store
+            fired: (detail) => {
+              const e: Record<string, unknown> = Object.assign({}, detail);
+              if (detail['type'] !== undefined) e['decision'] = detail['type'];
+              e['t'] = kernel.now();
+              e['type'] = 'fault:inject';
+              if (detail['kind'] !== undefined && detail['kind'] !== kind) e['objectKind'] = detail['kind'];
+              e['kind'] = kind;
+              trace.push(e as unknown as TraceEntry);
+            },
           },
           { events: scenario.faults.events.filter((e) => e.kind === kind), background: scenario.faults.background.filter((b) => b.kind === kind) },
         ),

@@ -24,28 +24,30 @@ export interface WritableMetadata {
  */
 export function prepareForCreate(input: NewObject<unknown, unknown>, name: string, namespace: string | undefined, uid: string, now: number): StoredObject {
   const meta = input.metadata;
-  return withContent(
-    {
-      ...(input.apiVersion !== undefined ? { apiVersion: input.apiVersion } : {}),
-      kind: input.kind,
-      metadata: {
-        name,
-        ...(namespace !== undefined ? { namespace } : {}),
-        ...(meta.generateName !== undefined ? { generateName: meta.generateName } : {}),
-        uid,
-        resourceVersion: '',
-        generation: 1,
-        creationTimestamp: virtualTimestamp(now),
-        finalizers: cloneJson(meta.finalizers ?? []),
-        ownerReferences: cloneJson(meta.ownerReferences ?? []),
-        labels: cloneJson(meta.labels ?? {}),
-        annotations: cloneJson(meta.annotations ?? {}),
-      },
-      spec: {},
-      status: cloneJson((input.status ?? {}) as JsonObject),
-    },
-    cloneJson(contentOf(input)),
-  );
+  // fields added one by one in the order of the literal they stand for: a literal that starts
+  // with a conditional spread costs V8 (Node 20) microseconds per object (see {@link shell})
+  const metadata = { name } as StoredObject['metadata'];
+  if (namespace !== undefined) metadata.namespace = namespace;
+  if (meta.generateName !== undefined) metadata.generateName = meta.generateName;
+  metadata.uid = uid;
+  metadata.resourceVersion = '';
+  metadata.generation = 1;
+  metadata.creationTimestamp = virtualTimestamp(now);
+  metadata.finalizers = cloneJson(meta.finalizers ?? []);
+  metadata.ownerReferences = cloneJson(meta.ownerReferences ?? []);
+  metadata.labels = cloneJson(meta.labels ?? {});
+  metadata.annotations = cloneJson(meta.annotations ?? {});
+  return withContent(shell(input.apiVersion, input.kind, metadata, cloneJson((input.status ?? {}) as JsonObject)), cloneJson(contentOf(input)));
+}
+
+/**
+ * `{ apiVersion?, kind, metadata, spec: {}, status }` (apiVersion only when defined). Written as
+ * two literals: the same object as `{ ...(apiVersion !== undefined ? { apiVersion } : {}), kind, … }`,
+ * which V8 (Node 20) builds on its slow path (a spread copy that then gains fields: ~3 µs
+ * against ~30 ns), on every store write.
+ */
+function shell(apiVersion: string | undefined, kind: string, metadata: StoredObject['metadata'], status: JsonObject): StoredObject {
+  return apiVersion !== undefined ? { apiVersion, kind, metadata, spec: {}, status } : { kind, metadata, spec: {}, status };
 }
 
 /**
@@ -55,22 +57,14 @@ export function prepareForCreate(input: NewObject<unknown, unknown>, name: strin
  * @internal
  */
 export function prepareForUpdate(cur: StoredObject, content: Record<string, unknown>, meta: WritableMetadata): StoredObject {
-  return withContent(
-    {
-      ...(cur.apiVersion !== undefined ? { apiVersion: cur.apiVersion } : {}),
-      kind: cur.kind,
-      metadata: {
-        ...cur.metadata,
-        labels: meta.labels ?? {},
-        annotations: meta.annotations ?? {},
-        finalizers: meta.finalizers ?? [],
-        ownerReferences: meta.ownerReferences ?? [],
-      },
-      spec: {},
-      status: cur.status,
-    },
-    content,
-  );
+  const metadata = {
+    ...cur.metadata,
+    labels: meta.labels ?? {},
+    annotations: meta.annotations ?? {},
+    finalizers: meta.finalizers ?? [],
+    ownerReferences: meta.ownerReferences ?? [],
+  };
+  return withContent(shell(cur.apiVersion, cur.kind, metadata, cur.status), content);
 }
 
 /** `base` with the content fields set (spec defaulting to `{}`), a Secret's stringData folded in. */
