@@ -58,8 +58,10 @@ function jobs(): Job[] {
   for (const t of buggyFaultTargets) {
     const props: Property[] = propertiesFor(t, []);
     out.push({ name: `${t.name} (all faults)`, run: (seed, runs) => check(t.controllers, { ...t.options, faults: [...allFaults], properties: props, runs, seed }) });
-    const paired = allFaults.filter((f) => t.pairedFaults.includes(f.kind));
-    out.push({ name: `${t.name} (${t.pairedFaults.join('+')})`, run: (seed, runs) => check(t.controllers, { ...t.options, faults: paired, properties: props, runs, seed }) });
+    for (const set of [t.pairedFaults, ...(t.alsoPaired ?? [])]) {
+      const paired = allFaults.filter((f) => set.includes(f.kind));
+      out.push({ name: `${t.name} (${set.join('+')})`, run: (seed, runs) => check(t.controllers, { ...t.options, faults: paired, properties: props, runs, seed }) });
+    }
   }
   return out;
 }

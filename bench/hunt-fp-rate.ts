@@ -17,6 +17,7 @@ import { check, type Property, type RunRecord, type Scenario, type Verdict } fro
 import { resolveCheckOptions } from '../src/harness/check-options.js';
 import { ScenarioRunner } from '../src/harness/scenario-runner.js';
 import { parseFlags } from './hunt-args.js';
+import { watchViolations } from '../test/helpers/realism.js';
 import { faultsFor, huntTargets, propertiesFor, type Target } from './hunt-targets.js';
 
 interface Args {
@@ -48,6 +49,8 @@ interface FailingRun {
   kinds: string[];
   /** Per failing property: the kinds whose removal alone makes it pass ('none' when it fails without any fault). */
   causes: Record<string, string[]>;
+  /** What the realism law (test/helpers/realism.ts, (a) and (b)) finds in the failing run's history: none means a real cluster produces it. */
+  unrealistic: string[];
   scenario: Scenario;
 }
 
@@ -116,7 +119,7 @@ async function measure(t: Target, seed: number, runs: number, ablation: boolean)
         causes[f.property] = found.length > 0 ? found : ['combination'];
       }
     }
-    failing.push({ target: t.name, seed, run: i + 1, failures, kinds, causes, scenario: run.scenario });
+    failing.push({ target: t.name, seed, run: i + 1, failures, kinds, causes, unrealistic: watchViolations(run.trace).slice(0, 3), scenario: run.scenario });
   }
   return { runs: r.runs, failing };
 }
@@ -153,6 +156,8 @@ async function main(): Promise<void> {
   console.log(`\n${chosen.length} targets × ${args.seeds.length} seeds × ${args.runs} runs (${Math.round((performance.now() - t0) / 1000)} s)`);
   console.log(`failing runs: ${all.length}/${totalRuns} (${((100 * all.length) / Math.max(1, totalRuns)).toFixed(2)}%); targets with any failure: ${failingTargets}/${chosen.length}`);
   console.log(`per property (failing runs): ${[...count(all, (f) => f.failures.map((x) => x.property))].map(([k, n]) => `${k} ${n}`).join(', ') || '-'}`);
+  const unrealistic = all.filter((f) => f.unrealistic.length > 0);
+  console.log(`failing runs whose history breaks the realism law (a)/(b): ${unrealistic.length}/${all.length}${unrealistic[0] ? ` (first: ${unrealistic[0].target} seed ${unrealistic[0].seed} run ${unrealistic[0].run}: ${unrealistic[0].unrealistic[0]})` : ''}`);
   if (args.ablation) {
     console.log(`per ablation cause (failing runs; 'none' = fails without any fault): ${[...count(all, (f) => Object.values(f.causes).flat())].map(([k, n]) => `${k} ${n}`).join(', ') || '-'}`);
     const pairs = count(all, (f) => Object.entries(f.causes).flatMap(([p, ks]) => ks.map((k) => `${p} ← ${k}`)));

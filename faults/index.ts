@@ -4,7 +4,7 @@ import { apiError } from './api-error.js';
 import { coalescing } from './coalescing.js';
 import { crashRestart } from './crash-restart.js';
 import { delay } from './delay.js';
-import { drift } from './drift.js';
+import { drift, driftWith, type DriftOptions } from './drift.js';
 import { duplication } from './duplication.js';
 import { environmentCrashLoopingPod } from './environment-crash-looping-pod.js';
 import { environmentPodEviction } from './environment-pod-eviction.js';
@@ -77,3 +77,6 @@ export {
   environmentPvcNeverBinds,
   environmentSlowRollout,
 };
+
+export { driftWith };
+export type { DriftOptions };

@@ -3,22 +3,26 @@ import { defineFault } from '../src/harness/fault.js';
 import { byNth, eventAt, eventsOf, int, rate, strongest, watchDetail } from './_internals/plan.js';
 
 /**
- * Reordering: one watch event is held back `holdMs` while later events overtake it, so the
- * informer applies an older version after a newer one and its cache briefly regresses (events
- * crossing on different API server replicas, a watch resumed out of order). A correct
- * reconciler survives: it re-reads by key and writes with optimistic concurrency (its stale
- * write gets 409 and is retried on fresh state), or writes only the fields it owns. One that
- * writes back the whole cached object unconditionally reverts somebody else's newer change.
+ * Reordering: events of different watches arrive out of their global resourceVersion order. Each
+ * kind is its own watch stream, and kube-apiserver sends each stream in resourceVersion order, so
+ * what crosses is one watch against another: the nth delivery's stream is held back `holdMs` (it
+ * and the events behind it, still in order) while the controller's other watches go on, so it
+ * sees, say, a Pod's update before the ReplicaSet change that caused it, or a child's deletion
+ * before its parent's. No object's own history is ever reordered, and no cache goes back in
+ * time. A correct reconciler survives: it decides from the current state of everything it reads
+ * and writes with optimistic concurrency (a stale write gets 409 and is retried). One that
+ * infers one kind's state from another kind's events, or writes back a whole object it read
+ * from a watch that is behind, reverts somebody else's newer change.
  *
- * Events: `{ kind: 'reordering', nth, params: { holdMs } }` holds back the nth watch delivery
- * (0-based, all informers; `target` limits it to one controller). `holdMs` 0 is FIFO (no
- * effect), so plans shrink toward it. Background: `{ kind: 'reordering', rate, params: { holdMs } }`.
+ * Events: `{ kind: 'reordering', nth, params: { holdMs } }` holds back the stream of the nth watch
+ * delivery (0-based, all informers; `target` limits it to one controller). `holdMs` 0 is no
+ * reordering, so plans shrink toward it. Background: `{ kind: 'reordering', rate, params: { holdMs } }`.
  * @public
  */
 export const reordering = defineFault({
   kind: 'reordering',
-  models: 'watch events delivered out of order within a window (the cache may briefly go back in time)',
-  survivedBy: 're-reading by key and optimistic concurrency (a stale write gets 409 and is retried)',
+  models: 'one watch held back while the others go on: events of different watches out of their resourceVersion order',
+  survivedBy: 'deciding from current state and optimistic concurrency (a stale write gets 409 and is retried)',
   actsOn: 'watch',
   arbitrary: (ctx) =>
     eventsOf(fc.record({ kind: fc.constant('reordering'), nth: fc.nat({ max: ctx.maxNth }), params: fc.record({ holdMs: fc.integer({ min: 0, max: 3000 }) }) })),

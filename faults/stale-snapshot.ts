@@ -1,99 +1,108 @@
 import fc from 'fast-check';
 import { defineFault } from '../src/harness/fault.js';
 import type { FaultEvent } from '../src/harness/fault-plan.js';
-import type { ReadDecision } from '../src/runtime/seams.js';
+import type { WatchDecision, WatchEventInfo } from '../src/runtime/seams.js';
 import type { JsonObject } from '../src/store/object.js';
-import { bool, eventsOf, int, rate, strongest } from './_internals/plan.js';
+import { bool, byNth, eventAt, eventsOf, int, rate, streamOf, strongest, watchDetail } from './_internals/plan.js';
 
 /**
- * Stale snapshot: a cached read returns the object as it was `versionsBack` versions ago, or as
- * the cache held it `ageMs` of virtual time ago (an informer that lags behind its watch: the
- * newest version delivered at least that long ago; an object the cache did not hold yet is not
- * found, so a list leaves out children created since), or, after a controller restart, the
- * informer's initial list comes from an API server replica `versionsBack` resourceVersions behind
- * whose watch catches up only `catchUpMs` later. A correct reconciler survives:
- * its writes carry the resourceVersion it read, so decisions on stale state get 409 and are
- * retried, and its creates use deterministic names, so a "missing" child that exists answers
- * AlreadyExists. One that trusts a stale read ("no child recorded ⇒ create one", "3 pods listed
- * ⇒ create 2 more") duplicates.
+ * Stale snapshot: a controller's cache lags behind the API server, the way a real informer's
+ * does (a slow watch, an overloaded API server replica, a controller that is busy): one watch
+ * (or, with `whole`, every watch of the controller) delivers its events `lagMs` late, or holds
+ * them so that the cache stays `versionsBehind` events behind, for `forMs`. The cache only ever
+ * moves forward: cached reads show the world as it was, including before the controller's own
+ * latest writes. And after a restart or a 410, the (re)list may come from an API server replica
+ * `versionsBack` resourceVersions behind, whose watch catches up only `catchUpMs` later: the one
+ * point where a controller's view jumps back in time, recorded as `informer:time-travel` (the
+ * Sieve / KEP-5647 case). Over HTTP (`kubeController` processes) only a list an API server may
+ * answer from its watch cache lags (`resourceVersion=0`, or `=N`: never older than N); a quorum
+ * list (no resourceVersion) is always current, and the client's watch from the old
+ * resourceVersion catches up at once (`catchUpMs` is the native informer's). A correct reconciler survives: its writes carry the resourceVersion it
+ * read, so decisions on stale state get 409 and are retried, and its creates use deterministic
+ * names, so a "missing" child that exists answers AlreadyExists. One that trusts its cache ("no
+ * child recorded ⇒ create one", "3 pods listed ⇒ create 2 more") duplicates.
  *
- * Events: `{ kind: 'stale-snapshot', nth, params: { versionsBack } }` or `{ …, params: { ageMs } }`
- * makes the nth cached read of the run (get or list, 0-based) stale by versions or by time;
- * `{ …, params: { versionsBack, list: true, catchUpMs } }` makes the nth informer list after a
- * restart lagging. `target` limits each to one controller. Generated plans shrink toward one
- * version back, and time-based reads toward smaller `ageMs` (1 ms to 5 s).
- * Background: `{ kind: 'stale-snapshot', rate, params: { versionsBack } }` (or `{ ageMs }`) for reads.
+ * Events: `{ kind: 'stale-snapshot', nth, params: { lagMs, forMs, whole } }` or
+ * `{ …, params: { versionsBehind, forMs, whole } }` starts a lag at the nth watch delivery of the
+ * run (0-based, all informers; `target` limits it to one controller); `{ …, params: { list: true,
+ * versionsBack, catchUpMs } }` makes the nth (re)list after a restart or a 410 lagging. Generated
+ * plans shrink toward a 1 ms lag of one watch for 1 s. Background: `{ kind: 'stale-snapshot', rate,
+ * params: { lagMs } }`: each delivery starts a lag of its watch for 2 s with that probability.
  * @public
  */
 export const staleSnapshot = defineFault({
   kind: 'stale-snapshot',
-  models: 'cached reads that lag behind the API server (k versions or t ms old), and a restarted controller listing from a lagging replica',
+  models: 'a cache that lags behind the API server (k events or t ms), and a restarted or relisting controller listing from a lagging API server replica',
   survivedBy: 'optimistic concurrency (stale writes get 409), deterministic names, live reads where it matters',
-  actsOn: 'read',
+  actsOn: 'watch',
   arbitrary: (ctx) =>
     eventsOf(
       fc.record({
         kind: fc.constant('stale-snapshot'),
         nth: fc.nat({ max: ctx.maxNth }),
         params: fc
-          .record({ versionsBack: fc.integer({ min: 1, max: 8 }), byAge: fc.boolean(), ageMs: ageMs(), list: fc.boolean(), catchUpMs: fc.integer({ min: 0, max: 5000 }) })
-          .map(({ versionsBack, byAge, ageMs, list, catchUpMs }): JsonObject => (list ? { versionsBack, list, catchUpMs } : byAge ? { ageMs } : { versionsBack })),
+          .record({
+            how: fc.constantFrom<'time' | 'versions' | 'list'>('time', 'versions', 'list'),
+            lagMs: fc.integer({ min: 1, max: 5000 }),
+            versionsBehind: fc.integer({ min: 1, max: 8 }),
+            forMs: fc.integer({ min: 1000, max: Math.max(1000, ctx.faultWindowMs) }),
+            whole: fc.boolean(),
+            versionsBack: fc.integer({ min: 1, max: 8 }),
+            catchUpMs: fc.integer({ min: 0, max: 5000 }),
+          })
+          .map(({ how, lagMs, versionsBehind, forMs, whole, versionsBack, catchUpMs }): JsonObject =>
+            how === 'list' ? { list: true, versionsBack, catchUpMs } : { ...(how === 'time' ? { lagMs } : { versionsBehind }), forMs, ...(whole ? { whole } : {}) },
+          ),
       }),
     ),
-  backgroundArbitrary: () =>
-    fc.record({
-      kind: fc.constant('stale-snapshot'),
-      rate: rate(),
-      params: fc
-        .record({ versionsBack: fc.integer({ min: 1, max: 5 }), byAge: fc.boolean(), ageMs: ageMs() })
-        .map(({ versionsBack, byAge, ageMs }): JsonObject => (byAge ? { ageMs } : { versionsBack })),
-    }),
+  backgroundArbitrary: () => fc.record({ kind: fc.constant('stale-snapshot'), rate: rate(), params: fc.record({ lagMs: fc.integer({ min: 1, max: 5000 }) }) }),
   install({ world, rng, fired }, plan) {
-    const reads = new Map<number, FaultEvent[]>();
+    const watchEvents = byNth(plan.events.filter((e) => !bool(e.params, 'list', false)));
     const lists = new Map<number, FaultEvent[]>();
-    for (const e of plan.events) {
-      if (e.nth === undefined) continue;
-      const into = bool(e.params, 'list', false) ? lists : reads;
-      into.set(e.nth, [...(into.get(e.nth) ?? []), e]);
-    }
+    for (const e of plan.events) if (e.nth !== undefined && bool(e.params, 'list', false)) lists.set(e.nth, [...(lists.get(e.nth) ?? []), e]);
     const bg = strongest(plan.background);
-    const pick = (m: Map<number, FaultEvent[]>, n: number, controller: string) =>
-      m.get(n)?.find((e) => e.target === undefined || e.target === controller || controller.startsWith(`controller:${e.target}/`));
-    let cachedReads = 0;
-    let restartLists = 0;
+    /** Lags in force, by stream (`controller/replica/kind`) or whole replica (`controller/replica/*`). */
+    const lags = new Map<string, { until: number; decision: WatchDecision }>();
+    const replicaOf = (i: { controller: string; replica: number }) => `${i.controller}/${i.replica}/*`;
+    const lagOf = (i: WatchEventInfo) => {
+      for (const k of [streamOf(i), replicaOf(i)]) {
+        const l = lags.get(k);
+        if (l && l.until > i.t) return l;
+      }
+      return undefined;
+    };
+    let relists = 0;
     return world.seams.install({
-      onRead(i) {
-        if (!i.cached) return undefined;
-        const n = cachedReads++;
-        const e = pick(reads, n, i.actor);
-        const background = e === undefined && bg !== undefined && rng.chance(bg.rate);
-        if (!e && !background) return undefined;
-        const d = staleOf((e ?? bg)?.params);
-        const { type: _stale, ...how } = d;
-        fired({ nth: n, actor: i.actor, verb: i.verb, objectKind: i.kind, ...(i.key !== undefined ? { key: i.key } : {}), ...how, ...(background ? { background: true } : {}) });
-        return d;
+      onWatchEvent(i) {
+        const e = eventAt(watchEvents, i.seq, i.controller);
+        const background = e === undefined && bg !== undefined && !lagOf(i) && rng.chance(bg.rate);
+        if (e || background) {
+          const params = (e ?? bg)?.params;
+          const forMs = background ? 2000 : int(params, 'forMs', 5000, 1, 3_600_000);
+          const until = i.t + forMs;
+          const whole = !background && bool(params, 'whole', false);
+          const byVersions = !background && typeof params?.['versionsBehind'] === 'number';
+          const lagMs = int(params, 'lagMs', 1000, 0, 3_600_000);
+          const versions = int(params, 'versionsBehind', 1, 0, 1_000_000);
+          if (byVersions ? versions > 0 : lagMs > 0) {
+            lags.set(whole ? replicaOf(i) : streamOf(i), { until, decision: byVersions ? { type: 'lag', versions, untilMs: until } : { type: 'delay', ms: lagMs } });
+            fired({ ...watchDetail(i), ...(byVersions ? { versionsBehind: versions } : { lagMs }), forMs, ...(whole ? { whole } : {}), ...(background ? { background: true } : {}) });
+          }
+        }
+        return lagOf(i)?.decision;
       },
       onInformerList(i) {
-        // only lists of a controller that has restarted: its memory is gone, the list is all it knows
-        if (!world.managers.some((m) => m.def.name === i.controller && m.crashes > 0)) return undefined;
-        const n = restartLists++;
-        const e = pick(lists, n, i.controller);
+        // after a restart (the process's memory is gone, the list is all it knows) or a 410
+        const restarted = i.reason === 'list' && world.managers.some((m) => m.def.name === i.controller && m.crashes > 0);
+        if (!restarted && i.reason !== 'relist') return undefined;
+        const n = relists++;
+        const e = lists.get(n)?.find((x) => x.target === undefined || x.target === i.controller);
         if (!e) return undefined;
         const versionsBack = int(e.params, 'versionsBack', 1, 1, 1_000_000);
         const catchUpMs = int(e.params, 'catchUpMs', 0, 0, 3_600_000);
-        fired({ nth: n, controller: i.controller, replica: i.replica, objectKind: i.kind, list: true, versionsBack, catchUpMs });
+        fired({ nth: n, controller: i.controller, replica: i.replica, objectKind: i.kind, list: true, reason: restarted ? 'restart' : 'relist', versionsBack, catchUpMs });
         return { type: 'lagging', versionsBack, catchUpMs };
       },
     });
   },
 });
-
-/** A stale read by time when `ageMs` is given, else by versions (1 back by default). */
-function staleOf(params: JsonObject | undefined): ReadDecision {
-  return typeof params?.['ageMs'] === 'number' ? { type: 'stale', ageMs: int(params, 'ageMs', 1000, 0, 3_600_000) } : { type: 'stale', versionsBack: int(params, 'versionsBack', 1, 1, 1000) };
-}
-
-/** How old a time-based stale read is: 1 ms to 5 s, shrinking toward 1 ms. */
-function ageMs(): fc.Arbitrary<number> {
-  return fc.integer({ min: 1, max: 5000 });
-}

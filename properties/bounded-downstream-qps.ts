@@ -1,6 +1,7 @@
 import { defineProperty, type Verdict } from '../src/harness/property.js';
 import { explanation, fmtDuration, fmtList, fmtTime, letFacts } from '../src/report/explain.js';
 import { fmtReconcile } from './_internals/last-actions.js';
+import { staleReplay, staleReplayAdvice } from './_internals/replayed.js';
 import { timelineOf, type ReconcileSpan, type Timeline, type TimelineRequest } from './_internals/timeline.js';
 import { densestWindow, groupBy } from './_internals/windows.js';
 
@@ -113,8 +114,8 @@ export const boundedDownstreamQps = defineProperty<BoundedDownstreamQpsOptions>(
   },
 });
 
-function fromRecord(rs: readonly { t: number; tEnd: number; actor: string; method: string; url: string; endpoint: string; status: number; outcome: string; mutating: boolean; fault?: string; applied?: boolean }[]): TimelineRequest[] {
-  return rs.map((r, index) => ({ index, t: r.t, tEnd: r.tEnd, actor: r.actor, method: r.method, url: r.url, endpoint: r.endpoint, status: r.status, outcome: r.outcome, mutating: r.mutating, fault: r.fault, applied: r.applied, reconcile: undefined }));
+function fromRecord(rs: readonly { t: number; tEnd: number; actor: string; method: string; url: string; endpoint: string; status: number; outcome: string; mutating: boolean; fault?: string; applied?: boolean; responseHeaders?: Record<string, string> }[]): TimelineRequest[] {
+  return rs.map((r, index) => ({ index, t: r.t, tEnd: r.tEnd, actor: r.actor, method: r.method, url: r.url, endpoint: r.endpoint, status: r.status, outcome: r.outcome, mutating: r.mutating, fault: r.fault, applied: r.applied, headers: r.responseHeaders, reconcile: undefined }));
 }
 
 const failed = (r: TimelineRequest) => r.outcome !== 'ok';
@@ -264,11 +265,16 @@ function failure(run: Parameters<typeof timelineOf>[0], o: BoundedDownstreamQpsO
   const then = [
     what,
     `${failures.length} of them failed (${fmtList(statuses, 4)}), sent by ${fmtList(actors, 3)}`,
-    `the gaps between calls were ${fmtGaps(gaps)}: ${grows(gaps) ? 'they grow, but not fast enough' : 'they do not grow, so failures are retried without backoff'}`,
+    failures.length === 0
+      ? `the gaps between calls were ${fmtGaps(gaps)}: calls that succeed, repeated`
+      : `the gaps between calls were ${fmtGaps(gaps)}: ${grows(gaps) ? 'they grow, but not fast enough' : 'they do not grow, so failures are retried without backoff'}`,
   ];
   if (waits !== undefined) then.splice(2, 1, `after each failed attempt the controller waited ${fmtGaps(waits)} before the next: ${grows(waits) ? 'the waits grow, but not fast enough' : 'the waits do not grow, so failures are retried without backoff'}`);
   if (first.reconcile) then.push(`the calls came from the ${fmtReconcile(first.reconcile)} and the reconciles after it`);
-  then.push('retry through the rate-limited queue (throw, or return { requeue: true }) instead of requeueAfter a fixed short delay or a loop inside reconcile');
+  const replay = staleReplay(run, reqs, timelineOf(run).requests);
+  if (replay) then.push(staleReplayAdvice(replay));
+  else if (failures.length === 0) then.push('call again only when something changed, or poll with a requeueAfter of seconds: a successful call needs no retry');
+  else then.push('retry through the rate-limited queue (throw, or return { requeue: true }) instead of requeueAfter a fixed short delay or a loop inside reconcile');
   return {
     ok: false,
     summary: `downstream QPS unbounded: ${what}`,

@@ -2,6 +2,7 @@ import { defineProperty, type Verdict } from '../src/harness/property.js';
 import { explanation, fmtList, fmtRequest, fmtTime, fmtWrite, plural } from '../src/report/explain.js';
 import { fmtReconcile } from './_internals/last-actions.js';
 import { convergedAtTail } from './_internals/primary.js';
+import { staleReplay, staleReplayAdvice } from './_internals/replayed.js';
 import { scheduledWork } from './_internals/scheduled.js';
 import { timelineOf } from './_internals/timeline.js';
 
@@ -59,7 +60,11 @@ export const idempotence = defineProperty<IdempotenceOptions>({
       else then.push(`each changed ${fmtList([...new Set(writes.flatMap((w) => w.changed))], 4)}: the reconcile does not reach a fixed point on an unchanged world`);
     }
     const call = calls[0];
-    if (call) then.push(`${plural(calls.length, 'mutating downstream call')} followed, the first ${fmtRequest(call)}${call.reconcile ? ` in the ${fmtReconcile(call.reconcile)}` : ''}: look the external resource up before creating or changing it`);
+    if (call) {
+      const replay = staleReplay(run, calls, tl.requests);
+      then.push(`${plural(calls.length, 'mutating downstream call')} followed, the first ${fmtRequest(call)}${call.reconcile ? ` in the ${fmtReconcile(call.reconcile)}` : ''}${replay ? '' : ': look the external resource up before creating or changing it'}`);
+      if (replay) then.push(staleReplayAdvice(replay));
+    }
     const what = [writes.length ? plural(writes.length, 'store write') : '', calls.length ? plural(calls.length, 'mutating downstream call') : ''].filter(Boolean).join(' and ');
     return {
       ok: false,

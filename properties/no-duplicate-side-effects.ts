@@ -2,6 +2,7 @@ import { defineProperty, type RunRecord, type Verdict } from '../src/harness/pro
 import { explanation, fmtList, fmtRequest, fmtTime, letFacts } from '../src/report/explain.js';
 import { ownerGroups, ownerMatches, readDownstream, type OwnerGroup, type ServiceSnapshot } from './_internals/downstream-state.js';
 import { at, isRecord } from './_internals/json.js';
+import { staleReplay, staleReplayAdvice } from './_internals/replayed.js';
 import { timelineOf, type TimelineRequest } from './_internals/timeline.js';
 import { groupBy } from './_internals/windows.js';
 
@@ -113,6 +114,8 @@ export const noDuplicateSideEffects = defineProperty<NoDuplicateSideEffectsOptio
 function mechanism(run: RunRecord, posts: readonly TimelineRequest[], requests: readonly TimelineRequest[]): string {
   const lost = posts.find((r) => r.applied === true && r.status === 0);
   const actors = new Set(posts.map((r) => r.actor));
+  const replay = staleReplay(run, posts, requests);
+  if (replay) return staleReplayAdvice(replay);
   if (lost) return `the POST at ${fmtTime(lost.t)} was applied but its response was lost (${lost.outcome}), and the retry created again: send an idempotency key, or look the resource up by owner before creating`;
   if (actors.size > 1) {
     const elected = run.trace.some((e) => e.type === 'controller:leader');

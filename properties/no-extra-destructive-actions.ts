@@ -64,6 +64,26 @@ function stillborn(run: RunRecord, writes: readonly TimelineWrite[]): Set<Timeli
   return out;
 }
 
+/**
+ * Whether an action was decided on a view of the world read live: every read of the reconcile
+ * that made it, up to the action, went to the API server (no cache, no injected fault). An object
+ * the fault-free run never made, created and deleted only on such views, exists because of which
+ * states the controller happened to see when it was triggered (two spec changes a coalesced event
+ * turned into one: a migration Job per transition), not because it acted on a wrong view.
+ */
+function onLiveView(run: RunRecord, w: TimelineWrite): boolean {
+  const r = w.reconcile;
+  if (!r) return false;
+  let reads = 0;
+  for (let i = r.startIndex + 1; i < w.index; i++) {
+    const e = run.trace[i]!;
+    if (e.type !== 'store:read' || e['actor'] !== r.actor) continue;
+    if (e['cached'] !== false || e['fault'] !== undefined) return false;
+    reads++;
+  }
+  return reads > 0;
+}
+
 function tally(run: RunRecord, ignore: Set<string>): Map<string, { creates: TimelineWrite[]; deletes: TimelineWrite[] }> {
   const all = timelineOf(run).writes;
   const ghost = stillborn(run, all);
@@ -81,7 +101,10 @@ function tally(run: RunRecord, ignore: Set<string>): Map<string, { creates: Time
  * a duplicate create) that is later repaired, so the end state alone looks fine: acting on a
  * stale cache, on a lost event, or twice after a crash. A create made for an owner that was
  * already deleted, which the garbage collector removed at once, does not count: it destroys
- * nothing, and every cache-based controller makes it while its cache lags behind a deletion.
+ * nothing, and every cache-based controller makes it while its cache lags behind a deletion. Nor
+ * does an object the fault-free run never made when every action on it was decided on reads that
+ * went to the API server: it belongs to another legal path (two spec changes seen as one), not to
+ * a wrong view of the world.
  * @example properties.noExtraDestructiveActions({ slack: 1 })
  * @public
  */
@@ -127,6 +150,8 @@ export const noExtraDestructiveActions = defineProperty<NoExtraDestructiveAction
       const extraCreates = creates.length - Math.max(base.creates.length, maxCreates);
       if (extraDeletes <= o.slack && extraCreates <= o.slack) continue;
       const acts = [...creates, ...deletes].sort((a, b) => a.index - b.index);
+      // a new object of a legal path, not a repeat: the twin never made it, and every action on it read the world live
+      if (base.creates.length + base.deletes.length + maxCreates + maxDeletes === 0 && acts.every((w) => onLiveView(run, w))) continue;
       const first = acts.find((w) => w.verb === (extraDeletes > o.slack ? 'delete' : 'create')) ?? acts[0]!;
       const then = [
         `${fmtList([...new Set(acts.map((w) => fmtActor(w.actor)))], 2)} made ${plural(creates.length, 'create')} and ${plural(deletes.length, 'delete')} of ${id} (${acts.map((w) => `${w.verb} at ${fmtTime(w.t)}`).join(', ')}), against ${plural(base.creates.length, 'create')} and ${plural(base.deletes.length, 'delete')} in the fault-free run`,

@@ -10,7 +10,7 @@ export type { ControllerDefinition, ControllerOptions, WatchMapContext, WatchMap
 export type { ReconcileContext, ReconcileResult, Reconciler, ReconcileClock, ReconcileLogger } from './runtime/reconcile.js';
 export type { Client, KeyOrRef, ReadOptions, PatchOptions } from './runtime/client.js';
 export type { SimFetch, FetchResponse } from './runtime/env.js';
-export { CrashedError } from './runtime/controller-client.js';
+export { CrashedError, ConnectionError } from './runtime/controller-client.js';
 export type { RateLimiterOptions } from './runtime/rate-limiter.js';
 
 // store
@@ -19,6 +19,7 @@ export type { WriteRecord, WriteVerb, WatchEvent, StoreOptions, ListOptions, Del
 export { keyOf, parseKey, virtualTimestamp, fromVirtualTimestamp } from './store/object.js';
 export type { StoredObject, NewObject, ObjectMeta, OwnerReference, ObjectRef, Json, JsonObject, TopLevelFields } from './store/object.js';
 export { StoreError, ConflictError, NotFoundError, AlreadyExistsError, GoneError, InvalidError, ServerError, isStoreError } from './store/errors.js';
+export type { FieldError, ValidationOptions } from './store/immutability.js';
 export type { StoreErrorReason } from './store/errors.js';
 export type { LabelSelector } from './store/selector.js';
 
@@ -60,7 +61,9 @@ export {
   environmentPodEviction,
   environmentPvcNeverBinds,
   environmentSlowRollout,
+  driftWith,
 } from '../faults/index.js';
+export type { DriftOptions } from '../faults/index.js';
 
 // properties
 export { defineProperty } from './harness/property.js';

@@ -21,7 +21,7 @@ import type { ConvergedSeries } from './report/timeline.js';
  * tail length), so the replay simulates exactly what the check simulated, plus extra probes.
  * @public
  */
-export type ReplayOptions = Pick<CheckOptions, 'faults' | 'properties' | 'environment' | 'downstream' | 'tailMs' | 'traceReads' | 'reportFields'> & {
+export type ReplayOptions = Pick<CheckOptions, 'faults' | 'properties' | 'environment' | 'downstream' | 'tailMs' | 'traceReads' | 'validation' | 'reportFields'> & {
   /** Extra probes (e.g. a timeline recorder); they never change the trace. @defaultValue [] */
   probes?: readonly Probe[];
 };
@@ -102,6 +102,7 @@ async function replayWith(
     ...(options.downstream ? { downstream: options.downstream } : {}),
     tailMs: options.tailMs ?? 10_000,
     traceReads: options.traceReads ?? true,
+    ...(options.validation ? { validation: options.validation } : {}),
     ...(options.probes ? { probes: options.probes } : {}),
     wallClock,
   };

@@ -27,9 +27,19 @@ interface TenantStatus {
 
 const RBAC = 'rbac.authorization.k8s.io';
 
-async function reconcile(ctx: ReconcileContext): Promise<void> {
-  const t = await ctx.client.tryGet<TenantSpec, TenantStatus>(TENANT, ctx.key);
+/**
+ * `live`: read the Tenant from the API server (correct) or from the cache. `statusFirst`: record
+ * the generation as done before applying it, and skip a generation already recorded (the buggy
+ * twin: a crash between the status write and the children leaves them missing or stale for good).
+ */
+const reconciler = (live: boolean, statusFirst = false) => async (ctx: ReconcileContext): Promise<void> => {
+  const t = await ctx.client.tryGet<TenantSpec, TenantStatus>(TENANT, ctx.key, { live });
   if (!t || t.metadata.deletionTimestamp !== undefined) return;
+  if (statusFirst) {
+    if (t.status.observedGeneration === t.metadata.generation) return;
+    const conditions = setCondition(t.status.conditions, { type: 'Provisioned', status: 'True', reason: 'NamespaceReady', message: `namespace tenant-${t.metadata.name}`, observedGeneration: t.metadata.generation }, ctx.clock.now());
+    await writeStatus(ctx, t, { namespace: `tenant-${t.metadata.name}`, observedGeneration: t.metadata.generation, conditions });
+  }
   const ns = `tenant-${t.metadata.name}`;
   const owner = [controllerRef(t)];
   const labels = { 'tenant.example.com/name': t.metadata.name };
@@ -49,16 +59,22 @@ async function reconcile(ctx: ReconcileContext): Promise<void> {
   for (const c of children) await apply(ctx, c);
   const conditions = setCondition(t.status.conditions, { type: 'Provisioned', status: 'True', reason: 'NamespaceReady', message: `namespace ${ns}`, observedGeneration: t.metadata.generation }, ctx.clock.now());
   await writeStatus(ctx, t, { namespace: ns, observedGeneration: t.metadata.generation, conditions });
-}
+};
 
-export const tenantController = defineController({
-  name: 'tenant',
-  for: TENANT,
-  owns: ['Namespace', 'Role', 'RoleBinding', 'ResourceQuota', 'NetworkPolicy'],
-  leaderElection: true,
-  resyncPeriodMs: RESYNC_MS,
-  reconcile,
-});
+const definition = { for: TENANT, owns: ['Namespace', 'Role', 'RoleBinding', 'ResourceQuota', 'NetworkPolicy'], leaderElection: true, resyncPeriodMs: RESYNC_MS };
+
+export const tenantController = defineController({ name: 'tenant', ...definition, reconcile: reconciler(true) });
+
+/**
+ * Reads its Tenant from the cache. A cache still showing a Tenant that was just deleted makes it
+ * create the namespace and its content again, which the garbage collector then removes (the owner
+ * is gone): what every cache-based controller does while its cache lags behind a deletion, not a
+ * bug (no-extra-destructive-actions does not count such stillborn children).
+ */
+export const tenantControllerCachedRead = defineController({ name: 'tenant', ...definition, reconcile: reconciler(false) });
+
+/** Buggy twin: records a generation as provisioned before provisioning it (see `reconciler`). */
+export const tenantControllerStatusFirst = defineController({ name: 'tenant', ...definition, reconcile: reconciler(true, true) });
 
 export const namespaceProvisioner: FalsePositiveCase = {
   name: 'namespace-provisioner',
@@ -68,4 +84,5 @@ export const namespaceProvisioner: FalsePositiveCase = {
     objects: { kind: TENANT, namespace: '', name: 'team', spec: [{ admins: ['alice'], maxPods: 10 }, { admins: ['alice', 'bob'], maxPods: 20 }, { admins: ['bob'], maxPods: 10 }] },
   },
   properties: endStateProperties(),
+  buggy: { controllers: [tenantControllerStatusFirst], caughtBy: ['same-end-state', 'recovery', 'convergence'], why: 'it records a generation as provisioned before provisioning it: a crash in between leaves the namespace without its children for good' },
 };

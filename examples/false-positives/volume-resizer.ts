@@ -25,14 +25,15 @@ interface VolumeStatus {
 
 const gi = (q: unknown): number => (typeof q === 'string' && q.endsWith('Gi') ? Number(q.slice(0, -2)) : 0);
 
-async function reconcile(ctx: ReconcileContext): Promise<void> {
-  const v = await ctx.client.tryGet<VolumeSpec, VolumeStatus>(VOLUME, ctx.key);
+/** `growOnly`: never ask for less than the claim has (correct), or ask for the spec's size (the buggy twin). */
+const reconciler = (growOnly: boolean) => async (ctx: ReconcileContext): Promise<void> => {
+  const v = await ctx.client.tryGet<VolumeSpec, VolumeStatus>(VOLUME, ctx.key, { live: true });
   if (!v || v.metadata.deletionTimestamp !== undefined) return;
   const ref = { namespace: v.metadata.namespace, name: `${v.metadata.name}-data` };
   const existing = await ctx.client.tryGet('PersistentVolumeClaim', ref);
   const requested = gi(((existing?.spec['resources'] as { requests?: { storage?: string } } | undefined)?.requests ?? {}).storage);
   // never ask for less than the claim already has
-  const size = Math.max(v.spec.sizeGi, requested);
+  const size = growOnly ? Math.max(v.spec.sizeGi, requested) : v.spec.sizeGi;
   const pvc: StoredObject = await apply(ctx, {
     apiVersion: 'v1',
     kind: 'PersistentVolumeClaim',
@@ -47,16 +48,18 @@ async function reconcile(ctx: ReconcileContext): Promise<void> {
   const shrink = v.spec.sizeGi < size;
   conditions = setCondition(conditions, { type: 'ShrinkRejected', status: shrink ? 'True' : 'False', reason: shrink ? 'VolumesOnlyGrow' : 'AsRequested', message: shrink ? `${v.spec.sizeGi}Gi < ${size}Gi: volumes only grow` : '', observedGeneration: v.metadata.generation }, now);
   await writeStatus(ctx, v, { ...(capacity !== undefined ? { capacity } : {}), observedGeneration: v.metadata.generation, conditions });
-}
+};
 
-export const volumeController = defineController({
-  name: 'volume-resizer',
-  for: VOLUME,
-  owns: ['PersistentVolumeClaim'],
-  leaderElection: true,
-  resyncPeriodMs: RESYNC_MS,
-  reconcile,
-});
+const definition = { name: 'volume-resizer', for: VOLUME, owns: ['PersistentVolumeClaim'], leaderElection: true, resyncPeriodMs: RESYNC_MS };
+
+export const volumeController = defineController({ ...definition, reconcile: reconciler(true) });
+
+/**
+ * Buggy twin: asks for the spec's size even when the claim already has more. kube-apiserver
+ * refuses to shrink a claim (422 Invalid on spec.resources.requests.storage, which the store
+ * enforces since issue 11 item 5), so after a smaller size it fails on every reconcile.
+ */
+export const volumeControllerShrinking = defineController({ ...definition, reconcile: reconciler(false) });
 
 export const volumeResizer: FalsePositiveCase = {
   name: 'volume-resizer',
@@ -69,4 +72,5 @@ export const volumeResizer: FalsePositiveCase = {
   // storage only grows, so how large the claim ends up depends on the largest size the controller
   // saw (a size replaced before it was seen never grows it): the end state compares everything else
   properties: endStateProperties('spec.resources.requests.storage', 'status.capacity', 'status.conditions'),
+  buggy: { controllers: [volumeControllerShrinking], caughtBy: ['convergence', 'status-truthfulness'], why: 'it asks to shrink a claim, which the API server refuses with 422 Invalid, again on every reconcile' },
 };

@@ -54,6 +54,8 @@ export interface TimelineRequest {
   mutating: boolean;
   fault: string | undefined;
   applied: boolean | undefined;
+  /** Response headers as recorded (names lower-case), when the caller got a response. */
+  headers: Readonly<Record<string, string>> | undefined;
   reconcile: ReconcileSpan | undefined;
 }
 
@@ -106,6 +108,10 @@ export function timelineOf(run: RunRecord): Timeline {
 
 function str(v: unknown): string {
   return typeof v === 'string' ? v : v === undefined ? '' : String(v);
+}
+
+function headersOf(v: unknown): Readonly<Record<string, string>> | undefined {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, string>) : undefined;
 }
 
 function num(v: unknown): number | undefined {
@@ -206,6 +212,7 @@ export function build(trace: readonly TraceEntry[]): Timeline {
           mutating: e['mutating'] === true,
           fault: typeof e['fault'] === 'string' ? e['fault'] : undefined,
           applied: typeof e['applied'] === 'boolean' ? e['applied'] : undefined,
+          headers: headersOf(e['responseHeaders']),
           reconcile: inFlight(actor),
         });
         break;

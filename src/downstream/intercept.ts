@@ -23,7 +23,7 @@ import type { FetchDecision, FetchInfo } from './fetch-decision.js';
 import type { RefusedRequest } from './net-guard.js';
 import { isMutating, type RequestOutcome, type RequestRecord } from './request-log.js';
 import { bodyTextOf, headerOf, requestParts, type RequestLike, type RequestParts } from './request-parts.js';
-import { SimResponse, statusTextOf } from './sim-response.js';
+import { SimResponse, statusTextOf, type HeaderPairs } from './sim-response.js';
 
 /**
  * What the downstream needs from the simulation: the virtual clock, parking (so the kernel
@@ -198,7 +198,7 @@ class DownstreamImpl implements Downstream {
         const headers: [string, string][] = [['content-type', 'application/json']];
         if (decision.retryAfterSeconds !== undefined) headers.push(['retry-after', String(decision.retryAfterSeconds)]);
         const text = JSON.stringify({ error: statusTextOf(decision.status) || `HTTP ${decision.status}` });
-        this.record(call, decision.status, outcomeOf(decision.status), false);
+        this.record(call, decision.status, outcomeOf(decision.status), false, headers);
         return new SimResponse(decision.status, text, headers, url);
       }
       case 'reset':
@@ -237,7 +237,7 @@ class DownstreamImpl implements Downstream {
       this.record(call, 0, 'reset', true);
       throw connectionResetError();
     }
-    this.record(call, reply.status, outcomeOf(reply.status), true);
+    this.record(call, reply.status, outcomeOf(reply.status), true, reply.headers);
     return new SimResponse(reply.status, reply.text, reply.headers, parts.url);
   }
 
@@ -274,7 +274,7 @@ class DownstreamImpl implements Downstream {
       this.record(call, 0, 'reset', true);
       throw connectionResetError();
     }
-    this.record(call, response.status, outcomeOf(response.status), true);
+    this.record(call, response.status, outcomeOf(response.status), true, response.headers);
     return response;
   }
 
@@ -335,7 +335,7 @@ class DownstreamImpl implements Downstream {
     return new UnhandledRequestError(call.parts.method, call.parts.url, detail);
   }
 
-  private record(call: Call, status: number, outcome: RequestOutcome, applied: boolean): void {
+  private record(call: Call, status: number, outcome: RequestOutcome, applied: boolean, headers?: HeaderPairs | Headers): void {
     const { method, url } = call.parts;
     const record: RequestRecord = {
       seq: call.seq,
@@ -351,10 +351,21 @@ class DownstreamImpl implements Downstream {
     };
     if (call.fault !== undefined) record.fault = call.fault;
     record.applied = applied;
+    if (headers !== undefined) record.responseHeaders = plainHeaders(headers);
     this.log.push(record);
     this.host.touch();
     this.host.onRecord?.(record);
   }
+}
+
+/** Response headers as plain JSON, names lower-case (a repeated header joined with ", ", as `Headers.get` does). */
+function plainHeaders(headers: HeaderPairs | Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Array.isArray(headers) ? (headers as HeaderPairs) : (headers as Headers).entries()) {
+    const k = name.toLowerCase();
+    out[k] = out[k] === undefined ? value : `${out[k]}, ${value}`;
+  }
+  return out;
 }
 
 function hostPortOf(url: string): string {

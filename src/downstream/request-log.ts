@@ -48,6 +48,12 @@ export interface RequestRecord {
   fault?: string;
   /** Whether the request reached the service (false when a fault answered in its place). */
   applied?: boolean;
+  /**
+   * The headers of the response the caller got (names lower-case; absent when it got none), e.g.
+   * `location`, `retry-after`, or the fake service's `idempotent-replayed: 'true'` on a POST
+   * answered from its idempotency-key cache.
+   */
+  responseHeaders?: Record<string, string>;
 }
 
 /**

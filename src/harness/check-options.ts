@@ -2,6 +2,7 @@ import { isControllerDefinition, type ControllerDefinition } from '../runtime/de
 import type { JsonObject } from '../store/object.js';
 import { ALL_ACTION_TYPES, resolveObjectTemplates, type ObjectTemplate, type ResolvedObjectTemplate, type WorkloadActionType } from '../arbitrary/workload.js';
 import type { CheckFailed } from './check-result.js';
+import type { ValidationOptions } from '../store/immutability.js';
 import type { HostSourceProbe } from './determinism.js';
 import type { EnvironmentActor } from './environment.js';
 import type { FaultModule } from './fault.js';
@@ -146,6 +147,12 @@ export interface CheckOptions {
   /** Record reads in traces (properties explaining stale reads use them). @defaultValue true */
   traceReads?: boolean;
   /**
+   * What the simulated API server validates besides the built-in kinds' rules: immutable paths of
+   * custom kinds, e.g. `{ immutable: { Database: ['spec.storageClass'] } }` (a write that changes one
+   * gets 422, as a CRD rule `self == oldSelf` answers). @defaultValue {}
+   */
+  validation?: ValidationOptions;
+  /**
    * Wall-clock budget (ms) of the search (corpus replays and generated runs), fast-check's
    * `interruptAfterTimeLimit` idea: when it runs out the check stops where it is, passes on the
    * runs it made (or fails on a failure found), and says so in `result.cutShort`.
@@ -218,6 +225,7 @@ export interface ResolvedCheckOptions {
   requireAllFaultsFired: boolean;
   shrink: { enabled: boolean; maxSteps: number; maxMinimizeTests: number };
   traceReads: boolean;
+  validation: ValidationOptions | undefined;
   hostProbe: HostSourceProbe | undefined;
   timeLimitMs: number | undefined;
   shrinkTimeLimitMs: number | undefined;
@@ -372,12 +380,27 @@ export function resolveCheckOptions(target: ControllerDefinition | readonly Cont
     requireAllFaultsFired: options.requireAllFaultsFired ?? false,
     shrink,
     traceReads: options.traceReads ?? true,
+    validation: resolveValidation(options.validation),
     hostProbe: options.hostProbe,
     timeLimitMs: wallMs('timeLimitMs', options.timeLimitMs),
     shrinkTimeLimitMs: wallMs('shrinkTimeLimitMs', options.shrinkTimeLimitMs),
     wallClock: options.wallClock,
     onHeartbeat: options.onHeartbeat,
   };
+}
+
+/** `options.validation`, checked: `immutable` maps kinds to lists of dotted paths. */
+function resolveValidation(v: CheckOptions['validation']): ValidationOptions | undefined {
+  if (v === undefined) return undefined;
+  if (v === null || typeof v !== 'object') fail(`options.validation must be an object such as { immutable: { Database: ['spec.storageClass'] } }, got ${describe(v)}.`);
+  const im = v.immutable;
+  if (im !== undefined) {
+    if (im === null || typeof im !== 'object' || Array.isArray(im)) fail(`options.validation.immutable must map kinds to lists of paths, e.g. { Database: ['spec.storageClass'] }, got ${describe(im)}.`);
+    for (const [kind, paths] of Object.entries(im)) {
+      if (!Array.isArray(paths) || !paths.every((p) => typeof p === 'string' && /^[^.\s]+(\.[^.\s]+)*$/.test(p))) fail(`options.validation.immutable.${kind} must be a list of dotted paths such as 'spec.storageClass', got ${describe(paths)}.`);
+    }
+  }
+  return v;
 }
 
 /** Templates from the option, or one per controller kind from the controllers' samples. */

@@ -88,6 +88,7 @@ class CheckRun {
         ...(o.downstream ? { downstream: o.downstream } : {}),
         tailMs: o.tailMs,
         traceReads: o.traceReads,
+        ...(o.validation ? { validation: o.validation } : {}),
         ...(o.wallClock ? { wallClock: o.wallClock } : {}),
         observe: this.observer.observe,
       },

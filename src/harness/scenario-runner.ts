@@ -4,6 +4,7 @@ import type { BenignRuns, LearnedMasks, Property, RunRecord, Verdict } from './p
 import { resolveScenarioOptions, type Scenario } from './scenario.js';
 import { simulate, type SimulateOptions } from './simulate.js';
 import { runGuards } from './run-guards.js';
+import { reverseSimultaneous } from './user-actions.js';
 import { installVariation, LearnedCache, scenarioShape, TwinRunner, type BenignVariation } from './twin.js';
 import { wireParagraph } from './wire-story.js';
 import { NEVER_EXITS } from './escape-verdict.js';
@@ -96,7 +97,8 @@ export class ScenarioRunner {
     this.simulations++;
     this.onSimulate?.(scenario);
     const window = resolveScenarioOptions(scenario.options).faultWindowMs;
-    const { run } = await simulate(scenario, { ...this.simulateOptions, properties: [], install: [...(this.simulateOptions.install ?? []), (w) => installVariation(w, v, window)] });
+    const varied = v.reverse ? { ...scenario, workload: reverseSimultaneous(scenario.workload) } : scenario;
+    const { run } = await simulate(varied, { ...this.simulateOptions, properties: [], install: [...(this.simulateOptions.install ?? []), (w) => installVariation(w, v, window)] });
     return run;
   }
 

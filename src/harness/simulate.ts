@@ -1,4 +1,5 @@
 import { keyOf, type NewObject } from '../store/object.js';
+import type { ValidationOptions } from '../store/immutability.js';
 import { isStoreError } from '../store/errors.js';
 import type { ControllerDefinition } from '../runtime/define-controller.js';
 import type { FetchResponse } from '../runtime/env.js';
@@ -53,6 +54,12 @@ export interface SimulateOptions {
   downstream?: (() => CreateDownstreamOptions) | { build: (world: World) => RunDownstream };
   /** Record every read in the trace. @defaultValue true */
   traceReads?: boolean;
+  /**
+   * What the simulated API server validates besides the built-in kinds' rules: immutable paths
+   * of custom kinds (`{ immutable: { Database: ['spec.storageClass'] } }`).
+   * @defaultValue {}
+   */
+  validation?: ValidationOptions;
   /** Length of the quiet tail after settle, where extra reconciles probe idempotence. 0 disables. @defaultValue 10_000 */
   tailMs?: number;
   /** @internal Called with the world before the run starts (behaviour-coverage observers: they may hook `world.afterWrite`). */
@@ -106,7 +113,7 @@ export class ScenarioError extends Error {
  */
 export async function simulate(scenario: Scenario, options: SimulateOptions): Promise<SimulationResult> {
   const opts = resolveScenarioOptions(scenario.options);
-  const world = createWorld(scenario, opts, options.traceReads ?? true, options.wallClock ? { wallClock: options.wallClock } : {});
+  const world = createWorld(scenario, opts, options.traceReads ?? true, options.validation, options.wallClock ? { wallClock: options.wallClock } : {});
   options.observe?.(world);
   // the run guard: the code under test can neither end nor outlive the harness (src/host/run-guard.ts)
   const names = new Set(scenario.controllers.map((c) => c.name));
@@ -197,11 +204,10 @@ async function simulateGuarded(world: World, scenario: Scenario, opts: ResolvedS
     // controllers
     const defs = new Map<string, ControllerDefinition>();
     for (const d of options.controllers) defs.set(d.name, d);
-    const keepVersions = seams.hasReadHooks ? 8 : 0;
     for (const ref of scenario.controllers) {
       const def = defs.get(ref.name);
       if (!def) throw new ScenarioError(`steadystate.simulate: the scenario names controller "${ref.name}", but no controller of that name was given (known: ${[...defs.keys()].join(', ') || 'none'}).`);
-      const m = new Manager(world.env, def, { replicas: ref.replicas ?? 1, restartDelayMs: opts.restartDelayMs, keepVersions });
+      const m = new Manager(world.env, def, { replicas: ref.replicas ?? 1, restartDelayMs: opts.restartDelayMs });
       world.managers.push(m);
       m.start();
     }

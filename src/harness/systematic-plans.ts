@@ -15,7 +15,7 @@ export type { Derivation, DerivedPlan } from './systematic-strategies/strategy.j
  * prunes (a point where nothing is half-done, a read with nothing older to show, a list of one):
  * - `crash-after-write`, `crash-before-write`, `crash-around-request`: the controller dies between
  *   two steps of a reconcile (store writes, mutating downstream requests): intermediate states;
- * - `stale-read-before-write`: each cached read (of any object) before a change reads one version back: stale states;
+ * - `stale-read-before-write`: the watch delivery each cached read (of any object) before a change rests on is held back until just after the change (a lagging cache): stale states;
  * - `unobserved-state`: the watch events of each state a later write cancels (and of each deletion) are lost;
  * - `unnotified-state`: the cache sees such a state, but the notification that would reconcile it is dropped;
  * - `coalesced-state`: a watch that falls behind skips such a state (a deletion arrives as a tombstone);

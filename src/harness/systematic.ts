@@ -130,7 +130,7 @@ async function systematicSearch(target: ControllerDefinition | readonly Controll
   });
 
   const runner = new ScenarioRunner(
-    { controllers: o.controllers, faults: o.faults, environment: o.environment.map((e) => e.actor), ...(o.downstream ? { downstream: o.downstream } : {}), tailMs: o.tailMs, traceReads: true },
+    { controllers: o.controllers, faults: o.faults, environment: o.environment.map((e) => e.actor), ...(o.downstream ? { downstream: o.downstream } : {}), tailMs: o.tailMs, traceReads: true, ...(o.validation ? { validation: o.validation } : {}) },
     o.properties,
   );
   runner.earlyStop = earlyStop;

@@ -27,7 +27,12 @@ export interface BenignVariation {
   shuffleLists: boolean;
   /** Re-enqueue every primary object's key at this time (an extra resync), if set. */
   resyncAt?: number;
-  /** Deliver the events of objects first seen at nearly the same time in the reverse order (each object's first event holds it back `2 × (50 − rank)` ms). */
+  /**
+   * Run the user's actions on different objects at one instant in the reverse order, and deliver
+   * the first events of objects first seen at nearly the same time on different watches in the
+   * reverse order (each object's first event holds it back `2 × (50 − rank)` ms; one watch stream
+   * stays in resourceVersion order).
+   */
   reverse?: boolean;
   /** Deliver each event of an object at least this long after the object's previous one (two writes at one instant seen one at a time). */
   spreadMs?: number;
@@ -71,10 +76,12 @@ export function installVariation(world: World, v: BenignVariation, faultWindowMs
       // a controller sees what it wrote itself on time: a stale view of its own writes is the
       // stale-cache fault family, which a buggy controller fails fault-free too (it would learn
       // its own bug as path-dependence); its inputs may come at any legal time
+      // (and a watch stream being ordered, whatever waits before its write on the stream comes now too)
       const writer = writers(i.event.object.metadata.resourceVersion);
       if (writer !== undefined && writer.startsWith(`controller:${i.controller}/`)) {
-        const held = lastAt.get(obj);
-        return held !== undefined && held > i.t ? { type: 'delay', ms: held - i.t } : undefined;
+        const stream = `${i.controller}/${i.replica}/${i.kind}/`;
+        for (const [o, at] of lastAt) if (o.startsWith(stream) && at > i.t) lastAt.set(o, i.t);
+        return { type: 'prompt' };
       }
       let hold = v.jitterMs > 0 ? rng.int(0, v.jitterMs) : 0;
       if (v.reverse) {

@@ -83,7 +83,8 @@ export function scheduleWorkload(world: World, workload: readonly WorkloadAction
 }
 
 /** The object an action is about (deleteOwned: its owner), for ordering the user's actions. */
-function objectOf(a: WorkloadAction): string {
+/** The object an action is about, as `Kind key`. @internal */
+export function objectOf(a: WorkloadAction): string {
   if (a.type === 'deleteOwned') return `${a.owner.kind} ${a.owner.key}`;
   const { kind, key } = target(a);
   return `${kind} ${key}`;
@@ -295,4 +296,34 @@ function copyOf(cur: StoredObject): NewObject {
       ...(Object.keys(m.annotations).length > 0 ? { annotations: { ...m.annotations } } : {}),
     },
   };
+}
+
+/**
+ * The workload with the actions of different objects at one instant in the reverse order (each
+ * object's own actions keep theirs): two users acting at the same time, whose requests the API
+ * server may commit in either order. A benign variation (src/harness/twin.ts), not a fault.
+ * @internal
+ */
+export function reverseSimultaneous(workload: readonly WorkloadAction[]): WorkloadAction[] {
+  const byAt = new Map<number, WorkloadAction[]>();
+  for (const a of workload) {
+    const group = byAt.get(a.at);
+    if (group) group.push(a);
+    else byAt.set(a.at, [a]);
+  }
+  const out: WorkloadAction[] = [];
+  for (const a of workload) {
+    const group = byAt.get(a.at);
+    if (!group) continue;
+    byAt.delete(a.at);
+    const perObject = new Map<string, WorkloadAction[]>();
+    for (const x of group) {
+      const id = objectOf(x);
+      const xs = perObject.get(id);
+      if (xs) xs.push(x);
+      else perObject.set(id, [x]);
+    }
+    for (const xs of [...perObject.values()].reverse()) for (const x of xs) out.push(x);
+  }
+  return out;
 }

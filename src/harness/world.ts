@@ -4,6 +4,7 @@ import { Trace, type TraceEntry } from '../sim/trace.js';
 import { fnv1a, hex8 } from '../sim/hash.js';
 import { ObjectStore, type WriteRecord } from '../store/store.js';
 import type { StoredObject } from '../store/object.js';
+import type { ValidationOptions } from '../store/immutability.js';
 import { Seams } from '../runtime/seams.js';
 import type { RuntimeEnv } from '../runtime/env.js';
 import type { Manager } from '../runtime/manager.js';
@@ -108,13 +109,14 @@ function digestOf(o: StoredObject): string {
 }
 
 /** @internal */
-export function createWorld(scenario: Scenario, options: ResolvedScenarioOptions, traceReads: boolean, kernelOptions: KernelOptions = {}): World {
+export function createWorld(scenario: Scenario, options: ResolvedScenarioOptions, traceReads: boolean, validation?: ValidationOptions, kernelOptions: KernelOptions = {}): World {
   const kernel = new Kernel(kernelOptions);
   const trace = new Trace();
   const writes: WriteRecord[] = [];
   const afterWrite: ((w: WriteRecord) => void)[] = [];
   const store = new ObjectStore({
     clock: kernel.clock,
+    ...(validation ? { validation } : {}),
     onWrite: (w) => {
       writes.push(w);
       // the digest puts written values (not only paths) into the trace hash, so a reconciler

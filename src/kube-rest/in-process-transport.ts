@@ -369,6 +369,10 @@ class InProcessRequest extends Writable {
         return self.aborter.signal;
       },
       cut: () => this.cut(),
+      // an api-error connection fault: the request fails as node's does on a refused or reset socket
+      fail: (code) => {
+        this.destroy(Object.assign(new Error(code === 'ECONNREFUSED' ? `connect ECONNREFUSED ${KUBE_HOST}` : 'socket hang up'), { code }));
+      },
     });
     if (this.destroyed || route.dead) {
       // a dead process never sees its response (its code must not run again)

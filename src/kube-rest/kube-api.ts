@@ -160,14 +160,29 @@ export function createKubeApi(options: KubeApiOptions): KubeApi {
     const c: ServeContext = { api: state, request, url, resource, namespace: route.namespace, name: route.name, subresource: route.subresource, info, handle: handleOptions, body };
     const decision = state.options.hooks.onRequest?.(info);
     if (decision?.type === 'hang') return new Promise<Response>(() => {});
+    if (decision?.type === 'refused') return failConnection(handleOptions, 'ECONNREFUSED');
     let response: Response;
     try {
+      if (decision?.type === 'reset') {
+        // the request reached the server (and was served, or not); only the answer is lost
+        if (decision.applied) await perform(c, undefined);
+        return failConnection(handleOptions, 'ECONNRESET');
+      }
       response = await perform(c, decision);
     } catch (err) {
+      if (decision?.type === 'reset') return failConnection(handleOptions, 'ECONNRESET');
       response = statusResponse(statusFromError(err, resource, name));
     }
     if (state.options.hooks.onResponse?.(info, response.status) === 'hang') return new Promise<Response>(() => {});
     return response;
+  }
+
+  /** A request whose connection fails: the transport destroys the socket; without one, a network error. */
+  function failConnection(h: HandleOptions, code: 'ECONNREFUSED' | 'ECONNRESET'): Promise<Response> | Response {
+    const fail = h.fail ?? (h.cut ? () => h.cut!() : undefined);
+    if (!fail) return Response.error();
+    fail(code);
+    return new Promise<Response>(() => {});
   }
 
   async function perform(c: ServeContext, decision: KubeRequestDecision | undefined): Promise<Response> {

@@ -46,6 +46,11 @@ function kernelHost(kernel: Kernel): KubeApiHost {
 }
 
 const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
+const PASS = { type: 'pass' } as const;
+
+function errorReason(status: 500 | 503 | 429 | 504): string {
+  return status === 429 ? 'TooManyRequests' : status === 503 ? 'ServiceUnavailable' : status === 504 ? 'Timeout' : 'InternalError';
+}
 
 function writeVerb(info: KubeRequestInfo): WriteInfo['verb'] {
   const status = info.subresource === 'status';
@@ -64,6 +69,8 @@ function writeVerb(info: KubeRequestInfo): WriteInfo['verb'] {
 /** The world's fault seams, seen from the HTTP layer. */
 function hooksOf(env: RuntimeEnv, world: () => KubeWorld): KubeApiHooks {
   const { seams, kernel, trace } = env;
+  /** Kinds each process incarnation has listed (its first list of a kind is not a relist). */
+  const listed = new WeakMap<ProcessReplica, Set<string>>();
   const keyOfInfo = (i: KubeRequestInfo): string => keyOf({ namespace: i.namespace, name: i.name ?? '' });
   const call = (r: ProcessReplica, i: KubeRequestInfo, phase: 'before' | 'after'): boolean => {
     if (!seams.hasCallHooks) return false;
@@ -79,16 +86,21 @@ function hooksOf(env: RuntimeEnv, world: () => KubeWorld): KubeApiHooks {
       const r = world().live.get(i.actor);
       if (!r) return undefined;
       if (call(r, i, 'before')) return { type: 'hang' };
-      if ((i.verb === 'get' || i.verb === 'list') && env.traceReads) {
-        trace.push({ t: kernel.now(), type: 'store:read', actor: i.actor, verb: i.verb, kind: i.kind, ...(i.name !== undefined ? { key: keyOfInfo(i) } : {}), cached: false, via: 'http' });
+      if (i.verb === 'get' || i.verb === 'list' || i.verb === 'watch') {
+        // GET, LIST and the watch connect reach the API server: api-error acts on them too
+        const d = seams.hasReadHooks ? seams.decideRead({ t: kernel.now(), actor: i.actor, verb: i.verb, kind: i.kind, ...(i.name !== undefined ? { key: keyOfInfo(i) } : {}), cached: false, seq: seams.readSeq++ }) : PASS;
+        const error = d.type === 'error' ? errorReason(d.status) : d.type === 'connection' ? (d.how === 'refused' ? 'ConnectionRefused' : 'ConnectionReset') : undefined;
+        if (env.traceReads && i.verb !== 'watch') {
+          trace.push({ t: kernel.now(), type: 'store:read', actor: i.actor, verb: i.verb, kind: i.kind, ...(i.name !== undefined ? { key: keyOfInfo(i) } : {}), cached: false, via: 'http', ...(error !== undefined ? { error, fault: 'api-error' } : {}) });
+        }
+        return d.type === 'error' ? d : d.type === 'connection' ? (d.how === 'refused' ? { type: 'refused' } : { type: 'reset', applied: false }) : undefined;
       }
       if (!WRITE_VERBS.has(i.verb) || !seams.hasWriteHooks) return undefined;
       const verb = writeVerb(i);
       const d = seams.decideWrite({ t: kernel.now(), actor: i.actor, verb, kind: i.kind, key: keyOfInfo(i), seq: seams.writeSeq++ });
-      if (d.type === 'error') {
-        const error = d.status === 429 ? 'TooManyRequests' : d.status === 503 ? 'ServiceUnavailable' : d.status === 504 ? 'Timeout' : 'InternalError';
-        trace.push({ t: kernel.now(), type: 'store:write', actor: i.actor, verb, kind: i.kind, key: keyOfInfo(i), changed: [], noop: false, error, fault: 'api-error' });
-      }
+      const error = d.type === 'error' ? errorReason(d.status) : d.type === 'connection' ? (d.how === 'refused' ? 'ConnectionRefused' : 'ConnectionReset') : undefined;
+      if (error !== undefined) trace.push({ t: kernel.now(), type: 'store:write', actor: i.actor, verb, kind: i.kind, key: keyOfInfo(i), changed: [], noop: false, error, fault: 'api-error' });
+      if (d.type === 'connection') return d.how === 'refused' ? { type: 'refused' } : { type: 'reset', applied: d.applied };
       return d.type === 'pass' ? undefined : d;
     },
     onResponse(i, status) {
@@ -108,6 +120,23 @@ function hooksOf(env: RuntimeEnv, world: () => KubeWorld): KubeApiHooks {
       const d = seams.hasWatchHooks ? seams.decideWatch({ t: i.t, controller: r.name, replica: r.replica, kind: i.kind, event: i.event, seq }) : undefined;
       trace.push({ t: i.t, type: 'watch:event', controller: r.name, replica: r.replica, kind: i.kind, key: keyOf(i.event.object.metadata), event: i.event.type, rv: i.event.rv, decision: d?.type ?? 'deliver', seq, via: 'http' });
       return d;
+    },
+    onListFrom(i) {
+      const r = world().live.get(i.actor);
+      if (!r || !seams.hasInformerListHooks) return undefined;
+      // the first list of a kind in this incarnation is its (re)start's, later ones are relists
+      let kinds = listed.get(r);
+      if (!kinds) listed.set(r, (kinds = new Set()));
+      const reason = kinds.has(i.kind) ? 'relist' : 'list';
+      kinds.add(i.kind);
+      const d = seams.decideInformerList({ t: kernel.now(), controller: r.name, replica: r.replica, kind: i.kind, reason, seq: seams.informerListSeq++ });
+      if (d.type !== 'lagging') return undefined;
+      const cur = env.store.currentResourceVersion();
+      const at = Math.max(0, i.notOlderThan, cur - d.versionsBack);
+      const objects = at < cur ? env.store.snapshotAt(i.kind, at) : undefined;
+      if (!objects) return undefined; // the replica is not behind, or the history no longer reaches back
+      trace.push({ t: kernel.now(), type: 'informer:time-travel', controller: r.name, replica: r.replica, kind: i.kind, reason: reason === 'list' ? 'restart' : 'relist', fromRv: cur, toRv: at, via: 'http' });
+      return { rv: at, objects };
     },
     onList(i) {
       if (!seams.hasListHooks || !world().live.has(i.actor)) return undefined;

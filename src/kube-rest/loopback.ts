@@ -90,7 +90,7 @@ async function serve(api: KubeApi, req: IncomingMessage, res: ServerResponse, ba
     headers,
     ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
   });
-  const response = await api.handle(request, { signal: aborted.signal, cut: () => req.socket.destroy() });
+  const response = await api.handle(request, { signal: aborted.signal, cut: () => req.socket.destroy(), fail: () => req.socket.destroy() });
   if (res.destroyed) return;
   const outHeaders: Record<string, string> = {};
   response.headers.forEach((v, k) => (outHeaders[k] = v));

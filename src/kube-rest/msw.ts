@@ -34,6 +34,7 @@ export function mswTransport(request: Request): HandleOptions {
   return {
     signal: aborted.signal,
     cut: () => raw.destroy(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })),
+    fail: (code) => raw.destroy(Object.assign(new Error(code === 'ECONNREFUSED' ? 'connect ECONNREFUSED' : 'read ECONNRESET'), { code })),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { StoredObject } from '../store/object.js';
 import type { ObjectStore } from '../store/store.js';
 import type { ListDecision, WatchDecision } from '../runtime/seams.js';
 import type { KubeApiHost } from './kube-api-host.js';
@@ -26,7 +27,8 @@ export interface KubeRequestInfo {
 /**
  * What a fault may do to one request (a closed set, like the runtime's seams): answer an
  * error Status, make the write conflict (a genuine concurrent write happens first), time out
- * (the write applied or not), add latency, or never arrive.
+ * (the write applied or not), add latency, never arrive, or fail the connection (refused, or
+ * reset after the request was or was not served).
  * @public
  */
 export type KubeRequestDecision =
@@ -36,7 +38,11 @@ export type KubeRequestDecision =
   | { type: 'timeout'; applied: boolean }
   | { type: 'latency'; ms: number }
   /** Never served and never answered: the client's process died before sending it. */
-  | { type: 'hang' };
+  | { type: 'hang' }
+  /** The connection is refused: the request never reaches the server (`ECONNREFUSED`). */
+  | { type: 'refused' }
+  /** The connection is reset before the answer (`ECONNRESET`); the request may have been served. */
+  | { type: 'reset'; applied: boolean };
 
 /**
  * Interception points of the API (its fault seams). An absent hook or `undefined` means pass.
@@ -51,6 +57,13 @@ export interface KubeApiHooks {
   onWatchEvent?: (info: KubeWatchEventInfo) => WatchDecision | undefined;
   /** Asked for every list response (before paging). */
   onList?: (info: KubeRequestInfo & { count: number }) => ListDecision | undefined;
+  /**
+   * Asked for the first page of every list that any API server replica may answer from its watch
+   * cache (`resourceVersion=0`, or `=N`: not older than N; never a quorum list without
+   * resourceVersion, which is read from etcd): `{ rv, objects }` serves it as of that older
+   * resourceVersion (a lagging replica: stale-snapshot), never older than `notOlderThan`.
+   */
+  onListFrom?: (info: KubeRequestInfo & { notOlderThan: number }) => { rv: number; objects: readonly StoredObject[] } | undefined;
 }
 
 /** Options resolved once. @internal */
@@ -78,6 +91,8 @@ export interface HandleOptions {
   signal?: AbortSignal;
   /** Cuts the connection abruptly (the transport's socket destroy), for watch-cut faults. */
   cut?: () => void;
+  /** Fails the request's connection with this error code (the transport's socket destroy); default: `cut`, else a network error response. */
+  fail?: (code: 'ECONNREFUSED' | 'ECONNRESET') => void;
 }
 
 /** Everything a verb handler needs. @internal */

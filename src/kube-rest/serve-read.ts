@@ -60,13 +60,23 @@ export function serveList(c: ServeContext): Response {
   const token = q.get('continue') ? decodeContinue(q.get('continue')!) : undefined;
 
   let objs: StoredObject[] = store.select(c.resource.kind, c.namespace !== undefined ? { namespace: c.namespace } : {});
+  // a list any replica may serve from its watch cache (resourceVersion set, not Exact): a lagging
+  // replica answers with the state of an older resourceVersion
+  let laggingRv: number | undefined;
+  const rvParam = q.get('resourceVersion');
+  const fromCache = token === undefined && rvParam !== null && rvParam !== '' && q.get('resourceVersionMatch') !== 'Exact';
+  const lag = fromCache ? options.hooks.onListFrom?.({ ...c.info, notOlderThan: Number(rvParam) }) : undefined;
+  if (lag !== undefined) {
+    objs = c.namespace !== undefined ? lag.objects.filter((o) => o.metadata.namespace === c.namespace) : [...lag.objects];
+    laggingRv = lag.rv;
+  }
   objs = [...objs].sort((a, b) => compareKeys(keyOf(a.metadata), keyOf(b.metadata)));
   let items = objs.map((o) => toWire(o, c.resource));
   if (filter) items = items.filter(filter);
   const d = options.hooks.onList?.({ ...c.info, count: items.length });
   if (d?.type === 'shuffle' && limit === 0 && token === undefined) items = shuffle(items, d.seed);
 
-  const rv = token?.rv ?? store.currentResourceVersion();
+  const rv = token?.rv ?? laggingRv ?? store.currentResourceVersion();
   const meta: JsonObject = { resourceVersion: String(rv) };
   if (token) items = items.filter((i) => compareKeys(keyOfWire(i), token.start) > 0);
   if (limit > 0 && items.length > limit) {

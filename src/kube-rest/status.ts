@@ -1,4 +1,4 @@
-import { StoreError } from '../store/errors.js';
+import { InvalidError, StoreError } from '../store/errors.js';
 import type { JsonObject } from '../store/object.js';
 import type { ResolvedResource } from './resource-definition.js';
 import { TextResponse } from './json-response.js';
@@ -106,11 +106,14 @@ export function statusFromError(err: unknown, resource: ResolvedResource, name: 
     case 'Invalid': {
       const text = err.message.replace(/^[^:]*: /, '');
       const field = /^([a-zA-Z.[\]0-9]+): /.exec(text)?.[1];
+      // field errors as kube-apiserver reports them: the reason, the error without its field, the field
+      const known = err instanceof InvalidError ? err.causes : [];
+      const causes = known.length > 0 ? known.map((c) => ({ reason: c.type, message: c.body, field: c.field })) : [{ reason: 'FieldValueInvalid', message: text, ...(field ? { field } : {}) }];
       return new KubeStatusError('Invalid', `${resource.kind} "${name ?? ''}" is invalid: ${text}`, {
         ...(name !== undefined ? { name } : {}),
         ...(resource.group !== '' ? { group: resource.group } : {}),
         kind: resource.kind,
-        causes: [{ reason: 'FieldValueInvalid', message: text, ...(field ? { field } : {}) }],
+        causes,
       });
     }
     case 'TooManyRequests':

@@ -49,14 +49,41 @@ export interface WatchStreamOptions {
 /** An open watch stream. @internal */
 export interface WatchStream {
   readonly body: ReadableStream<Uint8Array>;
-  /** Ends the stream: `expire` sends a 410 Expired ERROR event first (forces a relist). */
-  end(how: 'close' | 'expire' | 'cut'): void;
+  /**
+   * Ends the stream: `close` cleanly (as after `timeoutSeconds`), `expire` after a 410 Expired
+   * ERROR event (forces a relist), `error` after a 500 (or `status`) ERROR event, `cut` by
+   * destroying the connection.
+   */
+  end(how: 'close' | 'expire' | 'cut' | 'error', status?: 500 | 503): void;
   readonly actor: string;
   readonly kind: string;
   readonly ended: boolean;
 }
 
 const encoder = new TextEncoder();
+
+/** One line of a watch stream, queued. */
+interface Line {
+  type: string;
+  object: JsonObject;
+}
+
+/** One line a watch stream wrote (its bytes, `text`), or its end; `stream` is unique in the process. @internal */
+export type WatchStreamTap = (line: { stream: number; actor: string; kind: string; text: string } | { stream: number; actor: string; kind: string; end: true }) => void;
+
+const taps = new Set<WatchStreamTap>();
+/** Streams opened in this process: ids for taps, unique across API instances (never in a trace). */
+let opened = 0;
+
+/**
+ * Receives every line every watch stream writes, and each stream's end, until the returned
+ * function is called: how the realism law checks that streams are byte for byte what
+ * kube-apiserver sends. No effect on a run. @internal
+ */
+export function tapWatchStreams(tap: WatchStreamTap): () => void {
+  taps.add(tap);
+  return () => void taps.delete(tap);
+}
 
 /** Responses that are watch streams (transports flush their headers at once). @internal */
 export const watchResponses = new WeakSet<Response>();
@@ -71,6 +98,7 @@ export const watchResponses = new WeakSet<Response>();
  */
 export function openWatchStream(o: WatchStreamOptions): WatchStream {
   const { store, host, resource } = o;
+  const tapId = ++opened;
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let watch: Watch | undefined;
   let ended = false;
@@ -80,18 +108,21 @@ export function openWatchStream(o: WatchStreamOptions): WatchStream {
 
   const write = (type: string, object: JsonObject): void => {
     if (ended) return;
+    const text = `${JSON.stringify({ type, object })}\n`;
     try {
-      controller.enqueue(encoder.encode(`${JSON.stringify({ type, object })}\n`));
+      controller.enqueue(encoder.encode(text));
     } catch {
       finish();
       return;
     }
+    for (const tap of taps) tap({ stream: tapId, actor: o.actor, kind: resource.kind, text });
     host.activity();
   };
 
   const finish = (): void => {
     if (ended) return;
     ended = true;
+    for (const tap of taps) tap({ stream: tapId, actor: o.actor, kind: resource.kind, end: true });
     watch?.stop();
     watch = undefined;
     for (const c of cancels) c();
@@ -99,9 +130,10 @@ export function openWatchStream(o: WatchStreamOptions): WatchStream {
     o.onEnd();
   };
 
-  const end = (how: 'close' | 'expire' | 'cut'): void => {
+  const end = (how: 'close' | 'expire' | 'cut' | 'error', status?: 500 | 503): void => {
     if (ended) return;
     if (how === 'expire') write('ERROR', kubeStatus('Expired', `too old resource version: ${store.currentResourceVersion()}`));
+    if (how === 'error') write('ERROR', status === 503 ? kubeStatus('ServiceUnavailable', 'the server is currently unable to handle the request') : kubeStatus('InternalError', 'Internal error occurred: etcdserver: request timed out'));
     finish();
     host.activity();
     if (how === 'cut' && !o.cut) {
@@ -119,27 +151,76 @@ export function openWatchStream(o: WatchStreamOptions): WatchStream {
 
   const onAbort = (): void => finish();
 
+  // ---- the ordered stream: whatever a fault decides, lines go out in the order they were queued
+  /** Host time of the last line scheduled; a later one never goes out earlier. */
+  let tail = 0;
+  let pending = 0;
+  /** Lines held back by a lag (stale-snapshot) until fewer than `holdVersions` remain. */
+  let held: Line[] = [];
+  let holdVersions = 0;
+
+  const schedule = (line: Line, at: number): void => {
+    const now = host.now();
+    const when = Math.max(at, tail);
+    tail = when;
+    if (when <= now && pending === 0) {
+      write(line.type, line.object);
+      return;
+    }
+    pending++;
+    cancels.push(
+      host.after(when - now, () => {
+        pending--;
+        write(line.type, line.object);
+      }),
+    );
+  };
+  /** Queues a line behind everything queued before it (and behind held lines unless `replay`). */
+  const queue = (line: Line, at: number, replay = false, released = false): void => {
+    if (!replay && !released && held.length > 0) {
+      held.push(line);
+      release();
+      return;
+    }
+    schedule(line, at);
+  };
+  const release = (): void => {
+    while (held.length > holdVersions) queue(held.shift()!, host.now() + o.latencyMs, false, true);
+  };
+
   const deliver = (type: WatchEvent['type'], ev: WatchEvent): void => {
     const d = o.decide?.({ t: host.now(), actor: o.actor, kind: resource.kind, event: { ...ev, type }, stream: o.stream });
-    const wire = toWire(ev.object, resource);
-    const send = (): void => write(type, wire);
-    const later = (ms: number, fn: () => void): void => {
-      if (ms <= 0) fn();
-      else cancels.push(host.after(ms, fn));
-    };
+    const line: Line = { type, object: toWire(ev.object, resource) };
+    const at = host.now() + o.latencyMs;
     switch (d?.type ?? 'deliver') {
       case 'deliver':
-        later(o.latencyMs, send);
+        queue(line, at);
         return;
       case 'drop':
         return;
-      case 'duplicate':
-        later(o.latencyMs, send);
-        later(o.latencyMs + (d?.type === 'duplicate' ? (d.afterMs ?? 0) : 0), send);
+      case 'duplicate': {
+        queue(line, at);
+        // one HTTP stream never goes back in resourceVersion (kube-apiserver sends it in order), so
+        // a replay here is of the event just sent: the same line again, `afterMs` later
+        queue(line, at + ((d as Extract<WatchDecision, { type: 'duplicate' }>).afterMs ?? 0), true);
         return;
+      }
       case 'delay':
-        later(o.latencyMs + (d?.type === 'delay' ? d.ms : 0), send);
+        queue(line, at + (d as Extract<WatchDecision, { type: 'delay' }>).ms);
         return;
+      case 'lag': {
+        const lag = d as Extract<WatchDecision, { type: 'lag' }>;
+        holdVersions = Math.max(0, lag.versions);
+        held.push(line);
+        release();
+        cancels.push(
+          host.after(Math.max(0, lag.untilMs - host.now()), () => {
+            holdVersions = 0;
+            release();
+          }),
+        );
+        return;
+      }
       case 'disconnect':
         end('cut');
         return;
@@ -147,13 +228,20 @@ export function openWatchStream(o: WatchStreamOptions): WatchStream {
         store.compact(resource.kind);
         end('expire');
         return;
+      case 'close':
+        end('close');
+        return;
+      case 'error':
+        end('error', (d as Extract<WatchDecision, { type: 'error' }>).status);
+        return;
     }
   };
 
   const onEvent = (ev: WatchEvent): void => {
     if (ended) return;
     if (ev.type === 'BOOKMARK') {
-      if (o.bookmarks) write('BOOKMARK', bookmarkObject(resource, String(ev.rv)));
+      // in line with the events: a bookmark never overtakes an event queued before it
+      if (o.bookmarks) queue({ type: 'BOOKMARK', object: bookmarkObject(resource, String(ev.rv)) }, host.now() + o.latencyMs);
       return;
     }
     const key = keyOf(ev.object.metadata);
@@ -207,7 +295,7 @@ export function openWatchStream(o: WatchStreamOptions): WatchStream {
     if (!ended && o.bookmarks) {
       const tick = (): void => {
         if (ended) return;
-        write('BOOKMARK', bookmarkObject(resource, String(store.currentResourceVersion())));
+        queue({ type: 'BOOKMARK', object: bookmarkObject(resource, String(store.currentResourceVersion())) }, host.now());
         cancels.push(host.after(o.bookmarkIntervalMs, tick));
       };
       cancels.push(host.after(o.bookmarkIntervalMs, tick));

@@ -188,8 +188,8 @@ function field(e: TraceEntry, name: string): string | undefined {
 const FAULT_PHRASES: Record<string, (e: TraceEntry, at: string) => string | undefined> = {
   'event-loss': (e, at) => (field(e, 'key') ? `the ${field(e, 'event') ?? ''} notification of ${field(e, 'key')}${field(e, 'controller') ? ` to ${field(e, 'controller')}` : ''} at ${at} was dropped (event-loss)`.replace('the  ', 'the ') : undefined),
   'watch-event-loss': (e, at) => watchPhrase(e, at, 'was lost on its way to the informer (watch-event-loss)'),
-  duplication: (e, at) => watchPhrase(e, at, 'was delivered twice (duplication)'),
-  reordering: (e, at) => watchPhrase(e, at, `was held back${field(e, 'holdMs') ? ` ${field(e, 'holdMs')} ms` : ''} and delivered out of order (reordering)`),
+  duplication: (e, at) => watchPhrase(e, at, `was replayed${Number(field(e, 'replay') ?? 1) > 1 ? ` with the ${Number(field(e, 'replay')) - 1} event(s) before it` : ''} after a reconnect (duplication)`),
+  reordering: (e, at) => watchPhrase(e, at, `was held back${field(e, 'holdMs') ? ` ${field(e, 'holdMs')} ms` : ''} while the controller's other watches went on (reordering)`),
   delay: (e, at) => watchPhrase(e, at, `was delayed${field(e, 'ms') ? ` ${field(e, 'ms')} ms` : ''} (delay)`),
   coalescing: (e, at) => watchPhrase(e, at, 'was folded into a later version (coalescing)'),
   'crash-restart': (e, at) => (field(e, 'controller') ? `controller ${field(e, 'controller')}/${field(e, 'replica') ?? '0'} crashed at ${at}${field(e, 'verb') ? ` ${field(e, 'point') === 'after-write' ? 'right after' : 'before'} ${withArticle(field(e, 'verb') ?? '')} call` : ''} and restarted with empty memory (crash-restart)` : undefined),
@@ -200,7 +200,10 @@ const FAULT_PHRASES: Record<string, (e: TraceEntry, at: string) => string | unde
     const what = d === 'status' ? `answered ${field(e, 'status') ?? '5xx'}` : d === 'latency' ? `was slowed by ${field(e, 'ms') ?? '?'} ms` : d === 'hang' ? 'hung until the client timeout' : d === 'reset' ? 'had its connection reset' : d === 'applied-but-lost' ? 'was applied but its response was lost' : d === 'outage' ? `failed (${e['reset'] === true ? 'connection reset' : (field(e, 'status') ?? '5xx')}) during an outage of ${field(e, 'forMs') ?? '?'} ms` : d;
     return field(e, 'endpoint') ? `the downstream call ${field(e, 'endpoint')} at ${at} ${what} (flaky-downstream)` : undefined;
   },
-  'stale-snapshot': (e, at) => `${withArticle(field(e, 'verb') ?? 'read')}${field(e, 'key') ? ` of ${field(e, 'key')}` : ''} by ${field(e, 'actor') ?? 'a controller'} at ${at} returned ${field(e, 'ageMs') !== undefined ? `the object as the cache held it ${field(e, 'ageMs')} ms earlier` : `a version ${field(e, 'versionsBack') ?? 'some'} step(s) old`} (stale-snapshot)`,
+  'stale-snapshot': (e, at) =>
+    e['list'] === true
+      ? `the ${field(e, 'reason') === 'relist' ? 'relist' : 'list after a restart'} of ${field(e, 'objectKind') ?? 'a kind'} by ${field(e, 'controller') ?? 'a controller'} at ${at} came from an API server replica ${field(e, 'versionsBack') ?? 'some'} resourceVersion(s) behind (stale-snapshot)`
+      : `from ${at} the ${e['whole'] === true ? 'whole cache' : `${field(e, 'objectKind') ?? ''} watch`} of ${field(e, 'controller') ?? 'a controller'} lagged ${field(e, 'lagMs') !== undefined ? `${field(e, 'lagMs')} ms` : `${field(e, 'versionsBehind') ?? 'some'} event(s)`} behind the API server for ${field(e, 'forMs') ?? '?'} ms (stale-snapshot)`.replace('  ', ' '),
   'second-replica': (e, at) =>
     field(e, 'controller')
       ? `a second replica ${field(e, 'controller')}/${field(e, 'replica') ?? '1'} started at ${at}${e['controllerUsesElection'] !== true ? ', and the controller does not use leader election' : e['leaderElection'] === false ? ', ignoring the leader election the first replica takes part in (split brain)' : ', both replicas taking part in leader election'} (second-replica)`

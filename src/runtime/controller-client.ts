@@ -5,8 +5,8 @@ import type { DeleteOptions, ListOptions } from '../store/store.js';
 import { matchesSelector, parseSelector } from '../store/selector.js';
 import type { Client, KeyOrRef, PatchOptions, ReadOptions } from './client.js';
 import type { RuntimeEnv } from './env.js';
-import type { Informer, StaleRead } from './informer.js';
-import type { WriteInfo } from './seams.js';
+import type { Informer } from './informer.js';
+import type { ConnectionFailure, WriteInfo } from './seams.js';
 
 /** Thrown into a reconcile whose process crashed; the runtime discards its outcome. @public */
 export class CrashedError extends Error {
@@ -26,6 +26,31 @@ export interface ClientOwner {
   crash(reason: string): void;
   /** Calls made by this instance (crash points). */
   callSeq: number;
+}
+
+/**
+ * A request that never got an answer because the connection failed: refused (`ECONNREFUSED`, it
+ * never reached the API server) or reset (`ECONNRESET`, it may have been applied). Not a `Status`
+ * error: the client sees a network error, as client-go and client-node do.
+ * @public
+ */
+export class ConnectionError extends Error {
+  readonly code: 'ECONNREFUSED' | 'ECONNRESET';
+  constructor(code: 'ECONNREFUSED' | 'ECONNRESET', message: string) {
+    super(message);
+    this.name = 'ConnectionError';
+    this.code = code;
+  }
+}
+
+function connectionError(d: ConnectionFailure, what: string): ConnectionError {
+  return d.how === 'refused'
+    ? new ConnectionError('ECONNREFUSED', `${what}: connect ECONNREFUSED (injected by steadystate)`)
+    : new ConnectionError('ECONNRESET', `${what}: read ECONNRESET (injected by steadystate; the request was ${d.applied ? '' : 'not '}applied)`);
+}
+
+function reasonOf(status: 500 | 503 | 429 | 504): 'TooManyRequests' | 'ServiceUnavailable' | 'Timeout' | 'InternalError' {
+  return status === 429 ? 'TooManyRequests' : status === 503 ? 'ServiceUnavailable' : status === 504 ? 'Timeout' : 'InternalError';
 }
 
 /** Writes by each controller (all replicas), for "crash after the k-th write". @internal */
@@ -96,22 +121,23 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner): Cli
     if (env.traceReads) trace.push({ t: kernel.now(), type: 'store:read', actor: owner.actor, verb, kind, ...(key !== undefined ? { key } : {}), cached, ...extra });
   }
 
-  /** The read seam: a stale cached read, or (live reads only: a cache never errs) an API error. */
-  function decideRead(verb: 'get' | 'list', kind: string, key: string | undefined, cached: boolean): StaleRead | undefined {
-    if (!seams.hasReadHooks) return undefined;
-    const d = seams.decideRead({ t: kernel.now(), actor: owner.actor, verb, kind, ...(key !== undefined ? { key } : {}), cached, seq: seams.readSeq++ });
-    if (d.type === 'stale' && cached) return 'ageMs' in d ? (d.ageMs > 0 ? { ageMs: d.ageMs } : undefined) : d.versionsBack > 0 ? { versionsBack: d.versionsBack } : undefined;
-    if (d.type === 'error' && !cached) {
-      const reason = d.status === 429 ? 'TooManyRequests' : d.status === 503 ? 'ServiceUnavailable' : d.status === 504 ? 'Timeout' : 'InternalError';
+  /**
+   * The read seam of live reads (a cached read never reaches the API server): an API error or a
+   * failed connection, thrown as the client would throw it.
+   */
+  function decideRead(verb: 'get' | 'list', kind: string, key: string | undefined): void {
+    if (!seams.hasReadHooks) return;
+    const d = seams.decideRead({ t: kernel.now(), actor: owner.actor, verb, kind, ...(key !== undefined ? { key } : {}), cached: false, seq: seams.readSeq++ });
+    const what = `${verb} ${kind}${key !== undefined ? ` "${key}"` : ''}`;
+    if (d.type === 'error') {
+      const reason = reasonOf(d.status);
       traceRead(verb, kind, key, false, { error: reason, fault: 'api-error' });
-      throw new ServerError(reason, d.status, `${verb} ${kind}${key !== undefined ? ` "${key}"` : ''}: the server returned ${d.status} (injected by steadystate)`, d.retryAfterSeconds);
+      throw new ServerError(reason, d.status, `${what}: the server returned ${d.status} (injected by steadystate)`, d.retryAfterSeconds);
     }
-    return undefined;
-  }
-
-  /** What a trace records about a stale read. */
-  function staleDetail(stale: StaleRead | undefined): Record<string, unknown> | undefined {
-    return stale === undefined ? undefined : 'ageMs' in stale ? { staleMs: stale.ageMs } : { stale: stale.versionsBack };
+    if (d.type === 'connection') {
+      traceRead(verb, kind, key, false, { error: d.how === 'refused' ? 'ConnectionRefused' : 'ConnectionReset', fault: 'api-error' });
+      throw connectionError(d, what);
+    }
   }
 
   function readOne(kind: string, key: KeyOrRef, options: ReadOptions | undefined): StoredObject | undefined {
@@ -119,16 +145,14 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner): Cli
     const ref = refOf(key);
     const k = keyOf(ref);
     if (options?.live) {
-      decideRead('get', kind, k, false);
+      decideRead('get', kind, k);
       traceRead('get', kind, k, false);
       const o = store.peek(kind, k);
       checkpoint('after', 'get', false);
       return o ? cloneJson(o) : undefined;
     }
-    const stale = decideRead('get', kind, k, true);
-    const inf = owner.informer(kind);
-    const o = stale ? inf.getStale(k, stale) : inf.get(k);
-    traceRead('get', kind, k, true, staleDetail(stale));
+    const o = owner.informer(kind).get(k);
+    traceRead('get', kind, k, true);
     checkpoint('after', 'get', false);
     return o ? cloneJson(o) : undefined;
   }
@@ -148,9 +172,22 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner): Cli
           break;
         }
         case 'error': {
-          trace.push({ t: kernel.now(), type: 'store:write', actor: owner.actor, verb, kind, key, changed: [], noop: false, error: d.status === 429 ? 'TooManyRequests' : d.status === 503 ? 'ServiceUnavailable' : d.status === 504 ? 'Timeout' : 'InternalError', fault: 'api-error' });
-          const reason = d.status === 429 ? 'TooManyRequests' : d.status === 503 ? 'ServiceUnavailable' : d.status === 504 ? 'Timeout' : 'InternalError';
+          const reason = reasonOf(d.status);
+          trace.push({ t: kernel.now(), type: 'store:write', actor: owner.actor, verb, kind, key, changed: [], noop: false, error: reason, fault: 'api-error' });
           throw new ServerError(reason, d.status, `${verb} ${kind} "${key}": the server returned ${d.status} (injected by steadystate)`, d.retryAfterSeconds);
+        }
+        case 'connection': {
+          // reset: the request may have reached the server and been applied; only the answer was lost
+          if (d.how === 'reset' && d.applied) {
+            try {
+              fn();
+              countWrite();
+            } catch {
+              // the caller never learns the outcome either way
+            }
+          }
+          trace.push({ t: kernel.now(), type: 'store:write', actor: owner.actor, verb, kind, key, changed: [], noop: false, error: d.how === 'refused' ? 'ConnectionRefused' : 'ConnectionReset', fault: 'api-error' });
+          throw connectionError(d, `${verb} ${kind} "${key}"`);
         }
         case 'timeout': {
           if (d.applied) {
@@ -190,17 +227,12 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner): Cli
       checkpoint('before', 'list', false);
       let items: StoredObject[];
       if (options.live) {
-        decideRead('list', kind, undefined, false);
+        decideRead('list', kind, undefined);
         items = store.select(kind, options);
       } else {
-        const stale = decideRead('list', kind, undefined, true);
         const reqs = parseSelector(options.labelSelector);
-        const inf = owner.informer(kind);
         items = [];
-        for (const cur of inf.values()) {
-          // k versions back keeps every cached object; t ms old leaves out those not cached yet then
-          const o = stale === undefined ? cur : 'ageMs' in stale ? inf.getStale(keyOf(cur.metadata), stale) : (inf.get(keyOf(cur.metadata), stale.versionsBack) ?? cur);
-          if (o === undefined) continue;
+        for (const o of owner.informer(kind).values()) {
           if (options.namespace !== undefined && o.metadata.namespace !== options.namespace) continue;
           if (reqs.length > 0 && !matchesSelector(reqs, o.metadata.labels)) continue;
           items.push(o);

@@ -58,7 +58,6 @@ export class ControllerInstance implements ClientOwner {
     readonly def: ControllerDefinition,
     readonly replica: number,
     private readonly onCrash: (instance: ControllerInstance, reason: string, restartAfterMs: number | undefined) => void,
-    private readonly keepVersions: number,
   ) {
     this.name = def.name;
     this.actor = `controller:${def.name}/${replica}`;
@@ -89,7 +88,7 @@ export class ControllerInstance implements ClientOwner {
     let inf = this.informers.get(kind);
     if (!inf) {
       const resync = kind === this.def.for || this.def.owns.includes(kind) || this.def.watches.some((w) => w.kind === kind) ? this.def.resyncPeriodMs : 0;
-      inf = new Informer(this.env, { controller: this.name, replica: this.replica, kind, resyncPeriodMs: resync, keepVersions: this.keepVersions });
+      inf = new Informer(this.env, { controller: this.name, replica: this.replica, kind, resyncPeriodMs: resync });
       this.informers.set(kind, inf);
       if (!deferStart) inf.start();
     }

@@ -12,22 +12,20 @@ export interface InformerEvent {
   tombstone?: boolean;
 }
 
-/** How stale a cached read is: `versionsBack` versions, or as the cache was `ageMs` ago. */
-export type StaleRead = { versionsBack: number } | { ageMs: number };
-
-/** A kept version of an object and the virtual time it reached the cache. */
-interface KeptVersion {
-  object: StoredObject;
-  at: number;
+/** One event on its way through this informer's watch stream. */
+interface StreamEvent {
+  ev: WatchEvent;
+  seq: number;
 }
+
+/** Events a stream keeps for replays (duplication): enough for any replay a plan asks for. */
+const REPLAYABLE = 8;
 
 export interface InformerOptions {
   controller: string;
   replica: number;
   kind: string;
   resyncPeriodMs: number;
-  /** Keep the last few versions of each object (needed by stale-snapshot faults). */
-  keepVersions: number;
 }
 
 /**
@@ -35,13 +33,15 @@ export interface InformerOptions {
  * list's resourceVersion; re-watch from the last seen version after a disconnect; relist on
  * 410 Gone (replacing the cache and emitting the differences, deletions as tombstones); periodic
  * resync. Faults act on the watch deliveries through `seams.onWatchEvent`.
+ *
+ * The watch stream is one ordered stream, as kube-apiserver sends it: whatever a fault decides
+ * (delay, lag, duplicate), events reach the cache in resourceVersion order, so the cache's view of
+ * an object only moves forward. It moves back only at a (re)list from a lagging API server
+ * replica, which is recorded as `informer:time-travel`.
  * @internal
  */
 export class Informer {
   private readonly cache = new Map<string, StoredObject>();
-  private readonly versions = new Map<string, KeptVersion[]>();
-  /** Keys whose oldest versions were dropped (keepVersions reached): the oldest kept stands in for them. */
-  private readonly truncated = new Set<string>();
   /** When the first list filled the cache: no reconcile reads an informer before it synced. */
   private syncedAt: number | undefined;
   private readonly handlers: ((ev: InformerEvent) => void)[] = [];
@@ -53,6 +53,17 @@ export class Informer {
   private resyncTimer: ScheduledEvent | undefined;
   /** Bumped on each (re)watch so deliveries scheduled for an old stream are discarded. */
   private generation = 0;
+  /** Virtual time of the last delivery scheduled on the current stream: later ones never come earlier. */
+  private tail = 0;
+  /** Events held back by a lag of `holdVersions` events (stale-snapshot), oldest first. */
+  private held: StreamEvent[] = [];
+  private holdVersions = 0;
+  private holdTimer: ScheduledEvent | undefined;
+  /** Deliveries scheduled on the current stream and not yet made, oldest first (kept only under watch hooks, for `prompt`). */
+  private pending: { e: StreamEvent; replay: boolean; handle: ScheduledEvent }[] = [];
+  /** The last events scheduled on the current stream (for replays), and each key's newest seq. */
+  private recent: StreamEvent[] = [];
+  private readonly newestSeq = new Map<string, number>();
   private readonly actor: string;
 
   constructor(
@@ -70,28 +81,9 @@ export class Informer {
     this.handlers.push(fn);
   }
 
-  /** Cached object (immutable snapshot), optionally `versionsBack` versions older. */
-  get(key: string, versionsBack = 0): StoredObject | undefined {
-    if (versionsBack > 0) {
-      const vs = this.versions.get(key);
-      if (vs && vs.length > 0) return vs[Math.max(0, vs.length - 1 - versionsBack)]!.object;
-    }
+  /** Cached object (immutable snapshot). */
+  get(key: string): StoredObject | undefined {
     return this.cache.get(key);
-  }
-
-  /**
-   * A cached object as a stale read sees it. For `ageMs`: the newest version that reached the
-   * cache at least `ageMs` ago (never before the first list), or undefined when the cache did
-   * not hold the object yet; once older versions were dropped, the oldest kept one. Objects
-   * deleted since are not resurrected (deletions drop their history).
-   */
-  getStale(key: string, stale: StaleRead): StoredObject | undefined {
-    if ('versionsBack' in stale) return this.get(key, stale.versionsBack);
-    const vs = this.versions.get(key);
-    if (!vs || vs.length === 0 || stale.ageMs <= 0) return this.cache.get(key);
-    const asOf = Math.max(this.env.kernel.now() - stale.ageMs, this.syncedAt ?? 0);
-    for (let i = vs.length - 1; i >= 0; i--) if (vs[i]!.at <= asOf) return vs[i]!.object;
-    return this.truncated.has(key) ? vs[0]!.object : undefined;
   }
 
   values(): IterableIterator<StoredObject> {
@@ -139,6 +131,7 @@ export class Informer {
         // a lagging API server replica: an old list, and a watch that catches up only later
         items = snap;
         lagging = rv - at;
+        trace.push({ t: kernel.now(), type: 'informer:time-travel', controller: this.options.controller, replica: this.options.replica, kind: this.options.kind, reason: reason === 'list' ? 'restart' : 'relist', fromRv: rv, toRv: at, cachedRv: this.lastRv });
         rv = at;
         this.stallUntil = kernel.now() + d.catchUpMs;
       }
@@ -150,7 +143,7 @@ export class Informer {
       const key = keyOf(obj.metadata);
       seen.add(key);
       const old = this.cache.get(key);
-      this.put(key, obj);
+      this.cache.set(key, obj);
       if (!old) emits.push({ type: 'ADDED', object: obj });
       else if (old.metadata.resourceVersion !== obj.metadata.resourceVersion) emits.push({ type: 'MODIFIED', object: obj, old });
       // client-go's Replace notifies every listed object (OnUpdate with old == new), which is
@@ -162,8 +155,6 @@ export class Informer {
     for (const [key, old] of [...this.cache]) {
       if (seen.has(key)) continue;
       this.cache.delete(key);
-      this.versions.delete(key);
-      this.truncated.delete(key);
       emits.push({ type: 'DELETED', object: old, tombstone: true });
     }
     this.lastRv = rv;
@@ -175,6 +166,7 @@ export class Informer {
   private startWatch(): void {
     if (this.stopped) return;
     const gen = ++this.generation;
+    this.resetStream();
     try {
       this.watch = this.env.store.watch(this.options.kind, this.lastRv, (ev) => this.onStoreEvent(ev, gen));
     } catch (err) {
@@ -186,6 +178,18 @@ export class Informer {
     }
   }
 
+  /** A new stream: nothing scheduled, held or replayable on it yet. */
+  private resetStream(): void {
+    this.tail = 0;
+    this.held = [];
+    this.holdVersions = 0;
+    if (this.holdTimer) this.holdTimer.cancelled = true;
+    this.holdTimer = undefined;
+    this.recent = [];
+    this.pending = [];
+    this.newestSeq.clear();
+  }
+
   private onStoreEvent(ev: WatchEvent, gen: number): void {
     if (gen !== this.generation || ev.type === 'BOOKMARK') return;
     const { seams, kernel, trace } = this.env;
@@ -194,33 +198,122 @@ export class Informer {
       ? seams.decideWatch({ t: kernel.now(), controller: this.options.controller, replica: this.options.replica, kind: this.options.kind, event: ev, seq })
       : undefined;
     const now = kernel.now();
-    const latency = this.env.watchLatencyMs + (this.stallUntil > now ? this.stallUntil - now : 0);
+    const at = now + this.env.watchLatencyMs + (this.stallUntil > now ? this.stallUntil - now : 0);
     if (d === undefined || d.type === 'deliver') {
-      kernel.after(latency, () => this.deliver(ev, gen, seq));
+      this.enqueue({ ev, seq }, gen, at);
       return;
     }
-    trace.push({ t: kernel.now(), type: 'watch:event', controller: this.options.controller, replica: this.options.replica, kind: this.options.kind, key: keyOf(ev.object.metadata), event: ev.type, rv: ev.rv, decision: d.type, seq });
+    const detail = d.type === 'delay' ? { ms: d.ms } : d.type === 'lag' ? { versions: d.versions, untilMs: d.untilMs } : d.type === 'duplicate' ? { replay: d.replay ?? 1, afterMs: d.afterMs ?? 0 } : d.type === 'error' ? { status: d.status } : {};
+    trace.push({ t: now, type: 'watch:event', controller: this.options.controller, replica: this.options.replica, kind: this.options.kind, key: keyOf(ev.object.metadata), event: ev.type, rv: ev.rv, decision: d.type, seq, ...detail });
     switch (d.type) {
       case 'drop':
         return;
       case 'duplicate':
-        kernel.after(latency, () => this.deliver(ev, gen, seq));
-        kernel.after(latency + (d.afterMs ?? 0), () => this.deliver(ev, gen, seq, true));
+        this.enqueue({ ev, seq }, gen, at);
+        this.replay(gen, at + (d.afterMs ?? 0), Math.max(1, d.replay ?? 1));
         return;
       case 'delay':
-        kernel.after(latency + d.ms, () => this.deliver(ev, gen, seq));
+        this.enqueue({ ev, seq }, gen, at + d.ms);
+        return;
+      case 'prompt':
+        this.expedite(gen, at);
+        this.enqueue({ ev, seq }, gen, at);
+        return;
+      case 'lag':
+        this.holdVersions = Math.max(0, d.versions);
+        if (this.holdTimer) this.holdTimer.cancelled = true;
+        this.holdTimer = kernel.at(Math.max(now, d.untilMs), () => {
+          if (gen !== this.generation) return;
+          this.holdVersions = 0;
+          this.release(gen);
+        });
+        this.held.push({ ev, seq });
+        this.release(gen);
         return;
       case 'disconnect':
-      case 'gone': {
+      case 'gone':
+      case 'close':
+      case 'error': {
         this.watch?.stop();
         this.watch = undefined;
         this.generation++;
+        this.resetStream();
         if (d.type === 'gone') this.env.store.compact(this.options.kind);
-        kernel.after(this.env.rewatchDelayMs, () => {
+        // a clean close (timeoutSeconds) is re-watched at once, as the reflector does; errors after a back-off
+        kernel.after(d.type === 'close' ? 0 : this.env.rewatchDelayMs, () => {
           if (!this.stopped && this.watch === undefined) this.startWatch();
         });
         return;
       }
+    }
+  }
+
+  /**
+   * Schedules an event on the stream in order: never before one scheduled earlier. While a lag
+   * holds events back, new ones queue behind them.
+   */
+  private enqueue(e: StreamEvent, gen: number, at: number, replay = false, released = false): void {
+    if (!replay && !released && this.held.length > 0) {
+      this.held.push(e);
+      this.release(gen);
+      return;
+    }
+    const when = Math.max(at, this.tail);
+    this.tail = when;
+    if (!replay) {
+      this.recent.push(e);
+      if (this.recent.length > REPLAYABLE) this.recent.shift();
+      this.newestSeq.set(keyOf(e.ev.object.metadata), e.seq);
+    }
+    if (!this.env.seams.hasWatchHooks) this.env.kernel.at(when, () => this.deliver(e.ev, gen, e.seq, replay));
+    else this.schedule(e, gen, when, replay);
+  }
+
+  /** `prompt`: every delivery still waiting on the stream, and every held event, comes at `at` (in order). */
+  private expedite(gen: number, at: number): void {
+    const waiting = this.pending.filter((p) => !p.handle.cancelled && p.handle.at > at);
+    if (waiting.length === 0 && this.held.length === 0) return;
+    this.pending = this.pending.filter((p) => !waiting.includes(p));
+    for (const p of waiting) p.handle.cancelled = true;
+    this.tail = Math.min(this.tail, at);
+    for (const p of waiting) this.schedule(p.e, gen, at, p.replay);
+    this.holdVersions = 0;
+    const held = this.held;
+    this.held = [];
+    for (const e of held) this.enqueue(e, gen, at, false, true);
+  }
+
+  /** Schedules one delivery of an event already recorded on the stream. */
+  private schedule(e: StreamEvent, gen: number, at: number, replay: boolean): void {
+    const when = Math.max(at, this.tail);
+    this.tail = when;
+    const entry = { e, replay, handle: undefined as unknown as ScheduledEvent };
+    entry.handle = this.env.kernel.at(when, () => {
+      const i = this.pending.indexOf(entry);
+      if (i >= 0) this.pending.splice(i, 1);
+      this.deliver(e.ev, gen, e.seq, replay);
+    });
+    this.pending.push(entry);
+  }
+
+  /** Releases held events, oldest first, until at most `holdVersions` remain held. */
+  private release(gen: number): void {
+    const now = this.env.kernel.now();
+    while (this.held.length > this.holdVersions) {
+      const e = this.held.shift()!;
+      this.enqueue(e, gen, now + this.env.watchLatencyMs, false, true);
+    }
+  }
+
+  /**
+   * A replay after a reconnect from an older resourceVersion: the last `count` events of the
+   * stream again, in order, each only while it is still its object's newest on the stream (a
+   * replay never shows an object older than the stream already did).
+   */
+  private replay(gen: number, at: number, count: number): void {
+    for (const e of this.recent.slice(-count)) {
+      if (this.newestSeq.get(keyOf(e.ev.object.metadata)) !== e.seq) continue;
+      this.enqueue(e, gen, at, true);
     }
   }
 
@@ -233,32 +326,14 @@ export class Informer {
     const key = keyOf(ev.object.metadata);
     const old = this.cache.get(key);
     if (!replay) {
-      if (ev.type === 'DELETED') {
-        this.cache.delete(key);
-        this.versions.delete(key);
-        this.truncated.delete(key);
-      } else {
-        this.put(key, ev.object);
-      }
+      if (ev.type === 'DELETED') this.cache.delete(key);
+      else this.cache.set(key, ev.object);
       this.lastRv = ev.rv;
     }
-    this.env.trace.push({ t: this.env.kernel.now(), type: 'watch:event', controller: this.options.controller, replica: this.options.replica, kind: this.options.kind, key, event: ev.type, rv: ev.rv, decision: 'deliver', seq });
+    this.env.trace.push({ t: this.env.kernel.now(), type: 'watch:event', controller: this.options.controller, replica: this.options.replica, kind: this.options.kind, key, event: ev.type, rv: ev.rv, decision: 'deliver', seq, ...(replay ? { replay: true } : {}) });
+    // a replay is of the object's newest version on the stream, so it shows the cache as it is (old === new)
     const type = ev.type === 'ADDED' && old ? 'MODIFIED' : (ev.type as InformerEvent['type']);
     this.emit(old ? { type, object: ev.object, old } : { type, object: ev.object });
-  }
-
-  private put(key: string, obj: StoredObject): void {
-    this.cache.set(key, obj);
-    const keep = this.options.keepVersions;
-    if (keep > 0) {
-      let vs = this.versions.get(key);
-      if (!vs) this.versions.set(key, (vs = []));
-      vs.push({ object: obj, at: this.env.kernel.now() });
-      if (vs.length > keep) {
-        vs.shift();
-        this.truncated.add(key);
-      }
-    }
   }
 
   private emit(ev: InformerEvent): void {

@@ -8,8 +8,6 @@ export interface ManagerOptions {
   replicas: number;
   /** Virtual ms between a crash and the restart of the replica. @defaultValue 1000 */
   restartDelayMs: number;
-  /** Versions per object informers keep for stale reads (0 = none). */
-  keepVersions: number;
 }
 
 /**
@@ -72,7 +70,7 @@ export class Manager {
 
   private startReplica(replica: number): void {
     if (this.stopped || this.retired.has(replica)) return;
-    const inst = new ControllerInstance(this.env, this.def, replica, (i, reason, restartAfterMs) => this.onCrash(i, reason, restartAfterMs), this.options.keepVersions);
+    const inst = new ControllerInstance(this.env, this.def, replica, (i, reason, restartAfterMs) => this.onCrash(i, reason, restartAfterMs));
     this.instances[replica] = inst;
     if (this.elect && !this.noElection.has(replica)) {
       inst.active = false;

@@ -35,32 +35,56 @@ export interface WatchEventInfo {
 }
 export type WatchDecision =
   | { type: 'deliver' }
+  /** Lost on its way (the cache misses it until a relist). */
   | { type: 'drop' }
-  /** Delivered twice, the copy `afterMs` later (a replay after reconnect); the copy never changes the cache. */
-  | { type: 'duplicate'; afterMs?: number }
+  /**
+   * A replay after a reconnect from an older resourceVersion: after this event, the stream sends
+   * its last `replay` events again (default 1: this one), in order, each only while it is still
+   * its object's newest on the stream, `afterMs` later (the reconnect). Copies never change the
+   * cache; they make the controller see the objects again.
+   */
+  | { type: 'duplicate'; afterMs?: number; replay?: number }
+  /** This event and, the stream being ordered, every later one of its stream waits `ms`. */
   | { type: 'delay'; ms: number }
+  /**
+   * Delivered with the usual latency, and so is every event still waiting before it on its
+   * stream (in order): the latency that held them ends. Benign variations use it so a controller
+   * sees its own writes on time (src/harness/twin.ts); not a fault.
+   */
+  | { type: 'prompt' }
+  /**
+   * The stream falls `versions` events behind (a lagging watch cache): events are held back and
+   * released in order, oldest first, so that `versions` stay held, until virtual time `untilMs`.
+   */
+  | { type: 'lag'; versions: number; untilMs: number }
+  /** The connection is cut (the client re-watches from the last resourceVersion it saw). */
   | { type: 'disconnect' }
-  | { type: 'gone' };
+  /** The history was compacted: the re-watch gets 410 Gone and the client relists. */
+  | { type: 'gone' }
+  /** The server ends the stream cleanly, as kube-apiserver does after `timeoutSeconds`. */
+  | { type: 'close' }
+  /** An in-stream `ERROR` event with a Status of `status`, then the server ends the stream. */
+  | { type: 'error'; status: 500 | 503 };
 
 /** A read through the controller's client. */
 export interface ReadInfo {
   t: number;
   actor: string;
-  verb: 'get' | 'list';
+  /** `watch`: a watch connect (HTTP clients only; the built-in informers' watches are seams of their own). */
+  verb: 'get' | 'list' | 'watch';
   kind: string;
   key?: string;
   cached: boolean;
   seq: number;
 }
+/** A connection that fails: refused (never reached the server) or reset (the answer was lost). */
+export type ConnectionFailure = { type: 'connection'; how: 'refused' } | { type: 'connection'; how: 'reset'; applied: boolean };
+
 /**
- * `stale` (cached reads only): the object `versionsBack` versions old, or as the cache held it
- * `ageMs` ago (the newest version delivered at least that long ago).
+ * What a live read gets (a cached read never reaches the API server, so faults leave it alone:
+ * a cache lags only through its watch, see {@link WatchDecision}).
  */
-export type ReadDecision =
-  | { type: 'pass' }
-  | { type: 'stale'; versionsBack: number }
-  | { type: 'stale'; ageMs: number }
-  | { type: 'error'; status: 500 | 503 | 429 | 504; retryAfterSeconds?: number };
+export type ReadDecision = { type: 'pass' } | { type: 'error'; status: 500 | 503 | 429 | 504; retryAfterSeconds?: number } | ConnectionFailure;
 
 /** An informer about to (re)list its kind: where the list comes from. */
 export interface InformerListInfo {
@@ -91,7 +115,8 @@ export type WriteDecision =
   | { type: 'pass' }
   | { type: 'conflict' }
   | { type: 'error'; status: 500 | 503 | 429 | 504; retryAfterSeconds?: number }
-  | { type: 'timeout'; applied: boolean };
+  | { type: 'timeout'; applied: boolean }
+  | ConnectionFailure;
 
 /**
  * A write by the user (a workload action, one attempt of it): the point where the API server may

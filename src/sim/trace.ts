@@ -26,6 +26,7 @@ export type TraceType =
   | 'watch:event'
   | 'informer:list'
   | 'informer:relist'
+  | 'informer:time-travel'
   | 'informer:resync'
   | 'informer:notify'
   | 'handler:start'

@@ -43,10 +43,12 @@ export class GoneError extends StoreError {
     super('Gone', 410, message);
   }
 }
-/** 422: the request is malformed. @public */
+/** 422: the request is malformed; `causes` name the fields, as kube-apiserver's `Status.details.causes` do. @public */
 export class InvalidError extends StoreError {
-  constructor(message: string) {
+  readonly causes: readonly { field: string; type: string; body: string }[];
+  constructor(message: string, causes: readonly { field: string; type: string; body: string }[] = []) {
     super('Invalid', 422, message);
+    this.causes = causes;
   }
 }
 /** 500/503/429/504 injected by faults. @public */

@@ -8,7 +8,8 @@ import { applyMergePatch } from './merge-patch.js';
 import { cloneJson, contentEqual, contentOf, jsonEqual, keyOf, type Json, type JsonObject, type NewObject, type ObjectRef, type StoredObject } from './object.js';
 import { checkUid, deletePreconditionConflict, resourceVersionConflict } from './preconditions.js';
 import { generateNameSuffix, prepareForCreate, prepareForDeletion, prepareForPatch, prepareForStatusUpdate, prepareForUpdate } from './strategy.js';
-import { invalidName, invalidObject, invalidTransition } from './validation.js';
+import { immutabilityErrors, type ValidationOptions } from './immutability.js';
+import { contentErrors, fieldErrorsText, invalidName, invalidObject, invalidTransition } from './validation.js';
 import { WatchHub, type KindWatch, type Watch, type WatchEvent } from './watch.js';
 import type { WriteRecord, WriteVerb } from './write-record.js';
 
@@ -32,6 +33,8 @@ export interface StoreOptions {
   defer?: (fn: () => void) => void;
   /** Prefix of generated uids (keeps uids of twin runs apart when needed). @defaultValue 'uid' */
   uidPrefix?: string;
+  /** Immutable paths of custom kinds (the built-in kinds' rules always apply). @defaultValue {} */
+  validation?: ValidationOptions;
 }
 
 /** Options of a write (update, patch). @public */
@@ -79,8 +82,10 @@ export class ObjectStore {
   private readonly clock: Clock;
   private readonly onWrite: ((w: WriteRecord) => void) | undefined;
   private readonly uidPrefix: string;
+  private readonly validation: ValidationOptions | undefined;
 
   constructor(options: StoreOptions) {
+    this.validation = options.validation;
     this.clock = options.clock;
     this.watches = new WatchHub(options.historyLimit ?? 1000);
     this.onWrite = options.onWrite;
@@ -176,10 +181,11 @@ export class ObjectStore {
     const now = this.clock.now();
     const obj = prepareForCreate(input, name, namespace, `${this.uidPrefix}-${++this.uidCounter}`, now);
     const invalid = invalidObject(obj);
-    if (invalid !== undefined) {
+    const fields = invalid === undefined ? contentErrors(obj) : [];
+    if (invalid !== undefined || fields.length > 0) {
       this.uidCounter--; // the uid was never handed out
       this.recordError(actor, 'create', input.kind, key, 'Invalid');
-      throw new InvalidError(`${input.kind} "${key}": ${invalid}`);
+      throw new InvalidError(`${input.kind} "${key}": ${invalid ?? fieldErrorsText(fields)}`, fields);
     }
     const rv = ++this.rv;
     obj.metadata.resourceVersion = String(rv);
@@ -316,7 +322,7 @@ export class ObjectStore {
     this.watches.bookmark(this.kind(kind).watch, kind, this.rv);
   }
 
-  /** Drops retained watch history so that watches from older versions get 410 (fault hook). */
+  /** Compacts the watch history so that watches from older versions get 410 (fault hook); snapshots still reach back. */
   compact(kind?: string): void {
     for (const [name, ks] of this.kinds) {
       if (kind !== undefined && name !== kind) continue;
@@ -360,9 +366,10 @@ export class ObjectStore {
       throw err;
     }
     const invalid = invalidObject(next, cur) ?? invalidTransition(cur, next);
-    if (invalid !== undefined) {
+    const fields = invalid === undefined ? [...contentErrors(next), ...immutabilityErrors(cur, next, this.validation)] : [];
+    if (invalid !== undefined || fields.length > 0) {
       this.recordError(actor, verb, kind, key, 'Invalid', cur.metadata.uid);
-      throw new InvalidError(`${kind} "${key}": ${invalid}`);
+      throw new InvalidError(`${kind} "${key}": ${invalid ?? fieldErrorsText(fields)}`, fields);
     }
     const changed = changedPaths(cur, next);
     if (changed.length === 0) {

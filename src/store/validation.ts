@@ -1,4 +1,5 @@
 import { nonJson } from './json-value.js';
+import type { FieldError } from './immutability.js';
 import type { StoredObject } from './object.js';
 
 /*
@@ -78,4 +79,45 @@ function isStringMap(v: unknown): boolean {
   if (!isPlainObject(v)) return false;
   for (const k in v) if (typeof v[k] !== 'string') return false;
   return true;
+}
+
+const KEY = /^[-._a-zA-Z0-9]+$/;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * The content checks kube-apiserver makes of ConfigMaps and Secrets on every write: entries map
+ * valid keys to strings (base64 ones for `binaryData` and a Secret's `data`), a key is in `data`
+ * or `binaryData`, not both, and `immutable` is a boolean.
+ * @internal
+ */
+export function contentErrors(o: StoredObject): FieldError[] {
+  if (o.kind !== 'ConfigMap' && o.kind !== 'Secret') return [];
+  const out: FieldError[] = [];
+  const entries = (field: string, base64: boolean): string[] => {
+    const v = o[field];
+    if (v === undefined || v === null) return [];
+    if (!isPlainObject(v)) {
+      out.push({ field, type: 'FieldValueInvalid', body: `Invalid value: ${JSON.stringify(v)}: must be a map of keys to strings` });
+      return [];
+    }
+    for (const [k, x] of Object.entries(v)) {
+      if (!KEY.test(k)) out.push({ field: `${field}[${k}]`, type: 'FieldValueInvalid', body: `Invalid value: ${JSON.stringify(k)}: a valid config key must consist of alphanumeric characters, '-', '_' or '.'` });
+      else if (typeof x !== 'string') out.push({ field: `${field}[${k}]`, type: 'FieldValueInvalid', body: `Invalid value: ${JSON.stringify(x)}: must be a string` });
+      else if (base64 && !BASE64.test(x)) out.push({ field: `${field}[${k}]`, type: 'FieldValueInvalid', body: `Invalid value: ${JSON.stringify(x)}: illegal base64 data` });
+    }
+    return Object.keys(v);
+  };
+  const data = entries('data', o.kind === 'Secret');
+  if (o.kind === 'ConfigMap') {
+    const binary = entries('binaryData', true);
+    for (const k of binary) if (data.includes(k)) out.push({ field: `data[${k}]`, type: 'FieldValueInvalid', body: `Invalid value: ${JSON.stringify(k)}: duplicate of key present in binaryData` });
+  }
+  if (o['immutable'] !== undefined && typeof o['immutable'] !== 'boolean') out.push({ field: 'immutable', type: 'FieldValueInvalid', body: `Invalid value: ${JSON.stringify(o['immutable'])}: must be a boolean` });
+  return out;
+}
+
+/** The message of field errors, as kube-apiserver joins them (one, or a bracketed list). @internal */
+export function fieldErrorsText(errors: readonly FieldError[]): string {
+  const parts = errors.map((e) => `${e.field}: ${e.body}`);
+  return parts.length === 1 ? parts[0]! : `[${parts.join(', ')}]`;
 }

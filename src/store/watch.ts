@@ -31,8 +31,10 @@ export interface KindWatch {
   /** Retained events from `historyStart` on (the prefix is evicted, kept only to trim in bulk). */
   history: WatchEvent[];
   historyStart: number;
-  /** Highest resourceVersion evicted from the history: a watch from before it gets 410 Gone. */
+  /** A watch from before this resourceVersion gets 410 Gone (evicted, or compacted by a fault). */
   compactedRv: number;
+  /** Highest resourceVersion evicted from the history: what a lagging replica's list can reach back to. */
+  evictedRv: number;
   watchers: Set<Watcher>;
 }
 
@@ -54,14 +56,15 @@ export class WatchHub {
 
   /** Fresh watch state for a kind the store has not seen yet. */
   createKind(): KindWatch {
-    return { history: [], historyStart: 0, compactedRv: 0, watchers: new Set() };
+    return { history: [], historyStart: 0, compactedRv: 0, evictedRv: 0, watchers: new Set() };
   }
 
   /** Appends an event to the kind's history and queues it for the watchers; see {@link flush}. */
   emit(kw: KindWatch, ev: WatchEvent): void {
     kw.history.push(ev);
     if (kw.history.length - kw.historyStart > this.historyLimit) {
-      kw.compactedRv = kw.history[kw.historyStart]!.rv;
+      kw.evictedRv = kw.history[kw.historyStart]!.rv;
+      kw.compactedRv = Math.max(kw.compactedRv, kw.evictedRv);
       kw.historyStart++;
       if (kw.historyStart > 1024 && kw.historyStart * 2 > kw.history.length) {
         kw.history = kw.history.slice(kw.historyStart);
@@ -143,11 +146,13 @@ export class WatchHub {
     this.flush();
   }
 
-  /** Drops the kind's retained history: watches from before store version `rv` get 410. */
+  /**
+   * Compacts the kind's watch history at store version `rv` (etcd compaction): watches from
+   * before it get 410. The events stay known to {@link snapshotAt}, as another API server
+   * replica's older state does.
+   */
   compact(kw: KindWatch, rv: number): void {
-    kw.history = [];
-    kw.historyStart = 0;
-    kw.compactedRv = rv;
+    kw.compactedRv = Math.max(kw.compactedRv, rv);
   }
 
   /**
@@ -156,7 +161,7 @@ export class WatchHub {
    * that far. No copies.
    */
   snapshotAt(kw: KindWatch, objects: ReadonlyMap<string, StoredObject>, rv: number): StoredObject[] | undefined {
-    if (rv < kw.compactedRv) return undefined;
+    if (rv < kw.evictedRv) return undefined;
     const h = kw.history;
     // version at rv of every key changed after rv (null: it did not exist then)
     const then = new Map<string, StoredObject | null>();

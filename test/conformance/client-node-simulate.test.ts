@@ -79,6 +79,23 @@ describe('kubeController: a client-node controller inside simulate', () => {
     expect(converged(crash.run)).toEqual({ observed: true, data: { replicas: '3', image: 'nginx' } });
   });
 
+  it('api-error reaches its informers: a refused LIST, a 503 on a GET and a reset watch connect are retried, and it converges', async () => {
+    // calls of the run, counted over writes and reads that reach the API server: 0 is the first LIST
+    const events = [
+      { kind: 'api-error', nth: 0, params: { status: 'refused' } },
+      { kind: 'api-error', nth: 1, params: { status: 503 } },
+      { kind: 'api-error', nth: 2, params: { status: 'reset', applied: false } },
+      { kind: 'api-error', nth: 3, params: { status: 429, retryAfterSeconds: 1 } },
+    ];
+    const { run } = await simulate(scenario({ faults: { events, background: [] } }), { controllers: [webAppController], tailMs: 1000 });
+    const fired = run.trace.filter((e) => e.type === 'fault:inject' && e['kind'] === 'api-error');
+    expect(fired).toHaveLength(4);
+    // reads are among them: list and watch connects fail too, not only writes
+    expect(fired.some((e) => e['verb'] === 'list' || e['verb'] === 'watch')).toBe(true);
+    expect(run.trace.some((e) => e.type === 'store:read' && e['via'] === 'http' && e['fault'] === 'api-error')).toBe(true);
+    expect(converged(run)).toEqual({ observed: true, data: { replicas: '3', image: 'nginx' } });
+  });
+
   it('regression (found by check): with a delayed watch event and a second replica it creates its ConfigMap once', async () => {
     // Before the example re-read the owner before creating, a replica whose cache still held a
     // deleted WebApp re-created the ConfigMap about 50 times, each garbage-collected at once.

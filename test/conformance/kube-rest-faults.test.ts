@@ -42,6 +42,41 @@ describe('createKubeApi: request seam (hooks.onRequest)', () => {
     expect(f.store.peekAll('ConfigMap').map((o) => o.metadata.name)).toEqual(['applied']);
   });
 
+  it('refused never reaches the server; reset fails after it did (applied or not): the transport destroys the socket', async () => {
+    let next: KubeRequestDecision | undefined = { type: 'refused' };
+    const fails: string[] = [];
+    const f = apiFixture({ hooks: { onRequest: () => next } });
+    const handle = (req: Request) => f.api.handle(req, { fail: (code) => void fails.push(code) });
+    void handle(new Request(`${BASE}${CMS}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(configMap('a')) }));
+    await new Promise((r) => setTimeout(r, 5));
+    expect(fails).toEqual(['ECONNREFUSED']);
+    expect(f.store.peek('ConfigMap', 'default/a')).toBeUndefined();
+    next = { type: 'reset', applied: true };
+    void handle(new Request(`${BASE}${CMS}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(configMap('b')) }));
+    await new Promise((r) => setTimeout(r, 5));
+    expect(fails).toEqual(['ECONNREFUSED', 'ECONNRESET']);
+    expect(f.store.peek('ConfigMap', 'default/b')).toBeDefined();
+    // without a transport to fail, a network error response
+    next = { type: 'refused' };
+    const r = await f.api.handle(new Request(`${BASE}${CMS}`));
+    expect(r.type).toBe('error');
+  });
+
+  it('errors GET, LIST and the watch connect too, with kube-apiserver Status bodies', async () => {
+    let next: KubeRequestDecision | undefined;
+    const f = apiFixture({ hooks: { onRequest: (i) => (i.verb === 'create' ? undefined : next) } });
+    await f.req('POST', CMS, configMap('a'));
+    for (const [status, reason] of [[500, 'InternalError'], [503, 'ServiceUnavailable'], [429, 'TooManyRequests']] as const) {
+      next = { type: 'error', status, ...(status === 429 ? { retryAfterSeconds: 2 } : {}) };
+      for (const path of [`${CMS}/a`, CMS, `${CMS}?watch=true`]) {
+        const r = await f.req('GET', path);
+        expect(r.status).toBe(status);
+        expect(r.json).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason, code: status });
+        if (status === 429) expect(r.headers.get('retry-after')).toBe('2');
+      }
+    }
+  });
+
   it('latency and requestLatencyMs run on the host clock; hang never answers', async () => {
     let next: KubeRequestDecision | undefined = { type: 'latency', ms: 500 };
     const f = apiFixture({ requestLatencyMs: 100, hooks: { onRequest: () => next } });
@@ -96,19 +131,49 @@ describe('createKubeApi: request seam (hooks.onRequest)', () => {
 });
 
 describe('createKubeApi: watch seam (hooks.onWatchEvent)', () => {
-  async function watching(decide: (name: string) => WatchDecision | undefined) {
-    const f = apiFixture({ hooks: { onWatchEvent: (i) => decide(i.event.object.metadata.name) } });
+  async function watching(decide: (name: string, type: string) => WatchDecision | undefined) {
+    const f = apiFixture({ hooks: { onWatchEvent: (i) => decide(i.event.object.metadata.name, i.event.type) } });
     const res = await f.api.handle(new Request(`${BASE}${CMS}?watch=true&resourceVersion=0`));
     return { f, w: new WatchReader(res) };
   }
 
-  it('drops, duplicates and delays events (delay on the host clock)', async () => {
+  it('drops, duplicates and delays events (delay on the host clock); a delay holds back the rest of the stream, in order', async () => {
     const { f, w } = await watching((n) => (n === 'drop' ? { type: 'drop' } : n === 'dup' ? { type: 'duplicate' } : n === 'late' ? { type: 'delay', ms: 1000 } : undefined));
     for (const n of ['drop', 'dup', 'late', 'plain']) await f.req('POST', CMS, configMap(n));
-    expect((await w.take(3)).map((e) => e.object.metadata.name)).toEqual(['dup', 'dup', 'plain']);
+    expect((await w.take(2)).map((e) => e.object.metadata.name)).toEqual(['dup', 'dup']);
     f.host.advance(1000);
-    expect((await w.take(1)).map((e) => e.object.metadata.name)).toEqual(['late']);
+    expect((await w.take(2)).map((e) => e.object.metadata.name)).toEqual(['late', 'plain']);
     await w.cancel();
+  });
+
+  it('a replay on one HTTP stream re-sends only the event just sent (the stream never goes back); a lag holds the stream k events behind', async () => {
+    const replay = await watching((n, type) => (n === 'b' && type === 'ADDED' ? { type: 'duplicate', replay: 3 } : undefined));
+    await replay.f.req('POST', CMS, configMap('a'));
+    await replay.f.req('PATCH', `${CMS}/a`, { data: { v: '2' } }, { 'content-type': 'application/merge-patch+json' });
+    await replay.f.req('POST', CMS, configMap('b'));
+    await replay.f.req('POST', CMS, configMap('c'));
+    const seen = (await replay.w.take(5)).map((e) => `${e.type} ${e.object.metadata.name}@${e.object.metadata.resourceVersion}`);
+    expect(seen).toEqual(['ADDED a@1', 'MODIFIED a@2', 'ADDED b@3', 'ADDED b@3', 'ADDED c@4']);
+    await replay.w.cancel();
+    const lag = await watching(() => ({ type: 'lag', versions: 1, untilMs: 500 }));
+    for (const n of ['x', 'y', 'z']) await lag.f.req('POST', CMS, configMap(n));
+    expect((await lag.w.take(2)).map((e) => e.object.metadata.name)).toEqual(['x', 'y']);
+    lag.f.host.advance(500);
+    expect((await lag.w.take(1)).map((e) => e.object.metadata.name)).toEqual(['z']);
+    await lag.w.cancel();
+  });
+
+  it('close ends the stream cleanly; error sends an ERROR event with a 500 Status first', async () => {
+    const close = await watching((n) => (n === 'x' ? { type: 'close' } : undefined));
+    await close.f.req('POST', CMS, configMap('x'));
+    expect(await close.w.end()).toBe(true);
+    expect(close.w.events).toEqual([]);
+    const error = await watching((n) => (n === 'y' ? { type: 'error', status: 500 } : undefined));
+    await error.f.req('POST', CMS, configMap('x'));
+    await error.f.req('POST', CMS, configMap('y'));
+    expect(await error.w.end()).toBe(true);
+    expect(error.w.events.map((e) => e.type)).toEqual(['ADDED', 'ERROR']);
+    expect(error.w.events[1]).toMatchObject({ type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 500, reason: 'InternalError' } });
   });
 
   it('disconnect cuts the stream; gone expires it with 410 (and compacts the history)', async () => {

@@ -119,8 +119,9 @@ describe('createKubeApi: strategic merge patch', () => {
   it('replaces lists without a merge key (tolerations) and merges maps', async () => {
     const f = apiFixture();
     await f.req('POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', labels: { a: '1' } }, spec: { tolerations: [{ key: 'x' }], containers: [{ name: 'c', image: 'i' }] } });
-    const r = await f.req('PATCH', '/api/v1/namespaces/default/pods/p', { metadata: { labels: { b: '2' } }, spec: { tolerations: [{ key: 'y' }] } }, SMP);
-    expect(r.json.spec.tolerations).toEqual([{ key: 'y' }]);
+    // a Pod's tolerations may only grow: the new list replaces the old one whole
+    const r = await f.req('PATCH', '/api/v1/namespaces/default/pods/p', { metadata: { labels: { b: '2' } }, spec: { tolerations: [{ key: 'y' }, { key: 'x' }] } }, SMP);
+    expect(r.json.spec.tolerations).toEqual([{ key: 'y' }, { key: 'x' }]);
     expect(r.json.metadata.labels).toEqual({ a: '1', b: '2' });
   });
 

@@ -1,7 +1,8 @@
 import { describe } from 'vitest';
-import { corpusGate } from '../helpers/false-positives.js';
+import { buggyTwins, corpusGate } from '../helpers/false-positives.js';
 
 /** The false-positive corpus gate, second half (see test/helpers/false-positives.ts). */
 describe('false-positive corpus (part 2 of 2)', () => {
   corpusGate(1, 2);
+  buggyTwins();
 });

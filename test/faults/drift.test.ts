@@ -25,16 +25,52 @@ const lawCase: FaultLawCase = {
 faultLaws(lawCase);
 
 describe('drift of owned objects', () => {
-  it('an edit of a managed field is repaired by the correct reconciler and left alone by the buggy one', async () => {
-    const plan = { events: [{ kind: 'drift', at: 1000, params: { action: 'modify', pick: 1 } }], background: [] };
+  it('kubectl set image on a Pod is repaired by the correct reconciler and left alone by the buggy one', async () => {
+    const plan = { events: [{ kind: 'drift', at: 1000, params: { action: 'image', pick: 1 } }], background: [] };
     const buggy = await runCase(lawCase, singleChildBuggy, plan);
     expect(judgeSingleChild(buggy)).toMatch(/runs nginx:1-drifted, App web wants nginx:1/);
     const correct = await runCase(lawCase, singleChildCorrect, plan);
     expect(judgeSingleChild(correct)).toBe(true);
     const edit = correct.writes.find((w) => w.actor === 'environment:drift')!;
-    expect(edit).toMatchObject({ verb: 'patch', kind: 'Pod', changed: ['spec.image'] });
+    expect(edit).toMatchObject({ verb: 'patch', kind: 'Pod', changed: ['spec.containers'] });
     const repair = correct.writes.find((w) => w.t >= edit.t && w.actor.startsWith('controller:') && w.kind === 'Pod');
-    expect(repair).toMatchObject({ verb: 'patch', key: edit.key, changed: ['spec.image'] });
+    expect(repair).toMatchObject({ verb: 'patch', key: edit.key, changed: ['spec.containers'] });
+  });
+
+  it('changes only what the API server accepts: labels, annotations, replicas, images, ConfigMap and Secret data', async () => {
+    const { ObjectStore } = await import('../../src/store/store.js');
+    const { VirtualClock } = await import('../../src/sim/clock.js');
+    const { driftStored } = await import('../../faults/_internals/drift-edits.js');
+    const store = new ObjectStore({ clock: new VirtualClock() });
+    const owner = store.create('user', { kind: 'App', metadata: { name: 'a', namespace: 'ns' }, spec: {} });
+    const ref = [{ kind: 'App', name: 'a', uid: owner.metadata.uid, controller: true }];
+    store.create('controller:c/0', { kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'ns', labels: { app: 'a' }, ownerReferences: ref }, data: { 'k.conf': 'x' } });
+    store.create('controller:c/0', { kind: 'Secret', metadata: { name: 's', namespace: 'ns', ownerReferences: ref }, data: { token: btoa('t') } });
+    store.create('controller:c/0', { kind: 'ConfigMap', metadata: { name: 'frozen', namespace: 'ns', ownerReferences: ref }, data: { a: '1' }, immutable: true });
+    // a copy the controller created in another namespace: no owner, still managed
+    store.create('controller:c/0', { kind: 'Secret', metadata: { name: 'copy', namespace: 'other' }, data: { token: btoa('t') } });
+    store.create('controller:c/0', { kind: 'Deployment', metadata: { name: 'd', namespace: 'ns', ownerReferences: ref }, spec: { replicas: 2, selector: { matchLabels: { app: 'a' } }, template: { spec: { containers: [{ name: 'c', image: 'web:1' }] } } } });
+    const writes: { uid?: string; rv?: number; verb: string; actor: string }[] = [
+      ...['cm', 's', 'frozen', 'd'].map((n) => ({ verb: 'create', actor: 'controller:c/0', rv: 1, uid: store.peekAll(n === 'd' ? 'Deployment' : n === 's' ? 'Secret' : 'ConfigMap').find((o) => o.metadata.name === n)!.metadata.uid })),
+      { verb: 'create', actor: 'controller:c/0', rv: 1, uid: store.peek('Secret', 'other/copy')!.metadata.uid },
+    ];
+    const world = { store, writes } as unknown as Parameters<typeof driftStored>[0];
+    const at = (kind: string, key: string) => store.peek(kind, key)!;
+    expect(driftStored(world, 'data', 0, {})).toMatchObject({ objectKind: 'ConfigMap', key: 'ns/cm' });
+    expect(at('ConfigMap', 'ns/cm')['data']).toEqual({ 'k.conf': 'x-drifted' });
+    // the immutable ConfigMap is picked next: the store refuses, nothing drifted
+    expect(driftStored(world, 'data', 1, {})).toBeUndefined();
+    expect(driftStored(world, 'data', 2, {})).toMatchObject({ objectKind: 'Secret', key: 'ns/s' });
+    expect(atob((at('Secret', 'ns/s')['data'] as Record<string, string>)['token']!)).toBe('t-drifted');
+    expect(driftStored(world, 'data', 3, {})).toMatchObject({ key: 'other/copy' });
+    expect(driftStored(world, 'scale', 0, {})).toMatchObject({ objectKind: 'Deployment' });
+    expect(at('Deployment', 'ns/d').spec['replicas']).toBe(3);
+    expect(driftStored(world, 'image', 0, {})).toMatchObject({ objectKind: 'Deployment' });
+    expect(at('Deployment', 'ns/d').spec).toMatchObject({ template: { spec: { containers: [{ image: 'web:1-drifted' }] } } });
+    expect(driftStored(world, 'label', 0, {})).toMatchObject({ key: 'ns/cm' });
+    expect(at('ConfigMap', 'ns/cm').metadata.labels).toEqual({ app: 'a', 'drift.steadystate.dev/edited': 'true' });
+    expect(driftStored(world, 'annotation', 0, {})).toMatchObject({ key: 'ns/cm' });
+    expect(at('ConfigMap', 'ns/cm').metadata.annotations).toEqual({ 'drift.steadystate.dev/edited': 'true' });
   });
 
   it('is a no-op when there is nothing to drift yet', async () => {

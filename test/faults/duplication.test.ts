@@ -15,7 +15,7 @@ const lawCase: FaultLawCase = {
   // the Config's ADDED is replayed half a second later: one more reconcile, one more entry
   breaking: { events: [{ kind: 'duplication', nth: 0, params: { afterMs: 500 } }], background: [] },
   gen: { controllers: ['x'], kinds: [CONFIG], keys: ['default/app-config'], faultWindowMs: 10_000, maxNth: 3 },
-  minimalEvent: { kind: 'duplication', nth: 0, params: { afterMs: 0 } },
+  minimalEvent: { kind: 'duplication', nth: 0, params: { replay: 1, afterMs: 0 } },
   search: { numRuns: 100, shrinksTo: 1 },
 };
 

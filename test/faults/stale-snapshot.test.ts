@@ -4,6 +4,8 @@ import { judgeSingleChild, singleChildScenario } from '../../examples/fault-targ
 import { singleChildBuggy } from '../../examples/fault-targets/single-child/buggy.js';
 import { singleChildCorrect } from '../../examples/fault-targets/single-child/correct.js';
 import { crashRestart } from '../../faults/crash-restart.js';
+import { watchDisconnect } from '../../faults/watch-disconnect.js';
+import { simulate } from '../../src/harness/simulate.js';
 import { staleSnapshot } from '../../faults/stale-snapshot.js';
 import { defineController, isStoreError, type FaultPlan, type ReconcileContext, type RunRecord, type Scenario, type StoredObject } from '../../src/index.js';
 import { fmtFault } from '../../src/report/explain.js';
@@ -17,10 +19,11 @@ const lawCase: FaultLawCase = {
   buggy: singleChildBuggy,
   correct: singleChildCorrect,
   judge: judgeSingleChild,
-  // cached read 1 is the second pass over web: one version back it has no status.child yet
-  breaking: { events: [{ kind: 'stale-snapshot', nth: 1, params: { versionsBack: 1 } }], background: [] },
+  // delivery 2 is web's MODIFIED with status.child: held back 5 ms, the pass the Pod's ADDED
+  // starts (delivery 1) reads web from a cache that does not have the child yet
+  breaking: { events: [{ kind: 'stale-snapshot', nth: 2, params: { lagMs: 5, forMs: 1000 } }], background: [] },
   gen: { controllers: ['x'], kinds: ['App'], keys: ['default/web', 'default/api'], faultWindowMs: 10_000, maxNth: 8 },
-  minimalEvent: { kind: 'stale-snapshot', nth: 0, params: { versionsBack: 1 } },
+  minimalEvent: { kind: 'stale-snapshot', nth: 0, params: { lagMs: 1, forMs: 1000 } },
   options: { faults: [crashRestart] },
   search: { numRuns: 100, shrinksTo: 1 },
 };
@@ -42,6 +45,9 @@ describe('stale-snapshot after a restart (a lagging replica serves the initial l
     expect(injections(run, 'stale-snapshot')).toBe(1);
     const list = run.trace.find((e) => e.type === 'informer:list' && e['lagging'] !== undefined);
     expect(list).toMatchObject({ kind: 'App', lagging: 2 });
+    // the jump back in time is recorded as such, with where it came from and went to
+    const travel = run.trace.find((e) => e.type === 'informer:time-travel')!;
+    expect(travel).toMatchObject({ kind: 'App', reason: 'restart', toRv: (travel['fromRv'] as number) - 2 });
     // every Pod ADDED arrives while the App stream still lags, so it creates again each time
     expect(judgeSingleChild(run)).toMatch(/App web controls ([2-9]|\d{2,}) Pods/);
   });
@@ -52,39 +58,28 @@ describe('stale-snapshot after a restart (a lagging replica serves the initial l
     expect(judgeSingleChild(run)).toBe(true);
   });
 
-  it('lagging lists only happen after a restart', async () => {
+  it('lagging lists only happen after a restart or a 410, never at the first list of a process', async () => {
     const run = await runCase(lawCase, singleChildBuggy, plan(lagging));
     expect(injections(run, 'stale-snapshot')).toBe(0);
+    expect(run.trace.some((e) => e.type === 'informer:time-travel')).toBe(false);
+  });
+
+  it('a relist after 410 Gone may come from a lagging replica too, and is recorded as time travel', async () => {
+    const gone = { kind: 'watch-disconnect', nth: 2, params: { how: 'gone' } };
+    const { faults: _f, ...rest } = lawCase.options ?? {};
+    const { run } = await simulate(singleChildScenario(singleChildCorrect.name, plan(gone, lagging)), { tailMs: 0, ...rest, controllers: [singleChildCorrect], faults: [staleSnapshot, watchDisconnect] });
+    expect(run.trace.find((e) => e.type === 'fault:inject' && e['kind'] === 'stale-snapshot')).toMatchObject({ list: true, reason: 'relist' });
+    expect(run.trace.find((e) => e.type === 'informer:time-travel')).toMatchObject({ reason: 'relist', controller: singleChildCorrect.name });
+    expect(judgeSingleChild(run)).toBe(true);
   });
 });
 
-describe('ObjectStore.snapshotAt (what a lagging replica lists)', () => {
-  it('rebuilds the objects of a kind as of a resourceVersion from the retained history', async () => {
-    const { ObjectStore } = await import('../../src/store/store.js');
-    const { VirtualClock } = await import('../../src/sim/clock.js');
-    const store = new ObjectStore({ clock: new VirtualClock() });
-    store.create('user', { kind: 'App', metadata: { name: 'a', namespace: 'default' }, spec: { v: 1 } }); // rv 1
-    store.create('user', { kind: 'App', metadata: { name: 'b', namespace: 'default' }, spec: { v: 1 } }); // rv 2
-    store.patch('user', 'App', { namespace: 'default', name: 'a' }, { spec: { v: 2 } }); // rv 3
-    store.delete('user', 'App', { namespace: 'default', name: 'b' }); // rv 4
-    store.create('user', { kind: 'App', metadata: { name: 'c', namespace: 'default' }, spec: { v: 1 } }); // rv 5
-    const at = (rv: number) => store.snapshotAt('App', rv)!.map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}`).sort();
-    expect(at(5)).toEqual(['a@3', 'c@5']);
-    expect(at(3)).toEqual(['a@3', 'b@2']);
-    expect(at(2)).toEqual(['a@1', 'b@2']);
-    expect(at(0)).toEqual([]);
-    store.compact('App');
-    expect(store.snapshotAt('App', 2)).toBeUndefined();
-  });
-});
-
-// ---- "reads return a version t ms old" (SPEC §3): the time form of stale-snapshot ----
+// ---- "a cache k events behind" (SPEC §3): the versions form of stale-snapshot ----
 
 /**
  * The worker-pool fixture: a `Pool` wants `spec.size` `Worker`s. Both controllers count the pool's
- * workers in a cached list. The buggy one creates the shortfall with `generateName`, so a list
- * that lags its own creates makes it create again; a list a few versions back cannot show that
- * (it still holds every worker), a list t ms old can (workers created since are not in it).
+ * workers in a cached list. The buggy one creates the shortfall with `generateName`, so a Worker
+ * watch that lags its own creates makes it create again.
  */
 const POOL = 'Pool';
 const WORKER = 'Worker';
@@ -171,169 +166,109 @@ function judgePools(run: RunRecord): true | string {
   return true;
 }
 
-// cached reads of the buggy controller: 0 get batch, 1 list (creates 3), then the Workers' events
-// re-enqueue batch: 2 get, 3 list. 50 ms old, that list predates the Workers (cached at t=102).
-const byTime = { kind: 'stale-snapshot', nth: 3, params: { ageMs: 50 } };
-const timeCase: FaultLawCase = {
+// deliveries: 0 batch ADDED, then its three Workers' ADDED (1, 2, 3). Two events behind, the first
+// Worker reaches the cache when the third is created: the pass it starts counts one Worker of three
+const byVersions = { kind: 'stale-snapshot', nth: 1, params: { versionsBehind: 2, forMs: 1000 } };
+const versionsCase: FaultLawCase = {
   fault: staleSnapshot,
-  label: 'counting a t ms old list vs workers named by index',
+  label: 'counting a list k events behind vs workers named by index',
   scenario: poolScenario,
   buggy: poolCounting,
   correct: poolNamed,
   judge: judgePools,
-  breaking: { events: [byTime], background: [] },
+  breaking: { events: [byVersions], background: [] },
   gen: { controllers: ['x'], kinds: [POOL], keys: ['default/batch', 'default/web'], faultWindowMs: 10_000, maxNth: 8 },
-  minimalEvent: { kind: 'stale-snapshot', nth: 0, params: { versionsBack: 1 } },
+  minimalEvent: { kind: 'stale-snapshot', nth: 0, params: { lagMs: 1, forMs: 1000 } },
   search: { numRuns: 100, shrinksTo: 1 },
 };
 
-faultLaws(timeCase);
+faultLaws(versionsCase);
 
-describe('stale-snapshot by time (reads return a version t ms old)', () => {
+describe('stale-snapshot: a cache that lags, and only moves forward', () => {
   const plan = (...events: FaultPlan['events']): FaultPlan => ({ events, background: [] });
 
-  it('the versions form cannot show this bug: a list k versions back still holds every worker', async () => {
-    for (const versionsBack of [1, 3, 8]) {
-      const run = await runCase(timeCase, poolCounting, plan({ kind: 'stale-snapshot', nth: 3, params: { versionsBack } }));
-      expect(injections(run, 'stale-snapshot')).toBe(1);
+  it('k events behind: the counting controller counts one Worker of three and creates two more', async () => {
+    const run = await runCase(versionsCase, poolCounting, plan(byVersions));
+    expect(run.trace.find((e) => e.type === 'fault:inject')).toMatchObject({ nth: 1, objectKind: WORKER, versionsBehind: 2, forMs: 1000 });
+    expect(judgePools(run)).toMatch(/Pool batch controls [4-9] Workers, expected 3/);
+  });
+
+  it('the cache never goes back: every informer sees each object in resourceVersion order', async () => {
+    for (const p of [plan(byVersions), plan({ kind: 'stale-snapshot', nth: 0, params: { lagMs: 700, forMs: 5000, whole: true } }), { events: [], background: [{ kind: 'stale-snapshot', rate: 0.5, params: { lagMs: 2000 } }] }]) {
+      const run = await runCase(versionsCase, poolNamed, p);
+      const last = new Map<string, number>();
+      for (const e of run.trace) {
+        if (e.type !== 'watch:event' || e['decision'] !== 'deliver') continue;
+        const k = `${String(e['controller'])}/${String(e['kind'])}/${String(e['key'])}`;
+        expect(e['rv'] as number).toBeGreaterThan(last.get(k) ?? 0);
+        last.set(k, e['rv'] as number);
+      }
       expect(judgePools(run)).toBe(true);
     }
   });
 
-  it('a list t ms old leaves out the workers created since, and the counting controller creates them again', async () => {
-    const run = await runCase(timeCase, poolCounting, plan(byTime));
-    expect(run.trace.find((e) => e.type === 'fault:inject')).toMatchObject({ nth: 3, verb: 'list', objectKind: WORKER, ageMs: 50 });
-    expect(judgePools(run)).toBe('Pool batch controls 6 Workers, expected 3');
+  it('with whole, every watch of the controller lags; a lag of 0 changes nothing', async () => {
+    const whole = await runCase(versionsCase, poolCounting, plan({ kind: 'stale-snapshot', nth: 0, params: { lagMs: 500, forMs: 5000, whole: true } }));
+    const delayed = whole.trace.filter((e) => e.type === 'watch:event' && e['decision'] === 'delay').map((e) => e['kind']);
+    expect(new Set(delayed)).toEqual(new Set([POOL, WORKER]));
+    const none = await runCase(versionsCase, poolCounting, plan({ kind: 'stale-snapshot', nth: 0, params: { lagMs: 0, forMs: 5000 } }));
+    expect(injections(none, 'stale-snapshot')).toBe(0);
   });
 
-  it('a read younger than the change it would hide changes nothing', async () => {
-    // the Workers reached the cache at t=101 and the list runs right after: 0 ms old is the cache itself
-    const run = await runCase(timeCase, poolCounting, plan({ kind: 'stale-snapshot', nth: 3, params: { ageMs: 0 } }));
-    expect(injections(run, 'stale-snapshot')).toBe(1);
-    expect(judgePools(run)).toBe(true);
-  });
-
-  it('breaks the single-child reconciler through a get too: 1 ms old, the cache lacks its own status write', async () => {
-    // web reaches the cache at t=101, its status write at t=102, where read 1 runs
-    const stale = plan({ kind: 'stale-snapshot', nth: 1, params: { ageMs: 1 } });
-    expect(judgeSingleChild(await runCase(lawCase, singleChildBuggy, stale))).toMatch(/App web controls 2 Pods/);
-    expect(judgeSingleChild(await runCase(lawCase, singleChildCorrect, stale))).toBe(true);
-    // 2 ms old reaches back before web was cached at all: not found, so nothing is created
-    const older = await runCase(lawCase, singleChildBuggy, plan({ kind: 'stale-snapshot', nth: 1, params: { ageMs: 2 } }));
-    expect(older.trace.find((e) => e.type === 'store:read' && e['staleMs'] === 2)).toBeDefined();
-    expect(judgeSingleChild(older)).toBe(true);
-  });
-
-  it('the background form reads by time too', async () => {
-    const run = await runCase(timeCase, poolCounting, { events: [], background: [{ kind: 'stale-snapshot', rate: 0.5, params: { ageMs: 2000 } }] });
+  it('the background form lags a watch for 2 s now and then', async () => {
+    const run = await runCase(versionsCase, poolCounting, { events: [], background: [{ kind: 'stale-snapshot', rate: 0.5, params: { lagMs: 2000 } }] });
     const fired = run.trace.filter((e) => e.type === 'fault:inject');
     expect(fired.length).toBeGreaterThan(0);
-    for (const e of fired) expect(e).toMatchObject({ ageMs: 2000, background: true });
-    expect(fired.some((e) => e['versionsBack'] !== undefined)).toBe(false);
+    for (const e of fired) expect(e).toMatchObject({ lagMs: 2000, forMs: 2000, background: true });
   });
 
-  it('records the age of a stale get in the trace, and explains it in words', async () => {
-    const run = await runCase(lawCase, singleChildBuggy, plan({ kind: 'stale-snapshot', nth: 1, params: { ageMs: 1 } }));
+  it('explains a lag in words', async () => {
+    const run = await runCase(lawCase, singleChildBuggy, lawCase.breaking);
     const fired = run.trace.find((e) => e.type === 'fault:inject')!;
-    expect(fired).toMatchObject({ verb: 'get', key: 'default/web', ageMs: 1 });
-    expect(fired['versionsBack']).toBeUndefined();
-    expect(fmtFault(fired)).toBe('a get of default/web by controller:single-child-buggy/0 at t=0.102 s returned the object as the cache held it 1 ms earlier (stale-snapshot)');
+    expect(fmtFault(fired)).toBe(`from t=0.101 s the App watch of ${singleChildBuggy.name} lagged 5 ms behind the API server for 1000 ms (stale-snapshot)`);
   });
 
-  it('the arbitrary generates both forms, ages of 1 ms to 5 s, and shrinks a time-based plan toward smaller t', () => {
-    const events = fc.sample(staleSnapshot.arbitrary(timeCase.gen), { seed: 4, numRuns: 300 }).flat();
-    const aged = events.filter((e) => e.params?.['ageMs'] !== undefined);
-    expect(aged.length).toBeGreaterThan(events.length / 5);
-    expect(events.filter((e) => e.params?.['versionsBack'] !== undefined && e.params['list'] === undefined).length).toBeGreaterThan(events.length / 5);
-    for (const e of aged) {
-      expect(Object.keys(e.params!)).toEqual(['ageMs']);
-      expect(e.params!['ageMs']).toBeGreaterThanOrEqual(1);
-      expect(e.params!['ageMs']).toBeLessThanOrEqual(5000);
-    }
-    // a "bug" that needs a read over 700 ms old shrinks to the youngest such read, at the first read
+  it('the arbitrary generates lags by time and by versions and lagging lists, and shrinks toward a 1 ms lag of one watch', () => {
+    const events = fc.sample(staleSnapshot.arbitrary(versionsCase.gen), { seed: 4, numRuns: 300 }).flat();
+    expect(events.filter((e) => e.params?.['lagMs'] !== undefined).length).toBeGreaterThan(events.length / 5);
+    expect(events.filter((e) => e.params?.['versionsBehind'] !== undefined).length).toBeGreaterThan(events.length / 5);
+    expect(events.filter((e) => e.params?.['list'] === true).length).toBeGreaterThan(events.length / 5);
     const out = fc.check(
-      fc.property(staleSnapshot.arbitrary(timeCase.gen), (evs) => !evs.some((e) => ((e.params?.['ageMs'] as number | undefined) ?? 0) > 700)),
+      fc.property(staleSnapshot.arbitrary(versionsCase.gen), (evs) => !evs.some((e) => ((e.params?.['lagMs'] as number | undefined) ?? 0) > 700)),
       { seed: 3, numRuns: 500 },
     );
     expect(out.failed).toBe(true);
-    expect(out.counterexample?.[0]).toEqual([{ kind: 'stale-snapshot', nth: 0, params: { ageMs: 701 } }]);
-    const bg = fc.check(fc.property(staleSnapshot.backgroundArbitrary!(timeCase.gen), (b) => b.params?.['ageMs'] === undefined || (b.params['ageMs'] as number) <= 700), { seed: 3, numRuns: 500 });
-    expect(bg.counterexample?.[0]).toEqual({ kind: 'stale-snapshot', rate: 0, params: { ageMs: 701 } });
-  });
-
-  it('fast-check finds the time form on its own and shrinks it to the youngest read that still breaks the counting controller', async () => {
-    const out = await fc.check(
-      fc.asyncProperty(staleSnapshot.arbitrary(timeCase.gen), async (events) => judgePools(await runCase(timeCase, poolCounting, { events, background: [] })) === true),
-      { seed: 5, numRuns: 200 },
-    );
-    expect(out.failed).toBe(true);
-    // the list right after creating batch's Workers (at t=101, cached at t=102), 1 ms old
-    expect(out.counterexample?.[0]).toEqual([{ kind: 'stale-snapshot', nth: 3, params: { ageMs: 1 } }]);
+    expect(out.counterexample?.[0]).toEqual([{ kind: 'stale-snapshot', nth: 0, params: { lagMs: 701, forMs: 1000 } }]);
   });
 });
 
-describe('Informer.getStale (what a t ms old read sees)', () => {
-  async function setup(keepVersions = 4) {
-    const { Kernel } = await import('../../src/sim/kernel.js');
-    const { Trace } = await import('../../src/sim/trace.js');
+describe('ObjectStore.snapshotAt (what a lagging replica lists)', () => {
+  it('rebuilds the objects of a kind as of a resourceVersion from the retained history', async () => {
     const { ObjectStore } = await import('../../src/store/store.js');
-    const { Seams } = await import('../../src/runtime/seams.js');
-    const { Informer } = await import('../../src/runtime/informer.js');
-    const kernel = new Kernel();
-    const store = new ObjectStore({ clock: kernel.clock });
-    const env = { kernel, store, seams: new Seams(), trace: new Trace(), watchLatencyMs: 1, rewatchDelayMs: 100, traceReads: false };
-    const inf = new Informer(env, { controller: 'c', replica: 0, kind: 'Thing', resyncPeriodMs: 0, keepVersions });
-    const at = (t: number, fn: () => void) => kernel.at(t, fn);
-    const v = (o: StoredObject | undefined) => (o === undefined ? undefined : (o.spec as { v: number }).v);
-    return { kernel, store, inf, at, v };
-  }
-  const thing = { kind: 'Thing', metadata: { name: 'a' }, spec: { v: 1 } };
-
-  it('returns the newest version delivered at least ageMs ago, and nothing before the cache held the object', async () => {
-    const { kernel, store, inf, at, v } = await setup();
-    inf.start(); // synced at t=0
-    at(100, () => store.create('user', thing)); // cached at 101
-    at(200, () => store.patch('user', 'Thing', { name: 'a' }, { spec: { v: 2 } })); // cached at 201
-    await kernel.run(300);
-    expect(kernel.now()).toBe(300);
-    expect(v(inf.getStale('a', { ageMs: 50 }))).toBe(2);
-    expect(v(inf.getStale('a', { ageMs: 99 }))).toBe(2);
-    expect(v(inf.getStale('a', { ageMs: 100 }))).toBe(1);
-    expect(v(inf.getStale('a', { ageMs: 199 }))).toBe(1);
-    expect(inf.getStale('a', { ageMs: 200 })).toBeUndefined();
-    expect(v(inf.getStale('a', { ageMs: 0 }))).toBe(2);
-    expect(v(inf.getStale('a', { versionsBack: 1 }))).toBe(1);
+    const { VirtualClock } = await import('../../src/sim/clock.js');
+    const store = new ObjectStore({ clock: new VirtualClock() });
+    store.create('user', { kind: 'App', metadata: { name: 'a', namespace: 'default' }, spec: { v: 1 } }); // rv 1
+    store.create('user', { kind: 'App', metadata: { name: 'b', namespace: 'default' }, spec: { v: 1 } }); // rv 2
+    store.patch('user', 'App', { namespace: 'default', name: 'a' }, { spec: { v: 2 } }); // rv 3
+    store.delete('user', 'App', { namespace: 'default', name: 'b' }); // rv 4
+    store.create('user', { kind: 'App', metadata: { name: 'c', namespace: 'default' }, spec: { v: 1 } }); // rv 5
+    const at = (rv: number) => store.snapshotAt('App', rv)!.map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}`).sort();
+    expect(at(5)).toEqual(['a@3', 'c@5']);
+    expect(at(3)).toEqual(['a@3', 'b@2']);
+    expect(at(2)).toEqual(['a@1', 'b@2']);
+    expect(at(0)).toEqual([]);
+    // compaction makes old watches 410, but a lagging replica still has its older state
+    store.compact('App');
+    expect(at(2)).toEqual(['a@1', 'b@2']);
   });
 
-  it('never reaches back before the first list: a controller reads only a synced cache', async () => {
-    const { kernel, store, inf, at, v } = await setup();
-    at(500, () => {
-      store.create('user', thing);
-      inf.start();
-    });
-    await kernel.run(600);
-    expect(v(inf.getStale('a', { ageMs: 400 }))).toBe(1);
-  });
-
-  it('once older versions were dropped, the oldest kept one stands in for them', async () => {
-    const { kernel, store, inf, at, v } = await setup(2);
-    inf.start();
-    at(100, () => store.create('user', thing));
-    at(200, () => store.patch('user', 'Thing', { name: 'a' }, { spec: { v: 2 } }));
-    await kernel.run(250);
-    expect(inf.getStale('a', { ageMs: 200 })).toBeUndefined();
-    at(300, () => store.patch('user', 'Thing', { name: 'a' }, { spec: { v: 3 } }));
-    await kernel.run(400);
-    expect(v(inf.getStale('a', { ageMs: 350 }))).toBe(2);
-  });
-
-  it('a deleted object stays deleted (its history goes with it)', async () => {
-    const { kernel, store, inf, at } = await setup();
-    inf.start();
-    at(100, () => store.create('user', thing));
-    at(200, () => store.delete('user', 'Thing', { name: 'a' }));
-    await kernel.run(300);
-    expect(inf.getStale('a', { ageMs: 150 })).toBeUndefined();
+  it('cannot reach back past the history the store retains', async () => {
+    const { ObjectStore } = await import('../../src/store/store.js');
+    const { VirtualClock } = await import('../../src/sim/clock.js');
+    const store = new ObjectStore({ clock: new VirtualClock(), historyLimit: 2 });
+    for (let v = 1; v <= 4; v++) store.create('user', { kind: 'App', metadata: { name: `a${v}`, namespace: 'default' }, spec: {} });
+    expect(store.snapshotAt('App', 3)!.length).toBe(3);
+    expect(store.snapshotAt('App', 1)).toBeUndefined();
   });
 });
 

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { judgeSingleChild, singleChildScenario } from '../../examples/fault-targets/single-child/app.js';
 import { singleChildBuggy } from '../../examples/fault-targets/single-child/buggy.js';
@@ -16,7 +17,7 @@ const lawCase: FaultLawCase = {
   // lacks status.child and the Pod's ADDED makes the buggy controller create a second Pod
   breaking: { events: [{ kind: 'watch-disconnect', nth: 2, params: { gone: true } }], background: [] },
   gen: { controllers: ['x'], kinds: ['App'], keys: ['default/web', 'default/api'], faultWindowMs: 10_000, maxNth: 8 },
-  minimalEvent: { kind: 'watch-disconnect', nth: 0, params: { gone: false } },
+  minimalEvent: { kind: 'watch-disconnect', nth: 0, params: { how: 'cut' } },
   search: { numRuns: 100, shrinksTo: 1 },
 };
 
@@ -35,5 +36,21 @@ describe('watch-disconnect', () => {
     const run = await runCase(lawCase, singleChildCorrect, lawCase.breaking);
     const cut = run.trace.find((e) => e.type === 'watch:event' && e['decision'] === 'gone')!;
     expect(run.trace.some((e) => e.type === 'informer:relist' && e.t >= cut.t + 1000 && e.t < 10_000)).toBe(true);
+  });
+
+  it('a clean close (timeoutSeconds) is re-watched at once; an ERROR event after the back-off; both replay what was in flight', async () => {
+    for (const [how, after] of [['close', 0], ['error', 1000]] as const) {
+      const run = await runCase(lawCase, singleChildCorrect, { events: [{ kind: 'watch-disconnect', nth: 2, params: { how } }], background: [] });
+      const end = run.trace.find((e) => e.type === 'watch:event' && e['decision'] === how)!;
+      const replay = run.trace.find((e) => e.type === 'watch:event' && e['decision'] === 'deliver' && e['rv'] === end['rv'])!;
+      expect(replay.t - end.t).toBeGreaterThanOrEqual(after);
+      expect(replay.t - end.t).toBeLessThan(after + 10);
+      expect(run.trace.find((e) => e.type === 'fault:inject')).toMatchObject({ how });
+    }
+  });
+
+  it('the arbitrary shrinks toward a cut and generates every way a stream ends', () => {
+    const hows = new Set(fc.sample(watchDisconnect.arbitrary(lawCase.gen), { seed: 1, numRuns: 200 }).flat().map((e) => e.params?.['how']));
+    expect(hows).toEqual(new Set(['cut', 'close', 'error', 'gone']));
   });
 });

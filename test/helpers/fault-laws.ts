@@ -3,7 +3,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { allFaults } from '../../faults/index.js';
 import type { EnvironmentActor } from '../../src/harness/environment.js';
-import type { FaultGenContext, FaultModule } from '../../src/harness/fault.js';
+import { defineFault, type FaultGenContext, type FaultModule } from '../../src/harness/fault.js';
+import { check as harnessCheck } from '../../src/harness/check.js';
+import type { CheckOptions } from '../../src/harness/check-options.js';
+import { tapWatchStreams } from '../../src/kube-rest/watch-stream.js';
+import { realism, streamViolations, type StreamLine } from './realism.js';
 import type { BackgroundFault, FaultEvent, FaultPlan } from '../../src/harness/fault-plan.js';
 import type { RunRecord } from '../../src/harness/property.js';
 import type { Scenario } from '../../src/harness/scenario.js';
@@ -190,6 +194,68 @@ export function faultLaws(c: FaultLawCase): void {
         recordSearch(`${c.fault.kind} (${label})`, out.numRuns, out.counterexample?.[0]?.length);
         expect(out.failed).toBe(true);
         expect(out.counterexample?.[0]).toHaveLength(search.shrinksTo);
+      });
+    }
+  });
+}
+
+// ---- the realism law (SPEC §3, issue 11): only histories a real control plane can produce ----
+
+/** A correct controller (or several sharing a world) the realism law runs a fault over. */
+export interface RealismTarget {
+  name: string;
+  controllers: readonly ControllerDefinition[];
+  options: Omit<CheckOptions, 'properties' | 'faults' | 'runs' | 'seed'>;
+}
+
+/** `fault` at high intensity: its background (when it has one) always at rate 0.5. */
+export function intense(fault: FaultModule): FaultModule {
+  const bg = fault.backgroundArbitrary;
+  return defineFault({ ...fault, ...(bg ? { backgroundArbitrary: (ctx: FaultGenContext) => bg(ctx).map((b) => ({ ...b, rate: 0.5 })) } : {}) });
+}
+
+/**
+ * Runs `faults` (each at high intensity, all enabled) over `target` and returns what the
+ * realism law found: the check's failure (a), (b), (c) shrunk to a minimal scenario, the HTTP
+ * streams' violations (d), and how often the faults fired (a law that never fires proves nothing).
+ */
+export async function realismCheck(faults: readonly FaultModule[], target: RealismTarget, options: { runs: number; seed: number }): Promise<{ failure: string | undefined; streams: string[]; fired: number }> {
+  const lines: StreamLine[] = [];
+  const untap = tapWatchStreams((l) => lines.push(l));
+  let fired = 0;
+  try {
+    const r = await harnessCheck(target.controllers, {
+      ...target.options,
+      faults: faults.map(intense),
+      properties: [realism()],
+      runs: options.runs,
+      seed: options.seed,
+      swarm: false,
+      maxFaultEvents: 8,
+      coverage: false,
+      determinism: false,
+      shrink: { maxSteps: 100, maxMinimizeTests: 100 },
+    });
+    fired = r.coverage.reduce((n, c) => n + c.injected, 0);
+    return { failure: r.ok ? undefined : `${r.summary}\n${r.explanation}\nscenario: ${JSON.stringify(r.scenario)}`, streams: streamViolations(lines), fired };
+  } finally {
+    untap();
+  }
+}
+
+/**
+ * Declares the realism law of one fault over correct controllers: at high intensity, (a) every
+ * informer's view of every object moves forward except at a recorded time travel, (b) every watch
+ * stream is in resourceVersion order, (c) every stored object and every change passes the store's
+ * validation, (d) every watch stream served over HTTP is a valid kube-apiserver stream.
+ */
+export function realismLaw(fault: FaultModule, targets: readonly RealismTarget[], options: { runs: number; seed: number }): void {
+  describe(`${fault.kind} realism law`, () => {
+    for (const t of targets) {
+      it(`produces only realistic histories over ${t.name}`, { timeout: 60_000 }, async () => {
+        const r = await realismCheck([fault], t, options);
+        expect(r.failure).toBeUndefined();
+        expect(r.streams).toEqual([]);
       });
     }
   });

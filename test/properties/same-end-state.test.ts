@@ -50,9 +50,10 @@ describe('sameEndState', () => {
 
 describe('same-end-state false positives (regressions)', () => {
   it('an owned object written twice on the way ends in the same state: its generation is not compared', async () => {
-    // found by bench/hunt-false-positives.ts: the App's ADDED event arrives after its update, so
-    // the controller creates the Pod with the old image and then patches it (generation 2);
-    // the fault-free run creates it with the new image (generation 1)
+    // found by bench/hunt-false-positives.ts: the App watch lags one event behind, so the
+    // controller creates the Pod from the App's first version (the old image) and patches it
+    // when the update arrives (generation 2); the fault-free run creates it with the new image
+    // (generation 1)
     const s: Scenario = {
       seed: 1,
       controllers: [{ name: 'single-child-correct' }],
@@ -61,7 +62,7 @@ describe('same-end-state false positives (regressions)', () => {
         { at: 0, type: 'create', object: { kind: 'App', metadata: { name: 'web', namespace: 'default' }, spec: { image: 'nginx:1' } } },
         { at: 0, type: 'patch', kind: 'App', key: 'default/web', patch: { spec: { image: 'nginx:2' } } },
       ],
-      faults: { events: [{ kind: 'reordering', nth: 0, params: { holdMs: 886 } }], background: [] },
+      faults: { events: [{ kind: 'stale-snapshot', nth: 0, params: { versionsBehind: 1, forMs: 1000 } }], background: [] },
       options: { faultWindowMs: 10_000, settleMs: 10_000 },
     };
     const side = { controllers: [singleChildCorrect] };

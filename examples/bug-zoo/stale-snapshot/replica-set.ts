@@ -18,7 +18,12 @@ export interface ReplicaSetStatus {
 }
 export type ReplicaSet = StoredObject<ReplicaSetSpec, ReplicaSetStatus>;
 export interface PodSpec {
-  image: string;
+  containers: { name: string; image: string }[];
+}
+
+/** A pod of the set runs its image in one container. */
+function podSpec(image: string): PodSpec {
+  return { containers: [{ name: 'app', image }] };
 }
 export type Pod = StoredObject<PodSpec>;
 
@@ -43,13 +48,14 @@ export function podOf(rs: ReplicaSet, name: { name: string } | { generateName: s
       labels: { app: rs.metadata.name },
       ownerReferences: [{ kind: RS_KIND, name: rs.metadata.name, uid: rs.metadata.uid, controller: true }],
     },
-    spec: { image: rs.spec.image },
+    spec: podSpec(rs.spec.image),
   };
 }
 
 /** Puts back the template's spec on pods someone edited (or that an image change left behind). */
 export async function repairPods(ctx: ReconcileContext, rs: ReplicaSet, pods: Pod[]): Promise<void> {
-  for (const p of pods) if (!sameJson(p.spec, { image: rs.spec.image })) await ctx.client.update({ ...p, spec: { image: rs.spec.image } });
+  // a container's image is the one field of a Pod that may change
+  for (const p of pods) if (!sameJson(p.spec, podSpec(rs.spec.image))) await ctx.client.update({ ...p, spec: podSpec(rs.spec.image) });
 }
 
 export async function deletePod(ctx: ReconcileContext, p: Pod): Promise<void> {

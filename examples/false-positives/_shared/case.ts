@@ -18,4 +18,10 @@ export interface FalsePositiveCase {
   options: Omit<CheckOptions, 'properties' | 'faults' | 'runs' | 'seed'>;
   /** Properties configured for this controller (they replace the built-in of the same name). */
   properties?: readonly Property[];
+  /**
+   * Its buggy twin, where the corpus found a mechanism worth keeping: the same controller with the
+   * one mistake a fault (or the API server's validation) must expose, the properties that catch
+   * it, and why. The corpus gate checks the twin fails, so a fault made too gentle is noticed.
+   */
+  buggy?: { controllers: readonly ControllerDefinition[]; caughtBy: readonly string[]; why: string };
 }

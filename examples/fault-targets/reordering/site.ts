@@ -3,7 +3,8 @@ import type { FaultPlan, RunRecord, Scenario, StoredObject } from '../../../src/
 /**
  * The site fixture: a controller stamps each `Site` with a hash of its spec (the "last
  * applied" annotation pattern) while the user changes the spec. The controller must never undo
- * the user's change.
+ * the user's change, not even for a while. A cache that lags behind the user's change is what
+ * shows it (stale-snapshot).
  */
 export const SITE = 'Site';
 export const HASH = 'example.dev/spec-hash';
@@ -32,8 +33,13 @@ export function siteScenario(controller: string, faults: FaultPlan, seed = 1): S
   };
 }
 
-/** Healthy when the user's last spec survived and the annotation matches it. */
+/**
+ * Healthy when no controller write ever changed the user's spec (a lost update, even one a later
+ * write repaired), the user's last spec survived and the annotation matches it.
+ */
 export function judgeSite(run: RunRecord): true | string {
+  const reverted = run.writes.find((w) => w.kind === SITE && w.actor.startsWith('controller:') && w.error === undefined && !w.noop && w.changed.includes('spec.replicas'));
+  if (reverted) return `${reverted.actor} overwrote spec.replicas at t=${reverted.t} (a lost update of the user's change)`;
   const site = run.finalObjects.find((o) => o.kind === SITE) as unknown as StoredObject<SiteSpec> | undefined;
   if (!site) return 'the Site is gone';
   if (site.spec.replicas !== 5) return `spec.replicas is ${site.spec.replicas}: the user's change to 5 was overwritten (last written by ${lastSpecWriter(run)})`;

@@ -17,7 +17,17 @@ export interface AppStatus {
   observedGeneration?: number;
 }
 export interface PodSpec {
-  image: string;
+  containers: { name: string; image: string }[];
+}
+
+/** A Pod spec running `image` (its one container). */
+export function podSpecFor(image: string): PodSpec {
+  return { containers: [{ name: 'app', image }] };
+}
+
+/** The image a Pod runs. */
+export function imageOf(pod: StoredObject<PodSpec>): string | undefined {
+  return pod.spec.containers?.[0]?.image;
 }
 
 /** The controller reference of a Pod owned by `app`. */
@@ -53,7 +63,7 @@ export function judgeSingleChild(run: RunRecord): true | string {
     const mine = pods.filter((p) => p.metadata.ownerReferences.some((r) => r.controller && r.uid === a.metadata.uid));
     if (mine.length !== 1) return `App ${a.metadata.name} controls ${mine.length} Pods (${names(mine)}), expected exactly 1`;
     const pod = mine[0]!;
-    if (pod.spec.image !== a.spec.image) return `Pod ${pod.metadata.name} runs ${pod.spec.image}, App ${a.metadata.name} wants ${a.spec.image}`;
+    if (imageOf(pod) !== a.spec.image) return `Pod ${pod.metadata.name} runs ${String(imageOf(pod))}, App ${a.metadata.name} wants ${a.spec.image}`;
     if (a.status.child !== pod.metadata.name) return `App ${a.metadata.name} status.child is ${String(a.status.child)}, its Pod is ${pod.metadata.name}`;
   }
   return true;

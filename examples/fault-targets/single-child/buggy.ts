@@ -1,5 +1,5 @@
-import { defineController } from '../../../src/index.js';
-import { APP, POD, ownerRefTo, type AppSpec, type AppStatus } from './app.js';
+import { defineController, type JsonObject } from '../../../src/index.js';
+import { APP, POD, ownerRefTo, podSpecFor, type AppSpec, type AppStatus } from './app.js';
 
 /**
  * Buggy: trusts its own bookkeeping in a cached read. When `status.child` is unset it creates a
@@ -20,7 +20,7 @@ export const singleChildBuggy = defineController({
     const pod = await ctx.client.create({
       kind: POD,
       metadata: { generateName: `${app.metadata.name}-`, namespace: app.metadata.namespace, ownerReferences: [ownerRefTo(app)] },
-      spec: { image: app.spec.image },
+      spec: podSpecFor(app.spec.image) as unknown as JsonObject,
     });
     await ctx.client.patchStatus(APP, ctx.key, { status: { child: pod.metadata.name, observedGeneration: app.metadata.generation } });
   },

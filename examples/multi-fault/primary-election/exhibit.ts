@@ -7,7 +7,7 @@ import { DATABASE } from './database.js';
 export const primaryElection: MultiFaultExhibit = {
   name: 'primary-election',
   description: 'a Database controller fails over when a stale instance list shows no primary, and promotes the first instance of a list that came back in another order: two primaries, the healthy one demoted',
-  needs: ['stale-snapshot: the cached instance list read from before the primary was labelled', 'list-order: that same list in another order'],
+  needs: ['stale-snapshot: the instance watch lags one event behind, so the cached list predates the primary\'s label', 'list-order: that same list in another order'],
   caughtBy: 'same-end-state',
   property: () => sameEndState(),
   buggy: [primaryElectionBuggy],
@@ -23,7 +23,7 @@ export const primaryElection: MultiFaultExhibit = {
     workload: [{ at: 0, type: 'create', object: { kind: DATABASE, metadata: { name: 'orders', namespace: 'default' }, spec: { replicas: 3, version: '15' } } }],
     faults: {
       events: [
-        { kind: 'stale-snapshot', nth: 5, params: { versionsBack: 1 } },
+        { kind: 'stale-snapshot', nth: 1, params: { versionsBehind: 1, forMs: 1000 } },
         { kind: 'list-order', nth: 2, params: { order: 1 } },
       ],
       background: [],

@@ -1,4 +1,5 @@
 import { permuteList } from '../../runtime/list-permutation.js';
+import type { TraceEntry } from '../../sim/trace.js';
 import { DerivationBuilder, type Derivation, type Strategy } from './strategy.js';
 import { controllerActor, type ReadAt, type TraceIndex } from './trace-index.js';
 
@@ -7,38 +8,56 @@ function writesAfter(r: ReadAt): boolean {
   return r.reconcile !== undefined && r.reconcile.steps.some((s) => s.at.index > r.index);
 }
 
-/** Whether the object (or, for a list, any object of the kind) had two or more versions before the read. */
-function olderVersionBefore(ix: TraceIndex, read: ReadAt): boolean {
-  const e = read.entry;
-  const twoBefore = (versions: readonly { index: number }[] | undefined) => (versions?.filter((v) => v.index < read.index).length ?? 0) >= 2;
-  if (e['verb'] === 'get') return twoBefore(ix.versions.get(`${String(e['kind'])} ${String(e['key'])}`));
-  for (const [id, versions] of ix.versions) if (id.startsWith(`${String(e['kind'])} `) && twoBefore(versions)) return true;
-  return false;
+/**
+ * The watch delivery a cached read rests on: the last one before it that brought the read object
+ * (a get) or any object of the kind (a list) to the reading replica's cache.
+ */
+function deliveryBefore(ix: TraceIndex, r: ReadAt): TraceEntry | undefined {
+  const who = controllerActor(r.entry['actor']);
+  if (!who) return undefined;
+  const key = r.entry['verb'] === 'get' ? r.entry['key'] : undefined;
+  let found: TraceEntry | undefined;
+  for (const d of ix.deliveries) {
+    if ((ix.position.get(d) ?? Infinity) > r.index) break;
+    if (d['decision'] !== 'deliver' || d['replay'] === true) continue;
+    if (d['controller'] !== who.controller || d['replica'] !== who.replica || d['kind'] !== r.entry['kind']) continue;
+    if (key !== undefined && d['key'] !== key) continue;
+    found = d;
+  }
+  return found;
 }
 
 /**
- * A stale read of every object read before a write of the same reconcile (Sieve's stale state):
- * the cached get or list of each read returns what the cache held one version earlier. Pruned: a
- * read after which the reconcile made no change, and a read of objects that had no earlier version.
+ * A stale read of every object read before a write of the same reconcile (Sieve's stale state),
+ * the way a real cache is stale: the watch delivery the cached get or list rests on is held back
+ * (a lagging watch, in order) until just after the reconcile's first change, so the read shows
+ * what the cache held before it (an older version, or for a new object nothing). Pruned: a read
+ * after which the reconcile made no change, a read no delivery brought, and a read resting on a
+ * delivery already held back.
  */
 export const staleReadBeforeWrite: Strategy = {
   name: 'stale-read-before-write',
   kind: 'stale-snapshot',
   derive(ix: TraceIndex): Derivation {
     const b = new DerivationBuilder('stale-read-before-write');
+    const held = new Set<unknown>();
     for (const r of ix.cachedReads) {
       if (!writesAfter(r)) {
         b.prune('no change follows it in its reconcile');
         continue;
       }
-      if (!olderVersionBefore(ix, r)) {
-        b.prune('nothing older to show: the object had one version');
+      // what the cache held before that delivery is older (for a first version: nothing)
+      const d = deliveryBefore(ix, r);
+      if (!d || held.has(d['seq'])) {
+        b.prune(d ? 'it rests on a delivery an earlier plan holds back' : 'no watch delivery brought what it read');
         continue;
       }
+      held.add(d['seq']);
+      const change = r.reconcile!.steps.find((s) => s.at.index > r.index)!;
       const e = r.entry;
       b.add({
-        target: `cached ${String(e['verb'])} #${r.seq} of ${String(e['kind'])}${e['key'] !== undefined ? ` ${String(e['key'])}` : ''} by ${String(e['actor'])} at t=${e.t} ms, one version stale, before its reconcile's changes`,
-        events: [{ kind: 'stale-snapshot', nth: r.seq, params: { versionsBack: 1 } }],
+        target: `cached ${String(e['verb'])} #${r.seq} of ${String(e['kind'])}${e['key'] !== undefined ? ` ${String(e['key'])}` : ''} by ${String(e['actor'])} at t=${e.t} ms, one delivery behind (held back until just after its reconcile's first change)`,
+        events: [{ kind: 'stale-snapshot', nth: Number(d['seq']), target: String(d['controller']), params: { lagMs: change.at.entry.t - d.t + 1, forMs: 1 } }],
         at: r.index,
       });
     }

@@ -77,6 +77,9 @@ describe('createDownstream: fast path', () => {
     });
     expect(dns.createdCount).toBe(1);
     expect(ds.log.map((r) => r.status)).toEqual([201, 201, 201, 201]);
+    // the log shows which answers were replays (properties read it: a key reused after a deletion)
+    expect(ds.log.map((r) => r.responseHeaders?.['idempotent-replayed'] ?? null)).toEqual([null, 'true', 'true', 'true']);
+    expect(ds.log.every((r) => r.responseHeaders?.['location'] === `${DNS}/records/1`)).toBe(true);
   });
 
   it('records every request with its fields', async () => {
@@ -88,12 +91,12 @@ describe('createDownstream: fast path', () => {
       await ds.fetch(task, 'dns-controller/0', `${DNS}/records/99`, { method: 'DELETE' });
     });
     expect(ds.log).toEqual([
-      { seq: 0, t: 10, tEnd: 10, actor: 'dns-controller/0', method: 'POST', url: `${DNS}/records`, endpoint: `POST ${DNS}/records`, status: 201, outcome: 'ok', mutating: true, applied: true },
+      { seq: 0, t: 10, tEnd: 10, actor: 'dns-controller/0', method: 'POST', url: `${DNS}/records`, endpoint: `POST ${DNS}/records`, status: 201, outcome: 'ok', mutating: true, applied: true, responseHeaders: { 'content-type': 'application/json', location: `${DNS}/records/1` } },
       {
         seq: 1, t: 10, tEnd: 50, actor: 'dns-controller/0', method: 'GET', url: `${DNS}/records/1?verbose=1`, endpoint: `GET ${DNS}/records/:id`,
-        status: 200, outcome: 'ok', mutating: false, fault: 'latency', applied: true,
+        status: 200, outcome: 'ok', mutating: false, fault: 'latency', applied: true, responseHeaders: { 'content-type': 'application/json' },
       },
-      { seq: 2, t: 50, tEnd: 50, actor: 'dns-controller/0', method: 'DELETE', url: `${DNS}/records/99`, endpoint: `DELETE ${DNS}/records/:id`, status: 404, outcome: 'http-error', mutating: true, applied: true },
+      { seq: 2, t: 50, tEnd: 50, actor: 'dns-controller/0', method: 'DELETE', url: `${DNS}/records/99`, endpoint: `DELETE ${DNS}/records/:id`, status: 404, outcome: 'http-error', mutating: true, applied: true, responseHeaders: { 'content-type': 'application/json' } },
     ]);
   });
 
@@ -141,7 +144,7 @@ describe('createDownstream: fault decisions', () => {
     expect(r.value.ok).toBe(false);
     expect(r.value.headers.get('Retry-After')).toBe('3');
     expect(dns.createdCount).toBe(0);
-    expect(ds.log[0]).toMatchObject({ status: 429, outcome: 'http-error', fault: 'status', applied: false });
+    expect(ds.log[0]).toMatchObject({ status: 429, outcome: 'http-error', fault: 'status', applied: false, responseHeaders: { 'content-type': 'application/json', 'retry-after': '3' } });
   });
 
   it('latency: advances virtual time only', async () => {
@@ -302,9 +305,9 @@ describe('createDownstream: msw handlers', () => {
       return [a instanceof Response, await a.json(), b.status, await b.json()];
     });
     expect(r).toEqual({ ok: true, value: [true, { id: '12345', up: true }, 201, { got: { x: 1 } }], at: 0 });
-    expect(ds.log.map((x) => [x.endpoint, x.status, x.outcome])).toEqual([
-      ['GET https://status.example/items/:id', 200, 'ok'],
-      ['POST https://status.example/items', 201, 'ok'],
+    expect(ds.log.map((x) => [x.endpoint, x.status, x.outcome, x.responseHeaders?.['content-type']])).toEqual([
+      ['GET https://status.example/items/:id', 200, 'ok', 'application/json'],
+      ['POST https://status.example/items', 201, 'ok', 'application/json'],
     ]);
   });
 

@@ -68,19 +68,25 @@ describe('crash strategies: only points between two steps of a reconcile', () =>
 });
 
 describe('stale-read-before-write', () => {
-  it('every cached read a change of its reconcile follows, when there is something older to show', () => {
+  const deliver = (t: number, seq: number, key: string, rv: number): TraceEntry => ({ t, type: 'watch:event', controller: 'a', replica: 0, kind: 'RS', key, event: 'MODIFIED', rv, decision: 'deliver', seq });
+  it('holds back the delivery each cached read rests on until just after its reconcile\'s first change', () => {
     const run = fakeRun({
       trace: [
         w(0, 'user', { rv: 1 }),
+        deliver(0, 0, 'default/a', 1),
         start(1, 'a'),
-        read(1, 'controller:a/0'), // one version only: pruned
+        read(1, 'controller:a/0'), // rests on delivery 0: held back, the cache shows nothing
         w(1, 'controller:a/0', { rv: 2 }),
         end(1, 'a'),
+        deliver(1, 1, 'default/a', 2),
+        w(1, 'user', { key: 'default/b', rv: 3 }),
+        deliver(1, 2, 'default/b', 3),
         start(2, 'a'),
-        read(2, 'controller:a/0'),
-        read(2, 'controller:a/0', { verb: 'list', key: undefined, count: 1 }),
+        read(2, 'controller:a/0'), // rests on delivery 1
+        read(2, 'controller:a/0', { verb: 'list', key: undefined, count: 2 }), // rests on delivery 2 (the kind's last)
+        read(2, 'controller:a/0'), // delivery 1 again: pruned
         read(2, 'controller:a/0', { cached: false }), // live: not counted
-        w(2, 'controller:a/0', { rv: 3 }),
+        w(2, 'controller:a/0', { rv: 4 }),
         read(2, 'controller:a/0'), // nothing after it
         end(2, 'a'),
         settle,
@@ -88,10 +94,11 @@ describe('stale-read-before-write', () => {
     });
     const d = derive('stale-read-before-write', run);
     expect(d.plans.map((p) => p.events[0])).toEqual([
-      { kind: 'stale-snapshot', nth: 1, params: { versionsBack: 1 } },
-      { kind: 'stale-snapshot', nth: 2, params: { versionsBack: 1 } },
+      { kind: 'stale-snapshot', nth: 0, target: 'a', params: { lagMs: 2, forMs: 1 } },
+      { kind: 'stale-snapshot', nth: 1, target: 'a', params: { lagMs: 2, forMs: 1 } },
+      { kind: 'stale-snapshot', nth: 2, target: 'a', params: { lagMs: 2, forMs: 1 } },
     ]);
-    expect(d.pruned).toEqual({ 'nothing older to show: the object had one version': 1, 'no change follows it in its reconcile': 1 });
+    expect(d.pruned).toEqual({ 'no change follows it in its reconcile': 1, 'it rests on a delivery an earlier plan holds back': 1 });
     expect(staleReadPlans(run)).toEqual(d.plans);
   });
 });

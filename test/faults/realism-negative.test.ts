@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { ordinalMembers } from '../../examples/false-positives/ordinal-members.js';
+import { defineFault, type FaultModule } from '../../src/harness/fault.js';
+import type { World } from '../../src/harness/world.js';
+import type { Informer } from '../../src/runtime/informer.js';
+import type { WatchEvent } from '../../src/store/watch.js';
+import fc from 'fast-check';
+import { realismCheck, type RealismTarget } from '../helpers/fault-laws.js';
+import { streamViolations, watchViolations } from '../helpers/realism.js';
+
+/**
+ * The realism law cannot pass trivially: fault modules that produce what no real control plane
+ * produces (written here on purpose, reaching past the seams into the runtime and the store, as
+ * the old fault modules effectively did) fail it, and so do invalid HTTP watch streams.
+ */
+const target: RealismTarget = { name: ordinalMembers.name, controllers: ordinalMembers.controllers, options: { ...ordinalMembers.options, maxObjects: 1, maxActions: 1 } };
+
+function informers(world: World): Informer[] {
+  return world.managers.flatMap((m) => m.instances).flatMap((i) => i.allInformers());
+}
+
+/** Delivers an older version of an object after a newer one (the old reordering and stale reads). */
+const timeMachine: FaultModule = defineFault({
+  kind: 'test-time-machine',
+  models: 'an informer that applies an older event after a newer one (unrealistic on purpose)',
+  survivedBy: 'nothing: a real control plane never does this',
+  actsOn: 'watch',
+  arbitrary: () => fc.constant([{ kind: 'test-time-machine' }]),
+  install({ world, fired }) {
+    const first = new Map<string, WatchEvent>();
+    return world.seams.install({
+      onWatchEvent(i) {
+        const k = `${i.controller}/${i.kind}/${i.event.object.metadata.name}`;
+        const old = first.get(k);
+        if (!old) {
+          first.set(k, i.event);
+          return undefined;
+        }
+        const inf = informers(world).find((x) => x.kind === i.kind)!;
+        const raw = inf as unknown as { generation: number; deliver(ev: WatchEvent, gen: number, seq: number): void };
+        world.kernel.after(50, () => raw.deliver(old, raw.generation, i.seq));
+        fired({ key: k });
+        return undefined;
+      },
+    });
+  },
+});
+
+/** Changes an immutable field of a Pod behind the store's back (the old drift "modify"). */
+const forger: FaultModule = defineFault({
+  kind: 'test-forger',
+  models: 'a write that bypasses validation (unrealistic on purpose)',
+  survivedBy: 'nothing',
+  actsOn: 'environment',
+  arbitrary: () => fc.constant([{ kind: 'test-forger' }]),
+  install({ world, fired }) {
+    let done = false;
+    world.afterWrite.push((w) => {
+      if (done || w.kind !== 'Pod' || w.verb === 'create' || w.rv === undefined || w.removed) return;
+      const pods = (world.store as unknown as { kinds: Map<string, { objects: Map<string, { spec: Record<string, unknown>; metadata: Record<string, unknown> }> }> }).kinds.get('Pod')!.objects;
+      const pod = pods.get(w.key);
+      if (!pod) return;
+      done = true;
+      // a new version of the Pod with its volumes gone: kube-apiserver refuses that update
+      pods.set(w.key, { ...pod, spec: { ...pod.spec, volumes: [] }, metadata: { ...pod.metadata, resourceVersion: `${w.rv}-forged` } });
+      fired({ key: w.key });
+    });
+    return () => {
+      done = true;
+    };
+  },
+});
+
+describe('the realism law fails on unrealistic fault modules', () => {
+  it('(a)/(b): an informer that applies an older version after a newer one', { timeout: 30_000 }, async () => {
+    const r = await realismCheck([timeMachine], target, { runs: 5, seed: 1 });
+    expect(r.failure).toMatch(/^\((a|b)\) /);
+    expect(r.failure).toMatch(/went from rv \d+ back to rv \d+|after rv \d+ on the same stream/);
+  });
+
+  it('(c): an object changed in a way the API server refuses', { timeout: 30_000 }, async () => {
+    const r = await realismCheck([forger], target, { runs: 5, seed: 1 });
+    expect(r.failure).toMatch(/^\(c\) Pod .* changed in a way the API server refuses .*: spec: Forbidden: pod updates may not change fields/);
+  });
+
+  it('(a): a relist that goes back without a recorded time travel', () => {
+    const trace = [
+      { t: 1, type: 'watch:event' as const, controller: 'c', replica: 0, kind: 'K', key: 'a', event: 'ADDED', rv: 5, decision: 'deliver', seq: 0 },
+      { t: 2, type: 'informer:relist' as const, controller: 'c', replica: 0, kind: 'K', count: 1, rv: 3 },
+    ];
+    expect(watchViolations(trace)).toEqual(['(a) c/0/K relisted at rv 3 at t=2 after it held rv 5, with no time travel recorded']);
+    expect(watchViolations([...trace.slice(0, 1), { t: 2, type: 'informer:time-travel', controller: 'c', replica: 0, kind: 'K', reason: 'relist', fromRv: 6, toRv: 3, cachedRv: 5 }, trace[1]!])).toEqual([]);
+  });
+
+  it('(d): HTTP watch streams that kube-apiserver would never send', () => {
+    const line = (stream: number, obj: unknown) => ({ stream, actor: 'controller:x/0', kind: 'ConfigMap', text: `${JSON.stringify(obj)}\n` });
+    const cm = (name: string, rv: number) => ({ type: 'MODIFIED', object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'd', resourceVersion: String(rv) } } });
+    expect(streamViolations([line(1, cm('a', 5)), line(1, cm('b', 3))])).toEqual(['(d) stream 1 (controller:x/0 watching ConfigMap): resourceVersion 3 after 5']);
+    expect(streamViolations([line(2, { type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 410 } }), line(2, cm('a', 6))])[0]).toMatch(/a line after its ERROR event/);
+    expect(streamViolations([line(3, { type: 'ERROR', object: { message: 'oops' } })])[0]).toMatch(/an ERROR event without a Failure Status/);
+    expect(streamViolations([{ stream: 4, actor: 'a', kind: 'ConfigMap', text: '{"type":"ADDED"\n' }])[0]).toMatch(/not JSON/);
+    expect(streamViolations([line(5, { type: 'SOMETHING', object: {} })])[0]).toMatch(/not a watch event/);
+    // valid: initial ADDED events in key order, then events in resourceVersion order, a bookmark, an ERROR last
+    const valid = [
+      line(6, { ...cm('b', 7), type: 'ADDED' }),
+      line(6, { ...cm('a', 9), type: 'ADDED' }),
+      line(6, cm('a', 10)),
+      line(6, { type: 'BOOKMARK', object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: '11' } } }),
+      line(6, { type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 410, reason: 'Expired' } }),
+    ];
+    expect(streamViolations(valid)).toEqual([]);
+  });
+});

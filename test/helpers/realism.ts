@@ -1,0 +1,170 @@
+import type { Probe, RunRecord } from '../../src/harness/property.js';
+import { defineProperty } from '../../src/harness/property.js';
+import type { WorldView } from '../../src/harness/world.js';
+import { immutabilityErrors } from '../../src/store/immutability.js';
+import { keyOf, type StoredObject } from '../../src/store/object.js';
+import { contentErrors, invalidObject, invalidTransition } from '../../src/store/validation.js';
+import type { TraceEntry } from '../../src/sim/trace.js';
+
+/**
+ * The realism principle (SPEC §3, issue 11) as checks of a recorded run: what a fault may do is
+ * only what a real control plane does. Each check returns the violations it found, in words.
+ *
+ * (a) each informer's view of each object moves forward in resourceVersion, except at a
+ *     recorded time travel (a (re)list from a lagging API server replica);
+ * (b) within one watch stream, events are delivered in resourceVersion order (a replay after a
+ *     reconnect re-sends an object's newest version only);
+ * (c) every stored object passes the store's validation, and every change of one passes its
+ *     update validation (immutable fields);
+ * (d) every watch stream served over HTTP is a valid kube-apiserver stream.
+ */
+
+/** (a) and (b) from the trace. */
+export function watchViolations(trace: readonly TraceEntry[]): string[] {
+  const out: string[] = [];
+  /** Per informer stream: the highest resourceVersion delivered (live), and per key its newest. */
+  const streamRv = new Map<string, number>();
+  const keyRv = new Map<string, number>();
+  /** Per informer: the highest resourceVersion it ever held (across streams), for lists that go back. */
+  const held = new Map<string, number>();
+  const travelled = new Set<string>();
+  for (const e of trace) {
+    const informer = `${String(e['controller'])}/${String(e['replica'])}/${String(e['kind'])}`;
+    if (e.type === 'informer:time-travel') {
+      travelled.add(`${informer}@${e.t}`);
+      continue;
+    }
+    if (e.type === 'informer:list' || e.type === 'informer:relist') {
+      const rv = Number(e['rv']);
+      // a list starts a new stream; one that shows less than the informer held must be recorded as time travel
+      if (rv < (held.get(informer) ?? 0) && !travelled.has(`${informer}@${e.t}`)) out.push(`(a) ${informer} ${e.type === 'informer:list' ? 'listed' : 'relisted'} at rv ${rv} at t=${e.t} after it held rv ${held.get(informer)}, with no time travel recorded`);
+      streamRv.set(informer, rv);
+      if (travelled.has(`${informer}@${e.t}`)) for (const k of [...keyRv.keys()]) if (k.startsWith(`${informer}/`)) keyRv.delete(k);
+      continue;
+    }
+    if (e.type === 'watch:event' && ['disconnect', 'gone', 'close', 'error'].includes(String(e['decision']))) {
+      continue; // the stream ends; its successor starts after the last delivered version
+    }
+    if (e.type !== 'watch:event' || e['decision'] !== 'deliver' || e['via'] === 'http') continue;
+    const rv = Number(e['rv']);
+    const key = `${informer}/${String(e['key'])}`;
+    if (e['replay'] === true) {
+      // (b) a replay re-sends an object's newest version, never an older one
+      if (rv !== keyRv.get(key)) out.push(`(a) ${informer} replayed ${String(e['key'])} at rv ${rv} at t=${e.t}, its newest on the stream being rv ${keyRv.get(key) ?? 'none'}`);
+      continue;
+    }
+    const last = streamRv.get(informer) ?? 0;
+    if (rv <= last) out.push(`(b) ${informer} delivered ${String(e['event'])} ${String(e['key'])} rv ${rv} at t=${e.t} after rv ${last} on the same stream`);
+    const before = keyRv.get(key) ?? 0;
+    if (rv <= before) out.push(`(a) ${informer}'s view of ${String(e['key'])} went from rv ${before} back to rv ${rv} at t=${e.t}`);
+    streamRv.set(informer, Math.max(last, rv));
+    keyRv.set(key, rv);
+    held.set(informer, Math.max(held.get(informer) ?? 0, rv));
+  }
+  return out;
+}
+
+/** (c): a probe after every write that validates every object, and every change since the last look. */
+export function validityProbe(): Probe {
+  const seen = new Map<string, StoredObject>();
+  return {
+    name: 'realism:valid',
+    everyMs: 'write',
+    phases: ['faults', 'settle', 'tail'],
+    fn(view: WorldView) {
+      for (const kind of view.kinds()) {
+        for (const o of view.list(kind)) {
+          const id = `${kind}/${keyOf(o.metadata)}/${o.metadata.uid}`;
+          const bad = invalidObject(o) ?? contentErrors(o).map((f) => `${f.field}: ${f.body}`)[0];
+          if (bad !== undefined) return `(c) ${kind} ${keyOf(o.metadata)} is not valid: ${bad}`;
+          const prev = seen.get(id);
+          if (prev && prev.metadata.resourceVersion !== o.metadata.resourceVersion) {
+            const change = invalidTransition(prev, o) ?? immutabilityErrors(prev, o, undefined).map((f) => `${f.field}: ${f.body}`)[0];
+            if (change !== undefined) return `(c) ${kind} ${keyOf(o.metadata)} changed in a way the API server refuses (rv ${prev.metadata.resourceVersion} → ${o.metadata.resourceVersion}): ${change}`;
+          }
+          seen.set(id, o);
+        }
+      }
+      return true;
+    },
+  };
+}
+
+/** One line a watch stream served over HTTP wrote, or its end. */
+export type StreamLine = { stream: number; actor: string; kind: string; text: string } | { stream: number; actor: string; kind: string; end: true };
+
+const EVENT_TYPES = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
+
+/** (d): every stream is newline-delimited JSON watch events, in resourceVersion order, an ERROR only last. */
+export function streamViolations(lines: readonly StreamLine[]): string[] {
+  const out: string[] = [];
+  const streams = new Map<number, StreamLine[]>();
+  for (const l of lines) {
+    let s = streams.get(l.stream);
+    if (!s) streams.set(l.stream, (s = []));
+    s.push(l);
+  }
+  for (const [id, ls] of streams) {
+    let rv = 0;
+    let initial = true;
+    let errored = false;
+    const perKey = new Map<string, number>();
+    for (const l of ls) {
+      if ('end' in l) continue;
+      const where = `stream ${id} (${l.actor} watching ${l.kind})`;
+      if (errored) out.push(`(d) ${where}: a line after its ERROR event: ${l.text.slice(0, 80)}`);
+      if (!l.text.endsWith('\n') || l.text.slice(0, -1).includes('\n')) out.push(`(d) ${where}: not one JSON object per line: ${JSON.stringify(l.text.slice(0, 80))}`);
+      let ev: { type?: unknown; object?: Record<string, unknown> };
+      try {
+        ev = JSON.parse(l.text) as typeof ev;
+      } catch {
+        out.push(`(d) ${where}: a line that is not JSON: ${l.text.slice(0, 80)}`);
+        continue;
+      }
+      const type = String(ev.type);
+      const obj = ev.object;
+      if (!EVENT_TYPES.has(type) || obj === null || typeof obj !== 'object') {
+        out.push(`(d) ${where}: not a watch event: ${l.text.slice(0, 80)}`);
+        continue;
+      }
+      if (type === 'ERROR') {
+        if (obj['kind'] !== 'Status' || obj['apiVersion'] !== 'v1' || obj['status'] !== 'Failure' || typeof obj['code'] !== 'number') out.push(`(d) ${where}: an ERROR event without a Failure Status: ${l.text.slice(0, 120)}`);
+        errored = true;
+        continue;
+      }
+      const meta = obj['metadata'] as Record<string, unknown> | undefined;
+      const v = Number(meta?.['resourceVersion']);
+      if (typeof meta?.['resourceVersion'] !== 'string' || !Number.isFinite(v)) {
+        out.push(`(d) ${where}: an event without a resourceVersion: ${l.text.slice(0, 120)}`);
+        continue;
+      }
+      if (type !== 'BOOKMARK' && (obj['kind'] !== l.kind || typeof obj['apiVersion'] !== 'string')) out.push(`(d) ${where}: an object of another kind: ${String(obj['kind'])}`);
+      // the initial ADDED events of a watch without a resourceVersion come in key order
+      if (type !== 'ADDED') initial = false;
+      if (!initial && v < rv) out.push(`(d) ${where}: resourceVersion ${v} after ${rv}`);
+      if (type !== 'BOOKMARK') {
+        const key = `${String(meta['namespace'] ?? '')}/${String(meta['name'])}`;
+        if (v < (perKey.get(key) ?? 0)) out.push(`(d) ${where}: ${key} went back from rv ${perKey.get(key)} to ${v}`);
+        perKey.set(key, v);
+      }
+      rv = Math.max(rv, v);
+    }
+  }
+  return out;
+}
+
+/**
+ * The realism law as a property: judges (a), (b) and (c) on every run a check makes (so a
+ * violation is shrunk to a minimal scenario like any failure).
+ */
+export const realism = defineProperty<{ extra: string[] }>({
+  name: 'realism',
+  description: 'the faults produced only histories a real control plane can produce',
+  defaults: { extra: [] },
+  probes: () => [validityProbe()],
+  judge(run: RunRecord) {
+    const violations = [...watchViolations(run.trace), ...(run.probes['realism:valid'] ?? []).filter((s) => !s.ok).map((s) => `${s.detail ?? ''} (t=${s.t})`)];
+    if (violations.length === 0) return { ok: true };
+    return { ok: false, summary: violations[0]!, explanation: `Let: this run's faults. Then: ${violations.slice(0, 5).join('; ')}.`, evidence: { violations: violations.slice(0, 20) } };
+  },
+});
