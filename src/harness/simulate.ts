@@ -258,8 +258,13 @@ async function simulateGuarded(world: World, scenario: Scenario, opts: ResolvedS
           r = `the predicate threw: ${thrownMessage(err)}`;
         }
         const t = kernel.now();
-        if (typeof r === 'object' && r !== null) samples[p.name]!.push({ t, ok: r.ok === true, ...(r.detail !== undefined ? { detail: r.detail } : {}), ...(r.data !== undefined ? { data: r.data } : {}) });
-        else samples[p.name]!.push(r === true ? { t, ok: true } : { t, ok: false, ...(typeof r === 'string' ? { detail: r } : {}) });
+        // fields set one by one, not by conditional spreads: this runs after every store write
+        if (typeof r === 'object' && r !== null) {
+          const s: ProbeSample = { t, ok: r.ok === true };
+          if (r.detail !== undefined) s.detail = r.detail;
+          if (r.data !== undefined) s.data = r.data;
+          samples[p.name]!.push(s);
+        } else samples[p.name]!.push(r === true ? { t, ok: true } : typeof r === 'string' ? { t, ok: false, detail: r } : { t, ok: false });
       };
       if (p.everyMs === 'write') world.afterWrite.push(sample);
       else {

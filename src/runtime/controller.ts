@@ -239,11 +239,14 @@ export class ControllerInstance implements ClientOwner {
   pump(): void {
     if (this.pumpScheduled || !this.alive || this.def.process) return;
     this.pumpScheduled = true;
-    this.env.kernel.after(0, () => {
-      this.pumpScheduled = false;
-      this.dispatch();
-    });
+    this.env.kernel.after(0, this.pumped);
   }
+
+  /** What a pump schedules: one function per instance, not a closure per pump. */
+  private readonly pumped = (): void => {
+    this.pumpScheduled = false;
+    this.dispatch();
+  };
 
   private dispatch(): void {
     while (this.alive && this.active && this.busy < this.def.maxConcurrentReconciles) {
@@ -253,16 +256,26 @@ export class ControllerInstance implements ClientOwner {
     }
   }
 
+  private lastKey: string | undefined;
+  private lastLabel: string | undefined;
+  private lastRef: { namespace?: string; name: string } | undefined;
+
   private run(key: string): void {
     const { kernel, trace } = this.env;
     this.busy++;
     const n = ++this.reconciles;
     const startedAt = kernel.now();
     trace.push({ t: startedAt, type: 'reconcile:start', controller: this.name, replica: this.replica, key, n });
-    const ref = parseKey(key);
+    // the label and parsed key of the last key reconciled are kept: most reconciles are of the key before
+    if (key !== this.lastKey) {
+      this.lastKey = key;
+      this.lastLabel = `reconcile ${this.name}/${this.replica} ${key}`;
+      this.lastRef = parseKey(key);
+    }
+    const ref = this.lastRef!;
     const inst = this;
     kernel.spawn<ReconcileResult | undefined>(
-      `reconcile ${this.name}/${this.replica} ${key}`,
+      this.lastLabel!,
       // the reconcile's own promise is the task's (no async wrapper per reconcile); a sync
       // reconcile's value or throw becomes a settled promise
       (task) => {
@@ -286,14 +299,24 @@ export class ControllerInstance implements ClientOwner {
       const d = this.queue.addRateLimited(key);
       outcome = 'error';
       // an unusable result fails the reconcile (retried with backoff); the run guard names it
-      const invalid = checked !== undefined ? { error: `InvalidResult: the reconcile ${checked.problem}`, invalid: true } : { error: describeError(error) };
-      trace.push({ t: kernel.now(), type: 'reconcile:end', controller: this.name, replica: this.replica, key, n, result: outcome, ...invalid, retryInMs: d, ms: kernel.now() - startedAt });
+      const t = kernel.now();
+      trace.push(
+        checked !== undefined
+          ? { t, type: 'reconcile:end', controller: this.name, replica: this.replica, key, n, result: outcome, error: `InvalidResult: the reconcile ${checked.problem}`, invalid: true, retryInMs: d, ms: t - startedAt }
+          : { t, type: 'reconcile:end', controller: this.name, replica: this.replica, key, n, result: outcome, error: describeError(error), retryInMs: d, ms: t - startedAt },
+      );
     } else if (checked.requeueAfter > 0) {
       const c = checked;
       this.queue.forget(key);
       this.queue.addAfter(key, c.requeueAfter);
       outcome = 'requeueAfter';
-      trace.push({ t: kernel.now(), type: 'reconcile:end', controller: this.name, replica: this.replica, key, n, result: outcome, requeueAfter: c.requeueAfter, ...(c.clampedFrom !== undefined ? { clampedFrom: c.clampedFrom } : {}), ms: kernel.now() - startedAt });
+      // two literals, not a conditional spread: this is the entry of every requeueAfter reconcile
+      const t = kernel.now();
+      trace.push(
+        c.clampedFrom !== undefined
+          ? { t, type: 'reconcile:end', controller: this.name, replica: this.replica, key, n, result: outcome, requeueAfter: c.requeueAfter, clampedFrom: c.clampedFrom, ms: t - startedAt }
+          : { t, type: 'reconcile:end', controller: this.name, replica: this.replica, key, n, result: outcome, requeueAfter: c.requeueAfter, ms: t - startedAt },
+      );
     } else if (checked.requeue) {
       const d = this.queue.addRateLimited(key);
       outcome = 'requeue';

@@ -20,8 +20,9 @@ export function checkReconcileResult(r: unknown): CheckedResult {
   if (r === undefined || r === null) return { ok: true, requeue: false, requeueAfter: 0 };
   if (typeof r !== 'object' || Array.isArray(r)) return { ok: false, problem: `returned ${show(r)}; a reconcile returns nothing or { requeue?: boolean, requeueAfter?: ms }` };
   const o = r as Record<string, unknown>;
-  const unknown = Object.keys(o).filter((k) => k !== 'requeue' && k !== 'requeueAfter');
-  if (unknown.length > 0) {
+  let unknown: string[] | undefined; // built only for a result that has unknown fields (own, in Object.keys order)
+  for (const k in o) if (k !== 'requeue' && k !== 'requeueAfter' && Object.hasOwn(o, k)) (unknown ??= []).push(k);
+  if (unknown !== undefined) {
     const hint = unknown.find((k) => /requeue/i.test(k));
     return { ok: false, problem: `returned ${show(r)}: unknown field${unknown.length === 1 ? '' : 's'} ${unknown.map((k) => JSON.stringify(k)).join(', ')}${hint ? ` (did you mean ${/after/i.test(hint) ? 'requeueAfter' : 'requeue'}?)` : ''}; a reconcile result has only requeue and requeueAfter` };
   }

@@ -21,8 +21,35 @@ export function stableStringify(value: unknown): string {
   if (value === null || typeof value !== 'object') {
     return value === undefined ? 'null' : JSON.stringify(value);
   }
-  if (Array.isArray(value)) return '[' + value.map(stableStringify).join(',') + ']';
+  // built by appending, with no key list filtered, mapped and joined per object (the result is
+  // the same as `'[' + value.map(stableStringify).join(',') + ']'`, holes and all)
+  if (Array.isArray(value)) {
+    let s = '[';
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) s += ',';
+      if (!(i in value)) continue;
+      const x = stableStringify(value[i]) as string | undefined; // undefined for a function or symbol, which join leaves empty
+      if (x !== undefined) s += x;
+    }
+    return s + ']';
+  }
   const obj = value as Record<string, unknown>;
-  const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
-  return '{' + keys.map((k) => JSON.stringify(k) + ':' + stableStringify(obj[k])).join(',') + '}';
+  const keys = Object.keys(obj);
+  // most objects come with their keys in order already: sort only those that do not
+  for (let i = 1; i < keys.length; i++) {
+    if (keys[i - 1]! > keys[i]!) {
+      keys.sort();
+      break;
+    }
+  }
+  let s = '{';
+  let first = true;
+  for (const k of keys) {
+    const v = obj[k];
+    if (v === undefined) continue;
+    if (!first) s += ',';
+    first = false;
+    s += JSON.stringify(k) + ':' + stableStringify(v);
+  }
+  return s + '}';
 }
