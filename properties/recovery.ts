@@ -131,6 +131,26 @@ function subtree(objects: readonly StoredObject[], kind: string, key: string): S
   return out;
 }
 
+/**
+ * Why the API refused the revert in `run`, if it did: the last answer to the user's action on
+ * the object from the revert until its next action (retries included) or the tail. A Pod
+ * `update` that leaves out the `spec.nodeName` the scheduler set is `Invalid`, for one: the spec
+ * never went back, and the controller has nothing to recover from.
+ */
+function refusal(run: RunRecord, r: Revert): string | undefined {
+  const next = run.scenario.workload
+    .filter((a) => a.at > r.backAt && ('key' in a ? a.kind === r.kind && a.key === r.key : 'object' in a && a.object.kind === r.kind && keyOf(a.object.metadata) === r.key))
+    .reduce((m, a) => Math.min(m, a.at), Infinity);
+  const tail = run.trace.find((e) => e.type === 'run:phase' && e['phase'] === 'tail')?.t ?? Infinity;
+  let last: string | undefined | null = null;
+  for (const e of run.trace) {
+    if (e.t < r.backAt) continue;
+    if (e.t >= Math.min(next, tail)) break;
+    if (e.type === 'user:action' && e['kind'] === r.kind && e['key'] === r.key) last = typeof e['error'] === 'string' ? e['error'] : undefined;
+  }
+  return last ?? undefined;
+}
+
 function hasFaults(s: Scenario): boolean {
   return s.faults.events.length > 0 || s.faults.background.length > 0;
 }
@@ -180,6 +200,8 @@ export const recovery = defineProperty<RecoveryOptions>({
     if (!judged) return { ok: true, stats: { judged: false, reason: 'no fault-free twin run was given' } };
     const before = extras[BEFORE];
     if (!before) return { ok: true, stats: { judged: false, reason: `the harness did not run the extra run "${BEFORE}"` } };
+    const refused = refusal(judged, r);
+    if (refused !== undefined) return { ok: true, stats: { judged: false, reason: `the revert of ${fmtObject(r.kind, r.key)} at ${fmtTime(r.backAt)} was refused (${refused}): its spec never went back, so there is no earlier state to restore` } };
     return compare(judged, judged !== run, before, r, o, learned);
   },
 });
