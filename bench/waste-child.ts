@@ -3,6 +3,8 @@
  * took (ms, wall clock), not counting the start of the process or threads. It prints `ready`
  * once loaded and starts when its stdin says `go`, so that two children run at the same time.
  *
+ * - `waste <zoo|hot|ref>`: one workload of `benchWaste` in this process; prints its rows as JSON
+ *   (one line, last).
  * - `process <runs>`: the check in this process.
  * - `threads <n> <runs>`: the check in each of n worker threads of this process; prints the
  *   slowest thread's time.
@@ -40,7 +42,12 @@ if (!isMainThread) {
   parentPort!.postMessage('ready');
 } else {
   const [mode, a, b] = process.argv.slice(2);
-  if (mode === 'process') {
+  if (mode === 'waste') {
+    const { WASTE_WORKLOADS, wasteRows } = await import('./waste.js');
+    const w = WASTE_WORKLOADS.find((x) => x === a);
+    if (w === undefined) throw new Error(`bench/waste-child.ts waste: expected one of ${WASTE_WORKLOADS.join(', ')}, got ${String(a)}`);
+    console.log(JSON.stringify(await wasteRows(w)));
+  } else if (mode === 'process') {
     const runs = Number(a);
     await timedCheck(50); // the same warm-up a thread gets below
     console.log('ready');

@@ -1,5 +1,5 @@
 import { fmtDuration, fmtObject, fmtTime, fmtWrite } from '../../src/report/explain.js';
-import { lastReconcile, lastWrite, type ReconcileSpan, type Timeline } from './timeline.js';
+import { lastReconcile, lastWrite, type ProgramRequest, type ReconcileSpan, type Timeline } from './timeline.js';
 
 /**
  * "What the controller last did" phrases, shared by the liveness properties (SPEC §5: when
@@ -30,6 +30,7 @@ export function reconcileEvidence(r: ReconcileSpan): { [k: string]: string | num
  * and the last controller write to it.
  */
 export function lastActions(tl: Timeline, kind: string, key: string, before = Infinity): string {
+  if (tl.reconciles.length === 0 && tl.programRequests.length > 0) return programActions(tl, kind, key, before);
   const r = lastReconcile(tl, key, before);
   const w = lastWrite(tl, kind, key, before);
   const parts: string[] = [];
@@ -37,5 +38,31 @@ export function lastActions(tl: Timeline, kind: string, key: string, before = In
   if (r) parts.push(`the last ${fmtReconcile(r)}`);
   else if (!w?.reconcile) parts.push(`no controller ever reconciled ${key}`);
   parts.push(w ? `the last controller write to it was ${fmtWrite(w)}${!r && w.reconcile ? `, in the ${fmtReconcile(w.reconcile)}` : ''}` : `no controller ever wrote ${fmtObject(kind, key)}`);
+  return parts.join(', and ');
+}
+
+/** The path segments naming an object: `…/namespaces/<ns>/<plural>/<name>` or, cluster-scoped, `…/<plural>/<name>`. */
+function aboutObject(path: string, key: string): boolean {
+  const [ns, name] = key.includes('/') ? key.split('/', 2) as [string, string] : [undefined, key];
+  const p = path.split('?', 1)[0]!;
+  const at = p.split('/');
+  const i = at.lastIndexOf(name);
+  if (i < 0 || (i !== at.length - 1 && !(i === at.length - 2 && at[i + 1] === 'status'))) return false;
+  return ns === undefined ? !at.includes('namespaces') : at[at.indexOf('namespaces') + 1] === ns;
+}
+
+/**
+ * For hosted programs (no reconciles to speak of): the last request a program made about the
+ * object, and the last write a program made to it.
+ */
+function programActions(tl: Timeline, kind: string, key: string, before: number): string {
+  let req: ProgramRequest | undefined;
+  for (let i = tl.programRequests.length - 1; i >= 0 && !req; i--) {
+    const r = tl.programRequests[i]!;
+    if (r.t < before && !r.watch && aboutObject(r.path, key)) req = r;
+  }
+  const w = lastWrite(tl, kind, key, before);
+  const parts = [req ? `the last request about it was ${req.method} ${req.path} by the program ${req.controller}/${req.replica} at ${fmtTime(req.t)} (answered ${req.status})` : `no program ever sent a request naming ${fmtObject(kind, key)}`];
+  parts.push(w ? `the last program write to it was ${fmtWrite(w)}` : `no program ever wrote ${fmtObject(kind, key)}`);
   return parts.join(', and ');
 }

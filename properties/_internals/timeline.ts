@@ -1,3 +1,4 @@
+import type { ApiRequest } from '../../src/harness/world.js';
 import type { RunRecord } from '../../src/harness/property.js';
 import type { TraceEntry } from '../../src/sim/trace.js';
 import type { WriteFacts } from '../../src/report/explain.js';
@@ -78,8 +79,13 @@ export interface Notify {
   causeRv?: number;
 }
 
+/** A Kubernetes API request of a hosted program (`http:request`), as it was answered. */
+export type ProgramRequest = Omit<ApiRequest, 'ms'>;
+
 /** The indexed run. */
 export interface Timeline {
+  /** Kubernetes API requests of hosted programs (they have no reconcile spans). */
+  programRequests: ProgramRequest[];
   reconciles: ReconcileSpan[];
   writes: TimelineWrite[];
   requests: TimelineRequest[];
@@ -120,7 +126,7 @@ function num(v: unknown): number | undefined {
 
 /** Builds a timeline from trace entries (exported for tests of hand-made traces). */
 export function build(trace: readonly TraceEntry[]): Timeline {
-  const tl: Timeline = { reconciles: [], writes: [], requests: [], notifies: [], watchEvents: new Map(), faults: [], crashes: [], leaders: [], stalls: [] };
+  const tl: Timeline = { programRequests: [], reconciles: [], writes: [], requests: [], notifies: [], watchEvents: new Map(), faults: [], crashes: [], leaders: [], stalls: [] };
   const requestBySeq = new Map<number, number>();
   // the last watch event per controller process: a notify follows its event
   const lastEvent = new Map<string, TraceEntry>();
@@ -173,6 +179,9 @@ export function build(trace: readonly TraceEntry[]): Timeline {
         open.delete(actor);
         break;
       }
+      case 'http:request':
+        tl.programRequests.push({ t: e.t, controller: str(e['controller']), replica: num(e['replica']) ?? 0, method: str(e['method']), path: str(e['path']), status: num(e['status']) ?? 0, watch: e['watch'] === true });
+        break;
       case 'store:write': {
         const actor = str(e['actor']);
         const key = str(e['key']);

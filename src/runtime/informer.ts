@@ -330,7 +330,14 @@ export class Informer {
       else this.cache.set(key, ev.object);
       this.lastRv = ev.rv;
     }
-    this.env.trace.push({ t: this.env.kernel.now(), type: 'watch:event', controller: this.options.controller, replica: this.options.replica, kind: this.options.kind, key, event: ev.type, rv: ev.rv, decision: 'deliver', seq, ...(replay ? { replay: true } : {}) });
+    const t = this.env.kernel.now();
+    const { controller, replica, kind } = this.options;
+    // two literals, not a conditional spread: this entry is written for every event delivered
+    this.env.trace.push(
+      replay
+        ? { t, type: 'watch:event', controller, replica, kind, key, event: ev.type, rv: ev.rv, decision: 'deliver', seq, replay: true }
+        : { t, type: 'watch:event', controller, replica, kind, key, event: ev.type, rv: ev.rv, decision: 'deliver', seq },
+    );
     // a replay is of the object's newest version on the stream, so it shows the cache as it is (old === new)
     const type = ev.type === 'ADDED' && old ? 'MODIFIED' : (ev.type as InformerEvent['type']);
     this.emit(old ? { type, object: ev.object, old } : { type, object: ev.object });
@@ -343,11 +350,14 @@ export class Informer {
   private startResync(): void {
     const period = this.options.resyncPeriodMs;
     if (period <= 0) return;
-    this.resyncTimer = this.env.kernel.after(period, () => {
-      if (this.stopped) return;
-      this.env.trace.push({ t: this.env.kernel.now(), type: 'informer:resync', controller: this.options.controller, replica: this.options.replica, kind: this.options.kind, count: this.cache.size });
-      for (const obj of [...this.cache.values()]) this.emit({ type: 'SYNC', object: obj, old: obj });
-      this.startResync();
-    });
+    this.resyncTimer = this.env.kernel.after(period, this.resync);
   }
+
+  /** What a resync timer runs: one function per informer, not a closure per period. */
+  private readonly resync = (): void => {
+    if (this.stopped) return;
+    this.env.trace.push({ t: this.env.kernel.now(), type: 'informer:resync', controller: this.options.controller, replica: this.options.replica, kind: this.options.kind, count: this.cache.size });
+    for (const obj of [...this.cache.values()]) this.emit({ type: 'SYNC', object: obj, old: obj });
+    this.startResync();
+  };
 }

@@ -20,6 +20,17 @@ describe('examples/operators', () => {
     expect(['watch-disconnect', 'api-error']).toContain(r.scenario.faults.events[0]!.kind);
   });
 
+  it('template-hash: what a program last did is told in requests, not reconciles', async () => {
+    const deployment = (image: string, replicas: number) => ({ replicas, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image }] } } });
+    const program = defineProgram({ entry: 'examples/operators/template-hash/buggy.ts', for: 'Deployment', name: 'template-hash', sample: [deployment('nginx:1.27', 1), deployment('nginx:1.28', 2)] });
+    const r = await check(program, { runs: 100, seed: 1 });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.property).toBe('same-end-state');
+    expect(r.explanation).not.toContain('no controller ever reconciled');
+    expect(r.explanation).toMatch(/(no program ever sent a request naming Deployment default\/deployment-\d|the last request about it was [A-Z]+ \/apis\/apps\/v1\/namespaces\/default\/deployments\/deployment-\d by the program template-hash\/0 at t=)/);
+  });
+
   it('secret-copier: a copy nobody awaits fails the process with the rejection, from a story', async () => {
     const copier = defineProgram({ entry: 'examples/operators/secret-copier/buggy.ts', for: 'Secret', name: 'copier' });
     const r = await check(copier, { runs: 40, seed: 1, properties: [neverExits()], story: 'examples/operators/secret-copier/story.yaml' });

@@ -12,7 +12,7 @@ import { falsePositiveCorpus, type FalsePositiveCase } from '../../examples/fals
  * stays within seconds; the 300- and 1,000-run hunts over bigger worlds are bench/hunt-fp-rate.ts
  * and bench/hunt-false-positives.ts.
  */
-export const GATE_RUNS = 30;
+export const GATE_RUNS = 100;
 /** Runs a failing direction (a buggy twin, a pending oracle false alarm) may take to fail; check stops at the first failure. */
 export const FIND_RUNS = 100;
 const SEED = 11;
