@@ -1,7 +1,8 @@
 import { defineProperty, type RunRecord, type Verdict } from '../src/harness/property.js';
 import type { Scenario } from '../src/harness/scenario.js';
 import type { StoredObject } from '../src/store/object.js';
-import { explanation, fmtObject, fmtTime, fmtValue, letFacts } from '../src/report/explain.js';
+import { explanation, fmtList, fmtObject, fmtTime, fmtValue, letFacts } from '../src/report/explain.js';
+import { fixedAtCreation, madeWhileAway } from './_internals/fixed-at-creation.js';
 import { jsonEq, mergePatch } from './_internals/json.js';
 import { lastActions } from './_internals/last-actions.js';
 import { applyLearned, CONDITION_MASKS, fmtDiff, fmtLearned, learnStateMasks, masksProblem, tallyOf, type MaskTally } from './_internals/masks.js';
@@ -213,9 +214,10 @@ function subtreeState(run: RunRecord, r: Revert, o: RecoveryOptions, tally?: Mas
 
 function compare(run: RunRecord, isTwin: boolean, before: RunRecord, r: Revert, o: RecoveryOptions, learned: Record<string, string[]> | undefined): Verdict {
   const tally = tallyOf(tallies, o, DEFAULT_MASKS);
-  const diffs = compareStates(applyLearned(subtreeState(before, r, o, tally), learned), applyLearned(subtreeState(run, r, o, tally), learned));
+  // fields the API never lets change, of objects made while the spec was away: no revert can undo them
+  const { kept: diffs, left } = fixedAtCreation(compareStates(applyLearned(subtreeState(before, r, o, tally), learned), applyLearned(subtreeState(run, r, o, tally), learned)), run, before, { run: madeWhileAway(r), twin: madeWhileAway(r, true) });
   tallyObjects(run.settledObjects, o.masks, DEFAULT_MASKS, tally);
-  if (diffs.length === 0) return { ok: true, stats: { judged: true, revertedAt: r.backAt } };
+  if (diffs.length === 0) return { ok: true, stats: { judged: true, revertedAt: r.backAt, ...(left.length > 0 ? { fixedAtCreation: left } : {}) } };
   const at = run.timing.tailStart;
   const earlier = 'the earlier end state';
   const letPart = [
@@ -229,6 +231,7 @@ function compare(run: RunRecord, isTwin: boolean, before: RunRecord, r: Revert, 
   ];
   const masked = fmtLearned(learned);
   if (masked) then.push(`${masked}, so they are not compared`);
+  if (left.length > 0) then.push(`not compared, because they were fixed when the object was made while the spec was away and the API refuses to change them: ${fmtList(left, 3)}`);
   then.push('reconcile toward the current spec from observed state: undo what the old spec needed (delete extra resources), keep no high-water marks');
   const sides = leafSides(diffs[0]!);
   then.push(`${diffs[0]!.id}, - ${earlier}, + after the revert:\n${fmtDiff(sides.expected, sides.actual, earlier, 'after the revert')}\n`);

@@ -1,6 +1,7 @@
 import { defineProperty, type RunRecord, type Verdict } from '../src/harness/property.js';
 import type { Json } from '../src/store/object.js';
-import { explanation, fmtTime, letFacts } from '../src/report/explain.js';
+import { explanation, fmtList, fmtTime, letFacts } from '../src/report/explain.js';
+import { fixedAtCreation } from './_internals/fixed-at-creation.js';
 import { lastActions } from './_internals/last-actions.js';
 import { applyLearned, CONDITION_MASKS, fmtDiff, fmtLearned, learnStateMasks, masksProblem, tallyOf, type MaskTally } from './_internals/masks.js';
 import { compareStates, fmtDifference, leafSides, normalizeState, statefulSetClaims, uidAliases, type NormalizeOptions } from './_internals/normalize.js';
@@ -66,9 +67,11 @@ export const sameEndState = defineProperty<SameEndStateOptions>({
     if (changed.length > 0) return skipped(changed);
     if (healedAt(run) > run.timing.tailStart) return stillStalled(run.timing.tailStart);
     const tally = tallyOf(tallies, o, DEFAULT_MASKS);
-    const diffs = compareStates(applyLearned(stateOf(twin, o, tally), learned), applyLearned(stateOf(run, o, tally), learned));
+    // fields the API never lets change, of objects made under another declaration of their owner: fixed by when they were made
+    const { kept: diffs, left } = fixedAtCreation(compareStates(applyLearned(stateOf(twin, o, tally), learned), applyLearned(stateOf(run, o, tally), learned)), run, twin);
     const masked = fmtLearned(learned);
-    if (diffs.length === 0) return { ok: true, ...(masked ? { stats: { learned: masked } } : {}) };
+    const fixed = left.length > 0 ? { fixedAtCreation: left } : {};
+    if (diffs.length === 0) return { ok: true, ...(masked || left.length > 0 ? { stats: { ...(masked ? { learned: masked } : {}), ...fixed } } : {}) };
     const at = run.timing.tailStart;
     const expectedName = 'the fault-free run';
     const then = [`at ${fmtTime(at)}, after the settle phase, the state differed from the fault-free run's: ${diffs.slice(0, 3).map((d) => fmtDifference(d, expectedName)).join('; ')}${diffs.length > 3 ? `; and ${diffs.length - 3} more differences` : ''}`];
@@ -76,6 +79,7 @@ export const sameEndState = defineProperty<SameEndStateOptions>({
     const m = /^(\S+) (\S+)$/.exec(d0.id);
     if (m && m[1] !== 'downstream' && !m[2]!.includes('*')) then.push(lastActions(timelineOf(run), m[1]!, m[2]!.replace(/ #\d+$/, ''), at));
     if (masked) then.push(`${masked}, so they are not compared`);
+    if (left.length > 0) then.push(`not compared, because they were fixed when the object was made under another declaration of its owner and the API refuses to change them: ${fmtList(left, 3)}`);
     then.push('a reconciler that decides from current state (not from the events it happened to see) ends in the same state whatever faults it met');
     const sides = leafSides(d0);
     then.push(`${d0.id}, - the fault-free run, + this run:\n${fmtDiff(sides.expected, sides.actual, expectedName, 'this run')}\n`);

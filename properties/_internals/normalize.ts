@@ -66,6 +66,11 @@ function normName(o: StoredObject, aliases?: ReadonlyMap<string, string>): strin
   return o.metadata.namespace ? `${o.metadata.namespace}/${name}` : name;
 }
 
+/** The id a normalized state gives an object (`Pod default/web-*` for a generated name). */
+export function stateIdOf(o: StoredObject, aliases?: ReadonlyMap<string, string>): string {
+  return `${o.kind} ${normName(o, aliases)}`;
+}
+
 /** Keys of the PersistentVolumeClaims the stateful-set environment actor created in a run. */
 export function statefulSetClaims(writes: readonly (CreateFacts & { actor: string })[]): Set<string> {
   const out = new Set<string>();
@@ -179,7 +184,7 @@ export function normalizeState(objects: readonly StoredObject[], downstream: unk
       status: o.status,
     });
     notePaths(tally, value);
-    entries.push([`${o.kind} ${normName(o, aliases)}`, applyMasks(value, masks, tally)]);
+    entries.push([stateIdOf(o, aliases), applyMasks(value, masks, tally)]);
   }
   if (options.downstream) {
     for (const s of services) {
