@@ -1,6 +1,7 @@
 import { defineProperty, type RunRecord, type Verdict } from '../src/harness/property.js';
 import type { Json } from '../src/store/object.js';
 import { explanation, fmtList, fmtTime, letFacts } from '../src/report/explain.js';
+import { declaredApart } from './_internals/refused-in-twin.js';
 import { fixedAtCreation } from './_internals/fixed-at-creation.js';
 import { lastActions } from './_internals/last-actions.js';
 import { applyLearned, CONDITION_MASKS, fmtDiff, fmtLearned, learnStateMasks, masksProblem, tallyOf, type MaskTally } from './_internals/masks.js';
@@ -49,7 +50,8 @@ function stateOf(r: RunRecord, o: SameEndStateOptions, tally?: MaskTally) {
  * run differs, the twin is run again under benign variations (other event timings and list
  * orders, an extra resync), and every path whose value differs between those fault-free runs is
  * masked (lists whose members only permute compare as sets), cached per scenario shape and named
- * in the verdict and the check result.
+ * in the verdict and the check result. Objects the two runs' users declared differently (the
+ * user's last action on one refused fault-free, accepted here) and what they own are not compared.
  * @example properties.sameEndState({ masks: ['metadata.generation', 'status.observedGeneration', 'status.conditions[type=Ready].message'] })
  * @public
  */
@@ -68,10 +70,12 @@ export const sameEndState = defineProperty<SameEndStateOptions>({
     if (healedAt(run) > run.timing.tailStart) return stillStalled(run.timing.tailStart);
     const tally = tallyOf(tallies, o, DEFAULT_MASKS);
     // fields the API never lets change, of objects made under another declaration of their owner: fixed by when they were made
-    const { kept: diffs, left } = fixedAtCreation(compareStates(applyLearned(stateOf(twin, o, tally), learned), applyLearned(stateOf(run, o, tally), learned)), run, twin);
+    const { kept: fixedKept, left } = fixedAtCreation(compareStates(applyLearned(stateOf(twin, o, tally), learned), applyLearned(stateOf(run, o, tally), learned)), run, twin);
+    // objects the fault-free run's user could not declare as this run's user did
+    const { kept: diffs, left: apart } = declaredApart(fixedKept, run, twin);
     const masked = fmtLearned(learned);
-    const fixed = left.length > 0 ? { fixedAtCreation: left } : {};
-    if (diffs.length === 0) return { ok: true, ...(masked || left.length > 0 ? { stats: { ...(masked ? { learned: masked } : {}), ...fixed } } : {}) };
+    const fixed = { ...(left.length > 0 ? { fixedAtCreation: left } : {}), ...(apart.length > 0 ? { declaredApart: apart } : {}) };
+    if (diffs.length === 0) return { ok: true, ...(masked || left.length > 0 || apart.length > 0 ? { stats: { ...(masked ? { learned: masked } : {}), ...fixed } } : {}) };
     const at = run.timing.tailStart;
     const expectedName = 'the fault-free run';
     const then = [`at ${fmtTime(at)}, after the settle phase, the state differed from the fault-free run's: ${diffs.slice(0, 3).map((d) => fmtDifference(d, expectedName)).join('; ')}${diffs.length > 3 ? `; and ${diffs.length - 3} more differences` : ''}`];
@@ -79,6 +83,7 @@ export const sameEndState = defineProperty<SameEndStateOptions>({
     const m = /^(\S+) (\S+)$/.exec(d0.id);
     if (m && m[1] !== 'downstream' && !m[2]!.includes('*')) then.push(lastActions(timelineOf(run), m[1]!, m[2]!.replace(/ #\d+$/, ''), at));
     if (masked) then.push(`${masked}, so they are not compared`);
+    if (apart.length > 0) then.push(`not compared, because the user's action on them was refused in the fault-free run and accepted in this one: ${fmtList(apart, 3)}`);
     if (left.length > 0) then.push(`not compared, because they were fixed when the object was made under another declaration of its owner and the API refuses to change them: ${fmtList(left, 3)}`);
     then.push('a reconciler that decides from current state (not from the events it happened to see) ends in the same state whatever faults it met');
     const sides = leafSides(d0);
