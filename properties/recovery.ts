@@ -178,7 +178,7 @@ export const recovery = defineProperty<RecoveryOptions>({
   defaults: { masks: DEFAULT_MASKS, normalizeTimestamps: true, learn: true },
   needsTwin: true,
   validate: (o) => masksProblem(o.masks),
-  problems: (o) => tallyOf(tallies, o).problems(o.masks, DEFAULT_MASKS),
+  problems: (o) => tallyOf(tallies, o, DEFAULT_MASKS).problems(o.masks, DEFAULT_MASKS),
   learn: (benign, o) => {
     const r = benign.twin[0] ? findRevert(benign.twin[0].scenario) : undefined;
     if (!o.learn || !r) return {};
@@ -213,7 +213,7 @@ function subtreeState(run: RunRecord, r: Revert, o: RecoveryOptions, tally?: Mas
 }
 
 function compare(run: RunRecord, isTwin: boolean, before: RunRecord, r: Revert, o: RecoveryOptions, learned: Record<string, string[]> | undefined): Verdict {
-  const tally = tallyOf(tallies, o);
+  const tally = tallyOf(tallies, o, DEFAULT_MASKS);
   // fields the API never lets change, of objects made while the spec was away: no revert can undo them
   const { kept: diffs, left } = fixedAtCreation(compareStates(applyLearned(subtreeState(before, r, o, tally), learned), applyLearned(subtreeState(run, r, o, tally), learned)), run, before, { run: madeWhileAway(r), twin: madeWhileAway(r, true) });
   tallyObjects(run.settledObjects, o.masks, DEFAULT_MASKS, tally);

@@ -60,13 +60,13 @@ export const sameEndState = defineProperty<SameEndStateOptions>({
   needsTwin: true,
   validate: (o) => masksProblem(o.masks) ?? (!Array.isArray(o.ignoreKinds) ? 'ignoreKinds must be an array of kind names' : undefined),
   learn: (benign, o) => (o.learn ? learnStateMasks(benign.twin.map((r) => stateOf(r, o))) : {}),
-  problems: (o) => tallyOf(tallies, o).problems(o.masks, DEFAULT_MASKS),
+  problems: (o) => tallyOf(tallies, o, DEFAULT_MASKS).problems(o.masks, DEFAULT_MASKS),
   judge: (run, o, twin, _extras, learned): Verdict => {
     if (!twin) return { ok: true, stats: { judged: false, reason: 'no fault-free twin run was given' } };
     const changed = firedKinds(run, o.skipUnderFaults);
     if (changed.length > 0) return skipped(changed);
     if (healedAt(run) > run.timing.tailStart) return stillStalled(run.timing.tailStart);
-    const tally = tallyOf(tallies, o);
+    const tally = tallyOf(tallies, o, DEFAULT_MASKS);
     // fields the API never lets change, of objects made under another declaration of their owner: fixed by when they were made
     const { kept: diffs, left } = fixedAtCreation(compareStates(applyLearned(stateOf(twin, o, tally), learned), applyLearned(stateOf(run, o, tally), learned)), run, twin);
     const masked = fmtLearned(learned);

@@ -7,6 +7,7 @@ import type { Client, KeyOrRef, PatchOptions, ReadOptions } from './client.js';
 import type { RuntimeEnv } from './env.js';
 import type { Informer } from './informer.js';
 import type { ConnectionFailure, WriteInfo } from './seams.js';
+import type { TraceEntry } from '../sim/trace.js';
 
 /** Thrown into a reconcile whose process crashed; the runtime discards its outcome. @public */
 export class CrashedError extends Error {
@@ -118,7 +119,12 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner): Cli
   }
 
   function traceRead(verb: 'get' | 'list', kind: string, key: string | undefined, cached: boolean, extra?: Record<string, unknown>): void {
-    if (env.traceReads) trace.push({ t: kernel.now(), type: 'store:read', actor: owner.actor, verb, kind, ...(key !== undefined ? { key } : {}), cached, ...extra });
+    if (!env.traceReads) return;
+    // a literal per shape and the extra fields assigned (the order a spread gives): every read writes one
+    const t = kernel.now();
+    const e: TraceEntry = key !== undefined ? { t, type: 'store:read', actor: owner.actor, verb, kind, key, cached } : { t, type: 'store:read', actor: owner.actor, verb, kind, cached };
+    if (extra !== undefined) Object.assign(e, extra);
+    trace.push(e);
   }
 
   /**
