@@ -1,3 +1,4 @@
+import { fnv1a, hex8, stableStringify } from '../sim/hash.js';
 import { keyOf, type Json, type JsonObject, type StoredObject } from '../store/object.js';
 import { defineEnvironmentActor, type EnvironmentSyncContext, type EnvironmentSyncResult } from './define-environment-actor.js';
 import { isRecord, specNumber } from './_internals/conditions.js';
@@ -20,8 +21,14 @@ export type StatefulSetParams = JsonObject;
  * dependent of the StatefulSet (garbage-collected with it), `whenScaled: Delete` deletes the
  * claims of ordinals scaled away; the default keeps them (Retain).
  *
- * Known limits: no rolling update of the template (new pods get the new template, running ones
- * keep theirs), no `minReadySeconds`.
+ * A changed pod template rolls out as Kubernetes' default `RollingUpdate` strategy does: once every
+ * pod exists and is Ready, the pod of the highest ordinal (at or above
+ * `updateStrategy.rollingUpdate.partition`) still on the old template is deleted and recreated from
+ * the new one, one at a time; pods carry `controller-revision-hash`, and status reports
+ * `currentRevision`, `updateRevision`, `currentReplicas` and `updatedReplicas`. `OnDelete` leaves
+ * running pods alone (new pods get the new template).
+ *
+ * Known limits: no `minReadySeconds`, no `maxUnavailable` (one pod at a time).
  * @public
  */
 export const statefulSet = defineEnvironmentActor<StatefulSetParams>({
@@ -41,6 +48,7 @@ function sync(ctx: EnvironmentSyncContext<StatefulSetParams>): EnvironmentSyncRe
   const ns = sts.metadata.namespace;
   const name = sts.metadata.name;
   const claims = claimTemplates(sts);
+  const revision = `${name}-${hex8(fnv1a(stableStringify(templateOf(sts))))}`;
   let after: number | undefined;
 
   for (let i = 0; i < replicas; i++) {
@@ -76,7 +84,7 @@ function sync(ctx: EnvironmentSyncContext<StatefulSetParams>): EnvironmentSyncRe
         const volumes: Json[] = [...(Array.isArray(t.spec['volumes']) ? t.spec['volumes'] : []), ...claims.map((c) => ({ name: c.name, persistentVolumeClaim: { claimName: `${c.name}-${name}-${i}` } }))];
         const created = ctx.create(
           podFor(sts, { name: podName }, {
-            labels: { 'statefulset.kubernetes.io/pod-name': podName, 'apps.kubernetes.io/pod-index': String(i) },
+            labels: { 'statefulset.kubernetes.io/pod-name': podName, 'apps.kubernetes.io/pod-index': String(i), [REVISION]: revision },
             spec: { hostname: podName, ...(typeof sts.spec['serviceName'] === 'string' ? { subdomain: sts.spec['serviceName'] } : {}), ...(volumes.length > 0 ? { volumes } : {}) },
           }),
         );
@@ -108,11 +116,51 @@ function sync(ctx: EnvironmentSyncContext<StatefulSetParams>): EnvironmentSyncRe
   }
 
   const live = ctx.list('Pod', { namespace: ns, ownedBy: sts }).filter(isActive);
+  if (rollingUpdate(sts) && extra.length === 0) rollOne(ctx, sts, live, replicas, revision);
   const ready = live.filter(isPodReady).length;
+  const updated = live.filter((p) => p.metadata.labels[REVISION] === revision).length;
+  const previous = typeof sts.status['currentRevision'] === 'string' ? sts.status['currentRevision'] : revision;
+  // the rollout is complete once every pod runs the new template: the update revision becomes the current one
+  const current = updated === live.length && live.length >= replicas ? revision : previous;
   ctx.patchStatus('StatefulSet', ctx.key, {
-    status: { observedGeneration: sts.metadata.generation, replicas: live.length, readyReplicas: ready, availableReplicas: ready, currentReplicas: live.length, updatedReplicas: live.length },
+    status: { observedGeneration: sts.metadata.generation, replicas: live.length, readyReplicas: ready, availableReplicas: ready, currentReplicas: current === revision ? updated : live.length - updated, updatedReplicas: updated, currentRevision: current, updateRevision: revision },
   });
   return after !== undefined ? { afterMs: after } : undefined;
+}
+
+const REVISION = 'controller-revision-hash';
+
+function rollingUpdate(sts: StoredObject): boolean {
+  const u = isRecord(sts.spec['updateStrategy']) ? sts.spec['updateStrategy'] : {};
+  return u['type'] !== 'OnDelete';
+}
+
+function partitionOf(sts: StoredObject): number {
+  const u = isRecord(sts.spec['updateStrategy']) ? sts.spec['updateStrategy'] : {};
+  const r = isRecord(u['rollingUpdate']) ? u['rollingUpdate'] : {};
+  return typeof r['partition'] === 'number' ? Math.max(0, r['partition']) : 0;
+}
+
+/**
+ * One step of a rolling update: with every pod present, Ready and not terminating, delete the
+ * highest-ordinal pod (at or above the partition) on another revision; the next sync recreates it
+ * from the current template.
+ */
+function rollOne(ctx: EnvironmentSyncContext<StatefulSetParams>, sts: StoredObject, live: readonly StoredObject[], replicas: number, revision: string): void {
+  const name = sts.metadata.name;
+  const pods = new Map<number, StoredObject>();
+  for (const p of live) pods.set(ordinalOf(p, name), p);
+  for (let i = 0; i < replicas; i++) {
+    const p = pods.get(i);
+    if (!p || p.metadata.deletionTimestamp !== undefined || !isPodReady(p)) return;
+  }
+  for (let i = replicas - 1; i >= partitionOf(sts); i--) {
+    const p = pods.get(i)!;
+    if (p.metadata.labels[REVISION] === revision) continue;
+    ctx.delete('Pod', keyOf(p.metadata));
+    ctx.record('statefulset:update-pod', { key: ctx.key, pod: p.metadata.name, revision });
+    return;
+  }
 }
 
 /**

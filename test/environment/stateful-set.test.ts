@@ -33,6 +33,37 @@ describe('statefulSet', () => {
     expect(workloadReady(sts)).toBe(true);
   });
 
+  describe('a changed pod template (updateStrategy)', () => {
+    const image = (run: { finalObjects: Parameters<typeof ofKind>[0] }) => ofKind(run.finalObjects, 'Pod').map((p) => `${p.metadata.name}=${(p.spec['containers'] as { image: string }[])[0]!.image}`).sort();
+    const patchImage = (at: number) => ({ at, type: 'patch' as const, kind: 'StatefulSet', key: 'default/db', patch: { spec: { template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'pg', image: 'postgres:17' }] } } } } });
+
+    it('RollingUpdate (the default) replaces the pods from the highest ordinal, one at a time, each once the set is Ready', async () => {
+      const { run } = await runEnv({ environment: env, workload: [create(0, db(3)), patchImage(10_000)], faultWindowMs: 40_000 });
+      const deletes = run.writes.filter((w) => w.verb === 'delete' && w.kind === 'Pod' && w.actor !== 'environment:pod-lifecycle');
+      expect(deletes.map((w) => w.key)).toEqual(['default/db-2', 'default/db-1', 'default/db-0']);
+      // one at a time: the next goes only after the previous one came back Ready
+      expect(deletes[1]!.t - deletes[0]!.t).toBeGreaterThan(1000);
+      expect(image(run)).toEqual(['db-0=postgres:17', 'db-1=postgres:17', 'db-2=postgres:17']);
+      const sts = find(run.finalObjects, 'StatefulSet', 'default/db')!;
+      expect(sts.status).toMatchObject({ updatedReplicas: 3, currentReplicas: 3, readyReplicas: 3 });
+      expect(sts.status['currentRevision']).toBe(sts.status['updateRevision']);
+      expect(stepTimes(run, 'statefulset:update-pod')).toHaveLength(3);
+    });
+
+    it('a partition keeps the ordinals below it on the old template', async () => {
+      const { run } = await runEnv({ environment: env, workload: [create(0, db(3, { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 2 } } })), patchImage(10_000)], faultWindowMs: 40_000 });
+      expect(image(run)).toEqual(['db-0=postgres:16', 'db-1=postgres:16', 'db-2=postgres:17']);
+      const sts = find(run.finalObjects, 'StatefulSet', 'default/db')!;
+      expect(sts.status).toMatchObject({ updatedReplicas: 1, currentReplicas: 2 });
+      expect(sts.status['currentRevision']).not.toBe(sts.status['updateRevision']);
+    });
+
+    it('OnDelete leaves running pods alone', async () => {
+      const { run } = await runEnv({ environment: env, workload: [create(0, db(3, { updateStrategy: { type: 'OnDelete' } })), patchImage(10_000)], faultWindowMs: 40_000 });
+      expect(image(run)).toEqual(['db-0=postgres:16', 'db-1=postgres:16', 'db-2=postgres:16']);
+    });
+  });
+
   it('Parallel creates every pod at once', async () => {
     const { run } = await runEnv({ environment: env, workload: [create(0, db(3, { podManagementPolicy: 'Parallel', volumeClaimTemplates: [] }))] });
     expect(run.writes.filter((w) => w.verb === 'create' && w.kind === 'Pod').map((w) => [w.t, w.key])).toEqual([

@@ -29,8 +29,6 @@ function gateOptions(c: FalsePositiveCase, runs = GATE_RUNS) {
  * an oracle fix lands, that test fails and the controller moves into the gate.
  */
 export const PENDING_ORACLE_FIXES: Readonly<Record<string, { properties: readonly string[]; why: string; seed?: number }>> = {
-  // seed 13: with realistic watch streams (issue 11) it fails at run 49 there, at 237 and 150 with seeds 11 and 12
-  'message-broker': { seed: 13, properties: ['same-end-state'], why: 'a StatefulSet keeps its claims (Retain): a claim left by a Broker deleted in the fault-free twin, never created in the faulted run, is compared as end state' },
 };
 
 function propertiesOf(c: FalsePositiveCase): Property[] {
