@@ -3,11 +3,13 @@ import { stateIdOf, uidAliases, type StateDifference } from './normalize.js';
 
 /**
  * Objects (`Kind namespace/name`) whose user's last action was refused: the last `user:action`
- * attempt on the object carries an error (src/harness/user-actions.ts), with that error.
+ * attempt on the object carries an error (src/harness/user-actions.ts), with that error. The
+ * tail's re-applies are the harness's probes, not the user's intent (as in esr.ts).
  */
 export function refusedObjects(run: RunRecord): Map<string, string | undefined> {
   const last = new Map<string, string | undefined>();
   for (const e of run.trace) {
+    if (e.type === 'run:phase' && e['phase'] === 'tail') break;
     if (e.type !== 'user:action' || typeof e['kind'] !== 'string' || typeof e['key'] !== 'string') continue;
     last.set(`${e['kind']} ${e['key']}`, typeof e['error'] === 'string' ? e['error'] : undefined);
   }

@@ -67,31 +67,33 @@ export const BENIGN_VARIATIONS: readonly BenignVariation[] = [
  */
 export function installVariation(world: World, v: BenignVariation, faultWindowMs: number): () => void {
   const rng = world.rng.fork(`benign:${v.seed}`);
-  const lastAt = new Map<string, number>();
+  // per watch stream (controller/replica/kind): when each object's last event is delivered
+  const lastAt = new Map<string, Map<string, number>>();
   const ranks = new Map<string, number>();
   const writers = writersOf(world);
   const uninstall = world.seams.install({
     onWatchEvent(i) {
-      const obj = `${i.controller}/${i.replica}/${i.kind}/${keyOf(i.event.object.metadata)}`;
+      const stream = `${i.controller}/${i.replica}/${i.kind}`;
+      let objects = lastAt.get(stream);
+      if (!objects) lastAt.set(stream, (objects = new Map()));
+      const obj = keyOf(i.event.object.metadata);
       // a controller sees what it wrote itself on time: a stale view of its own writes is the
       // stale-cache fault family, which a buggy controller fails fault-free too (it would learn
       // its own bug as path-dependence); its inputs may come at any legal time
       // (and a watch stream being ordered, whatever waits before its write on the stream comes now too)
       const writer = writers(i.event.object.metadata.resourceVersion);
       if (writer !== undefined && writer.startsWith(`controller:${i.controller}/`)) {
-        const stream = `${i.controller}/${i.replica}/${i.kind}/`;
-        for (const [o, at] of lastAt) if (o.startsWith(stream) && at > i.t) lastAt.set(o, i.t);
+        for (const [o, at] of objects) if (at > i.t) objects.set(o, i.t);
         return { type: 'prompt' };
       }
       let hold = v.jitterMs > 0 ? rng.int(0, v.jitterMs) : 0;
       if (v.reverse) {
-        const stream = `${i.controller}/${i.replica}/${i.kind}`;
-        if (!lastAt.has(obj)) ranks.set(stream, (ranks.get(stream) ?? 0) + 1);
+        if (!objects.has(obj)) ranks.set(stream, (ranks.get(stream) ?? 0) + 1);
         hold += 2 * Math.max(0, 50 - (ranks.get(stream) ?? 0));
       }
-      const prev = lastAt.get(obj);
+      const prev = objects.get(obj);
       const at = Math.max(prev === undefined ? 0 : prev + (v.spreadMs ?? 0), i.t + hold);
-      lastAt.set(obj, at);
+      objects.set(obj, at);
       return at > i.t ? { type: 'delay', ms: at - i.t } : undefined;
     },
     onList(i) {
