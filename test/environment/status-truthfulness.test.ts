@@ -7,6 +7,7 @@ import { defineController } from '../../src/runtime/define-controller.js';
 import type { FaultPlan } from '../../src/harness/fault-plan.js';
 import type { Scenario, WorkloadAction } from '../../src/harness/scenario.js';
 import { expectFailure, expectQuiet, judgeScenario, propertyLaws } from '../helpers/property-laws.js';
+import { appController, APP, databaseController } from '../../examples/false-positives/app-database.js';
 
 /** One WebApp of 3 replicas in a small cluster; faults act for 20 s, then 20 s to settle. */
 function mirrorScenario(faults: FaultPlan = { events: [], background: [] }, extra: WorkloadAction[] = []): Scenario {
@@ -127,6 +128,29 @@ describe('statusTruthfulness', () => {
     expectQuiet((await judgeScenario(p, mirrorScenario(), { controllers: [deploymentMirrorBuggy] })).verdict);
     expect(() => statusTruthfulness({ lagMs: -1 })).toThrow('steadystate.properties.statusTruthfulness: lagMs must be ≥ 0 virtual ms, got -1');
     expect(() => statusTruthfulness({ actual: 3 as never })).toThrow(/actual must be a function/);
+  });
+
+  it('an object is actually ready only once the objects it controls are, down to their workloads (an App waits for its Database)', async () => {
+    // guided search (issue 16) found app-database failing: its Database's pod was Ready long
+    // after its Deployment was, and the App rightly waited; the oracle looked only at the App's
+    // own workloads. Here the database pod is created only when faults stop (a slow rollout) and
+    // pods take 12 s to be Ready: the App's Deployment is Ready at ~13 s, its Database at ~33 s,
+    // more than the 10 s bound after faults stop at 20 s
+    const scenario: Scenario = {
+      seed: 7,
+      controllers: [{ name: 'app' }, { name: 'database' }],
+      environment: [{ name: 'deployment' }, { name: 'stateful-set' }, { name: 'pvc-binding' }, { name: 'pod-lifecycle', params: { readyMs: 12_000 } }],
+      initialObjects: [],
+      workload: [{ at: 0, type: 'create', object: { kind: APP, metadata: { name: 'shop', namespace: 'default' }, spec: { image: 'shop:1', replicas: 1, databaseGi: 1 } } }],
+      faults: plan({ kind: 'environment-slow-rollout', target: 'default/shop-db', params: { delayMs: 29_000 } }),
+      options: { faultWindowMs: 20_000, settleMs: 20_000 },
+    };
+    const { verdict, run } = await judgeScenario(statusTruthfulness(), scenario, { controllers: [appController, databaseController] });
+    expectQuiet(verdict);
+    const readyAt = (kind: string) => run.writes.find((w) => w.kind === kind && w.verb === 'updateStatus' && w.t >= 20_000)?.t;
+    // the App reports Ready right after its Database does
+    expect(readyAt('Database')).toBeGreaterThan(30_000);
+    expect(readyAt(APP)! - readyAt('Database')!).toBeLessThan(100);
   });
 
   it('does not judge a run without environment actors (nothing becomes ready there) unless told what ready means', async () => {
