@@ -8,6 +8,10 @@ import type { FaultPlan } from '../../src/harness/fault-plan.js';
 import type { Scenario, WorkloadAction } from '../../src/harness/scenario.js';
 import { expectFailure, expectQuiet, judgeScenario, propertyLaws } from '../helpers/property-laws.js';
 import { appController, APP, databaseController } from '../../examples/false-positives/app-database.js';
+import { apply } from '../../examples/false-positives/_shared/apply.js';
+import { controllerRef } from '../../examples/false-positives/_shared/owner.js';
+import { deploymentAvailable as available } from '../../examples/false-positives/_shared/pods.js';
+import { setCondition, writeStatus, type Condition } from '../../examples/false-positives/_shared/status.js';
 
 /** One WebApp of 3 replicas in a small cluster; faults act for 20 s, then 20 s to settle. */
 function mirrorScenario(faults: FaultPlan = { events: [], background: [] }, extra: WorkloadAction[] = []): Scenario {
@@ -66,6 +70,24 @@ propertyLaws({
     ],
   },
   explains: ['WebApp default/web', 'claiming it Ready, while it was not actually ready: Deployment default/web: Available=', 'controller deployment-mirror/0', 'beyond the allowed lag of 1.0 s'],
+});
+
+/** Buggy: the app-database App controller that reports Ready from its Deployment alone, whatever its Database says. */
+const deploymentOnlyApp = defineController({
+  name: 'app',
+  for: APP,
+  owns: ['Database', 'Deployment'],
+  async reconcile(ctx) {
+    const app = await ctx.client.tryGet<{ image: string; replicas: number; databaseGi: number }, { conditions?: Condition[] }>(APP, ctx.key, { live: true });
+    if (!app) return;
+    const owner = [controllerRef(app)];
+    const meta = { namespace: app.metadata.namespace, ownerReferences: owner };
+    await apply(ctx, { apiVersion: 'example.com/v1', kind: 'Database', metadata: { name: `${app.metadata.name}-db`, ...meta }, spec: { sizeGi: app.spec.databaseGi, replicas: 1 } });
+    const labels = { app: app.metadata.name };
+    const dep = await apply(ctx, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: app.metadata.name, ...meta }, spec: { replicas: app.spec.replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'app', image: app.spec.image }] } } } });
+    const ready = available(dep);
+    await writeStatus(ctx, app, { conditions: setCondition(app.status.conditions, { type: 'Ready', status: ready ? 'True' : 'False', reason: ready ? 'Serving' : 'Progressing', message: '', observedGeneration: app.metadata.generation }, ctx.clock.now()) });
+  },
 });
 
 describe('statusTruthfulness', () => {
@@ -151,6 +173,9 @@ describe('statusTruthfulness', () => {
     // the App reports Ready right after its Database does
     expect(readyAt('Database')).toBeGreaterThan(30_000);
     expect(readyAt(APP)! - readyAt('Database')!).toBeLessThan(100);
+    // and an App that reports Ready once its Deployment is, its Database not yet ready, is caught
+    const buggy = await judgeScenario(statusTruthfulness(), scenario, { controllers: [deploymentOnlyApp, databaseController] });
+    expect(expectFailure(buggy.verdict).summary).toMatch(/^App default\/shop reported Ready .*Database default\/shop-db: StatefulSet default\/shop-db/);
   });
 
   it('does not judge a run without environment actors (nothing becomes ready there) unless told what ready means', async () => {
