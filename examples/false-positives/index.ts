@@ -18,6 +18,7 @@ import type { FalsePositiveCase } from './_shared/case.js';
 import { appDatabase } from './app-database.js';
 import { backupSchedule } from './backup-schedule.js';
 import { canaryRollout } from './canary-rollout.js';
+import { certificateEvents } from './certificate-events.js';
 import { conditionStatus } from './condition-status.js';
 import { configRollout } from './config-rollout.js';
 import { domainVerification } from './domain-verification.js';
@@ -29,6 +30,8 @@ import { ordinalMembers } from './ordinal-members.js';
 import { previewEnv } from './preview-env.js';
 import { queueScaler } from './queue-scaler.js';
 import { readyBackends } from './ready-backends.js';
+import { releasePipeline } from './release-pipeline.js';
+import { reportRender } from './report-render.js';
 import { routeResolver } from './route-resolver.js';
 import { sandboxTtl } from './sandbox-ttl.js';
 import { secretCopier } from './secret-copier.js';
@@ -45,6 +48,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   appDatabase,
   backupSchedule,
   canaryRollout,
+  certificateEvents,
   conditionStatus,
   configRollout,
   domainVerification,
@@ -56,6 +60,8 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   previewEnv,
   queueScaler,
   readyBackends,
+  releasePipeline,
+  reportRender,
   routeResolver,
   sandboxTtl,
   secretCopier,
