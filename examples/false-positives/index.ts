@@ -36,6 +36,7 @@ import { routeResolver } from './route-resolver.js';
 import { sandboxTtl } from './sandbox-ttl.js';
 import { secretCopier } from './secret-copier.js';
 import { sharedConfig } from './shared-config.js';
+import { sharedStatus } from './shared-status.js';
 import { storageUser } from './storage-user.js';
 import { teamLabeler } from './team-labeler.js';
 import { volumeResizer } from './volume-resizer.js';
@@ -66,6 +67,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   sandboxTtl,
   secretCopier,
   sharedConfig,
+  sharedStatus,
   storageUser,
   teamLabeler,
   volumeResizer,
