@@ -22,6 +22,7 @@ import { certificateEvents } from './certificate-events.js';
 import { conditionStatus } from './condition-status.js';
 import { configRollout } from './config-rollout.js';
 import { domainVerification } from './domain-verification.js';
+import { gatewayRoutes } from './gateway-routes.js';
 import { mailingList } from './mailing-list.js';
 import { messageBroker } from './message-broker.js';
 import { migrationRunner } from './migration-runner.js';
@@ -52,6 +53,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   conditionStatus,
   configRollout,
   domainVerification,
+  gatewayRoutes,
   mailingList,
   messageBroker,
   migrationRunner,
