@@ -20,6 +20,7 @@ import { backupSchedule } from './backup-schedule.js';
 import { canaryRollout } from './canary-rollout.js';
 import { certificateEvents } from './certificate-events.js';
 import { conditionStatus } from './condition-status.js';
+import { configRevisions } from './config-revisions.js';
 import { configRollout } from './config-rollout.js';
 import { domainVerification } from './domain-verification.js';
 import { gatewayRoutes } from './gateway-routes.js';
@@ -51,6 +52,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   canaryRollout,
   certificateEvents,
   conditionStatus,
+  configRevisions,
   configRollout,
   domainVerification,
   gatewayRoutes,
