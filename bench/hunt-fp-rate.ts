@@ -6,17 +6,25 @@
  * (several causes: each suffices to remove it; none: it needs a combination, or it fails without
  * any fault at all, which puts the oracle or the controller in question, never a fault).
  *
- *   npx tsx bench/hunt-fp-rate.ts [--runs 300] [--seeds 1,2,3] [--only corpus:] [--no-ablation] [--json out.json]
+ *   npx tsx bench/hunt-fp-rate.ts [--runs 300] [--seeds 1,2,3] [--only corpus:] [--search swarm|guided] [--no-ablation] [--json out.json]
+ *
+ * `--search guided` measures guided search (`check(c, { search: 'guided' })`, whose mutants add
+ * the faults systematic strategies derive from a run's trace) instead of plain swarm (the
+ * default). The recording properties never fail, so in guided mode the pool also takes runs
+ * that did fail (a `check` stops at its first failure, so it never mutates one): after a
+ * failure, the runs this bench generates are not the ones `check` would have made, though each
+ * is still a scenario guided search can generate and is judged the same way.
  *
  * Prints per target: failing runs / runs, per property; then totals: failing runs / runs,
  * targets with any failure, failing runs per property and per ablation cause. Not part of
  * `npm run bench`: it measures correctness, not speed.
  */
 import { writeFileSync } from 'node:fs';
-import { check, type Property, type RunRecord, type Scenario, type Verdict } from '../src/index.js';
+import { check, type RunRecord, type Scenario } from '../src/index.js';
 import { resolveCheckOptions } from '../src/harness/check-options.js';
 import { ScenarioRunner } from '../src/harness/scenario-runner.js';
 import { parseFlags } from './hunt-args.js';
+import { recording } from './recording-property.js';
 import { watchViolations } from '../test/helpers/realism.js';
 import { faultsFor, huntTargets, propertiesFor, type Target } from './hunt-targets.js';
 
@@ -26,11 +34,14 @@ interface Args {
   only: string[];
   ablation: boolean;
   json: string | undefined;
+  search: 'swarm' | 'guided';
 }
 
 function parseArgs(argv: string[]): Args {
-  const { values: v, booleans } = parseFlags(argv, { runs: { type: 'string' }, seeds: { type: 'string' }, only: { type: 'string' }, 'no-ablation': { type: 'boolean' }, json: { type: 'string' } });
-  return { runs: Number(v['runs'] ?? 300), seeds: (v['seeds'] ?? '1,2,3').split(',').map(Number), only: (v['only'] ?? 'corpus:').split(',').filter(Boolean), ablation: !booleans['no-ablation'], json: v['json'] };
+  const { values: v, booleans } = parseFlags(argv, { runs: { type: 'string' }, seeds: { type: 'string' }, only: { type: 'string' }, 'no-ablation': { type: 'boolean' }, json: { type: 'string' }, search: { type: 'string' } });
+  const search = v['search'] ?? 'swarm';
+  if (search !== 'swarm' && search !== 'guided') throw new Error(`hunt-fp-rate: --search must be swarm or guided, got ${search}`);
+  return { runs: Number(v['runs'] ?? 300), seeds: (v['seeds'] ?? '1,2,3').split(',').map(Number), only: (v['only'] ?? 'corpus:').split(',').filter(Boolean), ablation: !booleans['no-ablation'], json: v['json'], search };
 }
 
 /** One failing property of one run. */
@@ -54,23 +65,6 @@ interface FailingRun {
   scenario: Scenario;
 }
 
-/** A property that records every verdict of `p` and never fails, so a check judges every run with every property. */
-function recording(p: Property, onVerdict: (run: RunRecord, v: Verdict) => void): Property {
-  return {
-    name: p.name,
-    description: p.description,
-    options: p.options,
-    needsTwin: p.needsTwin,
-    probes: (ctx) => p.probes(ctx),
-    ...(p.extraRuns ? { extraRuns: (s: Scenario) => p.extraRuns!(s) } : {}),
-    judge(run, twin, extras) {
-      const v = p.judge(run, twin, extras);
-      onVerdict(run, v);
-      return { ok: true };
-    },
-  };
-}
-
 function kindsOf(s: Scenario): string[] {
   return [...new Set([...s.faults.events.map((e) => e.kind), ...s.faults.background.filter((b) => b.rate > 0).map((b) => b.kind)])].sort();
 }
@@ -79,7 +73,7 @@ function without(s: Scenario, kinds: readonly string[]): Scenario {
   return { ...s, faults: { events: s.faults.events.filter((e) => !kinds.includes(e.kind)), background: s.faults.background.filter((b) => !kinds.includes(b.kind)) } };
 }
 
-async function measure(t: Target, seed: number, runs: number, ablation: boolean): Promise<{ runs: number; failing: FailingRun[] }> {
+async function measure(t: Target, seed: number, runs: number, ablation: boolean, search: 'swarm' | 'guided'): Promise<{ runs: number; mutants: number; failing: FailingRun[] }> {
   const properties = propertiesFor(t, []);
   const faults = faultsFor(t, []);
   const verdicts = new Map<RunRecord, Failure[]>();
@@ -94,7 +88,7 @@ async function measure(t: Target, seed: number, runs: number, ablation: boolean)
       if (!v.ok) list.push({ property: p.name, summary: v.summary });
     }),
   );
-  const r = await check(t.controllers, { ...t.options, faults, properties: wrapped, runs, seed, shrink: false, determinism: false, coverage: false });
+  const r = await check(t.controllers, { ...t.options, faults, properties: wrapped, runs, seed, search, shrink: false, determinism: false, coverage: false });
   const resolved = resolveCheckOptions(t.controllers, { ...t.options, faults, properties });
   const runner = new ScenarioRunner(
     { controllers: resolved.controllers, faults: resolved.faults, environment: resolved.environment.map((e) => e.actor), ...(resolved.downstream ? { downstream: resolved.downstream } : {}), tailMs: resolved.tailMs, traceReads: resolved.traceReads },
@@ -121,7 +115,7 @@ async function measure(t: Target, seed: number, runs: number, ablation: boolean)
     }
     failing.push({ target: t.name, seed, run: i + 1, failures, kinds, causes, unrealistic: watchViolations(run.trace).slice(0, 3), scenario: run.scenario });
   }
-  return { runs: r.runs, failing };
+  return { runs: r.runs, mutants: r.behaviour?.mutants ?? 0, failing };
 }
 
 function count<T>(items: readonly T[], keys: (x: T) => string[]): Map<string, number> {
@@ -140,20 +134,22 @@ async function main(): Promise<void> {
   const t0 = performance.now();
   for (const t of chosen) {
     let runs = 0;
+    let mutants = 0;
     const mine: FailingRun[] = [];
     for (const seed of args.seeds) {
-      const m = await measure(t, seed, args.runs, args.ablation);
+      const m = await measure(t, seed, args.runs, args.ablation, args.search);
       runs += m.runs;
+      mutants += m.mutants;
       mine.push(...m.failing);
     }
     totalRuns += runs;
     all.push(...mine);
     perTarget.push({ target: t.name, runs, failing: mine.length });
     const props = [...count(mine, (f) => f.failures.map((x) => x.property))].map(([p, n]) => `${p} ${n}`).join(', ');
-    console.log(`${mine.length === 0 ? 'ok  ' : 'FAIL'}  ${t.name.padEnd(34)} ${String(mine.length).padStart(4)}/${runs} runs failed${props ? ` (${props})` : ''}`);
+    console.log(`${mine.length === 0 ? 'ok  ' : 'FAIL'}  ${t.name.padEnd(34)} ${String(mine.length).padStart(4)}/${runs} runs failed${props ? ` (${props})` : ''}${args.search === 'guided' ? `; ${mutants} mutants` : ''}`);
   }
   const failingTargets = perTarget.filter((p) => p.failing > 0).length;
-  console.log(`\n${chosen.length} targets × ${args.seeds.length} seeds × ${args.runs} runs (${Math.round((performance.now() - t0) / 1000)} s)`);
+  console.log(`\n${chosen.length} targets × ${args.seeds.length} seeds × ${args.runs} runs${args.search === 'swarm' ? '' : `, ${args.search} search`} (${Math.round((performance.now() - t0) / 1000)} s)`);
   console.log(`failing runs: ${all.length}/${totalRuns} (${((100 * all.length) / Math.max(1, totalRuns)).toFixed(2)}%); targets with any failure: ${failingTargets}/${chosen.length}`);
   console.log(`per property (failing runs): ${[...count(all, (f) => f.failures.map((x) => x.property))].map(([k, n]) => `${k} ${n}`).join(', ') || '-'}`);
   const unrealistic = all.filter((f) => f.unrealistic.length > 0);

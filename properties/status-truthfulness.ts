@@ -17,7 +17,7 @@ export interface StatusTruthfulnessOptions {
   reported?: (object: StoredObject) => boolean;
   /**
    * What "actually ready" means for an object; a string means "no, because …".
-   * @defaultValue every workload it controls (Deployment, StatefulSet, ReplicaSet, DaemonSet, Job, Pod, PersistentVolumeClaim, by controller ownerReference) is ready by `workloadReady`; an object that controls none is not judged, and neither is a run without environment actors (nothing ever becomes ready there)
+   * @defaultValue every workload it controls (Deployment, StatefulSet, ReplicaSet, DaemonSet, Job, Pod, PersistentVolumeClaim, by controller ownerReference) is ready by `workloadReady`, and so is every other object it controls that controls workloads in turn (a custom resource child with its own workloads); an object that controls none, transitively, is not judged, and neither is a run without environment actors (nothing ever becomes ready there)
    */
   actual?: (object: StoredObject, view: WorldView) => boolean | string;
   /** How long a claim may stand while it is false (watch latency plus the reconcile that notices). @defaultValue 1000 */
@@ -62,7 +62,7 @@ interface Interval extends Mismatch {
  * `boundMs` after faults stop. A claim that goes stale under the controller (a pod is evicted
  * while it says Ready) fails after `lagMs` once faults have stopped; while faults act, within
  * `boundMs` after they stop. Readiness must be reported within `boundMs`, counted from when faults stop at the
- * earliest. With the default `actual`, an object that controls no workload is not judged, nor
+ * earliest. With the default `actual`, an object that controls no workload (directly or through the objects it controls) is not judged, nor
  * is a run without environment actors (nothing ever becomes ready there): pass `actual` to
  * judge anything else.
  * @example properties.statusTruthfulness({ actual: (app, view) => view.list('Pod').filter(isMine(app)).every(isReady) })
@@ -105,34 +105,57 @@ function speaksReadiness(o: StoredObject): boolean {
 
 const READINESS_PHASES: ReadonlySet<string> = new Set(['Ready', 'Available', 'NotReady', 'Unavailable', 'Unready']);
 
-/** The default "actually ready": every workload it controls is ready; undefined (not judged) when it controls none. */
+/**
+ * The default "actually ready": every workload it controls is ready, and so is every other
+ * object it controls that controls workloads in turn (an App's Database custom resource and
+ * that Database's StatefulSet: the App is ready only once its database is); undefined (not
+ * judged) when nothing it controls, transitively, is a workload.
+ */
 export function defaultActual(o: StoredObject, view: WorldView): true | string | undefined {
-  return readinessOf(ownerIndex(view).get(o.metadata.uid) ?? []);
+  return readinessOf(o, ownerIndex(view));
 }
 
-/** Workload objects by the uid of their controlling owner. */
-function ownerIndex(view: WorldView): Map<string, StoredObject[]> {
-  const index = new Map<string, StoredObject[]>();
-  for (const kind of WORKLOAD_KINDS) {
-    for (const d of view.list(kind)) {
-      for (const r of d.metadata.ownerReferences) {
-        if (r.controller !== true) continue;
-        const list = index.get(r.uid);
-        if (list) list.push(d);
-        else index.set(r.uid, [d]);
-      }
+/** Kinds never judged and never followed: the environment's workloads (judged by `workloadReady`) and cluster plumbing. */
+const NOT_JUDGED: ReadonlySet<string> = new Set([...WORKLOAD_KINDS, 'Lease', 'Event', 'Node', 'Namespace']);
+
+/** Objects by the uid of their controlling owner: workloads, and the other objects that may control workloads. */
+interface OwnerIndex {
+  workloads: Map<string, StoredObject[]>;
+  others: Map<string, StoredObject[]>;
+}
+
+function ownerIndex(view: WorldView): OwnerIndex {
+  const index: OwnerIndex = { workloads: new Map(), others: new Map() };
+  const add = (into: Map<string, StoredObject[]>, d: StoredObject) => {
+    for (const r of d.metadata.ownerReferences) {
+      if (r.controller !== true) continue;
+      const list = into.get(r.uid);
+      if (list) list.push(d);
+      else into.set(r.uid, [d]);
     }
-  }
+  };
+  for (const kind of WORKLOAD_KINDS) for (const d of view.list(kind)) add(index.workloads, d);
+  for (const kind of view.kinds()) if (!NOT_JUDGED.has(kind)) for (const d of view.list(kind)) if (d.metadata.ownerReferences.length > 0) add(index.others, d);
   return index;
 }
 
-function readinessOf(owned: readonly StoredObject[]): true | string | undefined {
-  if (owned.length === 0) return undefined;
+function readinessOf(o: StoredObject, index: OwnerIndex, seen: Set<string> = new Set()): true | string | undefined {
+  seen.add(o.metadata.uid);
   const why: string[] = [];
-  for (const d of owned) {
+  let judged = false;
+  for (const d of index.workloads.get(o.metadata.uid) ?? []) {
+    judged = true;
     const r = workloadReady(d);
     if (r !== true) why.push(r);
   }
+  for (const c of index.others.get(o.metadata.uid) ?? []) {
+    if (seen.has(c.metadata.uid) || c.metadata.deletionTimestamp !== undefined) continue;
+    const r = readinessOf(c, index, seen);
+    if (r === undefined) continue;
+    judged = true;
+    if (r !== true) why.push(`${c.kind} ${keyOf(c.metadata)}: ${r}`);
+  }
+  if (!judged) return undefined;
   return why.length === 0 ? true : why.slice(0, 3).join('; ') + (why.length > 3 ? `; and ${why.length - 3} more` : '');
 }
 
@@ -141,7 +164,6 @@ function probe(o: StatusTruthfulnessOptions, ctx: ProbeContext | undefined): Pro
   const user = o.actual;
   // without a probe context, judge every kind that is not a workload the environment runs
   const kinds = o.kinds ?? ctx?.primaryKinds;
-  const skip = new Set([...WORKLOAD_KINDS, 'Lease', 'Event', 'Node', 'Namespace']);
   return {
     name: NAME,
     everyMs: 'write',
@@ -149,11 +171,11 @@ function probe(o: StatusTruthfulnessOptions, ctx: ProbeContext | undefined): Pro
     fn(view) {
       const out: Mismatch[] = [];
       // built once per sample, and only when an object is judged by the default definition
-      let index: Map<string, StoredObject[]> | undefined;
-      for (const kind of kinds ?? view.kinds().filter((k) => !skip.has(k))) {
+      let index: OwnerIndex | undefined;
+      for (const kind of kinds ?? view.kinds().filter((k) => !NOT_JUDGED.has(k))) {
         for (const obj of view.list(kind)) {
           if (obj.metadata.deletionTimestamp !== undefined) continue;
-          const a = user ? user(obj, view) : readinessOf((index ??= ownerIndex(view)).get(obj.metadata.uid) ?? []);
+          const a = user ? user(obj, view) : readinessOf(obj, (index ??= ownerIndex(view)));
           if (a === undefined) continue;
           const r = reported(obj);
           if (r === (a === true)) continue;
@@ -310,7 +332,7 @@ function fail(run: RunRecord, o: StatusTruthfulnessOptions, v: Violation | undef
       summary = `${obj} kept reporting Ready after it stopped being ready, more than ${fmtDuration(o.boundMs)} after faults stopped (${iv.why})`;
       break;
     case 'unreported':
-      lets.unshift(`from ${fmtTime(iv.start)} ${obj} was actually ready (${o.actual ? 'by the given definition' : 'every workload it controls was ready'})`);
+      lets.unshift(`from ${fmtTime(iv.start)} ${obj} was actually ready (${o.actual ? 'by the given definition' : 'every workload it controls, directly or through the objects it controls, was ready'})`);
       then.push(
         `${iv.open ? `its status still did not say Ready at the end of the run (${fmtTime(iv.end)})` : `its status did not say Ready until ${fmtTime(iv.end)}`}, more than ${fmtDuration(o.boundMs)} after ${iv.start >= settle ? 'it became ready' : `faults stopped at ${fmtTime(settle)}`}: the controller does not report readiness it has (its last status: ${lastStatus(run, iv)})`,
       );

@@ -70,14 +70,7 @@ function sync(ctx: EnvironmentSyncContext<StatefulSetParams>): EnvironmentSyncRe
       continue;
     }
     if (!pod) {
-      for (const c of claims) {
-        const claimName = `${c.name}-${name}-${i}`;
-        if (!ctx.get('PersistentVolumeClaim', keyOf({ namespace: ns, name: claimName }))) {
-          // whenDeleted: Delete makes the claims dependents of the StatefulSet (not controlled by it), as Kubernetes does
-          const owners = retention(sts).whenDeleted === 'Delete' ? { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name, uid: sts.metadata.uid, blockOwnerDeletion: true }] } : {};
-          ctx.create({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: claimName, ...(ns !== undefined ? { namespace: ns } : {}), labels: templateOf(sts).labels, ...owners }, spec: c.spec });
-        }
-      }
+      createMissingClaims(ctx, sts, claims, i);
       const d = ctx.decide('statefulset:create-pod', sts, i);
       if (d.type === 'proceed') {
         const t = templateOf(sts);
@@ -97,6 +90,10 @@ function sync(ctx: EnvironmentSyncContext<StatefulSetParams>): EnvironmentSyncRe
       if (!parallel) break;
       continue;
     }
+    // a Pending pod whose claim went (deleted with an earlier set of the name, or by hand) gets it
+    // back, as Kubernetes' StatefulSet controller does (createMissingPersistentVolumeClaims): else
+    // the pod waits for a claim nothing makes
+    if (isPending(pod)) createMissingClaims(ctx, sts, claims, i);
     if (!parallel && !isPodReady(pod)) break;
   }
 
@@ -129,6 +126,25 @@ function sync(ctx: EnvironmentSyncContext<StatefulSetParams>): EnvironmentSyncRe
 }
 
 const REVISION = 'controller-revision-hash';
+
+/** Not yet running: Kubernetes' `isPending` (the API server gives a new pod phase Pending). */
+function isPending(pod: StoredObject): boolean {
+  const phase = pod.status['phase'];
+  return phase === undefined || phase === 'Pending';
+}
+
+/** Creates the claims of ordinal `i` that do not exist. */
+function createMissingClaims(ctx: EnvironmentSyncContext<StatefulSetParams>, sts: StoredObject, claims: readonly { name: string; spec: JsonObject }[], i: number): void {
+  const ns = sts.metadata.namespace;
+  const name = sts.metadata.name;
+  for (const c of claims) {
+    const claimName = `${c.name}-${name}-${i}`;
+    if (ctx.get('PersistentVolumeClaim', keyOf({ namespace: ns, name: claimName }))) continue;
+    // whenDeleted: Delete makes the claims dependents of the StatefulSet (not controlled by it), as Kubernetes does
+    const owners = retention(sts).whenDeleted === 'Delete' ? { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name, uid: sts.metadata.uid, blockOwnerDeletion: true }] } : {};
+    ctx.create({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: claimName, ...(ns !== undefined ? { namespace: ns } : {}), labels: templateOf(sts).labels, ...owners }, spec: c.spec });
+  }
+}
 
 function rollingUpdate(sts: StoredObject): boolean {
   const u = isRecord(sts.spec['updateStrategy']) ? sts.spec['updateStrategy'] : {};

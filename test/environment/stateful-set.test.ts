@@ -97,6 +97,19 @@ describe('statefulSet', () => {
     expect(ofKind(run.finalObjects, 'PersistentVolumeClaim')).toHaveLength(0);
   });
 
+  it('gives a Pending pod back a claim that went before the pod ran, as Kubernetes does (createMissingPersistentVolumeClaims)', async () => {
+    // the claim is deleted before it binds (by hand, or with an earlier set of the same name): the
+    // pod cannot be scheduled without it, and nothing but the StatefulSet controller makes claims
+    const { run } = await runEnv({ environment: env, workload: [create(0, db(1)), { at: 50, type: 'delete', kind: 'PersistentVolumeClaim', key: 'default/data-db-0' }], faultWindowMs: 10_000 });
+    expect(run.writes.filter((w) => w.kind === 'PersistentVolumeClaim' && (w.verb === 'create' || w.verb === 'delete')).map((w) => [w.verb, w.actor])).toEqual([
+      ['create', 'environment:stateful-set'],
+      ['delete', 'user'],
+      ['create', 'environment:stateful-set'],
+    ]);
+    expect(find(run.finalObjects, 'PersistentVolumeClaim', 'default/data-db-0')!.status).toMatchObject({ phase: 'Bound' });
+    expect(workloadReady(find(run.finalObjects, 'StatefulSet', 'default/db')!)).toBe(true);
+  });
+
   it('recreates an evicted pod under the same name', async () => {
     const { run } = await runEnv({ environment: env, workload: [create(0, db(1))], faults: { events: [{ kind: 'environment-pod-eviction', at: 5000, target: 'default/db-0' }], background: [] } });
     expect(run.writes.filter((w) => w.key === 'default/db-0' && (w.verb === 'create' || w.verb === 'delete')).map((w) => [w.t, w.actor, w.verb])).toEqual([

@@ -7,6 +7,11 @@ import { defineController } from '../../src/runtime/define-controller.js';
 import type { FaultPlan } from '../../src/harness/fault-plan.js';
 import type { Scenario, WorkloadAction } from '../../src/harness/scenario.js';
 import { expectFailure, expectQuiet, judgeScenario, propertyLaws } from '../helpers/property-laws.js';
+import { appController, APP, databaseController } from '../../examples/false-positives/app-database.js';
+import { apply } from '../../examples/false-positives/_shared/apply.js';
+import { controllerRef } from '../../examples/false-positives/_shared/owner.js';
+import { deploymentAvailable as available } from '../../examples/false-positives/_shared/pods.js';
+import { setCondition, writeStatus, type Condition } from '../../examples/false-positives/_shared/status.js';
 
 /** One WebApp of 3 replicas in a small cluster; faults act for 20 s, then 20 s to settle. */
 function mirrorScenario(faults: FaultPlan = { events: [], background: [] }, extra: WorkloadAction[] = []): Scenario {
@@ -65,6 +70,24 @@ propertyLaws({
     ],
   },
   explains: ['WebApp default/web', 'claiming it Ready, while it was not actually ready: Deployment default/web: Available=', 'controller deployment-mirror/0', 'beyond the allowed lag of 1.0 s'],
+});
+
+/** Buggy: the app-database App controller that reports Ready from its Deployment alone, whatever its Database says. */
+const deploymentOnlyApp = defineController({
+  name: 'app',
+  for: APP,
+  owns: ['Database', 'Deployment'],
+  async reconcile(ctx) {
+    const app = await ctx.client.tryGet<{ image: string; replicas: number; databaseGi: number }, { conditions?: Condition[] }>(APP, ctx.key, { live: true });
+    if (!app) return;
+    const owner = [controllerRef(app)];
+    const meta = { namespace: app.metadata.namespace, ownerReferences: owner };
+    await apply(ctx, { apiVersion: 'example.com/v1', kind: 'Database', metadata: { name: `${app.metadata.name}-db`, ...meta }, spec: { sizeGi: app.spec.databaseGi, replicas: 1 } });
+    const labels = { app: app.metadata.name };
+    const dep = await apply(ctx, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: app.metadata.name, ...meta }, spec: { replicas: app.spec.replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'app', image: app.spec.image }] } } } });
+    const ready = available(dep);
+    await writeStatus(ctx, app, { conditions: setCondition(app.status.conditions, { type: 'Ready', status: ready ? 'True' : 'False', reason: ready ? 'Serving' : 'Progressing', message: '', observedGeneration: app.metadata.generation }, ctx.clock.now()) });
+  },
 });
 
 describe('statusTruthfulness', () => {
@@ -127,6 +150,32 @@ describe('statusTruthfulness', () => {
     expectQuiet((await judgeScenario(p, mirrorScenario(), { controllers: [deploymentMirrorBuggy] })).verdict);
     expect(() => statusTruthfulness({ lagMs: -1 })).toThrow('steadystate.properties.statusTruthfulness: lagMs must be ≥ 0 virtual ms, got -1');
     expect(() => statusTruthfulness({ actual: 3 as never })).toThrow(/actual must be a function/);
+  });
+
+  it('an object is actually ready only once the objects it controls are, down to their workloads (an App waits for its Database)', async () => {
+    // guided search (issue 16) found app-database failing: its Database's pod was Ready long
+    // after its Deployment was, and the App rightly waited; the oracle looked only at the App's
+    // own workloads. Here the database pod is created only when faults stop (a slow rollout) and
+    // pods take 12 s to be Ready: the App's Deployment is Ready at ~13 s, its Database at ~33 s,
+    // more than the 10 s bound after faults stop at 20 s
+    const scenario: Scenario = {
+      seed: 7,
+      controllers: [{ name: 'app' }, { name: 'database' }],
+      environment: [{ name: 'deployment' }, { name: 'stateful-set' }, { name: 'pvc-binding' }, { name: 'pod-lifecycle', params: { readyMs: 12_000 } }],
+      initialObjects: [],
+      workload: [{ at: 0, type: 'create', object: { kind: APP, metadata: { name: 'shop', namespace: 'default' }, spec: { image: 'shop:1', replicas: 1, databaseGi: 1 } } }],
+      faults: plan({ kind: 'environment-slow-rollout', target: 'default/shop-db', params: { delayMs: 29_000 } }),
+      options: { faultWindowMs: 20_000, settleMs: 20_000 },
+    };
+    const { verdict, run } = await judgeScenario(statusTruthfulness(), scenario, { controllers: [appController, databaseController] });
+    expectQuiet(verdict);
+    const readyAt = (kind: string) => run.writes.find((w) => w.kind === kind && w.verb === 'updateStatus' && w.t >= 20_000)?.t;
+    // the App reports Ready right after its Database does
+    expect(readyAt('Database')).toBeGreaterThan(30_000);
+    expect(readyAt(APP)! - readyAt('Database')!).toBeLessThan(100);
+    // and an App that reports Ready once its Deployment is, its Database not yet ready, is caught
+    const buggy = await judgeScenario(statusTruthfulness(), scenario, { controllers: [deploymentOnlyApp, databaseController] });
+    expect(expectFailure(buggy.verdict).summary).toMatch(/^App default\/shop reported Ready .*Database default\/shop-db: StatefulSet default\/shop-db/);
   });
 
   it('does not judge a run without environment actors (nothing becomes ready there) unless told what ready means', async () => {

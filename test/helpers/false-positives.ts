@@ -17,8 +17,8 @@ export const GATE_RUNS = 100;
 export const FIND_RUNS = 100;
 const SEED = 11;
 
-/** Small worlds: what keeps the gate over every corpus controller within the CI budget. */
-function gateOptions(c: FalsePositiveCase, runs = GATE_RUNS) {
+/** Small worlds: what keeps the gate over every corpus controller within the CI budget (also the guided gate, false-positives-guided.test.ts). */
+export function gateOptions(c: FalsePositiveCase, runs = GATE_RUNS) {
   return { ...c.options, maxObjects: Math.min(c.options.maxObjects ?? 2, 2), maxActions: 2, properties: propertiesOf(c), runs, seed: SEED, coverage: false };
 }
 
@@ -44,7 +44,7 @@ function propertiesOf(c: FalsePositiveCase): Property[] {
   return defaultProperties().map((p) => own.get(p.name) ?? p);
 }
 
-function describeFailure(r: CheckFailed): string {
+export function describeFailure(r: CheckFailed): string {
   return `${r.property}: ${r.summary}\n${r.explanation}\nshrunk scenario: ${JSON.stringify(r.scenario)}`;
 }
 

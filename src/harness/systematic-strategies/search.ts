@@ -1,4 +1,4 @@
-import { stableStringify } from '../../sim/hash.js';
+import { fnv1a, hex8, stableStringify } from '../../sim/hash.js';
 import type { ResolvedCheckOptions } from '../check-options.js';
 import { CoverageTracker } from '../coverage.js';
 import type { FaultEvent } from '../fault-plan.js';
@@ -63,6 +63,47 @@ function firedAll(run: RunRecord, events: readonly FaultEvent[]): boolean {
   const kinds = new Set(events.map((e) => e.kind));
   for (const e of run.trace) if (e.type === 'fault:inject') kinds.delete(String(e['kind']));
   return kinds.size === 0;
+}
+
+/** A shape by its length and two hashes (a shape is as long as its run's trace; thousands of them are kept). */
+function shapeKey(run: RunRecord): string {
+  const shape = shapeOf(run);
+  return `${shape.length} ${hex8(fnv1a(shape))} ${hex8(fnv1a(shape, SECOND_SEED))}`;
+}
+const SECOND_SEED = 0x9e3779b9;
+
+/**
+ * The passing single-fault plans of one base scenario that depth 2 extends, chosen as their runs
+ * come: those whose faults all fired and whose run's shape neither the reference run nor an
+ * earlier single had. Only the plans are kept, not their runs (which `pairs` simulates again,
+ * one at a time): the runs of a whole search held until its pairs are gigabytes on a
+ * controller with long traces.
+ */
+class Singles {
+  readonly kept: DerivedPlan[] = [];
+  /** Singles left out, by reason (counted into the report's `extended.pruned` once pairs start). */
+  readonly pruned: Record<string, number> = {};
+  private readonly referenceShape: string;
+  private readonly seen: Set<string>;
+
+  constructor(reference: RunRecord) {
+    this.referenceShape = shapeKey(reference);
+    this.seen = new Set([this.referenceShape]);
+  }
+
+  add(plan: DerivedPlan, run: RunRecord): void {
+    if (!firedAll(run, plan.events)) {
+      prune(this.pruned, 'its fault never fired');
+      return;
+    }
+    const fp = shapeKey(run);
+    if (this.seen.has(fp)) {
+      prune(this.pruned, fp === this.referenceShape ? 'no effect on what the controllers did' : 'the same behaviour as another single fault');
+      return;
+    }
+    this.seen.add(fp);
+    this.kept.push(plan);
+  }
 }
 
 /**
@@ -139,7 +180,7 @@ export class SystematicSearch {
     }
     const refIndex = indexTrace(reference.run);
     const points = new Set<string>();
-    const singles: { plan: DerivedPlan; outcome: ScenarioOutcome }[] = [];
+    const singles = new Singles(reference.run);
     for (const s of this.active) {
       const rep = this.reportOf(s);
       const d = derive(s, refIndex);
@@ -165,7 +206,7 @@ export class SystematicSearch {
           rep.failures++;
           this.found ??= { outcome, runNumber: this.runs, plan: { strategy: s, target: p.target } };
           if (this.opts.stopOnFailure) return true;
-        } else singles.push({ plan: p, outcome });
+        } else if (this.opts.depth === 2) singles.add(p, outcome.run);
       }
     }
     if (this.opts.depth < 2) return false;
@@ -173,22 +214,12 @@ export class SystematicSearch {
   }
 
   /** Depth 2: second faults derived from each single-fault run that changed the controllers' behaviour. */
-  private async pairs(base: Scenario, reference: RunRecord, singles: readonly { plan: DerivedPlan; outcome: ScenarioOutcome }[]): Promise<boolean> {
-    const referenceShape = shapeOf(reference);
-    const seenBehaviour = new Set([referenceShape]);
+  private async pairs(base: Scenario, reference: RunRecord, singles: Singles): Promise<boolean> {
+    addPruned(this.extended.pruned, singles.pruned);
     const seenPlans = new Set<string>();
-    for (const single of singles) {
-      const run = single.outcome.run;
-      if (!firedAll(run, single.plan.events)) {
-        prune(this.extended.pruned, 'its fault never fired');
-        continue;
-      }
-      const fp = shapeOf(run);
-      if (seenBehaviour.has(fp)) {
-        prune(this.extended.pruned, fp === referenceShape ? 'no effect on what the controllers did' : 'the same behaviour as another single fault');
-        continue;
-      }
-      seenBehaviour.add(fp);
+    for (const first of singles.kept) {
+      // the same run as when it was judged (a simulation is a function of its scenario)
+      const run = await this.runner.simulate({ ...base, faults: { events: first.events, background: [] } }, this.opts.properties);
       this.extended.runs++;
       const ix = indexTrace(run);
       // second faults of every strategy, interleaved (one of each in turn), so no strategy's many plans starve the others
@@ -209,7 +240,7 @@ export class SystematicSearch {
         for (const { s, pairs, plans } of queues) {
           const p = plans[round];
           if (!p) continue;
-          const events = [...single.plan.events, ...p.events];
+          const events = [...first.events, ...p.events];
           const key = stableStringify([...events].map((e) => stableStringify(e)).sort());
           if (seenPlans.has(key)) {
             prune(pairs.pruned, 'the same pair as another plan');
@@ -227,9 +258,9 @@ export class SystematicSearch {
             runNumber: this.runs,
             plan: {
               strategy: s,
-              target: `${single.plan.target}; then ${p.target}`,
+              target: `${first.target}; then ${p.target}`,
               faults: [
-                { strategy: single.plan.strategy as SystematicStrategy, target: single.plan.target },
+                { strategy: first.strategy as SystematicStrategy, target: first.target },
                 { strategy: s, target: p.target },
               ],
             },
