@@ -85,7 +85,7 @@ export const sameEndState = defineProperty<SameEndStateOptions>({
     const then = [`at ${fmtTime(at)}, after the settle phase, the state differed from the fault-free run's: ${diffs.slice(0, 3).map((d) => fmtDifference(d, expectedName)).join('; ')}${diffs.length > 3 ? `; and ${diffs.length - 3} more differences` : ''}`];
     const d0 = diffs[0]!;
     const m = /^(\S+) (\S+)$/.exec(d0.id);
-    if (m && m[1] !== 'downstream' && !m[2]!.includes('*')) then.push(lastActions(timelineOf(run), m[1]!, m[2]!.replace(/ #\d+$/, ''), at));
+    if (m && m[1] !== 'downstream' && !m[2]!.includes('*')) then.push(lastActions(timelineOf(run), m[1]!, m[2]!.replace(/ #\d+$/, ''), at, run));
     if (masked) then.push(`${masked}, so they are not compared`);
     if (apart.length > 0) then.push(`not compared, because the user's action on them was refused in the fault-free run and accepted in this one: ${fmtList(apart, 3)}`);
     if (left.length > 0) then.push(`not compared, because they were fixed when the object was made under another declaration of its owner and the API refuses to change them: ${fmtList(left, 3)}`);

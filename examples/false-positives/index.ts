@@ -20,8 +20,10 @@ import { backupSchedule } from './backup-schedule.js';
 import { canaryRollout } from './canary-rollout.js';
 import { certificateEvents } from './certificate-events.js';
 import { conditionStatus } from './condition-status.js';
+import { configRevisions } from './config-revisions.js';
 import { configRollout } from './config-rollout.js';
 import { domainVerification } from './domain-verification.js';
+import { gatewayRoutes } from './gateway-routes.js';
 import { mailingList } from './mailing-list.js';
 import { messageBroker } from './message-broker.js';
 import { migrationRunner } from './migration-runner.js';
@@ -51,8 +53,10 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   canaryRollout,
   certificateEvents,
   conditionStatus,
+  configRevisions,
   configRollout,
   domainVerification,
+  gatewayRoutes,
   mailingList,
   messageBroker,
   migrationRunner,
