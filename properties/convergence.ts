@@ -222,7 +222,7 @@ function fail(run: RunRecord, o: ConvergenceOptions, inWindow: readonly Judged[]
   for (const u of failing.slice(0, 2)) {
     const r = lastReconcile(tl, u.key, deadline);
     if (r && r.start < settleStart) then.push(`no reconcile of ${u.key} ran after ${fmtTime(r.start)}`);
-    then.push(lastActions(tl, u.kind, u.key, deadline));
+    then.push(lastActions(tl, u.kind, u.key, deadline, run));
   }
   for (const e of (last?.excused ?? []).slice(0, 2)) then.push(fmtWhy(e.object, e.why));
   if (notAccepted.length > 0) then.push(`the user's desired state was never accepted for ${fmtList(notAccepted.map(fmtNotAccepted), 3)}`);

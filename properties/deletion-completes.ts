@@ -55,7 +55,7 @@ export const deletionCompletes = defineProperty<DeletionCompletesOptions>({
       const then = [
         `${fmtObject(m.kind, m.key)} was marked for deletion at ${fmtTime(m.t)} and ${gone ? `was removed only at ${fmtTime(gone.t)}` : `was still there at ${fmtTime(end)}`}, ${deadline === end && Math.max(m.t, healed) + o.withinMs > end ? 'the end of the run' : `past the bound at ${fmtTime(deadline)}, ${fmtDuration(o.withinMs)} after ${m.t > healed ? 'the mark' : 'faults stopped'}`}`,
         finalizers.length ? `its finalizers were still ${fmtValue(finalizers)}` : 'it had no finalizer left',
-        `after the mark, ${lastActions(tl, m.kind, m.key, deadline)}`,
+        `after the mark, ${lastActions(tl, m.kind, m.key, deadline, run)}`,
       ];
       const removals = tl.writes.filter((w) => w.t >= m.t && w.kind === m.kind && w.key === m.key && w.changed.includes('metadata.finalizers'));
       if (removals.length === 0) then.push('no write ever removed a finalizer: cleanup must succeed (idempotently, with a time bound) and then remove the finalizer');

@@ -2,7 +2,7 @@ import { defineProperty, type RunRecord, type Verdict } from '../src/harness/pro
 import { NAMESPACE_CONTROLLER_ACTOR } from '../src/store/namespace-lifecycle.js';
 import { explanation, fmtActor, fmtList, fmtTime, letFacts, plural } from '../src/report/explain.js';
 import { fmtReconcile } from './_internals/last-actions.js';
-import { firedKinds, skipped, WORLD_CHANGING_FAULTS } from './_internals/skip.js';
+import { firedKinds, RECORD_KINDS, skipped, WORLD_CHANGING_FAULTS } from './_internals/skip.js';
 import { timelineOf, type TimelineWrite } from './_internals/timeline.js';
 import { aliasUids, uidAliases } from './_internals/normalize.js';
 import { groupBy } from './_internals/windows.js';
@@ -14,7 +14,7 @@ export interface NoExtraDestructiveActionsOptions {
   skipUnderFaults: string[];
   /** Extra creates or deletes per object allowed beyond the fault-free twin's. @defaultValue 0 */
   slack: number;
-  /** Kinds left out (leader-election Leases). @defaultValue ['Lease'] */
+  /** Kinds left out: leader-election Leases, and core/v1 Events (a best-effort record: one recorded twice destroys nothing). @defaultValue ['Lease', 'Event'] */
   ignoreKinds: string[];
   /** Objects whose creates and deletes are not counted, as `Kind namespace/name` with `*` wildcards (`Job default/web-*`). @defaultValue [] */
   masks: string[];
@@ -111,7 +111,7 @@ function tally(run: RunRecord, ignore: Set<string>): Map<string, { creates: Time
 export const noExtraDestructiveActions = defineProperty<NoExtraDestructiveActionsOptions>({
   name: 'no-extra-destructive-actions',
   description: 'per object, controller creates and deletes under faults do not exceed those of the fault-free twin',
-  defaults: { skipUnderFaults: [...WORLD_CHANGING_FAULTS], slack: 0, ignoreKinds: ['Lease'], masks: [], learn: true },
+  defaults: { skipUnderFaults: [...WORLD_CHANGING_FAULTS], slack: 0, ignoreKinds: [...RECORD_KINDS], masks: [], learn: true },
   needsTwin: true,
   validate: (o) => (!(o.slack >= 0) ? `slack must be ≥ 0, got ${String(o.slack)}` : !Array.isArray(o.masks) || o.masks.some((m) => typeof m !== 'string' || m === '') ? 'masks must be an array of object patterns such as "Job default/web-*"' : undefined),
   learn: (benign, o) => {

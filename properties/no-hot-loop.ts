@@ -57,14 +57,20 @@ export const noHotLoop = defineProperty<NoHotLoopOptions>({
     const rate = (writes.length * 1000) / Math.max(1, to - from);
     const then: string[] = [
       `between ${fmtTime(from)} and ${fmtTime(to)} ${fmtList(actors, 3)} made ${plural(writes.length, 'write')} (${rate.toFixed(1)}/s) while nothing ${early ? 'else happened' : 'changed'}, ${hw.length} of them to ${hottest}`,
-      `they changed ${fmtList(fields.map(([f, n]) => `${f} (${n}×)`), 4)}${hw.some((w) => w.noop) ? `; ${hw.filter((w) => w.noop).length} changed nothing` : ''}`,
     ];
+    if (hw.some((w) => w.error === undefined)) then.push(`they changed ${fmtList(fields.map(([f, n]) => `${f} (${n}×)`), 4)}${hw.some((w) => w.noop) ? `; ${hw.filter((w) => w.noop).length} changed nothing` : ''}`);
     if (chain.length > 0) then.push(`${selfTriggering(chain) ? 'the loop feeds itself' : 'the chain'}: ${fmtChain(chain)}`);
     if (early) then.push(`the run was stopped there (${fmtTime(to)}): with nothing else happening the loop can only go on, so the verdict was certain`);
-    then.push('compare desired with current state before writing (deep-equal, or generation vs observedGeneration)');
+    // writes the API server refused are retried, not repeated: the advice is about the request
+    const refused = hw.filter((w) => w.error !== undefined);
+    if (refused.length === hw.length) {
+      const reasons = [...new Set(refused.map((w) => w.error!))];
+      const said = refused.map((w) => w.reconcile?.error).find((e) => e !== undefined);
+      then.push(`every one of them was refused (${fmtList(reasons, 3)}${said !== undefined ? `: ${said.length > 300 ? `${said.slice(0, 300)}…` : said}` : ''}), so the controller retries it on every resync and backoff; the API server will refuse it again: fix what the request sends`);
+    } else then.push('compare desired with current state before writing (deep-equal, or generation vs observedGeneration)');
     return {
       ok: false,
-      summary: `hot loop: ${plural(writes.length, 'controller write')} in ${fmtDuration(to - from)} ${early ? 'while nothing else happened' : 'of the quiet tail'}, ${hw.length} to ${hottest} (${fields.map(([f]) => f).slice(0, 3).join(', ')})`,
+      summary: `hot loop: ${plural(writes.length, 'controller write')} in ${fmtDuration(to - from)} ${early ? 'while nothing else happened' : 'of the quiet tail'}, ${hw.length} to ${hottest} (${refused.length === hw.length ? `refused: ${[...new Set(refused.map((w) => w.error!))].join(', ')}` : fields.map(([f]) => f).slice(0, 3).join(', ')})`,
       explanation: explanation(early ? [`the world was converged at ${fmtTime(to)}`, `no user action and no other actor's write came after ${fmtTime(from)}`] : [`the world had converged by ${fmtTime(run.timing.tailStart)}`, `no fault and no user action came after ${fmtTime(from)}`], then),
       evidence: {
         window: { from, to },

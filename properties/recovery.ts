@@ -227,7 +227,7 @@ function compare(run: RunRecord, isTwin: boolean, before: RunRecord, r: Revert, 
   ];
   const then = [
     `at ${fmtTime(at)}, after the settle phase, ${fmtObject(r.kind, r.key)} and what it owns did not match ${earlier} (a fault-free run of the same workload without the change and its revert): ${diffs.slice(0, 3).map((d) => fmtDifference(d, earlier)).join('; ')}${diffs.length > 3 ? `; and ${diffs.length - 3} more` : ''}`,
-    lastActions(timelineOf(run), r.kind, r.key, at),
+    lastActions(timelineOf(run), r.kind, r.key, at, run),
   ];
   const masked = fmtLearned(learned);
   if (masked) then.push(`${masked}, so they are not compared`);

@@ -6,7 +6,7 @@ import { fixedAtCreation } from './_internals/fixed-at-creation.js';
 import { lastActions } from './_internals/last-actions.js';
 import { applyLearned, CONDITION_MASKS, fmtDiff, fmtLearned, learnStateMasks, masksProblem, tallyOf, type MaskTally } from './_internals/masks.js';
 import { compareStates, fmtDifference, leafSides, normalizeState, statefulSetClaims, uidAliases, type NormalizeOptions } from './_internals/normalize.js';
-import { firedKinds, healedAt, skipped, stillStalled, WORLD_CHANGING_FAULTS } from './_internals/skip.js';
+import { firedKinds, healedAt, RECORD_KINDS, skipped, stillStalled, WORLD_CHANGING_FAULTS } from './_internals/skip.js';
 import { timelineOf } from './_internals/timeline.js';
 
 /** Options of {@link sameEndState}. @public */
@@ -24,7 +24,11 @@ export interface SameEndStateOptions {
    * @defaultValue ['metadata.generation', 'status.observedGeneration', 'status.conditions[*].lastTransitionTime', 'status.conditions[*].lastHeartbeatTime', 'status.conditions[*].observedGeneration']
    */
   masks: string[];
-  /** Kinds left out (leader-election Leases differ by timing). @defaultValue ['Lease'] */
+  /**
+   * Kinds left out: leader-election Leases differ by timing, and core/v1 Events are a best-effort
+   * record the API documents as lossy (a recorder drops one whose create failed, a retry records it
+   * twice), not state a controller converges to. @defaultValue ['Lease', 'Event']
+   */
   ignoreKinds: string[];
   /** Treat RFC 3339 timestamps anywhere as equal. @defaultValue true */
   normalizeTimestamps: boolean;
@@ -58,7 +62,7 @@ function stateOf(r: RunRecord, o: SameEndStateOptions, tally?: MaskTally) {
 export const sameEndState = defineProperty<SameEndStateOptions>({
   name: 'same-end-state',
   description: 'the settled state equals that of the fault-free twin run (uids, versions, timestamps normalized; what fault-free runs disagree on masked)',
-  defaults: { skipUnderFaults: [...WORLD_CHANGING_FAULTS], masks: DEFAULT_MASKS, ignoreKinds: ['Lease'], normalizeTimestamps: true, downstream: true, learn: true },
+  defaults: { skipUnderFaults: [...WORLD_CHANGING_FAULTS], masks: DEFAULT_MASKS, ignoreKinds: [...RECORD_KINDS], normalizeTimestamps: true, downstream: true, learn: true },
   needsTwin: true,
   validate: (o) => masksProblem(o.masks) ?? (!Array.isArray(o.ignoreKinds) ? 'ignoreKinds must be an array of kind names' : undefined),
   learn: (benign, o) => (o.learn ? learnStateMasks(benign.twin.map((r) => stateOf(r, o))) : {}),
@@ -81,7 +85,7 @@ export const sameEndState = defineProperty<SameEndStateOptions>({
     const then = [`at ${fmtTime(at)}, after the settle phase, the state differed from the fault-free run's: ${diffs.slice(0, 3).map((d) => fmtDifference(d, expectedName)).join('; ')}${diffs.length > 3 ? `; and ${diffs.length - 3} more differences` : ''}`];
     const d0 = diffs[0]!;
     const m = /^(\S+) (\S+)$/.exec(d0.id);
-    if (m && m[1] !== 'downstream' && !m[2]!.includes('*')) then.push(lastActions(timelineOf(run), m[1]!, m[2]!.replace(/ #\d+$/, ''), at));
+    if (m && m[1] !== 'downstream' && !m[2]!.includes('*')) then.push(lastActions(timelineOf(run), m[1]!, m[2]!.replace(/ #\d+$/, ''), at, run));
     if (masked) then.push(`${masked}, so they are not compared`);
     if (apart.length > 0) then.push(`not compared, because the user's action on them was refused in the fault-free run and accepted in this one: ${fmtList(apart, 3)}`);
     if (left.length > 0) then.push(`not compared, because they were fixed when the object was made under another declaration of its owner and the API refuses to change them: ${fmtList(left, 3)}`);

@@ -18,9 +18,12 @@ import type { FalsePositiveCase } from './_shared/case.js';
 import { appDatabase } from './app-database.js';
 import { backupSchedule } from './backup-schedule.js';
 import { canaryRollout } from './canary-rollout.js';
+import { certificateEvents } from './certificate-events.js';
 import { conditionStatus } from './condition-status.js';
+import { configRevisions } from './config-revisions.js';
 import { configRollout } from './config-rollout.js';
 import { domainVerification } from './domain-verification.js';
+import { gatewayRoutes } from './gateway-routes.js';
 import { mailingList } from './mailing-list.js';
 import { messageBroker } from './message-broker.js';
 import { migrationRunner } from './migration-runner.js';
@@ -29,10 +32,13 @@ import { ordinalMembers } from './ordinal-members.js';
 import { previewEnv } from './preview-env.js';
 import { queueScaler } from './queue-scaler.js';
 import { readyBackends } from './ready-backends.js';
+import { releasePipeline } from './release-pipeline.js';
+import { reportRender } from './report-render.js';
 import { routeResolver } from './route-resolver.js';
 import { sandboxTtl } from './sandbox-ttl.js';
 import { secretCopier } from './secret-copier.js';
 import { sharedConfig } from './shared-config.js';
+import { sharedStatus } from './shared-status.js';
 import { storageUser } from './storage-user.js';
 import { teamLabeler } from './team-labeler.js';
 import { volumeResizer } from './volume-resizer.js';
@@ -45,9 +51,12 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   appDatabase,
   backupSchedule,
   canaryRollout,
+  certificateEvents,
   conditionStatus,
+  configRevisions,
   configRollout,
   domainVerification,
+  gatewayRoutes,
   mailingList,
   messageBroker,
   migrationRunner,
@@ -56,10 +65,13 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   previewEnv,
   queueScaler,
   readyBackends,
+  releasePipeline,
+  reportRender,
   routeResolver,
   sandboxTtl,
   secretCopier,
   sharedConfig,
+  sharedStatus,
   storageUser,
   teamLabeler,
   volumeResizer,

@@ -72,6 +72,7 @@ function lastWriteIn(tl: Timeline, r: ReconcileSpan): TimelineWrite | undefined 
 }
 
 function fmtStep(w: TimelineWrite): string {
+  if (w.error !== undefined) return `${w.verb} ${fmtObject(w.kind, w.key)} at ${fmtTime(w.t)} (refused: ${w.error})`;
   return `${w.verb} ${fmtObject(w.kind, w.key)} at ${fmtTime(w.t)} (changed ${fmtPaths(w.changed)}${w.rv !== undefined ? `, rv ${w.rv}` : ''})`;
 }
 

@@ -1,4 +1,5 @@
 import { fmtDuration, fmtObject, fmtTime, fmtWrite } from '../../src/report/explain.js';
+import type { RunRecord } from '../../src/harness/property.js';
 import { lastReconcile, lastWrite, type ProgramRequest, type ReconcileSpan, type Timeline } from './timeline.js';
 
 /**
@@ -29,16 +30,28 @@ export function reconcileEvidence(r: ReconcileSpan): { [k: string]: string | num
  * What the controllers last did about one object before `before`: the last reconcile of its key
  * and the last controller write to it.
  */
-export function lastActions(tl: Timeline, kind: string, key: string, before = Infinity): string {
+export function lastActions(tl: Timeline, kind: string, key: string, before = Infinity, run?: RunRecord): string {
   if (tl.reconciles.length === 0 && tl.programRequests.length > 0) return programActions(tl, kind, key, before);
   const r = lastReconcile(tl, key, before);
   const w = lastWrite(tl, kind, key, before);
   const parts: string[] = [];
   // an owned object is written by the reconcile of its owner's key: say so instead of "never reconciled"
   if (r) parts.push(`the last ${fmtReconcile(r)}`);
-  else if (!w?.reconcile) parts.push(`no controller ever reconciled ${key}`);
+  else if (!w?.reconcile) parts.push(`no controller ever reconciled ${key}${run ? lostForGood(run, tl, kind, key, before) : ''}`);
   parts.push(w ? `the last controller write to it was ${fmtWrite(w)}${!r && w.reconcile ? `, in the ${fmtReconcile(w.reconcile)}` : ''}` : `no controller ever wrote ${fmtObject(kind, key)}`);
   return parts.join(', and ');
+}
+
+/**
+ * Why a dropped notification was never repaired, when the controller's GenerationChanged predicate
+ * is the reason: it also drops the resyncs that repair one (controller-runtime's does the same).
+ */
+function lostForGood(run: RunRecord, tl: Timeline, kind: string, key: string, before: number): string {
+  const filtering = new Set((run.resyncFilteredBy ?? []).filter((c) => run.primaryKinds[run.controllers.indexOf(c)] === kind));
+  const drop = tl.faults.find((f) => f.t < before && f['kind'] === 'event-loss' && f['key'] === key && filtering.has(String(f['controller'])));
+  if (!drop) return '';
+  const c = String(drop['controller']);
+  return ` (its ${String(drop['event'])} notification to ${c} at ${fmtTime(drop.t)} was dropped, and ${c}'s GenerationChanged predicate also drops the resyncs that would have repaired it, as controller-runtime's GenerationChangedPredicate does: only a new generation or a restart brings the key back; let resyncs through, or requeue periodically)`;
 }
 
 /** The path segments naming an object: `…/namespaces/<ns>/<plural>/<name>` or, cluster-scoped, `…/<plural>/<name>`. */

@@ -181,7 +181,7 @@ export function normalizeState(objects: readonly StoredObject[], downstream: unk
       },
       // every content field: spec, and a ConfigMap's or Secret's data, RBAC rules…
       ...contentOf(o),
-      status: o.status,
+      status: byConditionType(o.status),
     });
     notePaths(tally, value);
     entries.push([stateIdOf(o, aliases), applyMasks(value, masks, tally)]);
@@ -205,6 +205,32 @@ export function normalizeState(objects: readonly StoredObject[], downstream: unk
     out.set(k, v);
   }
   return out;
+}
+
+/**
+ * Condition lists in type order. Kubernetes declares them maps keyed by `type` (metav1.Condition
+ * lists are `+listType=map +listMapKey=type`; the built-in kinds' merge on `type`): their order
+ * says only who wrote first, as when two controllers each set their own condition on one object.
+ * Any `conditions` list (at any depth of status, e.g. Gateway API `status.parents[].conditions`)
+ * whose entries all have a string `type`, with no type twice, is sorted by it; others stay.
+ */
+export function byConditionType(v: unknown, key = ''): unknown {
+  if (Array.isArray(v)) {
+    const items = v.map((x) => byConditionType(x));
+    if (key !== 'conditions' || items.length < 2) return items;
+    const types = items.map((c) => (isRecord(c) && typeof c['type'] === 'string' ? c['type'] : undefined));
+    if (types.some((t) => t === undefined) || new Set(types).size !== types.length) return items;
+    return items.map((c, i) => [types[i]!, c] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([, c]) => c);
+  }
+  if (isRecord(v)) {
+    let out: Record<string, unknown> | undefined;
+    for (const [k, x] of Object.entries(v)) {
+      const y = byConditionType(x, k);
+      if (y !== x) (out ??= { ...v })[k] = y;
+    }
+    return out ?? v;
+  }
+  return v;
 }
 
 /**

@@ -36,3 +36,13 @@ export function healedAt(run: RunRecord): number {
 export function stillStalled(at: number): { ok: true; stats: { judged: false; reason: string } } {
   return { ok: true, stats: { judged: false, reason: `a downstream call held by an injected hang or latency was still in flight at t=${at} ms` } };
 }
+
+/**
+ * Kinds the properties that compare two runs leave out by default: leader-election Leases (their
+ * holders and renew times differ by timing) and core/v1 Events, which the Kubernetes API documents
+ * as "informative, best-effort, supplemental data": a recorder drops an Event whose create failed
+ * and a retried reconcile records one twice, so how many a run ends with says nothing about the
+ * state it converged to. Idempotence and hot-loop checks still count Event writes (event spam is load).
+ * @internal
+ */
+export const RECORD_KINDS: readonly string[] = ['Lease', 'Event'];

@@ -56,6 +56,12 @@ export interface RunRecord {
   controllers: string[];
   /** Primary kinds of the controllers. */
   primaryKinds: string[];
+  /**
+   * Controllers whose `GenerationChanged` predicate also drops the resyncs of their primary (as
+   * controller-runtime's does): for them, a dropped notification is repaired only by a new
+   * generation or a restart. Absent when none has one.
+   */
+  resyncFilteredBy?: string[];
   trace: TraceEntry[];
   writes: WriteRecord[];
   requests: RecordedRequest[];

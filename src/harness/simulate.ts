@@ -307,6 +307,7 @@ async function simulateGuarded(world: World, scenario: Scenario, opts: ResolvedS
       scenario,
       controllers: scenario.controllers.map((c) => c.name),
       primaryKinds: scenario.controllers.map((c) => defs.get(c.name)!.for),
+      ...resyncFiltered(scenario.controllers.map((c) => defs.get(c.name)!)),
       trace: trace.entries,
       writes: world.writes,
       requests: downstream.requests(),
@@ -388,4 +389,10 @@ function poke(world: World): void {
   kernel.after(1000, () => {
     for (const m of world.managers) for (const inst of m.live()) for (const obj of world.store.peekAll(inst.def.for)) inst.enqueue(keyOf(obj.metadata));
   });
+}
+
+/** `resyncFilteredBy` of a run's record: the controllers whose GenerationChanged predicate drops resyncs. */
+function resyncFiltered(defs: readonly ControllerDefinition[]): { resyncFilteredBy?: string[] } {
+  const names = defs.filter((d) => d.predicates.includes('GenerationChanged')).map((d) => d.name);
+  return names.length > 0 ? { resyncFilteredBy: names } : {};
 }

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { convergence } from '../../properties/convergence.js';
 import { edgeTriggered } from '../../examples/replicas/edge-triggered.js';
 import { levelTriggered } from '../../examples/replicas/level-triggered.js';
-import type { Scenario } from '../../src/index.js';
+import { defineController, type Scenario } from '../../src/index.js';
+import { createAll, widget, widgetScenario } from '../../examples/property-targets/widget.js';
 import { expectFailure, judgeScenario, propertyLaws } from '../helpers/property-laws.js';
 
 function replicas(controller: string, events: Scenario['faults']['events'], rate = 0): Scenario {
@@ -55,5 +56,31 @@ describe('convergence', () => {
   });
   it('validates options', () => {
     expect(() => convergence({ stableFor: 0 })).toThrow('steadystate.properties.convergence: stableFor must be an integer ≥ 1, got 0');
+  });
+});
+
+describe('convergence: a lost notification a GenerationChanged predicate never lets resync repair', () => {
+  // records the generation it saw; the same code with and without controller-runtime's predicate
+  const observer = (predicates: 'GenerationChanged'[]) =>
+    defineController({
+      name: 'observer',
+      for: 'Widget',
+      predicates,
+      resyncPeriodMs: 2_000,
+      async reconcile(ctx) {
+        const w = await ctx.client.tryGet('Widget', ctx.key, { live: true });
+        if (w && w.status['observedGeneration'] !== w.metadata.generation) await ctx.client.updateStatus({ ...w, status: { observedGeneration: w.metadata.generation } });
+      },
+    });
+  const lost = widgetScenario(['observer'], createAll([widget('a', 1)]), { faults: { events: [{ kind: 'event-loss', nth: 0 }], background: [] } });
+  it('fails, and says the predicate also drops the resyncs that would have repaired it', async () => {
+    const { verdict } = await judgeScenario(convergence(), lost, { controllers: [observer(['GenerationChanged'])] });
+    const v = expectFailure(verdict);
+    expect(v.explanation).toContain('no controller ever reconciled default/a (its ADDED notification to observer at t=');
+    expect(v.explanation).toContain("observer's GenerationChanged predicate also drops the resyncs that would have repaired it");
+  });
+  it('the same controller without the predicate is repaired by its resync and passes', async () => {
+    const { verdict } = await judgeScenario(convergence(), lost, { controllers: [observer([])] });
+    expect(verdict).toEqual(expect.objectContaining({ ok: true }));
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { defineController } from '../../src/index.js';
 import { noHotLoop } from '../../properties/no-hot-loop.js';
 import { hotLoopBuggy, hotLoopCorrect } from '../../examples/property-targets/hot-loop.js';
 import { createAll, widget, widgetScenario } from '../../examples/property-targets/widget.js';
@@ -31,6 +32,27 @@ describe('noHotLoop', () => {
   it('allows a configured number of writes', async () => {
     const { verdict } = await judgeScenario(noHotLoop({ maxWrites: 100_000 }), scenario, { controllers: [hotLoopBuggy] });
     expect(verdict.ok).toBe(true);
+  });
+  it('a write the API server refuses every time is told as refused, with its error, not as a write that changed nothing', async () => {
+    // Secret data must be base64: kube-apiserver answers 422 Invalid, again on every retry
+    const refusedSecret = defineController({
+      name: 'widget',
+      for: 'Widget',
+      owns: ['Secret'],
+      async reconcile(ctx) {
+        const w = await ctx.client.tryGet('Widget', ctx.key);
+        if (!w) return;
+        const ref = { namespace: w.metadata.namespace, name: w.metadata.name };
+        if (!(await ctx.client.tryGet('Secret', ref))) await ctx.client.create({ apiVersion: 'v1', kind: 'Secret', metadata: ref, data: { token: 'not base64!' } } as never);
+      },
+    });
+    const { verdict } = await judgeScenario(noHotLoop(), scenario, { controllers: [refusedSecret] });
+    const v = expectFailure(verdict);
+    expect(v.summary).toMatch(/to Secret default\/a \(refused: Invalid\)$/);
+    expect(v.explanation).toContain('(refused: Invalid)');
+    expect(v.explanation).toMatch(/every one of them was refused \(Invalid: .*illegal base64 data\).*fix what the request sends/);
+    expect(v.explanation).not.toContain('compare desired with current state');
+    expect(v.explanation).not.toContain('they changed');
   });
   it('rejects nonsense options with a message naming the property', () => {
     expect(() => noHotLoop({ maxWrites: -1 })).toThrow(/steadystate\.properties\.noHotLoop: maxWrites must be ≥ 0/);

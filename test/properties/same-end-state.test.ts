@@ -128,3 +128,25 @@ describe('same-end-state: claims a StatefulSet retains from ordinals scaled away
     expect(compareStates(norm([sts(2, 'Delete'), pvc(0), pvc(1)]), norm([sts(2, 'Delete'), pvc(0), pvc(1), pvc(2)])).map((d) => `${d.id} ${d.change}`)).toEqual(['PersistentVolumeClaim default/data-events-2 extra']);
   });
 });
+
+describe('same-end-state: condition lists are maps keyed by type', () => {
+  const meta = { name: 'blog', namespace: 'default', uid: 'u-1', resourceVersion: '1', generation: 1, creationTimestamp: 't', finalizers: [], ownerReferences: [], labels: {}, annotations: {} };
+  const cond = (type: string, reason = 'Ok') => ({ type, status: 'True', reason, message: '', lastTransitionTime: '2026-01-01T00:00:00Z', observedGeneration: 1 });
+  const site = (status: object) => ({ kind: 'Site', metadata: meta, spec: {}, status });
+  it('two controllers that each set their own condition, in either order, end in the same state; a different condition still differs', async () => {
+    const { compareStates, normalizeState } = await import('../../properties/_internals/normalize.js');
+    const norm = (status: object) => normalizeState([site(status)] as never, undefined, { ignoreKinds: [], masks: [], timestamps: true, downstream: false });
+    expect(compareStates(norm({ conditions: [cond('Published'), cond('Registered')] }), norm({ conditions: [cond('Registered'), cond('Published')] }))).toEqual([]);
+    // nested lists too (Gateway API status.parents[].conditions)
+    expect(compareStates(norm({ parents: [{ conditions: [cond('Accepted'), cond('ResolvedRefs')] }] }), norm({ parents: [{ conditions: [cond('ResolvedRefs'), cond('Accepted')] }] }))).toEqual([]);
+    expect(compareStates(norm({ conditions: [cond('Published'), cond('Registered', 'Failed')] }), norm({ conditions: [cond('Registered'), cond('Published')] })).map((d) => d.paths)).toEqual([['status.conditions[1].reason']]);
+    expect(compareStates(norm({ conditions: [cond('Published')] }), norm({ conditions: [cond('Registered'), cond('Published')] }))).not.toEqual([]);
+  });
+  it('a list that is not a condition map keeps its order (no type, or a type twice, or another field name)', async () => {
+    const { byConditionType } = await import('../../properties/_internals/normalize.js');
+    expect(byConditionType({ conditions: [{ type: 'B' }, { type: 'A' }] })).toEqual({ conditions: [{ type: 'A' }, { type: 'B' }] });
+    expect(byConditionType({ conditions: [{ type: 'B' }, { type: 'B', x: 1 }, { type: 'A' }] })).toEqual({ conditions: [{ type: 'B' }, { type: 'B', x: 1 }, { type: 'A' }] });
+    expect(byConditionType({ conditions: [{ type: 'B' }, { name: 'A' }] })).toEqual({ conditions: [{ type: 'B' }, { name: 'A' }] });
+    expect(byConditionType({ steps: [{ type: 'B' }, { type: 'A' }] })).toEqual({ steps: [{ type: 'B' }, { type: 'A' }] });
+  });
+});

@@ -61,7 +61,7 @@ function equal(a: unknown, b: unknown): boolean {
 }
 
 /** Deletes an object if it exists (a 404 is success: someone else got there first). */
-export async function deleteIfPresent(ctx: ReconcileContext, kind: string, ref: { namespace?: string | undefined; name: string }, preconditions?: { uid: string }): Promise<void> {
+export async function deleteIfPresent(ctx: ReconcileContext, kind: string, ref: { namespace?: string | undefined; name: string }, preconditions?: { uid: string; resourceVersion?: string }): Promise<void> {
   try {
     await ctx.client.delete(kind, ref, preconditions ? { preconditions } : {});
   } catch (err) {
