@@ -80,7 +80,7 @@ export interface SystematicReport {
   plans: number;
   depth: 1 | 2;
   strategies: SystematicStrategyReport[];
-  /** Single-fault runs extended with a second fault, and those left out (no effect, same behaviour as another). */
+  /** Single-fault runs extended with a second fault, and those left out (no effect, same behaviour as another, or none of its pairs could run within `maxRuns`). */
   extended: { runs: number; pruned: Record<string, number> };
   /** True when `maxRuns` stopped the search before every plan ran. */
   truncated: boolean;

@@ -218,6 +218,12 @@ export class SystematicSearch {
     addPruned(this.extended.pruned, singles.pruned);
     const seenPlans = new Set<string>();
     for (const first of singles.kept) {
+      // with the run budget spent, no pair of it could run: not worth simulating it again
+      if (this.planRuns >= this.opts.maxRuns) {
+        this.truncated = true;
+        prune(this.extended.pruned, 'beyond maxRuns');
+        continue;
+      }
       // the same run as when it was judged (a simulation is a function of its scenario)
       const run = await this.runner.simulate({ ...base, faults: { events: first.events, background: [] } }, this.opts.properties);
       this.extended.runs++;
