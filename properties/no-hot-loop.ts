@@ -63,14 +63,15 @@ export const noHotLoop = defineProperty<NoHotLoopOptions>({
     if (early) then.push(`the run was stopped there (${fmtTime(to)}): with nothing else happening the loop can only go on, so the verdict was certain`);
     // writes the API server refused are retried, not repeated: the advice is about the request
     const refused = hw.filter((w) => w.error !== undefined);
-    if (refused.length === hw.length) {
-      const reasons = [...new Set(refused.map((w) => w.error!))];
+    const allRefused = refused.length === hw.length;
+    const reasons = allRefused ? [...new Set(refused.map((w) => w.error!))] : [];
+    if (allRefused) {
       const said = refused.map((w) => w.reconcile?.error).find((e) => e !== undefined);
       then.push(`every one of them was refused (${fmtList(reasons, 3)}${said !== undefined ? `: ${said.length > 300 ? `${said.slice(0, 300)}…` : said}` : ''}), so the controller retries it on every resync and backoff; the API server will refuse it again: fix what the request sends`);
     } else then.push('compare desired with current state before writing (deep-equal, or generation vs observedGeneration)');
     return {
       ok: false,
-      summary: `hot loop: ${plural(writes.length, 'controller write')} in ${fmtDuration(to - from)} ${early ? 'while nothing else happened' : 'of the quiet tail'}, ${hw.length} to ${hottest} (${refused.length === hw.length ? `refused: ${[...new Set(refused.map((w) => w.error!))].join(', ')}` : fields.map(([f]) => f).slice(0, 3).join(', ')})`,
+      summary: `hot loop: ${plural(writes.length, 'controller write')} in ${fmtDuration(to - from)} ${early ? 'while nothing else happened' : 'of the quiet tail'}, ${hw.length} to ${hottest} (${allRefused ? `refused: ${reasons.join(', ')}` : fields.map(([f]) => f).slice(0, 3).join(', ')})`,
       explanation: explanation(early ? [`the world was converged at ${fmtTime(to)}`, `no user action and no other actor's write came after ${fmtTime(from)}`] : [`the world had converged by ${fmtTime(run.timing.tailStart)}`, `no fault and no user action came after ${fmtTime(from)}`], then),
       evidence: {
         window: { from, to },

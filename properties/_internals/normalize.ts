@@ -216,10 +216,16 @@ export function normalizeState(objects: readonly StoredObject[], downstream: unk
  */
 export function byConditionType(v: unknown, key = ''): unknown {
   if (Array.isArray(v)) {
-    const items = v.map((x) => byConditionType(x));
+    // a copy only where something below changed: statuses are walked on every comparison
+    let items: unknown[] = v;
+    for (let i = 0; i < v.length; i++) {
+      const y = byConditionType(v[i]);
+      if (y !== v[i]) (items === v ? (items = [...v]) : items)[i] = y;
+    }
     if (key !== 'conditions' || items.length < 2) return items;
     const types = items.map((c) => (isRecord(c) && typeof c['type'] === 'string' ? c['type'] : undefined));
     if (types.some((t) => t === undefined) || new Set(types).size !== types.length) return items;
+    if (types.every((t, i) => i === 0 || types[i - 1]! <= t!)) return items;
     return items.map((c, i) => [types[i]!, c] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([, c]) => c);
   }
   if (isRecord(v)) {
