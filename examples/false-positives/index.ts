@@ -23,6 +23,7 @@ import { conditionStatus } from './condition-status.js';
 import { configRevisions } from './config-revisions.js';
 import { configRollout } from './config-rollout.js';
 import { domainVerification } from './domain-verification.js';
+import { featureFlags } from './feature-flags.js';
 import { gatewayRoutes } from './gateway-routes.js';
 import { mailingList } from './mailing-list.js';
 import { messageBroker } from './message-broker.js';
@@ -56,6 +57,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   configRevisions,
   configRollout,
   domainVerification,
+  featureFlags,
   gatewayRoutes,
   mailingList,
   messageBroker,

@@ -37,7 +37,7 @@ export function lastActions(tl: Timeline, kind: string, key: string, before = In
   const parts: string[] = [];
   // an owned object is written by the reconcile of its owner's key: say so instead of "never reconciled"
   if (r) parts.push(`the last ${fmtReconcile(r)}`);
-  else if (!w?.reconcile) parts.push(`no controller ever reconciled ${key}${run ? lostForGood(run, tl, kind, key, before) : ''}`);
+  else if (!w?.reconcile) parts.push(`no controller ever reconciled ${key}${run ? lostForGood(run, kind, key, before) : ''}`);
   parts.push(w ? `the last controller write to it was ${fmtWrite(w)}${!r && w.reconcile ? `, in the ${fmtReconcile(w.reconcile)}` : ''}` : `no controller ever wrote ${fmtObject(kind, key)}`);
   return parts.join(', and ');
 }
@@ -46,9 +46,11 @@ export function lastActions(tl: Timeline, kind: string, key: string, before = In
  * Why a dropped notification was never repaired, when the controller's GenerationChanged predicate
  * is the reason: it also drops the resyncs that repair one (controller-runtime's does the same).
  */
-function lostForGood(run: RunRecord, tl: Timeline, kind: string, key: string, before: number): string {
+function lostForGood(run: RunRecord, kind: string, key: string, before: number): string {
   const filtering = new Set((run.resyncFilteredBy ?? []).filter((c) => run.primaryKinds[run.controllers.indexOf(c)] === kind));
-  const drop = tl.faults.find((f) => f.t < before && f['kind'] === 'event-loss' && f['key'] === key && filtering.has(String(f['controller'])));
+  if (filtering.size === 0) return '';
+  // whichever fault dropped it (event-loss itself spares these: client-go never loses a notification)
+  const drop = run.trace.find((e) => e.t < before && e.type === 'informer:notify' && e['decision'] === 'drop' && e['kind'] === kind && e['key'] === key && filtering.has(String(e['controller'])));
   if (!drop) return '';
   const c = String(drop['controller']);
   return ` (its ${String(drop['event'])} notification to ${c} at ${fmtTime(drop.t)} was dropped, and ${c}'s GenerationChanged predicate also drops the resyncs that would have repaired it, as controller-runtime's GenerationChangedPredicate does: only a new generation or a restart brings the key back; let resyncs through, or requeue periodically)`;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { featureFlags } from '../../examples/false-positives/feature-flags.js';
 import { ordinalMembers } from '../../examples/false-positives/ordinal-members.js';
 import { defineFault, type FaultModule } from '../../src/harness/fault.js';
 import type { World } from '../../src/harness/world.js';
@@ -6,7 +7,7 @@ import type { Informer } from '../../src/runtime/informer.js';
 import type { WatchEvent } from '../../src/store/watch.js';
 import fc from 'fast-check';
 import { realismCheck, type RealismTarget } from '../helpers/fault-laws.js';
-import { streamViolations, watchViolations } from '../helpers/realism.js';
+import { notificationViolations, streamViolations, watchViolations } from '../helpers/realism.js';
 
 /**
  * The realism law cannot pass trivially: fault modules that produce what no real control plane
@@ -71,7 +72,36 @@ const forger: FaultModule = defineFault({
   },
 });
 
+/** Loses every notification of the run, whoever it is for (event loss before it learned of predicates). */
+const loseAll: FaultModule = defineFault({
+  kind: 'test-lose-all',
+  models: 'notifications lost between informer and workqueue for any controller (unrealistic on purpose)',
+  survivedBy: 'resync, unless a predicate filters it',
+  actsOn: 'notify',
+  arbitrary: () => fc.constant([{ kind: 'test-lose-all' }]),
+  install({ world, fired }) {
+    return world.seams.install({
+      onNotify(i) {
+        fired({ key: i.key });
+        return 'drop';
+      },
+    });
+  },
+});
+
 describe('the realism law fails on unrealistic fault modules', () => {
+  it('(e): a lost notification that a GenerationChanged predicate never lets resync repair', { timeout: 30_000 }, async () => {
+    const ff: RealismTarget = { name: featureFlags.name, controllers: featureFlags.controllers, options: { ...featureFlags.options, maxActions: 1 } };
+    const r = await realismCheck([loseAll], ff, { runs: 3, seed: 1 });
+    expect(r.failure).toMatch(/^\(e\) the ADDED notification of FeatureFlag default\/checkout-\d to feature-flags was lost at t=\d+, and feature-flags's GenerationChanged predicate filters the resyncs that would repair it/);
+    // the same loss is fair for a controller without the predicate (resync repairs it) and for a DELETED
+    const notify = (controller: string, event: string, kind = 'K') => ({ t: 1, type: 'informer:notify' as const, controller, replica: 0, kind, key: 'd/a', event, decision: 'drop', seq: 0 });
+    const record = { controllers: ['p', 'q'], primaryKinds: ['K', 'K'], resyncFilteredBy: ['p'] };
+    expect(notificationViolations({ ...record, trace: [notify('q', 'ADDED'), notify('p', 'DELETED'), notify('p', 'ADDED', 'ConfigMap')] })).toEqual([]);
+    expect(notificationViolations({ ...record, trace: [notify('p', 'MODIFIED')] })).toHaveLength(1);
+  });
+
+
   it('(a)/(b): an informer that applies an older version after a newer one', { timeout: 30_000 }, async () => {
     const r = await realismCheck([timeMachine], target, { runs: 5, seed: 1 });
     expect(r.failure).toMatch(/^\((a|b)\) /);

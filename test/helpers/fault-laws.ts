@@ -247,7 +247,8 @@ export async function realismCheck(faults: readonly FaultModule[], target: Reali
  * Declares the realism law of one fault over correct controllers: at high intensity, (a) every
  * informer's view of every object moves forward except at a recorded time travel, (b) every watch
  * stream is in resourceVersion order, (c) every stored object and every change passes the store's
- * validation, (d) every watch stream served over HTTP is a valid kube-apiserver stream.
+ * validation, (d) every watch stream served over HTTP is a valid kube-apiserver stream, (e) no
+ * notification is lost that only a restart could bring back.
  */
 export function realismLaw(fault: FaultModule, targets: readonly RealismTarget[], options: { runs: number; seed: number }): void {
   describe(`${fault.kind} realism law`, () => {

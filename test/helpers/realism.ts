@@ -16,7 +16,11 @@ import type { TraceEntry } from '../../src/sim/trace.js';
  *     reconnect re-sends an object's newest version only);
  * (c) every stored object passes the store's validation, and every change of one passes its
  *     update validation (immutable fields);
- * (d) every watch stream served over HTTP is a valid kube-apiserver stream.
+ * (d) every watch stream served over HTTP is a valid kube-apiserver stream;
+ * (e) no notification is lost that nothing but a restart could bring back: client-go's informer
+ *     never loses one on its way to the workqueue, and a controller whose `GenerationChanged`
+ *     predicate also filters resyncs relies on that for its primary kind (DELETED aside: a
+ *     finalizer's deletion is a generation change of its own).
  */
 
 /** (a) and (b) from the trace. */
@@ -153,8 +157,21 @@ export function streamViolations(lines: readonly StreamLine[]): string[] {
   return out;
 }
 
+/** (e) from the trace and the run's record. */
+export function notificationViolations(run: Pick<RunRecord, 'trace' | 'controllers' | 'primaryKinds' | 'resyncFilteredBy'>): string[] {
+  const filtering = new Map((run.resyncFilteredBy ?? []).map((c) => [c, run.primaryKinds[run.controllers.indexOf(c)]]));
+  const out: string[] = [];
+  if (filtering.size === 0) return out;
+  for (const e of run.trace) {
+    if (e.type !== 'informer:notify' || e['decision'] !== 'drop' || e['event'] === 'DELETED') continue;
+    const c = String(e['controller']);
+    if (filtering.has(c) && filtering.get(c) === e['kind']) out.push(`(e) the ${String(e['event'])} notification of ${String(e['kind'])} ${String(e['key'])} to ${c} was lost at t=${e.t}, and ${c}'s GenerationChanged predicate filters the resyncs that would repair it`);
+  }
+  return out;
+}
+
 /**
- * The realism law as a property: judges (a), (b) and (c) on every run a check makes (so a
+ * The realism law as a property: judges (a), (b), (c) and (e) on every run a check makes (so a
  * violation is shrunk to a minimal scenario like any failure).
  */
 export const realism = defineProperty<{ extra: string[] }>({
@@ -163,7 +180,7 @@ export const realism = defineProperty<{ extra: string[] }>({
   defaults: { extra: [] },
   probes: () => [validityProbe()],
   judge(run: RunRecord) {
-    const violations = [...watchViolations(run.trace), ...(run.probes['realism:valid'] ?? []).filter((s) => !s.ok).map((s) => `${s.detail ?? ''} (t=${s.t})`)];
+    const violations = [...watchViolations(run.trace), ...notificationViolations(run), ...(run.probes['realism:valid'] ?? []).filter((s) => !s.ok).map((s) => `${s.detail ?? ''} (t=${s.t})`)];
     if (violations.length === 0) return { ok: true };
     return { ok: false, summary: violations[0]!, explanation: `Let: this run's faults. Then: ${violations.slice(0, 5).join('; ')}.`, evidence: { violations: violations.slice(0, 20) } };
   },

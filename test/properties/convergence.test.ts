@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { convergence } from '../../properties/convergence.js';
 import { edgeTriggered } from '../../examples/replicas/edge-triggered.js';
 import { levelTriggered } from '../../examples/replicas/level-triggered.js';
-import { defineController, type Scenario } from '../../src/index.js';
+import fc from 'fast-check';
+import { defineController, defineFault, type Scenario } from '../../src/index.js';
 import { createAll, widget, widgetScenario } from '../../examples/property-targets/widget.js';
 import { expectFailure, judgeScenario, propertyLaws } from '../helpers/property-laws.js';
 
@@ -72,15 +73,31 @@ describe('convergence: a lost notification a GenerationChanged predicate never l
         if (w && w.status['observedGeneration'] !== w.metadata.generation) await ctx.client.updateStatus({ ...w, status: { observedGeneration: w.metadata.generation } });
       },
     });
-  const lost = widgetScenario(['observer'], createAll([widget('a', 1)]), { faults: { events: [{ kind: 'event-loss', nth: 0 }], background: [] } });
-  it('fails, and says the predicate also drops the resyncs that would have repaired it', async () => {
-    const { verdict } = await judgeScenario(convergence(), lost, { controllers: [observer(['GenerationChanged'])] });
+  const plan = (kind: string) => ({ events: [{ kind, nth: 0 }], background: [] });
+  // a user's own fault that loses any notification (event-loss itself spares this one: client-go never loses it)
+  const loseFirst = defineFault({
+    kind: 'test-lose-first',
+    models: 'the first notification of the run lost, whoever it is for',
+    survivedBy: 'resync',
+    actsOn: 'notify',
+    arbitrary: () => fc.constant([]),
+    install: ({ world, fired }) => world.seams.install({ onNotify: (i) => (i.seq === 0 ? (fired({ key: i.key }), 'drop') : undefined) }),
+  });
+  it('event loss spares the notification: the predicate controller passes the same plan', async () => {
+    const { verdict, run } = await judgeScenario(convergence(), widgetScenario(['observer'], createAll([widget('a', 1)]), { faults: plan('event-loss') }), { controllers: [observer(['GenerationChanged'])] });
+    expect(verdict).toEqual(expect.objectContaining({ ok: true }));
+    expect(run.trace.filter((e) => e.type === 'fault:inject')).toEqual([]);
+  });
+  it('a fault that loses it anyway: fails, and says the predicate also drops the resyncs that would have repaired it', async () => {
+    const lost = widgetScenario(['observer'], createAll([widget('a', 1)]), { faults: plan('test-lose-first') });
+    const { verdict } = await judgeScenario(convergence(), lost, { controllers: [observer(['GenerationChanged'])], options: { faults: [loseFirst] } });
     const v = expectFailure(verdict);
     expect(v.explanation).toContain('no controller ever reconciled default/a (its ADDED notification to observer at t=');
     expect(v.explanation).toContain("observer's GenerationChanged predicate also drops the resyncs that would have repaired it");
   });
-  it('the same controller without the predicate is repaired by its resync and passes', async () => {
-    const { verdict } = await judgeScenario(convergence(), lost, { controllers: [observer([])] });
+  it('the same controller without the predicate: event loss drops the notification, resync repairs it, and it passes', async () => {
+    const { verdict, run } = await judgeScenario(convergence(), widgetScenario(['observer'], createAll([widget('a', 1)]), { faults: plan('event-loss') }), { controllers: [observer([])] });
     expect(verdict).toEqual(expect.objectContaining({ ok: true }));
+    expect(run.trace.filter((e) => e.type === 'fault:inject')).toHaveLength(1);
   });
 });
