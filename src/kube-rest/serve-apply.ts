@@ -27,6 +27,47 @@ function readApplied(c: ServeContext): JsonObject {
   return body;
 }
 
+/** Where the built-in workload kinds keep their pod template's containers. */
+const POD_CONTAINERS: Readonly<Record<string, { template: boolean; selector: boolean }>> = {
+  Pod: { template: false, selector: false },
+  Deployment: { template: true, selector: true },
+  ReplicaSet: { template: true, selector: true },
+  StatefulSet: { template: true, selector: true },
+  DaemonSet: { template: true, selector: true },
+  Job: { template: true, selector: false },
+};
+
+/**
+ * The required fields kube-apiserver's validation asks of a new workload (a selector, containers
+ * with a name and an image), checked when an apply would create one: an applied configuration
+ * that only states a few fields of an object that was deleted meanwhile is refused (422), as in a
+ * real cluster, instead of creating a fragment. (Creates by POST are not validated.)
+ */
+function invalidCreate(c: ServeContext, obj: JsonObject): KubeStatusError | undefined {
+  const shape = c.resource.group === '' || c.resource.group === 'apps' || c.resource.group === 'batch' ? POD_CONTAINERS[c.resource.kind] : undefined;
+  if (shape === undefined) return undefined;
+  const spec = isObject(obj['spec']) ? obj['spec'] : {};
+  const missing: string[] = [];
+  if (shape.selector && !isObject(spec['selector'])) missing.push('spec.selector');
+  const template = isObject(spec['template']) ? spec['template'] : {};
+  const podSpec = shape.template ? (isObject(template['spec']) ? template['spec'] : {}) : spec;
+  const at = shape.template ? 'spec.template.spec.containers' : 'spec.containers';
+  const containers = Array.isArray(podSpec['containers']) ? podSpec['containers'] : [];
+  if (containers.length === 0) missing.push(at);
+  containers.forEach((x, i) => {
+    for (const f of ['name', 'image']) if (!isObject(x) || typeof x[f] !== 'string' || x[f] === '') missing.push(`${at}[${i}].${f}`);
+  });
+  if (missing.length === 0) return undefined;
+  const what = `${c.resource.kind}${c.resource.group !== '' ? `.${c.resource.group}` : ''} "${c.name}"`;
+  const errors = missing.map((f) => `${f}: Required value`);
+  return new KubeStatusError('Invalid', `${what} is invalid: ${errors.length === 1 ? errors[0]! : `[${errors.join(', ')}]`}`, {
+    name: c.name!,
+    ...(c.resource.group !== '' ? { group: c.resource.group } : {}),
+    kind: c.resource.kind,
+    causes: missing.map((f) => ({ reason: 'FieldValueRequired', message: 'Required value', field: f })),
+  });
+}
+
 /**
  * Server-side apply (PATCH with `application/apply-patch+yaml`): merges the applied
  * configuration into the object (creating it when it does not exist, 201), records which fields
@@ -46,6 +87,8 @@ export function serveApply(c: ServeContext): Response {
       causes: [{ reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' }],
     });
   }
+  // an apply that must not write would write here: refuse it, as DELETE does
+  if (q.getAll('dryRun').length > 0) throw new KubeStatusError('BadRequest', "dryRun is not supported by steadystate's API server");
   const force = q.get('force') === 'true' || q.get('force') === '1';
   const body = readApplied(c);
   const resource = c.resource;
@@ -65,6 +108,8 @@ export function serveApply(c: ServeContext): Response {
   if (cur === undefined) {
     if (scope === 'status') throw new KubeStatusError('NotFound', `${resource.plural}${resource.group !== '' ? `.${resource.group}` : ''} "${c.name}" not found`, { name: c.name!, kind: resource.plural });
     const plan = table.plan(undefined, {}, cfg, options);
+    const invalid = invalidCreate(c, plan.merged);
+    if (invalid !== undefined) throw invalid;
     const undo = table.commit(resource.kind, key, undefined, plan.entries);
     try {
       const input = fromWire({ ...plan.merged, apiVersion: resource.apiVersion, kind: resource.kind, metadata: { ...(plan.merged['metadata'] as JsonObject | undefined), name: c.name! } }, resource, { namespace: c.namespace, name: c.name });

@@ -5,6 +5,11 @@ const APPLY = { 'content-type': 'application/apply-patch+yaml' };
 const MERGE = { 'content-type': 'application/merge-patch+json' };
 const DEPLOY = '/apis/apps/v1/namespaces/default/deployments';
 
+/** A Deployment created by POST (its fields belong to no manager). */
+async function seedDeployment(f: ReturnType<typeof apiFixture>): Promise<void> {
+  await f.req('POST', DEPLOY, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'app:1' }] } } } });
+}
+
 function deploymentYaml(spec: string): string {
   return `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n${spec}`;
 }
@@ -13,7 +18,7 @@ describe('createKubeApi: server-side apply', () => {
   it('creates the object when it does not exist (201) and records the manager in managedFields', async () => {
     const f = apiFixture();
     f.host.advance(5_500);
-    const r = await f.req('PATCH', `${DEPLOY}/web?fieldManager=deployer`, deploymentYaml('spec:\n  replicas: 2\n  template:\n    spec:\n      containers:\n      - name: app\n        image: app:1\n'), APPLY);
+    const r = await f.req('PATCH', `${DEPLOY}/web?fieldManager=deployer`, deploymentYaml('spec:\n  replicas: 2\n  selector:\n    matchLabels: {app: web}\n  template:\n    spec:\n      containers:\n      - name: app\n        image: app:1\n'), APPLY);
     expect(r.status).toBe(201);
     expect(r.json).toMatchObject({ kind: 'Deployment', metadata: { name: 'web', namespace: 'default', generation: 1 }, spec: { replicas: 2, template: { spec: { containers: [{ name: 'app', image: 'app:1' }] } } } });
     expect(r.json.metadata.managedFields).toEqual([
@@ -23,7 +28,7 @@ describe('createKubeApi: server-side apply', () => {
         apiVersion: 'apps/v1',
         time: '2026-01-01T00:00:05Z',
         fieldsType: 'FieldsV1',
-        fieldsV1: { 'f:spec': { 'f:replicas': {}, 'f:template': { 'f:spec': { 'f:containers': { 'k:{"name":"app"}': { '.': {}, 'f:image': {}, 'f:name': {} } } } } } },
+        fieldsV1: { 'f:spec': { 'f:replicas': {}, 'f:selector': { 'f:matchLabels': { 'f:app': {} } }, 'f:template': { 'f:spec': { 'f:containers': { 'k:{"name":"app"}': { '.': {}, 'f:image': {}, 'f:name': {} } } } } } },
       },
     ]);
     // what GET and the store see
@@ -43,6 +48,7 @@ describe('createKubeApi: server-side apply', () => {
 
   it('updates by apply, keeps fields other writers set, and removes the fields the manager no longer applies', async () => {
     const f = apiFixture();
+    await seedDeployment(f);
     await f.req('PATCH', `${DEPLOY}/web?fieldManager=deployer`, deploymentYaml('  labels:\n    tier: web\n    old: x\nspec:\n  replicas: 2\n  paused: false\n'), APPLY);
     // another writer (not an apply) adds a label: it owns it now (operation Update)
     await f.req('PATCH', `${DEPLOY}/web?fieldManager=labeler`, { metadata: { labels: { team: 'a' } } }, MERGE);
@@ -51,7 +57,7 @@ describe('createKubeApi: server-side apply', () => {
     expect(r.json.metadata.labels).toEqual({ tier: 'web', team: 'a' });
     expect(r.json.spec.replicas).toBe(3);
     expect(r.json.spec).not.toHaveProperty('paused');
-    expect(r.json.metadata.generation).toBe(2);
+    expect(r.json.metadata.generation).toBe(3);
     const managers = r.json.metadata.managedFields.map((e: { manager: string; operation: string }) => `${e.manager}/${e.operation}`);
     expect(managers).toEqual(['deployer/Apply', 'labeler/Update']);
     expect(r.json.metadata.managedFields[1].fieldsV1).toEqual({ 'f:metadata': { 'f:labels': { 'f:team': {} } } });
@@ -70,6 +76,7 @@ describe('createKubeApi: server-side apply', () => {
 
   it('answers 409 with kube-apiserver Status when another manager owns the field, and force=true takes it over', async () => {
     const f = apiFixture();
+    await seedDeployment(f);
     await f.req('PATCH', `${DEPLOY}/web?fieldManager=deployer`, deploymentYaml('spec:\n  replicas: 2\n'), APPLY);
     const r = await f.req('PATCH', `${DEPLOY}/web?fieldManager=autoscaler`, deploymentYaml('spec:\n  replicas: 5\n'), APPLY);
     expect(r.status).toBe(409);
@@ -107,6 +114,7 @@ describe('createKubeApi: server-side apply', () => {
 
   it('merges Deployment containers by name and ports by containerPort (listType=map); other lists are atomic', async () => {
     const f = apiFixture();
+    await seedDeployment(f);
     const containers = (items: string): string => deploymentYaml(`spec:\n  template:\n    spec:\n      containers:\n${items}`);
     await f.req('PATCH', `${DEPLOY}/web?fieldManager=app`, containers('      - name: app\n        image: app:1\n        args: [a, b]\n        ports:\n        - containerPort: 80\n'), APPLY);
     const r = await f.req('PATCH', `${DEPLOY}/web?fieldManager=mesh`, containers('      - name: proxy\n        image: proxy:1\n'), APPLY);
@@ -133,6 +141,8 @@ describe('createKubeApi: server-side apply', () => {
     expect((await f.req('PATCH', `${DEPLOY}/web?fieldManager=m`, 'spec:\n  replicas: 1\n', APPLY)).json).toMatchObject({ code: 400, reason: 'BadRequest' });
     expect((await f.req('PATCH', `${DEPLOY}/web?fieldManager=m`, deploymentYaml('  managedFields: []\n'), APPLY)).json).toMatchObject({ code: 400, message: 'metadata.managedFields must be nil' });
     expect((await f.req('PATCH', `${DEPLOY}/other?fieldManager=m`, deploymentYaml(''), APPLY)).json).toMatchObject({ code: 400 });
+    expect((await f.req('PATCH', `${DEPLOY}/web?fieldManager=m&dryRun=All`, deploymentYaml('spec:\n  replicas: 1\n'), APPLY)).json).toMatchObject({ code: 400, message: "dryRun is not supported by steadystate's API server" });
+    await seedDeployment(f);
     await f.req('PATCH', `${DEPLOY}/web?fieldManager=m`, deploymentYaml('spec:\n  replicas: 1\n'), APPLY);
     expect((await f.req('PATCH', `${DEPLOY}/web?force=true`, { spec: { replicas: 2 } }, MERGE)).json).toMatchObject({ code: 422, message: 'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch' });
     expect(f.store.peek('Deployment', 'default/web')!.spec).toMatchObject({ replicas: 1 });
@@ -153,6 +163,19 @@ describe('createKubeApi: server-side apply', () => {
     ]);
     const again = await f.req('PATCH', `${base}/w/status?fieldManager=ctl`, doc('status:\n  ready: false\n'), APPLY);
     expect(again.json.status).toEqual({ ready: false });
+  });
+
+  it('an apply that would create a workload without its required fields is refused (422), as a real cluster refuses it', async () => {
+    const f = apiFixture();
+    const r = await f.req('PATCH', `${DEPLOY}/web?fieldManager=annotator`, deploymentYaml('  annotations:\n    example.com/hash: abc\n'), APPLY);
+    expect(r.status).toBe(422);
+    expect(r.json).toMatchObject({ reason: 'Invalid', message: 'Deployment.apps "web" is invalid: [spec.selector: Required value, spec.template.spec.containers: Required value]', details: { causes: [{ field: 'spec.selector' }, { field: 'spec.template.spec.containers' }] } });
+    expect(f.store.peek('Deployment', 'default/web')).toBeUndefined();
+    const pod = await f.req('PATCH', '/api/v1/namespaces/default/pods/p?fieldManager=m', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: app\n', APPLY);
+    expect(pod.json.message).toBe('Pod "p" is invalid: spec.containers[0].image: Required value');
+    // a partial apply of an existing object is fine
+    await f.req('POST', DEPLOY, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { selector: {}, template: { spec: { containers: [{ name: 'a', image: 'a' }] } } } });
+    expect((await f.req('PATCH', `${DEPLOY}/web?fieldManager=annotator`, deploymentYaml('  annotations:\n    example.com/hash: abc\n'), APPLY)).status).toBe(200);
   });
 
   it('a watch sees managedFields on the event of the apply that created the object', async () => {
