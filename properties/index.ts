@@ -88,5 +88,6 @@ export type { RecoveryOptions, Revert } from './recovery.js';
 export type { ResponsivenessOptions } from './responsiveness.js';
 export type { Invariant, SafetyInvariantsOptions } from './safety-invariants.js';
 export type { SameEndStateOptions } from './same-end-state.js';
+export { DEFAULT_HISTORY, type HistorySelector } from './_internals/history.js';
 export type { SpecStatusOwnershipOptions } from './spec-status-ownership.js';
 export type { StatusTruthfulnessOptions } from './status-truthfulness.js';

@@ -7,6 +7,7 @@ import { jsonEq, mergePatch } from './_internals/json.js';
 import { lastActions } from './_internals/last-actions.js';
 import { applyLearned, CONDITION_MASKS, fmtDiff, fmtLearned, learnStateMasks, masksProblem, tallyOf, type MaskTally } from './_internals/masks.js';
 import { compareStates, fmtDifference, leafSides, normalizeState, tallyObjects, uidAliases } from './_internals/normalize.js';
+import { DEFAULT_HISTORY, historyProblem, type HistorySelector } from './_internals/history.js';
 import { keyOfObject } from './_internals/primary.js';
 import { timelineOf } from './_internals/timeline.js';
 
@@ -18,6 +19,12 @@ export interface RecoveryOptions {
   normalizeTimestamps: boolean;
   /** Learn masks from benign variations of both fault-free runs when they differ. @defaultValue true */
   learn: boolean;
+  /**
+   * Objects that record history, left out (see same-end-state's `history`): a revision kept for the
+   * spec the workload reverted is history, not a leak.
+   * @defaultValue [{ kind: 'ControllerRevision' }, { kind: 'Secret', type: 'helm.sh/release.v1', labels: ['name'] }]
+   */
+  history: HistorySelector[];
 }
 
 const DEFAULT_MASKS = ['metadata.generation', 'status.observedGeneration', ...CONDITION_MASKS];
@@ -175,9 +182,9 @@ function hasFaults(s: Scenario): boolean {
 export const recovery = defineProperty<RecoveryOptions>({
   name: 'recovery',
   description: 'reverting the spec to an earlier value restores the earlier end state',
-  defaults: { masks: DEFAULT_MASKS, normalizeTimestamps: true, learn: true },
+  defaults: { masks: DEFAULT_MASKS, normalizeTimestamps: true, learn: true, history: [...DEFAULT_HISTORY] },
   needsTwin: true,
-  validate: (o) => masksProblem(o.masks),
+  validate: (o) => masksProblem(o.masks) ?? historyProblem(o.history),
   problems: (o) => tallyOf(tallies, o, DEFAULT_MASKS).problems(o.masks, DEFAULT_MASKS),
   learn: (benign, o) => {
     const r = benign.twin[0] ? findRevert(benign.twin[0].scenario) : undefined;
@@ -209,7 +216,7 @@ export const recovery = defineProperty<RecoveryOptions>({
 
 /** The reverted object and what it owns, normalized (server-assigned external ids compare by the resource they name, as in same-end-state). */
 function subtreeState(run: RunRecord, r: Revert, o: RecoveryOptions, tally?: MaskTally) {
-  return normalizeState(subtree(run.settledObjects, r.kind, r.key), run.downstream, { ignoreKinds: ['Lease'], masks: o.masks, timestamps: o.normalizeTimestamps, downstream: false, externalIds: true, uidAliases: uidAliases(run.writes), ...(tally ? { tally } : {}) });
+  return normalizeState(subtree(run.settledObjects, r.kind, r.key), run.downstream, { ignoreKinds: ['Lease'], history: o.history, masks: o.masks, timestamps: o.normalizeTimestamps, downstream: false, externalIds: true, uidAliases: uidAliases(run.writes), ...(tally ? { tally } : {}) });
 }
 
 function compare(run: RunRecord, isTwin: boolean, before: RunRecord, r: Revert, o: RecoveryOptions, learned: Record<string, string[]> | undefined): Verdict {

@@ -6,6 +6,7 @@ import { fixedAtCreation } from './_internals/fixed-at-creation.js';
 import { lastActions } from './_internals/last-actions.js';
 import { applyLearned, CONDITION_MASKS, fmtDiff, fmtLearned, learnStateMasks, masksProblem, tallyOf, type MaskTally } from './_internals/masks.js';
 import { compareStates, fmtDifference, leafSides, normalizeState, statefulSetClaims, uidAliases, type NormalizeOptions } from './_internals/normalize.js';
+import { DEFAULT_HISTORY, historyExcess, historyProblem, type HistoryExcess, type HistorySelector } from './_internals/history.js';
 import { firedKinds, healedAt, RECORD_KINDS, skipped, stillStalled, WORLD_CHANGING_FAULTS } from './_internals/skip.js';
 import { timelineOf } from './_internals/timeline.js';
 
@@ -30,6 +31,14 @@ export interface SameEndStateOptions {
    * twice), not state a controller converges to. @defaultValue ['Lease', 'Event']
    */
   ignoreKinds: string[];
+  /**
+   * Objects that record history (revisions kept for rollback), left out of the comparison: which
+   * of them exist depends on which declarations the controller happened to observe. Each is held
+   * to its `limit` instead, in every settled state. Add your own (hash-named ConfigMap revisions,
+   * a hand-rolled Deployment's ReplicaSets); keep the defaults when you do.
+   * @defaultValue [{ kind: 'ControllerRevision' }, { kind: 'Secret', type: 'helm.sh/release.v1', labels: ['name'] }]
+   */
+  history: HistorySelector[];
   /** Treat RFC 3339 timestamps anywhere as equal. @defaultValue true */
   normalizeTimestamps: boolean;
   /** Compare the fake downstream services' resources too (ids ignored). @defaultValue true */
@@ -42,7 +51,7 @@ const DEFAULT_MASKS = ['metadata.generation', 'status.observedGeneration', ...CO
 const tallies = new WeakMap<object, MaskTally>();
 
 function stateOf(r: RunRecord, o: SameEndStateOptions, tally?: MaskTally) {
-  const norm: NormalizeOptions = { ignoreKinds: o.ignoreKinds, masks: o.masks, timestamps: o.normalizeTimestamps, downstream: o.downstream, uidAliases: uidAliases(r.writes), statefulSetClaims: statefulSetClaims(r.writes), ...(tally ? { tally } : {}) };
+  const norm: NormalizeOptions = { ignoreKinds: o.ignoreKinds, history: o.history, masks: o.masks, timestamps: o.normalizeTimestamps, downstream: o.downstream, uidAliases: uidAliases(r.writes), statefulSetClaims: statefulSetClaims(r.writes), ...(tally ? { tally } : {}) };
   return normalizeState(r.settledObjects, r.downstream, norm);
 }
 
@@ -62,12 +71,14 @@ function stateOf(r: RunRecord, o: SameEndStateOptions, tally?: MaskTally) {
 export const sameEndState = defineProperty<SameEndStateOptions>({
   name: 'same-end-state',
   description: 'the settled state equals that of the fault-free twin run (uids, versions, timestamps normalized; what fault-free runs disagree on masked)',
-  defaults: { skipUnderFaults: [...WORLD_CHANGING_FAULTS], masks: DEFAULT_MASKS, ignoreKinds: [...RECORD_KINDS], normalizeTimestamps: true, downstream: true, learn: true },
+  defaults: { skipUnderFaults: [...WORLD_CHANGING_FAULTS], masks: DEFAULT_MASKS, ignoreKinds: [...RECORD_KINDS], history: [...DEFAULT_HISTORY], normalizeTimestamps: true, downstream: true, learn: true },
   needsTwin: true,
-  validate: (o) => masksProblem(o.masks) ?? (!Array.isArray(o.ignoreKinds) ? 'ignoreKinds must be an array of kind names' : undefined),
+  validate: (o) => masksProblem(o.masks) ?? (!Array.isArray(o.ignoreKinds) ? 'ignoreKinds must be an array of kind names' : undefined) ?? historyProblem(o.history),
   learn: (benign, o) => (o.learn ? learnStateMasks(benign.twin.map((r) => stateOf(r, o))) : {}),
   problems: (o) => tallyOf(tallies, o, DEFAULT_MASKS).problems(o.masks, DEFAULT_MASKS),
   judge: (run, o, twin, _extras, learned): Verdict => {
+    const excess = historyExcess(run.settledObjects, o.history);
+    if (excess.length > 0) return overLimit(run, excess);
     if (!twin) return { ok: true, stats: { judged: false, reason: 'no fault-free twin run was given' } };
     const changed = firedKinds(run, o.skipUnderFaults);
     if (changed.length > 0) return skipped(changed);
@@ -103,6 +114,22 @@ export const sameEndState = defineProperty<SameEndStateOptions>({
     };
   },
 });
+
+/** A history that holds more than its declared limit once the world settled. */
+function overLimit(run: RunRecord, excess: readonly HistoryExcess[]): Verdict {
+  const at = run.timing.tailStart;
+  const fmt = (e: HistoryExcess) => `the ${e.kind} history of ${e.of} holds ${e.names.length} objects, more than its limit of ${e.limit} (${fmtList(e.names, 4)})`;
+  const e0 = excess[0]!;
+  return {
+    ok: false,
+    summary: `end state keeps too much history: ${fmt(e0)}`,
+    explanation: explanation(letFacts(run.trace, { until: at }), [
+      `at ${fmtTime(at)}, after the settle phase, ${excess.slice(0, 3).map(fmt).join('; ')}`,
+      'history that is never pruned grows with every declaration; delete the oldest beyond the limit (as a Deployment does beyond revisionHistoryLimit), or raise the limit declared in the history option',
+    ]),
+    evidence: { history: excess.slice(0, 10).map((e) => ({ kind: e.kind, of: e.of, limit: e.limit, names: e.names })) },
+  };
+}
 
 function toJson(v: unknown): Json {
   return v === undefined ? null : (JSON.parse(JSON.stringify(v)) as Json);

@@ -70,7 +70,8 @@ export { defineProperty } from './harness/property.js';
 export type { Property, PropertyFactory, PropertyDefinition, Verdict, RunRecord, LearnedMasks, BenignRuns, Probe, ProbeResult, ProbeSample, RecordedRequest } from './harness/property.js';
 export type { NeverExitsOptions } from '../properties/never-exits.js';
 export type { RunEscape, RealTimerUse, ExitKind } from './host/host-context.js';
-export { properties, allProperties, defaultProperties } from '../properties/index.js';
+export { properties, allProperties, defaultProperties, DEFAULT_HISTORY } from '../properties/index.js';
+export type { HistorySelector } from '../properties/index.js';
 export {
   neverExits,
   convergence,

@@ -7,6 +7,8 @@ import { check } from '../src/check.js';
 import type { CheckOptions } from '../src/harness/check-options.js';
 import type { ControllerDefinition } from '../src/runtime/define-controller.js';
 import { tutorialBugs, withBug } from '../examples/tutorial/bugs.js';
+import { configRevisions } from '../examples/false-positives/config-revisions.js';
+import type { Property } from '../src/harness/property.js';
 
 /** The README's usage snippet is executed, so it cannot rot. */
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -43,6 +45,16 @@ describe('README', () => {
     }
     expect(logs[0]![0]).toEqual({ replicas: 3, observedGeneration: 1 });
     expect(logs[1]![0]).toMatch(/^[0-9a-f]{8}$/);
+  });
+
+  it('the history snippet declares the revisions config-revisions keeps, and its properties pass it', async () => {
+    mkdirSync(tmp, { recursive: true });
+    const file = join(tmp, 'history.ts');
+    writeFileSync(file, snippet('history'));
+    const mod = (await import(/* @vite-ignore */ file)) as { properties: Property[] };
+    expect(mod.properties.map((p) => p.name)).toEqual(['same-end-state', 'recovery', 'convergence']);
+    const r = await check(configRevisions.controllers, { ...configRevisions.options, properties: mod.properties, runs: 60, seed: 2 });
+    expect(r.ok).toBe(true);
   });
 
   it("the tutorial's controller is examples/tutorial/dns-record.ts, and its bugs are the ones the bench and this test use", () => {

@@ -1,4 +1,5 @@
 import { contentOf, keyOf, type StoredObject } from '../../src/store/object.js';
+import { historyOf, type HistorySelector } from './history.js';
 import { retainedClaimKeys } from '../../src/environment/stateful-set.js';
 import { readDownstream } from './downstream-state.js';
 import { isRecord, stable } from './json.js';
@@ -18,6 +19,8 @@ import { notePaths, patternOf, type MaskTally } from './masks.js';
 export interface NormalizeOptions {
   /** Kinds left out entirely (leader-election Leases differ in timing by nature). */
   ignoreKinds: readonly string[];
+  /** Objects that record history, not state, left out too (see {@link HistorySelector}). @defaultValue none */
+  history?: readonly HistorySelector[];
   /**
    * Field paths dropped before comparing (see paths.ts): `status.lastSyncTime`,
    * `metadata.annotations.*`, `status.conditions[*].lastTransitionTime`,
@@ -117,7 +120,8 @@ export function normalizeState(objects: readonly StoredObject[], downstream: unk
   const ignore = new Set(options.ignoreKinds);
   // claims a StatefulSet retains from ordinals scaled away are history (how far rollouts got), not an end state
   const retained = retainedClaimKeys(objects, options.statefulSetClaims ?? new Set());
-  const kept = objects.filter((o) => !ignore.has(o.kind) && !(retained.size > 0 && o.kind === 'PersistentVolumeClaim' && retained.has(keyOf(o.metadata))));
+  const history = options.history ?? [];
+  const kept = objects.filter((o) => !ignore.has(o.kind) && !(retained.size > 0 && o.kind === 'PersistentVolumeClaim' && retained.has(keyOf(o.metadata))) && (history.length === 0 || historyOf(o, history) === undefined));
   const aliases = options.uidAliases;
   const uidNames = new Map<string, string>(aliases ?? []);
   for (const o of objects) uidNames.set(o.metadata.uid, `<uid of ${o.kind} ${normName(o, aliases)}>`);

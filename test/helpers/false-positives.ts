@@ -29,14 +29,6 @@ export function gateOptions(c: FalsePositiveCase, runs = GATE_RUNS) {
  * an oracle fix lands, that test fails and the controller moves into the gate.
  */
 export const PENDING_ORACLE_FIXES: Readonly<Record<string, { properties: readonly string[]; why: string; seed?: number }>> = {
-  'config-revisions': {
-    properties: ['same-end-state', 'recovery'],
-    why:
-      'history objects: the controller keeps the revisions it published (hash-named immutable ConfigMaps, numbered), as a Deployment keeps ReplicaSets and Helm keeps release Secrets. ' +
-      'Which revisions exist, and their numbers, depend on which declarations it observed: a lost or coalesced notification (repaired by resync, correctly) skips one, ' +
-      'so same-end-state finds one missing or numbered 1 instead of 2 (a history a real cluster produces: 12 of 600 runs at 300 x 2); and recovery, with no fault at all, ' +
-      'finds the revision of the intermediate spec still kept after a revert (4 of 600). Neither oracle knows history from state yet',
-  },
 };
 
 function propertiesOf(c: FalsePositiveCase): Property[] {
@@ -66,7 +58,7 @@ export function buggyTwins(): void {
     const twin = c.buggy;
     if (!twin) continue;
     it(`${c.name}'s buggy twin fails ${twin.caughtBy.join(' or ')} within ${FIND_RUNS} runs (${twin.why})`, { timeout: 60_000 }, async () => {
-      const r = await check(twin.controllers, { ...gateOptions(c, FIND_RUNS), shrink: false });
+      const r = await check(twin.controllers, { ...gateOptions(c, FIND_RUNS), ...twin.world, shrink: false });
       expect(twin.caughtBy).toContain(r.ok ? 'passed' : r.property);
     });
   }

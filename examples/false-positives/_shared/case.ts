@@ -23,5 +23,11 @@ export interface FalsePositiveCase {
    * one mistake a fault (or the API server's validation) must expose, the properties that catch
    * it, and why. The corpus gate checks the twin fails, so a fault made too gentle is noticed.
    */
-  buggy?: { controllers: readonly ControllerDefinition[]; caughtBy: readonly string[]; why: string };
+  buggy?: {
+    controllers: readonly ControllerDefinition[];
+    caughtBy: readonly string[];
+    why: string;
+    /** Over the gate's small world (one or two objects, two actions), when the mistake needs a bigger one to show. */
+    world?: { maxObjects?: number; maxActions?: number };
+  };
 }
