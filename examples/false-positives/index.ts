@@ -44,6 +44,7 @@ import { storageUser } from './storage-user.js';
 import { teamLabeler } from './team-labeler.js';
 import { volumeResizer } from './volume-resizer.js';
 import { webhookSubscription } from './webhook-subscription.js';
+import { workerPool } from './worker-pool.js';
 
 export type { FalsePositiveCase } from './_shared/case.js';
 
@@ -78,4 +79,5 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   teamLabeler,
   volumeResizer,
   webhookSubscription,
+  workerPool,
 ];

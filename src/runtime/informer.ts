@@ -168,7 +168,11 @@ export class Informer {
     const gen = ++this.generation;
     this.resetStream();
     try {
-      this.watch = this.env.store.watch(this.options.kind, this.lastRv, (ev) => this.onStoreEvent(ev, gen));
+      const w = this.env.store.watch(this.options.kind, this.lastRv, (ev) => this.onStoreEvent(ev, gen));
+      // a fault can end the stream during the replay the store sends synchronously; its re-watch is
+      // scheduled, and it must find no watch, or the informer would hold a dead stream for good
+      if (gen !== this.generation) w.stop();
+      else this.watch = w;
     } catch (err) {
       if (err instanceof GoneError) {
         this.list('relist');

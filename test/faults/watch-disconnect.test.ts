@@ -49,6 +49,19 @@ describe('watch-disconnect', () => {
     }
   });
 
+  it('a stream that ends again during the replay of its re-watch is re-watched again (the informer never keeps a dead stream)', async () => {
+    // nth 3 is the first event the re-watch after nth 2 replays: the store sends that replay
+    // synchronously, and the informer used to keep the dead stream until the settle phase relisted
+    const run = await runCase(lawCase, singleChildCorrect, { events: [2, 3].map((nth) => ({ kind: 'watch-disconnect', nth, params: { how: 'error' } })), background: [] });
+    const ends = run.trace.filter((e) => e.type === 'watch:event' && e['decision'] === 'error');
+    expect(ends.map((e) => e['seq'])).toEqual([2, 3]);
+    const second = ends[1]!;
+    expect(second.t).toBeGreaterThanOrEqual(ends[0]!.t + 1000);
+    const after = run.trace.find((e) => e.type === 'watch:event' && e['decision'] === 'deliver' && e['kind'] === second['kind'] && e.t > second.t);
+    expect(after!.t).toBeGreaterThanOrEqual(second.t + 1000);
+    expect(after!.t).toBeLessThan(second.t + 1010);
+  });
+
   it('the arbitrary shrinks toward a cut and generates every way a stream ends', () => {
     const hows = new Set(fc.sample(watchDisconnect.arbitrary(lawCase.gen), { seed: 1, numRuns: 200 }).flat().map((e) => e.params?.['how']));
     expect(hows).toEqual(new Set(['cut', 'close', 'error', 'gone']));
