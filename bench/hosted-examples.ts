@@ -25,6 +25,12 @@ const examples: Example[] = [
     catches: 'same-end-state',
   },
   {
+    name: 'hash-applier',
+    program: (v) => ({ entry: `examples/operators/hash-applier/${v}.ts`, for: 'Deployment', name: 'hash-applier', sample: [deployment('nginx:1.27', 1), deployment('nginx:1.28', 2)] }),
+    options: {},
+    catches: 'no-hot-loop',
+  },
+  {
     name: 'website-operator',
     program: (v) => ({ entry: `examples/operators/website-operator/${v}.ts`, for: 'Website', name: 'website', resources: [{ kind: 'Website', plural: 'websites', group: 'example.com', version: 'v1', namespaced: true }], sample: [{ title: 'home', replicas: 1 }, { title: 'blog', replicas: 2 }] }),
     options: {},

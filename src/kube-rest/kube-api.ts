@@ -77,13 +77,14 @@ export function resolveKubeApiOptions(o: KubeApiOptions): ResolvedKubeApiOptions
 /**
  * Creates the Kubernetes REST API of a store (SPEC §7): discovery, `/version`, `/openapi/v2`,
  * and for built-in, registered and CRD-defined kinds list (selectors, paging), get, create,
- * update, merge/JSON/strategic patch, delete (propagation, preconditions), deletecollection,
+ * update, merge/JSON/strategic patch, server-side apply (managedFields beside the store, see
+ * serve-apply.ts), delete (propagation, preconditions), deletecollection,
  * the status subresource and streaming watch (bookmarks, 410 Expired, legacy `/watch/` paths).
  *
  * Known limits (stated, as controller-runtime's fake client does): no admission, defaulting or
  * schema validation; a namespace need not exist as an object (deleting a Namespace deletes what is
  * in it and refuses new content, see the store);
- * server-side apply, dryRun and protobuf are not implemented; list pages after the first show
+ * dryRun, CBOR and protobuf are not implemented; list pages after the first show
  * current objects; status written through the main resource is ignored for every kind; a
  * deleted CRD's objects stay in the store.
  * @param options - see {@link KubeApiOptions}

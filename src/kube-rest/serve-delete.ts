@@ -5,6 +5,7 @@ import type { ServeContext } from './serve-context.js';
 import { jsonResponse, KubeStatusError } from './status.js';
 import { compareKeys } from './watch-stream.js';
 import { toWire } from './wire.js';
+import { fieldManagersOf } from './managed-fields.js';
 
 const POLICIES = new Set(['Background', 'Foreground', 'Orphan']);
 
@@ -48,7 +49,7 @@ export function serveDelete(c: ServeContext): Response {
   const { store } = c.api;
   const out = store.delete(c.info.actor, c.resource.kind, { namespace: c.namespace, name: c.name! }, opts);
   const stillThere = store.peek(c.resource.kind, keyOf({ namespace: c.namespace, name: c.name! })) !== undefined;
-  return jsonResponse(toWire(out, c.resource), stillThere ? 202 : 200);
+  return jsonResponse(toWire(out, c.resource, fieldManagersOf(c.api.store)), stillThere ? 202 : 200);
 }
 
 /** DELETE of a collection (with selectors): deletes each match, answers the list of them. @internal */
@@ -65,7 +66,7 @@ export function serveDeleteCollection(c: ServeContext): Response {
   const items: JsonObject[] = [];
   for (const t of targets) {
     const { preconditions: _p, dryRun: _d, ...rest } = opts;
-    items.push(toWire(store.delete(c.info.actor, c.resource.kind, { namespace: t.metadata.namespace, name: t.metadata.name }, rest), c.resource));
+    items.push(toWire(store.delete(c.info.actor, c.resource.kind, { namespace: t.metadata.namespace, name: t.metadata.name }, rest), c.resource, fieldManagersOf(c.api.store)));
   }
   return jsonResponse({ apiVersion: c.resource.apiVersion, kind: `${c.resource.kind}List`, metadata: { resourceVersion: String(store.currentResourceVersion()) }, items });
 }

@@ -2,24 +2,35 @@ import { applyMergePatch } from '../store/merge-patch.js';
 import type { Json, JsonObject, StoredObject } from '../store/object.js';
 import { applyJsonPatch } from './json-patch.js';
 import type { ServeContext } from './serve-context.js';
-import { notFound, readJson } from './serve-write.js';
+import { fieldManagersOf, recordUpdate } from './managed-fields.js';
+import { serveApply } from './serve-apply.js';
+import { notFound, readJson, storedFromPatched } from './serve-write.js';
 import { jsonResponse, KubeStatusError } from './status.js';
 import { applyStrategicMergePatch, PatchError } from './strategic-merge-patch.js';
-import { fromWire, toWire } from './wire.js';
+import { toWire } from './wire.js';
 
-const ACCEPTED = 'application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json (built-in kinds)';
+const ACCEPTED = 'application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json (built-in kinds), application/apply-patch+yaml';
 
 /**
  * PATCH of the object or its `/status`, by content type: JSON patch (RFC 6902; 422 on a path
  * that does not exist), merge patch (RFC 7386) or strategic merge patch (built-in kinds only;
  * custom kinds answer 415 as in kube-apiserver). A `metadata.resourceVersion` in the patch is a
- * precondition (409 when stale). Server-side apply is not implemented (415).
+ * precondition (409 when stale). `application/apply-patch+yaml` is server-side apply
+ * ({@link serveApply}); `force` is refused on the other patch types, as kube-apiserver does.
  * @internal
  */
 export function servePatch(c: ServeContext): Response {
   const type = (c.request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type === 'application/apply-patch+yaml') return serveApply(c);
   const status = c.subresource === 'status';
   if (status && !c.resource.statusSubresource) throw notFound(c);
+  if (c.url.searchParams.has('force') && type !== 'application/apply-patch+cbor') {
+    throw new KubeStatusError('Invalid', 'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch', {
+      group: 'meta.k8s.io',
+      kind: 'PatchOptions',
+      causes: [{ reason: 'FieldValueForbidden', message: 'Forbidden: may not be specified for non-apply patch', field: 'force' }],
+    });
+  }
   let apply: (wire: JsonObject) => JsonObject;
   switch (type) {
     case 'application/json-patch+json': {
@@ -53,42 +64,24 @@ export function servePatch(c: ServeContext): Response {
       };
       break;
     }
-    case 'application/apply-patch+yaml':
     case 'application/apply-patch+cbor':
-      throw new KubeStatusError('UnsupportedMediaType', `server-side apply is not implemented by steadystate's API server; use client-side apply (kubectl apply without --server-side) or a merge patch. Accepted: ${ACCEPTED}`);
+      throw new KubeStatusError('UnsupportedMediaType', `server-side apply in CBOR is not implemented by steadystate's API server; send the applied configuration as application/apply-patch+yaml (YAML or JSON). Accepted: ${ACCEPTED}`);
     default:
       throw new KubeStatusError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${ACCEPTED}; got "${type}"`);
   }
   const { store } = c.api;
   const resource = c.resource;
+  let before: StoredObject | undefined;
   const result = store.transform(
     c.info.actor,
     resource.kind,
     { namespace: c.namespace, name: c.name! },
-    (cur) => storedFromPatched(apply(toWire(cur, resource)), cur, c),
+    (cur) => {
+      before = cur;
+      return storedFromPatched(apply(toWire(cur, resource)), cur, c);
+    },
     status ? { subresource: 'status' } : {},
   );
-  return jsonResponse(toWire(result, resource));
-}
-
-/** A patched wire object back in the store's shape; the store keeps only what the verb may change. */
-function storedFromPatched(patched: JsonObject, cur: StoredObject, c: ServeContext): StoredObject {
-  const input = fromWire({ ...patched, apiVersion: c.resource.apiVersion, kind: c.resource.kind }, c.resource, { namespace: c.namespace, name: undefined });
-  const m = input.metadata;
-  return {
-    ...input,
-    ...(cur.apiVersion !== undefined ? { apiVersion: cur.apiVersion } : {}),
-    kind: cur.kind,
-    metadata: {
-      ...cur.metadata,
-      labels: m.labels ?? {},
-      annotations: m.annotations ?? {},
-      finalizers: m.finalizers ?? [],
-      ownerReferences: m.ownerReferences ?? [],
-      resourceVersion: m.resourceVersion ?? cur.metadata.resourceVersion,
-      ...(m.uid !== undefined ? { uid: m.uid } : {}),
-    },
-    spec: input.spec ?? {},
-    status: input.status ?? {},
-  };
+  recordUpdate(c, before, result);
+  return jsonResponse(toWire(result, resource, fieldManagersOf(store)));
 }

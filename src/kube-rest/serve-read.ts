@@ -4,6 +4,7 @@ import type { ServeContext } from './serve-context.js';
 import { jsonResponse, KubeStatusError } from './status.js';
 import { compareKeys, openWatchStream, watchResponses, type WatchStream } from './watch-stream.js';
 import { toWire } from './wire.js';
+import { fieldManagersOf } from './managed-fields.js';
 
 /** A resourceVersion query parameter: a decimal counter, as kube-apiserver's etcd3 store. */
 export function parseResourceVersion(raw: string | null): number | undefined {
@@ -17,7 +18,7 @@ export function serveGet(c: ServeContext): Response {
   const { store } = c.api;
   const obj = store.peek(c.resource.kind, keyOf({ namespace: c.namespace, name: c.name! }));
   if (!obj) throw new KubeStatusError('NotFound', `${what(c)} not found`, details(c));
-  return jsonResponse(toWire(obj, c.resource));
+  return jsonResponse(toWire(obj, c.resource, fieldManagersOf(c.api.store)));
 }
 
 function what(c: ServeContext): string {
@@ -71,7 +72,7 @@ export function serveList(c: ServeContext): Response {
     laggingRv = lag.rv;
   }
   objs = [...objs].sort((a, b) => compareKeys(keyOf(a.metadata), keyOf(b.metadata)));
-  let items = objs.map((o) => toWire(o, c.resource));
+  let items = objs.map((o) => toWire(o, c.resource, fieldManagersOf(c.api.store)));
   if (filter) items = items.filter(filter);
   const d = options.hooks.onList?.({ ...c.info, count: items.length });
   if (d?.type === 'shuffle' && limit === 0 && token === undefined) items = shuffle(items, d.seed);

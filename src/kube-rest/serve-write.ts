@@ -1,6 +1,7 @@
 import { cloneJson, keyOf, type JsonObject, type StoredObject } from '../store/object.js';
 import type { ServeContext } from './serve-context.js';
 import { jsonResponse, KubeStatusError } from './status.js';
+import { fieldManagersOf, recordUpdate } from './managed-fields.js';
 import { fromWire, toWire } from './wire.js';
 
 /** Parses the JSON request body; 400 when it is not JSON. @internal */
@@ -22,14 +23,17 @@ export function readJson(c: ServeContext): unknown {
  */
 export function serveCreate(c: ServeContext): Response {
   const body = readJson(c);
-  const { store } = c.api;
   const input = fromWire(body, c.resource, { namespace: c.namespace, name: undefined });
+  return jsonResponse(toWire(createObject(c, input), c.resource), 201);
+}
+
+/** Creates an object as POST does (status reset, a CRD established); also server-side apply's create. @internal */
+export function createObject(c: ServeContext, input: ReturnType<typeof fromWire>): StoredObject {
   if (c.resource.statusSubresource) input.status = {};
   if (c.resource.kind === 'Namespace') input.status = { phase: 'Active' };
-  const created = store.create(c.info.actor, input);
-  let out = created;
-  if (c.resource.kind === 'CustomResourceDefinition') out = establish(c, created.metadata.name);
-  return jsonResponse(toWire(out, c.resource), 201);
+  const created = c.api.store.create(c.info.actor, input);
+  if (c.resource.kind === 'CustomResourceDefinition') return establish(c, created.metadata.name);
+  return created;
 }
 
 /** kube-apiserver's apiextensions controller accepts the names and marks the CRD Established. */
@@ -59,17 +63,45 @@ export function serveUpdate(c: ServeContext): Response {
   const { store } = c.api;
   const input = fromWire(body, c.resource, { namespace: c.namespace, name: c.name });
   const obj = { ...input, metadata: { ...input.metadata, name: c.name! } };
+  const fields = fieldManagersOf(store);
+  const before = store.peek(c.resource.kind, keyOf({ namespace: c.namespace, name: c.name! }));
   if (c.subresource === 'status') {
     if (!c.resource.statusSubresource) throw notFound(c);
-    return jsonResponse(toWire(store.updateStatus(c.info.actor, obj), c.resource));
+    const updated = store.updateStatus(c.info.actor, obj);
+    recordUpdate(c, before, updated);
+    return jsonResponse(toWire(updated, c.resource, fields));
   }
-  if (!store.peek(c.resource.kind, keyOf({ namespace: c.namespace, name: c.name! }))) {
+  if (!before) {
     throw new KubeStatusError('NotFound', `${c.resource.plural}${c.resource.group !== '' ? `.${c.resource.group}` : ''} "${c.name}" not found`, { name: c.name!, kind: c.resource.plural });
   }
-  return jsonResponse(toWire(store.update(c.info.actor, obj), c.resource));
+  const updated = store.update(c.info.actor, obj);
+  recordUpdate(c, before, updated);
+  return jsonResponse(toWire(updated, c.resource, fields));
 }
 
 /** 404 for a subresource the kind does not have. @internal */
 export function notFound(c: ServeContext): KubeStatusError {
   return new KubeStatusError('NotFound', 'the server could not find the requested resource', { ...(c.name !== undefined ? { name: c.name } : {}), kind: c.resource.plural });
+}
+
+/** A patched wire object back in the store's shape; the store keeps only what the verb may change (patch, server-side apply). @internal */
+export function storedFromPatched(patched: JsonObject, cur: StoredObject, c: ServeContext): StoredObject {
+  const input = fromWire({ ...patched, apiVersion: c.resource.apiVersion, kind: c.resource.kind }, c.resource, { namespace: c.namespace, name: undefined });
+  const m = input.metadata;
+  return {
+    ...input,
+    ...(cur.apiVersion !== undefined ? { apiVersion: cur.apiVersion } : {}),
+    kind: cur.kind,
+    metadata: {
+      ...cur.metadata,
+      labels: m.labels ?? {},
+      annotations: m.annotations ?? {},
+      finalizers: m.finalizers ?? [],
+      ownerReferences: m.ownerReferences ?? [],
+      resourceVersion: m.resourceVersion ?? cur.metadata.resourceVersion,
+      ...(m.uid !== undefined ? { uid: m.uid } : {}),
+    },
+    spec: input.spec ?? {},
+    status: input.status ?? {},
+  };
 }

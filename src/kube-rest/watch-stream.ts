@@ -7,6 +7,7 @@ import type { ObjectFilter } from './object-filter.js';
 import type { ResolvedResource } from './resource-definition.js';
 import { kubeStatus } from './status.js';
 import { toWire } from './wire.js';
+import { fieldManagersOf } from './managed-fields.js';
 
 /** One event about to be written to a watch stream (the HTTP-layer watch seam). @public */
 export interface KubeWatchEventInfo {
@@ -190,7 +191,7 @@ export function openWatchStream(o: WatchStreamOptions): WatchStream {
 
   const deliver = (type: WatchEvent['type'], ev: WatchEvent): void => {
     const d = o.decide?.({ t: host.now(), actor: o.actor, kind: resource.kind, event: { ...ev, type }, stream: o.stream });
-    const line: Line = { type, object: toWire(ev.object, resource) };
+    const line: Line = { type, object: toWire(ev.object, resource, fieldManagersOf(store)) };
     const at = host.now() + o.latencyMs;
     switch (d?.type ?? 'deliver') {
       case 'deliver':
@@ -278,7 +279,7 @@ export function openWatchStream(o: WatchStreamOptions): WatchStream {
         const existing = current()
           .filter((obj) => o.filter === undefined || matching.has(keyOf(obj.metadata)))
           .sort((a, b) => compareKeys(keyOf(a.metadata), keyOf(b.metadata)));
-        for (const obj of existing) write('ADDED', toWire(obj, resource));
+        for (const obj of existing) write('ADDED', toWire(obj, resource, fieldManagersOf(store)));
         if (o.initialEventsEnd) {
           const end = bookmarkObject(resource, String(store.currentResourceVersion()));
           (end['metadata'] as JsonObject)['annotations'] = { 'k8s.io/initial-events-end': 'true' };

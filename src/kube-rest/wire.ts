@@ -1,4 +1,5 @@
 import { cloneJson, type Json, type JsonObject, type NewObject, type StoredObject } from '../store/object.js';
+import type { FieldManagers } from './managed-fields.js';
 import type { ResolvedResource } from './resource-definition.js';
 import { KubeStatusError } from './status.js';
 
@@ -14,10 +15,11 @@ function isObject(v: unknown): v is JsonObject {
  * A stored object as kube-apiserver serves it: `apiVersion`/`kind` of the resource, metadata
  * with empty collections left out, and every top-level field (ConfigMap `data`, RBAC `rules`).
  * Kinds without a spec (`shape: 'flat'`) are served without an empty one. Returns a fresh object
- * the caller may mutate.
+ * the caller may mutate. With `fields`, an object a manager has applied carries its
+ * `metadata.managedFields` (server-side apply).
  * @internal
  */
-export function toWire(obj: StoredObject, resource: ResolvedResource): JsonObject {
+export function toWire(obj: StoredObject, resource: ResolvedResource, fields?: FieldManagers): JsonObject {
   const m = obj.metadata;
   const meta: JsonObject = { name: m.name };
   if (m.generateName !== undefined) meta['generateName'] = m.generateName;
@@ -34,6 +36,8 @@ export function toWire(obj: StoredObject, resource: ResolvedResource): JsonObjec
   if (Object.keys(m.annotations).length > 0) meta['annotations'] = cloneJson(m.annotations);
   if (m.ownerReferences.length > 0) meta['ownerReferences'] = cloneJson(m.ownerReferences) as unknown as Json;
   if (m.finalizers.length > 0) meta['finalizers'] = [...m.finalizers];
+  const managed = fields?.wire(obj);
+  if (managed !== undefined) meta['managedFields'] = managed;
   const out: JsonObject = { apiVersion: resource.apiVersion, kind: resource.kind, metadata: meta };
   if (resource.shape !== 'flat' || Object.keys(obj.spec).length > 0) out['spec'] = cloneJson(obj.spec);
   for (const k in obj) {

@@ -1,4 +1,4 @@
-import { KubeConfig, KubernetesObjectApi, makeInformer, type KubernetesObject } from '@kubernetes/client-node';
+import { ApiException, KubeConfig, KubernetesObjectApi, makeInformer, PatchStrategy, type KubernetesObject, type V1Deployment } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/sim/clock.js';
 import { ObjectStore } from '../../src/store/store.js';
@@ -63,5 +63,28 @@ describe('startLoopback', () => {
     await until(() => api.openWatches() === 1, 'the watch to open');
     await informer.stop();
     await until(() => api.openWatches() === 0, 'the server to drop the aborted watch', 2000);
+  });
+
+  it('server-side apply through KubernetesObjectApi.patch(…, PatchStrategy.ServerSideApply): create, merge by container name, 409, force', async () => {
+    const objects = KubernetesObjectApi.makeApiClient(kc);
+    const deployment = (containers: { name: string; image: string }[], replicas?: number): V1Deployment & KubernetesObject => ({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'ssa', namespace: 'default' },
+      spec: { ...(replicas !== undefined ? { replicas } : {}), selector: { matchLabels: { app: 'ssa' } }, template: { metadata: { labels: { app: 'ssa' } }, spec: { containers } } },
+    });
+    const created = await objects.patch(deployment([{ name: 'app', image: 'app:1' }], 2), undefined, undefined, 'deployer', undefined, PatchStrategy.ServerSideApply);
+    expect(created.metadata?.managedFields?.map((e) => [e.manager, e.operation])).toEqual([['deployer', 'Apply']]);
+    // a second manager adds its container; the first one's stays
+    const sidecar = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'ssa', namespace: 'default' }, spec: { template: { spec: { containers: [{ name: 'proxy', image: 'proxy:1' }] } } } } as V1Deployment & KubernetesObject;
+    const merged = await objects.patch(sidecar, undefined, undefined, 'mesh', true, PatchStrategy.ServerSideApply);
+    expect(merged.spec?.template.spec?.containers.map((c) => c.name)).toEqual(['app', 'proxy']);
+    const err = await objects.patch(deployment([{ name: 'app', image: 'app:1' }], 5), undefined, undefined, 'autoscaler', false, PatchStrategy.ServerSideApply).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiException);
+    expect((err as ApiException<string>).code).toBe(409);
+    expect(JSON.parse((err as ApiException<string>).body)).toMatchObject({ reason: 'Conflict', message: 'Apply failed with 1 conflict: conflict with "deployer": .spec.replicas' });
+    const forced = await objects.patch(deployment([{ name: 'app', image: 'app:1' }], 5), undefined, undefined, 'autoscaler', true, PatchStrategy.ServerSideApply);
+    expect(forced.spec?.replicas).toBe(5);
+    expect(store.peek('Deployment', 'default/ssa')!.spec).toMatchObject({ replicas: 5 });
   });
 });

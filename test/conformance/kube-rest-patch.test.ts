@@ -41,12 +41,12 @@ describe('createKubeApi: merge patch', () => {
     expect(f.writes.at(-1)).toMatchObject({ verb: 'patchStatus', changed: ['status.ready'] });
   });
 
-  it('answers 404 for a missing object and 415 for unknown patch types and server-side apply', async () => {
+  it('answers 404 for a missing object and 415 for unknown patch types and CBOR apply', async () => {
     const f = apiFixture();
     expect((await f.req('PATCH', '/api/v1/namespaces/default/configmaps/none', {}, MERGE)).json).toMatchObject({ reason: 'NotFound', code: 404 });
     await f.req('POST', '/api/v1/namespaces/default/configmaps', configMap('a'));
     expect((await f.req('PATCH', '/api/v1/namespaces/default/configmaps/a', {}, { 'content-type': 'text/plain' })).json).toMatchObject({ reason: 'UnsupportedMediaType', code: 415 });
-    expect((await f.req('PATCH', '/api/v1/namespaces/default/configmaps/a', 'data: {}', { 'content-type': 'application/apply-patch+yaml' })).json).toMatchObject({ code: 415 });
+    expect((await f.req('PATCH', '/api/v1/namespaces/default/configmaps/a', '{}', { 'content-type': 'application/apply-patch+cbor' })).json).toMatchObject({ code: 415 });
   });
 });
 

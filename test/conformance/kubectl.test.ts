@@ -97,6 +97,26 @@ describe.skipIf(!hasKubectl)('kubectl against the loopback API server', () => {
     expect(store.peek('ConfigMap', 'default/applied')!.data).toMatchObject({ a: '2' });
   });
 
+  it('apply --server-side: created, configured, a conflict with another manager, then --force-conflicts', async () => {
+    const cm = (a: string): unknown => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ssa' }, data: { a, b: '1' } });
+    expect(await ok('apply', '--server-side', '-f', file('ssa.json', cm('1')))).toContain('configmap/ssa serverside-applied');
+    const got = JSON.parse(await ok('get', 'configmap', 'ssa', '-o', 'json', '--show-managed-fields'));
+    expect(got.metadata.managedFields).toEqual([expect.objectContaining({ manager: 'kubectl', operation: 'Apply', fieldsV1: { 'f:data': { 'f:a': {}, 'f:b': {} } } })]);
+    expect(await ok('apply', '--server-side', '--field-manager=deployer', '-f', file('ssa.json', cm('1')))).toContain('serverside-applied');
+    const conflict = await kubectl('apply', '--server-side', '--field-manager=deployer', '-f', file('ssa.json', cm('2')));
+    expect(conflict.code).not.toBe(0);
+    expect(conflict.stderr).toContain('Apply failed with 1 conflict: conflict with "kubectl": .data.a');
+    expect(store.peek('ConfigMap', 'default/ssa')!.data).toEqual({ a: '1', b: '1' });
+    expect(await ok('apply', '--server-side', '--field-manager=deployer', '--force-conflicts', '-f', file('ssa.json', cm('2')))).toContain('serverside-applied');
+    expect(store.peek('ConfigMap', 'default/ssa')!.data).toEqual({ a: '2', b: '1' });
+    // an object applied client-side first, then server-side (kubectl's migration path)
+    const csa = file('csa.json', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'csa' }, data: { a: '1' } });
+    expect(await ok('apply', '-f', csa)).toContain('configmap/csa created');
+    file('csa.json', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'csa' }, data: { a: '2' } });
+    expect(await ok('apply', '--server-side', '-f', csa)).toContain('configmap/csa serverside-applied');
+    expect(store.peek('ConfigMap', 'default/csa')!.data).toEqual({ a: '2' });
+  });
+
   it('get -w sees a change made with patch --type=merge', async () => {
     const watcher = spawn('kubectl', ['--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'cache'), 'get', 'configmap', 'demo', '-w', '-o', 'jsonpath={.data.v}{"\\n"}']);
     let out = '';

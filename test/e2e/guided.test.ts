@@ -18,11 +18,12 @@ const base = { ...leakedBucket.options, faults, determinism: false as const };
 
 describe("check({ search: 'guided' })", () => {
   it('finds a two-fault bug plain swarm misses in as many runs, shrunk to at most 3 fault events, and replays it', { timeout: 60_000 }, async () => {
-    // seed 4: since the realistic faults of issue 11 (other fault arbitraries, so other random
-    // paths) guided finds it within 100 runs at seeds 3, 4 and 6 of 1-6 (only at 4 from a mutant), plain at none
-    const plain = await check(leakedBucket.buggy, { ...base, properties: [leakedBucket.property()], runs: 100, seed: 4, shrink: false });
+    // seed 5: since the informer re-watches a stream that ends during its replay (other paths),
+    // guided finds it within 100 runs at seeds 3, 5, 6, 8 and 9 of 1-12 (from a mutant at 5, 8
+    // and 9), plain only at 9
+    const plain = await check(leakedBucket.buggy, { ...base, properties: [leakedBucket.property()], runs: 100, seed: 5, shrink: false });
     expect(plain.ok).toBe(true);
-    const guided = await check(leakedBucket.buggy, { ...base, properties: [leakedBucket.property()], runs: 100, seed: 4, search: 'guided' });
+    const guided = await check(leakedBucket.buggy, { ...base, properties: [leakedBucket.property()], runs: 100, seed: 5, search: 'guided' });
     expect(guided.ok).toBe(false);
     if (guided.ok) return;
     expect(guided.property).toBe('deletion-completes');

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { check, defineProgram, neverExits } from '../../src/index.js';
+import { check, defineProgram, neverExits, simulate, type Scenario } from '../../src/index.js';
 
 /**
  * examples/operators/: the class-based operator that exits on a watch error and the secret
  * copier that leaves a rejection unhandled are caught (and shrunk) by never-exits; their fixed
  * twins are checked 300 times by `npm run bench hostedexamples`. (The informer script is covered
- * by test/e2e/cli-program.test.ts.)
+ * by test/e2e/cli-program.test.ts.) The hash applier writes only with server-side apply: its
+ * correct variant passes, its variant that splits its intent over two applies is a hot loop.
  */
 describe('examples/operators', () => {
   it('website-operator: exiting on a watch error is a finding, explained with what it printed', async () => {
@@ -41,4 +42,35 @@ describe('examples/operators', () => {
     expect(r.explanation).toMatch(/at async copyTo \(examples\/operators\/secret-copier\/copier\.ts:\d+:\d+\)/);
     expect(r.shrinks).toBeGreaterThan(0);
   });
+
+  it('hash-applier: a client-node program writing with server-side apply runs unchanged; the correct one passes, the split applies are a hot loop', async () => {
+    const deployment = (image: string, replicas: number) => ({ replicas, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image }] } } });
+    const program = (v: string) => defineProgram({ entry: `examples/operators/hash-applier/${v}.ts`, for: 'Deployment', name: 'hash-applier', sample: [deployment('nginx:1.27', 1), deployment('nginx:1.28', 2)] });
+    // what it sends: PATCH application/apply-patch+yaml with its field manager; the API merges the annotations in
+    const s: Scenario = {
+      seed: 3,
+      controllers: [{ name: 'hash-applier' }],
+      initialObjects: [],
+      workload: [
+        { at: 0, type: 'create', object: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' }, spec: deployment('nginx:1.27', 1) } },
+        { at: 2_000, type: 'patch', kind: 'Deployment', key: 'default/web', patch: { spec: { replicas: 3, template: { spec: { containers: [{ name: 'web', image: 'nginx:1.28' }] } } } } },
+      ],
+      faults: { events: [], background: [] },
+      options: { faultWindowMs: 3_000, settleMs: 3_000 },
+    };
+    const { run } = await simulate(s, { controllers: [program('correct')], tailMs: 0 });
+    const patches = run.trace.filter((e) => e.type === 'http:request' && e['method'] === 'PATCH').map((e) => String(e['path']));
+    expect(patches).toEqual(['/apis/apps/v1/namespaces/default/deployments/web?fieldManager=template-hash-applier&force=true', '/apis/apps/v1/namespaces/default/deployments/web?fieldManager=template-hash-applier&force=true']);
+    const web = run.finalObjects.find((o) => o.kind === 'Deployment')!;
+    expect(web.spec).toMatchObject({ replicas: 3 });
+    expect(web.metadata.annotations['example.com/images']).toBe('nginx:1.28');
+    const ok = await check(program('correct'), { runs: 30, seed: 1 });
+    expect(ok.ok).toBe(true);
+    // one object, no faults, a short tail: the loop shows in the first run and there is little to shrink
+    const buggy = await check(defineProgram({ entry: 'examples/operators/hash-applier/buggy.ts', for: 'Deployment', name: 'hash-applier', sample: deployment('nginx:1.27', 1) }), { runs: 5, seed: 1, faults: [], maxObjects: 1, maxActions: 0, faultWindowMs: 1_000, settleMs: 3_000, tailMs: 3_000 });
+    expect(buggy.ok).toBe(false);
+    if (buggy.ok) return;
+    expect(buggy.property).toBe('no-hot-loop');
+    expect(buggy.summary).toMatch(/^hot loop: \d+ controller writes .* to Deployment default\/deployment-0 \(metadata\.annotations\.example\.com\/images, metadata\.annotations\.example\.com\/template-hash\)/);
+  }, 60_000);
 });

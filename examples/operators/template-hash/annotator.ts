@@ -28,7 +28,8 @@ function canonical(v: unknown): string {
   return JSON.stringify(v);
 }
 
-function templateHash(d: Deployment): string {
+/** The hash of a Deployment's pod template (also used by ../hash-applier). */
+export function templateHash(d: Deployment): string {
   return createHash('sha256').update(canonical(d.spec?.template ?? {})).digest('hex').slice(0, 16);
 }
 
