@@ -84,14 +84,50 @@ function onLiveView(run: RunRecord, w: TimelineWrite): boolean {
   return reads > 0;
 }
 
-function tally(run: RunRecord, ignore: Set<string>): Map<string, { creates: TimelineWrite[]; deletes: TimelineWrite[] }> {
+/**
+ * uids of objects a controller created without learning it: the API server applied the create
+ * but the answer was lost (an api-error timeout or reset with `applied`). The controller saw a
+ * failure and rightly tries again; with a generated name (which no create can repeat
+ * idempotently) that makes one more, and it deletes the surplus once it sees it, as
+ * kube-controller-manager's ReplicaSet controller does. Like an object drift made, it was put in
+ * the world behind the controller's back: one create and one delete per such object are not extra.
+ */
+function unacknowledged(run: RunRecord): Set<string> {
+  const out = new Set<string>();
+  const trace = run.trace;
+  for (let i = 0; i < trace.length; i++) {
+    const f = trace[i]!;
+    if (f.type !== 'fault:inject' || f['kind'] !== 'api-error' || f['applied'] !== true || f['verb'] !== 'create') continue;
+    // the store's record of the applied write comes right after the decision, in the same instant
+    for (let j = i + 1; j < trace.length && trace[j]!.t === f.t; j++) {
+      const w = trace[j]!;
+      if (w.type !== 'store:write' || w['actor'] !== f['actor']) continue;
+      if (w['verb'] === 'create' && w['error'] === undefined && typeof w['uid'] === 'string') out.add(w['uid']);
+      break;
+    }
+  }
+  return out;
+}
+
+interface Tally {
+  creates: TimelineWrite[];
+  deletes: TimelineWrite[];
+  /** Creates of objects the controller never learned it made (see {@link unacknowledged}). */
+  unacknowledged: number;
+}
+
+function tally(run: RunRecord, ignore: Set<string>): Map<string, Tally> {
   const all = timelineOf(run).writes;
   const ghost = stillborn(run, all);
+  const unacked = unacknowledged(run);
   const ws = all.filter((w) => w.actor.startsWith('controller:') && w.error === undefined && !ignore.has(w.kind) && !ghost.has(w) && (w.verb === 'create' || (w.verb === 'delete' && !w.noop)));
-  const out = new Map<string, { creates: TimelineWrite[]; deletes: TimelineWrite[] }>();
+  const out = new Map<string, Tally>();
   // a name holding a uid compares by whose uid it is: uids follow creation order, which faults change
   const aliases = uidAliases(run.writes);
-  for (const [id, xs] of groupBy(ws, (w) => objectId(w, aliases))) out.set(id, { creates: xs.filter((w) => w.verb === 'create'), deletes: xs.filter((w) => w.verb === 'delete') });
+  for (const [id, xs] of groupBy(ws, (w) => objectId(w, aliases))) {
+    const creates = xs.filter((w) => w.verb === 'create');
+    out.set(id, { creates, deletes: xs.filter((w) => w.verb === 'delete'), unacknowledged: creates.filter((w) => w.uid !== undefined && unacked.has(w.uid)).length });
+  }
   return out;
 }
 
@@ -104,7 +140,8 @@ function tally(run: RunRecord, ignore: Set<string>): Map<string, { creates: Time
  * nothing, and every cache-based controller makes it while its cache lags behind a deletion. Nor
  * does an object the fault-free run never made when every action on it was decided on reads that
  * went to the API server: it belongs to another legal path (two spec changes seen as one), not to
- * a wrong view of the world.
+ * a wrong view of the world. Nor do one create and one delete per object the API server made for
+ * a create whose answer was lost: the controller rightly tried again, and trimmed the surplus.
  * @example properties.noExtraDestructiveActions({ slack: 1 })
  * @public
  */
@@ -142,12 +179,12 @@ export const noExtraDestructiveActions = defineProperty<NoExtraDestructiveAction
       if (m) benignMax.set(m[1]!, [Number(m[2]), Number(m[3])]);
     }
     const userMasks = o.masks.map(globOf);
-    for (const [id, { creates, deletes }] of mine) {
+    for (const [id, { creates, deletes, unacknowledged: unacked }] of mine) {
       if (userMasks.some((re) => re.test(id))) continue;
       const base = theirs.get(id) ?? { creates: [], deletes: [] };
       const [maxCreates, maxDeletes] = benignMax.get(id) ?? [0, 0];
-      const extraDeletes = deletes.length - Math.max(base.deletes.length, maxDeletes);
-      const extraCreates = creates.length - Math.max(base.creates.length, maxCreates);
+      const extraDeletes = deletes.length - Math.max(base.deletes.length, maxDeletes) - unacked;
+      const extraCreates = creates.length - Math.max(base.creates.length, maxCreates) - unacked;
       if (extraDeletes <= o.slack && extraCreates <= o.slack) continue;
       const acts = [...creates, ...deletes].sort((a, b) => a.index - b.index);
       // a new object of a legal path, not a repeat: the twin never made it, and every action on it read the world live

@@ -17,6 +17,7 @@
 import type { FalsePositiveCase } from './_shared/case.js';
 import { appDatabase } from './app-database.js';
 import { backupSchedule } from './backup-schedule.js';
+import { cachedSite } from './cached-site.js';
 import { canaryRollout } from './canary-rollout.js';
 import { certificateEvents } from './certificate-events.js';
 import { conditionStatus } from './condition-status.js';
@@ -52,6 +53,7 @@ export type { FalsePositiveCase } from './_shared/case.js';
 export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   appDatabase,
   backupSchedule,
+  cachedSite,
   canaryRollout,
   certificateEvents,
   conditionStatus,

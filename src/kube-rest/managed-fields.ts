@@ -99,14 +99,41 @@ function child(dotted: string, k: string): string {
   return dotted === '' ? k : `${dotted}.${k}`;
 }
 
-function keyElement(key: string, item: JsonObject): string {
-  return `k:${JSON.stringify({ [key]: item[key] })}`;
+/**
+ * The key fields of a keyed list, for server-side apply. The strategic merge schema names one
+ * field; kube-apiserver's apply keys ports by the port and its protocol (`listMapKeys`), with the
+ * protocol's default when an item leaves it out, so TCP and UDP on one port stay two items.
+ */
+function keyFields(mergeKey: string): readonly string[] {
+  return mergeKey === 'containerPort' || mergeKey === 'port' ? [mergeKey, 'protocol'] : [mergeKey];
 }
 
-function keyedRule(schema: StrategicMergeSchema, dotted: string, list: Json[]): string | undefined {
+/** Defaults of key fields (applied when an item leaves its key field out). */
+const KEY_DEFAULTS: Readonly<Record<string, Json>> = { protocol: 'TCP' };
+
+function keyValue(item: JsonObject, k: string): Json | undefined {
+  return item[k] ?? KEY_DEFAULTS[k];
+}
+
+function keyOfItem(keys: readonly string[], item: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const k of [...keys].sort()) out[k] = keyValue(item, k)!;
+  return out;
+}
+
+function keyElement(keys: readonly string[], item: JsonObject): string {
+  return `k:${JSON.stringify(keyOfItem(keys, item))}`;
+}
+
+/** Whether a list item has the key `want` (its key fields, defaults applied). */
+function hasKey(x: Json, want: JsonObject): boolean {
+  return isObject(x) && Object.entries(want).every(([k, w]) => jsonEqual(keyValue(x, k), w));
+}
+
+function keyedRule(schema: StrategicMergeSchema, dotted: string, list: Json[]): readonly string[] | undefined {
   const rule = schema[dotted];
   if (rule === undefined || !('mergeKey' in rule)) return undefined;
-  return list.every((x) => isObject(x) && x[rule.mergeKey] !== undefined && x[rule.mergeKey] !== null) ? rule.mergeKey : undefined;
+  return list.every((x) => isObject(x) && x[rule.mergeKey] !== undefined && x[rule.mergeKey] !== null) ? keyFields(rule.mergeKey) : undefined;
 }
 
 function isSet(schema: StrategicMergeSchema, dotted: string): boolean {
@@ -161,7 +188,7 @@ export function valueAt(root: Json, path: string): Json | undefined {
     } else if (el.startsWith('k:')) {
       if (!Array.isArray(cur)) return undefined;
       const key = JSON.parse(el.slice(2)) as JsonObject;
-      cur = cur.find((x) => isObject(x) && Object.entries(key).every(([k, want]) => jsonEqual(x[k], want)));
+      cur = cur.find((x) => hasKey(x, key));
     } else {
       if (!Array.isArray(cur)) return undefined;
       const want = JSON.parse(el.slice(2)) as Json;
@@ -203,7 +230,8 @@ function merge(live: Json | undefined, cfg: Json, dotted: string, schema: Strate
     if (key !== undefined && keyedRule(schema, dotted, base) !== undefined) {
       const out = [...base];
       for (const item of cfg as JsonObject[]) {
-        const at = out.findIndex((x) => jsonEqual((x as JsonObject)[key], item[key]));
+        const want = keyOfItem(key, item);
+        const at = out.findIndex((x) => hasKey(x, want));
         if (at >= 0) out[at] = merge(out[at], item, dotted, schema);
         else out.push(merge(undefined, item, dotted, schema));
       }
@@ -236,7 +264,7 @@ function remove(root: JsonObject, path: string, owned: (path: string) => boolean
     } else if (Array.isArray(parent)) {
       const want = JSON.parse(el.slice(2)) as Json;
       const keep = el.startsWith('k:')
-        ? (x: Json) => !(isObject(x) && Object.entries(want as JsonObject).every(([k, w]) => jsonEqual(x[k], w)))
+        ? (x: Json) => !hasKey(x, want as JsonObject)
         : (x: Json) => !jsonEqual(x, want);
       const kept = parent.filter(keep);
       parent.splice(0, parent.length, ...kept);

@@ -133,6 +133,18 @@ describe('createKubeApi: server-side apply', () => {
     expect(m.json.spec.template.spec.containers.map((c: { name: string }) => c.name)).toEqual(['app']);
   });
 
+  it('keys ports by port and protocol (TCP by default), as kube-apiserver keys them for apply', async () => {
+    const f = apiFixture();
+    const svc = (ports: string): string => `apiVersion: v1\nkind: Service\nmetadata:\n  name: dns\nspec:\n  ports:\n${ports}`;
+    const r = await f.req('PATCH', '/api/v1/namespaces/default/services/dns?fieldManager=dns', svc('  - {name: dns, port: 53, protocol: UDP}\n  - {name: dns-tcp, port: 53}\n'), APPLY);
+    expect(r.json.spec.ports).toEqual([{ name: 'dns', port: 53, protocol: 'UDP' }, { name: 'dns-tcp', port: 53 }]);
+    expect(Object.keys(r.json.metadata.managedFields[0].fieldsV1['f:spec']['f:ports'])).toEqual(['k:{"port":53,"protocol":"TCP"}', 'k:{"port":53,"protocol":"UDP"}']);
+    const c = await f.req('PATCH', '/api/v1/namespaces/default/services/dns?fieldManager=other', svc('  - {name: renamed, port: 53, protocol: TCP}\n'), APPLY);
+    expect(c.json.message).toBe('Apply failed with 1 conflict: conflict with "dns": .spec.ports[port=53,protocol="TCP"].name');
+    const gone = await f.req('PATCH', '/api/v1/namespaces/default/services/dns?fieldManager=dns', svc('  - {name: dns, port: 53, protocol: UDP}\n'), APPLY);
+    expect(gone.json.spec.ports).toEqual([{ name: 'dns', port: 53, protocol: 'UDP' }]);
+  });
+
   it('answers 422 without fieldManager, 400 for a body that is not one object or carries managedFields, and refuses force on other patches', async () => {
     const f = apiFixture();
     const no = await f.req('PATCH', `${DEPLOY}/web`, deploymentYaml('spec:\n  replicas: 1\n'), APPLY);

@@ -109,6 +109,12 @@ describe.skipIf(!hasKubectl)('kubectl against the loopback API server', () => {
     expect(store.peek('ConfigMap', 'default/ssa')!.data).toEqual({ a: '1', b: '1' });
     expect(await ok('apply', '--server-side', '--field-manager=deployer', '--force-conflicts', '-f', file('ssa.json', cm('2')))).toContain('serverside-applied');
     expect(store.peek('ConfigMap', 'default/ssa')!.data).toEqual({ a: '2', b: '1' });
+    // an object applied client-side first, then server-side (kubectl's migration path)
+    const csa = file('csa.json', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'csa' }, data: { a: '1' } });
+    expect(await ok('apply', '-f', csa)).toContain('configmap/csa created');
+    file('csa.json', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'csa' }, data: { a: '2' } });
+    expect(await ok('apply', '--server-side', '-f', csa)).toContain('configmap/csa serverside-applied');
+    expect(store.peek('ConfigMap', 'default/csa')!.data).toEqual({ a: '2' });
   });
 
   it('get -w sees a change made with patch --type=merge', async () => {

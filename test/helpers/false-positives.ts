@@ -29,14 +29,6 @@ export function gateOptions(c: FalsePositiveCase, runs = GATE_RUNS) {
  * an oracle fix lands, that test fails and the controller moves into the gate.
  */
 export const PENDING_ORACLE_FIXES: Readonly<Record<string, { properties: readonly string[]; why: string; seed?: number }>> = {
-  'worker-pool': {
-    properties: ['no-extra-destructive-actions'],
-    why:
-      "surplus replicas: a controller that reads its Pods from the cache and names them with generateName (kube-controller-manager's ReplicaSet design, with expectations) " +
-      'cannot tell a create that timed out but was applied (api-error), or one its cache has not shown within the expectations TTL (a long watch outage), from one that never happened: ' +
-      'it creates another Pod and deletes the surplus once its cache shows it (14 of 600 runs at 300 x 2; the real ReplicaSet controller does the same). ' +
-      'no-extra-destructive-actions counts those creates and deletes; the view was right when it deleted (the surplus was real, uid precondition). Needs a design: churn of interchangeable replicas vs destruction',
-  },
 };
 
 function propertiesOf(c: FalsePositiveCase): Property[] {
@@ -66,7 +58,7 @@ export function buggyTwins(): void {
     const twin = c.buggy;
     if (!twin) continue;
     it(`${c.name}'s buggy twin fails ${twin.caughtBy.join(' or ')} within ${FIND_RUNS} runs (${twin.why})`, { timeout: 60_000 }, async () => {
-      const r = await check(twin.controllers, { ...gateOptions(c, FIND_RUNS), ...twin.world, shrink: false });
+      const r = await check(twin.controllers, { ...gateOptions(c, FIND_RUNS), ...twin.world, ...(twin.seed !== undefined ? { seed: twin.seed } : {}), shrink: false });
       expect(twin.caughtBy).toContain(r.ok ? 'passed' : r.property);
     });
   }

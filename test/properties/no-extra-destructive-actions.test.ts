@@ -11,6 +11,7 @@ import { migrationController, SCHEMA_MIGRATION } from '../../examples/false-posi
 import { job, podLifecycle } from '../../src/index.js';
 import type { ControllerDefinition, RunRecord, Scenario } from '../../src/index.js';
 import { TENANT, tenantControllerCachedRead } from '../../examples/false-positives/namespace-provisioner.js';
+import { WORKER_POOL, workerPool } from '../../examples/false-positives/worker-pool.js';
 
 // the second watch delivery of the run is the new Pod's ADDED event: the cache misses the Pod until the settle relist
 const dropPodAdded = { events: [{ kind: 'watch-event-loss', nth: 1 }], background: [] };
@@ -109,6 +110,26 @@ describe('noExtraDestructiveActions false positives (regressions, found by bench
     expect(v1(twin!)).toBe(0);
     expect(verdict.ok).toBe(true);
     // the same actions decided on cached reads count: the property's laws above (a cached list after a lost event) still fail
+  });
+
+  it('a surplus Pod the API server made for a create whose answer was lost, trimmed later, is not extra (found by the worker-pool corpus controller)', async () => {
+    // the first Pod create times out but was applied; the Pod stream stalls 3 s, so the retry makes
+    // another Pod (a generated name cannot be created idempotently) and the surplus is deleted once seen
+    const s: Scenario = {
+      seed: 1,
+      controllers: [{ name: 'worker-pool' }],
+      initialObjects: [],
+      workload: [{ at: 0, type: 'create', object: { kind: WORKER_POOL, metadata: { name: 'w', namespace: 'default' }, spec: { replicas: 2, image: 'worker:1' } } }],
+      faults: { events: [{ kind: 'api-error', nth: 1, params: { status: 504, applied: true } }, { kind: 'delay', nth: 1, params: { ms: 3000 } }], background: [] },
+      options: { faultWindowMs: 10_000, settleMs: 20_000 },
+    };
+    const { verdict, run } = await judgeScenario(noExtraDestructiveActions(), s, { controllers: [...workerPool.controllers], options: { environment: [podLifecycle] } });
+    const acts = run.trace.filter((e) => e.type === 'store:write' && e['kind'] === 'Pod' && String(e['actor']).startsWith('controller:') && (e['verb'] === 'create' || e['verb'] === 'delete') && e['error'] === undefined).map((e) => e['verb']);
+    expect(acts).toEqual(['create', 'create', 'create', 'delete']);
+    expect(verdict.ok).toBe(true);
+    // the same run with the create answered (not applied): nothing to excuse, and nothing extra happens
+    const answered = { ...s, faults: { ...s.faults, events: [{ kind: 'api-error', nth: 1, params: { status: 504, applied: false } }, s.faults.events[1]!] } };
+    expect((await judgeScenario(noExtraDestructiveActions(), answered, { controllers: [...workerPool.controllers], options: { environment: [podLifecycle] } })).verdict.ok).toBe(true);
   });
 
   it('a repeated create for a live owner still counts, also when the owner is deleted later', async () => {

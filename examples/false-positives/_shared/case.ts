@@ -29,5 +29,7 @@ export interface FalsePositiveCase {
     why: string;
     /** Over the gate's small world (one or two objects, two actions), when the mistake needs a bigger one to show. */
     world?: { maxObjects?: number; maxActions?: number };
+    /** Another seed than the gate's, when the mistake is rare enough that the gate's seed misses it in its runs. */
+    seed?: number;
   };
 }
