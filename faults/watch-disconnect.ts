@@ -8,7 +8,7 @@ import { bool, byNth, eventAt, eventsOf, rate, str, strongest, watchDetail } fro
  * one does: the connection is cut (an API server restart, a load balancer idle timeout; the
  * informer re-watches from the last version it saw after the scenario's `rewatchDelayMs`), the
  * server closes it cleanly (kube-apiserver ends every watch after its `timeoutSeconds`; the
- * informer re-watches at once), the server sends an `ERROR` event with a 500 Status and closes
+ * informer re-watches at once; so never a stream open for less than a second), the server sends an `ERROR` event with a 500 Status and closes
  * it, or the history was compacted meanwhile (`gone`): the re-watch gets 410 Gone and the
  * informer relists, replacing its cache and emitting the differences (deletions as tombstones).
  * A correct reconciler survives: it tolerates a cache that is behind for a while and is driven by
@@ -37,6 +37,9 @@ export const watchDisconnect = defineFault({
         const background = e === undefined && bg !== undefined && rng.chance(bg.rate);
         if (!e && !background) return undefined;
         const how = howOf((e ?? bg)?.params);
+        // kube-apiserver closes a watch cleanly only after its timeoutSeconds: never one just opened
+        // (a close at the replay of a re-watch, which the informer re-opens at once, would loop)
+        if (how === 'close' && i.openedAt !== undefined && i.t - i.openedAt < MIN_OPEN_BEFORE_CLOSE_MS) return undefined;
         fired({ ...watchDetail(i), how, gone: how === 'gone', ...(background ? { background: true } : {}) });
         switch (how) {
           case 'gone':
@@ -54,6 +57,9 @@ export const watchDisconnect = defineFault({
 });
 
 type How = 'cut' | 'close' | 'error' | 'gone';
+
+/** How long a stream is open, at least, before the server may close it cleanly (timeoutSeconds is minutes; compressed like resync). */
+const MIN_OPEN_BEFORE_CLOSE_MS = 1_000;
 
 /** Shrinks toward a cut connection. */
 function howArbitrary(): fc.Arbitrary<How> {

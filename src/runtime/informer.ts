@@ -53,6 +53,8 @@ export class Informer {
   private resyncTimer: ScheduledEvent | undefined;
   /** Bumped on each (re)watch so deliveries scheduled for an old stream are discarded. */
   private generation = 0;
+  /** When the current watch stream was opened (a clean close needs it to have been open a while). */
+  private openedAt = 0;
   /** Virtual time of the last delivery scheduled on the current stream: later ones never come earlier. */
   private tail = 0;
   /** Events held back by a lag of `holdVersions` events (stale-snapshot), oldest first. */
@@ -167,6 +169,7 @@ export class Informer {
     if (this.stopped) return;
     const gen = ++this.generation;
     this.resetStream();
+    this.openedAt = this.env.kernel.now();
     try {
       const w = this.env.store.watch(this.options.kind, this.lastRv, (ev) => this.onStoreEvent(ev, gen));
       // a fault can end the stream during the replay the store sends synchronously; its re-watch is
@@ -199,7 +202,7 @@ export class Informer {
     const { seams, kernel, trace } = this.env;
     const seq = seams.watchSeq++;
     const d = seams.hasWatchHooks
-      ? seams.decideWatch({ t: kernel.now(), controller: this.options.controller, replica: this.options.replica, kind: this.options.kind, event: ev, seq })
+      ? seams.decideWatch({ t: kernel.now(), controller: this.options.controller, replica: this.options.replica, kind: this.options.kind, event: ev, seq, openedAt: this.openedAt })
       : undefined;
     const now = kernel.now();
     const at = now + this.env.watchLatencyMs + (this.stallUntil > now ? this.stallUntil - now : 0);

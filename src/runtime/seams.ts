@@ -32,6 +32,8 @@ export interface WatchEventInfo {
   event: WatchEvent;
   /** Index among all watch deliveries of the run (0-based). */
   seq: number;
+  /** Virtual time the stream carrying it was opened (undefined when not known, as over HTTP). */
+  openedAt?: number;
 }
 export type WatchDecision =
   | { type: 'deliver' }

@@ -5,6 +5,7 @@ import { singleChildBuggy } from '../../examples/fault-targets/single-child/bugg
 import { singleChildCorrect } from '../../examples/fault-targets/single-child/correct.js';
 import { watchDisconnect } from '../../faults/watch-disconnect.js';
 import { faultLaws, runCase, type FaultLawCase } from '../helpers/fault-laws.js';
+import { simulate, type FaultPlan } from '../../src/index.js';
 
 const lawCase: FaultLawCase = {
   fault: watchDisconnect,
@@ -39,14 +40,28 @@ describe('watch-disconnect', () => {
   });
 
   it('a clean close (timeoutSeconds) is re-watched at once; an ERROR event after the back-off; both replay what was in flight', async () => {
+    // an update at 2 s: its event (nth 6) comes on a stream open long enough for a clean close
+    const later = (faults: FaultPlan) => ({ ...singleChildScenario(singleChildCorrect.name, faults), workload: [...singleChildScenario(singleChildCorrect.name, faults).workload, { at: 2000, type: 'update' as const, kind: 'App', key: 'default/web', spec: { image: 'nginx:2' } }] });
     for (const [how, after] of [['close', 0], ['error', 1000]] as const) {
-      const run = await runCase(lawCase, singleChildCorrect, { events: [{ kind: 'watch-disconnect', nth: 2, params: { how } }], background: [] });
+      const { run } = await simulate(later({ events: [{ kind: 'watch-disconnect', nth: 6, params: { how } }], background: [] }), { controllers: [singleChildCorrect], faults: [watchDisconnect] });
       const end = run.trace.find((e) => e.type === 'watch:event' && e['decision'] === how)!;
       const replay = run.trace.find((e) => e.type === 'watch:event' && e['decision'] === 'deliver' && e['rv'] === end['rv'])!;
       expect(replay.t - end.t).toBeGreaterThanOrEqual(after);
       expect(replay.t - end.t).toBeLessThan(after + 10);
       expect(run.trace.find((e) => e.type === 'fault:inject')).toMatchObject({ how });
     }
+  });
+
+  it('never closes cleanly a stream open for less than a second (timeoutSeconds is minutes): a close at the replay of a re-watch would loop', async () => {
+    const run = await runCase(lawCase, singleChildCorrect, { events: [{ kind: 'watch-disconnect', nth: 2, params: { how: 'close' } }], background: [{ kind: 'watch-disconnect', rate: 1, params: { how: 'close' } }] });
+    expect(run.trace.filter((e) => e.type === 'fault:inject')).toEqual([]);
+    const cut = await runCase(lawCase, singleChildCorrect, { events: [{ kind: 'watch-disconnect', nth: 2, params: { how: 'cut' } }], background: [] });
+    expect(cut.trace.filter((e) => e.type === 'fault:inject')).toHaveLength(1);
+    // the loop it would make: an ERROR ends the App stream, and every replay of its re-watch is closed at once
+    const looping: FaultPlan = { events: [{ kind: 'watch-disconnect', nth: 2, params: { how: 'error' } }], background: [{ kind: 'watch-disconnect', rate: 1, params: { how: 'close' } }] };
+    const loop = (await simulate(singleChildScenario(singleChildCorrect.name, looping), { controllers: [singleChildCorrect], faults: [watchDisconnect], maxSteps: 50_000 })).run;
+    expect(loop.timing.exhausted).toBeUndefined();
+    expect(loop.trace.filter((e) => e.type === 'fault:inject').length).toBeLessThan(50);
   });
 
   it('a stream that ends again during the replay of its re-watch is re-watched again (the informer never keeps a dead stream)', async () => {
