@@ -16,5 +16,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'threads',
+    // vitest's default is one worker less than the CPUs: one worker on a 2-CPU CI machine, with the
+    // second CPU idle while a test waits on a child process (the suite took ~10 min so)
+    maxWorkers: 2,
   },
 });
