@@ -7,7 +7,7 @@ import type { Informer } from '../../src/runtime/informer.js';
 import type { WatchEvent } from '../../src/store/watch.js';
 import fc from 'fast-check';
 import { realismCheck, type RealismTarget } from '../helpers/fault-laws.js';
-import { notificationViolations, streamViolations, watchViolations } from '../helpers/realism.js';
+import { livenessViolations, notificationViolations, streamViolations, watchViolations } from '../helpers/realism.js';
 
 /**
  * The realism law cannot pass trivially: fault modules that produce what no real control plane
@@ -89,7 +89,45 @@ const loseAll: FaultModule = defineFault({
   },
 });
 
+/** Ends an informer's watch stream without telling it (the informer holding a dead stream: how a re-watch bug looked). */
+const deafener: FaultModule = defineFault({
+  kind: 'test-deafener',
+  models: 'a watch stream that dies with its informer none the wiser (unrealistic on purpose)',
+  survivedBy: 'nothing before the settle phase relists',
+  actsOn: 'watch',
+  arbitrary: () => fc.constant([{ kind: 'test-deafener' }]),
+  install({ world, fired }) {
+    let done = false;
+    return world.seams.install({
+      onWatchEvent(i) {
+        if (done || i.kind !== 'Pod') return undefined;
+        done = true;
+        const inf = informers(world).find((x) => x.kind === i.kind)!;
+        (inf as unknown as { watch?: { stop(): void } }).watch?.stop();
+        fired({ key: i.event.object.metadata.name });
+        return undefined;
+      },
+    });
+  },
+});
+
 describe('the realism law fails on unrealistic fault modules', () => {
+  it('(f): an informer left holding a dead watch stream, deaf until the settle phase', { timeout: 30_000 }, async () => {
+    const r = await realismCheck([deafener], target, { runs: 3, seed: 1 });
+    expect(r.failure).toMatch(/^\(f\) informer quorum\/0\/Pod went deaf: nothing reached it on its watch stream and it never listed again by the settle phase at t=30000, though the change of Pod default\/etcd-0-\d stored at t=\d+ \(rv \d+\) had not reached it/);
+    // a stream cut again and again is behind, not deaf; a relist or a crash ends the obligation
+    const ev = (t: number, rv: number, decision = 'deliver') => ({ t, type: 'watch:event' as const, controller: 'c', replica: 0, kind: 'K', key: 'd/a', event: 'MODIFIED', rv, decision, seq: 0 });
+    const write = (t: number, rv: number) => ({ t, type: 'store:write' as const, kind: 'K', key: 'd/a', rv, noop: false });
+    const start = [{ t: 0, type: 'informer:list' as const, controller: 'c', replica: 0, kind: 'K', count: 0, rv: 0 }];
+    const settle = { t: 30_000, type: 'run:phase' as const, phase: 'settle' };
+    expect(livenessViolations([...start, write(1, 2), ev(1000, 2, 'disconnect'), settle])).toHaveLength(1);
+    expect(livenessViolations([...start, write(1, 2), ...Array.from({ length: 29 }, (_, i) => ev(1000 * (i + 1), 2, 'disconnect')), settle])).toEqual([]);
+    expect(livenessViolations([...start, write(1, 2), ev(1000, 2, 'disconnect'), { t: 2000, type: 'informer:relist' as const, controller: 'c', replica: 0, kind: 'K', count: 1, rv: 2 }, settle])).toEqual([]);
+    expect(livenessViolations([...start, write(1, 2), { t: 5, type: 'controller:crash' as const, controller: 'c', replica: 0 }, settle])).toEqual([]);
+    // a change stored less than LIVENESS_MS before the settle phase may still be on its way
+    expect(livenessViolations([...start, write(20_000, 2), settle])).toEqual([]);
+  });
+
   it('(e): a lost notification that a GenerationChanged predicate never lets resync repair', { timeout: 30_000 }, async () => {
     const ff: RealismTarget = { name: featureFlags.name, controllers: featureFlags.controllers, options: { ...featureFlags.options, maxActions: 1 } };
     const r = await realismCheck([loseAll], ff, { runs: 3, seed: 1 });

@@ -248,7 +248,7 @@ export async function realismCheck(faults: readonly FaultModule[], target: Reali
  * informer's view of every object moves forward except at a recorded time travel, (b) every watch
  * stream is in resourceVersion order, (c) every stored object and every change passes the store's
  * validation, (d) every watch stream served over HTTP is a valid kube-apiserver stream, (e) no
- * notification is lost that only a restart could bring back.
+ * notification is lost that only a restart could bring back, (f) no informer goes deaf after its stream ends.
  */
 export function realismLaw(fault: FaultModule, targets: readonly RealismTarget[], options: { runs: number; seed: number }): void {
   describe(`${fault.kind} realism law`, () => {

@@ -20,7 +20,11 @@ import type { TraceEntry } from '../../src/sim/trace.js';
  * (e) no notification is lost that nothing but a restart could bring back: client-go's informer
  *     never loses one on its way to the workqueue, and a controller whose `GenerationChanged`
  *     predicate also filters resyncs relies on that for its primary kind (DELETED aside: a
- *     finalizer's deletion is a generation change of its own).
+ *     finalizer's deletion is a generation change of its own);
+ * (f) every change stored reaches every running informer of its kind — as a watch event (whatever
+ *     a fault then did to it) or in a (re)list — within {@link LIVENESS_MS} (after a lag holding
+ *     its stream, after the lag ends): a reflector whose stream ends watches again or relists, so
+ *     no informer goes deaf until the settle phase's relist (a dead stream froze a cache for 28 s).
  */
 
 /** (a) and (b) from the trace. */
@@ -157,6 +161,89 @@ export function streamViolations(lines: readonly StreamLine[]): string[] {
   return out;
 }
 
+/**
+ * How long an informer may stay silent in (f) while a change it has not seen is stored: the
+ * re-watch back-off, a 5 s delay or catch-up after a lagging list, and slack.
+ */
+export const LIVENESS_MS = 15_000;
+
+const STREAM_ENDS = new Set(['disconnect', 'gone', 'close', 'error']);
+
+/**
+ * (f) from the trace, per native informer (one that lists; hosted programs' HTTP clients keep
+ * their own, and one that never watches again is their finding): while a change of its kind is
+ * stored that it has not seen, it must show signs of life within {@link LIVENESS_MS} (from the
+ * end of a lag that holds its stream back) — a watch event, delivered or not (a fault may drop it
+ * or cut the stream again), or a (re)list — or stop (a crash). Faults may keep it behind; nothing
+ * may leave it deaf (a stream that ended during a re-watch's replay froze a cache for 28 s).
+ */
+export function livenessViolations(trace: readonly TraceEntry[]): string[] {
+  const out: string[] = [];
+  interface Inf { running: boolean; seen: number; lagUntil: number; endedAt: { t: number; how: string } | undefined; owed: { due: number; what: string } | undefined }
+  const informers = new Map<string, Inf>();
+  const byKind = new Map<string, string[]>();
+  const latest = new Map<string, { rv: number; key: string; t: number }>();
+  const settle = trace.find((e) => e.type === 'run:phase' && e['phase'] === 'settle')?.t ?? Number.POSITIVE_INFINITY;
+  const idOf = (e: TraceEntry): string => `${String(e['controller'])}/${String(e['replica'])}/${String(e['kind'])}`;
+  const heard = (inf: Inf, rv: number): void => {
+    inf.seen = Math.max(inf.seen, rv);
+    inf.endedAt = undefined;
+    inf.owed = undefined;
+  };
+  const owe = (inf: Inf, kind: string, t: number): void => {
+    const w = latest.get(kind);
+    if (inf.owed || !w || w.rv <= inf.seen) return;
+    inf.owed = { due: Math.max(t, inf.lagUntil) + LIVENESS_MS, what: `the change of ${kind} ${w.key} stored at t=${w.t} (rv ${w.rv})` };
+  };
+  for (const e of trace) {
+    if (e.t >= settle) break;
+    if ((e.type === 'informer:list' || e.type === 'informer:relist') && e['via'] !== 'http') {
+      const id = idOf(e);
+      let inf = informers.get(id);
+      if (!inf) {
+        inf = { running: true, seen: 0, lagUntil: 0, endedAt: undefined, owed: undefined };
+        informers.set(id, inf);
+        byKind.set(String(e['kind']), [...(byKind.get(String(e['kind'])) ?? []), id]);
+      }
+      inf.running = true;
+      heard(inf, Number(e['rv']));
+      owe(inf, String(e['kind']), e.t);
+    } else if (e.type === 'watch:event' && e['via'] !== 'http') {
+      const inf = informers.get(idOf(e));
+      if (!inf) continue;
+      if (e['decision'] === 'lag') inf.lagUntil = Math.max(inf.lagUntil, Number(e['untilMs']));
+      if (STREAM_ENDS.has(String(e['decision']))) {
+        // the event that ended the stream was not delivered: the next stream re-sends it
+        inf.owed = undefined;
+        inf.endedAt = { t: e.t, how: String(e['decision']) };
+      } else heard(inf, Number(e['rv']));
+      // still behind: the next sign of life is due from now
+      owe(inf, String(e['kind']), e.t);
+    } else if (e.type === 'controller:crash' || e.type === 'controller:stop') {
+      // its informers stopped; the restarted instance lists again
+      for (const [id, inf] of informers) {
+        if (!id.startsWith(`${String(e['controller'])}/${String(e['replica'])}/`)) continue;
+        inf.running = false;
+        inf.endedAt = undefined;
+        inf.owed = undefined;
+      }
+    } else if (e.type === 'store:write' && typeof e['rv'] === 'number' && e['noop'] !== true && e['error'] === undefined) {
+      const kind = String(e['kind']);
+      latest.set(kind, { rv: e['rv'], key: String(e['key']), t: e.t });
+      for (const id of byKind.get(kind) ?? []) {
+        const inf = informers.get(id)!;
+        if (inf.running) owe(inf, kind, e.t);
+      }
+    }
+  }
+  for (const [id, inf] of informers) {
+    if (!inf.owed || inf.owed.due >= settle) continue;
+    const since = inf.endedAt ? `its watch stream ended at t=${inf.endedAt.t} (${inf.endedAt.how}) and it never watched or listed again` : 'nothing reached it on its watch stream and it never listed again';
+    out.push(`(f) informer ${id} went deaf: ${since} by the settle phase at t=${settle}, though ${inf.owed.what} had not reached it`);
+  }
+  return out;
+}
+
 /** (e) from the trace and the run's record. */
 export function notificationViolations(run: Pick<RunRecord, 'trace' | 'controllers' | 'primaryKinds' | 'resyncFilteredBy'>): string[] {
   const filtering = new Map((run.resyncFilteredBy ?? []).map((c) => [c, run.primaryKinds[run.controllers.indexOf(c)]]));
@@ -171,7 +258,7 @@ export function notificationViolations(run: Pick<RunRecord, 'trace' | 'controlle
 }
 
 /**
- * The realism law as a property: judges (a), (b), (c) and (e) on every run a check makes (so a
+ * The realism law as a property: judges (a), (b), (c), (e) and (f) on every run a check makes (so a
  * violation is shrunk to a minimal scenario like any failure).
  */
 export const realism = defineProperty<{ extra: string[] }>({
@@ -180,7 +267,7 @@ export const realism = defineProperty<{ extra: string[] }>({
   defaults: { extra: [] },
   probes: () => [validityProbe()],
   judge(run: RunRecord) {
-    const violations = [...watchViolations(run.trace), ...notificationViolations(run), ...(run.probes['realism:valid'] ?? []).filter((s) => !s.ok).map((s) => `${s.detail ?? ''} (t=${s.t})`)];
+    const violations = [...watchViolations(run.trace), ...notificationViolations(run), ...livenessViolations(run.trace), ...(run.probes['realism:valid'] ?? []).filter((s) => !s.ok).map((s) => `${s.detail ?? ''} (t=${s.t})`)];
     if (violations.length === 0) return { ok: true };
     return { ok: false, summary: violations[0]!, explanation: `Let: this run's faults. Then: ${violations.slice(0, 5).join('; ')}.`, evidence: { violations: violations.slice(0, 20) } };
   },
