@@ -1,3 +1,4 @@
+import { snapshotIntrinsics } from '../../host/intrinsics.js';
 import { join } from 'node:path';
 import type { CheckResult } from '../../harness/check-result.js';
 import { resolveStory, type Story } from '../../harness/story.js';
@@ -46,6 +47,8 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
   // a story file that cannot be used is refused before the module loads and the run starts
   const story = storyOfFlags(o, io.cwd);
   const target = await checkTarget(o, io);
+  // the built-ins as the module left them at load: the verdict and the reports are written with these
+  const intact = snapshotIntrinsics();
   const { controller, base } = target;
   if (base.objects === undefined && controller.sample.length === 0 && story === undefined && base.story === undefined) {
     const add = target.program ? `Pass --sample '{...}' (a spec of ${controller.for}), or --story / --manifests` : `Add \`sample: [{ ... }]\` to defineController or export checkOptions (see the README)`;
@@ -95,6 +98,8 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
   const timelines = !result.ok && result.property !== 'watchdog' ? await recordTimelines(controller, result.scenario, base, result.property) : { objects: [], converged: null };
   const source = target.source;
   const context = { source, objectTimelines: timelines.objects, converged: timelines.converged, builtInEnvironment: defaultEnvironment().map((a) => a.name) };
+  const replaced = intact.restore();
+  if (replaced.length > 0) io.stderr.write(`steadystate check: the code under test replaced built-ins that steadystate computes its verdict and writes its reports with: ${replaced.join(', ')}. They are put back before the reports and the verdict are written (a replaced JSON.stringify would forge them). A controller must not patch built-ins: keep its helpers in its own functions.\n`);
   const written = writeReports(result, { dir: o.reportDir, context });
   // a shard of a CI matrix leaves its whole result for `steadystate merge`
   if (o.shard) writeShardResult(o.reportDir, result, context);
