@@ -39,6 +39,17 @@ describe('steadystate check --search systematic', () => {
   });
 });
 
+describe('steadystate check --search systematic under the watchdog', () => {
+  it('ends with the watchdog verdict for the plan that hung (no resume: a plan has no run index)', async () => {
+    const dir = tempDir();
+    const r = await runCliInProcess(['check', fixture('robustness.ts'), '--controller', 'spinsOnThree', '--search', 'systematic', '--watchdog', '1000', ...quick, '--json', '-o', join(dir, 'reports')], dir);
+    expect(r.code, r.stderr).toBe(1);
+    const out = JSON.parse(r.stdout) as { property: string; summary: string };
+    expect(out.property).toBe('watchdog');
+    expect(out.summary).toMatch(/in systematic plan 1, never returned control/);
+  }, 60_000);
+});
+
 describe('steadystate check --search guided', () => {
   it('runs coverage-guided swarm and says so in the pass report', async () => {
     const dir = tempDir();
