@@ -21,8 +21,10 @@ import { writeStatus } from './_shared/status.js';
  * declaring a bound address lost (it may only be the cache that does not show the claimRef yet),
  * and before releasing an address whose claim looks gone (the claim may have been recreated
  * under the same name: the claimRef's uid decides). A claim whose address was lost (deleted out
- * of band, or rebound) or that moved to another pool forgets its address first and then
- * releases it, so no two claims ever name one address, and is bound again.
+ * of band and made again, or rebound) forgets it first and releases what is still reserved for
+ * it, so no two claims ever name one address, and is bound again. A claim's pool is immutable
+ * (as Cluster API's IPAddressClaim.spec.poolRef). The claim records the address's uid too: an
+ * address deleted and made again under its name is another address.
  * The pool controller makes the addresses (owned by the pool, so the garbage collector removes
  * them with it) and deletes those beyond its size only while unreserved, with a resourceVersion
  * precondition.
@@ -218,7 +220,7 @@ export function bindingsSettled(view: WorldView): true | string {
 
 export const addressBinder: FalsePositiveCase = {
   name: 'address-binder',
-  description: 'IPClaims are bound to IPAddresses of a pool PV/PVC-binder style: a cached, optimistic two-phase bidirectional binding (claimRef on the address first, then the claim\'s status), repaired when an address is lost or the claim moves pools',
+  description: 'IPClaims are bound to IPAddresses of a pool PV/PVC-binder style: a cached, optimistic two-phase bidirectional binding (claimRef on the address first, then the claim\'s status), repaired when an address is lost, deleted and made again, or its claim recreated',
   controllers: [ipBinderController, ipPoolController],
   options: {
     objects: [
@@ -230,6 +232,10 @@ export const addressBinder: FalsePositiveCase = {
       { kind: IP_POOL, name: 'green', spec: [{ prefix: '10.0.2', size: 1 }, { prefix: '10.0.8', size: 1 }] },
     ],
     maxObjects: 4,
+    // a claim's pool is immutable, as Cluster API's IPAddressClaim.spec.poolRef: a claim moved to
+    // another pool and back would find its address taken meanwhile (found by the hunt, recovery:
+    // a binder's end state depends on which claims came while it was away)
+    validation: { immutable: { [IP_CLAIM]: ['spec.pool'] } },
   },
   // which claim gets which address, and which of two claims gets a pool's last one, depends on
   // the order the binder saw them in (like a scheduler's node for a Pod): the end-state
