@@ -12,7 +12,7 @@ import { createHostProbe } from './host-probe.js';
 import { wallClock } from './wall-clock.js';
 import type { JsonObject } from './store/object.js';
 import type { ControllerDefinition } from './runtime/define-controller.js';
-import type { ReproductionFile } from './report/json.js';
+import { editedFields, type ReproductionFile } from './report/json.js';
 import { createTimelineRecorder, type ObjectTimeline } from './report/timeline-recorder.js';
 import type { ConvergedSeries } from './report/timeline.js';
 
@@ -46,6 +46,13 @@ export interface ReplayResult {
    * none"). A replay with any difference never passes: it would not run what the check ran.
    */
   mismatches: string[];
+  /**
+   * Why this replay proves nothing although every input is the same: runs of the scenario in
+   * this process gave different traces (state the code keeps between runs, or a host source),
+   * so neither its pass nor its failure says what the code does. Null when its runs agree. A
+   * replay with this set never passes.
+   */
+  nondeterminism: { summary: string; explanation: string } | null;
   run: RunRecord;
 }
 
@@ -120,19 +127,27 @@ async function replayWith(
   if (missing.length > 0) throw new TypeError(`steadystate.replay: the reproduction cannot run here: ${missing.join('; ')}. Pass the check's options (its faults and environment), e.g. replay(controller, file, checkOptions).`);
   const misfit = scenarioMisfit(scenario, { controllers: controllers.map((c) => c.name), faults: (simulateOptions.faults ?? []).map((f) => f.kind), environment: (simulateOptions.environment ?? []).map((a) => a.name) }, 'this replay');
   if (misfit !== undefined) throw new TypeError(`steadystate.replay: the reproduction cannot run here: ${misfit}. Replay it with the controller it was recorded with (a renamed controller: pass the module that exports that name), or pass the options it needs.`);
+  const edited = file ? editedFields(file) : [];
+  if (edited.length > 0) {
+    throw new TypeError(
+      `steadystate.replay: the reproduction was edited after steadystate check wrote it: ${edited.join(', ')} ${edited.length === 1 ? 'is' : 'are'} not what the check recorded, so replaying it would not judge the failure the check found (an edit, such as a fault removed from the scenario, can turn that failure into a pass). Replay the file as the check wrote it, or run the check again (seed ${file!.seed}) for a new one; to replay an edited file on purpose, delete its "digests" field.`,
+    );
+  }
   const runner = new ScenarioRunner(simulateOptions, property ? [property] : []);
   if (property === undefined) {
-    // `determinism`: the reproduction is two runs that differ
+    // `determinism`: the reproduction is two runs that differ; agreeing now is trusted only after
+    // many runs (what made the check's runs differ may build up over runs: a module-level counter)
     const run = await runner.simulate(scenario);
-    const report = await checkDeterminism(run, (s) => runner.simulate(s), createHostProbe());
+    const report = await checkDeterminism(run, (s) => runner.simulate(s), createHostProbe(), MAX_STABILITY_RUNS);
     return {
       ok: report.ok && mismatches.length === 0,
       property: 'determinism',
-      failure: report.ok ? null : { summary: 'the scenario still gives different traces on two runs', explanation: report.explanation ?? '', evidence: { hashes: report.hashes } },
+      failure: report.ok ? null : { summary: 'the scenario still gives different traces when run again in one process', explanation: report.explanation ?? '', evidence: { hashes: report.hashes } },
       hash: run.hash,
       expectedHash,
       sameTrace: expectedHash === null ? null : run.hash === expectedHash,
       mismatches,
+      nondeterminism: null,
       run,
     };
   }
@@ -140,22 +155,40 @@ async function replayWith(
   // a failure predicted by an early stop counts once the run to its end confirms it (as in check)
   if (confirm && outcome.failure && (await runner.confirmEarlyStop(outcome.run, property)) === null) outcome = await runner.judge(scenario, { earlyStop: false });
   const sameTrace = expectedHash === null ? null : outcome.run.hash === expectedHash;
-  // a trace that differs with every recorded input the same comes from code: make sure it is not the host's doing
+  // a trace that differs with every recorded input the same comes from code, or from what this
+  // process has (not yet) run: make sure it is not the host's doing, over as many runs as the
+  // check had made before it failed (state kept between runs shows only after some)
+  let nondeterminism: ReplayResult['nondeterminism'] = null;
   if (sameTrace === false && mismatches.length === 0 && outcome.failure === undefined) {
-    const again = await runner.simulate(scenario);
-    if (again.hash !== outcome.run.hash) mismatches.push(`this replay is not deterministic: two runs of the scenario gave different traces (${outcome.run.hash}, ${again.hash}), so its verdict proves nothing; the controller depends on something outside the simulation (real time, Math.random, real I/O)`);
+    const report = await checkDeterminism(outcome.run, (s) => runner.simulate(s), createHostProbe(), stabilityRuns(file));
+    if (!report.ok) nondeterminism = { summary: `the scenario gives different traces in this process (${report.hashes.join(', ')}), so this replay's pass proves nothing: the controller depends on something outside the simulation`, explanation: report.explanation ?? '' };
   }
   return {
-    ok: outcome.failure === undefined && mismatches.length === 0,
+    ok: outcome.failure === undefined && mismatches.length === 0 && nondeterminism === null,
     property: property.name,
     failure: outcome.failure ? { summary: outcome.failure.summary, explanation: outcome.failure.explanation, evidence: outcome.failure.evidence } : null,
     hash: outcome.run.hash,
     expectedHash,
     sameTrace,
     mismatches,
+    nondeterminism,
     run: outcome.run,
   };
 }
+
+/**
+ * How many runs of the scenario a replay compares before it trusts a pass: as many as the check
+ * had made when it failed (the runs before, the shrinking steps, the failing run), at least 2 and
+ * at most {@link MAX_STABILITY_RUNS}.
+ */
+function stabilityRuns(file: ReproductionFile | undefined): number {
+  if (file === undefined) return 2;
+  const made = Number(file.failedAtRun) + Number(file.shrinks) + 1;
+  return Number.isFinite(made) ? Math.min(MAX_STABILITY_RUNS, Math.max(2, made)) : MAX_STABILITY_RUNS;
+}
+
+/** A replay's runs of one minimal scenario take milliseconds each; 20 stay well under a second or two. */
+const MAX_STABILITY_RUNS = 20;
 
 /** The property of that name: from the given list, else the built-in catalogue. `determinism` is not a property: undefined. */
 function propertyNamed(name: string, given: readonly Property[] | undefined, options: JsonObject | null): Property | undefined {

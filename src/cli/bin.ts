@@ -9,16 +9,17 @@
  * copy of steadystate in the process.
  * @packageDocumentation
  */
-import { lockProcessExit, takeStrayExits } from '../host/exit-lock.js';
-import { originals } from '../host/originals.js';
+import { exitWithVerdict, lockProcessExit, takeStrayExits } from '../host/exit-lock.js';
+import { processIo } from './io.js';
 import { run } from './main.js';
 
 // the exit code comes only from the verdict: user code's process.exit is recorded, never obeyed
 lockProcessExit();
-let code = await run(process.argv.slice(2));
+const io = processIo();
+let code = await run(process.argv.slice(2), io);
 for (const stray of takeStrayExits()) {
-  process.stderr.write(`steadystate: code outside any run called process.exit(${stray.code}); it was refused (the exit code is the verdict's)${stray.stack ? `\n${stray.stack.split('\n').slice(1, 4).join('\n')}` : ''}\n`);
+  process.stderr.write(`steadystate: code outside any run called ${stray.call}; it was refused (the exit code is the verdict's)${stray.stack ? `\n${stray.stack.split('\n').slice(1, 4).join('\n')}` : ''}\n`);
   if (code === 0) code = 1;
 }
 // worker threads, msw or user code may hold handles open: exit once output is flushed
-process.stdout.write('', () => process.stderr.write('', () => originals.exit(code)));
+io.stdout.write('', () => process.stderr.write('', () => exitWithVerdict(code)));

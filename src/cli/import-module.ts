@@ -3,6 +3,7 @@ import { relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { codeFrameColumns } from '@babel/code-frame';
 import { transformSync } from 'esbuild';
+import { selfSignal } from '../host/exit-signal.js';
 import { describeThrown } from '../sim/thrown.js';
 import { UsageError } from './usage-error.js';
 
@@ -25,8 +26,8 @@ export function loadTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
 
 /** Thrown by `process.exit` while a module loads: the exit becomes a message. */
 class ExitAtImport extends Error {
-  constructor(readonly code: unknown) {
-    super(`process.exit(${code === undefined ? '' : String(code)})`);
+  constructor(call: string) {
+    super(call);
   }
 }
 
@@ -40,6 +41,7 @@ class ExitAtImport extends Error {
 export async function importUserModule(abs: string, file: string, command: string, timeoutMs: number): Promise<Record<string, unknown>> {
   const where = `steadystate ${command}: loading ${JSON.stringify(file)}`;
   const realExit = process.exit;
+  const realKill = process.kill;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onDrain: (() => void) | undefined;
   const stuck = new Promise<never>((_, reject) => {
@@ -51,8 +53,13 @@ export async function importUserModule(abs: string, file: string, command: strin
     process.once('beforeExit', onDrain);
   });
   process.exit = ((code?: unknown) => {
-    throw new ExitAtImport(code);
+    throw new ExitAtImport(`process.exit(${code === undefined ? '' : String(code)})`);
   }) as typeof process.exit;
+  process.kill = ((pid: number, signal?: string | number) => {
+    const self = selfSignal(pid, signal);
+    if (self) throw new ExitAtImport(self.call);
+    return realKill.call(process, pid, signal);
+  }) as typeof process.kill;
   try {
     return (await Promise.race([import(pathToFileURL(abs).href), stuck])) as Record<string, unknown>;
   } catch (err) {
@@ -60,6 +67,7 @@ export async function importUserModule(abs: string, file: string, command: strin
     throw loadError(err, where, file, abs);
   } finally {
     process.exit = realExit;
+    process.kill = realKill;
     clearTimeout(timer);
     if (onDrain) process.off('beforeExit', onDrain);
   }

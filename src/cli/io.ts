@@ -14,5 +14,31 @@ export interface CliIo {
 
 /** The real process's io; every string written to it is escaped for the terminal. @internal */
 export function processIo(): CliIo {
-  return { stdout: escapingStream(process.stdout), stderr: escapingStream(process.stderr), cwd: process.cwd(), env: process.env };
+  return { stdout: escapingStream(verdictStdout()), stderr: escapingStream(process.stderr), cwd: process.cwd(), env: process.env };
+}
+
+let claimed: NodeJS.WriteStream | undefined;
+
+/**
+ * Stdout as the CLI's alone: a CI job reads the verdict there (`N passed, 0 failed`, or the one
+ * JSON object of `--json`), so the code under test must not be able to print a line that looks
+ * like one, or break the JSON. The first call keeps the stream's write for the CLI (the stream
+ * returned) and points `process.stdout.write` (console.log, a worker thread's stdout) at stderr,
+ * where user output still shows.
+ * @internal
+ */
+export function verdictStdout(): NodeJS.WriteStream {
+  if (claimed !== undefined) return claimed;
+  const stdout = process.stdout;
+  const write = stdout.write as (...args: unknown[]) => boolean;
+  const toStderr = (...args: unknown[]): boolean => (process.stderr.write as (...a: unknown[]) => boolean).apply(process.stderr, args);
+  stdout.write = toStderr as typeof stdout.write;
+  claimed = new Proxy(stdout, {
+    get(target, key) {
+      if (key === 'write') return (...args: unknown[]) => write.apply(target, args);
+      const v = Reflect.get(target, key, target) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+  return claimed;
 }

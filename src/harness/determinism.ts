@@ -19,35 +19,45 @@ export interface HostSourceProbe {
 /**
  * The determinism self-check (SPEC §6): runs the scenario of `first` again and compares trace
  * hashes. On a mismatch it reports the first diverging trace entry and names the likely causes.
+ * With `runs` above 2 it runs the scenario that many times in all, each compared with the first:
+ * state the code keeps between runs (a module-level cache or counter) may change what it does
+ * only after a few runs, as it did in the check's process, which had run other scenarios before.
  * @public
  */
-export async function checkDeterminism(first: RunRecord, rerun: (scenario: Scenario) => Promise<RunRecord>, probe?: HostSourceProbe): Promise<DeterminismReport> {
+export async function checkDeterminism(first: RunRecord, rerun: (scenario: Scenario) => Promise<RunRecord>, probe?: HostSourceProbe, runs = 2): Promise<DeterminismReport> {
   const stop = probe?.start();
-  let second: RunRecord;
+  let second: RunRecord = first;
   let calls: Record<string, number> = {};
+  let run = 1;
   try {
-    second = await rerun(first.scenario);
+    while (run < Math.max(2, runs) && second.hash === first.hash) {
+      second = await rerun(first.scenario);
+      run++;
+    }
   } finally {
     if (stop) calls = stop();
   }
   if (second.hash === first.hash) return { ok: true, hashes: [first.hash, second.hash] };
   const d = firstDivergence(first.trace, second.trace);
   const divergence = { index: d?.index ?? 0, first: d?.a ?? null, second: d?.b ?? null };
-  return { ok: false, hashes: [first.hash, second.hash], divergence, explanation: explainDivergence(divergence, first, second, calls) };
+  return { ok: false, hashes: [first.hash, second.hash], divergence, explanation: explainDivergence(divergence, first, second, calls, run) };
 }
 
 /** Words for a nondeterministic run: where the traces part, and what usually causes it. @internal */
-export function explainDivergence(d: { index: number; first: TraceEntry | null; second: TraceEntry | null }, first: RunRecord, second: RunRecord, calls: Record<string, number>): string {
+export function explainDivergence(d: { index: number; first: TraceEntry | null; second: TraceEntry | null }, first: RunRecord, second: RunRecord, calls: Record<string, number>, run = 2): string {
   const at = d.first?.t ?? d.second?.t ?? 0;
   const lines: string[] = [];
-  lines.push(`Let: the same scenario (seed ${first.scenario.seed}) be run twice with identical inputs.`);
-  lines.push(`Then: the traces differ (hash ${first.hash} vs ${second.hash}); the first difference is entry #${d.index} at t=${at} ms: ${difference(d.first, d.second)}.`);
+  const later = run > 2;
+  lines.push(later ? `Let: the same scenario (seed ${first.scenario.seed}) be run ${run} times in one process with identical inputs.` : `Let: the same scenario (seed ${first.scenario.seed}) be run twice with identical inputs.`);
+  lines.push(`Then: ${later ? `runs 1 to ${run - 1} gave the same trace (hash ${first.hash}), run ${run} a different one (hash ${second.hash})` : `the traces differ (hash ${first.hash} vs ${second.hash})`}; the first difference is entry #${d.index} at t=${at} ms: ${difference(d.first, d.second, later ? `run ${run}` : 'the second')}.`);
   const used = Object.entries(calls)
     .filter(([, n]) => n > 0)
     .sort((a, b) => b[1] - a[1]);
   const blocked = [...first.trace, ...second.trace].some((e) => e.type === 'kernel:blocked');
   const causes: string[] = [];
   for (const [source, n] of used) causes.push(`${source} was called ${n} time${n === 1 ? '' : 's'} during the re-run (${hint(source)})`);
+  // a change after several identical runs: something the runs leave behind
+  if (later && used.length === 0) causes.push(`state kept between runs: a module-level variable (a cache, a counter, a flag) that the runs before changed, so run ${run} behaved differently; a check runs many scenarios in one process, so its failures may need such state, and a fresh process does not reproduce them`);
   if (blocked) causes.push('a reconcile waited on something outside the simulation (a real timer, setTimeout/setImmediate, or unmocked I/O such as a socket or file) and was given up on');
   if (causes.length === 0) causes.push('Math.random or crypto randomness, Date.now/new Date()/performance.now(), real timers (setTimeout, setInterval), unmocked I/O, or state kept in module-level variables between runs');
   lines.push(`Likely cause${causes.length === 1 ? '' : 's'}: ${causes.join('; ')}.`);
@@ -65,11 +75,11 @@ function hint(source: string): string {
 }
 
 /** The two entries in words: when they are the same sort of entry, only the fields that differ. */
-function difference(a: TraceEntry | null, b: TraceEntry | null): string {
-  if (a === null || b === null || a.type !== b.type) return `${describe(a)} in the first run vs ${describe(b)} in the second`;
+function difference(a: TraceEntry | null, b: TraceEntry | null, other: string): string {
+  if (a === null || b === null || a.type !== b.type) return `${describe(a)} in the first run vs ${describe(b)} in ${other}`;
   const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => stableStringify(a[k]) !== stableStringify(b[k])).sort();
   const what = [a['actor'], a['verb'], a['kind'], a['key']].filter((x) => typeof x === 'string').join(' ');
-  const fields = keys.map((k) => `${k} (${short(stableStringify(a[k]))} in the first run, ${short(stableStringify(b[k]))} in the second)`).join(', ');
+  const fields = keys.map((k) => `${k} (${short(stableStringify(a[k]))} in the first run, ${short(stableStringify(b[k]))} in ${other})`).join(', ');
   return `${/^[aeiou]/i.test(a.type) ? 'an' : 'a'} ${a.type}${what ? ` (${what})` : ''} that differs in ${fields}`;
 }
 

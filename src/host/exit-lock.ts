@@ -1,10 +1,12 @@
-import { ProcessExitSignal, exitCodeOf } from './exit-signal.js';
+import { ProcessExitSignal, exitCodeOf, selfSignal } from './exit-signal.js';
 import { originals } from './originals.js';
 import { stackHere } from './stack.js';
 
 /** A `process.exit` the lock refused (outside any run: at import, or from code left running). @internal */
 export interface StrayExit {
   code: number;
+  /** The call, in words: `process.exit(0)`, `process.kill(process.pid, 'SIGTERM')`. */
+  call: string;
   stack?: string;
 }
 
@@ -14,7 +16,8 @@ let locked = false;
 /**
  * Makes `process.exit` (and `process.abort`) unable to end this process or thread for good, for
  * the CLI and its worker threads, whose exit code must come only from the verdict: a call is
- * recorded and the calling code stopped ({@link ProcessExitSignal}). During a run the run guard
+ * recorded and the calling code stopped ({@link ProcessExitSignal}); so is a `process.kill` of this
+ * process ({@link selfSignal}). During a run the run guard
  * sits on top of the lock and records the exit in the run. A stray `ProcessExitSignal` that
  * surfaces as an unhandled rejection is dropped; any other unhandled rejection still ends the
  * process as Node would (message and exit code 1). The CLI exits through
@@ -24,19 +27,53 @@ let locked = false;
 export function lockProcessExit(): void {
   if (locked) return;
   locked = true;
-  const refuse = (code: number): never => {
+  const refuse = (code: number, call: string): never => {
     const stack = stackHere();
-    strays.push({ code, ...(stack !== undefined ? { stack } : {}) });
-    throw new ProcessExitSignal(code);
+    strays.push({ code, call, ...(stack !== undefined ? { stack } : {}) });
+    throw new ProcessExitSignal(code, call);
   };
-  process.exit = ((code?: number) => refuse(exitCodeOf(code))) as typeof process.exit;
-  process.abort = (() => refuse(134)) as typeof process.abort;
+  process.exit = ((code?: number) => {
+    const c = exitCodeOf(code);
+    return refuse(c, `process.exit(${c})`);
+  }) as typeof process.exit;
+  process.abort = (() => refuse(134, 'process.abort()')) as typeof process.abort;
+  const kill = process.kill.bind(process);
+  process.kill = ((pid: number, signal?: string | number) => {
+    const self = selfSignal(pid, signal);
+    return self ? refuse(self.code, self.call) : kill(pid, signal);
+  }) as typeof process.kill;
   process.on('uncaughtException', (err) => {
     if (err instanceof ProcessExitSignal) return;
     // what Node does without a listener: the stack on stderr, exit code 1
     process.stderr.write(`${err instanceof Error ? (err.stack ?? String(err)) : String(err)}\n`);
     originals.exit(1);
   });
+}
+
+/**
+ * Ends the process with `code`, the verdict's, whatever the code under test left behind: its
+ * `process.on('exit')` listeners still run (cleanup), but one that throws cannot stop the exit and
+ * one that sets `process.exitCode` (or calls `process.exit(0)`) cannot change the code, which
+ * would otherwise turn a failed check into a passed CI gate.
+ * @internal
+ */
+export function exitWithVerdict(code: number): never {
+  const listeners = process.rawListeners('exit') as ((c: number) => void)[];
+  process.removeAllListeners('exit');
+  for (const l of listeners) {
+    process.on('exit', (c: number) => {
+      try {
+        l.call(process, c);
+      } catch {
+        // a throwing exit listener (or a refused process.exit in one) must not end the exit early
+      }
+    });
+  }
+  // the last listener: what the others did to process.exitCode is undone
+  process.on('exit', () => {
+    process.exitCode = code;
+  });
+  return originals.exit(code);
 }
 
 /** Exits refused so far (and forgets them). @internal */

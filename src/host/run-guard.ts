@@ -1,15 +1,16 @@
-import { ProcessExitSignal, exitCodeOf } from './exit-signal.js';
+import { ProcessExitSignal, exitCodeOf, selfSignal } from './exit-signal.js';
 import { hostContext, type HostStore, type RunEscape, type RunScope } from './host-context.js';
 import { cleanStack, describeThrown, firstUserFrame, stackHere } from './stack.js';
 import { installHostedGlobals } from './hosted-globals.js';
 import { originals } from './originals.js';
+import { inspectableThrown } from '../sim/thrown.js';
 
 /**
  * The run guard: one mechanism, installed when a run starts and always restored when the last
  * run ends (also after a failure), that keeps the code under test from ending or outliving the
  * harness. While installed:
  *
- * - `process.exit(n)` and `process.abort()` never end the host: in a hosted program they end
+ * - `process.exit(n)`, `process.abort()` and `process.kill(process.pid, signal)` never end the host: in a hosted program they end
  *   that incarnation (the process restarts), anywhere else in a run they are recorded as an
  *   escape of the run. Either way the caller's code stops (a {@link ProcessExitSignal} unwinds it).
  * - an uncaught exception or an unhandled rejection is recorded the same way, with its stack,
@@ -108,6 +109,7 @@ function currentGlobals() {
   return {
     exit: process.exit,
     abort: process.abort,
+    kill: process.kill,
     setTimeout: globalThis.setTimeout,
     setInterval: globalThis.setInterval,
     setImmediate: globalThis.setImmediate,
@@ -127,21 +129,29 @@ function install(): () => void {
   previous = currentGlobals();
   const prev = previous;
 
-  const exit = (kind: 'exit' | 'abort', code: unknown): never => {
+  const exit = (kind: 'exit' | 'abort' | 'kill', code: unknown, call?: string): never => {
     const store = hostContext.getStore();
-    const c = kind === 'abort' ? 134 : exitCodeOf(code);
-    const escape: Omit<RunEscape, 't'> = { kind: 'exit', code: c, message: kind === 'abort' ? 'process.abort()' : `process.exit(${c})`, ...withStack(stackHere()) };
+    const c = kind === 'abort' ? 134 : kind === 'kill' ? (code as number) : exitCodeOf(code);
+    const message = call ?? (kind === 'abort' ? 'process.abort()' : `process.exit(${c})`);
+    const escape: Omit<RunEscape, 't'> = { kind: 'exit', code: c, message, ...withStack(stackHere()) };
     if (store?.sandbox !== undefined) {
       if (store.sandbox.alive) store.sandbox.die({ t: store.scope.now(), ...escape });
     } else {
       for (const s of scopesOf(store)) recordEscape(s, escape);
     }
-    throw new ProcessExitSignal(c);
+    throw new ProcessExitSignal(c, message);
   };
   process.exit = ((code?: number) => exit('exit', code)) as typeof process.exit;
   process.abort = (() => exit('abort', undefined)) as typeof process.abort;
+  // a signal to this very process ends it as an exit would (SIGTERM, SIGKILL), or stops it (SIGSTOP)
+  process.kill = ((pid: number, signal?: string | number) => {
+    const self = selfSignal(pid, signal);
+    return self ? exit('kill', self.code, self.call) : (prev.kill as (p: number, s?: string | number) => true).call(process, pid, signal);
+  }) as typeof process.kill;
 
-  const onThrown = (err: unknown, kind: 'uncaught' | 'unhandled-rejection', where: string | undefined): void => {
+  const onThrown = (thrown: unknown, kind: 'uncaught' | 'unhandled-rejection', where: string | undefined): void => {
+    // a Proxy with throwing traps must not make this handler throw
+    const err = inspectableThrown(thrown);
     if (err instanceof ProcessExitSignal) return;
     const store = hostContext.getStore();
     const escape: Omit<RunEscape, 't'> = { kind, code: 1, message: describeThrown(err), ...withStack(err instanceof Error ? cleanStack(err.stack) : undefined), ...(where !== undefined ? { where } : {}) };
@@ -173,7 +183,8 @@ function install(): () => void {
       if (kind !== 'interval' && handle !== undefined) scope.pending.delete(handle);
       try {
         return fn.apply(this, args);
-      } catch (err) {
+      } catch (thrown) {
+        const err = inspectableThrown(thrown);
         if (!(err instanceof ProcessExitSignal)) {
           recordEscape(scope, { kind: 'uncaught', code: 1, message: describeThrown(err), ...withStack(err instanceof Error ? cleanStack(err.stack) : undefined), where: `a ${counter} callback (a real timer)` });
         }
@@ -243,6 +254,7 @@ function install(): () => void {
     for (const l of parked.unhandled) process.on('unhandledRejection', l as (...a: unknown[]) => void);
     process.exit = prev.exit;
     process.abort = prev.abort;
+    process.kill = prev.kill;
   };
 }
 

@@ -160,6 +160,10 @@ async function toPassReproduction(received: unknown, reproduction: string | Repr
         ].join('\n'),
     );
   }
+  if (r.nondeterminism) {
+    // neither pass nor fail: runs of the scenario in this process disagree
+    throw new Error([`steadystate: ${file.controller.name} passes this replay, but ${r.nondeterminism.summary} (${trace}):`, '', proofLayout(r.nondeterminism.explanation)].join('\n'));
+  }
   return { pass: false, message: () => [`${file.controller.name} still fails ${r.property} on the reproduction (${trace})`, r.failure?.summary ?? '', '', proofLayout(r.failure?.explanation ?? '')].join('\n') };
 }
 

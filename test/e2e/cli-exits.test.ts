@@ -35,4 +35,15 @@ describe('steadystate check on code that would end the process', () => {
     expect(r.stdout).toMatch(/nobody handles this rejection/);
     expect(r.stdout).toMatch(/at .*exits\.ts:\d+:\d+/);
   });
+
+  it('an exit hook that resets the exit code, forged verdict lines on stdout and a SIGTERM to itself: exit 1, stdout the verdict alone (session 6)', async () => {
+    const r = await runCli(['check', fixture('exits.ts'), '--controller', 'sabotage', '--runs', '2', '--seed', '1', '--json']);
+    expect(r.code, r.stderr).toBe(1);
+    // stdout is the one JSON object of --json: the forged lines went to stderr
+    const verdict = JSON.parse(r.stdout) as { ok: boolean; property: string; summary: string };
+    expect(verdict.ok).toBe(false);
+    expect(verdict.property).toBe('never-exits');
+    expect(verdict.summary).toMatch(/the code under test called process\.kill\(process\.pid, 'SIGTERM'\)/);
+    expect(r.stderr).toMatch(/PASS sabotage: 100 runs, 0 failed/);
+  });
 });

@@ -3,6 +3,7 @@
  * `check` with a one-object workload, and judged by what the verdict must say. Adding an attack
  * is adding a row to a table in one of the *.test.ts files beside this one.
  */
+import { expect } from 'vitest';
 import { check } from '../../src/check.js';
 import { defineController, type ReconcileContext, type ReconcileResult } from '../../src/index.js';
 import type { CheckOptions } from '../../src/harness/check-options.js';
@@ -43,4 +44,13 @@ export async function runAttack(a: Attack): Promise<CheckResult> {
 /** The verdict's words, for matching. */
 export function words(r: CheckResult): string {
   return r.ok ? '(passed)' : `${r.summary}\n${r.explanation}`;
+}
+
+/** Runs an attack and asserts its verdict: failed, the row's property, every pattern in its words. */
+export async function expectVerdict(a: Attack): Promise<void> {
+  const r = await runAttack(a);
+  expect(r.ok).toBe(false);
+  if (r.ok) return;
+  expect(r.property).toBe(a.property);
+  for (const re of a.says) expect(words(r)).toMatch(re);
 }

@@ -60,22 +60,24 @@ export async function replayCommand(o: ReplayCommandOptions, io: CliIo): Promise
     throw err;
   }
   if (o.json) {
-    io.stdout.write(`${JSON.stringify({ ok: result.ok, property: result.property, sameTrace: result.sameTrace, hash: result.hash, expectedHash: result.expectedHash, mismatches: result.mismatches, failure: result.failure }, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify({ ok: result.ok, property: result.property, sameTrace: result.sameTrace, hash: result.hash, expectedHash: result.expectedHash, mismatches: result.mismatches, nondeterminism: result.nondeterminism, failure: result.failure }, null, 2)}\n`);
     return result.ok ? 0 : 1;
   }
   const lines: string[] = [];
   lines.push(
     result.sameTrace
       ? `Replayed ${o.report}: identical trace (hash ${result.hash}).`
-      : result.mismatches.length > 0
+      : result.mismatches.length > 0 || result.nondeterminism
         ? `Replayed ${o.report}: the trace differs (recorded ${result.expectedHash ?? '?'}, now ${result.hash}).`
-        : `Replayed ${o.report}: the trace differs (recorded ${result.expectedHash ?? '?'}, now ${result.hash}); every recorded input is the same, so the code changed since the report was written.`,
+        : `Replayed ${o.report}: the trace differs (recorded ${result.expectedHash ?? '?'}, now ${result.hash}); every recorded input is the same, so the code changed since the report was written${file.digests === undefined ? ' (or the file, which carries no digests to tell)' : ''}.`,
   );
   if (result.mismatches.length > 0) {
     const src = file.controller.source;
     const from = src?.checkOptions ? `; the check took them from the export ${src.checkOptions} of ${src.module}` : '';
     lines.push(`${label(io, false)} this replay does not run what the check ran, so it cannot pass:`, ...result.mismatches.map((m) => `  - ${m}`), `Export the options the check ran with as checkOptions from ${moduleName}${from}. replay loads them itself.`);
     if (result.failure) lines.push('', `With these inputs ${picked.controller.name} fails ${result.property}: ${result.failure.summary}`);
+  } else if (result.nondeterminism) {
+    lines.push(`${label(io, false)} ${picked.controller.name} passes this replay, but ${result.nondeterminism.summary}:`, '', indent(proofLayout(result.nondeterminism.explanation)));
   } else if (result.failure) {
     lines.push(`${label(io, false)} ${picked.controller.name} still fails ${result.property}: ${result.failure.summary}`, '', indent(proofLayout(result.failure.explanation)));
   } else {
@@ -90,11 +92,13 @@ async function replayProgram(o: ReplayCommandOptions, io: CliIo, file: Reproduct
   const controller = programController(spec, io.cwd);
   const result = await replay(controller, file, {});
   if (o.json) {
-    io.stdout.write(`${JSON.stringify({ ok: result.ok, property: result.property, sameTrace: result.sameTrace, hash: result.hash, expectedHash: result.expectedHash, mismatches: result.mismatches, failure: result.failure }, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify({ ok: result.ok, property: result.property, sameTrace: result.sameTrace, hash: result.hash, expectedHash: result.expectedHash, mismatches: result.mismatches, nondeterminism: result.nondeterminism, failure: result.failure }, null, 2)}\n`);
     return result.ok ? 0 : 1;
   }
   const head = result.sameTrace ? `Replayed ${o.report}: identical trace (hash ${result.hash}).` : `Replayed ${o.report}: the trace differs (recorded ${result.expectedHash ?? '?'}, now ${result.hash}).`;
-  const verdict = result.failure ? `${label(io, false)} ${controller.name} still fails ${result.property}: ${result.failure.summary}\n\n${indent(proofLayout(result.failure.explanation))}` : `${label(io, true)} ${controller.name} now satisfies ${result.property} on this scenario.`;
+  const verdict = result.nondeterminism
+    ? `${label(io, false)} ${controller.name} passes this replay, but ${result.nondeterminism.summary}:\n\n${indent(proofLayout(result.nondeterminism.explanation))}`
+    : result.failure ? `${label(io, false)} ${controller.name} still fails ${result.property}: ${result.failure.summary}\n\n${indent(proofLayout(result.failure.explanation))}` : `${label(io, true)} ${controller.name} now satisfies ${result.property} on this scenario.`;
   io.stdout.write(`${head}\n${verdict}\n`);
   return result.ok ? 0 : 1;
 }

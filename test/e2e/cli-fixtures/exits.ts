@@ -29,3 +29,15 @@ export const leaksTimers = misbehaving('leaks-timers', () => {
   setInterval(() => undefined, 1);
   void Promise.reject(new Error('nobody handles this rejection'));
 });
+/**
+ * Sabotages the CI gate every other way a process can (session 6): an exit hook that resets the
+ * exit code to 0, forged verdict lines on stdout (text and JSON), then a SIGTERM to itself.
+ */
+export const sabotage = misbehaving('sabotage', () => {
+  process.once('exit', () => {
+    process.exitCode = 0;
+  });
+  console.log('PASS sabotage: 100 runs, 0 failed');
+  process.stdout.write('{ "ok": true, "controller": "sabotage" }\n');
+  process.kill(process.pid, 'SIGTERM');
+});

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { expectVerdict, runAttack, words, type Attack } from './hostile.js';
+
+/**
+ * Session 6: a reconcile that signals its own process would end the harness (a vitest worker, the
+ * CLI) with no verdict, or stop it (SIGSTOP): the run guard records it as the process ending, as
+ * it records `process.exit`, and the calling code stops. A signal to another process, or one that
+ * does nothing by default, still goes out.
+ */
+const attacks: Attack[] = [
+  { attack: "process.kill(process.pid, 'SIGTERM')", reconcile: () => process.kill(process.pid, 'SIGTERM'), property: 'never-exits', says: [/the code under test called process\.kill\(process\.pid, 'SIGTERM'\)/] },
+  { attack: 'process.kill(process.pid) (SIGTERM by default)', reconcile: () => process.kill(process.pid), property: 'never-exits', says: [/process\.kill\(process\.pid, 'SIGTERM'\)/] },
+  { attack: 'process.kill(0, 9): the process group, by number', reconcile: () => process.kill(0, 9), property: 'never-exits', says: [/process\.kill\(0, 'SIGKILL'\)/] },
+  { attack: "process.kill(process.pid, 'SIGSTOP') (would hang the harness)", reconcile: () => process.kill(process.pid, 'SIGSTOP'), property: 'never-exits', says: [/process\.kill\(process\.pid, 'SIGSTOP'\)/] },
+];
+
+describe('a reconcile that signals its own process', () => {
+  for (const a of attacks) {
+    it(a.attack, () => expectVerdict(a));
+  }
+
+  it('signal 0 (is it alive?) and SIGWINCH still reach the process: the run passes', async () => {
+    const r = await runAttack({ attack: 'probe', reconcile: () => void (process.kill(process.pid, 0) && process.kill(process.pid, 'SIGWINCH')), property: '', says: [] });
+    expect(words(r)).toBe('(passed)');
+  });
+});
