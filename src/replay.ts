@@ -12,7 +12,7 @@ import { createHostProbe } from './host-probe.js';
 import { wallClock } from './wall-clock.js';
 import type { JsonObject } from './store/object.js';
 import type { ControllerDefinition } from './runtime/define-controller.js';
-import type { ReproductionFile } from './report/json.js';
+import { editedFields, type ReproductionFile } from './report/json.js';
 import { createTimelineRecorder, type ObjectTimeline } from './report/timeline-recorder.js';
 import type { ConvergedSeries } from './report/timeline.js';
 
@@ -127,6 +127,12 @@ async function replayWith(
   if (missing.length > 0) throw new TypeError(`steadystate.replay: the reproduction cannot run here: ${missing.join('; ')}. Pass the check's options (its faults and environment), e.g. replay(controller, file, checkOptions).`);
   const misfit = scenarioMisfit(scenario, { controllers: controllers.map((c) => c.name), faults: (simulateOptions.faults ?? []).map((f) => f.kind), environment: (simulateOptions.environment ?? []).map((a) => a.name) }, 'this replay');
   if (misfit !== undefined) throw new TypeError(`steadystate.replay: the reproduction cannot run here: ${misfit}. Replay it with the controller it was recorded with (a renamed controller: pass the module that exports that name), or pass the options it needs.`);
+  const edited = file ? editedFields(file) : [];
+  if (edited.length > 0) {
+    throw new TypeError(
+      `steadystate.replay: the reproduction was edited after steadystate check wrote it: ${edited.join(', ')} ${edited.length === 1 ? 'is' : 'are'} not what the check recorded, so replaying it would not judge the failure the check found (an edit, such as a fault removed from the scenario, can turn that failure into a pass). Replay the file as the check wrote it, or run the check again (seed ${file!.seed}) for a new one; to replay an edited file on purpose, delete its "digests" field.`,
+    );
+  }
   const runner = new ScenarioRunner(simulateOptions, property ? [property] : []);
   if (property === undefined) {
     // `determinism`: the reproduction is two runs that differ; agreeing now is trusted only after

@@ -1,5 +1,7 @@
 import { allFaults } from '../../faults/index.js';
 import { check, withDefaultCatalogues } from '../check.js';
+import { checkSystematic } from '../check-systematic.js';
+import type { SystematicOptions } from '../harness/systematic.js';
 import { defaultProperties } from '../defaults.js';
 import { resolveCheckOptions, type CheckOptions, type CheckProgress, type ResolvedCheckOptions } from '../harness/check-options.js';
 import { scenarioMisfit } from '../harness/scenario-fit.js';
@@ -12,7 +14,7 @@ import type { Story } from '../harness/story.js';
 import type { ControllerDefinition } from '../runtime/define-controller.js';
 import { saveToCorpus } from '../report/corpus.js';
 import { loadModule, pickController } from './load-module.js';
-import { checkNames } from './options.js';
+import { checkNames, type SearchMode } from './options.js';
 import { UsageError } from './usage-error.js';
 import { programController, type ProgramSpec } from './program-target.js';
 
@@ -41,8 +43,12 @@ export interface CheckJob {
   corpusNames?: string[];
   /** Skip generated runs before this 0-based run index (a worker restarted after a hang). */
   resumeAt?: number;
+  /** Runs before `resumeAt` whose worker the watchdog terminated (guided search does not re-run them). */
+  hungRuns?: number[];
   /** Regression corpus root (e.g. `reports/corpus`): new failures are saved there. */
   corpusRoot?: string;
+  /** `--search`: swarm (the default), guided, or systematic (`checkSystematic`; `runs` caps its plans). */
+  search?: SearchMode;
   /** Wall-clock budgets (ms) of the search and of shrinking. */
   timeLimitMs?: number;
   shrinkTimeLimitMs?: number;
@@ -101,7 +107,9 @@ export function jobOptions(job: CheckJob, base: CheckOptions, hooks: CheckJobHoo
     ...(job.settleMs !== undefined ? { settleMs: job.settleMs } : {}),
     ...(job.story !== undefined ? { story: job.story } : {}),
     ...(job.shard !== undefined ? { shard: job.shard } : {}),
+    ...(job.search === 'guided' || job.search === 'swarm' ? { search: job.search } : {}),
     ...(job.resumeAt !== undefined ? { resumeAt: job.resumeAt } : {}),
+    ...(job.hungRuns !== undefined ? { hungRuns: job.hungRuns } : {}),
     ...(job.timeLimitMs !== undefined ? { timeLimitMs: job.timeLimitMs } : {}),
     ...(job.shrinkTimeLimitMs !== undefined ? { shrinkTimeLimitMs: job.shrinkTimeLimitMs } : {}),
     corpus: {
@@ -168,10 +176,24 @@ export function validateJob(controller: ControllerDefinition, job: CheckJob, bas
 export async function runCheckOn(controller: ControllerDefinition, job: CheckJob, base: CheckOptions, hooks: CheckJobHooks): Promise<CheckResult> {
   const options = jobOptions(job, base, hooks);
   try {
+    if (job.search === 'systematic') return await checkSystematic(controller, systematicOptions(options, job));
     return await check(controller, options);
   } catch (err) {
     // check() throws TypeError only for options it cannot use: the user's to fix, no stack
     if (err instanceof TypeError && err.message.startsWith('steadystate')) throw new UsageError(err.message);
     throw err;
   }
+}
+
+/**
+ * The options of a `--search systematic` job: the check options systematic mode shares (faults,
+ * properties, objects, environment, downstream, phases, hooks), `--runs` as its cap on plans.
+ * A gate: it stops at the first failing plan. The flags it has no use for (--shard, --story, --time-limit, a corpus) are refused or left out
+ * before it starts (see checkCommand).
+ */
+function systematicOptions(o: CheckOptions, job: CheckJob): SystematicOptions {
+  const shared = ['faults', 'properties', 'objects', 'faultWindowMs', 'settleMs', 'tailMs', 'scenarioOptions', 'replicas', 'environment', 'downstream', 'onProgress', 'determinism', 'shrink', 'hostProbe', 'onSimulation', 'onHeartbeat'] as const satisfies readonly (keyof SystematicOptions & keyof CheckOptions)[];
+  const picked: Record<string, unknown> = { stopOnFailure: true, ...(job.runs !== undefined ? { maxRuns: job.runs } : {}) };
+  for (const k of shared) if (o[k] !== undefined) picked[k] = o[k];
+  return picked as SystematicOptions;
 }

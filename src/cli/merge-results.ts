@@ -21,7 +21,8 @@ export function mergeCheckResults(results: readonly CheckResult[], shard: Shard 
     corpusReplayed: results.reduce((n, r) => n + r.corpusReplayed, 0),
     determinismChecked: results.reduce((n, r) => n + r.determinismChecked, 0),
     simulations: results.reduce((n, r) => n + (r.simulations ?? 0), 0),
-    plannedRuns: results.reduce((n, r) => n + (r.plannedRuns ?? 0), 0),
+    // only checks plan their runs (a systematic search does not): no total is not a total of 0
+    ...(results.some((r) => r.plannedRuns !== undefined) ? { plannedRuns: results.reduce((n, r) => n + (r.plannedRuns ?? 0), 0) } : {}),
   };
   const failures = results.filter((r): r is CheckFailed => !r.ok);
   const order = (f: CheckFailed): number => (f.failedAtRun > 0 ? f.failedAtRun : Number.MAX_SAFE_INTEGER);

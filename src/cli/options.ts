@@ -75,6 +75,8 @@ export interface CheckCommandOptions {
   workers?: number;
   watchdog: number;
   json: boolean;
+  /** How runs are made: random swarm, coverage-guided swarm, or systematic plans. Absent: swarm. */
+  search?: SearchMode;
   /** Wall-clock budget of the search (ms). */
   timeLimit?: number;
   /** Wall-clock budget of shrinking (ms). */
@@ -112,6 +114,17 @@ export type ParsedCommandLine =
   | { command: 'merge'; options: MergeCommandOptions };
 
 const MAX_RUNS = 10_000_000;
+
+/** `--search`: `check`'s two generators, or `checkSystematic`'s derived plans. @internal */
+export const SEARCH_MODES = ['swarm', 'guided', 'systematic'] as const;
+/** @internal */
+export type SearchMode = (typeof SEARCH_MODES)[number];
+
+function searchMode(raw: string, flag: string): SearchMode {
+  const m = SEARCH_MODES.find((x) => x === raw.trim());
+  if (m === undefined) throw new UsageError(`steadystate: ${flag} expects one of ${SEARCH_MODES.join(', ')}, got ${JSON.stringify(raw)}: swarm draws every run at random, guided keeps the runs that reached new behaviour and mutates them, systematic derives fault plans from a fault-free run (e.g. ${flag} guided).`);
+  return m;
+}
 
 /** A whole number in [min, max]; only digits (no `1e3`, no `10x`). */
 function integer(min: number, max: number, what: string, example: number) {
@@ -200,6 +213,7 @@ export const commandSpecs: Readonly<Record<CommandName, CommandSpec>> = {
       { name: 'restart-backoff', value: 'MS[:MAX_MS]', description: "with --program: virtual ms before its first restart after it exits, doubling up to MAX_MS (kubelet's CrashLoopBackOff)", defaultText: '10000:300000', parse: restartBackoff },
       { name: 'runs', short: 'r', value: 'N', description: 'scenarios to generate', defaultText: '100', parse: integer(1, MAX_RUNS, 'a whole number of runs', 100) },
       { name: 'seed', short: 's', value: 'S', description: 'fast-check seed (a failing report names it)', defaultText: 'random', parse: integer(-(2 ** 31), 2 ** 31 - 1, 'a 32-bit integer seed', 42) },
+      { name: 'search', value: 'MODE', description: 'how runs are made: swarm (random), guided (coverage-guided swarm: keeps runs that reach new behaviour and mutates them) or systematic (fault plans derived from a fault-free run, one per hazard and pair; --runs caps the plans)', defaultText: 'swarm', parse: searchMode },
       { name: 'faults', short: 'f', value: 'a,b', description: 'fault kinds to enable (swarm-sampled per run)', defaultText: 'all', parse: nameList },
       { name: 'properties', short: 'p', value: 'a,b', description: 'properties to check', defaultText: 'all', parse: nameList },
       { name: 'story', value: 'FILE', description: 'a story file (YAML): the objects and timed steps to test; faults are generated around it', parse: nonEmpty },
@@ -213,7 +227,7 @@ export const commandSpecs: Readonly<Record<CommandName, CommandSpec>> = {
       { name: 'watchdog', value: 'MS', description: 'wall-clock ms a worker may go without simulating before it is terminated (its scenario fails, naming the task that never returned)', defaultText: '10000', parse: integer(100, 3_600_000, 'a wall-clock time in milliseconds', 10000) },
       jsonFlag,
     ],
-    examples: ['steadystate check src/web-controller.ts', 'steadystate check src/controllers.ts --controller web --runs 500 --seed 42', "steadystate check src/web.ts --story stories/scale-down.yaml --manifests 'config/samples/*.yaml'", 'steadystate check src/web.ts --faults event-loss --properties convergence --shard 1/4 --workers 2', "steadystate check --program src/operator.ts --for WebApp --resource WebApp=webapps.example.com/v1 --sample '{\"replicas\":2}'"],
+    examples: ['steadystate check src/web-controller.ts', 'steadystate check src/controllers.ts --controller web --runs 500 --seed 42', "steadystate check src/web.ts --story stories/scale-down.yaml --manifests 'config/samples/*.yaml'", 'steadystate check src/web.ts --faults event-loss --properties convergence --shard 1/4 --workers 2', 'steadystate check src/web.ts --search systematic', "steadystate check --program src/operator.ts --for WebApp --resource WebApp=webapps.example.com/v1 --sample '{\"replicas\":2}'"],
   },
   replay: {
     name: 'replay',

@@ -180,10 +180,12 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
         // Where it hung: while shrinking a failure the slot already reported (its check was over),
         // in a corpus replay (no generated run started yet), or in generated run `lastRunIndex`.
         const shrinking = slot.failures > 0 || slot.phase === 'shrinking';
-        const inCorpus = !shrinking && slot.lastRunIndex === undefined;
+        // systematic plans have no run index to resume after: the hang is the verdict
+        const systematic = slot.job.search === 'systematic';
+        const inCorpus = !shrinking && !systematic && slot.lastRunIndex === undefined;
         const runIndex = shrinking || inCorpus ? undefined : slot.lastRunIndex;
         const hungCounts = shrinking ? 0 : 1;
-        const hang = hangFailure(slot, now - slot.lastBeat, options.watchdogMs, runIndex, slot.runs + hungCounts, shrinking ? 'a shrinking candidate' : inCorpus ? `corpus scenario ${slot.runs + 1}` : `run ${runIndex! + 1}`);
+        const hang = hangFailure(slot, now - slot.lastBeat, options.watchdogMs, runIndex, slot.runs + hungCounts, shrinking ? 'a shrinking candidate' : systematic ? `systematic plan ${slot.runs + 1}` : inCorpus ? `corpus scenario ${slot.runs + 1}` : `run ${runIndex! + 1}`);
         hangs.push(hang);
         slot.runsBefore += slot.runs + hungCounts;
         const doneInCorpus = slot.runs;
@@ -191,8 +193,12 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
         slot.total = 0;
         stop(slot);
         // the rest of this slot's runs, after the one that hung
+        if (systematic) {
+          settleIfDone();
+          continue;
+        }
         if (inCorpus) start(slot, { ...slot.job, corpus: (slot.job.corpus ?? []).slice(doneInCorpus + 1), corpusNames: (slot.job.corpusNames ?? []).slice(doneInCorpus + 1) });
-        else if (runIndex !== undefined) start(slot, { ...slot.job, corpus: [], corpusNames: [], resumeAt: runIndex + 1 });
+        else if (runIndex !== undefined) start(slot, { ...slot.job, corpus: [], corpusNames: [], resumeAt: runIndex + 1, hungRuns: [...(slot.job.hungRuns ?? []), runIndex] });
         report();
       }
       settleIfDone();

@@ -59,7 +59,7 @@ export interface CheckOptions {
   runs?: number;
   /** fast-check seed; replays a check exactly. @defaultValue chosen by fast-check and reported in the result */
   seed?: number;
-  /** fast-check path of a failure (with its `seed`): replays that run and its shrink. @defaultValue none */
+  /** fast-check path of a failure (with its `seed`, and its `shard` when it came from one: guided search rebuilds the pool that shard kept): replays that run and its shrink. @defaultValue none */
   path?: string;
   /** Fault kinds scenarios may use. @defaultValue every built-in kind (the public `check`); [] in the harness */
   faults?: readonly FaultModule[];
@@ -136,6 +136,12 @@ export interface CheckOptions {
   onSimulation?: (scenario: Scenario, runIndex: number | undefined) => void;
   /** Skip generated runs before this 0-based run index (generated, not run): resumes a check after the run that stopped it. @defaultValue 0 */
   resumeAt?: number;
+  /**
+   * 0-based indices of runs before `resumeAt` that never returned (a watchdog terminated them).
+   * A resumed guided check re-runs the skipped runs to rebuild its pool, all but these (which
+   * would hang again, and added nothing to the pool the first time). @defaultValue []
+   */
+  hungRuns?: readonly number[];
   /** Determinism self-check: re-run every failure and every `sampleEvery`-th passing scenario. `false` disables. @defaultValue { sampleEvery: 10 } */
   determinism?: false | { sampleEvery?: number };
   /** Fault coverage (needs a fault-free twin run of each scenario in which a fault fired). @defaultValue true */
@@ -219,6 +225,7 @@ export interface ResolvedCheckOptions {
   onProgress: CheckOptions['onProgress'] | undefined;
   onSimulation: CheckOptions['onSimulation'] | undefined;
   resumeAt: number;
+  hungRuns: readonly number[];
   determinismEvery: number;
   determinism: boolean;
   coverage: boolean;
@@ -374,6 +381,7 @@ export function resolveCheckOptions(target: ControllerDefinition | readonly Cont
     onProgress: options.onProgress,
     onSimulation: options.onSimulation,
     resumeAt: positiveInt('resumeAt', options.resumeAt, 0, 0),
+    hungRuns: hungRunsOf(options.hungRuns),
     determinism: det !== false,
     determinismEvery,
     coverage: options.coverage ?? true,
@@ -428,4 +436,10 @@ function describe(v: unknown): string {
   } catch {
     return String(v);
   }
+}
+
+function hungRunsOf(v: unknown): readonly number[] {
+  if (v === undefined) return [];
+  if (!Array.isArray(v) || !v.every((n) => Number.isInteger(n) && n >= 0)) fail(`options.hungRuns must be a list of 0-based run indices, got ${JSON.stringify(v)}.`);
+  return [...(v as number[])];
 }

@@ -338,9 +338,11 @@ class CheckRun {
    */
   private async rebuildPool(arb: fc.Arbitrary<Scenario>, upTo: number): Promise<void> {
     if (!this.pool || upTo === 0) return;
+    // a shard's pool only ever saw the shard's runs
+    let i = 0;
     await fc.check(
       fc.asyncProperty(arb, async (s) => {
-        await this.offer(s);
+        if (inShard(i++, this.o.shard)) await this.offer(s);
         return true;
       }),
       { numRuns: upTo, ...(this.o.seed !== undefined ? { seed: this.o.seed } : {}) },
@@ -385,8 +387,8 @@ class CheckRun {
           const i = index++;
           if (!inShard(i, shard)) return true;
           if (i < o.resumeAt) {
-            // guided: the skipped runs still shape the pool
-            if (this.pool) await this.offer(s);
+            // guided: the skipped runs still shape the pool (but for those that hung: they would again)
+            if (this.pool && !o.hungRuns.includes(i)) await this.offer(s);
             return true;
           }
           this.runIndex = i;

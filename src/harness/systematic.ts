@@ -16,7 +16,7 @@ import { parseKey, type NewObject } from '../store/object.js';
 export interface SystematicOptions
   extends Pick<
     CheckOptions,
-    'faults' | 'properties' | 'objects' | 'faultWindowMs' | 'settleMs' | 'tailMs' | 'scenarioOptions' | 'replicas' | 'environment' | 'downstream' | 'onProgress' | 'determinism' | 'shrink' | 'hostProbe'
+    'faults' | 'properties' | 'objects' | 'faultWindowMs' | 'settleMs' | 'tailMs' | 'scenarioOptions' | 'replicas' | 'environment' | 'downstream' | 'onProgress' | 'determinism' | 'shrink' | 'hostProbe' | 'onSimulation' | 'onHeartbeat'
   > {
   /**
    * Fault-free scenarios to derive plans from. @defaultValue one scenario per object template:
@@ -134,6 +134,10 @@ async function systematicSearch(target: ControllerDefinition | readonly Controll
     o.properties,
   );
   runner.earlyStop = earlyStop;
+  // the CLI's watchdog: every plan's simulation is a heartbeat
+  runner.onHeartbeat = o.onHeartbeat;
+  const onSimulation = o.onSimulation;
+  if (onSimulation) runner.onSimulate = (s) => onSimulation(s, undefined);
   const search = new SystematicSearch(runner, o, strategies, { limit, depth, maxRuns, stopOnFailure: stopOnFailure ?? false });
   for (const base of bases) if (await search.base(base)) break;
   const { found, coverage, stats } = search;

@@ -3,6 +3,7 @@ import { hostContext, type HostStore, type RunEscape, type RunScope } from './ho
 import { cleanStack, describeThrown, firstUserFrame, stackHere } from './stack.js';
 import { installHostedGlobals } from './hosted-globals.js';
 import { originals } from './originals.js';
+import { inspectableThrown } from '../sim/thrown.js';
 
 /**
  * The run guard: one mechanism, installed when a run starts and always restored when the last
@@ -148,7 +149,9 @@ function install(): () => void {
     return self ? exit('kill', self.code, self.call) : (prev.kill as (p: number, s?: string | number) => true).call(process, pid, signal);
   }) as typeof process.kill;
 
-  const onThrown = (err: unknown, kind: 'uncaught' | 'unhandled-rejection', where: string | undefined): void => {
+  const onThrown = (thrown: unknown, kind: 'uncaught' | 'unhandled-rejection', where: string | undefined): void => {
+    // a Proxy with throwing traps must not make this handler throw
+    const err = inspectableThrown(thrown);
     if (err instanceof ProcessExitSignal) return;
     const store = hostContext.getStore();
     const escape: Omit<RunEscape, 't'> = { kind, code: 1, message: describeThrown(err), ...withStack(err instanceof Error ? cleanStack(err.stack) : undefined), ...(where !== undefined ? { where } : {}) };
@@ -180,7 +183,8 @@ function install(): () => void {
       if (kind !== 'interval' && handle !== undefined) scope.pending.delete(handle);
       try {
         return fn.apply(this, args);
-      } catch (err) {
+      } catch (thrown) {
+        const err = inspectableThrown(thrown);
         if (!(err instanceof ProcessExitSignal)) {
           recordEscape(scope, { kind: 'uncaught', code: 1, message: describeThrown(err), ...withStack(err instanceof Error ? cleanStack(err.stack) : undefined), where: `a ${counter} callback (a real timer)` });
         }

@@ -73,6 +73,7 @@ function failedBody(m: FailedReportModel): string {
 <li>properties: ${m.properties.map((p) => `<code>${esc(p)}</code>`).join(', ')}</li>
 <li>vitest: <code>${esc(m.replay.vitest)}</code></li>
 </ul></section>`);
+  out.push(systematic(m));
   out.push(coverage(m));
   return out.join('\n');
 }
@@ -88,7 +89,7 @@ ${lat ? `<tr><th>convergence latency p50 / p90 / p99 / max</th><td>${lat.p50} / 
 <tr><th>peak downstream QPS</th><td>${s.peakDownstreamQps}</td></tr>
 </tbody></table></section>
 ${behaviour(m)}
-${coverage(m)}`;
+${systematic(m)}${coverage(m)}`;
 }
 
 /** Behaviour coverage of a pass and its growth run after run, as an inline SVG curve (a flat end says more runs find little new). */
@@ -103,6 +104,12 @@ function behaviour(m: PassedReportModel): string {
   const how = b.search === 'guided' ? `guided search: ${b.mutants ?? 0} mutants of ${b.pool ?? 0} coverage-adding runs` : 'swarm search';
   return `<section id="behaviour"><h2>Behaviour coverage</h2><p>${b.facts} distinct behaviours (abstract object states and transitions, reconcile outcomes, fault sites) over ${runs} generated runs, ${how}.</p>
 <svg role="img" aria-label="distinct behaviours after each run: ${b.facts} after run ${runs}" viewBox="-2 -2 ${w + 4} ${h + 4}" width="${w}" height="${h}"><polyline fill="none" stroke="#2f6fdb" stroke-width="2" points="${points}"/></svg></section>`;
+}
+
+/** A systematic search's account: what each strategy derived, ran and pruned. */
+function systematic(m: ReportModel): string {
+  if (!m.systematic) return '';
+  return `<section id="systematic"><h2>Systematic search</h2><ul>${m.systematic.map((l) => `<li>${esc(l)}</li>`).join('')}</ul></section>\n`;
 }
 
 function coverage(m: ReportModel): string {

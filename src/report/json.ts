@@ -4,6 +4,7 @@ import type { RecordedInputs } from '../harness/recorded-inputs.js';
 import { scenarioSchema, type Scenario } from '../harness/scenario.js';
 import { schemaProblem } from '../harness/schema-problem.js';
 import type { JsonObject } from '../store/object.js';
+import { fnv1a, hex8, stableStringify } from '../sim/hash.js';
 import type { ControllerSource, FailedReportModel } from './result.js';
 import { version } from './version.js';
 
@@ -58,6 +59,13 @@ export interface ReproductionFile {
   /** Trace hash of the minimal scenario's run; a replay must reproduce it exactly. */
   traceHash: string;
   determinism: DeterminismReport;
+  /**
+   * What the check wrote of each field that decides a replay's verdict (the controller's name,
+   * the property, the inputs, the trace hash, each field of the scenario), as a digest: a replay
+   * refuses a file edited since, naming the fields (a scenario with its fault removed would
+   * "pass"). Delete it to replay an edited file on purpose.
+   */
+  digests?: Record<string, string>;
 }
 
 /**
@@ -65,7 +73,7 @@ export interface ReproductionFile {
  * @public
  */
 export function toReproductionFile(model: FailedReportModel): ReproductionFile {
-  return {
+  const file: ReproductionFile = {
     type: 'steadystate/reproduction',
     steadystate: model.steadystate,
     formatVersion: reproductionFormatVersion,
@@ -88,6 +96,28 @@ export function toReproductionFile(model: FailedReportModel): ReproductionFile {
     traceHash: model.traceHash,
     determinism: model.determinism,
   };
+  return { ...file, digests: reproductionDigests(file) };
+}
+
+/** The digest of each field of a reproduction a replay's verdict depends on. */
+function reproductionDigests(file: ReproductionFile): Record<string, string> {
+  // as the file holds them: through JSON (undefined members dropped), keys sorted
+  const digest = (v: unknown): string => hex8(fnv1a(stableStringify(v === undefined ? null : JSON.parse(JSON.stringify(v)))));
+  const out: Record<string, string> = { 'controller.name': digest(file.controller.name), property: digest(file.property), inputs: digest(file.inputs), traceHash: digest(file.traceHash) };
+  for (const [k, v] of Object.entries(file.scenario)) if (v !== undefined) out[`scenario.${k}`] = digest(v);
+  return out;
+}
+
+/**
+ * The fields of a reproduction edited since the check wrote it (its {@link ReproductionFile.digests}
+ * disagree), in file order; empty when it has no digests or none differs.
+ * @internal
+ */
+export function editedFields(file: ReproductionFile): string[] {
+  if (file.digests === undefined) return [];
+  const now = reproductionDigests(file);
+  const recorded = file.digests;
+  return [...new Set([...Object.keys(now), ...Object.keys(recorded)])].filter((k) => now[k] !== recorded[k]);
 }
 
 /** The JSON report writer: the reproduction file's text. @public */
@@ -183,6 +213,7 @@ const reproductionSchema = z.looseObject({
   shrinks: z.number(),
   traceHash: z.string(),
   determinism: z.looseObject({ ok: z.boolean() }),
+  digests: z.record(z.string(), z.string()).optional(),
 });
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -52,6 +52,7 @@ function failed(m: FailedReportModel): string[] {
   out.push(`- trace hash \`${m.traceHash}\`; determinism ${m.determinism.ok ? 'checked: identical on rerun' : `**not reproducible**: ${text(m.determinism.explanation ?? '')}`}`);
   out.push(`- properties: ${m.properties.map((p) => `\`${code(p)}\``).join(', ')}`);
   out.push(`- steadystate ${m.steadystate}`, '');
+  out.push(...systematic(m));
   out.push(...coverage(m));
   return out;
 }
@@ -72,6 +73,7 @@ function passed(m: PassedReportModel): string[] {
   out.push(row(['determinism double-checked', `${m.determinismChecked} runs`]));
   out.push('');
   out.push(...behaviour(m));
+  out.push(...systematic(m));
   out.push(...coverage(m));
   return out;
 }
@@ -89,6 +91,12 @@ function behaviour(m: PassedReportModel): string[] {
   });
   out.push('');
   return out;
+}
+
+/** A systematic search's account: what each strategy derived, ran and pruned. */
+function systematic(m: ReportModel): string[] {
+  if (!m.systematic) return [];
+  return ['## Systematic search', '', ...m.systematic.map((l) => `- ${text(l)}`), ''];
 }
 
 function coverage(m: ReportModel): string[] {

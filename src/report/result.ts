@@ -1,3 +1,5 @@
+import { systematicSummary } from './systematic-summary.js';
+import type { SystematicReport } from '../harness/systematic.js';
 import type { BehaviourCoverageReport, CheckFailed, CheckResult, CheckStats, DeterminismReport, FaultCoverage } from '../harness/check-result.js';
 import type { FaultPlan } from '../harness/fault-plan.js';
 import type { RunRecord } from '../harness/property.js';
@@ -56,6 +58,8 @@ interface ReportCommon {
   determinismChecked: number;
   /** How a wall-clock budget cut the check short, in words (null when none did). */
   cutShort: string | null;
+  /** What a systematic search did, one line each (per strategy: plans derived, run, pruned); null for swarm and guided checks. */
+  systematic: string[] | null;
   /** What the regression corpus replayed first did, in words (null when it replayed nothing). */
   corpusNote: string | null;
   /** Wall-clock ms the check took (null when unknown). */
@@ -130,6 +134,7 @@ export function toReportModel(result: CheckResult, context: ReportContext = {}):
     corpusReplayed: result.corpusReplayed,
     determinismChecked: result.determinismChecked,
     cutShort: cutShortNote(result),
+    systematic: 'systematic' in result ? systematicSummary((result as CheckResult & { systematic: SystematicReport }).systematic) : null,
     corpusNote: corpusNote(result),
     elapsedMs: result.elapsedMs ?? null,
     propertyRuns: result.propertyRuns ?? [],
@@ -186,6 +191,8 @@ export function failedAtText(result: CheckFailed): string {
   const c = result.fromCorpus;
   if (c) return `corpus entry ${c.entry} of ${c.of}${c.name ? ` (${c.name})` : ''}, replayed before the generated runs`;
   if (result.failedAtRun <= 0) return `after ${result.runs} run${result.runs === 1 ? '' : 's'}`;
+  // systematic plans are derived, not drawn: there is no planned total to count them against
+  if ('systematic' in result) return `systematic plan ${result.failedAtRun}, the first that failed`;
   return `run ${result.failedAtRun} of ${result.plannedRuns ?? result.runs}`;
 }
 

@@ -1,6 +1,7 @@
 import { VirtualClock } from './clock.js';
 import { Scheduler, type ScheduledEvent } from './scheduler.js';
 import { realSetImmediate } from './globals.js';
+import { inspectableThrown } from './thrown.js';
 
 /**
  * One unit of user code the kernel drives (a reconcile, an environment actor's step). The kernel
@@ -232,7 +233,7 @@ export class Kernel {
       p = body(task);
     } catch (err) {
       this.removeLive(task);
-      onSettled(err, true);
+      onSettled(inspectableThrown(err), true);
       return task;
     }
     p.then(
@@ -246,7 +247,7 @@ export class Kernel {
         if (task.abandoned) return;
         this.removeLive(task);
         this.progress++;
-        onSettled(err, true);
+        onSettled(inspectableThrown(err), true);
       },
     );
     return task;

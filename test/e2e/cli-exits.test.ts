@@ -36,7 +36,7 @@ describe('steadystate check on code that would end the process', () => {
     expect(r.stdout).toMatch(/at .*exits\.ts:\d+:\d+/);
   });
 
-  it('an exit hook that resets the exit code, forged verdict lines on stdout and a SIGTERM to itself: exit 1, stdout the verdict alone (session 6)', async () => {
+  it('an exit hook that resets the exit code, forged verdict lines on stdout, a forging JSON.stringify and a SIGTERM to itself: exit 1, stdout the verdict alone (session 6)', async () => {
     const r = await runCli(['check', fixture('exits.ts'), '--controller', 'sabotage', '--runs', '2', '--seed', '1', '--json']);
     expect(r.code, r.stderr).toBe(1);
     // stdout is the one JSON object of --json: the forged lines went to stderr
@@ -45,5 +45,6 @@ describe('steadystate check on code that would end the process', () => {
     expect(verdict.property).toBe('never-exits');
     expect(verdict.summary).toMatch(/the code under test called process\.kill\(process\.pid, 'SIGTERM'\)/);
     expect(r.stderr).toMatch(/PASS sabotage: 100 runs, 0 failed/);
+    expect(r.stderr).toMatch(/the code under test replaced built-ins that steadystate computes its verdict and writes its reports with: JSON\.stringify\. They are put back/);
   });
 });

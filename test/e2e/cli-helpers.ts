@@ -1,9 +1,11 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { PassThrough } from 'node:stream';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
+import { run } from '../../src/cli/main.js';
 
 /** Helpers for the CLI end-to-end tests: the real `bin/steadystate.js` in a child process. */
 
@@ -55,4 +57,16 @@ export function expectUsageError(r: CliRun, ...mentions: (string | RegExp)[]): v
   expect(text).not.toMatch(/\.ts:\d+:\d+/);
   expect(text).toMatch(/--help/);
   for (const m of mentions) expect(text).toMatch(m);
+}
+
+/** Runs the CLI in-process (same code as the bin, no child process), capturing its output. */
+export async function runCliInProcess(args: readonly string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out = new PassThrough();
+  const err = new PassThrough();
+  let stdout = '';
+  let stderr = '';
+  out.on('data', (d: Buffer) => (stdout += d.toString()));
+  err.on('data', (d: Buffer) => (stderr += d.toString()));
+  const code = await run(args, { stdout: out, stderr: err, cwd, env: { ...process.env, CI: 'true', NO_COLOR: '1' } });
+  return { code, stdout, stderr };
 }

@@ -1,10 +1,8 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { run } from '../../src/cli/main.js';
-import { fixture } from './cli-helpers.js';
+import { fixture, runCliInProcess } from './cli-helpers.js';
 
 /**
  * `steadystate merge` (issue 16): a check split over a 4-job CI matrix with `--shard i/4`, each
@@ -12,16 +10,7 @@ import { fixture } from './cli-helpers.js';
  * are those of the unsharded check, and whose failure is the one the unsharded check stops at.
  * The CLI runs in-process (same code as the bin, no child processes).
  */
-async function cli(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  let stdout = '';
-  let stderr = '';
-  out.on('data', (d: Buffer) => (stdout += d.toString()));
-  err.on('data', (d: Buffer) => (stderr += d.toString()));
-  const code = await run(args, { stdout: out, stderr: err, cwd, env: { ...process.env, CI: 'true', NO_COLOR: '1' } });
-  return { code, stdout, stderr };
-}
+const cli = runCliInProcess;
 
 async function shards(module: string, runs: number, seed: number, dir: string): Promise<number[]> {
   const codes: number[] = [];

@@ -27,6 +27,8 @@ const rows: BadCommandLine[] = [
   { attack: 'replay: an unknown environment actor (item 14)', args: ['replay', 'edited.json'], edit: (f) => void (f.scenario.environment = [{ name: 'no-such-actor' }]), says: [/environment actor no-such-actor/] },
   { attack: 'replay: a null object (item 14)', args: ['replay', 'edited.json'], edit: (f) => void f.scenario.initialObjects.push(null), says: [/scenario\.initialObjects\[0\] must be an object; got null/] },
   { attack: 'replay: a null workload action (item 14)', args: ['replay', 'edited.json'], edit: (f) => void f.scenario.workload.push(null), says: [/scenario\.workload\[\d+\] must be an object; got null/] },
+  { attack: 'replay: the fault removed from the scenario (session 6; it replayed as "PASS … now satisfies convergence", exit 0)', args: ['replay', 'edited.json'], edit: (f) => void (f.scenario.faults = { events: [], background: [] }), says: [/the reproduction was edited after steadystate check wrote it: scenario\.faults is not what the check recorded/, /delete its "digests" field/] },
+  { attack: 'replay: the property and the trace hash edited (session 6)', args: ['replay', 'edited.json'], edit: (f) => void Object.assign(f, { property: { name: 'no-hot-loop', options: null }, traceHash: 'deadbeef' }), says: [/edited after steadystate check wrote it: property, traceHash are not what the check recorded/] },
   { attack: 'replay: a stub file (item 17)', args: ['replay', 'edited.json'], edit: () => ({ type: 'steadystate/reproduction' }), says: [/edited\.json has no "steadystate" field \(the version that wrote it\): it is a stub or a truncated file/] },
 ];
 

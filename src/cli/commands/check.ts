@@ -1,3 +1,4 @@
+import { snapshotIntrinsics } from '../../host/intrinsics.js';
 import { join } from 'node:path';
 import type { CheckResult } from '../../harness/check-result.js';
 import { resolveStory, type Story } from '../../harness/story.js';
@@ -5,6 +6,8 @@ import { loadManifests, loadStory } from '../../story/load-story.js';
 import { shardSize } from '../../harness/shard.js';
 import { defaultEnvironment } from '../../defaults.js';
 import { passSummary } from '../../report/pass-summary.js';
+import { systematicSummary } from '../../report/systematic-summary.js';
+import type { SystematicReport } from '../../harness/systematic.js';
 import { recordTimelines } from '../../replay.js';
 import { loadCorpus } from '../../report/corpus.js';
 import { realTimersNote } from '../../report/result.js';
@@ -46,14 +49,18 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
   // a story file that cannot be used is refused before the module loads and the run starts
   const story = storyOfFlags(o, io.cwd);
   const target = await checkTarget(o, io);
+  // the built-ins as the module left them at load: the verdict and the reports are written with these
+  const intact = snapshotIntrinsics();
   const { controller, base } = target;
   if (base.objects === undefined && controller.sample.length === 0 && story === undefined && base.story === undefined) {
     const add = target.program ? `Pass --sample '{...}' (a spec of ${controller.for}), or --story / --manifests` : `Add \`sample: [{ ... }]\` to defineController or export checkOptions (see the README)`;
     io.stderr.write(`steadystate check: note: ${controller.name} has no \`sample\` specs${target.program ? '' : ` and ${o.module ?? ''} exports no \`checkOptions.objects\``}, so objects of kind ${controller.for} are generated with an empty spec. ${add} to test realistic objects.\n`);
   }
+  searchFlags(o, base);
   const seed = o.seed ?? base.seed ?? randomSeed();
   const corpusRoot = join(o.reportDir, 'corpus');
-  const replaysCorpus = o.shard === undefined || o.shard.index === 0;
+  // systematic plans are derived, not drawn: the corpus of drawn scenarios is for check's runs
+  const replaysCorpus = o.search !== 'systematic' && (o.shard === undefined || o.shard.index === 0);
   const corpus = replaysCorpus ? loadCorpus(corpusRoot, controller.name) : { scenarios: [], files: [], skipped: [] };
   for (const s of corpus.skipped) io.stderr.write(`steadystate check: skipped corpus file ${s.file}: ${s.reason}\n`);
 
@@ -66,6 +73,7 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
     ...(o.settle !== undefined ? { settleMs: o.settle } : {}),
     ...(story !== undefined ? { story } : {}),
     ...(o.shard !== undefined ? { shard: o.shard } : {}),
+    ...(o.search !== undefined ? { search: o.search } : {}),
     ...(o.timeLimit !== undefined ? { timeLimitMs: o.timeLimit } : {}),
     ...(o.shrinkTimeLimit !== undefined ? { shrinkTimeLimitMs: o.shrinkTimeLimit } : {}),
     corpus: corpus.scenarios,
@@ -75,7 +83,7 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
 
   const { job, misfits } = validateJob(controller, planned, base);
   for (const m of misfits) io.stderr.write(`steadystate check: skipped corpus entry ${corpus.files[m.index]}: ${m.reason}.\n`);
-  const total = (job.corpus ?? []).length + shardSize(o.runs ?? base.runs ?? 100, o.shard);
+  const total = o.search === 'systematic' ? (o.runs ?? SYSTEMATIC_MAX_RUNS) : (job.corpus ?? []).length + shardSize(o.runs ?? base.runs ?? 100, o.shard);
   // the bar writes cursor controls of its own: the raw stream, with the (user-named) label escaped
   const progress = createProgress({ total, label: escapeTerminal(`steadystate check ${controller.name}`), stream: rawStream(io.stderr), env: io.env });
   let result: CheckResult;
@@ -95,12 +103,43 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
   const timelines = !result.ok && result.property !== 'watchdog' ? await recordTimelines(controller, result.scenario, base, result.property) : { objects: [], converged: null };
   const source = target.source;
   const context = { source, objectTimelines: timelines.objects, converged: timelines.converged, builtInEnvironment: defaultEnvironment().map((a) => a.name) };
+  const replaced = intact.restore();
+  if (replaced.length > 0) io.stderr.write(`steadystate check: the code under test replaced built-ins that steadystate computes its verdict and writes its reports with: ${replaced.join(', ')}. They are put back before the reports and the verdict are written (a replaced JSON.stringify would forge them). A controller must not patch built-ins: keep its helpers in its own functions.\n`);
   const written = writeReports(result, { dir: o.reportDir, context });
   // a shard of a CI matrix leaves its whole result for `steadystate merge`
   if (o.shard) writeShardResult(o.reportDir, result, context);
   if (o.json) io.stdout.write(`${JSON.stringify(jsonSummary(result, written), null, 2)}\n`);
   else io.stdout.write(humanSummary(result, written, io));
   return result.ok ? 0 : 1;
+}
+
+/** checkSystematic's default cap on plans (the progress bar's total when --runs is not given). */
+const SYSTEMATIC_MAX_RUNS = 5000;
+
+/**
+ * Flags that cannot go with the --search mode asked for. Guided search learns from each run in
+ * order, so it cannot be dealt to several worker threads (each would keep a pool of its own and
+ * the runs would not be those of one thread); systematic mode derives its plans from a fault-free
+ * run of each object template, so it has no seed, shards, story or wall-clock budget to use.
+ */
+function searchFlags(o: CheckCommandOptions, base: CheckOptions): void {
+  const workers = o.workers ?? 1;
+  if (o.search === 'guided' && workers > 1) throw new UsageError(`steadystate check: --search guided runs in one worker thread: it learns from every run in order, so --workers ${workers} cannot split its runs. Leave --workers out (or pass --workers 1), or split a large check with --shard over CI jobs.`);
+  if (o.search !== 'systematic') {
+    if (base.search === undefined || o.search !== undefined || workers <= 1) return;
+    if (base.search === 'guided') throw new UsageError(`steadystate check: the module's checkOptions ask for search: 'guided', which runs in one worker thread, so --workers ${workers} cannot split its runs. Leave --workers out, or pass --search swarm.`);
+    return;
+  }
+  const refused: [boolean, string][] = [
+    [workers > 1, `--workers ${workers} (its plans run in one worker thread)`],
+    [o.shard !== undefined, '--shard (it derives every plan from one fault-free run; split with --faults instead)'],
+    [o.story !== undefined || o.manifests !== undefined, '--story/--manifests (it derives plans from its own fault-free scenarios: create, change, revert and re-apply each object template)'],
+    [o.timeLimit !== undefined, '--time-limit (cap it with --runs, the most plans to run)'],
+    [o.seed !== undefined, '--seed (it draws nothing: the same module gives the same plans)'],
+    [base.story !== undefined, "the module's checkOptions.story"],
+  ];
+  const bad = refused.filter(([is]) => is).map(([, what]) => what);
+  if (bad.length > 0) throw new UsageError(`steadystate check: --search systematic cannot use ${bad.join('; ')}. Leave ${bad.length === 1 ? 'it' : 'them'} out.`);
 }
 
 /** What the command checks: a module's exported controller, or a program hosted unchanged (--program). */
@@ -153,6 +192,12 @@ function jsonSummary(result: CheckResult, written: WrittenReports): unknown {
   return { ok: false, ...common, property: result.property, summary: result.summary, explanation: result.explanation, path: result.path, failedAtRun: result.failedAtRun, shrinks: result.shrinks, traceHash: result.run.hash, replay: m.ok ? null : m.replay.command };
 }
 
+/** The systematic search's account, when the check was one (`--search systematic`). */
+function systematicLines(result: CheckResult): string[] {
+  const r = (result as CheckResult & { systematic?: SystematicReport }).systematic;
+  return r ? systematicSummary(r) : [];
+}
+
 function humanSummary(result: CheckResult, written: WrittenReports, io: CliIo): string {
   const color = io.stdout.isTTY === true && !noColor(io.env);
   const paint = (code: number, s: string): string => (color ? `\u001b[${code}m${s}\u001b[0m` : s);
@@ -160,17 +205,21 @@ function humanSummary(result: CheckResult, written: WrittenReports, io: CliIo): 
   const lines: string[] = [];
   const shard = result.shard ? ` (shard ${result.shard.index + 1}/${result.shard.count})` : '';
   if (result.ok) {
-    lines.push(`${paint(32, 'PASS')} ${result.controller}: ${result.runs} runs${shard}, seed ${result.seed}; every property held: ${result.properties.join(', ')}`);
+    const runs = 'systematic' in result ? `${result.runs} systematic plans` : `${result.runs} runs${shard}, seed ${result.seed}`;
+    lines.push(`${paint(32, 'PASS')} ${result.controller}: ${runs}; every property held: ${result.properties.join(', ')}`);
     lines.push(...passSummary(result).map((l) => `  ${l}`));
+    lines.push(...systematicLines(result).map((l) => `  ${l}`));
     if (result.realTimers) lines.push(`  note: ${realTimersNote(result.realTimers)}`);
     if (files.length) lines.push(`  reports: ${files.join(', ')}`);
     return lines.join('\n') + '\n';
   }
-  lines.push(`${paint(31, 'FAIL')} ${result.controller} fails ${result.property} (${written.model.ok ? `run ${result.failedAtRun}` : written.model.failedAt}${shard}, seed ${result.seed}${result.shrinks ? `, shrunk in ${result.shrinks} steps` : ''})`);
+  lines.push(`${paint(31, 'FAIL')} ${result.controller} fails ${result.property} (${written.model.ok ? `run ${result.failedAtRun}` : written.model.failedAt}${shard}${'systematic' in result ? '' : `, seed ${result.seed}`}${result.shrinks ? `, shrunk in ${result.shrinks} steps` : ''})`);
   lines.push(`  ${result.summary}`, '');
   const m = written.model;
   lines.push(...(m.ok ? result.explanation : m.explanation).split('\n').map((l) => `  ${l}`), '');
   if (!m.ok) for (const n of m.notes) lines.push(`  Note: ${n}`, '');
+  const sys = systematicLines(result);
+  if (sys.length) lines.push(...sys.map((l) => `  ${l}`), '');
   lines.push('Reports:');
   for (const f of files) lines.push(`  ${f}`);
   if (written.replaced) lines.push('  (each replaced the identical report of this same failure from an earlier run)');

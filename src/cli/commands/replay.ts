@@ -69,7 +69,7 @@ export async function replayCommand(o: ReplayCommandOptions, io: CliIo): Promise
       ? `Replayed ${o.report}: identical trace (hash ${result.hash}).`
       : result.mismatches.length > 0 || result.nondeterminism
         ? `Replayed ${o.report}: the trace differs (recorded ${result.expectedHash ?? '?'}, now ${result.hash}).`
-        : `Replayed ${o.report}: the trace differs (recorded ${result.expectedHash ?? '?'}, now ${result.hash}); every recorded input is the same, so the code changed since the report was written.`,
+        : `Replayed ${o.report}: the trace differs (recorded ${result.expectedHash ?? '?'}, now ${result.hash}); every recorded input is the same, so the code changed since the report was written${file.digests === undefined ? ' (or the file, which carries no digests to tell)' : ''}.`,
   );
   if (result.mismatches.length > 0) {
     const src = file.controller.source;

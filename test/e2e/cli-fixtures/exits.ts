@@ -31,9 +31,13 @@ export const leaksTimers = misbehaving('leaks-timers', () => {
 });
 /**
  * Sabotages the CI gate every other way a process can (session 6): an exit hook that resets the
- * exit code to 0, forged verdict lines on stdout (text and JSON), then a SIGTERM to itself.
+ * exit code to 0, forged verdict lines on stdout (text and JSON), a JSON.stringify that makes every
+ * verdict read `{ "ok": true }`, then a SIGTERM to itself.
  */
 export const sabotage = misbehaving('sabotage', () => {
+  // every JSON the harness writes afterwards would read as a pass
+  const stringify = JSON.stringify;
+  if (!('forged' in JSON.stringify)) JSON.stringify = Object.assign((v: unknown, ...rest: unknown[]) => (typeof v === 'object' && v !== null && 'ok' in v ? '{ "ok": true }' : (stringify as (...a: unknown[]) => string)(v, ...rest)), { forged: true }) as typeof JSON.stringify;
   process.once('exit', () => {
     process.exitCode = 0;
   });
