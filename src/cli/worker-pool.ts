@@ -192,11 +192,11 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
         slot.runs = 0;
         slot.total = 0;
         stop(slot);
-        // the rest of this slot's runs, after the one that hung
         if (systematic) {
           settleIfDone();
           continue;
         }
+        // the rest of this slot's runs, after the one that hung
         if (inCorpus) start(slot, { ...slot.job, corpus: (slot.job.corpus ?? []).slice(doneInCorpus + 1), corpusNames: (slot.job.corpusNames ?? []).slice(doneInCorpus + 1) });
         else if (runIndex !== undefined) start(slot, { ...slot.job, corpus: [], corpusNames: [], resumeAt: runIndex + 1, hungRuns: [...(slot.job.hungRuns ?? []), runIndex] });
         report();

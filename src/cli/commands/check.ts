@@ -124,12 +124,11 @@ const SYSTEMATIC_MAX_RUNS = 5000;
  */
 function searchFlags(o: CheckCommandOptions, base: CheckOptions): void {
   const workers = o.workers ?? 1;
-  if (o.search === 'guided' && workers > 1) throw new UsageError(`steadystate check: --search guided runs in one worker thread: it learns from every run in order, so --workers ${workers} cannot split its runs. Leave --workers out (or pass --workers 1), or split a large check with --shard over CI jobs.`);
-  if (o.search !== 'systematic') {
-    if (base.search === undefined || o.search !== undefined || workers <= 1) return;
-    if (base.search === 'guided') throw new UsageError(`steadystate check: the module's checkOptions ask for search: 'guided', which runs in one worker thread, so --workers ${workers} cannot split its runs. Leave --workers out, or pass --search swarm.`);
-    return;
+  if ((o.search ?? base.search) === 'guided' && workers > 1) {
+    const asked = o.search !== undefined ? '--search guided runs' : "the module's checkOptions ask for search: 'guided', which runs";
+    throw new UsageError(`steadystate check: ${asked} in one worker thread: it learns from every run in order, so --workers ${workers} cannot split its runs. Leave --workers out (or pass --workers 1${o.search === undefined ? ', or --search swarm' : ''}), or split a large check with --shard over CI jobs.`);
   }
+  if (o.search !== 'systematic') return;
   const refused: [boolean, string][] = [
     [workers > 1, `--workers ${workers} (its plans run in one worker thread)`],
     [o.shard !== undefined, '--shard (it derives every plan from one fault-free run; split with --faults instead)'],
