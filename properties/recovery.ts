@@ -3,6 +3,7 @@ import type { Scenario } from '../src/harness/scenario.js';
 import type { StoredObject } from '../src/store/object.js';
 import { explanation, fmtList, fmtObject, fmtTime, fmtValue, letFacts } from '../src/report/explain.js';
 import { fixedAtCreation, madeWhileAway } from './_internals/fixed-at-creation.js';
+import { heldByOthers } from './_internals/held-by-others.js';
 import { jsonEq, mergePatch } from './_internals/json.js';
 import { lastActions } from './_internals/last-actions.js';
 import { applyLearned, CONDITION_MASKS, fmtDiff, fmtLearned, learnStateMasks, masksProblem, tallyOf, type MaskTally } from './_internals/masks.js';
@@ -172,6 +173,13 @@ function hasFaults(s: Scenario): boolean {
  * owns are compared after settle, normalized as in same-end-state. Catches high-water marks,
  * resources created on scale-up and never removed, and state kept in memory.
  *
+ * What another object still holds is not compared: an allocator that keeps a slot (an address,
+ * a volume) in use when its pool shrinks ends with it granted to a consumer that came while the
+ * spec was away, which no revert can take back. A difference whose value in the run names, by
+ * uid, an object outside the subtree that both runs end with (and the earlier value does not) is
+ * listed in the stats (`heldByOthers`) and left out; what names nobody, or a consumer gone, stays
+ * compared (see `_internals/held-by-others.ts`).
+ *
  * The run compared is the fault-free twin of the one judged (the run itself when it has no
  * faults): whether faults change where a run ends is same-end-state's question, and asking it
  * here again would blame the revert for what a fault did (an id the server handed out in
@@ -222,9 +230,12 @@ function subtreeState(run: RunRecord, r: Revert, o: RecoveryOptions, tally?: Mas
 function compare(run: RunRecord, isTwin: boolean, before: RunRecord, r: Revert, o: RecoveryOptions, learned: Record<string, string[]> | undefined): Verdict {
   const tally = tallyOf(tallies, o, DEFAULT_MASKS);
   // fields the API never lets change, of objects made while the spec was away: no revert can undo them
-  const { kept: diffs, left } = fixedAtCreation(compareStates(applyLearned(subtreeState(before, r, o, tally), learned), applyLearned(subtreeState(run, r, o, tally), learned)), run, before, { run: madeWhileAway(r), twin: madeWhileAway(r, true) });
+  const { kept: unheld, left } = fixedAtCreation(compareStates(applyLearned(subtreeState(before, r, o, tally), learned), applyLearned(subtreeState(run, r, o, tally), learned)), run, before, { run: madeWhileAway(r), twin: madeWhileAway(r, true) });
+  // what a consumer both runs end with still holds (a slot granted while the pool was bigger) is history, not a leak
+  const ids = new Set([run, before].flatMap((x) => subtree(x.settledObjects, r.kind, r.key).map((s) => `${s.kind} ${keyOfObject(s)}`)));
+  const { kept: diffs, held } = heldByOthers(unheld, run, before, ids);
   tallyObjects(run.settledObjects, o.masks, DEFAULT_MASKS, tally);
-  if (diffs.length === 0) return { ok: true, stats: { judged: true, revertedAt: r.backAt, ...(left.length > 0 ? { fixedAtCreation: left } : {}) } };
+  if (diffs.length === 0) return { ok: true, stats: { judged: true, revertedAt: r.backAt, ...(left.length > 0 ? { fixedAtCreation: left } : {}), ...(held.length > 0 ? { heldByOthers: held } : {}) } };
   const at = run.timing.tailStart;
   const earlier = 'the earlier end state';
   const letPart = [
@@ -238,6 +249,7 @@ function compare(run: RunRecord, isTwin: boolean, before: RunRecord, r: Revert, 
   ];
   const masked = fmtLearned(learned);
   if (masked) then.push(`${masked}, so they are not compared`);
+  if (held.length > 0) then.push(`not compared, because another object both runs end with still holds them (granted while the spec was away; a revert does not take back what is in use): ${fmtList(held, 3)}`);
   if (left.length > 0) then.push(`not compared, because they were fixed when the object was made while the spec was away and the API refuses to change them: ${fmtList(left, 3)}`);
   then.push('reconcile toward the current spec from observed state: undo what the old spec needed (delete extra resources), keep no high-water marks');
   const sides = leafSides(diffs[0]!);

@@ -75,6 +75,8 @@ export const sharedStatus: FalsePositiveCase = {
   buggy: {
     controllers: [publisher(patchOwnCondition), registrar(patchOwnCondition)],
     caughtBy: ['no-fighting', 'convergence', 'same-end-state', 'idempotence', 'no-hot-loop'],
+    // the two fight from the first write on; a run of a fight writes all through the settle phase
+    world: { faultWindowMs: 5_000, settleMs: 10_000 },
     why: 'each sets its condition with a JSON merge patch of status.conditions, which replaces the list whole and erases the other controller\'s condition',
   },
 };

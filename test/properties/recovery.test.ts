@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { findRevert, recovery } from '../../properties/recovery.js';
 import { podsCorrect, podsNoScaleDownBuggy, replicaSet } from '../../examples/property-targets/pods.js';
 import { widgetScenario } from '../../examples/property-targets/widget.js';
-import { expectFailure, judgeScenario, propertyLaws } from '../helpers/property-laws.js';
+import { expectFailure, expectQuiet, judgeScenario, propertyLaws } from '../helpers/property-laws.js';
+import { SLOT_CLAIM, SLOT_POOL, slotAllocatorController, slotAllocatorLeaky } from '../../examples/false-positives/slot-allocator.js';
 import { backup } from '../../examples/bug-zoo/no-leader-election/correct.js';
 import { noLeaderElection } from '../../examples/bug-zoo/no-leader-election/scenario.js';
 
@@ -164,5 +165,28 @@ describe('recovery masks are validated against the whole world', () => {
     const p = recovery({ masks: ['metadata.generation', 'data.regoin'] });
     await judgeScenario(p, withConfig, { controllers: [podsCorrect] });
     expect(p.problems!()).toEqual([expect.stringMatching(/^mask "data.regoin" matches no path in any of the 2 states compared; the nearest path is "data.region"/)]);
+  });
+});
+
+describe('recovery and grants held by other objects (an allocator keeps what is in use when it shrinks)', () => {
+  const pool = (size: number) => ({ kind: SLOT_POOL, metadata: { name: 'pool', namespace: 'default' }, spec: { size } });
+  const claim = (name: string, slot: number) => ({ kind: SLOT_CLAIM, metadata: { name, namespace: 'default' }, spec: { pool: 'pool', slot } });
+  // slot 2 is granted while the pool has 4 slots, and kept after it goes back to 2: its claim still holds it
+  const grown = widgetScenario(['slot-allocator'], [
+    { at: 0, type: 'create', object: pool(2) },
+    { at: 100, type: 'create', object: claim('wide', 2) },
+    { at: 1000, type: 'update', kind: SLOT_POOL, key: 'default/pool', spec: { size: 4 } },
+    { at: 3000, type: 'update', kind: SLOT_POOL, key: 'default/pool', spec: { size: 2 } },
+  ]);
+  it('passes a correct allocator whose shrunk pool keeps the slot a live claim holds, naming what it left out', async () => {
+    const { verdict } = await judgeScenario(recovery(), grown, { controllers: [slotAllocatorController] });
+    expect(verdict).toEqual({ ok: true, stats: { judged: true, revertedAt: 3000, heldByOthers: ['SlotPool default/pool: status.slots (held by SlotClaim default/wide)'] } });
+  });
+  it('still fails what nobody holds any more: a reservation kept after its claim was deleted', async () => {
+    const gone = { ...grown, workload: [...grown.workload, { at: 4000, type: 'delete' as const, kind: SLOT_CLAIM, key: 'default/wide' }] };
+    // the correct allocator frees it: the earlier end state again
+    expectQuiet((await judgeScenario(recovery(), gone, { controllers: [slotAllocatorController] })).verdict);
+    const v = expectFailure((await judgeScenario(recovery(), gone, { controllers: [slotAllocatorLeaky] })).verdict);
+    expect(v.evidence['differences']).toEqual([{ id: 'SlotPool default/pool', change: 'differs', paths: ['status.slots'] }]);
   });
 });

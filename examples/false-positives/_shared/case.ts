@@ -27,8 +27,12 @@ export interface FalsePositiveCase {
     controllers: readonly ControllerDefinition[];
     caughtBy: readonly string[];
     why: string;
-    /** Over the gate's small world (one or two objects, two actions), when the mistake needs a bigger one to show. */
-    world?: { maxObjects?: number; maxActions?: number };
+    /**
+     * Over the gate's small world (one or two objects, two actions), when the mistake needs a
+     * bigger one to show; or shorter phases, when the mistake shows at once and a run of it is
+     * slow (a hot loop writes for the whole settle phase).
+     */
+    world?: { maxObjects?: number; maxActions?: number; faultWindowMs?: number; settleMs?: number };
     /** Another seed than the gate's, when the mistake is rare enough that the gate's seed misses it in its runs. */
     seed?: number;
   };
