@@ -50,8 +50,16 @@ type Resolve = <T>(this: PromiseConstructor, value?: T) => Promise<Awaited<T>>;
 
 interface Saved {
   resolve: Resolve;
-  /** Undoes the accessor on `process.nextTick` and `queueMicrotask`. */
-  unpatch: (() => void)[];
+  /** The accessors on `process.nextTick` and `queueMicrotask`, named in {@link names}. */
+  unpatch: Patched[];
+  names: string[];
+}
+
+/** `[first, ...rest]` without the array iterator. */
+function withFirst(first: unknown, rest: unknown[]): unknown[] {
+  const out: unknown[] = [first];
+  for (let i = 0; i < rest.length; i++) out[i + 1] = rest[i];
+  return out;
 }
 
 const hostProcess = (globalThis as { process?: { nextTick?: Tick } }).process;
@@ -99,13 +107,17 @@ function wrap<A extends unknown[]>(callback: (...args: A) => void): (...args: A)
   return (...args: A) => {
     pending--;
     if (g) g.pending--;
-    const outer = [depth, origin] as const;
+    const outerDepth = depth;
+    const outerOrigin = origin;
     depth = mine;
     origin = from;
+    // no spread, no destructuring, no .call: this runs right after code that may have replaced
+    // the array iterator or Function.prototype.call (the run guard puts them back at its seams)
     try {
-      callback(...args);
+      apply(callback, undefined, args);
     } finally {
-      [depth, origin] = outer;
+      depth = outerDepth;
+      origin = outerOrigin;
       if (active.length === 0 && pending === 0) restore();
     }
   };
@@ -121,10 +133,11 @@ function detachedCut(): boolean {
  * property while the guard is on (vitest swaps process.nextTick around its RPC calls and puts
  * it back a tick later) changes what the guard calls through, not the guard itself.
  */
-function patch<F extends (...args: never[]) => unknown>(owner: object, key: string, guarded: (through: () => F) => F): (() => void) | undefined {
+function patch<F extends (...args: never[]) => unknown>(owner: object, key: string, guarded: (through: () => F) => F): Patched | undefined {
   const o = owner as Record<string, unknown>;
   if (typeof o[key] !== 'function') return undefined;
-  let underlying = o[key] as F;
+  const original = o[key] as F;
+  let underlying = original;
   const fn = guarded(() => underlying);
   const before = Object.getOwnPropertyDescriptor(owner, key);
   Object.defineProperty(owner, key, {
@@ -135,21 +148,44 @@ function patch<F extends (...args: never[]) => unknown>(owner: object, key: stri
       if (v !== fn) underlying = v;
     },
   });
-  return () => Object.defineProperty(owner, key, { configurable: true, enumerable: before?.enumerable ?? true, writable: true, value: underlying });
+  return {
+    undo: () => Object.defineProperty(owner, key, { configurable: true, enumerable: before?.enumerable ?? true, writable: true, value: underlying }),
+    // vitest's swap puts its own saved original (the same function) in place a tick later:
+    // anything else still in place when a run ends is the code under test's
+    putBack: () => {
+      if (underlying === original) return false;
+      underlying = original;
+      return true;
+    },
+  };
 }
+
+/** One global the loop guard stands in front of. */
+interface Patched {
+  undo(): void;
+  /** Puts the function back if something other than the guard replaced it; whether it did. */
+  putBack(): boolean;
+}
+
+/** Captured when this module loads: the code under test may replace Function.prototype.call. */
+const apply = Reflect.apply;
 
 function install(): void {
   if (saved) return;
-  const unpatch: (() => void)[] = [];
+  const unpatch: Patched[] = [];
+  const names: string[] = [];
   if (hostProcess) {
     const undo = patch<Tick>(hostProcess, 'nextTick', (through) =>
       function guardedNextTick(callback: (...args: unknown[]) => void, ...args: unknown[]): void {
-        if (typeof callback !== 'function') return through().call(hostProcess, callback, ...args);
+        if (typeof callback !== 'function') return apply(through(), hostProcess, withFirst(callback, args));
         if (storm('process.nextTick') || detachedCut()) return;
-        through().call(hostProcess, wrap(callback), ...args);
+        apply(through(), hostProcess, withFirst(wrap(callback), args));
       },
     );
-    if (undo) unpatch.push(undo);
+    if (undo) {
+      unpatch[unpatch.length] = undo;
+      names[names.length] = 'process.nextTick';
+    }
   }
   const undoQueue = patch<Queue>(globalThis, 'queueMicrotask', (through) =>
     function guardedQueueMicrotask(callback: () => void): void {
@@ -158,19 +194,22 @@ function install(): void {
       through()(wrap(callback));
     },
   );
-  if (undoQueue) unpatch.push(undoQueue);
+  if (undoQueue) {
+    unpatch[unpatch.length] = undoQueue;
+    names[names.length] = 'globalThis.queueMicrotask';
+  }
   const resolve = Promise.resolve as Resolve;
-  saved = { resolve, unpatch };
+  saved = { resolve, unpatch, names };
   Promise.resolve = function guardedResolve<T>(this: PromiseConstructor, value?: T): Promise<Awaited<T>> {
     if (storm('Promise.resolve')) return new Promise<Awaited<T>>(() => undefined);
-    return resolve.call(this, value) as Promise<Awaited<T>>;
+    return apply(resolve, this, [value]) as Promise<Awaited<T>>;
   } as typeof Promise.resolve;
   harnessReplaced(Promise, 'resolve');
 }
 
 function restore(): void {
   if (!saved) return;
-  for (const u of saved.unpatch) u();
+  for (let i = 0; i < saved.unpatch.length; i++) saved.unpatch[i]!.undo();
   Promise.resolve = saved.resolve as typeof Promise.resolve;
   harnessReplaced(Promise, 'resolve');
   saved = undefined;
@@ -189,8 +228,11 @@ export function guardLoops(kernel: Kernel, caller: () => string | undefined, onL
   return {
     pending: () => g.pending > 0,
     release: () => {
+      const replaced: string[] = [];
+      if (saved) for (let i = 0; i < saved.unpatch.length; i++) if (saved.unpatch[i]!.putBack()) replaced[replaced.length] = saved.names[i]!;
       active = active.filter((x) => x !== g);
       if (active.length === 0 && pending === 0) restore();
+      return replaced;
     },
   };
 }
@@ -203,6 +245,10 @@ export interface LoopGuard {
    * before the run ends, so a chain left running is caught (and blamed) in the run that started it.
    */
   pending(): boolean;
-  /** Ends the guard of this run; the globals are restored once no wrapped callback is queued. */
-  release(): void;
+  /**
+   * Ends the guard of this run; the globals are restored once no wrapped callback is queued.
+   * Returns the globals the code under test replaced while the guard stood in front of them
+   * (`queueMicrotask`), put back now.
+   */
+  release(): string[];
 }

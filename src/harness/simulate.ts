@@ -20,7 +20,7 @@ import { callerOf } from './isolation.js';
 import { guardLoops } from './loop-guard.js';
 import { realSetImmediate } from '../sim/globals.js';
 import type { RunScope } from '../host/host-context.js';
-import { guardRun } from '../host/run-guard.js';
+import { guardRun, recordEscape } from '../host/run-guard.js';
 
 /**
  * A downstream for one run (built by `createDownstream`): routes `ctx.fetch`, records requests,
@@ -346,7 +346,8 @@ async function simulateGuarded(world: World, scenario: Scenario, opts: ResolvedS
     }
     downstream?.dispose();
     releaseGuard();
-    loops.release();
+    const replaced = loops.release();
+    if (replaced.length > 0) recordEscape(scope, { kind: 'replaced-builtin', code: 1, message: replaced.join(', ') });
   }
 }
 

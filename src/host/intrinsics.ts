@@ -57,6 +57,10 @@ const deleteProperty = Reflect.deleteProperty;
 const Str = String;
 const Fn = Function;
 const isArray = Array.isArray;
+const same = Object.is;
+
+const protoOf = Object.getPrototypeOf as (o: object) => object;
+const ArrayIteratorPrototype = protoOf([][Symbol.iterator]());
 
 const HOLDERS: readonly (readonly [string, object])[] = [
   ['JSON', JSON],
@@ -69,20 +73,55 @@ const HOLDERS: readonly (readonly [string, object])[] = [
   ['Function.prototype', Function.prototype],
   ['Promise', Promise],
   ['Promise.prototype', Promise.prototype],
+  ['String', String],
   ['String.prototype', String.prototype],
+  ['Number', Number],
+  ['Number.prototype', Number.prototype],
+  ['Boolean.prototype', Boolean.prototype],
+  ['Symbol.prototype', Symbol.prototype],
   ['Map.prototype', Map.prototype],
   ['Set.prototype', Set.prototype],
+  ['WeakMap.prototype', WeakMap.prototype],
+  ['WeakSet.prototype', WeakSet.prototype],
+  ['Date', Date],
+  ['Date.prototype', Date.prototype],
+  ['RegExp.prototype', RegExp.prototype],
+  ['Error', Error],
+  ['Error.prototype', Error.prototype],
+  // every for…of, spread and destructuring goes through these
+  ['%IteratorPrototype%', protoOf(ArrayIteratorPrototype)],
+  ['%ArrayIteratorPrototype%', ArrayIteratorPrototype],
+  ['%MapIteratorPrototype%', protoOf(new Map<never, never>()[Symbol.iterator]())],
+  ['%SetIteratorPrototype%', protoOf(new Set<never>()[Symbol.iterator]())],
+  ['%StringIteratorPrototype%', protoOf(''[Symbol.iterator]())],
 ];
+/**
+ * Holders looked at only when a run ends (and at {@link IntrinsicsGuard.verify}), not at every
+ * seam: the kernel, the store and the runtime hardly use them, and every property checked at a
+ * seam costs every reconcile (~1 ns each, twice). A replacement of one still fails the run.
+ */
+const AT_RUN_END = new Set<object>([String, Number, Number.prototype, Boolean.prototype, Symbol.prototype, WeakMap.prototype, WeakSet.prototype, Date, Date.prototype, RegExp.prototype, Error, Error.prototype, protoOf(''[Symbol.iterator]())]);
+/** Properties tools set on purpose (source maps, test runners): not watched. */
+const UNWATCHED = new Map<object, readonly PropertyKey[]>([[Error, ['stackTraceLimit', 'prepareStackTrace']]]);
 /** Holders where an added key changes what the harness's own code does (`Object.prototype.then` makes every object a thenable). */
 const ADDITIONS_MATTER = new Set<object>([Object.prototype, Array.prototype, Function.prototype, Promise.prototype]);
+/** Keys whose mere addition to Object/Array.prototype hijacks every object (thenables, JSON), looked for at every seam. */
+const HIJACKING_KEYS = ['then', 'toJSON'] as const;
 /** Globals that must keep naming the built-in itself. */
-const GLOBALS = ['JSON', 'Math', 'Reflect', 'Object', 'Array', 'Promise', 'String', 'Number', 'Boolean', 'Map', 'Set', 'Symbol'] as const;
+const GLOBALS = ['JSON', 'Math', 'Reflect', 'Object', 'Array', 'Promise', 'String', 'Number', 'Boolean', 'Map', 'Set', 'WeakMap', 'WeakSet', 'Symbol', 'Error', 'TypeError', 'RegExp', 'structuredClone', 'parseInt', 'parseFloat', 'isNaN', 'isFinite', 'encodeURIComponent', 'decodeURIComponent'] as const;
+
+/** `Math.max`, `Array.prototype[Symbol.iterator]`. */
+function propName(holder: string, k: PropertyKey): string {
+  return typeof k === 'symbol' ? `${holder}[${Str(k).slice(7, -1)}]` : `${holder}.${k}`;
+}
 
 interface Saved {
   name: string;
   holder: object;
   keys: PropertyKey[];
   descs: PropertyDescriptor[];
+  /** Keys not watched ({@link UNWATCHED}). */
+  skip: readonly PropertyKey[];
 }
 
 function take(): { saved: Saved[]; globals: (PropertyDescriptor | undefined)[] } {
@@ -90,10 +129,13 @@ function take(): { saved: Saved[]; globals: (PropertyDescriptor | undefined)[] }
   for (let i = 0; i < HOLDERS.length; i++) {
     const name = HOLDERS[i]![0];
     const holder = HOLDERS[i]![1];
-    const keys = ownKeys(holder);
+    const skip = UNWATCHED.get(holder);
+    const all = ownKeys(holder);
+    const keys: PropertyKey[] = [];
+    for (let j = 0; j < all.length; j++) if (skip === undefined || !skip.includes(all[j]!)) keys[keys.length] = all[j]!;
     const descs: PropertyDescriptor[] = [];
     for (let j = 0; j < keys.length; j++) descs[j] = gopd(holder, keys[j]!)!;
-    saved[i] = { name, holder, keys, descs };
+    saved[i] = { name, holder, keys, descs, skip: skip ?? [] };
   }
   const g = globalThis as unknown as Record<string, unknown>;
   const globals: (PropertyDescriptor | undefined)[] = [];
@@ -108,31 +150,32 @@ function restoreTo(saved: Saved[], globals: (PropertyDescriptor | undefined)[]):
   for (let i = 0; i < GLOBALS.length; i++) {
     const d = globals[i];
     const now = gopd(g, GLOBALS[i]!);
-    if (d === undefined || (now !== undefined && now.value === d.value)) continue;
+    if (d === undefined || (now !== undefined && same(now.value, d.value))) continue;
     changed[changed.length] = `globalThis.${GLOBALS[i]!}`;
     defineProperty(g, GLOBALS[i]!, d);
   }
   for (let i = 0; i < saved.length; i++) {
-    const { name, holder, keys, descs } = saved[i]!;
+    const { name, holder, keys, descs, skip } = saved[i]!;
     const current = ownKeys(holder);
     for (let j = 0; j < current.length; j++) {
       const k = current[j]!;
       let had = false;
+      for (let m = 0; m < skip.length; m++) if (skip[m] === k) had = true;
       for (let m = 0; m < keys.length; m++)
         if (keys[m] === k) {
           had = true;
           break;
         }
       if (had) continue;
-      changed[changed.length] = `${name}.${Str(k)} (added)`;
+      changed[changed.length] = `${propName(name, k)} (added)`;
       deleteProperty(holder, k);
     }
     for (let j = 0; j < keys.length; j++) {
       const k = keys[j]!;
       const d = descs[j]!;
       const now = gopd(holder, k);
-      if (now !== undefined && now.value === d.value && now.get === d.get && now.set === d.set) continue;
-      changed[changed.length] = `${name}.${Str(k)}`;
+      if (now !== undefined && same(now.value, d.value) && now.get === d.get && now.set === d.set) continue;
+      changed[changed.length] = propName(name, k);
       if (d.configurable || now === undefined) defineProperty(holder, k, d);
       else if (now.writable) (holder as Record<PropertyKey, unknown>)[k] = d.value;
     }
@@ -152,13 +195,13 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
  * The compiled quick check for a snapshot: `h3.max !== v[17] || …`, one monomorphic load per
  * property (a loop of keyed loads over ~250 properties of 13 shapes costs ~25× more).
  */
-function compileQuick(saved: Saved[], globals: (PropertyDescriptor | undefined)[]): { quick: () => boolean; slots: Map<object, Map<PropertyKey, number>>; values: unknown[] } {
+function compileQuick(saved: Saved[], globals: (PropertyDescriptor | undefined)[], atRunEnd: boolean): { quick: () => boolean; slots: Map<object, Map<PropertyKey, number>>; values: unknown[] } {
   const holders: object[] = [];
   const keys: PropertyKey[] = [];
   const values: unknown[] = [];
   const slots = new Map<object, Map<PropertyKey, number>>();
   const lines: string[] = [];
-  for (let i = 0; i < GLOBALS.length; i++) {
+  for (let i = 0; i < (atRunEnd ? 0 : GLOBALS.length); i++) {
     const d = globals[i];
     if (d === undefined || !('value' in d)) continue;
     values[values.length] = d.value;
@@ -169,6 +212,7 @@ function compileQuick(saved: Saved[], globals: (PropertyDescriptor | undefined)[
   for (let i = 0; i < saved.length; i++) {
     const { holder, keys: ks, descs } = saved[i]!;
     holders[i] = holder;
+    if (AT_RUN_END.has(holder) !== atRunEnd) continue;
     const slot = new Map<PropertyKey, number>();
     slots.set(holder, slot);
     for (let j = 0; j < ks.length; j++) {
@@ -187,6 +231,11 @@ function compileQuick(saved: Saved[], globals: (PropertyDescriptor | undefined)[
       lines[lines.length] = `if (h[${i}]${access} !== v[${values.length - 1}]) return false;`;
     }
   }
+  // a key that hijacks every object, added since (an `in`: a getter must not run here)
+  for (let i = 0; i < saved.length; i++) {
+    if (atRunEnd || (saved[i]!.holder !== Object.prototype && saved[i]!.holder !== Array.prototype)) continue;
+    for (let j = 0; j < HIJACKING_KEYS.length; j++) if (!saved[i]!.keys.includes(HIJACKING_KEYS[j]!) && !(HIJACKING_KEYS[j]! in saved[i]!.holder)) lines[lines.length] = `if (${JSON.stringify(HIJACKING_KEYS[j]!)} in h[${i}]) return false;`;
+  }
   // one local per holder, so every load is on a known object
   const body = lines.join('\n').replace(/h\[(\d+)\]/g, 'h$1');
   const locals = holders.map((_, i) => `const h${i} = h[${i}];`).join('\n');
@@ -197,7 +246,8 @@ function compileQuick(saved: Saved[], globals: (PropertyDescriptor | undefined)[
 /** Takes a snapshot the run guard can check cheaply. @internal */
 export function guardIntrinsics(): IntrinsicsGuard {
   const { saved, globals } = take();
-  const { quick, slots, values } = compileQuick(saved, globals);
+  const { quick, slots, values } = compileQuick(saved, globals, false);
+  const rest = compileQuick(saved, globals, true);
   const accessors: { holder: object; key: PropertyKey; d: PropertyDescriptor }[] = [];
   const counted: { holder: object; count: number }[] = [];
   for (let i = 0; i < saved.length; i++) {
@@ -208,7 +258,7 @@ export function guardIntrinsics(): IntrinsicsGuard {
   return {
     quick,
     verify() {
-      if (!quick()) return false;
+      if (!quick() || !rest.quick()) return false;
       for (let i = 0; i < accessors.length; i++) {
         const { holder, key, d } = accessors[i]!;
         const now = gopd(holder, key);
@@ -228,6 +278,8 @@ export function guardIntrinsics(): IntrinsicsGuard {
         for (let j = 0; j < s.keys.length; j++) if (s.keys[j] === key && d !== undefined) s.descs[j] = d;
         const slot = slots.get(holder)?.get(key);
         if (slot !== undefined && d !== undefined && 'value' in d) values[slot] = d.value;
+        const restSlot = rest.slots.get(holder)?.get(key);
+        if (restSlot !== undefined && d !== undefined && 'value' in d) rest.values[restSlot] = d.value;
       }
     },
     restore: () => restoreTo(saved, globals),

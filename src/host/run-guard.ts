@@ -98,9 +98,20 @@ function putBackIntrinsics(guard: IntrinsicsGuard, store: HostStore | undefined,
   else for (const s of scopesOf(store)) recordEscape(s, escape);
 }
 
+/** The timer globals as the guard set them (the code under test must not replace them either). */
+let ours: Record<string, unknown> = {};
+
 function leave(scope: RunScope): void {
   // what the run's code replaced after its last task returned (a timer, a late microtask)
   if (intrinsics !== undefined && !intrinsics.verify()) putBackIntrinsics(intrinsics, undefined, scope);
+  const g = globalThis as unknown as Record<string, unknown>;
+  const timers: string[] = [];
+  for (const name in ours) {
+    if (g[name] === ours[name]) continue;
+    timers[timers.length] = `globalThis.${name}`;
+    g[name] = ours[name];
+  }
+  if (timers.length > 0) recordEscape(scope, { kind: 'replaced-builtin', code: 1, message: timers.join(', ') });
   const clear = previous;
   for (const [timer, kind] of scope.pending) {
     scope.realTimers.clearedAtEnd++;
@@ -273,10 +284,12 @@ function install(): () => void {
   g['clearTimeout'] = clearWith(prev.clearTimeout as AnyFn);
   g['clearInterval'] = clearWith(prev.clearInterval as AnyFn);
   g['clearImmediate'] = clearWith(prev.clearImmediate as AnyFn);
+  ours = { setTimeout: g['setTimeout'], setInterval: g['setInterval'], setImmediate: g['setImmediate'], clearTimeout: g['clearTimeout'], clearInterval: g['clearInterval'], clearImmediate: g['clearImmediate'] };
 
   return () => {
     kernelHooks.userCodeReturned = hooked;
     setCurrentIntrinsicsGuard(undefined);
+    ours = {};
     hosted.restore();
     g['setTimeout'] = prev.setTimeout;
     g['setInterval'] = prev.setInterval;
