@@ -108,7 +108,7 @@ const ADDITIONS_MATTER = new Set<object>([Object.prototype, Array.prototype, Fun
 /** Keys whose mere addition to Object/Array.prototype hijacks every object (thenables, JSON), looked for at every seam. */
 const HIJACKING_KEYS = ['then', 'toJSON'] as const;
 /** Globals that must keep naming the built-in itself. */
-const GLOBALS = ['JSON', 'Math', 'Reflect', 'Object', 'Array', 'Promise', 'String', 'Number', 'Boolean', 'Map', 'Set', 'WeakMap', 'WeakSet', 'Symbol', 'Error', 'TypeError', 'RegExp', 'structuredClone', 'parseInt', 'parseFloat', 'isNaN', 'isFinite', 'encodeURIComponent', 'decodeURIComponent'] as const;
+const GLOBALS = ['JSON', 'Math', 'Reflect', 'Object', 'Array', 'Promise', 'String', 'Number', 'Boolean', 'Map', 'Set', 'WeakMap', 'WeakSet', 'Symbol', 'Error', 'TypeError', 'RegExp', 'structuredClone', 'parseInt', 'parseFloat', 'isNaN', 'isFinite', 'encodeURIComponent', 'decodeURIComponent', 'process'] as const;
 
 /** `Math.max`, `Array.prototype[Symbol.iterator]`. */
 function propName(holder: string, k: PropertyKey): string {
@@ -139,7 +139,12 @@ function take(): { saved: Saved[]; globals: (PropertyDescriptor | undefined)[] }
   }
   const g = globalThis as unknown as Record<string, unknown>;
   const globals: (PropertyDescriptor | undefined)[] = [];
-  for (let i = 0; i < GLOBALS.length; i++) globals[i] = gopd(g, GLOBALS[i]!);
+  for (let i = 0; i < GLOBALS.length; i++) {
+    const d: (PropertyDescriptor & { seen?: unknown }) | undefined = gopd(g, GLOBALS[i]!);
+    // an accessor (Node's `process`) keeps what it is set to: remember what it gave
+    if (d !== undefined && !('value' in d)) d.seen = g[GLOBALS[i]!];
+    globals[i] = d;
+  }
   return { saved, globals };
 }
 
@@ -148,11 +153,14 @@ function restoreTo(saved: Saved[], globals: (PropertyDescriptor | undefined)[]):
   const g = globalThis as unknown as Record<string, unknown>;
   // the globals first: `globalThis.Object = …` would otherwise hide the rest
   for (let i = 0; i < GLOBALS.length; i++) {
-    const d = globals[i];
+    const d: (PropertyDescriptor & { seen?: unknown }) | undefined = globals[i];
+    if (d === undefined) continue;
     const now = gopd(g, GLOBALS[i]!);
-    if (d === undefined || (now !== undefined && same(now.value, d.value))) continue;
+    const accessor = 'seen' in d;
+    if (now !== undefined && same(now.value, d.value) && now.get === d.get && now.set === d.set && (!accessor || g[GLOBALS[i]!] === d.seen)) continue;
     changed[changed.length] = `globalThis.${GLOBALS[i]!}`;
     defineProperty(g, GLOBALS[i]!, d);
+    if (accessor) g[GLOBALS[i]!] = d.seen;
   }
   for (let i = 0; i < saved.length; i++) {
     const { name, holder, keys, descs, skip } = saved[i]!;
@@ -203,8 +211,9 @@ function compileQuick(saved: Saved[], globals: (PropertyDescriptor | undefined)[
   const lines: string[] = [];
   for (let i = 0; i < (atRunEnd ? 0 : GLOBALS.length); i++) {
     const d = globals[i];
-    if (d === undefined || !('value' in d)) continue;
-    values[values.length] = d.value;
+    if (d === undefined) continue;
+    // an accessor (Node's `process`): the value it gave when the snapshot was taken
+    values[values.length] = 'value' in d ? d.value : (d as { seen?: unknown }).seen;
     // a global lookup (a property cell): a load through a reference to the global object is a
     // dictionary lookup that keeps the whole function from being optimized (50× slower in a run)
     lines[lines.length] = `if (${GLOBALS[i]!} !== v[${values.length - 1}]) return false;`;

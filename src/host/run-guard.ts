@@ -40,6 +40,11 @@ let nextScopeId = 1;
 let restore: (() => void) | undefined;
 
 type TimerKind = 'timeout' | 'interval' | 'immediate';
+/** Node's own ends of `process.exit` and `process.kill`, reachable by any code. */
+interface Internals {
+  reallyExit: (code?: unknown) => never;
+  _kill: (pid: number, signal: number) => unknown;
+}
 type AnyFn = (...args: unknown[]) => unknown;
 
 /**
@@ -147,6 +152,9 @@ function currentGlobals() {
     exit: process.exit,
     abort: process.abort,
     kill: process.kill,
+    // what process.exit and process.kill end in: callable directly, and Node does not stop it
+    reallyExit: (process as unknown as Internals).reallyExit,
+    rawKill: (process as unknown as Internals)._kill,
     setTimeout: globalThis.setTimeout,
     setInterval: globalThis.setInterval,
     setImmediate: globalThis.setImmediate,
@@ -189,6 +197,12 @@ function install(): () => void {
   process.exit = ((code?: number) => exit('exit', code)) as typeof process.exit;
   process.abort = (() => exit('abort', undefined)) as typeof process.abort;
   // a signal to this very process ends it as an exit would (SIGTERM, SIGKILL), or stops it (SIGSTOP)
+  const internals = process as unknown as Internals;
+  internals.reallyExit = (code?: unknown) => exit('exit', code, `process.reallyExit(${exitCodeOf(code)})`);
+  internals._kill = (pid: number, signal: number) => {
+    const self = selfSignal(pid, signal);
+    return self ? exit('kill', self.code, self.call) : prev.rawKill.call(process, pid, signal);
+  };
   process.kill = ((pid: number, signal?: string | number) => {
     const self = selfSignal(pid, signal);
     return self ? exit('kill', self.code, self.call) : (prev.kill as (p: number, s?: string | number) => true).call(process, pid, signal);
@@ -304,6 +318,8 @@ function install(): () => void {
     process.exit = prev.exit;
     process.abort = prev.abort;
     process.kill = prev.kill;
+    internals.reallyExit = prev.reallyExit;
+    internals._kill = prev.rawKill;
   };
 }
 

@@ -12,6 +12,10 @@ const attacks: Attack[] = [
   { attack: 'process.kill(process.pid) (SIGTERM by default)', reconcile: () => process.kill(process.pid), property: 'never-exits', says: [/process\.kill\(process\.pid, 'SIGTERM'\)/] },
   { attack: 'process.kill(0, 9): the process group, by number', reconcile: () => process.kill(0, 9), property: 'never-exits', says: [/process\.kill\(0, 'SIGKILL'\)/] },
   { attack: "process.kill(process.pid, 'SIGSTOP') (would hang the harness)", reconcile: () => process.kill(process.pid, 'SIGSTOP'), property: 'never-exits', says: [/process\.kill\(process\.pid, 'SIGSTOP'\)/] },
+  // session 7: Node's own ends of process.exit and process.kill, which the guard did not stand in front of
+  { attack: 'process.reallyExit(0) (ended `check --workers 0` with exit 0 and no verdict)', reconcile: () => (process as unknown as { reallyExit: (c: number) => void }).reallyExit(0), property: 'never-exits', says: [/the code under test called process\.reallyExit\(0\)/] },
+  { attack: 'process._kill(process.pid, 15) (a real SIGTERM: exit 143, no verdict)', reconcile: () => (process as unknown as { _kill: (p: number, s: number) => void })._kill(process.pid, 15), property: 'never-exits', says: [/process\.kill\(process\.pid, 'SIGTERM'\)/] },
+  { attack: 'globalThis.process = {} (the harness crashed, blaming itself)', reconcile: () => void ((globalThis as unknown as { process: unknown }).process = {}), property: 'never-exits', says: [/replaced the built-in globalThis\.process/] },
 ];
 
 describe('a reconcile that signals its own process', () => {
