@@ -13,7 +13,7 @@
  * Tenant watch was reconnecting), and a cache behind a finalizer's cleanup makes it create what
  * the cleanup already removed. ready-backends, which writes nothing but its own status, reads its
  * primary from the cache; so do the controllers written to exercise the cache (cached-site,
- * worker-pool, address-binder, zone-records, slot-allocator), each with the live looks its shape needs, in its comment.
+ * worker-pool, address-binder, zone-records, slot-allocator, usage-quota), each with the live looks its shape needs, in its comment.
  */
 import type { FalsePositiveCase } from './_shared/case.js';
 import { addressBinder } from './address-binder.js';
@@ -46,6 +46,7 @@ import { sharedStatus } from './shared-status.js';
 import { slotAllocator } from './slot-allocator.js';
 import { storageUser } from './storage-user.js';
 import { teamLabeler } from './team-labeler.js';
+import { usageQuota } from './usage-quota.js';
 import { volumeResizer } from './volume-resizer.js';
 import { webhookSubscription } from './webhook-subscription.js';
 import { workerPool } from './worker-pool.js';
@@ -85,6 +86,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   slotAllocator,
   storageUser,
   teamLabeler,
+  usageQuota,
   volumeResizer,
   webhookSubscription,
   workerPool,
