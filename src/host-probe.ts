@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import type { HostSourceProbe } from './harness/determinism.js';
+import { harnessReplaced } from './host/intrinsics.js';
 
 /** Wall-clock shift applied during a determinism re-run: code that reads the host clock diverges for sure. */
 const SHIFT_MS = 86_400_000 + 1_234;
@@ -94,9 +95,12 @@ function patch(s: Source, count: () => void): (() => void) | undefined {
   } catch {
     return undefined; // a read-only binding: not watchable
   }
+  // the harness's own patch (Math.random): not the code under test replacing a built-in
+  harnessReplaced(owner, s.key);
   return () => {
     if (own) owner[s.key] = real;
     else delete owner[s.key];
+    harnessReplaced(owner, s.key);
   };
 }
 

@@ -41,7 +41,10 @@ export function escapeFailure(run: RunRecord): { property: string; summary: stri
   const more = (run.escapes?.length ?? 1) - 1;
   return {
     property: NEVER_EXITS,
-    summary: `${escapeHeadline(first)} ${first.kind === 'unhandled-rejection' ? 'noticed at' : 'at'} ${fmtTime(first.t)}: a real controller process would have ended there`,
+    summary:
+      first.kind === 'replaced-builtin'
+        ? `${escapeHeadline(first)} by ${fmtTime(first.t)}; steadystate put ${first.message.includes(',') ? 'them' : 'it'} back`
+        : `${escapeHeadline(first)} ${first.kind === 'unhandled-rejection' ? 'noticed at' : 'at'} ${fmtTime(first.t)}: a real controller process would have ended there`,
     explanation: [explanation([escapeLet(first)], [`${escapeThen(first)}${more > 0 ? ` (${more} more such event${more === 1 ? '' : 's'} followed in this run)` : ''}`]), ...stackLines(first.stack)].join('\n'),
     evidence: { escapes: (run.escapes ?? []).map(escapeEvidence) },
   };
@@ -58,6 +61,8 @@ export function escapeHeadline(e: RunEscape): string {
       return `an exception escaped the code under test (${message})`;
     case 'unhandled-rejection':
       return `a promise of the code under test rejected and nothing handled it (${message})`;
+    case 'replaced-builtin':
+      return `the code under test replaced the built-in${e.message.includes(',') ? 's' : ''} ${message}${e.where ? ` in ${e.where}` : ''}`;
   }
 }
 
@@ -70,6 +75,8 @@ function escapeLet(e: RunEscape): string {
       return `${e.message} be thrown${e.where ? ` from ${e.where}` : ''} at ${fmtTime(e.t)}${at ? ` (${at})` : ''} and nothing catch it`;
     case 'unhandled-rejection':
       return `a promise reject with ${e.message}${at ? ` (${at})` : ''} and nothing handle it (Node noticed at ${fmtTime(e.t)}, when the run next let the event loop turn)`;
+    case 'replaced-builtin':
+      return `the code under test${e.where ? ` (${e.where})` : ''} replace ${e.message} and hand control back to the simulation by ${fmtTime(e.t)}`;
   }
 }
 
@@ -82,6 +89,8 @@ function escapeThen(e: RunEscape): string {
       return `Node ends a real process on an uncaught exception; catch it where it is thrown${timer}`;
     case 'unhandled-rejection':
       return 'Node (15 and later) ends a real process on an unhandled rejection; await the promise or attach .catch()';
+    case 'replaced-builtin':
+      return 'steadystate put the original back before running any more of its own code. A built-in is shared by everything in the process: replacing it changes every later run, the other tests of a vitest worker and the harness that judges them, so a run that replaces one never passes. Keep the change local (a function or a wrapper of your own instead of the built-in), or install a polyfill when your module is imported, before the check starts (that is part of the module and stays)';
   }
 }
 

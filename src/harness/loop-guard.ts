@@ -1,4 +1,5 @@
 import type { Kernel } from '../sim/kernel.js';
+import { harnessReplaced } from '../host/intrinsics.js';
 
 /**
  * The in-thread guard against code that never yields to the simulation (issue 17 item 6). A
@@ -164,12 +165,14 @@ function install(): void {
     if (storm('Promise.resolve')) return new Promise<Awaited<T>>(() => undefined);
     return resolve.call(this, value) as Promise<Awaited<T>>;
   } as typeof Promise.resolve;
+  harnessReplaced(Promise, 'resolve');
 }
 
 function restore(): void {
   if (!saved) return;
   for (const u of saved.unpatch) u();
   Promise.resolve = saved.resolve as typeof Promise.resolve;
+  harnessReplaced(Promise, 'resolve');
   saved = undefined;
 }
 

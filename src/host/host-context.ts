@@ -11,10 +11,11 @@ export type ExitKind = 'exit' | 'uncaught' | 'unhandled-rejection';
 export interface RunEscape {
   /** Virtual time (ms) when it happened. */
   t: number;
-  kind: ExitKind;
-  /** Exit code: the one passed to `process.exit`, 1 for an uncaught exception or unhandled rejection. */
+  /** How it escaped; `replaced-builtin`: the code replaced a built-in every later run and the harness itself would have run under (steadystate put it back). */
+  kind: ExitKind | 'replaced-builtin';
+  /** Exit code: the one passed to `process.exit`, 1 for an uncaught exception or unhandled rejection (and a replaced built-in). */
   code: number;
-  /** `process.exit(0)`, or the error's `name: message`. */
+  /** `process.exit(0)`, the error's `name: message`, or the built-ins replaced (`Math.max, Math.min`). */
   message: string;
   /** The stack of the call or of the error (file paths as the host reports them). */
   stack?: string;

@@ -4,6 +4,8 @@ import { cleanStack, describeThrown, firstUserFrame, stackHere } from './stack.j
 import { installHostedGlobals } from './hosted-globals.js';
 import { originals } from './originals.js';
 import { inspectableThrown } from '../sim/thrown.js';
+import { kernelHooks } from '../sim/kernel.js';
+import { guardIntrinsics, setCurrentIntrinsicsGuard, type IntrinsicsGuard } from './intrinsics.js';
 
 /**
  * The run guard: one mechanism, installed when a run starts and always restored when the last
@@ -18,6 +20,12 @@ import { inspectableThrown } from '../sim/thrown.js';
  * - real timers (`setTimeout`, `setInterval`, `setImmediate`) created by a run's code are
  *   counted, their callbacks' throws recorded, and those still pending when the run ends are
  *   cleared then: nothing keeps ticking after a check. In a hosted program they are virtual.
+ * - built-ins the harness runs on (`Math.max`, `JSON.stringify`, `Array.prototype.sort`,
+ *   `Object.prototype.then`, …) are compared with their state when the guard was installed at
+ *   every seam where the code under test hands control back to the kernel, and put back there:
+ *   the harness never goes on under a built-in the code under test replaced, and each run that
+ *   replaced one records it as an escape (`replaced-builtin`), which fails it (`never-exits`).
+ *   What a module installs when it is imported, before the run, is part of it and stays.
  *
  * Which run (and which hosted process) a call belongs to comes from the async context
  * ({@link hostContext}), which follows promises, timers and event callbacks.
@@ -74,7 +82,25 @@ function enter(scope: RunScope): void {
   if (restore === undefined) restore = install();
 }
 
+/**
+ * The built-ins as they were when the guard was last installed: kept across runs (compiling the
+ * quick check costs more than a run's worth of checks) and taken again only when something
+ * outside a run changed them (a polyfill a later import installed, a test's spy).
+ */
+let intrinsics: IntrinsicsGuard | undefined;
+
+/** Puts back the built-ins the code under test replaced, and records that in the runs it belongs to. */
+function putBackIntrinsics(guard: IntrinsicsGuard, store: HostStore | undefined, only?: RunScope): void {
+  const changed = guard.restore();
+  if (changed.length === 0) return;
+  const escape: Omit<RunEscape, 't'> = { kind: 'replaced-builtin', code: 1, message: changed.join(', ') };
+  if (only !== undefined) recordEscape(only, escape);
+  else for (const s of scopesOf(store)) recordEscape(s, escape);
+}
+
 function leave(scope: RunScope): void {
+  // what the run's code replaced after its last task returned (a timer, a late microtask)
+  if (intrinsics !== undefined && !intrinsics.verify()) putBackIntrinsics(intrinsics, undefined, scope);
   const clear = previous;
   for (const [timer, kind] of scope.pending) {
     scope.realTimers.clearedAtEnd++;
@@ -128,6 +154,14 @@ function install(): () => void {
   const g = globalThis as unknown as Record<string, unknown>;
   previous = currentGlobals();
   const prev = previous;
+
+  if (intrinsics === undefined || !intrinsics.verify()) intrinsics = guardIntrinsics();
+  const builtins = intrinsics;
+  setCurrentIntrinsicsGuard(builtins);
+  const hooked = kernelHooks.userCodeReturned;
+  kernelHooks.userCodeReturned = () => {
+    if (!builtins.quick()) putBackIntrinsics(builtins, hostContext.getStore());
+  };
 
   const exit = (kind: 'exit' | 'abort' | 'kill', code: unknown, call?: string): never => {
     const store = hostContext.getStore();
@@ -241,6 +275,8 @@ function install(): () => void {
   g['clearImmediate'] = clearWith(prev.clearImmediate as AnyFn);
 
   return () => {
+    kernelHooks.userCodeReturned = hooked;
+    setCurrentIntrinsicsGuard(undefined);
     hosted.restore();
     g['setTimeout'] = prev.setTimeout;
     g['setInterval'] = prev.setInterval;

@@ -32,7 +32,17 @@ export interface BlockedTask {
  * the kernel starts, so a watchdog outside the thread can name the one that never returned.
  * @internal
  */
-export const kernelHooks: { onTaskStart: ((label: string) => void) | undefined } = { onTaskStart: undefined };
+export const kernelHooks: {
+  onTaskStart: ((label: string) => void) | undefined;
+  /**
+   * Called at the seams where user code hands control back to the kernel's own code (a task
+   * settling, before the runtime's bookkeeping of it; the end of a drain that left tasks parked,
+   * before the next event): the run guard puts back built-ins the code under test replaced
+   * before the harness goes on under them (src/host/run-guard.ts). Called about twice per
+   * reconcile: must be cheap.
+   */
+  userCodeReturned: (() => void) | undefined;
+} = { onTaskStart: undefined, userCodeReturned: undefined };
 
 export interface KernelOptions {
   /**
@@ -232,18 +242,23 @@ export class Kernel {
     try {
       p = body(task);
     } catch (err) {
+      kernelHooks.userCodeReturned?.();
       this.removeLive(task);
       onSettled(inspectableThrown(err), true);
       return task;
     }
+    // no look when the body returns its promise: what runs before the task settles or parks is
+    // the rest of the event that started it (checking here too costs a third more per reconcile)
     p.then(
       (value) => {
+        kernelHooks.userCodeReturned?.();
         if (task.abandoned) return;
         this.removeLive(task);
         this.progress++;
         onSettled(undefined, false, value);
       },
       (err: unknown) => {
+        kernelHooks.userCodeReturned?.();
         if (task.abandoned) return;
         this.removeLive(task);
         this.progress++;
@@ -400,6 +415,8 @@ export class Kernel {
             }
           }
         }
+        // a task still live parked after running (a settled one was checked as it settled)
+        if (this.live.length > 0) kernelHooks.userCodeReturned?.();
       }
       if (this.clockDue() && (await this.maybeYield())) return;
       if (this.externalSeq !== this.quietAt && !(await this.quiesce())) continue;
