@@ -2,25 +2,7 @@
  * CLI fixture (issue 17 items 1 and 3): controllers that would end or outlive a real process.
  * Each follows the replicas pattern and then misbehaves.
  */
-import { defineController, type ControllerDefinition, type ReconcileContext } from '../../../src/index.js';
-
-async function step(ctx: ReconcileContext): Promise<void> {
-  const rs = await ctx.client.tryGet<{ replicas: number }, { replicas?: number; observedGeneration?: number }>('ReplicaSet', ctx.key);
-  if (!rs || (rs.status.replicas === rs.spec.replicas && rs.status.observedGeneration === rs.metadata.generation)) return;
-  await ctx.client.updateStatus({ ...rs, status: { replicas: rs.spec.replicas, observedGeneration: rs.metadata.generation } });
-}
-
-function misbehaving(name: string, bad: (ctx: ReconcileContext) => unknown): ControllerDefinition {
-  return defineController({
-    name,
-    for: 'ReplicaSet',
-    sample: { replicas: 2 },
-    async reconcile(ctx) {
-      await bad(ctx);
-      await step(ctx);
-    },
-  });
-}
+import { misbehaving } from './misbehaving.js';
 
 /** `process.exit(0)` in a reconcile: a CI gate must never read it as a pass. */
 export const exitsZero = misbehaving('exits-zero', () => process.exit(0));
