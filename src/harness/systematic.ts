@@ -9,8 +9,8 @@ import type { EnvironmentRef, Scenario, WorkloadAction } from './scenario.js';
 import { ScenarioRunner } from './scenario-runner.js';
 import { ALL_STRATEGIES, type SystematicStrategy } from './systematic-plans.js';
 import { SystematicSearch } from './systematic-strategies/search.js';
-import { templateKey } from '../arbitrary/workload.js';
-import { parseKey, type NewObject } from '../store/object.js';
+import { templateKey, type WorkloadActionType } from '../arbitrary/workload.js';
+import { parseKey, type JsonObject, type NewObject } from '../store/object.js';
 
 /** Options of {@link checkSystematic}: those of `check` that apply, plus the base scenarios and strategies. @public */
 export interface SystematicOptions
@@ -124,7 +124,7 @@ async function systematicSearch(target: ControllerDefinition | readonly Controll
   const maxRuns = wantedMaxRuns ?? 5000;
   if (!Number.isInteger(maxRuns) || maxRuns < 1) throw new TypeError(`${where}: options.maxRuns must be an integer ≥ 1, got ${JSON.stringify(wantedMaxRuns)}.`);
   const names = new Set(o.controllers.map((c) => c.name));
-  const bases: Scenario[] = scenarios === undefined ? defaultBases(o.objects, o.controllers, o.replicas, o.scenarioOptions, o.environment.map((e) => ({ name: e.actor.name, ...(e.params ? { params: e.params } : {}) }))) : Array.isArray(scenarios) ? [...(scenarios as readonly Scenario[])] : [scenarios as Scenario];
+  const bases: Scenario[] = scenarios === undefined ? defaultBases(o.objects, o.controllers, o.replicas, o.scenarioOptions, o.environment.map((e) => ({ name: e.actor.name, ...(e.params ? { params: e.params } : {}) })), o.actions) : Array.isArray(scenarios) ? [...(scenarios as readonly Scenario[])] : [scenarios as Scenario];
   bases.forEach((s, i) => {
     for (const c of s.controllers) if (!names.has(c.name)) throw new TypeError(`${where}: options.scenarios[${i}] names controller "${c.name}", which is not among the controllers given (${[...names].join(', ')}).`);
   });
@@ -210,6 +210,9 @@ async function systematicSearch(target: ControllerDefinition | readonly Controll
  * Default base scenarios: per object template, create an object, change its spec, change it back
  * and re-apply it (so there are states that later writes cancel), spread over the fault window;
  * and create two objects, the second a little later (what one object's faults do to another's).
+ * Only the user actions the check allows (`actions`) are taken: a spec change by update, else by
+ * merge patch, else none; the re-apply only when allowed (a user who declared that nobody edits
+ * a spec must not be judged on edits).
  */
 function defaultBases(
   objects: ReturnType<typeof resolveCheckOptions>['objects'],
@@ -217,8 +220,11 @@ function defaultBases(
   replicas: number,
   options: Scenario['options'] & object,
   environment: EnvironmentRef[],
+  actions: readonly WorkloadActionType[],
 ): Scenario[] {
   const window = options.faultWindowMs ?? 30_000;
+  const change = (at: number, kind: string, key: string, spec: JsonObject): WorkloadAction | undefined =>
+    actions.includes('update') ? { at, type: 'update', kind, key, spec } : actions.includes('patch') ? { at, type: 'patch', kind, key, patch: { spec } } : undefined;
   return objects.map((t, i) => {
     const specs = fc.sample(t.spec, { seed: 42 + i, numRuns: 8 });
     const first = specs[0]!;
@@ -238,11 +244,11 @@ function defaultBases(
       ...(t.status !== undefined ? { status: t.status } : {}),
     };
     const workload: WorkloadAction[] = [{ at: 0, type: 'create', object }];
-    if (other) {
-      workload.push({ at: Math.round(window / 4), type: 'update', kind: t.kind, key, spec: other });
-      workload.push({ at: Math.round(window / 2), type: 'update', kind: t.kind, key, spec: first });
-    }
-    workload.push({ at: Math.round((3 * window) / 4), type: 'reapply', kind: t.kind, key });
+    const there = other && change(Math.round(window / 4), t.kind, key, other);
+    // back by merge patch: the keys only the other spec has are removed (null)
+    const back = other && change(Math.round(window / 2), t.kind, key, actions.includes('update') ? first : { ...Object.fromEntries(Object.keys(other).map((k) => [k, null])), ...first });
+    if (there && back) workload.push(there, back);
+    if (actions.includes('reapply')) workload.push({ at: Math.round((3 * window) / 4), type: 'reapply', kind: t.kind, key });
     // and one with a second object of the kind, created later: what one object does to another's
     // (a list of two, the newest one a lagging view misses)
     const key1 = templateKey(t, 1);

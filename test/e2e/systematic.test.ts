@@ -11,6 +11,9 @@ import { convergence } from '../../properties/convergence.js';
 import { noExtraDestructiveActions } from '../../properties/no-extra-destructive-actions.js';
 import { replicaObjects } from './check-fixtures.js';
 import { appObjects, deterministicNameApp, generateNameApp } from './crash-fixtures.js';
+import { auditCorrect } from '../../examples/fault-targets/duplication/correct.js';
+import { CONFIG } from '../../examples/fault-targets/duplication/audit.js';
+import { sameEndState } from '../../properties/same-end-state.js';
 
 const replicas = { objects: replicaObjects, faults: allFaults, properties: [convergence()] };
 
@@ -80,6 +83,21 @@ describe('checkSystematic', () => {
     expect(buggy.scenario.faults.events).toEqual([{ kind: 'crash-restart', nth: 0, target: 'generate-name-app', params: { point: 'after-write' } }]);
     const fixed = await checkSystematic(deterministicNameApp, opts);
     expect(fixed.ok).toBe(true);
+  });
+
+  it('takes only the user actions the check allows: no spec edits when nobody edits a spec', async () => {
+    // an audit log with one entry per generation: an edit whose event a fault hides is never
+    // audited, which is that controller's contract; its user only ever re-applies (found by
+    // bench/hunt-systematic-fp.ts: the base scenarios edited the spec whatever `actions` said)
+    const audit = { objects: { kind: CONFIG, name: 'app-config', spec: [{ data: 'v1' }, { data: 'v2' }] }, faults: allFaults, properties: [sameEndState()], depth: 1 as const };
+    const reapplied = await checkSystematic(auditCorrect, { ...audit, actions: ['reapply'] });
+    expect(reapplied.ok).toBe(true);
+    const edited = await checkSystematic(auditCorrect, { ...audit, actions: ['update', 'reapply'] });
+    expect(edited.ok).toBe(false);
+    if (!edited.ok) expect(edited.summary).toMatch(/AuditEntry .*-g1 is missing/);
+    // by merge patch when only patches are allowed
+    const patched = await checkSystematic(auditCorrect, { ...audit, actions: ['patch'] });
+    expect(patched.ok).toBe(false);
   });
 
   it('skips a strategy whose fault kind is not given, and says why', async () => {
