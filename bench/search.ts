@@ -53,7 +53,7 @@ async function swarmTrial(ex: MultiFaultExhibit, seed: number, cap: number, extr
 }
 
 async function systematicTrial(ex: MultiFaultExhibit): Promise<Trial> {
-  const { actions: _actions, maxObjects: _mo, maxActions: _ma, maxFaultEvents: _mf, maxNth: _mn, ...o } = ex.options;
+  const { maxObjects: _mo, maxActions: _ma, maxFaultEvents: _mf, maxNth: _mn, ...o } = ex.options;
   const t0 = performance.now();
   const r = await checkSystematic(ex.buggy, { ...o, faults, properties: [ex.property()], stopOnFailure: true, determinism: false });
   const ms = performance.now() - t0;

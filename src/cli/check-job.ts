@@ -186,13 +186,13 @@ export async function runCheckOn(controller: ControllerDefinition, job: CheckJob
 }
 
 /**
- * The options of a `--search systematic` job: the check options systematic mode shares (faults,
+ * The options of a `--search systematic` job: the check options systematic mode shares (faults, actions,
  * properties, objects, environment, downstream, phases, hooks), `--runs` as its cap on plans.
  * A gate: it stops at the first failing plan. The flags it has no use for (--shard, --story, --time-limit, a corpus) are refused or left out
  * before it starts (see checkCommand).
  */
 function systematicOptions(o: CheckOptions, job: CheckJob): SystematicOptions {
-  const shared = ['faults', 'properties', 'objects', 'faultWindowMs', 'settleMs', 'tailMs', 'scenarioOptions', 'replicas', 'environment', 'downstream', 'onProgress', 'determinism', 'shrink', 'hostProbe', 'onSimulation', 'onHeartbeat'] as const satisfies readonly (keyof SystematicOptions & keyof CheckOptions)[];
+  const shared = ['faults', 'properties', 'objects', 'actions', 'faultWindowMs', 'settleMs', 'tailMs', 'scenarioOptions', 'replicas', 'environment', 'downstream', 'onProgress', 'determinism', 'shrink', 'hostProbe', 'onSimulation', 'onHeartbeat'] as const satisfies readonly (keyof SystematicOptions & keyof CheckOptions)[];
   const picked: Record<string, unknown> = { stopOnFailure: true, ...(job.runs !== undefined ? { maxRuns: job.runs } : {}) };
   for (const k of shared) if (o[k] !== undefined) picked[k] = o[k];
   return picked as SystematicOptions;

@@ -16,11 +16,12 @@ import { parseKey, type JsonObject, type NewObject } from '../store/object.js';
 export interface SystematicOptions
   extends Pick<
     CheckOptions,
-    'faults' | 'properties' | 'objects' | 'faultWindowMs' | 'settleMs' | 'tailMs' | 'scenarioOptions' | 'replicas' | 'environment' | 'downstream' | 'onProgress' | 'determinism' | 'shrink' | 'hostProbe' | 'onSimulation' | 'onHeartbeat'
+    'faults' | 'properties' | 'objects' | 'actions' | 'faultWindowMs' | 'settleMs' | 'tailMs' | 'scenarioOptions' | 'replicas' | 'environment' | 'downstream' | 'onProgress' | 'determinism' | 'shrink' | 'hostProbe' | 'onSimulation' | 'onHeartbeat'
   > {
   /**
    * Fault-free scenarios to derive plans from. @defaultValue one scenario per object template:
-   * create an object, change its spec, change it back, re-apply it
+   * create an object, change its spec, change it back, re-apply it (only the user actions in
+   * `actions`), and one that creates two objects
    */
   scenarios?: Scenario | readonly Scenario[];
   /** Strategies to run. @defaultValue every strategy in {@link ALL_STRATEGIES} */
