@@ -27,6 +27,7 @@ import { configRevisions } from './config-revisions.js';
 import { configRollout } from './config-rollout.js';
 import { domainVerification } from './domain-verification.js';
 import { featureFlags } from './feature-flags.js';
+import { fleetTeardown } from './fleet-teardown.js';
 import { gatewayRoutes } from './gateway-routes.js';
 import { mailingList } from './mailing-list.js';
 import { messageBroker } from './message-broker.js';
@@ -34,6 +35,7 @@ import { migrationRunner } from './migration-runner.js';
 import { namespaceProvisioner } from './namespace-provisioner.js';
 import { ordinalMembers } from './ordinal-members.js';
 import { previewEnv } from './preview-env.js';
+import { provisionerHandoff } from './provisioner-handoff.js';
 import { queueScaler } from './queue-scaler.js';
 import { readyBackends } from './ready-backends.js';
 import { releasePipeline } from './release-pipeline.js';
@@ -67,6 +69,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   configRollout,
   domainVerification,
   featureFlags,
+  fleetTeardown,
   gatewayRoutes,
   mailingList,
   messageBroker,
@@ -74,6 +77,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   namespaceProvisioner,
   ordinalMembers,
   previewEnv,
+  provisionerHandoff,
   queueScaler,
   readyBackends,
   releasePipeline,
