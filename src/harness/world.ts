@@ -175,7 +175,7 @@ export function createWorld(scenario: Scenario, options: ResolvedScenarioOptions
     now: () => kernel.now(),
     get: (kind, key) => store.peek(kind, key),
     list: (kind) => store.peekAll(kind),
-    kinds: () => store.kindNames().filter((k) => store.peekAll(k).length > 0),
+    kinds: () => store.kindNames().filter((k) => store.count(k) > 0),
     downstream: (service, collection) => {
       const services = world.downstreamServices ?? [];
       const svc = services.find((x) => x.name === service);

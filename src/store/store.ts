@@ -120,6 +120,11 @@ export class ObjectStore {
     return this.kinds.get(kind)?.objects.get(key);
   }
 
+  /** How many objects of a kind there are (no list built). @internal */
+  count(kind: string): number {
+    return this.kinds.get(kind)?.objects.size ?? 0;
+  }
+
   /** Immutable snapshots of every object of a kind, in insertion order (no copy). @internal */
   peekAll(kind: string): StoredObject[] {
     const k = this.kinds.get(kind);
