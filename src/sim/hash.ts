@@ -4,11 +4,10 @@
  * @internal
  */
 export function fnv1a(text: string, seed = 0x811c9dc5): number {
-  let h = seed >>> 0;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
+  // in int32 throughout (xor and Math.imul are the same bits mod 2^32), unsigned once at the end
+  let h = seed | 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   return h >>> 0;
 }
 
