@@ -66,28 +66,30 @@ function reconcilerOf() {
     const selector = { namespace: ns, labelSelector: `${TASK_LABEL}=${t.metadata.name}` };
     if (latest > done) {
       const slotTime = created + latest * every;
-      // too late to start it: missed, and nothing to write (the next slot supersedes it, as in kube's CronJob controller;
-      // recording it would write at whatever reconcile first looks after the deadline, found by the corpus gate: a resync)
-      if (now - slotTime <= t.spec.startingDeadlineMs) {
-        const active = running(t, await ctx.client.list('Job', { ...selector, live: true }));
-        if (active.length === 0) {
-          try {
-            await ctx.client.create({
-              apiVersion: 'batch/v1',
-              kind: 'Job',
-              metadata: { name: `${t.metadata.name}-${latest}`, namespace: ns, labels: { [TASK_LABEL]: t.metadata.name }, ownerReferences: [controllerRef(t)] },
-              spec: { backoffLimit: 1, template: { metadata: { annotations: { 'steadystate.dev/run-ms': String(t.spec.runMs) } }, spec: { restartPolicy: 'Never', containers: [{ name: 'task', image: t.spec.image }] } } },
-            });
-          } catch (err) {
-            if (!isStoreError(err, 'AlreadyExists')) throw err;
-            // a Job of a task deleted and made again under this name: wait for the garbage collector
-            const there = await ctx.client.get('Job', { namespace: ns, name: `${t.metadata.name}-${latest}` }, { live: true });
-            if (!controlledBy(there, t)) throw new Error(`Job ${there.metadata.name} belongs to an earlier ${CRON_TASK} of this name`);
-          }
-          lastSlot = latest;
+      const live = (await ctx.client.list('Job', { ...selector, live: true })).filter((j) => controlledBy(j, t));
+      if (live.some((j) => slotOf(t, j) === latest)) {
+        // its Job already made (a status write lost to a conflict or a 503, a crash after the create): the slot was
+        // started; found by the hunt: without this the slot's own Job made Forbid wait on it, and lastScheduleTime never came
+        lastSlot = latest;
+      } else if (now - slotTime <= t.spec.startingDeadlineMs && running(t, live).length === 0) {
+        try {
+          await ctx.client.create({
+            apiVersion: 'batch/v1',
+            kind: 'Job',
+            metadata: { name: `${t.metadata.name}-${latest}`, namespace: ns, labels: { [TASK_LABEL]: t.metadata.name }, ownerReferences: [controllerRef(t)] },
+            spec: { backoffLimit: 1, template: { metadata: { annotations: { 'steadystate.dev/run-ms': String(t.spec.runMs) } }, spec: { restartPolicy: 'Never', containers: [{ name: 'task', image: t.spec.image }] } } },
+          });
+        } catch (err) {
+          if (!isStoreError(err, 'AlreadyExists')) throw err;
+          // a Job of a task deleted and made again under this name: wait for the garbage collector
+          const there = await ctx.client.get('Job', { namespace: ns, name: `${t.metadata.name}-${latest}` }, { live: true });
+          if (!controlledBy(there, t)) throw new Error(`Job ${there.metadata.name} belongs to an earlier ${CRON_TASK} of this name`);
         }
-        // else Forbid: the slot waits (the running Job's completion brings the key back)
+        lastSlot = latest;
       }
+      // else: too late to start it (missed, and nothing to write: the next slot supersedes it, as in kube's CronJob
+      // controller; recording it would write at whatever reconcile first looks after the deadline, found by the corpus
+      // gate: a resync), or Forbid: the slot waits (the running Job's completion brings the key back)
     }
     const jobs = (await ctx.client.list('Job', selector)).filter((j) => controlledBy(j, t));
     const old = jobs.filter((j) => finished(j) && j.metadata.deletionTimestamp === undefined).sort((a, b) => slotOf(t, b) - slotOf(t, a)).slice(Math.max(0, t.spec.historyLimit));
