@@ -12,9 +12,11 @@ import { bool, byNth, eventAt, eventsOf, int, rate, streamOf, strongest, watchDe
  * them so that the cache stays `versionsBehind` events behind, for `forMs`. The cache only ever
  * moves forward: cached reads show the world as it was, including before the controller's own
  * latest writes. And after a restart or a 410, the (re)list may come from an API server replica
- * `versionsBack` resourceVersions behind, whose watch catches up only `catchUpMs` later: the one
- * point where a controller's view jumps back in time, recorded as `informer:time-travel` (the
- * Sieve / KEP-5647 case). Over HTTP (`kubeController` processes) only a list an API server may
+ * `versionsBack` resourceVersions behind, whose watch catches up only `catchUpMs` later. After a
+ * restart (a new process's first list, `resourceVersion=0`) that is the one point where a
+ * controller's view jumps back in time, recorded as `informer:time-travel` (the Sieve / KEP-5647
+ * case); a relist after a 410 asks for data not older than the last resourceVersion the informer
+ * observed (client-go's reflector), so it may miss what came since, never what it already saw. Over HTTP (`kubeController` processes) only a list an API server may
  * answer from its watch cache lags (`resourceVersion=0`, or `=N`: never older than N); a quorum
  * list (no resourceVersion) is always current, and the client's watch from the old
  * resourceVersion catches up at once (`catchUpMs` is the native informer's). A correct reconciler survives: its writes carry the resourceVersion it

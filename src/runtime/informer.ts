@@ -127,13 +127,18 @@ export class Informer {
     let lagging: number | undefined;
     if (seams.hasInformerListHooks) {
       const d = seams.decideInformerList({ t: kernel.now(), controller: this.options.controller, replica: this.options.replica, kind: this.options.kind, reason, seq: seams.informerListSeq++ });
-      const at = d.type === 'lagging' ? Math.max(0, rv - d.versionsBack) : rv;
-      const snap = d.type === 'lagging' ? store.snapshotAt(this.options.kind, at) : undefined;
+      // client-go relists with resourceVersion = the last one it observed, which an API server
+      // answers with data at least that fresh: a lagging replica may be behind the API server but
+      // never behind this informer. Only a new process's first list (resourceVersion=0) can go
+      // back in time (the Sieve case).
+      const floor = reason === 'relist' ? this.lastRv : 0;
+      const at = d.type === 'lagging' ? Math.max(0, floor, rv - d.versionsBack) : rv;
+      const snap = d.type === 'lagging' && at < rv ? store.snapshotAt(this.options.kind, at) : undefined;
       if (d.type === 'lagging' && snap) {
         // a lagging API server replica: an old list, and a watch that catches up only later
         items = snap;
         lagging = rv - at;
-        trace.push({ t: kernel.now(), type: 'informer:time-travel', controller: this.options.controller, replica: this.options.replica, kind: this.options.kind, reason: reason === 'list' ? 'restart' : 'relist', fromRv: rv, toRv: at, cachedRv: this.lastRv });
+        if (reason === 'list') trace.push({ t: kernel.now(), type: 'informer:time-travel', controller: this.options.controller, replica: this.options.replica, kind: this.options.kind, reason: 'restart', fromRv: rv, toRv: at, cachedRv: this.lastRv });
         rv = at;
         this.stallUntil = kernel.now() + d.catchUpMs;
       }

@@ -11,7 +11,9 @@ import type { TraceEntry } from '../../src/sim/trace.js';
  * only what a real control plane does. Each check returns the violations it found, in words.
  *
  * (a) each informer's view of each object moves forward in resourceVersion, except at a
- *     recorded time travel (a (re)list from a lagging API server replica);
+ *     recorded time travel: a new process's first list from a lagging API server replica, or a
+ *     list a client itself asked for with resourceVersion=0 over HTTP (a reflector's relist asks
+ *     for data not older than the last resourceVersion it observed, so it never goes back);
  * (b) within one watch stream, events are delivered in resourceVersion order (a replay after a
  *     reconnect re-sends an object's newest version only);
  * (c) every stored object passes the store's validation, and every change of one passes its
@@ -39,6 +41,9 @@ export function watchViolations(trace: readonly TraceEntry[]): string[] {
   for (const e of trace) {
     const informer = `${String(e['controller'])}/${String(e['replica'])}/${String(e['kind'])}`;
     if (e.type === 'informer:time-travel') {
+      // client-go relists with the last resourceVersion it observed ("not older than"): only a new
+      // process's first list, or a client that itself asks for resourceVersion=0 over HTTP, can go back
+      if (e['reason'] !== 'restart' && e['via'] !== 'http') out.push(`(a) ${informer} relisted back in time at t=${e.t} (rv ${String(e['toRv'])} after it held rv ${String(e['cachedRv'])}): a reflector's relist is never older than the last resourceVersion it observed`);
       travelled.add(`${informer}@${e.t}`);
       continue;
     }

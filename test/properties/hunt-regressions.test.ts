@@ -162,6 +162,22 @@ const cases: Case[] = [
     bug: 'no resync: a lost notification left the App without its Pod',
     scenario: (t) => scenario(t, 13, [create(0, 'App', 'web-0', { image: 'nginx:1' })], { events: [{ kind: 'event-loss', nth: 0 }], background: [] }),
   },
+  {
+    target: 'corpus:worker-pool',
+    bug: 'ours, not the controller\'s: a relist after 410 came from a replica behind what the informer had already observed (client-go relists "not older than" its last resourceVersion), hiding a Pod the controller had created and seen',
+    scenario: (t) =>
+      scenario(
+        t,
+        10,
+        [
+          update(1800, 'WorkerPool', 'workers-1', { replicas: 4, image: 'worker:2' }),
+          { at: 1800, type: 'reapply', kind: 'WorkerPool', key: 'default/workers-1' },
+          create(23_700, 'WorkerPool', 'workers-0', { replicas: 1, image: 'worker:1' }),
+          create(23_700, 'WorkerPool', 'workers-1', { replicas: 1, image: 'worker:1' }),
+        ],
+        {"events": [{"kind": "reordering", "nth": 12, "params": {"holdMs": 1748}}, {"kind": "watch-disconnect", "nth": 3, "params": {"how": "cut"}}, {"kind": "stale-snapshot", "nth": 0, "params": {"list": true, "versionsBack": 8, "catchUpMs": 3833}}, {"kind": "api-error", "nth": 10, "params": {"status": 500}}], "background": [{"kind": "watch-event-loss", "rate": 0.42}, {"kind": "stale-snapshot", "rate": 0.04, "params": {"lagMs": 2461}}, {"kind": "api-error", "rate": 0.25, "params": {"status": 504, "applied": false}}, {"kind": "flaky-downstream", "rate": 0.24, "params": {"fail": "hang"}}, {"kind": "coalescing", "rate": 0.04, "params": {"ms": 5}}]},
+      ),
+  },
 ];
 
 describe('controllers the false-positive hunt found buggy stay fixed', () => {
