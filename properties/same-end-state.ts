@@ -4,7 +4,7 @@ import { explanation, fmtList, fmtTime, letFacts } from '../src/report/explain.j
 import { declaredApart } from './_internals/refused-in-twin.js';
 import { fixedAtCreation } from './_internals/fixed-at-creation.js';
 import { lastActions } from './_internals/last-actions.js';
-import { applyLearned, CONDITION_MASKS, fmtDiff, fmtLearned, learnStateMasks, masksProblem, tallyOf, type MaskTally } from './_internals/masks.js';
+import { acceptedAlternative, applyLearned, CONDITION_MASKS, learnAlternatives, fmtDiff, fmtLearned, learnStateMasks, masksProblem, tallyOf, type MaskTally } from './_internals/masks.js';
 import { compareStates, fmtDifference, leafSides, normalizeState, statefulSetClaims, uidAliases, type NormalizeOptions } from './_internals/normalize.js';
 import { DEFAULT_HISTORY, historyExcess, historyProblem, type HistoryExcess, type HistorySelector } from './_internals/history.js';
 import { firedKinds, healedAt, RECORD_KINDS, skipped, stillStalled, WORLD_CHANGING_FAULTS } from './_internals/skip.js';
@@ -63,7 +63,10 @@ function stateOf(r: RunRecord, o: SameEndStateOptions, tally?: MaskTally) {
  * run differs, the twin is run again under benign variations (other event timings and list
  * orders, an extra resync), and every path whose value differs between those fault-free runs is
  * masked (lists whose members only permute compare as sets), cached per scenario shape and named
- * in the verdict and the check result. Objects the two runs' users declared differently (the
+ * in the verdict and the check result. An object that ends exactly as in a fault-free run whose
+ * controller was busy (its keys waiting in the workqueue) while its user replaced a world within
+ * seconds is accepted too: the end state of an allocator depends on what it saw, and a busy
+ * controller misses a short-lived declaration as a fault does. Objects the two runs' users declared differently (the
  * user's last action on one refused fault-free, accepted here) and what they own are not compared.
  * @example properties.sameEndState({ masks: ['metadata.generation', 'status.observedGeneration', 'status.conditions[type=Ready].message'] })
  * @public
@@ -74,7 +77,15 @@ export const sameEndState = defineProperty<SameEndStateOptions>({
   defaults: { skipUnderFaults: [...WORLD_CHANGING_FAULTS], masks: DEFAULT_MASKS, ignoreKinds: [...RECORD_KINDS], history: [...DEFAULT_HISTORY], normalizeTimestamps: true, downstream: true, learn: true },
   needsTwin: true,
   validate: (o) => masksProblem(o.masks) ?? (!Array.isArray(o.ignoreKinds) ? 'ignoreKinds must be an array of kind names' : undefined) ?? historyProblem(o.history),
-  learn: (benign, o) => (o.learn ? learnStateMasks(benign.twin.map((r) => stateOf(r, o))) : {}),
+  learnsFromBusy: true,
+  learn: (benign, o) => {
+    if (!o.learn) return {};
+    const states = benign.twin.map((r) => stateOf(r, o));
+    const masks = learnStateMasks(states);
+    // ends a busy controller reaches when it never acted on a world its user soon replaced (whole objects, not masks)
+    const alternatives = states[0] ? learnAlternatives(states[0], (benign.busy ?? []).map((r) => stateOf(r, o)), masks) : [];
+    return alternatives.length > 0 ? { ...masks, alternatives } : masks;
+  },
   problems: (o) => tallyOf(tallies, o, DEFAULT_MASKS).problems(o.masks, DEFAULT_MASKS),
   judge: (run, o, twin, _extras, learned): Verdict => {
     const excess = historyExcess(run.settledObjects, o.history);
@@ -87,10 +98,17 @@ export const sameEndState = defineProperty<SameEndStateOptions>({
     // fields the API never lets change, of objects made under another declaration of their owner: fixed by when they were made
     const { kept: fixedKept, left } = fixedAtCreation(compareStates(applyLearned(stateOf(twin, o, tally), learned), applyLearned(stateOf(run, o, tally), learned)), run, twin);
     // objects the fault-free run's user could not declare as this run's user did
-    const { kept: diffs, left: apart } = declaredApart(fixedKept, run, twin);
+    const { kept: notApart, left: apart } = declaredApart(fixedKept, run, twin);
+    // objects that end exactly as in a fault-free run of a busy controller (a short-lived world it never acted on): a destination, not a fault's mark
+    const busy: string[] = [];
+    const diffs = notApart.filter((d) => {
+      const ok = acceptedAlternative(d.id, d.change === 'extra' ? undefined : d.expected, d.change === 'missing' ? undefined : d.actual, learned);
+      if (ok) busy.push(d.id);
+      return !ok;
+    });
     const masked = fmtLearned(learned);
-    const fixed = { ...(left.length > 0 ? { fixedAtCreation: left } : {}), ...(apart.length > 0 ? { declaredApart: apart } : {}) };
-    if (diffs.length === 0) return { ok: true, ...(masked || left.length > 0 || apart.length > 0 ? { stats: { ...(masked ? { learned: masked } : {}), ...fixed } } : {}) };
+    const fixed = { ...(left.length > 0 ? { fixedAtCreation: left } : {}), ...(apart.length > 0 ? { declaredApart: apart } : {}), ...(busy.length > 0 ? { asWhenBusy: busy } : {}) };
+    if (diffs.length === 0) return { ok: true, ...(masked || left.length > 0 || apart.length > 0 || busy.length > 0 ? { stats: { ...(masked ? { learned: masked } : {}), ...fixed } } : {}) };
     const at = run.timing.tailStart;
     const expectedName = 'the fault-free run';
     const then = [`at ${fmtTime(at)}, after the settle phase, the state differed from the fault-free run's: ${diffs.slice(0, 3).map((d) => fmtDifference(d, expectedName)).join('; ')}${diffs.length > 3 ? `; and ${diffs.length - 3} more differences` : ''}`];
@@ -99,6 +117,7 @@ export const sameEndState = defineProperty<SameEndStateOptions>({
     if (m && m[1] !== 'downstream' && !m[2]!.includes('*')) then.push(lastActions(timelineOf(run), m[1]!, m[2]!.replace(/ #\d+$/, ''), at, run));
     if (masked) then.push(`${masked}, so they are not compared`);
     if (apart.length > 0) then.push(`not compared, because the user's action on them was refused in the fault-free run and accepted in this one: ${fmtList(apart, 3)}`);
+    if (busy.length > 0) then.push(`not compared, because they end as in a fault-free run whose controller was busy while its user replaced a short-lived declaration: ${fmtList(busy, 3)}`);
     if (left.length > 0) then.push(`not compared, because they were fixed when the object was made under another declaration of its owner and the API refuses to change them: ${fmtList(left, 3)}`);
     then.push('a reconciler that decides from current state (not from the events it happened to see) ends in the same state whatever faults it met');
     const sides = leafSides(d0);

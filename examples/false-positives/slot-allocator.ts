@@ -21,8 +21,10 @@ import { writeStatus } from './_shared/status.js';
  * pool had 4 slots is Bound after the pool went back to 2, and one that came only after is
  * Pending. That is what this case exercises: recovery false-alarmed on it (the earlier end state
  * has no grant), fixed in the oracle (`properties/_internals/held-by-others.ts`); same-end-state
- * still can, rarely (a fault that hides the pool's short-lived bigger size from the allocator:
- * the twin granted, the run could not; open, see the notes of session 7).
+ * did, rarely (a fault that hides the pool's short-lived bigger size from the allocator: the twin
+ * granted, the run could not), fixed in the harness: a fault-free run whose controller is busy
+ * while the user changes the pool within seconds ends as the run does, and same-end-state accepts
+ * objects that end exactly so (`busyWindows` in `src/harness/twin.ts`).
  *
  * Reservations are freed when their claim is gone: the reconcile of a claim that is not there
  * (or of one recreated under the name, another uid) removes the reservations made for that name

@@ -1,6 +1,7 @@
 import { diff } from '@vitest/utils/diff';
 import type { LearnedMasks } from '../../src/harness/property.js';
 import { PLACEMENT_FIELDS } from '../../src/environment/pod-lifecycle.js';
+import { stable } from './json.js';
 import { allPaths, dropPath, fmtPath, leafDiffs, nearest, parsePath, parsePattern, permutedArrays, sortAt, type PatternStep, type Segment } from './paths.js';
 
 /**
@@ -145,6 +146,55 @@ export function applyLearned(state: State, learned: LearnedMasks | undefined): S
     if (s && out.has(s[0])) out.set(s[0], maskValue(out.get(s[0]), s[1]));
   }
   return out;
+}
+
+/** An object that is not there, as an alternative. */
+const ABSENT = '<absent>';
+
+/** One object's value (or {@link ABSENT}) with the learned masks applied, as a string. */
+function maskedOne(id: string, value: unknown, learned: LearnedMasks | undefined): string {
+  if (value === undefined) return ABSENT;
+  const v = applyLearned(new Map([[id, value]]), learned).get(id);
+  return v === undefined ? ABSENT : stable(v);
+}
+
+/**
+ * Whole-object destinations of fault-free runs in which a busy controller never acted on a
+ * world its user soon replaced (src/harness/twin.ts, `busy`): per object that ends differently
+ * there than in the twin (after the masks learned from the other benign runs), both ends, as
+ * `<id>\u0000<value>` entries (the value before any learned mask, so masks learned later apply
+ * to it as to the runs). Not a mask: a run's object is accepted only when it ends exactly as in
+ * one of them (see {@link acceptedAlternative}).
+ */
+export function learnAlternatives(twin: State, busy: readonly State[], masks: LearnedMasks): string[] {
+  const out = new Set<string>();
+  const entry = (id: string, v: unknown) => `${id}\u0000${v === undefined ? ABSENT : stable(v)}`;
+  for (const b of busy) {
+    for (const id of new Set([...twin.keys(), ...b.keys()])) {
+      if (maskedOne(id, twin.get(id), masks) === maskedOne(id, b.get(id), masks)) continue;
+      out.add(entry(id, twin.get(id)));
+      out.add(entry(id, b.get(id)));
+    }
+  }
+  return [...out].sort();
+}
+
+/**
+ * Whether an object that differs between the twin and the run (`expected`/`actual` as compared,
+ * undefined when absent) ends, on both sides, as in one of the learned alternatives: the run
+ * reached a destination a fault-free run reaches.
+ */
+export function acceptedAlternative(id: string, expected: unknown, actual: unknown, learned: LearnedMasks | undefined): boolean {
+  const alts = (learned?.['alternatives'] ?? []).filter((e) => e.startsWith(`${id}\u0000`));
+  if (alts.length === 0) return false;
+  const ends = new Set(
+    alts.map((e) => {
+      const raw = e.slice(id.length + 1);
+      return maskedOne(id, raw === ABSENT ? undefined : JSON.parse(raw), learned);
+    }),
+  );
+  const side = (v: unknown) => (v === undefined ? ABSENT : stable(v));
+  return ends.has(side(expected)) && ends.has(side(actual));
 }
 
 /** The learned entries in words, for a report: `masked because fault-free runs disagree: …`. */

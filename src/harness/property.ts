@@ -179,6 +179,12 @@ export interface BenignRuns {
   twin: RunRecord[];
   /** Per extra run name: that run first, then its variations. */
   extras: Record<string, RunRecord[]>;
+  /**
+   * The twin's scenario run fault-free by a busy controller that never acted on a world its user
+   * replaced within seconds (a key waiting in the workqueue); empty when the workload has no such
+   * change. Only for properties that ask for it ({@link Property.learnsFromBusy}).
+   */
+  busy?: RunRecord[];
 }
 
 /** A configured property, ready to judge runs. @public */
@@ -192,6 +198,8 @@ export interface Property {
   probes(ctx?: ProbeContext): Probe[];
   /** A monitor that stops a run once this property's failure is certain (see {@link RunMonitor}). */
   monitor?(ctx?: ProbeContext): RunMonitor;
+  /** {@link Property.learn} is also given {@link BenignRuns.busy}. */
+  readonly learnsFromBusy?: boolean;
   /**
    * Extra scenarios to simulate for this run (see {@link ExtraRuns}); `{}` when none. The
    * harness calls it with the scenario being judged and passes the records to `judge`.
@@ -230,6 +238,8 @@ export interface PropertyDefinition<O extends object> {
   /** Stops a run early once the failure is certain (see {@link RunMonitor}); the judge must then judge the shortened run. */
   monitor?: (options: O, ctx: ProbeContext | undefined) => RunMonitor;
   extraRuns?: (scenario: Scenario, options: O) => ExtraRuns;
+  /** See {@link Property.learnsFromBusy}. @defaultValue false */
+  learnsFromBusy?: boolean;
   /** See {@link Property.learn}. */
   learn?: (benign: BenignRuns, options: O) => LearnedMasks;
   judge: (run: RunRecord, options: O, twin: RunRecord | undefined, extras: Readonly<Record<string, RunRecord>>, learned: LearnedMasks | undefined) => Verdict;
@@ -265,6 +275,7 @@ export function defineProperty<O extends object>(def: PropertyDefinition<O>): Pr
       ...(monitor ? { monitor: (ctx?: ProbeContext) => monitor(resolved, ctx) } : {}),
       extraRuns: (scenario) => (extraRuns ? extraRuns(scenario, resolved) : {}),
       ...(learn ? { learn: (benign: BenignRuns) => learn(benign, resolved) } : {}),
+      ...(def.learnsFromBusy ? { learnsFromBusy: true } : {}),
       judge: (run, twin, extras, learned) => def.judge(run, resolved, twin, extras ?? {}, learned),
       ...(problems ? { problems: () => problems(resolved) } : {}),
     };

@@ -5,7 +5,7 @@ import { resolveScenarioOptions, type Scenario } from './scenario.js';
 import { simulate, type SimulateOptions } from './simulate.js';
 import { runGuards } from './run-guards.js';
 import { reverseSimultaneous } from './user-actions.js';
-import { installVariation, LearnedCache, scenarioShape, TwinRunner, type BenignVariation } from './twin.js';
+import { inputKinds, installVariation, LearnedCache, scenarioShape, TwinRunner, type BenignVariation } from './twin.js';
 import { wireParagraph } from './wire-story.js';
 import { NEVER_EXITS } from './escape-verdict.js';
 
@@ -103,8 +103,8 @@ export class ScenarioRunner {
   }
 
   /** The benign runs of a scenario for a property: its twin and the twin's variations, and likewise for each extra run. */
-  private async benignRuns(twin: RunRecord, extras: Record<string, RunRecord> | undefined): Promise<BenignRuns> {
-    const out: BenignRuns = { twin: [twin, ...(await this.twins.variationsOf(twin.scenario))], extras: {} };
+  private async benignRuns(twin: RunRecord, extras: Record<string, RunRecord> | undefined, busy: boolean): Promise<BenignRuns> {
+    const out: BenignRuns = { twin: [twin, ...(await this.twins.variationsOf(twin.scenario))], extras: {}, ...(busy ? { busy: await this.twins.busyOf(twin.scenario, inputKinds(this.simulateOptions.controllers, twin.scenario)) } : {}) };
     for (const [name, r] of Object.entries(extras ?? {})) out.extras[name] = [r, ...(await this.twins.variationsOf(r.scenario))];
     return out;
   }
@@ -161,11 +161,11 @@ export class ScenarioRunner {
       const extras = await this.extraRuns(p, run.scenario);
       const t = p.needsTwin ? await getTwin() : undefined;
       // masks already learned for this shape first; learn this scenario's only when they are not enough
-      const shape = p.learn ? scenarioShape(run.scenario) : '';
+      const shape = p.learn ? scenarioShape(run.scenario, p.learnsFromBusy ? inputKinds(this.simulateOptions.controllers, run.scenario) : undefined) : '';
       let learned: LearnedMasks | undefined = p.learn ? this.learned.get(p.name, shape) : undefined;
       let verdict = judgeSafely(p, run, t, extras, learned);
       if (!verdict.ok && p.learn && t) {
-        const mine = learnSafely(p, await this.benignRuns(t, extras));
+        const mine = learnSafely(p, await this.benignRuns(t, extras, p.learnsFromBusy === true));
         if (mine) {
           learned = this.learned.add(p.name, shape, mine);
           verdict = judgeSafely(p, run, t, extras, learned);

@@ -1,6 +1,8 @@
-import { keyOf } from '../store/object.js';
+import { keyOf, type Json } from '../store/object.js';
+import { applyMergePatch } from '../store/merge-patch.js';
 import { stableStringify } from '../sim/hash.js';
 import { emptyFaultPlan } from './fault-plan.js';
+import type { ControllerDefinition } from '../runtime/define-controller.js';
 import type { LearnedMasks, RunRecord } from './property.js';
 import type { Scenario } from './scenario.js';
 import type { World } from './world.js';
@@ -36,6 +38,103 @@ export interface BenignVariation {
   reverse?: boolean;
   /** Deliver each event of an object at least this long after the object's previous one (two writes at one instant seen one at a time). */
   spreadMs?: number;
+  /** Hold the workers through each of the scenario's {@link busyWindows} (a busy controller). */
+  busy?: boolean;
+}
+
+/** The longest the `busy` variation keeps a controller's workers from taking a key (virtual ms). */
+export const BUSY_MAX_MS = 10_000;
+
+/**
+ * A stretch of a fault-free run through which a busy controller never reconciles: from a user
+ * action (`from`) to the next one (`until`, at index `action` of the workload), which changes the
+ * spec of an existing object of `kind`. @internal
+ */
+export interface BusyWindow {
+  from: number;
+  until: number;
+  kind: string;
+  action: number;
+}
+
+/** Whether `kind` is an input of `def`: neither its primary kind nor one it owns. */
+function readsOnly(def: ControllerDefinition, kind: string): boolean {
+  return def.for !== kind && !def.owns.includes(kind);
+}
+
+/**
+ * The kinds that are an input of at least one of the scenario's controllers (see
+ * {@link busyWindows}); without the definitions, none.
+ * @internal
+ */
+export function inputKinds(defs: readonly ControllerDefinition[] | undefined, s: Scenario): (kind: string) => boolean {
+  const names = new Set(s.controllers.map((c) => c.name));
+  const mine = (defs ?? []).filter((d) => names.has(d.name) && d.process === undefined);
+  return (kind) => mine.some((d) => readsOnly(d, kind));
+}
+
+/**
+ * Where the `busy` variation holds a controller's workers: before each user action that changes
+ * the spec of an existing object of an input kind (`isInput`: for some controller neither its
+ * primary kind nor one it owns: a pool it allocates from, a config it reads) — an update, a patch
+ * of its spec, an apply to it, not one that sets the spec it has — from the user's previous
+ * action, when that came at most {@link BUSY_MAX_MS} before. The world as it was between those two actions is superseded by the user before the
+ * controller acts on it: its keys wait (deduplicated) and are reconciled from the cache as it is
+ * after the change. Held: the controllers that read the kind without owning it.
+ *
+ * Why it is a history a healthy control plane produces: nothing bounds how long a key waits in a
+ * workqueue before a worker takes it. Workers busy with other keys, a slow API call, client-go's
+ * overall token bucket (10 qps, burst 100: the 200th key of a resync waits 10 s) keep it waiting
+ * for seconds, and a worker always reads the cache as it is when it starts. The informers are left
+ * alone (every event reaches the cache and the handlers, in order, on time) and so are the
+ * controller's own writes; nothing is lost, only reconciles start later. What it may hide, and
+ * why so little: only the user's own declarations (never what a controller or the environment
+ * wrote, whose transitions a controller must not miss for other reasons), only a state the same
+ * user replaced within {@link BUSY_MAX_MS}, and only from the controllers that read the changed
+ * kind without owning it (the others do not see it superseded). Never a change of a controller's
+ * primary object or of one it owns: a level-triggered controller ends as the latest declaration of
+ * those says, whatever it saw on the way, so an end that depends on which of its primary's specs
+ * it saw is an edge-triggered bug (test/properties/learned-masks.test.ts: an allocator that acts
+ * only on the first spec it sees), not a history; an input it only reads, such as a pool's size,
+ * may decide a first-come-first-served grant it then keeps (a PersistentVolume, a port, a seat),
+ * which is. Who uses it: same-end-state only, and only
+ * to accept a run whose objects end exactly as in such a run (`alternatives`), never to mask a
+ * path; recovery must not (a revert inside a window would look like no excursion at all).
+ * @internal
+ */
+export function busyWindows(s: Scenario, isInput: (kind: string) => boolean): BusyWindow[] {
+  const specs = new Map<string, string>();
+  const id = (kind: string, key: string) => `${kind} ${key}`;
+  // a generated name is never the key of a later action
+  const named = (m: { namespace?: string | undefined; name?: string | undefined }) => (m.name === undefined ? '' : keyOf({ ...(m.namespace !== undefined ? { namespace: m.namespace } : {}), name: m.name }));
+  for (const o of s.initialObjects) specs.set(id(o.kind, named(o.metadata)), stableStringify(o.spec ?? {}));
+  const ordered = s.workload.map((a, i) => ({ a, i })).sort((x, y) => x.a.at - y.a.at || x.i - y.i);
+  const out: BusyWindow[] = [];
+  let prevAt: number | undefined;
+  for (const { a, i } of ordered) {
+    let changed: { kind: string; spec: string } | undefined;
+    if (a.type === 'create' || a.type === 'apply') {
+      const k = id(a.object.kind, named(a.object.metadata));
+      const spec = stableStringify(a.object.spec ?? {});
+      if (!specs.has(k)) specs.set(k, spec);
+      else if (a.type === 'apply' && a.object.spec !== undefined && specs.get(k) !== spec) changed = { kind: a.object.kind, spec };
+      if (changed) specs.set(k, spec);
+    } else if (a.type === 'update' || (a.type === 'patch' && a.patch['spec'] !== undefined)) {
+      const k = id(a.kind, a.key);
+      const cur = specs.get(k);
+      if (cur !== undefined) {
+        const spec = a.type === 'update' ? stableStringify(a.spec) : stableStringify(applyMergePatch(JSON.parse(cur) as Json, a.patch['spec'] as Json));
+        if (spec !== cur) {
+          changed = { kind: a.kind, spec };
+          specs.set(k, spec);
+        }
+      }
+    } else if (a.type === 'delete') specs.delete(id(a.kind, a.key));
+    else if (a.type === 'recreate' && a.object) specs.set(id(a.kind, a.key), stableStringify(a.object.spec ?? {}));
+    if (changed && isInput(changed.kind) && prevAt !== undefined && prevAt < a.at && a.at - prevAt <= BUSY_MAX_MS) out.push({ from: prevAt, until: a.at, kind: changed.kind, action: i });
+    if (prevAt === undefined || a.at > prevAt) prevAt = a.at;
+  }
+  return out;
 }
 
 /** Who wrote each resource version (`store:write` actors), read from the trace as it grows. */
@@ -59,6 +158,9 @@ export const BENIGN_VARIATIONS: readonly BenignVariation[] = [
   { seed: 2, jitterMs: 700, shuffleLists: true, resyncAt: 0.5 },
   { seed: 3, jitterMs: 300, shuffleLists: true, spreadMs: 50 },
 ];
+
+/** The `busy` variation: no other change (the informers on time, lists in store order). @internal */
+export const BUSY_VARIATION: BenignVariation = { seed: 4, jitterMs: 0, shuffleLists: false, busy: true };
 
 /**
  * Installs a variation in a world (seams act in the fault window only, like faults). `resyncAt`
@@ -101,6 +203,7 @@ export function installVariation(world: World, v: BenignVariation, faultWindowMs
       return { type: 'shuffle', seed: rng.int(1, 1_000_000) };
     },
   });
+  if (v.busy) holdThroughWindows(world, busyWindows(world.scenario, () => true).filter((w) => w.until < faultWindowMs));
   if (v.resyncAt !== undefined) {
     const at = v.resyncAt < 1 ? Math.round(v.resyncAt * faultWindowMs) : v.resyncAt;
     world.kernel.at(at, () => {
@@ -111,19 +214,36 @@ export function installVariation(world: World, v: BenignVariation, faultWindowMs
 }
 
 /**
+ * Holds the workers of every controller watching the window's kind from its start until the
+ * user's superseding change has reached their caches (one watch latency, and a millisecond for
+ * the handlers), then lets them take the keys that waited.
+ */
+function holdThroughWindows(world: World, windows: readonly BusyWindow[]): void {
+  for (const w of windows) {
+    world.kernel.at(w.from, () => {
+      const held = world.managers.flatMap((m) => m.live()).filter((inst) => inst.watches(w.kind) && readsOnly(inst.def, w.kind));
+      for (const inst of held) inst.hold(true);
+      world.kernel.at(w.until + world.options.watchLatencyMs + 1, () => {
+        for (const inst of held) inst.hold(false);
+      });
+    });
+  }
+}
+
+/**
  * The shape of a scenario, for caching what benign runs teach: controllers, environment, objects
  * and the sequence of actions, without their times, the seed or the faults.
  * @internal
  */
-export function scenarioShape(s: Scenario): string {
-  const workload = s.workload
-    .map((a, i) => ({ a, i }))
-    .sort((x, y) => x.a.at - y.a.at || x.i - y.i)
-    .map(({ a }) => {
+export function scenarioShape(s: Scenario, isInput: (kind: string) => boolean = () => false): string {
+  const ordered = s.workload.map((a, i) => ({ a, i })).sort((x, y) => x.a.at - y.a.at || x.i - y.i);
+  const workload = ordered.map(({ a }) => {
       const { at: _at, ...rest } = a;
       return rest;
     });
-  return stableStringify({ controllers: s.controllers, environment: s.environment ?? [], initialObjects: s.initialObjects, workload, options: s.options ?? {} });
+  // which changes a busy controller may not have acted on before: alternatives learned from them hold only there
+  const busy = busyWindows(s, isInput).map((w) => ordered.findIndex((x) => x.i === w.action));
+  return stableStringify({ controllers: s.controllers, environment: s.environment ?? [], initialObjects: s.initialObjects, workload, options: s.options ?? {}, ...(busy.length > 0 ? { busy } : {}) });
 }
 
 /** A least-recently-used map. */
@@ -156,6 +276,7 @@ class Lru<V> {
 export class TwinRunner {
   private readonly cache: Lru<Promise<RunRecord>>;
   private readonly benign: Lru<Promise<RunRecord[]>>;
+  private readonly busy: Lru<Promise<RunRecord[]>>;
   /** Benign simulations run. */
   benignSimulations = 0;
 
@@ -166,6 +287,7 @@ export class TwinRunner {
   ) {
     this.cache = new Lru(capacity);
     this.benign = new Lru(capacity);
+    this.busy = new Lru(capacity);
   }
 
   /** The twin run of `scenario` (the scenario itself when it has no faults: it is its own twin). */
@@ -186,6 +308,20 @@ export class TwinRunner {
         out.push(await runVariation(twin, v));
       }
       return out;
+    });
+  }
+
+  /**
+   * The fault-free run of `scenario` under the `busy` variation, when it has {@link busyWindows}
+   * (else none): asked for only by the properties that accept its end states (same-end-state).
+   */
+  busyOf(scenario: Scenario, isInput: (kind: string) => boolean): Promise<RunRecord[]> {
+    const runVariation = this.runVariation;
+    const twin = twinScenario(scenario);
+    if (!runVariation || busyWindows(twin, isInput).length === 0) return Promise.resolve([]);
+    return this.memo(this.busy, twin, async () => {
+      this.benignSimulations++;
+      return [await runVariation(twin, BUSY_VARIATION)];
     });
   }
 
@@ -229,7 +365,7 @@ export class LearnedCache {
       const property = key.slice(0, key.indexOf('\u0000'));
       let set = per.get(property);
       if (!set) per.set(property, (set = new Set()));
-      for (const [name, list] of Object.entries(masks)) for (const m of list) set.add(name === 'paths' ? m : `${m} (${name})`);
+      for (const [name, list] of Object.entries(masks)) for (const m of list) set.add(name === 'paths' ? m : name === 'alternatives' ? `${m.slice(0, m.indexOf('\u0000'))} (ends as in a fault-free run of a busy controller)` : `${m} (${name})`);
     }
     return [...per].map(([property, set]) => ({ property, masks: [...set].sort() })).filter((x) => x.masks.length > 0);
   }

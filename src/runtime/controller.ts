@@ -25,6 +25,12 @@ export class ControllerInstance implements ClientOwner {
   alive = true;
   /** Workers may take keys (false while not leader). */
   active = true;
+  /**
+   * While above 0 the workers take no key, as when they are all busy elsewhere: keys wait in the
+   * queue (deduplicated) and are reconciled from the cache as it is when the hold ends. Only a
+   * benign variation of a fault-free run sets it (src/harness/twin.ts, `busy`); never a fault.
+   */
+  private holds = 0;
   callSeq = 0;
   readonly queue: WorkQueue;
   private readonly informers = new Map<string, Informer>();
@@ -249,7 +255,7 @@ export class ControllerInstance implements ClientOwner {
   };
 
   private dispatch(): void {
-    while (this.alive && this.active && this.busy < this.def.maxConcurrentReconciles) {
+    while (this.alive && this.active && this.holds === 0 && this.busy < this.def.maxConcurrentReconciles) {
       const key = this.queue.get();
       if (key === undefined) return;
       this.run(key);
@@ -361,6 +367,17 @@ export class ControllerInstance implements ClientOwner {
   catchUp(kind: string): void {
     for (const inf of this.informers.values()) if (inf.kind === kind) inf.relist();
     this.process?.expireWatches?.(kind);
+  }
+
+  /** Holds the workers (`true`) or lets them go again (`false`); holds nest. */
+  hold(on: boolean): void {
+    this.holds = Math.max(0, this.holds + (on ? 1 : -1));
+    if (this.holds === 0) this.pump();
+  }
+
+  /** Whether one of this instance's informers watches `kind` (its decisions may read it). */
+  watches(kind: string): boolean {
+    return this.informers.has(kind);
   }
 
   setActive(active: boolean): void {
