@@ -25,6 +25,7 @@ import { certificateEvents } from './certificate-events.js';
 import { conditionStatus } from './condition-status.js';
 import { configRevisions } from './config-revisions.js';
 import { configRollout } from './config-rollout.js';
+import { cronTask } from './cron-task.js';
 import { domainVerification } from './domain-verification.js';
 import { featureFlags } from './feature-flags.js';
 import { fleetTeardown } from './fleet-teardown.js';
@@ -67,6 +68,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   conditionStatus,
   configRevisions,
   configRollout,
+  cronTask,
   domainVerification,
   featureFlags,
   fleetTeardown,

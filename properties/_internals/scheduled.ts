@@ -14,7 +14,8 @@ import type { ReconcileSpan, Timeline } from './timeline.js';
  * reconcile changed something, the reconciles of that key that follow (the events of its own
  * writes, the Job the environment runs, an old Job deleted) are its consequences, except one an
  * event of a consequence's own write started: a reconcile that feeds itself is a hot loop
- * whatever began it. The environment moving on its own (a Job the controller created earlier
+ * whatever began it, unless the environment moved too (its write is among the events the one
+ * reconcile answers). The environment moving on its own (a Job the controller created earlier
  * finishing) starts such consequences too: the world changed, no re-reconcile of an unchanged one.
  * @internal
  */
@@ -83,9 +84,12 @@ export function scheduledWork(tl: Timeline, from: number): Set<ReconcileSpan> {
       if (changing.has(span)) unsettled.add(k);
       continue;
     }
-    // started by the event of a consequence's write to an object it changes again: a loop feeding itself, no consequence
+    // started by the event of a consequence's write to an object it changes again: a loop feeding itself, no consequence;
+    // unless the environment moved too: events of one key collapse into one reconcile, which answers all of them
+    // (a status read from the cache behind a Job just created, written again once the Job is there and running)
     const changes = changing.get(span);
-    const feeds = changes !== undefined && started.some((w) => w.span !== undefined && consequences.has(w.span) && changes.has(w.object));
+    const moved = started.some((w) => w.actor.startsWith('environment:'));
+    const feeds = !moved && changes !== undefined && started.some((w) => w.span !== undefined && consequences.has(w.span) && changes.has(w.object));
     if (!feeds) consequences.add(span);
     else unsettled.add(k);
   }

@@ -15,49 +15,57 @@ export const WORKLOAD_KINDS: readonly string[] = ['Deployment', 'StatefulSet', '
  * @public
  */
 export function workloadReady(o: StoredObject): true | string {
-  const name = `${o.kind} ${keyOf(o.metadata)}`;
-  if (o.metadata.deletionTimestamp !== undefined) return `${name} is being deleted`;
-  const observed = statusNumber(o, 'observedGeneration');
-  // built only when the object is otherwise ready (this runs on every write a probe sees)
-  const staleOrReady = (): true | string => (observed < o.metadata.generation ? `${name}: status.observedGeneration ${observed} < generation ${o.metadata.generation} (its controller has not seen the latest spec)` : true);
+  // the name and the phrases are built only for an answer that needs them: this runs on every write a probe sees
+  if (o.metadata.deletionTimestamp !== undefined) return `${nameOf(o)} is being deleted`;
   switch (o.kind) {
     case 'Deployment': {
       const c = findCondition(o, 'Available');
-      if (c?.status !== 'True') return `${name}: Available=${c?.status ?? 'unset'} (${statusNumber(o, 'availableReplicas')}/${specNumber(o, 'replicas', 1)} available)`;
-      return staleOrReady();
+      if (c?.status !== 'True') return `${nameOf(o)}: Available=${c?.status ?? 'unset'} (${statusNumber(o, 'availableReplicas')}/${specNumber(o, 'replicas', 1)} available)`;
+      return staleOrReady(o);
     }
     case 'StatefulSet':
     case 'ReplicaSet': {
       const field = o.kind === 'StatefulSet' ? 'readyReplicas' : 'availableReplicas';
       const want = specNumber(o, 'replicas', 1);
       const have = statusNumber(o, field);
-      if (have < want) return `${name}: ${field} ${have}/${want}`;
-      return staleOrReady();
+      if (have < want) return `${nameOf(o)}: ${field} ${have}/${want}`;
+      return staleOrReady(o);
     }
     case 'DaemonSet': {
       const want = statusNumber(o, 'desiredNumberScheduled');
       const have = statusNumber(o, 'numberReady');
-      return have >= want ? staleOrReady() : `${name}: numberReady ${have}/${want}`;
+      return have >= want ? staleOrReady(o) : `${nameOf(o)}: numberReady ${have}/${want}`;
     }
     case 'Job': {
       const c = findCondition(o, 'Complete');
-      return c?.status === 'True' ? true : `${name}: not Complete (${statusNumber(o, 'succeeded')} succeeded, ${statusNumber(o, 'active')} active, ${statusNumber(o, 'failed')} failed)`;
+      return c?.status === 'True' ? true : `${nameOf(o)}: not Complete (${statusNumber(o, 'succeeded')} succeeded, ${statusNumber(o, 'active')} active, ${statusNumber(o, 'failed')} failed)`;
     }
     case 'Pod': {
       const c = findCondition(o, 'Ready');
       if (c?.status === 'True') return true;
       const phase = typeof o.status['phase'] === 'string' ? o.status['phase'] : 'no phase';
-      return `${name}: Ready=${c?.status ?? 'unset'} (${phase}${restarts(o)})`;
+      return `${nameOf(o)}: Ready=${c?.status ?? 'unset'} (${phase}${restarts(o)})`;
     }
     case 'PersistentVolumeClaim': {
       const phase = o.status['phase'];
-      return phase === 'Bound' ? true : `${name}: phase ${typeof phase === 'string' ? phase : 'unset'}, not Bound`;
+      return phase === 'Bound' ? true : `${nameOf(o)}: phase ${typeof phase === 'string' ? phase : 'unset'}, not Bound`;
     }
     default: {
       const c = findCondition(o, 'Ready') ?? findCondition(o, 'Available');
-      return c?.status === 'True' ? true : `${name}: ${c ? `${c.type}=${c.status}` : 'no Ready or Available condition'}`;
+      return c?.status === 'True' ? true : `${nameOf(o)}: ${c ? `${c.type}=${c.status}` : 'no Ready or Available condition'}`;
     }
   }
+}
+
+/** `Kind namespace/name`, as the phrases of {@link workloadReady} name an object. */
+function nameOf(o: StoredObject): string {
+  return `${o.kind} ${keyOf(o.metadata)}`;
+}
+
+/** Ready, unless its status was written for an older generation. */
+function staleOrReady(o: StoredObject): true | string {
+  const observed = statusNumber(o, 'observedGeneration');
+  return observed < o.metadata.generation ? `${nameOf(o)}: status.observedGeneration ${observed} < generation ${o.metadata.generation} (its controller has not seen the latest spec)` : true;
 }
 
 function restarts(pod: StoredObject): string {

@@ -1,5 +1,5 @@
 import { isStoreError, type StoreErrorReason } from '../store/errors.js';
-import { keyOf, parseKey, type NewObject, type StoredObject } from '../store/object.js';
+import { cloneJson, keyOf, parseKey, type NewObject, type StoredObject } from '../store/object.js';
 import type { ScheduledEvent } from '../sim/scheduler.js';
 import type { UserWriteInfo } from '../runtime/seams.js';
 import type { WorkloadAction } from './scenario.js';
@@ -24,13 +24,20 @@ export const USER_RETRY = { firstMs: 1000, maxMs: 10_000 } as const;
 const PASSING: ReadonlySet<string> = new Set<StoreErrorReason | 'Terminating'>(['Conflict', 'InternalError', 'ServiceUnavailable', 'TooManyRequests', 'Timeout', 'Terminating']);
 
 /** A rejection of a user attempt: the API's reason, and Retry-After when the server sent one. */
-class Rejected extends Error {
+class Rejected {
+  // not an Error: it never leaves this module (runAttempt turns it into a trace entry), so it
+  // needs no stack, and capturing one cost more than the rest of a rejected attempt
   constructor(
     readonly reason: string,
     readonly retryAfterSeconds?: number,
-  ) {
-    super(reason);
-  }
+  ) {}
+}
+
+/** The live object as the user reads it (a copy), or the action is rejected NotFound, as `store.get` would (without building its error). */
+function current(store: World['store'], kind: string, key: string): StoredObject {
+  const o = store.peek(kind, keyOf(parseKey(key)));
+  if (o === undefined) throw new Rejected('NotFound');
+  return cloneJson(o);
 }
 
 /**
@@ -175,7 +182,7 @@ function perform(world: World, a: Exclude<WorkloadAction, { type: 'deleteOwned' 
       return;
     }
     case 'update': {
-      const cur = store.get(a.kind, parseKey(a.key));
+      const cur = current(store, a.kind, a.key);
       write(world, a, attempt, 'update', a.kind, a.key, () => store.update('user', { ...cur, spec: a.spec }));
       return;
     }
@@ -186,12 +193,12 @@ function perform(world: World, a: Exclude<WorkloadAction, { type: 'deleteOwned' 
       write(world, a, attempt, 'delete', a.kind, a.key, () => store.delete('user', a.kind, parseKey(a.key)));
       return;
     case 'reapply': {
-      const cur = store.get(a.kind, parseKey(a.key));
+      const cur = current(store, a.kind, a.key);
       write(world, a, attempt, 'update', a.kind, a.key, () => store.update('user', { ...cur, metadata: { ...cur.metadata, resourceVersion: '' } }));
       return;
     }
     case 'removeFinalizer': {
-      const cur = store.get(a.kind, parseKey(a.key));
+      const cur = current(store, a.kind, a.key);
       write(world, a, attempt, 'update', a.kind, a.key, () => store.update('user', { ...cur, metadata: { ...cur.metadata, finalizers: cur.metadata.finalizers.filter((f) => f !== a.finalizer) } }));
       return;
     }

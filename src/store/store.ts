@@ -8,7 +8,7 @@ import { applyMergePatch } from './merge-patch.js';
 import { cloneJson, contentEqual, contentOf, jsonEqual, keyOf, type Json, type JsonObject, type NewObject, type ObjectRef, type StoredObject } from './object.js';
 import { checkUid, deletePreconditionConflict, resourceVersionConflict } from './preconditions.js';
 import { generateNameSuffix, prepareForCreate, prepareForDeletion, prepareForPatch, prepareForStatusUpdate, prepareForUpdate } from './strategy.js';
-import { immutabilityErrors, type ValidationOptions } from './immutability.js';
+import { immutabilityErrors, type FieldError, type ValidationOptions } from './immutability.js';
 import { contentErrors, fieldErrorsText, invalidName, invalidObject, invalidTransition } from './validation.js';
 import { WatchHub, type KindWatch, type Watch, type WatchEvent } from './watch.js';
 import type { WriteRecord, WriteVerb } from './write-record.js';
@@ -118,6 +118,11 @@ export class ObjectStore {
   /** Immutable snapshot or undefined; for the simulation's own consumers (no copy). @internal */
   peek(kind: string, key: string): StoredObject | undefined {
     return this.kinds.get(kind)?.objects.get(key);
+  }
+
+  /** How many objects of a kind there are (no list built). @internal */
+  count(kind: string): number {
+    return this.kinds.get(kind)?.objects.size ?? 0;
   }
 
   /** Immutable snapshots of every object of a kind, in insertion order (no copy). @internal */
@@ -366,7 +371,13 @@ export class ObjectStore {
       throw err;
     }
     const invalid = invalidObject(next, cur) ?? invalidTransition(cur, next);
-    const fields = invalid === undefined ? [...contentErrors(next), ...immutabilityErrors(cur, next, this.validation)] : [];
+    // no array built per write for the usual answer, no error at all
+    let fields: FieldError[] = [];
+    if (invalid === undefined) {
+      const content = contentErrors(next);
+      const immutable = immutabilityErrors(cur, next, this.validation);
+      fields = content.length === 0 ? immutable : immutable.length === 0 ? content : [...content, ...immutable];
+    }
     if (invalid !== undefined || fields.length > 0) {
       this.recordError(actor, verb, kind, key, 'Invalid', cur.metadata.uid);
       throw new InvalidError(`${kind} "${key}": ${invalid ?? fieldErrorsText(fields)}`, fields);
