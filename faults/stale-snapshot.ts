@@ -100,7 +100,9 @@ export const staleSnapshot = defineFault({
         const n = relists++;
         const e = lists.get(n)?.find((x) => x.target === undefined || x.target === i.controller);
         if (!e) return undefined;
-        const versionsBack = int(e.params, 'versionsBack', 1, 1, 1_000_000);
+        // an answer is never older than the client asked for: a list that cannot lag is no injection
+        const versionsBack = Math.min(int(e.params, 'versionsBack', 1, 1, 1_000_000), i.rv - i.notOlderThan);
+        if (versionsBack <= 0) return undefined;
         const catchUpMs = int(e.params, 'catchUpMs', 0, 0, 3_600_000);
         fired({ nth: n, controller: i.controller, replica: i.replica, objectKind: i.kind, list: true, reason: restarted ? 'restart' : 'relist', versionsBack, catchUpMs });
         return { type: 'lagging', versionsBack, catchUpMs };

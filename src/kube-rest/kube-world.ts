@@ -129,9 +129,9 @@ function hooksOf(env: RuntimeEnv, world: () => KubeWorld): KubeApiHooks {
       if (!kinds) listed.set(r, (kinds = new Set()));
       const reason = kinds.has(i.kind) ? 'relist' : 'list';
       kinds.add(i.kind);
-      const d = seams.decideInformerList({ t: kernel.now(), controller: r.name, replica: r.replica, kind: i.kind, reason, seq: seams.informerListSeq++ });
-      if (d.type !== 'lagging') return undefined;
       const cur = env.store.currentResourceVersion();
+      const d = seams.decideInformerList({ t: kernel.now(), controller: r.name, replica: r.replica, kind: i.kind, reason, seq: seams.informerListSeq++, rv: cur, notOlderThan: i.notOlderThan });
+      if (d.type !== 'lagging') return undefined;
       const at = Math.max(0, i.notOlderThan, cur - d.versionsBack);
       const objects = at < cur ? env.store.snapshotAt(i.kind, at) : undefined;
       if (!objects) return undefined; // the replica is not behind, or the history no longer reaches back

@@ -126,12 +126,12 @@ export class Informer {
     let rv = store.currentResourceVersion();
     let lagging: number | undefined;
     if (seams.hasInformerListHooks) {
-      const d = seams.decideInformerList({ t: kernel.now(), controller: this.options.controller, replica: this.options.replica, kind: this.options.kind, reason, seq: seams.informerListSeq++ });
       // client-go relists with resourceVersion = the last one it observed, which an API server
       // answers with data at least that fresh: a lagging replica may be behind the API server but
       // never behind this informer. Only a new process's first list (resourceVersion=0) can go
       // back in time (the Sieve case).
       const floor = reason === 'relist' ? this.lastRv : 0;
+      const d = seams.decideInformerList({ t: kernel.now(), controller: this.options.controller, replica: this.options.replica, kind: this.options.kind, reason, seq: seams.informerListSeq++, rv, notOlderThan: floor });
       const at = d.type === 'lagging' ? Math.max(0, floor, rv - d.versionsBack) : rv;
       const snap = d.type === 'lagging' && at < rv ? store.snapshotAt(this.options.kind, at) : undefined;
       if (d.type === 'lagging' && snap) {

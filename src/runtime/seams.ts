@@ -97,6 +97,10 @@ export interface InformerListInfo {
   reason: 'list' | 'relist';
   /** Index among all informer lists of the run (0-based). */
   seq: number;
+  /** The API server's resourceVersion now. */
+  rv: number;
+  /** The oldest resourceVersion an answer may have: what the client asked for ("not older than"; 0: any). */
+  notOlderThan: number;
 }
 /**
  * `lagging`: the list comes from an API server replica `versionsBack` resourceVersions behind,

@@ -73,7 +73,12 @@ describe('stale-snapshot after a restart (a lagging replica serves the initial l
     const back = { kind: 'stale-snapshot', nth: 0, params: { versionsBack: 8, list: true, catchUpMs: 2000 } };
     const { faults: _f, ...rest } = lawCase.options ?? {};
     const { run } = await simulate(singleChildScenario(singleChildCorrect.name, plan(gone, back)), { tailMs: 0, ...rest, controllers: [singleChildCorrect], faults: [staleSnapshot, watchDisconnect] });
-    expect(run.trace.find((e) => e.type === 'fault:inject' && e['kind'] === 'stale-snapshot')).toMatchObject({ list: true, reason: 'relist' });
+    const injected = run.trace.find((e) => e.type === 'fault:inject' && e['kind'] === 'stale-snapshot')!;
+    expect(injected).toMatchObject({ list: true, reason: 'relist' });
+    // the story tells the lag the list had, not the 8 the plan asked for
+    const relist = run.trace.find((e) => e.type === 'informer:relist' && e['lagging'] !== undefined)!;
+    expect(injected['versionsBack']).toBe(relist['lagging']);
+    expect(relist['lagging']).toBeLessThan(8);
     expect(run.trace.some((e) => e.type === 'informer:time-travel')).toBe(false);
     expect(watchViolations(run.trace)).toEqual([]);
     expect(judgeSingleChild(run)).toBe(true);
