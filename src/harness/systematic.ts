@@ -224,8 +224,13 @@ function defaultBases(
   actions: readonly WorkloadActionType[],
 ): Scenario[] {
   const window = options.faultWindowMs ?? 30_000;
-  const change = (at: number, kind: string, key: string, spec: JsonObject): WorkloadAction | undefined =>
-    actions.includes('update') ? { at, type: 'update', kind, key, spec } : actions.includes('patch') ? { at, type: 'patch', kind, key, patch: { spec } } : undefined;
+  // from one spec to another: by update, else by merge patch (the keys only `from` has set to null), else not at all
+  const change = (at: number, kind: string, key: string, from: JsonObject, to: JsonObject): WorkloadAction | undefined =>
+    actions.includes('update')
+      ? { at, type: 'update', kind, key, spec: to }
+      : actions.includes('patch')
+        ? { at, type: 'patch', kind, key, patch: { spec: { ...Object.fromEntries(Object.keys(from).map((k) => [k, null])), ...to } } }
+        : undefined;
   return objects.map((t, i) => {
     const specs = fc.sample(t.spec, { seed: 42 + i, numRuns: 8 });
     const first = specs[0]!;
@@ -245,9 +250,8 @@ function defaultBases(
       ...(t.status !== undefined ? { status: t.status } : {}),
     };
     const workload: WorkloadAction[] = [{ at: 0, type: 'create', object }];
-    const there = other && change(Math.round(window / 4), t.kind, key, other);
-    // back by merge patch: the keys only the other spec has are removed (null)
-    const back = other && change(Math.round(window / 2), t.kind, key, actions.includes('update') ? first : { ...Object.fromEntries(Object.keys(other).map((k) => [k, null])), ...first });
+    const there = other && change(Math.round(window / 4), t.kind, key, first, other);
+    const back = other && change(Math.round(window / 2), t.kind, key, other, first);
     if (there && back) workload.push(there, back);
     if (actions.includes('reapply')) workload.push({ at: Math.round((3 * window) / 4), type: 'reapply', kind: t.kind, key });
     // and one with a second object of the kind, created later: what one object does to another's
