@@ -34,6 +34,8 @@ describe('steadystate check', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^PASS level-triggered: 25 runs, seed 3; every property held: convergence/);
     expect(r.stdout).toMatch(/reconciles and .* store writes per object/);
+    // behaviour coverage and its growth, up to the last run
+    expect(r.stdout).toMatch(/\n {2}behaviour coverage \(swarm\): (\d+) distinct behaviours; growth \d+ after run \d+, .*\b\1 after run 25\n/);
     expect(r.stdout).not.toMatch(/\u001b\[/); // NO_COLOR and not a TTY
     expect(r.stderr).toMatch(/steadystate check level-triggered: 25 runs, 0 failed/);
     const files = readdirSync(join(dir, 'reports')).sort();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { check, toReportModel } from '../../src/index.js';
 import { markdown } from '../../src/report/markdown.js';
+import { passSummary } from '../../src/report/pass-summary.js';
 import { html } from '../../src/report/html.js';
 import { loadChartAssets } from '../../src/report/chart-assets.js';
 import { allFaults } from '../../faults/index.js';
@@ -47,6 +48,10 @@ describe("check({ search: 'guided' })", () => {
     expect(b.growth.at(-1)).toEqual([80, b.facts]);
     for (let i = 1; i < b.growth.length; i++) expect(b.growth[i]![1]).toBeGreaterThanOrEqual(b.growth[i - 1]![1]);
     expect(markdown(toReportModel(r))).toMatch(/## Behaviour coverage\n\n\d+ distinct behaviours .* over 80 generated runs, guided search: \d+ mutants of \d+ coverage-adding runs/);
+    // the text pass summary (CLI, verbose check) says how coverage grew, ending at the last run
+    if (!r.ok) return;
+    const line = passSummary(r).find((l) => l.startsWith('behaviour coverage'));
+    expect(line).toMatch(new RegExp(`^behaviour coverage \\(guided: ${b.mutants} mutants of ${b.pool} coverage-adding runs\\): ${b.facts} distinct behaviours; growth \\d+ after run \\d+, .*${b.facts} after run 80$`));
     // the HTML pass report draws the curve: one point per growth step, ending at the last run's count
     const page = html(toReportModel(r), loadChartAssets());
     expect(page).toContain(`aria-label="distinct behaviours after each run: ${b.facts} after run 80"`);
