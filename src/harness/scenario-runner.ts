@@ -45,6 +45,8 @@ export interface JudgeOptions {
   earlyStop?: boolean;
   /** Judge every property instead of stopping at the first failure (false-alarm measurements). @defaultValue false */
   all?: boolean;
+  /** Let the runner's `observe` (behaviour coverage) watch the run: only runs whose facts are read need it, not shrink candidates. @defaultValue false */
+  observe?: boolean;
 }
 
 /** Per property, over the runs a check counted: how many it judged, how many it could not (and why), and the wall ms its judge took. @internal */
@@ -80,10 +82,17 @@ export class ScenarioRunner {
   /** Whether runs may stop early (property monitors); a check whose early stop a full run disproved turns it off. */
   earlyStop = true;
 
+  private readonly simulateOptions: SimulateOptions;
+  /** Watches the worlds of the runs judged with `observe` (behaviour coverage); twins, re-runs and extra runs go unwatched. */
+  private readonly observe: SimulateOptions['observe'];
+
   constructor(
-    private readonly simulateOptions: SimulateOptions,
+    simulateOptions: SimulateOptions,
     readonly properties: readonly Property[],
   ) {
+    const { observe, ...rest } = simulateOptions;
+    this.simulateOptions = rest;
+    this.observe = observe;
     // twins are complete runs: a differential property compares whole end states
     this.twins = new TwinRunner(
       (s) => this.simulate(s, this.properties, false),
@@ -113,20 +122,20 @@ export class ScenarioRunner {
    * Runs one scenario with the probes of `properties`; with `earlyStop`, their monitors may end
    * it once a failure is certain (the same scenario stops at the same point every time).
    */
-  async simulate(scenario: Scenario, properties: readonly Property[] = this.properties, earlyStop = this.earlyStop, interruptible = false): Promise<RunRecord> {
+  async simulate(scenario: Scenario, properties: readonly Property[] = this.properties, earlyStop = this.earlyStop, interruptible = false, observe = false): Promise<RunRecord> {
     this.simulations++;
     this.onSimulate?.(scenario);
     const interrupt = interruptible ? this.shouldInterrupt : undefined;
     const beat = this.onHeartbeat;
     const onYield = interrupt || beat ? () => (beat?.(), interrupt?.() === true) : undefined;
-    const { run } = await simulate(scenario, { ...this.simulateOptions, properties, earlyStop, ...(onYield ? { onYield } : {}) });
+    const { run } = await simulate(scenario, { ...this.simulateOptions, properties, earlyStop, ...(onYield ? { onYield } : {}), ...(observe && this.observe ? { observe: this.observe } : {}) });
     return run;
   }
 
   /** Runs and judges one scenario; stops at the first property that fails. */
   async judge(scenario: Scenario, options: JudgeOptions = {}): Promise<ScenarioOutcome> {
     const properties = options.properties ?? this.properties;
-    const run = await this.simulate(scenario, properties, options.earlyStop ?? this.earlyStop, options.interruptible ?? false);
+    const run = await this.simulate(scenario, properties, options.earlyStop ?? this.earlyStop, options.interruptible ?? false, options.observe ?? false);
     return this.judgeRun(run, options);
   }
 
