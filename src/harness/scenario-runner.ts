@@ -163,6 +163,9 @@ export class ScenarioRunner {
     // a run stopped early is judged by the property whose failure was certain (the others would judge a cut-short run)
     const stopped = run.timing.stoppedEarly;
     const judges = stopped ? properties.filter((p) => p.name === stopped.property) : properties;
+    // the scenario's shapes (with and without busy windows), made once and only when a learned mask is looked up
+    const shapes: (string | undefined)[] = [];
+    const shapeOf = (busy: boolean) => (shapes[busy ? 1 : 0] ??= scenarioShape(run.scenario, busy ? inputKinds(this.simulateOptions.controllers, run.scenario) : undefined));
     // the run guards first: a run that escaped the simulation says nothing its properties could judge
     for (const p of [...runGuards.filter((g) => !judges.includes(g)), ...judges]) {
       const clock = this.simulateOptions.wallClock;
@@ -170,13 +173,12 @@ export class ScenarioRunner {
       const extras = await this.extraRuns(p, run.scenario);
       const t = p.needsTwin ? await getTwin() : undefined;
       // masks already learned for this shape first; learn this scenario's only when they are not enough
-      const shape = p.learn ? scenarioShape(run.scenario, p.learnsFromBusy ? inputKinds(this.simulateOptions.controllers, run.scenario) : undefined) : '';
-      let learned: LearnedMasks | undefined = p.learn ? this.learned.get(p.name, shape) : undefined;
+      let learned: LearnedMasks | undefined = p.learn && this.learned.learnedFor(p.name) ? this.learned.get(p.name, shapeOf(p.learnsFromBusy === true)) : undefined;
       let verdict = judgeSafely(p, run, t, extras, learned);
       if (!verdict.ok && p.learn && t) {
         const mine = learnSafely(p, await this.benignRuns(t, extras, p.learnsFromBusy === true));
         if (mine) {
-          learned = this.learned.add(p.name, shape, mine);
+          learned = this.learned.add(p.name, shapeOf(p.learnsFromBusy === true), mine);
           verdict = judgeSafely(p, run, t, extras, learned);
         }
       }
