@@ -91,15 +91,28 @@ export function sampleObjects(objects: Iterable<StoredObject>): { objects: Sampl
  * kinds (a harness that passes no probe context), objects of any kind that report one count.
  */
 export function esrProbe(kinds: readonly string[] | undefined): (view: WorldView) => ProbeResult {
+  // the objects of the last sample and what was made of them: the view's objects are immutable
+  // snapshots, so the same snapshots in the same order give the same result (most samples see a
+  // world that did not change since the one before; they share the result's data)
+  let last: { objs: StoredObject[]; result: ProbeResult } | undefined;
   return (view) => {
     const objs: StoredObject[] = [];
     // no spread: a kind may hold a million objects (more than a call's arguments)
     if (kinds) for (const k of kinds) for (const o of view.list(k)) objs.push(o);
     else for (const k of view.kinds()) for (const o of view.list(k)) if (reportedGeneration(o).reported) objs.push(o);
+    if (last && sameObjects(last.objs, objs)) return last.result;
     const s = sampleObjects(objs);
     const data: JsonObject = { objects: s.objects as unknown as JsonObject[], reporting: s.reporting, ...(s.more > 0 ? { more: s.more } : {}) };
-    return s.objects.length === 0 && s.more === 0 ? { ok: true, data } : { ok: false, data };
+    const result: ProbeResult = s.objects.length === 0 && s.more === 0 ? { ok: true, data } : { ok: false, data };
+    last = { objs, result };
+    return result;
   };
+}
+
+function sameObjects(a: readonly StoredObject[], b: readonly StoredObject[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** The sampled objects of a probe sample (empty for samples of a user predicate). */

@@ -465,6 +465,13 @@ export class TwinRunner {
  */
 export class LearnedCache {
   private readonly byKey = new Map<string, LearnedMasks>();
+  /** Properties that learned masks for some shape (for the others a look-up needs no shape). */
+  private readonly learners = new Set<string>();
+
+  /** Whether `property` learned masks for any shape yet. */
+  learnedFor(property: string): boolean {
+    return this.learners.has(property);
+  }
 
   get(property: string, shape: string): LearnedMasks | undefined {
     return this.byKey.get(`${property}\u0000${shape}`);
@@ -477,6 +484,7 @@ export class LearnedCache {
     const out: LearnedMasks = { ...cur };
     for (const [name, list] of Object.entries(masks)) out[name] = [...new Set([...(out[name] ?? []), ...list])].sort();
     this.byKey.set(key, out);
+    this.learners.add(property);
     return out;
   }
 
