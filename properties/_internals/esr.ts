@@ -4,6 +4,7 @@ import type { JsonObject, StoredObject } from '../../src/store/object.js';
 import type { TraceEntry } from '../../src/sim/trace.js';
 import { isRecord } from './json.js';
 import { keyOfObject } from './primary.js';
+import { scheduledWork } from './scheduled.js';
 import { timelineOf } from './timeline.js';
 
 /**
@@ -266,14 +267,21 @@ export interface Noise {
 /**
  * (b): everything that breaks quiet in a run, in time order: controller writes that changed
  * something (kinds in `ignoreKinds` aside: leader election renews its Lease), reconciles that
- * failed, and immediate requeues.
+ * failed, and immediate requeues. With `scheduledFrom`, the writes of scheduled work from then on
+ * are not noise (see `scheduled.ts`: a reconcile the controller's own `requeueAfter` timer started
+ * on a world at a fixed point, and what follows from it, such as recording the Job it started
+ * finishing): a schedule whose period is shorter than `stableFor` checks moves the world on
+ * purpose, as idempotence and no-hot-loop already judge it; a reconcile that feeds itself, or a
+ * poll that writes every time, is still noise.
  */
-export function noiseOf(run: RunRecord, ignoreKinds: readonly string[]): Noise[] {
+export function noiseOf(run: RunRecord, ignoreKinds: readonly string[], scheduledFrom?: number): Noise[] {
   const tl = timelineOf(run);
   const ignore = new Set(ignoreKinds);
+  const scheduled = scheduledFrom === undefined ? undefined : scheduledWork(tl, scheduledFrom);
   const out: Noise[] = [];
   for (const w of tl.writes) {
     if (!w.actor.startsWith('controller:') || w.error !== undefined || w.noop || ignore.has(w.kind)) continue;
+    if (scheduled && w.reconcile && scheduled.has(w.reconcile)) continue;
     out.push({ t: w.t, what: 'write', actor: w.actor, object: `${w.kind} ${w.key}`, detail: w.removed ? 'removed it' : w.verb === 'create' ? 'created it' : w.changed.join(', ') || w.verb });
   }
   for (const r of tl.reconciles) {

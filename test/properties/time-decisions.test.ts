@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { sameEndState } from '../../properties/same-end-state.js';
+import { noExtraDestructiveActions } from '../../properties/no-extra-destructive-actions.js';
+import { CRON_TASK, cronTaskController, cronTaskTwiceController } from '../../examples/false-positives/cron-task.js';
+import { job, podLifecycle, type Scenario } from '../../src/index.js';
+import { ScenarioRunner } from '../../src/harness/scenario-runner.js';
+import { BENIGN_VARIATIONS, SLOW_HOLDS_MS, slowPoints } from '../../src/harness/twin.js';
+import { allFaults } from '../../faults/index.js';
+import { expectFailure, judgeScenario } from '../helpers/property-laws.js';
+
+/**
+ * Time-based decisions (session 9, /work/notes/trusttime.md): a CronJob-like controller misses a
+ * slot that waited on Forbid past its starting deadline. A slow Pod start keeps the previous run
+ * going a few seconds longer, the slot is missed, and the end state legitimately differs from the
+ * fault-free twin's; a fault-free run whose controller made that decision a second later ends the
+ * same way (the `slow` benign variation), and same-end-state accepts exactly those ends.
+ */
+const environment = [job, podLifecycle];
+const task = { kind: CRON_TASK, metadata: { name: 'nightly', namespace: 'default' }, spec: { everyMs: 20_000, startingDeadlineMs: 4000, runMs: 22_000, historyLimit: 1, image: 'report:1' } };
+
+/** One task created at 4.5 s: slot 1 at 24.5 s runs 22 s, slot 2 at 44.5 s waits on Forbid until slot 1's Job finishes. */
+function cron(delayMs: number | undefined): Scenario {
+  return {
+    seed: 1,
+    controllers: [{ name: cronTaskController.name }],
+    environment: [{ name: 'job' }, { name: 'pod-lifecycle' }],
+    initialObjects: [],
+    workload: [{ at: 4500, type: 'create', object: task }],
+    faults: { events: delayMs === undefined ? [] : [{ kind: 'environment-slow-rollout', params: { delayMs } }], background: [] },
+  };
+}
+
+describe('same-end-state on time-based decisions (slow-controller destinations)', () => {
+  const runner = () => new ScenarioRunner({ controllers: [cronTaskController], faults: allFaults, environment }, [sameEndState()]);
+
+  it('the decision points are the reconciles of a controller that sets timers that changed something, before the tail', async () => {
+    const { run } = await judgeScenario(sameEndState(), cron(undefined), { controllers: [cronTaskController], options: { environment } });
+    const points = slowPoints(run, [cronTaskController]);
+    // the create's status, slot 1 (its timer), the status once its Job runs, slot 2 once slot 1's Job finished, …
+    expect(points.map((p) => p.at).slice(0, 3)).toEqual([4501, 24500, 24501]);
+    expect(points.every((p) => p.controller === 'cron-task' && p.at < run.timing.tailStart)).toBe(true);
+    // a controller that never sets a timer gets none
+    expect(slowPoints({ ...run, trace: run.trace.filter((e) => e.type !== 'reconcile:end') }, [cronTaskController])).toEqual([]);
+  });
+
+  it('a slow Pod start makes slot 2 miss its deadline: the run ends as a slow controller\'s does, so it passes', async () => {
+    const scenario = cron(6000);
+    // the difference is there (judged alone, without what benign runs teach)
+    const v = expectFailure((await judgeScenario(sameEndState(), scenario, { controllers: [cronTaskController], options: { environment } })).verdict);
+    expect(v.summary).toContain('CronTask default/nightly: status.active[0] is absent, "nightly-2" in the fault-free run');
+    const r = runner();
+    const out = await r.judge(scenario);
+    expect(out.failure).toBeUndefined();
+    expect(r.learned.summary()[0]?.masks).toContain('CronTask default/nightly (ends as in a fault-free run of a busy or slow controller)');
+    // the timing variations, then each decision point held for each length
+    const { run: twin } = await judgeScenario(sameEndState(), cron(undefined), { controllers: [cronTaskController], options: { environment } });
+    expect(r.twins.benignSimulations).toBe(BENIGN_VARIATIONS.length + slowPoints(twin, [cronTaskController]).length * SLOW_HOLDS_MS.length);
+  });
+
+  it('a slot run twice is still caught: no slow fault-free run makes its Job twice', async () => {
+    // the status write that records slot 1 meets a conflict: the buggy twin takes the slot for not started and runs it again
+    const scenario: Scenario = { ...cron(undefined), workload: [{ at: 0, type: 'create', object: { ...task, spec: { ...task.spec, runMs: 2000 } } }], faults: { events: [{ kind: 'api-conflict', nth: 2 }], background: [] } };
+    const both = () => [noExtraDestructiveActions(), sameEndState()];
+    const buggy = new ScenarioRunner({ controllers: [cronTaskTwiceController], faults: allFaults, environment }, both());
+    const out = await buggy.judge(scenario);
+    expect(out.failure?.property).toBe('no-extra-destructive-actions');
+    expect(out.failure?.summary).toBe('extra destructive actions on Job default/nightly-1: 2 creates and 2 deletes under faults, 1 and 1 without');
+    // the correct controller finds the slot's Job and records the slot
+    expect((await new ScenarioRunner({ controllers: [cronTaskController], faults: allFaults, environment }, both()).judge(scenario)).failure).toBeUndefined();
+  });
+});
