@@ -124,14 +124,26 @@ export function sampledOf(s: ProbeSample): SampledObject[] {
 /** Kinds that report an observedGeneration anywhere in these runs (probe samples and end states). */
 export function reportingKinds(runs: readonly (RunRecord | undefined)[], probe: string): Set<string> {
   const out = new Set<string>();
-  for (const run of runs) {
-    if (!run) continue;
-    for (const s of run.probes[probe] ?? []) {
-      const r = s.data?.['reporting'];
-      if (Array.isArray(r)) for (const k of r) out.add(String(k));
-    }
-    for (const k of sampleObjects([...run.settledObjects, ...run.finalObjects]).reporting) out.add(k);
+  for (const run of runs) if (run) for (const k of reportingKindsOf(run, probe)) out.add(k);
+  return out;
+}
+
+/** Per run and probe, the kinds that report an observedGeneration (several properties ask, of the run and of its twin). */
+const reportingCache = new WeakMap<RunRecord, Map<string, ReadonlySet<string>>>();
+
+function reportingKindsOf(run: RunRecord, probe: string): ReadonlySet<string> {
+  let byProbe = reportingCache.get(run);
+  if (!byProbe) reportingCache.set(run, (byProbe = new Map()));
+  const hit = byProbe.get(probe);
+  if (hit) return hit;
+  const out = new Set<string>();
+  for (const s of run.probes[probe] ?? []) {
+    const r = s.data?.['reporting'];
+    if (Array.isArray(r)) for (const k of r) out.add(String(k));
   }
+  // as sampleObjects' `reporting`: kinds of objects not being deleted that report a generation
+  for (const objects of [run.settledObjects, run.finalObjects]) for (const o of objects) if (o.metadata.deletionTimestamp === undefined && !out.has(o.kind) && reportedGeneration(o).reported) out.add(o.kind);
+  byProbe.set(probe, out);
   return out;
 }
 
