@@ -150,6 +150,9 @@ export const SLOW_HOLDS_MS: readonly number[] = [1000, 3000, BUSY_MAX_MS];
 /** At most this many decision points get `slow` variations (evenly spread over those of the twin). */
 export const SLOW_MAX_POINTS = 12;
 
+/** Reconciles of one controller that begin this close after a decision point (the events of its own writes) are held with it. */
+const SLOW_MERGE_MS = 10;
+
 /** A decision of a timed controller in a fault-free run: a reconcile that began at `at` and changed something. @internal */
 export interface SlowPoint {
   controller: string;
@@ -162,8 +165,9 @@ export interface SlowPoint {
  * controller that decides by the clock — one that ended a reconcile with `requeueAfter` (it
  * sleeps until a time it chose: a slot, a deadline, a poll). Hosted programs have no reconciles
  * and are left alone; so is a controller that never set a timer (its decisions do not read the
- * clock, or not in a way the run shows). Deduplicated per controller and instant, and at most
- * {@link SLOW_MAX_POINTS}, evenly spread.
+ * clock, or not in a way the run shows). Per controller, a reconcile that begins within 10 ms of
+ * the last point (the events of its own writes, another key's slot at the same instant) is held
+ * with it rather than apart; at most {@link SLOW_MAX_POINTS}, evenly spread.
  *
  * Why a history a healthy control plane produces: nothing bounds how long a key waits in a
  * workqueue (see {@link BUSY_MAX_MS}), nor how long a reconcile takes before it reads the clock
@@ -185,7 +189,7 @@ export function slowPoints(run: Pick<RunRecord, 'trace' | 'timing'>, defs: reado
   if (timed.size === 0) return [];
   // per process, the reconciles in flight (a write belongs to the last one begun: one worker per key, few at a time)
   const open = new Map<string, { key: string; n: unknown; t: number }[]>();
-  const seen = new Set<string>();
+  const seen = new Map<string, number>();
   const out: SlowPoint[] = [];
   for (const e of run.trace) {
     if (e.t >= run.timing.tailStart) break;
@@ -207,9 +211,10 @@ export function slowPoints(run: Pick<RunRecord, 'trace' | 'timing'>, defs: reado
     const span = open.get(actor)?.at(-1);
     if (!span) continue;
     const controller = actor.slice('controller:'.length, actor.lastIndexOf('/'));
-    const id = `${controller}\u0000${span.t}`;
-    if (seen.has(id)) continue;
-    seen.add(id);
+    // a reconcile within SLOW_MERGE_MS of the last point kept (the events of that one's own writes) waits in its hold too
+    const prev = seen.get(controller);
+    if (prev !== undefined && span.t - prev <= SLOW_MERGE_MS) continue;
+    seen.set(controller, span.t);
     out.push({ controller, at: span.t });
   }
   if (out.length <= SLOW_MAX_POINTS) return out;
