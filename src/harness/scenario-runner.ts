@@ -5,7 +5,7 @@ import { resolveScenarioOptions, type Scenario } from './scenario.js';
 import { simulate, type SimulateOptions } from './simulate.js';
 import { runGuards } from './run-guards.js';
 import { reverseSimultaneous } from './user-actions.js';
-import { inputKinds, installVariation, LearnedCache, scenarioShape, TwinRunner, type BenignVariation } from './twin.js';
+import { inputKinds, installVariation, LearnedCache, scenarioShape, TwinRunner, twinScenario, type BenignVariation } from './twin.js';
 import { wireParagraph } from './wire-story.js';
 import { NEVER_EXITS } from './escape-verdict.js';
 
@@ -47,6 +47,12 @@ export interface JudgeOptions {
   all?: boolean;
   /** Let the runner's `observe` (behaviour coverage) watch the run: only runs whose facts are read need it, not shrink candidates. @defaultValue false */
   observe?: boolean;
+  /**
+   * Keep the fault-free twin in the twin cache. A generated run of swarm search has a fresh seed,
+   * so no later run asks for its twin again: kept, it would only stay alive (and be copied by the
+   * garbage collector) until 32 twins later. @defaultValue true
+   */
+  rememberTwin?: boolean;
 }
 
 /** Per property, over the runs a check counted: how many it judged, how many it could not (and why), and the wall ms its judge took. @internal */
@@ -161,7 +167,8 @@ export class ScenarioRunner {
   async judgeRun(run: RunRecord, options: JudgeOptions = {}): Promise<ScenarioOutcome> {
     const properties = options.properties ?? this.properties;
     let twin: RunRecord | undefined;
-    const getTwin = async () => (twin ??= await this.twins.twinOf(run.scenario, run));
+    const remember = options.rememberTwin ?? true;
+    const getTwin = async () => (twin ??= remember || !hasFaults(run.scenario) ? await this.twins.twinOf(run.scenario, run) : await this.simulate(twinScenario(run.scenario), this.properties, false));
     const failures: PropertyFailure[] = [];
     let latencyMs: number | undefined;
     if (run.timing.interrupted) return { run, twin: undefined, failure: undefined, failures: [], interrupted: true };
@@ -232,6 +239,10 @@ ${wire}` : verdict.explanation, evidence: verdict.evidence });
     for (const name of names.sort()) out[name] = await this.simulate(wanted[name]!, [p], false);
     return out;
   }
+}
+
+function hasFaults(s: Scenario): boolean {
+  return s.faults.events.length > 0 || s.faults.background.length > 0;
 }
 
 function firedAny(run: RunRecord): boolean {

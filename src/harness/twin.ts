@@ -403,6 +403,12 @@ export class TwinRunner {
     return this.memo(this.cache, twinScenario(scenario), () => this.run(twinScenario(scenario)));
   }
 
+  /** Keeps a twin run made without the cache (see `rememberTwin` of the scenario runner's judge) as the twin of `scenario`. */
+  keep(scenario: Scenario, twin: RunRecord): void {
+    if (scenario.faults.events.length === 0 && scenario.faults.background.length === 0) return;
+    this.cache.set(stableStringify(twinScenario(scenario)), Promise.resolve(twin));
+  }
+
   /** The benign variations of the fault-free run of `scenario` (without that run itself). */
   variationsOf(scenario: Scenario): Promise<RunRecord[]> {
     const runVariation = this.runVariation;
