@@ -4,8 +4,8 @@ import type { JsonObject, StoredObject } from '../../src/store/object.js';
 import type { TraceEntry } from '../../src/sim/trace.js';
 import { isRecord } from './json.js';
 import { keyOfObject } from './primary.js';
-import { scheduledWork } from './scheduled.js';
-import { timelineOf } from './timeline.js';
+import { firedBy, scheduledWork } from './scheduled.js';
+import { primaryKindOf, timelineOf, type ReconcileSpan, type Timeline } from './timeline.js';
 
 /**
  * The default convergence judgement: Anvil's Eventually Stable Reconciliation, in three parts.
@@ -279,13 +279,14 @@ export interface Noise {
  * are not noise (see `scheduled.ts`: a reconcile the controller's own `requeueAfter` timer started
  * on a world at a fixed point, and what follows from it, such as recording the Job it started
  * finishing): a schedule whose period is shorter than `stableFor` checks moves the world on
- * purpose, as idempotence and no-hot-loop already judge it; a reconcile that feeds itself, or a
- * poll that writes every time, is still noise.
+ * purpose, as idempotence and no-hot-loop already judge it; a reconcile that feeds itself, a poll
+ * that writes every time, or a timer that only stamps its own object, is still noise.
  */
 export function noiseOf(run: RunRecord, ignoreKinds: readonly string[], scheduledFrom?: number): Noise[] {
   const tl = timelineOf(run);
   const ignore = new Set(ignoreKinds);
   const scheduled = scheduledFrom === undefined ? undefined : scheduledWork(tl, scheduledFrom);
+  if (scheduled) for (const s of stamps(run, tl, scheduled)) scheduled.delete(s);
   const out: Noise[] = [];
   for (const w of tl.writes) {
     if (!w.actor.startsWith('controller:') || w.error !== undefined || w.noop || ignore.has(w.kind)) continue;
@@ -297,6 +298,31 @@ export function noiseOf(run: RunRecord, ignoreKinds: readonly string[], schedule
     out.push({ t: r.end, what: r.result === 'error' ? 'error' : 'requeue', actor: r.actor, object: r.key, detail: r.error ?? '' });
   }
   return out.sort((a, b) => a.t - b.t);
+}
+
+/**
+ * The scheduled reconciles (see {@link noiseOf}) that a timer started and that changed nothing
+ * but their own object: a poll that stamps its status (`lastPolledAt`) every few seconds moves
+ * nothing in the world, and stays noise; a slot's reconcile makes its Job, and the reactions to
+ * the Job running and finishing are started by the environment, not by a timer.
+ */
+function stamps(run: RunRecord, tl: Timeline, scheduled: ReadonlySet<ReconcileSpan>): ReconcileSpan[] {
+  const own = new Map<ReconcileSpan, boolean>();
+  for (const w of tl.writes) {
+    const r = w.reconcile;
+    if (!r || !scheduled.has(r) || w.noop || w.error !== undefined) continue;
+    const mine = w.key === r.key && w.kind === primaryKindOf(run, r.actor);
+    own.set(r, (own.get(r) ?? true) && mine);
+  }
+  const prev = new Map<string, ReconcileSpan>();
+  const out: ReconcileSpan[] = [];
+  for (const span of tl.reconciles) {
+    const k = `${span.actor}\u0000${span.key}`;
+    const p = prev.get(k);
+    prev.set(k, span);
+    if (own.get(span) === true && p !== undefined && firedBy(p, span)) out.push(span);
+  }
+  return out;
 }
 
 /**

@@ -109,6 +109,6 @@ function findScheduledWork(tl: Timeline, from: number): Set<ReconcileSpan> {
 }
 
 /** Whether `span` is the one `prev`'s `requeueAfter` scheduled (it started when that timer fired). */
-function firedBy(prev: ReconcileSpan, span: ReconcileSpan): boolean {
+export function firedBy(prev: ReconcileSpan, span: ReconcileSpan): boolean {
   return prev.result === 'requeueAfter' && prev.end !== undefined && prev.requeueAfter !== undefined && Math.abs(prev.end + prev.requeueAfter - span.start) <= 1;
 }

@@ -171,4 +171,21 @@ describe('convergence on short-period schedules', () => {
     const v = expectFailure((await judgeScenario(convergence(), scheduleScenario(polling, 20_000), { controllers: [polling], options })).verdict);
     expect(v.summary).toContain('the world never stayed quiet');
   });
+
+  it('still fails a 2 s timer that only stamps its own status: it moves nothing in the world', async () => {
+    const stamp = defineController({
+      name: 'stamping-poll',
+      for: BACKUP_SCHEDULE,
+      async reconcile(ctx) {
+        const s = await ctx.client.tryGet<{ everyMs: number }, { polledAt?: number }>(BACKUP_SCHEDULE, ctx.key);
+        if (!s) return;
+        const since = ctx.clock.now() - (s.status.polledAt ?? -Infinity);
+        if (since < 2000) return { requeueAfter: 2000 - since };
+        await ctx.client.updateStatus({ ...s, status: { polledAt: ctx.clock.now() } });
+        return { requeueAfter: 2000 };
+      },
+    });
+    const v = expectFailure((await judgeScenario(convergence(), scheduleScenario(stamp, 20_000), { controllers: [stamp], options })).verdict);
+    expect(v.summary).toContain('writes of status.polledAt');
+  });
 });

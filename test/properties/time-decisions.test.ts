@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sameEndState } from '../../properties/same-end-state.js';
 import { noExtraDestructiveActions } from '../../properties/no-extra-destructive-actions.js';
+import { recovery } from '../../properties/recovery.js';
 import { CRON_TASK, cronTaskController, cronTaskTwiceController } from '../../examples/false-positives/cron-task.js';
 import { job, podLifecycle, type Scenario } from '../../src/index.js';
 import { ScenarioRunner } from '../../src/harness/scenario-runner.js';
@@ -68,5 +69,28 @@ describe('same-end-state on time-based decisions (slow-controller destinations)'
     expect(out.failure?.summary).toBe('extra destructive actions on Job default/nightly-1: 2 creates and 2 deletes under faults, 1 and 1 without');
     // the correct controller finds the slot's Job and records the slot
     expect((await new ScenarioRunner({ controllers: [cronTaskController], faults: allFaults, environment }, both()).judge(scenario)).failure).toBeUndefined();
+  });
+});
+
+describe('recovery on a schedule whose slot ran while the spec was away', () => {
+  it("the finished Job it keeps as history, and that Job's Pods, were made from a template no one can change: not compared", async () => {
+    // slot 1 (26 s) runs with the away spec (report:2, kept 2 deep) and is kept as history after the revert at 26.7 s;
+    // without the excursion slot 1 runs report:1. The Job's template is immutable, and its Pods are made from it
+    const away = { ...task.spec, runMs: 2000, historyLimit: 2, image: 'report:2' };
+    const scenario: Scenario = {
+      ...cron(undefined),
+      workload: [
+        { at: 6000, type: 'create', object: task },
+        { at: 13_800, type: 'update', kind: CRON_TASK, key: 'default/nightly', spec: { ...task.spec, runMs: 2000 } },
+        { at: 21_600, type: 'update', kind: CRON_TASK, key: 'default/nightly', spec: away },
+        { at: 26_700, type: 'update', kind: CRON_TASK, key: 'default/nightly', spec: task.spec },
+      ],
+    };
+    const { verdict, run } = await judgeScenario(recovery(), scenario, { controllers: [cronTaskController], options: { environment } });
+    expect(run.writes.some((w) => w.verb === 'create' && w.kind === 'Job' && w.key === 'default/nightly-1' && w.t < 26_700)).toBe(true);
+    expect(verdict.ok).toBe(true);
+    const left = verdict.ok ? (verdict.stats?.['fixedAtCreation'] as string[]) : [];
+    expect(left.some((l) => l.startsWith('Job default/nightly-1: spec.template'))).toBe(true);
+    expect(left.some((l) => /^Pod default\/nightly-1-\S+: spec\.containers\[0\]\.image$/.test(l))).toBe(true);
   });
 });
