@@ -285,7 +285,8 @@ export interface Noise {
 export function noiseOf(run: RunRecord, ignoreKinds: readonly string[], scheduledFrom?: number): Noise[] {
   const tl = timelineOf(run);
   const ignore = new Set(ignoreKinds);
-  const scheduled = scheduledFrom === undefined ? undefined : scheduledWork(tl, scheduledFrom);
+  // a copy: scheduledWork's set is shared by every property that asks (and stamps are noise only here)
+  const scheduled = scheduledFrom === undefined ? undefined : new Set(scheduledWork(tl, scheduledFrom));
   if (scheduled) for (const s of stamps(run, tl, scheduled)) scheduled.delete(s);
   const out: Noise[] = [];
   for (const w of tl.writes) {
