@@ -96,6 +96,7 @@ export function esrProbe(kinds: readonly string[] | undefined): (view: WorldView
   // world that did not change since the one before; they share the result's data)
   let last: { objs: StoredObject[]; result: ProbeResult } | undefined;
   return (view) => {
+    if (kinds && last && unchanged(view, kinds, last.objs)) return last.result;
     const objs: StoredObject[] = [];
     // no spread: a kind may hold a million objects (more than a call's arguments)
     if (kinds) for (const k of kinds) for (const o of view.list(k)) objs.push(o);
@@ -107,6 +108,13 @@ export function esrProbe(kinds: readonly string[] | undefined): (view: WorldView
     last = { objs, result };
     return result;
   };
+}
+
+/** Whether the view's objects of `kinds` are exactly the snapshots `before`, in order (no list of them built). */
+function unchanged(view: WorldView, kinds: readonly string[], before: readonly StoredObject[]): boolean {
+  let i = 0;
+  for (const k of kinds) for (const o of view.list(k)) if (before[i++] !== o) return false;
+  return i === before.length;
 }
 
 function sameObjects(a: readonly StoredObject[], b: readonly StoredObject[]): boolean {
@@ -277,7 +285,8 @@ export interface Noise {
 export function noiseOf(run: RunRecord, ignoreKinds: readonly string[], scheduledFrom?: number): Noise[] {
   const tl = timelineOf(run);
   const ignore = new Set(ignoreKinds);
-  const scheduled = scheduledFrom === undefined ? undefined : scheduledWork(tl, scheduledFrom);
+  // a copy: scheduledWork's set is shared by every property that asks (and stamps are noise only here)
+  const scheduled = scheduledFrom === undefined ? undefined : new Set(scheduledWork(tl, scheduledFrom));
   if (scheduled) for (const s of stamps(run, tl, scheduled)) scheduled.delete(s);
   const out: Noise[] = [];
   for (const w of tl.writes) {
