@@ -60,8 +60,13 @@ const finished = (j: StoredObject) => jobComplete(j) || jobFailed(j);
 const slotOf = (t: StoredObject<unknown, unknown>, j: StoredObject) => Number(j.metadata.name.slice(t.metadata.name.length + 1).split('-')[0]);
 const running = (t: CronTask, jobs: readonly StoredObject[]) => jobs.filter((j) => controlledBy(j, t) && j.metadata.deletionTimestamp === undefined && !finished(j));
 
-/** `twice`: the buggy twin (no look-up of the slot's own Job; one of its name is replaced). */
-function reconcilerOf(twice = false) {
+/**
+ * `twice`: the buggy twin (no look-up of the slot's own Job; one of its name is replaced).
+ * `stuck`: takes the slot after the last one it started, not the most recent one, so a slot missed
+ * past its deadline is never passed and the task never runs again.
+ */
+function reconcilerOf(mistake?: 'twice' | 'stuck') {
+  const twice = mistake === 'twice';
   return async (ctx: ReconcileContext): Promise<ReconcileResult> => {
     const t = (await ctx.client.tryGet<CronTaskSpec, CronTaskStatus>(CRON_TASK, ctx.key, { live: true })) as CronTask | undefined;
     if (!t || t.metadata.deletionTimestamp !== undefined) return;
@@ -69,8 +74,9 @@ function reconcilerOf(twice = false) {
     const every = Math.max(1000, t.spec.everyMs);
     const created = fromVirtualTimestamp(t.metadata.creationTimestamp);
     const now = ctx.clock.now();
-    const latest = Math.floor((now - created) / every); // the most recent slot (0: none yet)
+    const newest = Math.floor((now - created) / every); // the most recent slot (0: none yet)
     const done = t.status.lastScheduleTime !== undefined ? Math.round((fromVirtualTimestamp(t.status.lastScheduleTime) - created) / every) : 0;
+    const latest = mistake === 'stuck' ? Math.min(newest, done + 1) : newest;
     let lastSlot = done;
     const selector = { namespace: ns, labelSelector: `${TASK_LABEL}=${t.metadata.name}` };
     if (latest > done) {
@@ -110,14 +116,20 @@ function reconcilerOf(twice = false) {
     for (const j of old) await deleteIfPresent(ctx, 'Job', { namespace: ns, name: j.metadata.name }, { uid: j.metadata.uid });
     const active = running(t, jobs).map((j) => j.metadata.name).sort();
     await writeStatus(ctx, t, { ...(lastSlot > 0 ? { lastScheduleTime: virtualTimestamp(created + lastSlot * every) } : {}), active, observedGeneration: t.metadata.generation });
-    return { requeueAfter: created + (latest + 1) * every - now };
+    return { requeueAfter: created + (newest + 1) * every - now };
   };
 }
 
 export const cronTaskController = defineController({ name: 'cron-task', for: CRON_TASK, owns: ['Job'], leaderElection: true, resyncPeriodMs: RESYNC_MS, reconcile: reconcilerOf() });
 
 /** The buggy twin: a slot whose status write was lost runs again (see the file's comment). */
-export const cronTaskTwiceController = defineController({ name: 'cron-task', for: CRON_TASK, owns: ['Job'], leaderElection: true, resyncPeriodMs: RESYNC_MS, reconcile: reconcilerOf(true) });
+export const cronTaskTwiceController = defineController({ name: 'cron-task', for: CRON_TASK, owns: ['Job'], leaderElection: true, resyncPeriodMs: RESYNC_MS, reconcile: reconcilerOf('twice') });
+
+/**
+ * Never passes a missed slot (see {@link reconcilerOf}): a fault-free run of a slow controller
+ * exposes it too, and such a run is no reference (src/harness/twin.ts, `keepsDeciding`).
+ */
+export const cronTaskStuckController = defineController({ name: 'cron-task', for: CRON_TASK, owns: ['Job'], leaderElection: true, resyncPeriodMs: RESYNC_MS, reconcile: reconcilerOf('stuck') });
 
 /** Forbid: at every step, at most one unfinished Job per task. */
 export function oneRunAtATime(view: WorldView): true | string {

@@ -187,21 +187,36 @@ export function slowPoints(run: Pick<RunRecord, 'trace' | 'timing'>, defs: reado
   for (const e of run.trace) if (e.type === 'reconcile:end' && e['result'] === 'requeueAfter') timed.add(String(e['controller']));
   for (const h of hosted) timed.delete(h);
   if (timed.size === 0) return [];
-  // per process, the reconciles in flight (a write belongs to the last one begun: one worker per key, few at a time)
-  const open = new Map<string, { key: string; n: unknown; t: number }[]>();
   const seen = new Map<string, number>();
   const out: SlowPoint[] = [];
-  for (const e of run.trace) {
-    if (e.t >= run.timing.tailStart) break;
+  for (const c of changingReconciles(run.trace, timed, run.timing.tailStart)) {
+    // a reconcile within SLOW_MERGE_MS of the last point kept (the events of that one's own writes) waits in its hold too
+    const prev = seen.get(c.controller);
+    if (prev !== undefined && c.start - prev <= SLOW_MERGE_MS) continue;
+    seen.set(c.controller, c.start);
+    out.push({ controller: c.controller, at: c.start });
+  }
+  if (out.length <= SLOW_MAX_POINTS) return out;
+  return Array.from({ length: SLOW_MAX_POINTS }, (_, i) => out[Math.floor((i * out.length) / SLOW_MAX_POINTS)]!);
+}
+
+/**
+ * Each write that changed something by one of `controllers` before `until`, with the reconcile it
+ * belongs to (per process, the last one begun and not ended: one worker per key, few at a time).
+ */
+function* changingReconciles(trace: RunRecord['trace'], controllers: ReadonlySet<string>, until: number): Generator<{ controller: string; key: string; start: number }> {
+  const open = new Map<string, { key: string; n: unknown; t: number }[]>();
+  for (const e of trace) {
+    if (e.t >= until) return;
     if (e.type === 'reconcile:start' || e.type === 'reconcile:end') {
       const controller = String(e['controller']);
-      if (!timed.has(controller)) continue;
+      if (!controllers.has(controller)) continue;
       const actor = `controller:${controller}/${String(e['replica'] ?? 0)}`;
       let spans = open.get(actor);
       if (!spans) open.set(actor, (spans = []));
       if (e.type === 'reconcile:start') spans.push({ key: String(e['key']), n: e['n'], t: e.t });
       else {
-        const i = spans.findIndex((s) => s.n === e['n'] && s.key === e['key']);
+        const i = spans.findIndex((x) => x.n === e['n'] && x.key === e['key']);
         if (i >= 0) spans.splice(i, 1);
       }
       continue;
@@ -210,15 +225,28 @@ export function slowPoints(run: Pick<RunRecord, 'trace' | 'timing'>, defs: reado
     const actor = String(e['actor']);
     const span = open.get(actor)?.at(-1);
     if (!span) continue;
-    const controller = actor.slice('controller:'.length, actor.lastIndexOf('/'));
-    // a reconcile within SLOW_MERGE_MS of the last point kept (the events of that one's own writes) waits in its hold too
-    const prev = seen.get(controller);
-    if (prev !== undefined && span.t - prev <= SLOW_MERGE_MS) continue;
-    seen.set(controller, span.t);
-    out.push({ controller, at: span.t });
+    yield { controller: actor.slice('controller:'.length, actor.lastIndexOf('/')), key: span.key, start: span.t };
   }
-  if (out.length <= SLOW_MAX_POINTS) return out;
-  return Array.from({ length: SLOW_MAX_POINTS }, (_, i) => out[Math.floor((i * out.length) / SLOW_MAX_POINTS)]!);
+}
+
+/**
+ * Whether a `slow` run is a destination a correct controller reaches: once its hold ends, the held
+ * controller goes on deciding. Every key it changed after that in the fault-free run (a later
+ * slot started, a finished Job recorded) it changes after that here too. A controller that stops
+ * for good after one late decision (it waits forever on a slot missed past its deadline) ends
+ * there because of a bug a delay exposes, which no later slot repairs: its run teaches nothing.
+ * @internal
+ */
+export function keepsDeciding(slow: Pick<RunRecord, 'trace' | 'timing'>, twin: Pick<RunRecord, 'trace' | 'timing'>, v: { controller: string; at: number; ms: number }): boolean {
+  const release = Math.max(0, v.at - 1) + v.ms;
+  const later = (r: Pick<RunRecord, 'trace' | 'timing'>) => {
+    const keys = new Set<string>();
+    for (const c of changingReconciles(r.trace, new Set([v.controller]), r.timing.end)) if (c.start > release) keys.add(c.key);
+    return keys;
+  };
+  const mine = later(slow);
+  for (const k of later(twin)) if (!mine.has(k)) return false;
+  return true;
 }
 
 /** The `slow` variations of a fault-free run: each decision point, held for each of {@link SLOW_HOLDS_MS}. @internal */
@@ -440,8 +468,8 @@ export class TwinRunner {
 
   /**
    * The fault-free run `twin` (of the scenario's twin) under each `slow` variation (see
-   * {@link slowPoints}; none for a controller that never set a timer): asked for only by the
-   * properties that accept their end states or counts.
+   * {@link slowPoints}; none for a controller that never set a timer) in which the held controller
+   * {@link keepsDeciding}: asked for only by the properties that accept their end states or counts.
    */
   slowOf(twin: RunRecord, defs: readonly ControllerDefinition[] | undefined): Promise<RunRecord[]> {
     const runVariation = this.runVariation;
@@ -452,7 +480,9 @@ export class TwinRunner {
       const out: RunRecord[] = [];
       for (const v of variations) {
         this.benignSimulations++;
-        out.push(await runVariation(scenario, v));
+        const r = await runVariation(scenario, v);
+        // a controller that stops deciding after one late decision is a bug a delay exposed, not a destination
+        if (v.slow && keepsDeciding(r, twin, v.slow)) out.push(r);
       }
       return out;
     });

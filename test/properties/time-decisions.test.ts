@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { sameEndState } from '../../properties/same-end-state.js';
 import { noExtraDestructiveActions } from '../../properties/no-extra-destructive-actions.js';
 import { recovery } from '../../properties/recovery.js';
-import { CRON_TASK, cronTaskController, cronTaskTwiceController } from '../../examples/false-positives/cron-task.js';
+import { CRON_TASK, cronTaskController, cronTaskStuckController, cronTaskTwiceController } from '../../examples/false-positives/cron-task.js';
 import { job, podLifecycle, type Scenario } from '../../src/index.js';
 import { ScenarioRunner } from '../../src/harness/scenario-runner.js';
-import { BENIGN_VARIATIONS, SLOW_HOLDS_MS, slowPoints } from '../../src/harness/twin.js';
+import { BENIGN_VARIATIONS, SLOW_HOLDS_MS, slowPoints, slowVariations, twinScenario } from '../../src/harness/twin.js';
 import { allFaults } from '../../faults/index.js';
 import { expectFailure, judgeScenario } from '../helpers/property-laws.js';
 
@@ -69,6 +69,39 @@ describe('same-end-state on time-based decisions (slow-controller destinations)'
     expect(out.failure?.summary).toBe('extra destructive actions on Job default/nightly-1: 2 creates and 2 deletes under faults, 1 and 1 without');
     // the correct controller finds the slot's Job and records the slot
     expect((await new ScenarioRunner({ controllers: [cronTaskController], faults: allFaults, environment }, both()).judge(scenario)).failure).toBeUndefined();
+  });
+});
+
+describe('a slow run is a reference only if its controller goes on deciding', () => {
+  // a crash after slot 1's create and a stale relist: nightly-1's slot 1 is missed past its deadline
+  const tasks = ['nightly-0', 'nightly-1'].map((name) => ({ at: 0, type: 'create' as const, object: { ...task, metadata: { name, namespace: 'default' }, spec: { ...task.spec, runMs: 2000 } } }));
+  const scenario: Scenario = {
+    ...cron(undefined),
+    seed: 89493303,
+    workload: tasks,
+    faults: {
+      events: [
+        { kind: 'crash-restart', nth: 2, target: 'cron-task', params: { point: 'after-write' } },
+        { kind: 'stale-snapshot', nth: 0, target: 'cron-task', params: { versionsBack: 10, list: true, catchUpMs: 3000 } },
+      ],
+      background: [],
+    },
+  };
+
+  it('a cron that never passes a missed slot is still caught: its slow runs stop deciding, and teach nothing', async () => {
+    const r = new ScenarioRunner({ controllers: [cronTaskStuckController], faults: allFaults, environment }, [sameEndState()]);
+    const out = await r.judge(scenario);
+    expect(out.failure?.summary).toBe('end state differs from the fault-free run: CronTask default/nightly-1: status.lastScheduleTime is absent, "<time>" in the fault-free run');
+    // some of its slow runs are left out: held past a deadline, it never started a slot again
+    const twin = await r.twins.twinOf(twinScenario(scenario));
+    expect((await r.twins.slowOf(twin, [cronTaskStuckController])).length).toBeLessThan(slowVariations(twin, [cronTaskStuckController]).length);
+  });
+
+  it('the correct cron passes the same scenario, and every one of its slow runs goes on deciding', async () => {
+    const r = new ScenarioRunner({ controllers: [cronTaskController], faults: allFaults, environment }, [sameEndState()]);
+    expect((await r.judge(scenario)).failure).toBeUndefined();
+    const twin = await r.twins.twinOf(twinScenario(scenario));
+    expect((await r.twins.slowOf(twin, [cronTaskController])).length).toBe(slowVariations(twin, [cronTaskController]).length);
   });
 });
 
