@@ -229,7 +229,11 @@ export function build(trace: readonly TraceEntry[]): Timeline {
         const eventAt = typeof e['eventAt'] === 'number' ? e['eventAt'] : undefined;
         const w = lastEvent.get(`${str(e['controller'])}/${num(e['replica']) ?? 0}`);
         const rv = w && w.t === (eventAt ?? e.t) ? num(w['rv']) : undefined;
-        tl.notifies.push({ index, t: e.t, controller: str(e['controller']), replica: num(e['replica']) ?? 0, kind: str(e['kind']), key: str(e['key']), event, delivered: e['decision'] === 'deliver', ...(eventAt !== undefined ? { eventAt } : {}), ...(event !== 'SYNC' && rv !== undefined ? { causeRv: rv } : {}) });
+        // optional fields set one by one (no spreads of temporary objects: one notify per event per informer)
+        const n: Notify = { index, t: e.t, controller: str(e['controller']), replica: num(e['replica']) ?? 0, kind: str(e['kind']), key: str(e['key']), event, delivered: e['decision'] === 'deliver' };
+        if (eventAt !== undefined) n.eventAt = eventAt;
+        if (event !== 'SYNC' && rv !== undefined) n.causeRv = rv;
+        tl.notifies.push(n);
         break;
       }
       case 'watch:event':
