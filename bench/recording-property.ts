@@ -34,6 +34,7 @@ export function recording(p: Property, onVerdict: (run: RunRecord, v: Verdict) =
         }
       : {}),
     ...(p.learnsFromBusy ? { learnsFromBusy: true } : {}),
+    ...(p.learnsFromSlow ? { learnsFromSlow: true } : {}),
     judge(run, twin, extras, learned) {
       const v = p.judge(run, twin, extras, learned);
       if (!v.ok && learn && twin && !learning.has(run)) {

@@ -90,7 +90,8 @@ export const convergence = defineProperty<ConvergenceOptions>({
     const deadline = Math.min(healed + budget, run.timing.end);
     let samples = run.probes[NAME] ?? [];
     if (samples.length === 0) samples = [fallbackSample(run, o)];
-    const noise = noiseOf(run, o.ignoreKinds);
+    // scheduled work in the settle phase moves the world on purpose (a slot's Job, its success recorded): not noise
+    const noise = noiseOf(run, o.ignoreKinds, settleStart);
     const judged = judgeSamples(run, twin, o, samples, noise);
     const inWindow = judged.filter((j) => j.sample.t >= settleStart && j.sample.t <= deadline);
     const need = Math.min(o.stableFor, Math.max(1, inWindow.length));

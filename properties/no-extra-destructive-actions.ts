@@ -151,10 +151,12 @@ export const noExtraDestructiveActions = defineProperty<NoExtraDestructiveAction
   defaults: { skipUnderFaults: [...WORLD_CHANGING_FAULTS], slack: 0, ignoreKinds: [...RECORD_KINDS], masks: [], learn: true },
   needsTwin: true,
   validate: (o) => (!(o.slack >= 0) ? `slack must be ≥ 0, got ${String(o.slack)}` : !Array.isArray(o.masks) || o.masks.some((m) => typeof m !== 'string' || m === '') ? 'masks must be an array of object patterns such as "Job default/web-*"' : undefined),
+  learnsFromSlow: true,
   learn: (benign, o) => {
     if (!o.learn) return {};
     const ignore = new Set(o.ignoreKinds);
-    const tallies = benign.twin.map((r) => tally(r, ignore));
+    // a slow controller's runs too: a slot missed past its deadline makes its Job no more, and keeps the previous one
+    const tallies = [...benign.twin, ...(benign.slow ?? [])].map((r) => tally(r, ignore));
     const ids = new Set(tallies.flatMap((t) => [...t.keys()]));
     const count = (t: ReturnType<typeof tally>, id: string) => [t.get(id)?.creates.length ?? 0, t.get(id)?.deletes.length ?? 0] as const;
     // where benign runs disagree, the most any of them made is what a fault-free run may make

@@ -124,7 +124,7 @@ function loopMonitor(o: NoHotLoopOptions, kinds: readonly string[] | undefined):
     }
     return (kinds ?? []).length > 0;
   };
-  const streaks = new Map<string, { actor: string; fields: string; count: number; from: number; convergedAt: number[] }>();
+  const streaks = new Map<string, { actor: string; fields: Fields; count: number; from: number; convergedAt: number[] }>();
   const half = streakLimit / 2;
   let scanned = 0;
   let tailWrites = 0;
@@ -148,9 +148,9 @@ function loopMonitor(o: NoHotLoopOptions, kinds: readonly string[] | undefined):
         if (ignore.has(kind)) continue;
         if (run.phase === 'tail' && e.t >= run.timing.tailStart + o.quietAfterMs) tailWrites++;
         const key = `${kind} ${String(e['key'])}`;
-        const fields = e['noop'] === true ? '(nothing)' : JSON.stringify(e['changed']);
+        const fields: Fields = e['noop'] === true ? NOTHING : e['changed'];
         const s = streaks.get(key);
-        if (s && s.actor === actor && s.fields === fields) s.count++;
+        if (s && s.actor === actor && sameFields(s.fields, fields)) s.count++;
         else streaks.set(key, { actor, fields, count: 1, from: e.t, convergedAt: [] });
         const now = streaks.get(key)!;
         // converged halfway and at the end: a controller stepping toward its spec converges only at its last step
@@ -167,6 +167,17 @@ function loopMonitor(o: NoHotLoopOptions, kinds: readonly string[] | undefined):
       return undefined;
     },
   };
+}
+
+/** What a write changed (its `changed` paths), or {@link NOTHING} for a no-op. */
+type Fields = unknown;
+const NOTHING = Symbol('nothing');
+
+/** Whether two writes changed the same fields: lists of paths compared element by element, anything else as JSON. */
+function sameFields(a: Fields, b: Fields): boolean {
+  if (a === NOTHING || b === NOTHING) return a === b;
+  if (Array.isArray(a) && Array.isArray(b) && a.every((x) => typeof x === 'string') && b.every((x) => typeof x === 'string')) return a.length === b.length && a.every((x, i) => x === b[i]);
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** Some same-named spec and status field disagrees (`status.replicas 2`, `spec.replicas 3`): still stepping toward its spec. */

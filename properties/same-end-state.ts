@@ -66,7 +66,11 @@ function stateOf(r: RunRecord, o: SameEndStateOptions, tally?: MaskTally) {
  * in the verdict and the check result. An object that ends exactly as in a fault-free run whose
  * controller was busy (its keys waiting in the workqueue) while its user replaced a world within
  * seconds is accepted too: the end state of an allocator depends on what it saw, and a busy
- * controller misses a short-lived declaration as a fault does. Objects the two runs' users declared differently (the
+ * controller misses a short-lived declaration as a fault does. So is one that ends exactly as in
+ * a fault-free run of a slow controller, one of whose decisions by the clock (it sets
+ * `requeueAfter` timers: a schedule, a deadline) came a few seconds later: a slot missed past its
+ * starting deadline, or started with the spec of that later moment, is where a fault that cost
+ * the controller a second leads too. Objects the two runs' users declared differently (the
  * user's last action on one refused fault-free, accepted here) and what they own are not compared.
  * @example properties.sameEndState({ masks: ['metadata.generation', 'status.observedGeneration', 'status.conditions[type=Ready].message'] })
  * @public
@@ -78,12 +82,14 @@ export const sameEndState = defineProperty<SameEndStateOptions>({
   needsTwin: true,
   validate: (o) => masksProblem(o.masks) ?? (!Array.isArray(o.ignoreKinds) ? 'ignoreKinds must be an array of kind names' : undefined) ?? historyProblem(o.history),
   learnsFromBusy: true,
+  learnsFromSlow: true,
   learn: (benign, o) => {
     if (!o.learn) return {};
     const states = benign.twin.map((r) => stateOf(r, o));
     const masks = learnStateMasks(states);
-    // ends a busy controller reaches when it never acted on a world its user soon replaced (whole objects, not masks)
-    const alternatives = states[0] ? learnAlternatives(states[0], (benign.busy ?? []).map((r) => stateOf(r, o)), masks) : [];
+    // ends a busy controller reaches when it never acted on a world its user soon replaced, and ends a slow controller
+    // reaches when one of its decisions by the clock came later (whole objects, not masks)
+    const alternatives = states[0] ? learnAlternatives(states[0], [...(benign.busy ?? []), ...(benign.slow ?? [])].map((r) => stateOf(r, o)), masks) : [];
     return alternatives.length > 0 ? { ...masks, alternatives } : masks;
   },
   problems: (o) => tallyOf(tallies, o, DEFAULT_MASKS).problems(o.masks, DEFAULT_MASKS),
@@ -99,7 +105,8 @@ export const sameEndState = defineProperty<SameEndStateOptions>({
     const { kept: fixedKept, left } = fixedAtCreation(compareStates(applyLearned(stateOf(twin, o, tally), learned), applyLearned(stateOf(run, o, tally), learned)), run, twin);
     // objects the fault-free run's user could not declare as this run's user did
     const { kept: notApart, left: apart } = declaredApart(fixedKept, run, twin);
-    // objects that end exactly as in a fault-free run of a busy controller (a short-lived world it never acted on): a destination, not a fault's mark
+    // objects that end exactly as in a fault-free run of a busy controller (a short-lived world it never acted on) or
+    // of a slow one (a decision by the clock made later): a destination, not a fault's mark
     const busy: string[] = [];
     const diffs = notApart.filter((d) => {
       const ok = acceptedAlternative(d.id, d.change === 'extra' ? undefined : d.expected, d.change === 'missing' ? undefined : d.actual, learned);
@@ -117,7 +124,7 @@ export const sameEndState = defineProperty<SameEndStateOptions>({
     if (m && m[1] !== 'downstream' && !m[2]!.includes('*')) then.push(lastActions(timelineOf(run), m[1]!, m[2]!.replace(/ #\d+$/, ''), at, run));
     if (masked) then.push(`${masked}, so they are not compared`);
     if (apart.length > 0) then.push(`not compared, because the user's action on them was refused in the fault-free run and accepted in this one: ${fmtList(apart, 3)}`);
-    if (busy.length > 0) then.push(`not compared, because they end as in a fault-free run whose controller was busy while its user replaced a short-lived declaration: ${fmtList(busy, 3)}`);
+    if (busy.length > 0) then.push(`not compared, because they end as in a fault-free run whose controller was busy while its user replaced a short-lived declaration, or slow to make a decision by the clock: ${fmtList(busy, 3)}`);
     if (left.length > 0) then.push(`not compared, because they were fixed when the object was made under another declaration of its owner and the API refuses to change them: ${fmtList(left, 3)}`);
     then.push('a reconciler that decides from current state (not from the events it happened to see) ends in the same state whatever faults it met');
     const sides = leafSides(d0);

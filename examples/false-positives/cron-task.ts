@@ -26,10 +26,18 @@ import { writeStatus } from './_shared/status.js';
  * "not running" (kube's CronJob controller has the same hazard, and lists Jobs with the risk
  * stated in its code).
  *
- * No buggy twin yet: the natural one (Forbid judged from the informer cache) needs the cache to
- * miss a running Job for a whole period, which the gate's faults did not do in 100 runs; and the
- * case waits for an oracle fix (test/helpers/false-positives.ts, PENDING_ORACLE_FIXES), so a
- * twin would be caught by the false alarm first.
+ * Whether a slot is missed or waits, and with which spec it starts, depends on when the
+ * controller gets to it: a fault that costs it a second near a deadline (a 503 and its backoff, a
+ * lost event, a slow Pod start that keeps the previous run going) leads where a slow fault-free
+ * controller leads, and the differential properties accept exactly those ends (the `slow` benign
+ * variation, src/harness/twin.ts; this case was their false alarm, ~27 in 1,000 runs).
+ *
+ * The buggy twin runs a slot twice, a mistake about time the slow variation must not excuse: it
+ * does not look for the slot's own Job before making one, and takes a Job of the slot's name for
+ * a leftover to replace. When the status write that records the slot is lost (a 503, a conflict,
+ * a crash after the create) the next reconcile takes the slot for not started, waits on Forbid
+ * while its own Job runs, and starts the slot again when that Job finishes, still within the
+ * deadline: the Job is deleted and made again (a slow controller records the slot with its Job).
  */
 export const CRON_TASK = 'CronTask';
 const TASK_LABEL = 'cron.example.com/task';
@@ -49,10 +57,16 @@ interface CronTaskStatus {
 type CronTask = StoredObject<CronTaskSpec, CronTaskStatus>;
 
 const finished = (j: StoredObject) => jobComplete(j) || jobFailed(j);
-const slotOf = (t: StoredObject<unknown, unknown>, j: StoredObject) => Number(j.metadata.name.slice(t.metadata.name.length + 1));
+const slotOf = (t: StoredObject<unknown, unknown>, j: StoredObject) => Number(j.metadata.name.slice(t.metadata.name.length + 1).split('-')[0]);
 const running = (t: CronTask, jobs: readonly StoredObject[]) => jobs.filter((j) => controlledBy(j, t) && j.metadata.deletionTimestamp === undefined && !finished(j));
 
-function reconcilerOf() {
+/**
+ * `twice`: the buggy twin (no look-up of the slot's own Job; one of its name is replaced).
+ * `stuck`: takes the slot after the last one it started, not the most recent one, so a slot missed
+ * past its deadline is never passed and the task never runs again.
+ */
+function reconcilerOf(mistake?: 'twice' | 'stuck') {
+  const twice = mistake === 'twice';
   return async (ctx: ReconcileContext): Promise<ReconcileResult> => {
     const t = (await ctx.client.tryGet<CronTaskSpec, CronTaskStatus>(CRON_TASK, ctx.key, { live: true })) as CronTask | undefined;
     if (!t || t.metadata.deletionTimestamp !== undefined) return;
@@ -60,14 +74,15 @@ function reconcilerOf() {
     const every = Math.max(1000, t.spec.everyMs);
     const created = fromVirtualTimestamp(t.metadata.creationTimestamp);
     const now = ctx.clock.now();
-    const latest = Math.floor((now - created) / every); // the most recent slot (0: none yet)
+    const newest = Math.floor((now - created) / every); // the most recent slot (0: none yet)
     const done = t.status.lastScheduleTime !== undefined ? Math.round((fromVirtualTimestamp(t.status.lastScheduleTime) - created) / every) : 0;
+    const latest = mistake === 'stuck' ? Math.min(newest, done + 1) : newest;
     let lastSlot = done;
     const selector = { namespace: ns, labelSelector: `${TASK_LABEL}=${t.metadata.name}` };
     if (latest > done) {
       const slotTime = created + latest * every;
       const live = (await ctx.client.list('Job', { ...selector, live: true })).filter((j) => controlledBy(j, t));
-      if (live.some((j) => slotOf(t, j) === latest)) {
+      if (!twice && live.some((j) => slotOf(t, j) === latest)) {
         // its Job already made (a status write lost to a conflict or a 503, a crash after the create): the slot was
         // started; found by the hunt: without this the slot's own Job made Forbid wait on it, and lastScheduleTime never came
         lastSlot = latest;
@@ -84,6 +99,11 @@ function reconcilerOf() {
           // a Job of a task deleted and made again under this name: wait for the garbage collector
           const there = await ctx.client.get('Job', { namespace: ns, name: `${t.metadata.name}-${latest}` }, { live: true });
           if (!controlledBy(there, t)) throw new Error(`Job ${there.metadata.name} belongs to an earlier ${CRON_TASK} of this name`);
+          if (twice) {
+            // the buggy twin takes it for a leftover and starts the slot afresh
+            await deleteIfPresent(ctx, 'Job', { namespace: ns, name: there.metadata.name }, { uid: there.metadata.uid });
+            throw new Error(`Job ${there.metadata.name} replaced: starting slot ${latest} again`);
+          }
         }
         lastSlot = latest;
       }
@@ -96,11 +116,20 @@ function reconcilerOf() {
     for (const j of old) await deleteIfPresent(ctx, 'Job', { namespace: ns, name: j.metadata.name }, { uid: j.metadata.uid });
     const active = running(t, jobs).map((j) => j.metadata.name).sort();
     await writeStatus(ctx, t, { ...(lastSlot > 0 ? { lastScheduleTime: virtualTimestamp(created + lastSlot * every) } : {}), active, observedGeneration: t.metadata.generation });
-    return { requeueAfter: created + (latest + 1) * every - now };
+    return { requeueAfter: created + (newest + 1) * every - now };
   };
 }
 
 export const cronTaskController = defineController({ name: 'cron-task', for: CRON_TASK, owns: ['Job'], leaderElection: true, resyncPeriodMs: RESYNC_MS, reconcile: reconcilerOf() });
+
+/** The buggy twin: a slot whose status write was lost runs again (see the file's comment). */
+export const cronTaskTwiceController = defineController({ name: 'cron-task', for: CRON_TASK, owns: ['Job'], leaderElection: true, resyncPeriodMs: RESYNC_MS, reconcile: reconcilerOf('twice') });
+
+/**
+ * Never passes a missed slot (see {@link reconcilerOf}): a fault-free run of a slow controller
+ * exposes it too, and such a run is no reference (src/harness/twin.ts, `keepsDeciding`).
+ */
+export const cronTaskStuckController = defineController({ name: 'cron-task', for: CRON_TASK, owns: ['Job'], leaderElection: true, resyncPeriodMs: RESYNC_MS, reconcile: reconcilerOf('stuck') });
 
 /** Forbid: at every step, at most one unfinished Job per task. */
 export function oneRunAtATime(view: WorldView): true | string {
@@ -131,4 +160,9 @@ export const cronTask: FalsePositiveCase = {
     environment: [job, podLifecycle],
   },
   properties: [...podEndStateProperties(), forbidInvariant],
+  buggy: {
+    controllers: [cronTaskTwiceController],
+    caughtBy: ['no-extra-destructive-actions'],
+    why: 'a slot whose status write was lost is taken for not started and runs again once its own Job finished (its Job deleted and made again): a slow fault-free controller never runs a slot twice, so what the slow variation teaches must not excuse it',
+  },
 };

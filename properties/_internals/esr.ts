@@ -4,7 +4,8 @@ import type { JsonObject, StoredObject } from '../../src/store/object.js';
 import type { TraceEntry } from '../../src/sim/trace.js';
 import { isRecord } from './json.js';
 import { keyOfObject } from './primary.js';
-import { timelineOf } from './timeline.js';
+import { firedBy, scheduledWork } from './scheduled.js';
+import { primaryKindOf, timelineOf, type ReconcileSpan, type Timeline } from './timeline.js';
 
 /**
  * The default convergence judgement: Anvil's Eventually Stable Reconciliation, in three parts.
@@ -90,15 +91,36 @@ export function sampleObjects(objects: Iterable<StoredObject>): { objects: Sampl
  * kinds (a harness that passes no probe context), objects of any kind that report one count.
  */
 export function esrProbe(kinds: readonly string[] | undefined): (view: WorldView) => ProbeResult {
+  // the objects of the last sample and what was made of them: the view's objects are immutable
+  // snapshots, so the same snapshots in the same order give the same result (most samples see a
+  // world that did not change since the one before; they share the result's data)
+  let last: { objs: StoredObject[]; result: ProbeResult } | undefined;
   return (view) => {
+    if (kinds && last && unchanged(view, kinds, last.objs)) return last.result;
     const objs: StoredObject[] = [];
     // no spread: a kind may hold a million objects (more than a call's arguments)
     if (kinds) for (const k of kinds) for (const o of view.list(k)) objs.push(o);
     else for (const k of view.kinds()) for (const o of view.list(k)) if (reportedGeneration(o).reported) objs.push(o);
+    if (last && sameObjects(last.objs, objs)) return last.result;
     const s = sampleObjects(objs);
     const data: JsonObject = { objects: s.objects as unknown as JsonObject[], reporting: s.reporting, ...(s.more > 0 ? { more: s.more } : {}) };
-    return s.objects.length === 0 && s.more === 0 ? { ok: true, data } : { ok: false, data };
+    const result: ProbeResult = s.objects.length === 0 && s.more === 0 ? { ok: true, data } : { ok: false, data };
+    last = { objs, result };
+    return result;
   };
+}
+
+/** Whether the view's objects of `kinds` are exactly the snapshots `before`, in order (no list of them built). */
+function unchanged(view: WorldView, kinds: readonly string[], before: readonly StoredObject[]): boolean {
+  let i = 0;
+  for (const k of kinds) for (const o of view.list(k)) if (before[i++] !== o) return false;
+  return i === before.length;
+}
+
+function sameObjects(a: readonly StoredObject[], b: readonly StoredObject[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** The sampled objects of a probe sample (empty for samples of a user predicate). */
@@ -110,14 +132,26 @@ export function sampledOf(s: ProbeSample): SampledObject[] {
 /** Kinds that report an observedGeneration anywhere in these runs (probe samples and end states). */
 export function reportingKinds(runs: readonly (RunRecord | undefined)[], probe: string): Set<string> {
   const out = new Set<string>();
-  for (const run of runs) {
-    if (!run) continue;
-    for (const s of run.probes[probe] ?? []) {
-      const r = s.data?.['reporting'];
-      if (Array.isArray(r)) for (const k of r) out.add(String(k));
-    }
-    for (const k of sampleObjects([...run.settledObjects, ...run.finalObjects]).reporting) out.add(k);
+  for (const run of runs) if (run) for (const k of reportingKindsOf(run, probe)) out.add(k);
+  return out;
+}
+
+/** Per run and probe, the kinds that report an observedGeneration (several properties ask, of the run and of its twin). */
+const reportingCache = new WeakMap<RunRecord, Map<string, ReadonlySet<string>>>();
+
+function reportingKindsOf(run: RunRecord, probe: string): ReadonlySet<string> {
+  let byProbe = reportingCache.get(run);
+  if (!byProbe) reportingCache.set(run, (byProbe = new Map()));
+  const hit = byProbe.get(probe);
+  if (hit) return hit;
+  const out = new Set<string>();
+  for (const s of run.probes[probe] ?? []) {
+    const r = s.data?.['reporting'];
+    if (Array.isArray(r)) for (const k of r) out.add(String(k));
   }
+  // as sampleObjects' `reporting`: kinds of objects not being deleted that report a generation
+  for (const objects of [run.settledObjects, run.finalObjects]) for (const o of objects) if (o.metadata.deletionTimestamp === undefined && !out.has(o.kind) && reportedGeneration(o).reported) out.add(o.kind);
+  byProbe.set(probe, out);
   return out;
 }
 
@@ -241,14 +275,23 @@ export interface Noise {
 /**
  * (b): everything that breaks quiet in a run, in time order: controller writes that changed
  * something (kinds in `ignoreKinds` aside: leader election renews its Lease), reconciles that
- * failed, and immediate requeues.
+ * failed, and immediate requeues. With `scheduledFrom`, the writes of scheduled work from then on
+ * are not noise (see `scheduled.ts`: a reconcile the controller's own `requeueAfter` timer started
+ * on a world at a fixed point, and what follows from it, such as recording the Job it started
+ * finishing): a schedule whose period is shorter than `stableFor` checks moves the world on
+ * purpose, as idempotence and no-hot-loop already judge it; a reconcile that feeds itself, a poll
+ * that writes every time, or a timer that only stamps its own object, is still noise.
  */
-export function noiseOf(run: RunRecord, ignoreKinds: readonly string[]): Noise[] {
+export function noiseOf(run: RunRecord, ignoreKinds: readonly string[], scheduledFrom?: number): Noise[] {
   const tl = timelineOf(run);
   const ignore = new Set(ignoreKinds);
+  // a copy: scheduledWork's set is shared by every property that asks (and stamps are noise only here)
+  const scheduled = scheduledFrom === undefined ? undefined : new Set(scheduledWork(tl, scheduledFrom));
+  if (scheduled) for (const s of stamps(run, tl, scheduled)) scheduled.delete(s);
   const out: Noise[] = [];
   for (const w of tl.writes) {
     if (!w.actor.startsWith('controller:') || w.error !== undefined || w.noop || ignore.has(w.kind)) continue;
+    if (scheduled && w.reconcile && scheduled.has(w.reconcile)) continue;
     out.push({ t: w.t, what: 'write', actor: w.actor, object: `${w.kind} ${w.key}`, detail: w.removed ? 'removed it' : w.verb === 'create' ? 'created it' : w.changed.join(', ') || w.verb });
   }
   for (const r of tl.reconciles) {
@@ -256,6 +299,31 @@ export function noiseOf(run: RunRecord, ignoreKinds: readonly string[]): Noise[]
     out.push({ t: r.end, what: r.result === 'error' ? 'error' : 'requeue', actor: r.actor, object: r.key, detail: r.error ?? '' });
   }
   return out.sort((a, b) => a.t - b.t);
+}
+
+/**
+ * The scheduled reconciles (see {@link noiseOf}) that a timer started and that changed nothing
+ * but their own object: a poll that stamps its status (`lastPolledAt`) every few seconds moves
+ * nothing in the world, and stays noise; a slot's reconcile makes its Job, and the reactions to
+ * the Job running and finishing are started by the environment, not by a timer.
+ */
+function stamps(run: RunRecord, tl: Timeline, scheduled: ReadonlySet<ReconcileSpan>): ReconcileSpan[] {
+  const own = new Map<ReconcileSpan, boolean>();
+  for (const w of tl.writes) {
+    const r = w.reconcile;
+    if (!r || !scheduled.has(r) || w.noop || w.error !== undefined) continue;
+    const mine = w.key === r.key && w.kind === primaryKindOf(run, r.actor);
+    own.set(r, (own.get(r) ?? true) && mine);
+  }
+  const prev = new Map<string, ReconcileSpan>();
+  const out: ReconcileSpan[] = [];
+  for (const span of tl.reconciles) {
+    const k = `${span.actor}\u0000${span.key}`;
+    const p = prev.get(k);
+    prev.set(k, span);
+    if (own.get(span) === true && p !== undefined && firedBy(p, span)) out.push(span);
+  }
+  return out;
 }
 
 /**

@@ -87,7 +87,9 @@ function immutableLeaf(o: StoredObject, other: StoredObject, path: readonly Segm
  * other, because the controller saw the object later): the value was fixed by when the object
  * was created, and no controller can change it since. Those leaves are left out, and so is the
  * status of such an object and of its owner where only status is left differing (a claim's
- * capacity; a "recreate the Broker to change its storage" condition); the rest is kept.
+ * capacity; a "recreate the Broker to change its storage" condition), and what such an object
+ * made from the template it can never change (the Pods of a Job made while a schedule's spec was
+ * away: no controller updates a Pod its Job made); the rest is kept.
  */
 export function fixedAtCreation(diffs: readonly StateDifference[], run: RunRecord, twin: RunRecord, declared: { run: Declaration; twin: Declaration } = { run: declaredVersion, twin: declaredVersion }): { kept: StateDifference[]; left: string[] } {
   const kept: StateDifference[] = [];
@@ -122,9 +124,22 @@ export function fixedAtCreation(diffs: readonly StateDifference[], run: RunRecor
     const owner = ownerUid === undefined ? undefined : run.settledObjects.find((x) => x.metadata.uid === ownerUid);
     if (owner) reportsOn.add(stateIdOf(owner, aliases.get(run)));
   }
+  // what such an object made from the template it can never change (a Job's Pods, which no controller updates) is fixed
+  // by it too: its spec, the labels and annotations it copied and the status that reports on them
+  const templated = new Set<string>();
+  const fixedTemplate = new Set(left.filter((l) => l.includes(': spec.template.')).map((l) => l.slice(0, l.indexOf(': '))));
+  for (const r of [run, twin]) {
+    for (const o of r.settledObjects) {
+      const ownerUid = o.metadata.ownerReferences.find((x) => x.controller)?.uid;
+      const owner = ownerUid === undefined ? undefined : r.settledObjects.find((x) => x.metadata.uid === ownerUid);
+      if (owner && fixedTemplate.has(stateIdOf(owner, aliases.get(r)))) templated.add(stateIdOf(o, aliases.get(r)));
+    }
+  }
+  const fromTemplate = (p: string) => p.startsWith('spec.') || p.startsWith('status.') || p.startsWith('metadata.labels') || p.startsWith('metadata.annotations');
   const out: StateDifference[] = [];
   for (const d of kept) {
-    if (d.change !== 'differs' || !reportsOn.has(d.id) || !d.paths.every((p) => p.startsWith('status.'))) {
+    const statusOnly = reportsOn.has(d.id) && d.paths.every((p) => p.startsWith('status.'));
+    if (d.change !== 'differs' || !(statusOnly || (templated.has(d.id) && d.paths.every(fromTemplate)))) {
       out.push(d);
       continue;
     }

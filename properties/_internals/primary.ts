@@ -51,6 +51,15 @@ export function staticView(objects: readonly StoredObject[], now: number, run?: 
  * Tail judges stay quiet on a world still converging: convergence reports that.
  */
 export function convergedAtTail(run: RunRecord): boolean {
+  let c = convergedCache.get(run);
+  if (c === undefined) convergedCache.set(run, (c = judgeConvergedAtTail(run)));
+  return c;
+}
+
+/** {@link convergedAtTail} per run (idempotence and no-hot-loop both ask). */
+const convergedCache = new WeakMap<RunRecord, boolean>();
+
+function judgeConvergedAtTail(run: RunRecord): boolean {
   const samples = run.probes['convergence'];
   const declarations = new Declarations(run.trace, run.primaryKinds);
   const reporting = reportingKinds([run], 'convergence');

@@ -23,8 +23,19 @@ import type { ReconcileSpan, Timeline } from './timeline.js';
 /** The shortest time between two scheduled changes of one key (less is a poll loop). */
 export const MIN_SCHEDULE_MS = 1000;
 
-/** The reconciles (from `from` on) that are scheduled work or its consequences. */
-export function scheduledWork(tl: Timeline, from: number): Set<ReconcileSpan> {
+/** Per timeline and start, the scheduled work found (idempotence and no-hot-loop both ask from the tail's start). */
+const cache = new WeakMap<Timeline, Map<number, ReadonlySet<ReconcileSpan>>>();
+
+/** The reconciles (from `from` on) that are scheduled work or its consequences (found once per timeline and start). */
+export function scheduledWork(tl: Timeline, from: number): ReadonlySet<ReconcileSpan> {
+  let byFrom = cache.get(tl);
+  if (!byFrom) cache.set(tl, (byFrom = new Map()));
+  let found = byFrom.get(from);
+  if (!found) byFrom.set(from, (found = findScheduledWork(tl, from)));
+  return found;
+}
+
+function findScheduledWork(tl: Timeline, from: number): Set<ReconcileSpan> {
   // what each reconcile changed (objects; a mutating downstream call counts as a change too)
   const changing = new Map<ReconcileSpan, Set<string>>();
   const change = (span: ReconcileSpan, what: string) => {
@@ -98,6 +109,6 @@ export function scheduledWork(tl: Timeline, from: number): Set<ReconcileSpan> {
 }
 
 /** Whether `span` is the one `prev`'s `requeueAfter` scheduled (it started when that timer fired). */
-function firedBy(prev: ReconcileSpan, span: ReconcileSpan): boolean {
+export function firedBy(prev: ReconcileSpan, span: ReconcileSpan): boolean {
   return prev.result === 'requeueAfter' && prev.end !== undefined && prev.requeueAfter !== undefined && Math.abs(prev.end + prev.requeueAfter - span.start) <= 1;
 }

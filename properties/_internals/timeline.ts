@@ -90,8 +90,6 @@ export interface Timeline {
   writes: TimelineWrite[];
   requests: TimelineRequest[];
   notifies: Notify[];
-  /** `watch:event` entries by `controller/replica/kind/rv`, for hot-loop chains. */
-  watchEvents: Map<string, TraceEntry>;
   faults: TraceEntry[];
   crashes: TraceEntry[];
   /** `controller:leader` transitions, in order. */
@@ -126,7 +124,7 @@ function num(v: unknown): number | undefined {
 
 /** Builds a timeline from trace entries (exported for tests of hand-made traces). */
 export function build(trace: readonly TraceEntry[]): Timeline {
-  const tl: Timeline = { programRequests: [], reconciles: [], writes: [], requests: [], notifies: [], watchEvents: new Map(), faults: [], crashes: [], leaders: [], stalls: [] };
+  const tl: Timeline = { programRequests: [], reconciles: [], writes: [], requests: [], notifies: [], faults: [], crashes: [], leaders: [], stalls: [] };
   const requestBySeq = new Map<number, number>();
   // the last watch event per controller process: a notify follows its event
   const lastEvent = new Map<string, TraceEntry>();
@@ -231,11 +229,14 @@ export function build(trace: readonly TraceEntry[]): Timeline {
         const eventAt = typeof e['eventAt'] === 'number' ? e['eventAt'] : undefined;
         const w = lastEvent.get(`${str(e['controller'])}/${num(e['replica']) ?? 0}`);
         const rv = w && w.t === (eventAt ?? e.t) ? num(w['rv']) : undefined;
-        tl.notifies.push({ index, t: e.t, controller: str(e['controller']), replica: num(e['replica']) ?? 0, kind: str(e['kind']), key: str(e['key']), event, delivered: e['decision'] === 'deliver', ...(eventAt !== undefined ? { eventAt } : {}), ...(event !== 'SYNC' && rv !== undefined ? { causeRv: rv } : {}) });
+        // optional fields set one by one (no spreads of temporary objects: one notify per event per informer)
+        const n: Notify = { index, t: e.t, controller: str(e['controller']), replica: num(e['replica']) ?? 0, kind: str(e['kind']), key: str(e['key']), event, delivered: e['decision'] === 'deliver' };
+        if (eventAt !== undefined) n.eventAt = eventAt;
+        if (event !== 'SYNC' && rv !== undefined) n.causeRv = rv;
+        tl.notifies.push(n);
         break;
       }
       case 'watch:event':
-        tl.watchEvents.set(`${str(e['controller'])}/${num(e['replica']) ?? 0}/${str(e['kind'])}/${num(e['rv']) ?? ''}`, e);
         lastEvent.set(`${str(e['controller'])}/${num(e['replica']) ?? 0}`, e);
         break;
       case 'fault:inject':

@@ -27,31 +27,52 @@ export interface DownstreamState {
 export function createRunDownstream(world: World, options: CreateDownstreamOptions): RunDownstream {
   const { kernel, seams, trace } = world;
   const ds = createDownstream(
+    // methods, not arrow properties: under tsx every named arrow made per run costs a defineProperty
     {
-      now: () => kernel.now(),
-      after: (ms, fn) => kernel.after(ms, fn),
-      park: (task, register) => kernel.park(task, register),
-      touch: () => kernel.touch(),
-      decide: (info) => (seams.hasFetchHooks ? seams.decideFetch(info) : { type: 'pass' }),
-      onRecord: (r) => trace.push({ ...r, t: r.tEnd, type: 'downstream:request', start: r.t }),
-      onRefused: (request, task) => recordRefused(world, request, callerOf(kernel, task)),
+      now() {
+        return kernel.now();
+      },
+      after(ms, fn) {
+        return kernel.after(ms, fn);
+      },
+      park(task, register) {
+        return kernel.park(task, register);
+      },
+      touch() {
+        kernel.touch();
+      },
+      decide(info) {
+        return seams.hasFetchHooks ? seams.decideFetch(info) : { type: 'pass' };
+      },
+      onRecord(r) {
+        trace.push({ ...r, t: r.tEnd, type: 'downstream:request', start: r.t });
+      },
+      onRefused(request, task) {
+        recordRefused(world, request, callerOf(kernel, task));
+      },
     },
     options,
   );
   world.downstreamServices = ds.services;
   const restore = installGlobalFetch(ds, () => 'unknown');
   return {
-    fetch: (task: Task | undefined, actor: string, input: string | URL | Request, init?: RequestInit) => ds.fetch(task, actor, input, init),
-    requests: () => [...ds.log].sort((a, b) => a.seq - b.seq),
-    state: (): DownstreamState => ({
-      services: ds.services.map((s) => ({
-        name: s.name,
-        baseUrl: s.baseUrl,
-        createdCount: s.createdCount,
-        resources: s.collections().flatMap((c) => s.resources(c).map((r) => ({ id: r.id, collection: c, body: r }))),
-        byOwner: s.byOwner().map((g) => ({ collection: g.collection, owner: g.owner, count: g.resources.length, ids: g.resources.map((r) => r.id) })),
-      })),
-    }),
+    fetch(task: Task | undefined, actor: string, input: string | URL | Request, init?: RequestInit) {
+      return ds.fetch(task, actor, input, init);
+    },
+    requests() {
+      return [...ds.log].sort((a, b) => a.seq - b.seq);
+    },
+    state(): DownstreamState {
+      return {
+        services: ds.services.map((s) => ({
+          name: s.name,
+          baseUrl: s.baseUrl,
+          createdCount: s.createdCount,
+          resources: s.collections().flatMap((c) => s.resources(c).map((r) => ({ id: r.id, collection: c, body: r }))),
+          byOwner: s.byOwner().map((g) => ({ collection: g.collection, owner: g.owner, count: g.resources.length, ids: g.resources.map((r) => r.id) })),
+        })),
+      };
+    },
     dispose: restore,
   };
 }

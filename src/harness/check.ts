@@ -146,7 +146,10 @@ class CheckRun {
 
   /** Runs and records one scenario of the corpus or of the generated runs (these count for behaviour coverage: `added` is what one added). */
   private async runOne(s: Scenario, generated = false): Promise<ScenarioOutcome & { added: number; facts: ReadonlySet<string> }> {
-    const outcome = await this.runner.judge(s, { twinWhenFaultsFired: this.o.coverage, interruptible: true, tally: true });
+    // swarm search never asks for a generated run's twin again, unless the run failed (shrinking may)
+    const rememberTwin = !generated || this.pool !== undefined;
+    const outcome = await this.runner.judge(s, { twinWhenFaultsFired: this.o.coverage, interruptible: true, tally: true, observe: generated, rememberTwin });
+    if (!rememberTwin && outcome.failure !== undefined && outcome.twin !== undefined) this.runner.twins.keep(s, outcome.twin);
     // a run the budget cut short says nothing: not counted, not judged
     if (outcome.interrupted) return { ...outcome, added: 0, facts: new Set() };
     let added = 0;
@@ -351,7 +354,7 @@ class CheckRun {
 
   /** Runs a generated scenario only to feed the pool (its coverage counts; nothing else is recorded). */
   private async offer(s: Scenario): Promise<void> {
-    const out = await this.runner.judge(s);
+    const out = await this.runner.judge(s, { observe: true });
     const facts = runCoverage(out.run, this.observer.statesOf(s));
     this.pool?.offer(out.run, facts, this.behaviour.add(facts), out.failure !== undefined);
   }

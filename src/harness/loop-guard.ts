@@ -50,9 +50,8 @@ type Resolve = <T>(this: PromiseConstructor, value?: T) => Promise<Awaited<T>>;
 
 interface Saved {
   resolve: Resolve;
-  /** The accessors on `process.nextTick` and `queueMicrotask`, named in {@link names}. */
-  unpatch: Patched[];
-  names: string[];
+  /** The accessors on `process.nextTick` and `queueMicrotask` now installed. */
+  unpatch: GuardedGlobal[];
 }
 
 /** `[first, ...rest]` without the array iterator. */
@@ -129,81 +128,102 @@ function detachedCut(): boolean {
 }
 
 /**
- * Puts a guarded function in place of `owner[key]` as an accessor: code that assigns the
- * property while the guard is on (vitest swaps process.nextTick around its RPC calls and puts
- * it back a tick later) changes what the guard calls through, not the guard itself.
+ * One global the loop guard stands in front of: `owner[key]` becomes an accessor whose getter
+ * gives the guarded function, so code that assigns the property while the guard is on (vitest
+ * swaps process.nextTick around its RPC calls and puts it back a tick later) changes what the
+ * guard calls through, not the guard itself. Made once per global (its functions, accessor
+ * included, are kept across runs: a run pays only for the two property definitions).
  */
-function patch<F extends (...args: never[]) => unknown>(owner: object, key: string, guarded: (through: () => F) => F): Patched | undefined {
-  const o = owner as Record<string, unknown>;
-  if (typeof o[key] !== 'function') return undefined;
-  const original = o[key] as F;
-  let underlying = original;
-  const fn = guarded(() => underlying);
-  const before = Object.getOwnPropertyDescriptor(owner, key);
-  Object.defineProperty(owner, key, {
-    configurable: true,
-    enumerable: before?.enumerable ?? true,
-    get: () => fn,
-    set: (v: F) => {
-      if (v !== fn) underlying = v;
-    },
-  });
-  return {
-    undo: () => Object.defineProperty(owner, key, { configurable: true, enumerable: before?.enumerable ?? true, writable: true, value: underlying }),
-    // vitest's swap puts its own saved original (the same function) in place a tick later:
-    // anything else still in place when a run ends is the code under test's
-    putBack: () => {
-      if (underlying === original) return false;
-      underlying = original;
-      return true;
-    },
-  };
-}
-
-/** One global the loop guard stands in front of. */
-interface Patched {
-  undo(): void;
-  /** Puts the function back if something other than the guard replaced it; whether it did. */
-  putBack(): boolean;
+class Patched<F extends (...args: never[]) => unknown> {
+  /** What the guarded function calls through: the original, or what was assigned while patched. */
+  underlying: F | undefined;
+  private original: F | undefined;
+  private enumerable = true;
+  private readonly accessor: PropertyDescriptor;
+  constructor(
+    private readonly owner: object,
+    private readonly key: string,
+    readonly name: string,
+    guarded: F,
+  ) {
+    const self = this;
+    this.accessor = {
+      configurable: true,
+      get() {
+        return guarded;
+      },
+      set(v: F) {
+        if (v !== guarded) self.underlying = v;
+      },
+    };
+  }
+  /** Stands in front of the global; false when it is not a function (nothing to guard). */
+  install(): boolean {
+    const o = this.owner as Record<string, unknown>;
+    if (typeof o[this.key] !== 'function') return false;
+    this.original = this.underlying = o[this.key] as F;
+    this.enumerable = Object.getOwnPropertyDescriptor(this.owner, this.key)?.enumerable ?? true;
+    this.accessor.enumerable = this.enumerable;
+    Object.defineProperty(this.owner, this.key, this.accessor);
+    return true;
+  }
+  undo(): void {
+    // `underlying` stays: a guarded function someone kept calls through to it after the run too
+    Object.defineProperty(this.owner, this.key, { configurable: true, enumerable: this.enumerable, writable: true, value: this.underlying });
+  }
+  /**
+   * Puts the function back if something other than the guard replaced it; whether it did.
+   * vitest's swap puts its own saved original (the same function) in place a tick later:
+   * anything else still in place when a run ends is the code under test's.
+   */
+  putBack(): boolean {
+    if (this.underlying === this.original) return false;
+    this.underlying = this.original;
+    return true;
+  }
 }
 
 /** Captured when this module loads: the code under test may replace Function.prototype.call. */
 const apply = Reflect.apply;
 
+/** A guarded global, whatever its function type. */
+interface GuardedGlobal {
+  readonly name: string;
+  undo(): void;
+  putBack(): boolean;
+}
+
+const nextTickGlobal: Patched<Tick> | undefined = hostProcess
+  ? new Patched<Tick>(hostProcess, 'nextTick', 'process.nextTick', function guardedNextTick(callback: (...args: unknown[]) => void, ...args: unknown[]): void {
+      const through = nextTickGlobal!.underlying!;
+      if (typeof callback !== 'function') return apply(through, hostProcess, withFirst(callback, args));
+      if (storm('process.nextTick') || detachedCut()) return;
+      apply(through, hostProcess, withFirst(wrap(callback), args));
+    })
+  : undefined;
+const queueMicrotaskGlobal = new Patched<Queue>(globalThis, 'queueMicrotask', 'globalThis.queueMicrotask', function guardedQueueMicrotask(callback: () => void): void {
+  const through = queueMicrotaskGlobal.underlying!;
+  if (typeof callback !== 'function') return through(callback);
+  if (storm('queueMicrotask') || detachedCut()) return;
+  through(wrap(callback));
+});
+
+/** The Promise.resolve the guard stands in front of while installed. */
+let underlyingResolve: Resolve | undefined;
+const guardedResolve = function guardedResolve<T>(this: PromiseConstructor, value?: T): Promise<Awaited<T>> {
+  if (storm('Promise.resolve')) return new Promise<Awaited<T>>(() => undefined);
+  return apply(underlyingResolve!, this, [value]) as Promise<Awaited<T>>;
+} as typeof Promise.resolve;
+
 function install(): void {
   if (saved) return;
-  const unpatch: Patched[] = [];
-  const names: string[] = [];
-  if (hostProcess) {
-    const undo = patch<Tick>(hostProcess, 'nextTick', (through) =>
-      function guardedNextTick(callback: (...args: unknown[]) => void, ...args: unknown[]): void {
-        if (typeof callback !== 'function') return apply(through(), hostProcess, withFirst(callback, args));
-        if (storm('process.nextTick') || detachedCut()) return;
-        apply(through(), hostProcess, withFirst(wrap(callback), args));
-      },
-    );
-    if (undo) {
-      unpatch[unpatch.length] = undo;
-      names[names.length] = 'process.nextTick';
-    }
-  }
-  const undoQueue = patch<Queue>(globalThis, 'queueMicrotask', (through) =>
-    function guardedQueueMicrotask(callback: () => void): void {
-      if (typeof callback !== 'function') return through()(callback);
-      if (storm('queueMicrotask') || detachedCut()) return;
-      through()(wrap(callback));
-    },
-  );
-  if (undoQueue) {
-    unpatch[unpatch.length] = undoQueue;
-    names[names.length] = 'globalThis.queueMicrotask';
-  }
+  const unpatch: GuardedGlobal[] = [];
+  if (nextTickGlobal?.install()) unpatch[unpatch.length] = nextTickGlobal;
+  if (queueMicrotaskGlobal.install()) unpatch[unpatch.length] = queueMicrotaskGlobal;
   const resolve = Promise.resolve as Resolve;
-  saved = { resolve, unpatch, names };
-  Promise.resolve = function guardedResolve<T>(this: PromiseConstructor, value?: T): Promise<Awaited<T>> {
-    if (storm('Promise.resolve')) return new Promise<Awaited<T>>(() => undefined);
-    return apply(resolve, this, [value]) as Promise<Awaited<T>>;
-  } as typeof Promise.resolve;
+  saved = { resolve, unpatch };
+  underlyingResolve = resolve;
+  Promise.resolve = guardedResolve;
   harnessReplaced(Promise, 'resolve');
 }
 
@@ -229,7 +249,7 @@ export function guardLoops(kernel: Kernel, caller: () => string | undefined, onL
     pending: () => g.pending > 0,
     release: () => {
       const replaced: string[] = [];
-      if (saved) for (let i = 0; i < saved.unpatch.length; i++) if (saved.unpatch[i]!.putBack()) replaced[replaced.length] = saved.names[i]!;
+      if (saved) for (let i = 0; i < saved.unpatch.length; i++) if (saved.unpatch[i]!.putBack()) replaced[replaced.length] = saved.unpatch[i]!.name;
       active = active.filter((x) => x !== g);
       if (active.length === 0 && pending === 0) restore();
       return replaced;

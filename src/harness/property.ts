@@ -185,6 +185,12 @@ export interface BenignRuns {
    * change. Only for properties that ask for it ({@link Property.learnsFromBusy}).
    */
   busy?: RunRecord[];
+  /**
+   * The twin's scenario run fault-free by a slow controller: one decision of a controller that
+   * decides by the clock (it sets `requeueAfter` timers) held back by a second or more; empty for
+   * a controller that sets none. Only for properties that ask for it ({@link Property.learnsFromSlow}).
+   */
+  slow?: RunRecord[];
 }
 
 /** A configured property, ready to judge runs. @public */
@@ -200,6 +206,8 @@ export interface Property {
   monitor?(ctx?: ProbeContext): RunMonitor;
   /** {@link Property.learn} is also given {@link BenignRuns.busy}. */
   readonly learnsFromBusy?: boolean;
+  /** {@link Property.learn} is also given {@link BenignRuns.slow}. */
+  readonly learnsFromSlow?: boolean;
   /**
    * Extra scenarios to simulate for this run (see {@link ExtraRuns}); `{}` when none. The
    * harness calls it with the scenario being judged and passes the records to `judge`.
@@ -240,6 +248,8 @@ export interface PropertyDefinition<O extends object> {
   extraRuns?: (scenario: Scenario, options: O) => ExtraRuns;
   /** See {@link Property.learnsFromBusy}. @defaultValue false */
   learnsFromBusy?: boolean;
+  /** See {@link Property.learnsFromSlow}. @defaultValue false */
+  learnsFromSlow?: boolean;
   /** See {@link Property.learn}. */
   learn?: (benign: BenignRuns, options: O) => LearnedMasks;
   judge: (run: RunRecord, options: O, twin: RunRecord | undefined, extras: Readonly<Record<string, RunRecord>>, learned: LearnedMasks | undefined) => Verdict;
@@ -276,6 +286,7 @@ export function defineProperty<O extends object>(def: PropertyDefinition<O>): Pr
       extraRuns: (scenario) => (extraRuns ? extraRuns(scenario, resolved) : {}),
       ...(learn ? { learn: (benign: BenignRuns) => learn(benign, resolved) } : {}),
       ...(def.learnsFromBusy ? { learnsFromBusy: true } : {}),
+      ...(def.learnsFromSlow ? { learnsFromSlow: true } : {}),
       judge: (run, twin, extras, learned) => def.judge(run, resolved, twin, extras ?? {}, learned),
       ...(problems ? { problems: () => problems(resolved) } : {}),
     };

@@ -5,7 +5,7 @@ import { resolveScenarioOptions, type Scenario } from './scenario.js';
 import { simulate, type SimulateOptions } from './simulate.js';
 import { runGuards } from './run-guards.js';
 import { reverseSimultaneous } from './user-actions.js';
-import { inputKinds, installVariation, LearnedCache, scenarioShape, TwinRunner, type BenignVariation } from './twin.js';
+import { inputKinds, installVariation, LearnedCache, scenarioShape, TwinRunner, twinScenario, type BenignVariation } from './twin.js';
 import { wireParagraph } from './wire-story.js';
 import { NEVER_EXITS } from './escape-verdict.js';
 
@@ -45,6 +45,14 @@ export interface JudgeOptions {
   earlyStop?: boolean;
   /** Judge every property instead of stopping at the first failure (false-alarm measurements). @defaultValue false */
   all?: boolean;
+  /** Let the runner's `observe` (behaviour coverage) watch the run: only runs whose facts are read need it, not shrink candidates. @defaultValue false */
+  observe?: boolean;
+  /**
+   * Keep the fault-free twin in the twin cache. A generated run of swarm search has a fresh seed,
+   * so no later run asks for its twin again: kept, it would only stay alive (and be copied by the
+   * garbage collector) until 32 twins later. @defaultValue true
+   */
+  rememberTwin?: boolean;
 }
 
 /** Per property, over the runs a check counted: how many it judged, how many it could not (and why), and the wall ms its judge took. @internal */
@@ -80,10 +88,17 @@ export class ScenarioRunner {
   /** Whether runs may stop early (property monitors); a check whose early stop a full run disproved turns it off. */
   earlyStop = true;
 
+  private readonly simulateOptions: SimulateOptions;
+  /** Watches the worlds of the runs judged with `observe` (behaviour coverage); twins, re-runs and extra runs go unwatched. */
+  private readonly observe: SimulateOptions['observe'];
+
   constructor(
-    private readonly simulateOptions: SimulateOptions,
+    simulateOptions: SimulateOptions,
     readonly properties: readonly Property[],
   ) {
+    const { observe, ...rest } = simulateOptions;
+    this.simulateOptions = rest;
+    this.observe = observe;
     // twins are complete runs: a differential property compares whole end states
     this.twins = new TwinRunner(
       (s) => this.simulate(s, this.properties, false),
@@ -103,8 +118,13 @@ export class ScenarioRunner {
   }
 
   /** The benign runs of a scenario for a property: its twin and the twin's variations, and likewise for each extra run. */
-  private async benignRuns(twin: RunRecord, extras: Record<string, RunRecord> | undefined, busy: boolean): Promise<BenignRuns> {
-    const out: BenignRuns = { twin: [twin, ...(await this.twins.variationsOf(twin.scenario))], extras: {}, ...(busy ? { busy: await this.twins.busyOf(twin.scenario, inputKinds(this.simulateOptions.controllers, twin.scenario)) } : {}) };
+  private async benignRuns(twin: RunRecord, extras: Record<string, RunRecord> | undefined, p: Property): Promise<BenignRuns> {
+    const out: BenignRuns = {
+      twin: [twin, ...(await this.twins.variationsOf(twin.scenario))],
+      extras: {},
+      ...(p.learnsFromBusy === true ? { busy: await this.twins.busyOf(twin.scenario, inputKinds(this.simulateOptions.controllers, twin.scenario)) } : {}),
+      ...(p.learnsFromSlow === true ? { slow: await this.twins.slowOf(twin, this.simulateOptions.controllers) } : {}),
+    };
     for (const [name, r] of Object.entries(extras ?? {})) out.extras[name] = [r, ...(await this.twins.variationsOf(r.scenario))];
     return out;
   }
@@ -113,20 +133,20 @@ export class ScenarioRunner {
    * Runs one scenario with the probes of `properties`; with `earlyStop`, their monitors may end
    * it once a failure is certain (the same scenario stops at the same point every time).
    */
-  async simulate(scenario: Scenario, properties: readonly Property[] = this.properties, earlyStop = this.earlyStop, interruptible = false): Promise<RunRecord> {
+  async simulate(scenario: Scenario, properties: readonly Property[] = this.properties, earlyStop = this.earlyStop, interruptible = false, observe = false): Promise<RunRecord> {
     this.simulations++;
     this.onSimulate?.(scenario);
     const interrupt = interruptible ? this.shouldInterrupt : undefined;
     const beat = this.onHeartbeat;
     const onYield = interrupt || beat ? () => (beat?.(), interrupt?.() === true) : undefined;
-    const { run } = await simulate(scenario, { ...this.simulateOptions, properties, earlyStop, ...(onYield ? { onYield } : {}) });
+    const { run } = await simulate(scenario, { ...this.simulateOptions, properties, earlyStop, ...(onYield ? { onYield } : {}), ...(observe && this.observe ? { observe: this.observe } : {}) });
     return run;
   }
 
   /** Runs and judges one scenario; stops at the first property that fails. */
   async judge(scenario: Scenario, options: JudgeOptions = {}): Promise<ScenarioOutcome> {
     const properties = options.properties ?? this.properties;
-    const run = await this.simulate(scenario, properties, options.earlyStop ?? this.earlyStop, options.interruptible ?? false);
+    const run = await this.simulate(scenario, properties, options.earlyStop ?? this.earlyStop, options.interruptible ?? false, options.observe ?? false);
     return this.judgeRun(run, options);
   }
 
@@ -147,13 +167,17 @@ export class ScenarioRunner {
   async judgeRun(run: RunRecord, options: JudgeOptions = {}): Promise<ScenarioOutcome> {
     const properties = options.properties ?? this.properties;
     let twin: RunRecord | undefined;
-    const getTwin = async () => (twin ??= await this.twins.twinOf(run.scenario, run));
+    const remember = options.rememberTwin ?? true;
+    const getTwin = async () => (twin ??= remember || !hasFaults(run.scenario) ? await this.twins.twinOf(run.scenario, run) : await this.simulate(twinScenario(run.scenario), this.properties, false));
     const failures: PropertyFailure[] = [];
     let latencyMs: number | undefined;
     if (run.timing.interrupted) return { run, twin: undefined, failure: undefined, failures: [], interrupted: true };
     // a run stopped early is judged by the property whose failure was certain (the others would judge a cut-short run)
     const stopped = run.timing.stoppedEarly;
     const judges = stopped ? properties.filter((p) => p.name === stopped.property) : properties;
+    // the scenario's shapes (with and without busy windows), made once and only when a learned mask is looked up
+    const shapes: (string | undefined)[] = [];
+    const shapeOf = (busy: boolean) => (shapes[busy ? 1 : 0] ??= scenarioShape(run.scenario, busy ? inputKinds(this.simulateOptions.controllers, run.scenario) : undefined));
     // the run guards first: a run that escaped the simulation says nothing its properties could judge
     for (const p of [...runGuards.filter((g) => !judges.includes(g)), ...judges]) {
       const clock = this.simulateOptions.wallClock;
@@ -161,13 +185,12 @@ export class ScenarioRunner {
       const extras = await this.extraRuns(p, run.scenario);
       const t = p.needsTwin ? await getTwin() : undefined;
       // masks already learned for this shape first; learn this scenario's only when they are not enough
-      const shape = p.learn ? scenarioShape(run.scenario, p.learnsFromBusy ? inputKinds(this.simulateOptions.controllers, run.scenario) : undefined) : '';
-      let learned: LearnedMasks | undefined = p.learn ? this.learned.get(p.name, shape) : undefined;
+      let learned: LearnedMasks | undefined = p.learn && this.learned.learnedFor(p.name) ? this.learned.get(p.name, shapeOf(p.learnsFromBusy === true)) : undefined;
       let verdict = judgeSafely(p, run, t, extras, learned);
       if (!verdict.ok && p.learn && t) {
-        const mine = learnSafely(p, await this.benignRuns(t, extras, p.learnsFromBusy === true));
+        const mine = learnSafely(p, await this.benignRuns(t, extras, p));
         if (mine) {
-          learned = this.learned.add(p.name, shape, mine);
+          learned = this.learned.add(p.name, shapeOf(p.learnsFromBusy === true), mine);
           verdict = judgeSafely(p, run, t, extras, learned);
         }
       }
@@ -216,6 +239,10 @@ ${wire}` : verdict.explanation, evidence: verdict.evidence });
     for (const name of names.sort()) out[name] = await this.simulate(wanted[name]!, [p], false);
     return out;
   }
+}
+
+function hasFaults(s: Scenario): boolean {
+  return s.faults.events.length > 0 || s.faults.background.length > 0;
 }
 
 function firedAny(run: RunRecord): boolean {

@@ -174,7 +174,7 @@ async function simulateGuarded(world: World, scenario: Scenario, opts: ResolvedS
             // the entry's `kind` is always the fault kind (coverage, shrinking and reports key on it); a detail that names an object kind keeps it as `objectKind`
             // the fields in the order one spread literal gives them, built by Object.assign and
             // stores: V8 (Node 20) adds a field to a `{ ...x }` copy at ~30× the cost of a store
-            fired: (detail) => {
+            fired(detail) {
               const e: Record<string, unknown> = Object.assign({}, detail);
               if (detail['type'] !== undefined) e['decision'] = detail['type'];
               e['t'] = kernel.now();

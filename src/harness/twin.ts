@@ -40,6 +40,8 @@ export interface BenignVariation {
   spreadMs?: number;
   /** Hold the workers through each of the scenario's {@link busyWindows} (a busy controller). */
   busy?: boolean;
+  /** Hold the workers of one controller from `at` for `ms` (a slow controller: one of its decisions comes later; see {@link slowPoints}). */
+  slow?: { controller: string; at: number; ms: number };
 }
 
 /** The longest the `busy` variation keeps a controller's workers from taking a key (virtual ms). */
@@ -137,6 +139,121 @@ export function busyWindows(s: Scenario, isInput: (kind: string) => boolean): Bu
   return out;
 }
 
+/**
+ * How much later the `slow` variation lets a timed controller make one of its decisions (virtual
+ * ms), geometric up to {@link BUSY_MAX_MS}: a decision that flips when it comes later flips for
+ * every delay past its margin (a starting deadline, the next slot), so three lengths cover
+ * margins of up to ten seconds.
+ */
+export const SLOW_HOLDS_MS: readonly number[] = [1000, 3000, BUSY_MAX_MS];
+
+/** At most this many decision points get `slow` variations (evenly spread over those of the twin). */
+export const SLOW_MAX_POINTS = 12;
+
+/** Reconciles of one controller that begin this close after a decision point (the events of its own writes) are held with it. */
+const SLOW_MERGE_MS = 10;
+
+/** A decision of a timed controller in a fault-free run: a reconcile that began at `at` and changed something. @internal */
+export interface SlowPoint {
+  controller: string;
+  at: number;
+}
+
+/**
+ * Where the `slow` variation delays a controller: the start of each reconcile (before the quiet
+ * tail, whose state is what the differential properties compare) that wrote a change, of every
+ * controller that decides by the clock — one that ended a reconcile with `requeueAfter` (it
+ * sleeps until a time it chose: a slot, a deadline, a poll). Hosted programs have no reconciles
+ * and are left alone; so is a controller that never set a timer (its decisions do not read the
+ * clock, or not in a way the run shows). Per controller, a reconcile that begins within 10 ms of
+ * the last point (the events of its own writes, another key's slot at the same instant) is held
+ * with it rather than apart; at most {@link SLOW_MAX_POINTS}, evenly spread.
+ *
+ * Why a history a healthy control plane produces: nothing bounds how long a key waits in a
+ * workqueue (see {@link BUSY_MAX_MS}), nor how long a reconcile takes before it reads the clock
+ * (a slow API call, a worker busy elsewhere). A controller that decides by the clock (a slot
+ * missed past its starting deadline, the spec of the moment a slot starts, a Forbid wait that
+ * outlives the deadline) decides otherwise when it decides later, and a fault that costs it a
+ * second (a 503 and its backoff, a lost event repaired by a resync, a slow Pod start that keeps
+ * the previous run going) makes it decide later too: the end it reaches is one a slow fault-free
+ * run reaches. Who uses it: same-end-state (whole objects that end exactly as in one of these
+ * runs, `alternatives`) and no-extra-destructive-actions (the most creates and deletes one of
+ * them made); never a mask of a path, never recovery.
+ * @internal
+ */
+export function slowPoints(run: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined): SlowPoint[] {
+  const hosted = new Set((defs ?? []).filter((d) => d.process !== undefined).map((d) => d.name));
+  const timed = new Set<string>();
+  for (const e of run.trace) if (e.type === 'reconcile:end' && e['result'] === 'requeueAfter') timed.add(String(e['controller']));
+  for (const h of hosted) timed.delete(h);
+  if (timed.size === 0) return [];
+  const seen = new Map<string, number>();
+  const out: SlowPoint[] = [];
+  for (const c of changingReconciles(run.trace, timed, run.timing.tailStart)) {
+    // a reconcile within SLOW_MERGE_MS of the last point kept (the events of that one's own writes) waits in its hold too
+    const prev = seen.get(c.controller);
+    if (prev !== undefined && c.start - prev <= SLOW_MERGE_MS) continue;
+    seen.set(c.controller, c.start);
+    out.push({ controller: c.controller, at: c.start });
+  }
+  if (out.length <= SLOW_MAX_POINTS) return out;
+  return Array.from({ length: SLOW_MAX_POINTS }, (_, i) => out[Math.floor((i * out.length) / SLOW_MAX_POINTS)]!);
+}
+
+/**
+ * Each write that changed something by one of `controllers` before `until`, with the reconcile it
+ * belongs to (per process, the last one begun and not ended: one worker per key, few at a time).
+ */
+function* changingReconciles(trace: RunRecord['trace'], controllers: ReadonlySet<string>, until: number): Generator<{ controller: string; key: string; start: number }> {
+  const open = new Map<string, { key: string; n: unknown; t: number }[]>();
+  for (const e of trace) {
+    if (e.t >= until) return;
+    if (e.type === 'reconcile:start' || e.type === 'reconcile:end') {
+      const controller = String(e['controller']);
+      if (!controllers.has(controller)) continue;
+      const actor = `controller:${controller}/${String(e['replica'] ?? 0)}`;
+      let spans = open.get(actor);
+      if (!spans) open.set(actor, (spans = []));
+      if (e.type === 'reconcile:start') spans.push({ key: String(e['key']), n: e['n'], t: e.t });
+      else {
+        const i = spans.findIndex((x) => x.n === e['n'] && x.key === e['key']);
+        if (i >= 0) spans.splice(i, 1);
+      }
+      continue;
+    }
+    if (e.type !== 'store:write' || e['error'] !== undefined || e['noop'] === true) continue;
+    const actor = String(e['actor']);
+    const span = open.get(actor)?.at(-1);
+    if (!span) continue;
+    yield { controller: actor.slice('controller:'.length, actor.lastIndexOf('/')), key: span.key, start: span.t };
+  }
+}
+
+/**
+ * Whether a `slow` run is a destination a correct controller reaches: once its hold ends, the held
+ * controller goes on deciding. Every key it changed after that in the fault-free run (a later
+ * slot started, a finished Job recorded) it changes after that here too. A controller that stops
+ * for good after one late decision (it waits forever on a slot missed past its deadline) ends
+ * there because of a bug a delay exposes, which no later slot repairs: its run teaches nothing.
+ * @internal
+ */
+export function keepsDeciding(slow: Pick<RunRecord, 'trace' | 'timing'>, twin: Pick<RunRecord, 'trace' | 'timing'>, v: { controller: string; at: number; ms: number }): boolean {
+  const release = Math.max(0, v.at - 1) + v.ms;
+  const later = (r: Pick<RunRecord, 'trace' | 'timing'>) => {
+    const keys = new Set<string>();
+    for (const c of changingReconciles(r.trace, new Set([v.controller]), r.timing.end)) if (c.start > release) keys.add(c.key);
+    return keys;
+  };
+  const mine = later(slow);
+  for (const k of later(twin)) if (!mine.has(k)) return false;
+  return true;
+}
+
+/** The `slow` variations of a fault-free run: each decision point, held for each of {@link SLOW_HOLDS_MS}. @internal */
+export function slowVariations(run: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined): BenignVariation[] {
+  return slowPoints(run, defs).flatMap((p, i) => SLOW_HOLDS_MS.map((ms, j) => ({ seed: 100 + i * SLOW_HOLDS_MS.length + j, jitterMs: 0, shuffleLists: false, slow: { controller: p.controller, at: p.at, ms } })));
+}
+
 /** Who wrote each resource version (`store:write` actors), read from the trace as it grows. */
 function writersOf(world: World): (rv: string | undefined) => string | undefined {
   const byRv = new Map<string, string>();
@@ -204,6 +321,7 @@ export function installVariation(world: World, v: BenignVariation, faultWindowMs
     },
   });
   if (v.busy) holdThroughWindows(world, busyWindows(world.scenario, () => true).filter((w) => w.until < faultWindowMs));
+  if (v.slow) holdFor(world, v.slow);
   if (v.resyncAt !== undefined) {
     const at = v.resyncAt < 1 ? Math.round(v.resyncAt * faultWindowMs) : v.resyncAt;
     world.kernel.at(at, () => {
@@ -228,6 +346,21 @@ function holdThroughWindows(world: World, windows: readonly BusyWindow[]): void 
       });
     });
   }
+}
+
+/**
+ * Holds the workers of one controller (every replica alive then) from a millisecond before `at`,
+ * so that the reconcile that began at `at` in the fault-free run waits, for `ms`; then lets them
+ * take the keys that waited (reconciled from the cache as it is then).
+ */
+function holdFor(world: World, slow: { controller: string; at: number; ms: number }): void {
+  world.kernel.at(Math.max(0, slow.at - 1), () => {
+    const held = world.managers.flatMap((m) => m.live()).filter((inst) => inst.def.name === slow.controller);
+    for (const inst of held) inst.hold(true);
+    world.kernel.at(Math.max(0, slow.at - 1) + slow.ms, () => {
+      for (const inst of held) inst.hold(false);
+    });
+  });
 }
 
 /**
@@ -277,6 +410,7 @@ export class TwinRunner {
   private readonly cache: Lru<Promise<RunRecord>>;
   private readonly benign: Lru<Promise<RunRecord[]>>;
   private readonly busy: Lru<Promise<RunRecord[]>>;
+  private readonly slow: Lru<Promise<RunRecord[]>>;
   /** Benign simulations run. */
   benignSimulations = 0;
 
@@ -288,12 +422,19 @@ export class TwinRunner {
     this.cache = new Lru(capacity);
     this.benign = new Lru(capacity);
     this.busy = new Lru(capacity);
+    this.slow = new Lru(capacity);
   }
 
   /** The twin run of `scenario` (the scenario itself when it has no faults: it is its own twin). */
   twinOf(scenario: Scenario, run?: RunRecord): Promise<RunRecord> {
     if (run && scenario.faults.events.length === 0 && scenario.faults.background.length === 0) return Promise.resolve(run);
     return this.memo(this.cache, twinScenario(scenario), () => this.run(twinScenario(scenario)));
+  }
+
+  /** Keeps a twin run made without the cache (see `rememberTwin` of the scenario runner's judge) as the twin of `scenario`. */
+  keep(scenario: Scenario, twin: RunRecord): void {
+    if (scenario.faults.events.length === 0 && scenario.faults.background.length === 0) return;
+    this.cache.set(stableStringify(twinScenario(scenario)), Promise.resolve(twin));
   }
 
   /** The benign variations of the fault-free run of `scenario` (without that run itself). */
@@ -325,6 +466,28 @@ export class TwinRunner {
     });
   }
 
+  /**
+   * The fault-free run `twin` (of the scenario's twin) under each `slow` variation (see
+   * {@link slowPoints}; none for a controller that never set a timer) in which the held controller
+   * {@link keepsDeciding}: asked for only by the properties that accept their end states or counts.
+   */
+  slowOf(twin: RunRecord, defs: readonly ControllerDefinition[] | undefined): Promise<RunRecord[]> {
+    const runVariation = this.runVariation;
+    const variations = runVariation ? slowVariations(twin, defs) : [];
+    if (!runVariation || variations.length === 0) return Promise.resolve([]);
+    const scenario = twinScenario(twin.scenario);
+    return this.memo(this.slow, scenario, async () => {
+      const out: RunRecord[] = [];
+      for (const v of variations) {
+        this.benignSimulations++;
+        const r = await runVariation(scenario, v);
+        // a controller that stops deciding after one late decision is a bug a delay exposed, not a destination
+        if (v.slow && keepsDeciding(r, twin, v.slow)) out.push(r);
+      }
+      return out;
+    });
+  }
+
   private memo<V>(cache: Lru<Promise<V>>, s: Scenario, make: () => Promise<V>): Promise<V> {
     const key = stableStringify(s);
     const hit = cache.get(key);
@@ -343,6 +506,13 @@ export class TwinRunner {
  */
 export class LearnedCache {
   private readonly byKey = new Map<string, LearnedMasks>();
+  /** Properties that learned masks for some shape (for the others a look-up needs no shape). */
+  private readonly learners = new Set<string>();
+
+  /** Whether `property` learned masks for any shape yet. */
+  learnedFor(property: string): boolean {
+    return this.learners.has(property);
+  }
 
   get(property: string, shape: string): LearnedMasks | undefined {
     return this.byKey.get(`${property}\u0000${shape}`);
@@ -355,6 +525,7 @@ export class LearnedCache {
     const out: LearnedMasks = { ...cur };
     for (const [name, list] of Object.entries(masks)) out[name] = [...new Set([...(out[name] ?? []), ...list])].sort();
     this.byKey.set(key, out);
+    this.learners.add(property);
     return out;
   }
 
@@ -365,7 +536,7 @@ export class LearnedCache {
       const property = key.slice(0, key.indexOf('\u0000'));
       let set = per.get(property);
       if (!set) per.set(property, (set = new Set()));
-      for (const [name, list] of Object.entries(masks)) for (const m of list) set.add(name === 'paths' ? m : name === 'alternatives' ? `${m.slice(0, m.indexOf('\u0000'))} (ends as in a fault-free run of a busy controller)` : `${m} (${name})`);
+      for (const [name, list] of Object.entries(masks)) for (const m of list) set.add(name === 'paths' ? m : name === 'alternatives' ? `${m.slice(0, m.indexOf('\u0000'))} (ends as in a fault-free run of a busy or slow controller)` : `${m} (${name})`);
     }
     return [...per].map(([property, set]) => ({ property, masks: [...set].sort() })).filter((x) => x.masks.length > 0);
   }

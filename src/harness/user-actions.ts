@@ -52,33 +52,36 @@ export function scheduleWorkload(world: World, workload: readonly WorkloadAction
   const pending = new Set<{ event: ScheduledEvent; run: () => void }>();
   /** Per object: the actions waiting behind one that is being retried. */
   const waiting = new Map<string, WorkloadAction[]>();
-  const done = (id: string): void => {
-    const next = waiting.get(id)?.shift();
-    if (next === undefined) waiting.delete(id);
-    else attempt(next, 1, {});
+  // methods of one object, not named arrows: under tsx every named arrow made per run costs a defineProperty
+  const steps = {
+    done(id: string): void {
+      const next = waiting.get(id)?.shift();
+      if (next === undefined) waiting.delete(id);
+      else steps.attempt(next, 1, {});
+    },
+    attempt(a: WorkloadAction, n: number, memo: Memo): void {
+      const outcome = runAttempt(world, a, n, memo);
+      if (outcome === undefined) return steps.done(objectOf(a));
+      const backoff = Math.min(USER_RETRY.maxMs, USER_RETRY.firstMs * 2 ** (n - 1));
+      const delay = Math.max(backoff, (outcome.retryAfterSeconds ?? 0) * 1000);
+      const entry = { event: undefined as unknown as ScheduledEvent, run: () => steps.attempt(a, n + 1, memo) };
+      entry.event = world.kernel.after(delay, () => {
+        pending.delete(entry);
+        entry.run();
+      });
+      pending.add(entry);
+    },
+    start(a: WorkloadAction): void {
+      const id = objectOf(a);
+      const queue = waiting.get(id);
+      if (queue) queue.push(a);
+      else {
+        waiting.set(id, []);
+        steps.attempt(a, 1, {});
+      }
+    },
   };
-  const attempt = (a: WorkloadAction, n: number, memo: Memo): void => {
-    const outcome = runAttempt(world, a, n, memo);
-    if (outcome === undefined) return done(objectOf(a));
-    const backoff = Math.min(USER_RETRY.maxMs, USER_RETRY.firstMs * 2 ** (n - 1));
-    const delay = Math.max(backoff, (outcome.retryAfterSeconds ?? 0) * 1000);
-    const entry = { event: undefined as unknown as ScheduledEvent, run: () => attempt(a, n + 1, memo) };
-    entry.event = world.kernel.after(delay, () => {
-      pending.delete(entry);
-      entry.run();
-    });
-    pending.add(entry);
-  };
-  const start = (a: WorkloadAction): void => {
-    const id = objectOf(a);
-    const queue = waiting.get(id);
-    if (queue) queue.push(a);
-    else {
-      waiting.set(id, []);
-      attempt(a, 1, {});
-    }
-  };
-  for (const a of workload) world.kernel.at(a.at, () => start(a));
+  for (const a of workload) world.kernel.at(a.at, () => steps.start(a));
   // the fault window closed: the user's tool re-syncs now rather than at the end of its backoff
   world.onSettle.push(() => {
     for (const p of [...pending]) {

@@ -145,10 +145,11 @@ export function createWorld(scenario: Scenario, options: ResolvedScenarioOptions
   const trace = new Trace();
   const writes: WriteRecord[] = [];
   const afterWrite: ((w: WriteRecord) => void)[] = [];
+  // methods, not arrow properties: under tsx every named arrow made per run costs a defineProperty
   const store = new ObjectStore({
     clock: kernel.clock,
     ...(validation ? { validation } : {}),
-    onWrite: (w) => {
+    onWrite(w) {
       writes.push(w);
       // the digest puts written values (not only paths) into the trace hash, so a reconciler
       // writing Math.random() or Date.now() shows up in the determinism check
@@ -158,7 +159,9 @@ export function createWorld(scenario: Scenario, options: ResolvedScenarioOptions
     },
     // the garbage collector is a separate controller: it acts a little later, never at the same
     // virtual instant (a controller re-creating a collected child would otherwise livelock time)
-    defer: (fn) => kernel.after(GC_DELAY_MS, fn),
+    defer(fn) {
+      kernel.after(GC_DELAY_MS, fn);
+    },
   });
   const seams = new Seams();
   const env: RuntimeEnv = {
@@ -172,19 +175,33 @@ export function createWorld(scenario: Scenario, options: ResolvedScenarioOptions
   };
   const apiLog = apiRequestLog(trace);
   const view: WorldView = {
-    now: () => kernel.now(),
-    get: (kind, key) => store.peek(kind, key),
-    list: (kind) => store.peekAll(kind),
-    kinds: () => store.kindNames().filter((k) => store.count(k) > 0),
-    downstream: (service, collection) => {
+    now() {
+      return kernel.now();
+    },
+    get(kind, key) {
+      return store.peek(kind, key);
+    },
+    list(kind) {
+      return store.peekAll(kind);
+    },
+    kinds() {
+      return store.kindNames().filter((k) => store.count(k) > 0);
+    },
+    downstream(service, collection) {
       const services = world.downstreamServices ?? [];
       const svc = services.find((x) => x.name === service);
       if (!svc) throw new Error(`view.downstream(${JSON.stringify(service)}): the run has no fake downstream service of that name (its services: ${services.map((x) => JSON.stringify(x.name)).join(', ') || 'none; pass downstream: () => ({ services: [fakeRestService({...})] })'})`);
       return svc.resources(collection);
     },
-    services: () => (world.downstreamServices ?? []).map((x) => x.name),
-    requests: () => world.downstreamRequests?.() ?? [],
-    apiRequests: () => apiLog.read(),
+    services() {
+      return (world.downstreamServices ?? []).map((x) => x.name);
+    },
+    requests() {
+      return world.downstreamRequests?.() ?? [];
+    },
+    apiRequests() {
+      return apiLog.read();
+    },
   };
   const world: World = {
     scenario,

@@ -101,6 +101,16 @@ const HOLDERS: readonly (readonly [string, object])[] = [
  * seam costs every reconcile (~1 ns each, twice). A replacement of one still fails the run.
  */
 const AT_RUN_END = new Set<object>([String, Number, Number.prototype, Boolean.prototype, Symbol.prototype, WeakMap.prototype, WeakSet.prototype, Date, Date.prototype, RegExp.prototype, Error, Error.prototype, protoOf(''[Symbol.iterator]())]);
+/**
+ * Whether the seams check this data property, or only the run's end ({@link AT_RUN_END}): a
+ * property that is not writable (a function's `name` and `length`, `Symbol.toStringTag`) changes
+ * only through `Object.defineProperty`, and the harness's own code reads none of them; a
+ * function's `name` and `length` are also native accessors underneath, each load a call
+ * (a fifth of the seam check's time). A redefinition of one still fails the run.
+ */
+function atSeam(holder: object, d: PropertyDescriptor): boolean {
+  return !AT_RUN_END.has(holder) && d.writable === true;
+}
 /** Properties tools set on purpose (source maps, test runners): not watched. */
 const UNWATCHED = new Map<object, readonly PropertyKey[]>([[Error, ['stackTraceLimit', 'prepareStackTrace']]]);
 /** Holders where an added key changes what the harness's own code does (`Object.prototype.then` makes every object a thenable). */
@@ -222,13 +232,13 @@ function compileQuick(saved: Saved[], globals: (PropertyDescriptor | undefined)[
   for (let i = 0; i < saved.length; i++) {
     const { holder, keys: ks, descs } = saved[i]!;
     holders[i] = holder;
-    if (AT_RUN_END.has(holder) !== atRunEnd) continue;
     const slot = new Map<PropertyKey, number>();
     slots.set(holder, slot);
     for (let j = 0; j < ks.length; j++) {
       const d = descs[j]!;
       // accessors are for verify(); a frozen data property cannot change
       if (!('value' in d) || (!d.writable && !d.configurable)) continue;
+      if (atSeam(holder, d) === atRunEnd) continue;
       const k = ks[j]!;
       values[values.length] = d.value;
       slot.set(k, values.length - 1);

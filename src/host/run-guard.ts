@@ -176,161 +176,221 @@ let previous = currentGlobals();
 
 const PROMISIFY = Symbol.for('nodejs.util.promisify.custom');
 
-function install(): () => void {
-  const g = globalThis as unknown as Record<string, unknown>;
-  previous = currentGlobals();
-  const prev = previous;
+/**
+ * What one install of the guard changed and puts back: the kernel hook and the process listeners
+ * it found, and the hosted globals' handle. Everything else the guard installs is made once, at
+ * module level, and kept across runs: a run pays for swapping the globals, not for building
+ * the guard's functions again (about a fifth of a short simulation's fixed cost).
+ */
+let hooked: (() => void) | undefined;
+let parked: { uncaught: ((...a: unknown[]) => void)[]; unhandled: ((...a: unknown[]) => void)[] } = { uncaught: [], unhandled: [] };
+let hosted: ReturnType<typeof installHostedGlobals> | undefined;
+/** The built-ins the kernel's seams check while the guard is installed. */
+let builtins: IntrinsicsGuard | undefined;
 
-  if (intrinsics === undefined || !intrinsics.verify()) {
-    if (otherIntrinsics !== undefined && otherIntrinsics.verify()) [intrinsics, otherIntrinsics] = [otherIntrinsics, intrinsics];
-    else [intrinsics, otherIntrinsics] = [guardIntrinsics(), intrinsics];
-  }
-  const builtins = intrinsics;
-  setCurrentIntrinsicsGuard(builtins);
-  const hooked = kernelHooks.userCodeReturned;
-  kernelHooks.userCodeReturned = () => {
-    if (!builtins.quick()) putBackIntrinsics(builtins, hostContext.getStore());
-  };
+/** The kernel's seam (kernelHooks.userCodeReturned): puts back built-ins the code under test replaced. */
+function userCodeReturned(): void {
+  const b = builtins!;
+  if (!b.quick()) putBackIntrinsics(b, hostContext.getStore());
+}
 
-  const exit = (kind: 'exit' | 'abort' | 'kill', code: unknown, call?: string): never => {
-    const store = hostContext.getStore();
-    const c = kind === 'abort' ? 134 : kind === 'kill' ? (code as number) : exitCodeOf(code);
-    const message = call ?? (kind === 'abort' ? 'process.abort()' : `process.exit(${c})`);
-    const escape: Omit<RunEscape, 't'> = { kind: 'exit', code: c, message, ...withStack(stackHere()) };
-    if (store?.sandbox !== undefined) {
-      if (store.sandbox.alive) store.sandbox.die({ t: store.scope.now(), ...escape });
-    } else {
-      for (const s of scopesOf(store)) recordEscape(s, escape);
-    }
-    throw new ProcessExitSignal(c, message);
-  };
-  process.exit = ((code?: number) => exit('exit', code)) as typeof process.exit;
-  process.abort = (() => exit('abort', undefined)) as typeof process.abort;
-  // a signal to this very process ends it as an exit would (SIGTERM, SIGKILL), or stops it (SIGSTOP)
-  const internals = process as unknown as Internals;
-  internals.reallyExit = (code?: unknown) => exit('exit', code, `process.reallyExit(${exitCodeOf(code)})`);
-  internals._kill = (pid: number, signal: number) => {
-    const self = selfSignal(pid, signal);
-    return self ? exit('kill', self.code, self.call) : prev.rawKill.call(process, pid, signal);
-  };
-  process.kill = ((pid: number, signal?: string | number) => {
-    const self = selfSignal(pid, signal);
-    return self ? exit('kill', self.code, self.call) : (prev.kill as (p: number, s?: string | number) => true).call(process, pid, signal);
-  }) as typeof process.kill;
-
-  const onThrown = (thrown: unknown, kind: 'uncaught' | 'unhandled-rejection', where: string | undefined): void => {
-    // a Proxy with throwing traps must not make this handler throw
-    const err = inspectableThrown(thrown);
-    if (err instanceof ProcessExitSignal) return;
-    const store = hostContext.getStore();
-    const escape: Omit<RunEscape, 't'> = { kind, code: 1, message: describeThrown(err), ...withStack(err instanceof Error ? cleanStack(err.stack) : undefined), ...(where !== undefined ? { where } : {}) };
-    if (store?.sandbox !== undefined) {
-      if (store.sandbox.alive) store.sandbox.die({ t: store.scope.now(), ...escape });
-      return;
-    }
+function exit(kind: 'exit' | 'abort' | 'kill', code: unknown, call?: string): never {
+  const store = hostContext.getStore();
+  const c = kind === 'abort' ? 134 : kind === 'kill' ? (code as number) : exitCodeOf(code);
+  const message = call ?? (kind === 'abort' ? 'process.abort()' : `process.exit(${c})`);
+  const escape: Omit<RunEscape, 't'> = { kind: 'exit', code: c, message, ...withStack(stackHere()) };
+  if (store?.sandbox !== undefined) {
+    if (store.sandbox.alive) store.sandbox.die({ t: store.scope.now(), ...escape });
+  } else {
     for (const s of scopesOf(store)) recordEscape(s, escape);
-  };
-  const onUncaught = (err: unknown, origin: unknown): void => onThrown(err, origin === 'unhandledRejection' ? 'unhandled-rejection' : 'uncaught', undefined);
-  const onUnhandled = (reason: unknown): void => onThrown(reason, 'unhandled-rejection', 'a promise');
-  // while a run holds the guard, its code's crashes are the run's verdict, not the host's death
-  // (Node's default) or a failed test file (vitest's listeners): park the other listeners
-  const parked = { uncaught: process.rawListeners('uncaughtException'), unhandled: process.rawListeners('unhandledRejection') };
-  process.removeAllListeners('uncaughtException');
-  process.removeAllListeners('unhandledRejection');
-  process.on('uncaughtException', onUncaught);
-  process.on('unhandledRejection', onUnhandled);
+  }
+  throw new ProcessExitSignal(c, message);
+}
 
-  const track = (scope: RunScope, kind: TimerKind, create: (cb: AnyFn) => object, fn: AnyFn): object => {
-    const counter = kind === 'timeout' ? 'setTimeout' : kind === 'interval' ? 'setInterval' : 'setImmediate';
-    scope.realTimers[counter]++;
-    if (scope.realTimers.firstSite === undefined) {
-      const site = firstUserFrame(stackHere());
-      if (site !== undefined) scope.realTimers.firstSite = site;
-    }
-    let handle: object | undefined;
-    const callback = function (this: unknown, ...args: unknown[]): unknown {
-      if (kind !== 'interval' && handle !== undefined) scope.pending.delete(handle);
-      try {
-        return fn.apply(this, args);
-      } catch (thrown) {
-        const err = inspectableThrown(thrown);
-        if (!(err instanceof ProcessExitSignal)) {
-          recordEscape(scope, { kind: 'uncaught', code: 1, message: describeThrown(err), ...withStack(err instanceof Error ? cleanStack(err.stack) : undefined), where: `a ${counter} callback (a real timer)` });
-        }
-        return undefined;
+/** The guard's process functions, as object-literal methods: made once. */
+const processGuard = {
+  exit(code?: number): never {
+    return exit('exit', code);
+  },
+  abort(): never {
+    return exit('abort', undefined);
+  },
+  // a signal to this very process ends it as an exit would (SIGTERM, SIGKILL), or stops it (SIGSTOP)
+  reallyExit(code?: unknown): never {
+    return exit('exit', code, `process.reallyExit(${exitCodeOf(code)})`);
+  },
+  _kill(pid: number, signal: number): unknown {
+    const self = selfSignal(pid, signal);
+    return self ? exit('kill', self.code, self.call) : previous.rawKill.call(process, pid, signal);
+  },
+  kill(pid: number, signal?: string | number): true {
+    const self = selfSignal(pid, signal);
+    return self ? exit('kill', self.code, self.call) : (previous.kill as (p: number, s?: string | number) => true).call(process, pid, signal);
+  },
+};
+
+function onThrown(thrown: unknown, kind: 'uncaught' | 'unhandled-rejection', where: string | undefined): void {
+  // a Proxy with throwing traps must not make this handler throw
+  const err = inspectableThrown(thrown);
+  if (err instanceof ProcessExitSignal) return;
+  const store = hostContext.getStore();
+  const escape: Omit<RunEscape, 't'> = { kind, code: 1, message: describeThrown(err), ...withStack(err instanceof Error ? cleanStack(err.stack) : undefined), ...(where !== undefined ? { where } : {}) };
+  if (store?.sandbox !== undefined) {
+    if (store.sandbox.alive) store.sandbox.die({ t: store.scope.now(), ...escape });
+    return;
+  }
+  for (const s of scopesOf(store)) recordEscape(s, escape);
+}
+function onUncaught(err: unknown, origin: unknown): void {
+  onThrown(err, origin === 'unhandledRejection' ? 'unhandled-rejection' : 'uncaught', undefined);
+}
+function onUnhandled(reason: unknown): void {
+  onThrown(reason, 'unhandled-rejection', 'a promise');
+}
+
+function track(scope: RunScope, kind: TimerKind, create: (cb: AnyFn) => object, fn: AnyFn): object {
+  const counter = kind === 'timeout' ? 'setTimeout' : kind === 'interval' ? 'setInterval' : 'setImmediate';
+  scope.realTimers[counter]++;
+  if (scope.realTimers.firstSite === undefined) {
+    const site = firstUserFrame(stackHere());
+    if (site !== undefined) scope.realTimers.firstSite = site;
+  }
+  let handle: object | undefined;
+  const callback = function (this: unknown, ...args: unknown[]): unknown {
+    if (kind !== 'interval' && handle !== undefined) scope.pending.delete(handle);
+    try {
+      return fn.apply(this, args);
+    } catch (thrown) {
+      const err = inspectableThrown(thrown);
+      if (!(err instanceof ProcessExitSignal)) {
+        recordEscape(scope, { kind: 'uncaught', code: 1, message: describeThrown(err), ...withStack(err instanceof Error ? cleanStack(err.stack) : undefined), where: `a ${counter} callback (a real timer)` });
       }
-    };
-    handle = create(callback);
-    scope.pending.set(handle, kind);
-    return handle;
+      return undefined;
+    }
   };
+  handle = create(callback);
+  scope.pending.set(handle, kind);
+  return handle;
+}
 
-  const hosted = installHostedGlobals();
-
-  const setTimeoutPatched = function (fn: unknown, ms?: unknown, ...args: unknown[]): unknown {
+/** The guard's timer globals, as object-literal methods: made once, so `ours` is the same across runs. */
+const timerGuard = {
+  setTimeout(fn: unknown, ms?: unknown, ...args: unknown[]): unknown {
     const store = hostContext.getStore();
+    const prev = previous;
     if (typeof fn !== 'function') return (prev.setTimeout as AnyFn)(fn, ms, ...args);
     if (store?.sandbox !== undefined) return store.sandbox.setTimeout(fn as AnyFn, ms, args, false);
     const scope = scopeOf(store);
     if (scope !== undefined) return track(scope, 'timeout', (cb) => (prev.setTimeout as AnyFn)(cb, ms, ...args) as object, fn as AnyFn);
     return (prev.setTimeout as AnyFn)(fn, ms, ...args);
-  };
-  const setIntervalPatched = function (fn: unknown, ms?: unknown, ...args: unknown[]): unknown {
+  },
+  setInterval(fn: unknown, ms?: unknown, ...args: unknown[]): unknown {
     const store = hostContext.getStore();
+    const prev = previous;
     if (typeof fn !== 'function') return (prev.setInterval as AnyFn)(fn, ms, ...args);
     if (store?.sandbox !== undefined) return store.sandbox.setTimeout(fn as AnyFn, ms, args, true);
     const scope = scopeOf(store);
     if (scope !== undefined) return track(scope, 'interval', (cb) => (prev.setInterval as AnyFn)(cb, ms, ...args) as object, fn as AnyFn);
     return (prev.setInterval as AnyFn)(fn, ms, ...args);
-  };
-  const setImmediatePatched = function (fn: unknown, ...args: unknown[]): unknown {
+  },
+  setImmediate(fn: unknown, ...args: unknown[]): unknown {
     const store = hostContext.getStore();
+    const prev = previous;
     if (typeof fn !== 'function') return (prev.setImmediate as AnyFn)(fn, ...args);
     if (store?.sandbox !== undefined) return store.sandbox.setImmediate(fn as AnyFn, args);
     const scope = scopeOf(store);
     if (scope !== undefined) return track(scope, 'immediate', (cb) => (prev.setImmediate as AnyFn)(cb, ...args) as object, fn as AnyFn);
     return (prev.setImmediate as AnyFn)(fn, ...args);
-  };
-  const clearWith = (real: AnyFn) =>
-    function (timer: unknown): void {
-      if (timer === undefined || timer === null) return;
-      if (hosted.clearVirtual(timer)) return;
-      if (typeof timer === 'object') for (const s of scopes) s.pending.delete(timer);
-      real(timer);
-    };
-  const promisified = (set: AnyFn) => (ms: unknown, value?: unknown) => new Promise((resolve) => set(() => resolve(value), ms));
-  Object.assign(setTimeoutPatched, { [PROMISIFY]: promisified((cb, ms) => setTimeoutPatched(cb, ms)) });
-  Object.assign(setImmediatePatched, { [PROMISIFY]: (value?: unknown) => new Promise((resolve) => setImmediatePatched(() => resolve(value))) });
+  },
+  clearTimeout(timer: unknown): void {
+    clearReal(timer, previous.clearTimeout as AnyFn);
+  },
+  clearInterval(timer: unknown): void {
+    clearReal(timer, previous.clearInterval as AnyFn);
+  },
+  clearImmediate(timer: unknown): void {
+    clearReal(timer, previous.clearImmediate as AnyFn);
+  },
+};
+Object.assign(timerGuard.setTimeout, { [PROMISIFY]: (ms: unknown, value?: unknown) => new Promise((resolve) => timerGuard.setTimeout(() => resolve(value), ms)) });
+Object.assign(timerGuard.setImmediate, { [PROMISIFY]: (value?: unknown) => new Promise((resolve) => timerGuard.setImmediate(() => resolve(value))) });
 
-  g['setTimeout'] = setTimeoutPatched;
-  g['setInterval'] = setIntervalPatched;
-  g['setImmediate'] = setImmediatePatched;
-  g['clearTimeout'] = clearWith(prev.clearTimeout as AnyFn);
-  g['clearInterval'] = clearWith(prev.clearInterval as AnyFn);
-  g['clearImmediate'] = clearWith(prev.clearImmediate as AnyFn);
-  ours = { setTimeout: g['setTimeout'], setInterval: g['setInterval'], setImmediate: g['setImmediate'], clearTimeout: g['clearTimeout'], clearInterval: g['clearInterval'], clearImmediate: g['clearImmediate'] };
+function clearReal(timer: unknown, real: AnyFn): void {
+  if (timer === undefined || timer === null) return;
+  if (hosted?.clearVirtual(timer)) return;
+  if (typeof timer === 'object') for (const s of scopes) s.pending.delete(timer);
+  real(timer);
+}
 
-  return () => {
-    kernelHooks.userCodeReturned = hooked;
-    setCurrentIntrinsicsGuard(undefined);
-    ours = {};
-    hosted.restore();
-    g['setTimeout'] = prev.setTimeout;
-    g['setInterval'] = prev.setInterval;
-    g['setImmediate'] = prev.setImmediate;
-    g['clearTimeout'] = prev.clearTimeout;
-    g['clearInterval'] = prev.clearInterval;
-    g['clearImmediate'] = prev.clearImmediate;
-    process.removeListener('uncaughtException', onUncaught);
-    process.removeListener('unhandledRejection', onUnhandled);
-    for (const l of parked.uncaught) process.on('uncaughtException', l as (...a: unknown[]) => void);
-    for (const l of parked.unhandled) process.on('unhandledRejection', l as (...a: unknown[]) => void);
-    process.exit = prev.exit;
-    process.abort = prev.abort;
-    process.kill = prev.kill;
-    internals.reallyExit = prev.reallyExit;
-    internals._kill = prev.rawKill;
-  };
+function install(): () => void {
+  const g = globalThis as unknown as Record<string, unknown>;
+  previous = currentGlobals();
+
+  if (intrinsics === undefined || !intrinsics.verify()) {
+    if (otherIntrinsics !== undefined && otherIntrinsics.verify()) [intrinsics, otherIntrinsics] = [otherIntrinsics, intrinsics];
+    else [intrinsics, otherIntrinsics] = [guardIntrinsics(), intrinsics];
+  }
+  builtins = intrinsics;
+  setCurrentIntrinsicsGuard(builtins);
+  hooked = kernelHooks.userCodeReturned;
+  kernelHooks.userCodeReturned = userCodeReturned;
+
+  process.exit = processGuard.exit as typeof process.exit;
+  process.abort = processGuard.abort as typeof process.abort;
+  const internals = process as unknown as Internals;
+  internals.reallyExit = processGuard.reallyExit;
+  internals._kill = processGuard._kill;
+  process.kill = processGuard.kill as typeof process.kill;
+
+  // while a run holds the guard, its code's crashes are the run's verdict, not the host's death
+  // (Node's default) or a failed test file (vitest's listeners): park the other listeners
+  parked = { uncaught: process.rawListeners('uncaughtException') as ((...a: unknown[]) => void)[], unhandled: process.rawListeners('unhandledRejection') as ((...a: unknown[]) => void)[] };
+  process.removeAllListeners('uncaughtException');
+  process.removeAllListeners('unhandledRejection');
+  process.on('uncaughtException', onUncaught);
+  process.on('unhandledRejection', onUnhandled);
+
+  hosted = installHostedGlobals();
+
+  g['setTimeout'] = timerGuard.setTimeout;
+  g['setInterval'] = timerGuard.setInterval;
+  g['setImmediate'] = timerGuard.setImmediate;
+  g['clearTimeout'] = timerGuard.clearTimeout;
+  g['clearInterval'] = timerGuard.clearInterval;
+  g['clearImmediate'] = timerGuard.clearImmediate;
+  ours = timerGuard;
+
+  return uninstall;
+}
+
+/** Puts back what {@link install} replaced. */
+function uninstall(): void {
+  const g = globalThis as unknown as Record<string, unknown>;
+  const prev = previous;
+  kernelHooks.userCodeReturned = hooked;
+  hooked = undefined;
+  builtins = undefined;
+  setCurrentIntrinsicsGuard(undefined);
+  ours = {};
+  hosted?.restore();
+  hosted = undefined;
+  g['setTimeout'] = prev.setTimeout;
+  g['setInterval'] = prev.setInterval;
+  g['setImmediate'] = prev.setImmediate;
+  g['clearTimeout'] = prev.clearTimeout;
+  g['clearInterval'] = prev.clearInterval;
+  g['clearImmediate'] = prev.clearImmediate;
+  process.removeListener('uncaughtException', onUncaught);
+  process.removeListener('unhandledRejection', onUnhandled);
+  for (const l of parked.uncaught) process.on('uncaughtException', l);
+  for (const l of parked.unhandled) process.on('unhandledRejection', l);
+  parked = { uncaught: [], unhandled: [] };
+  process.exit = prev.exit;
+  process.abort = prev.abort;
+  process.kill = prev.kill;
+  const internals = process as unknown as Internals;
+  internals.reallyExit = prev.reallyExit;
+  internals._kill = prev.rawKill;
 }
 
 function withStack(stack: string | undefined): { stack?: string } {

@@ -28,14 +28,7 @@ export function gateOptions(c: FalsePositiveCase, runs = GATE_RUNS) {
  * the failing history: a history a real cluster produces, judged wrong). `knownFalseAlarms` checks they still fail that way: when
  * an oracle fix lands, that test fails and the controller moves into the gate.
  */
-export const PENDING_ORACLE_FIXES: Readonly<Record<string, { properties: readonly string[]; why: string; seed?: number }>> = {
-  'cron-task': {
-    properties: ['same-end-state', 'recovery', 'no-extra-destructive-actions'],
-    seed: 6,
-    why:
-      'a starting deadline is a rule about time: a fault that delays the controller (503s with backoff, a lost or held-back event, a slow pod start) by a second can make a slot that waited on Forbid miss its deadline, or run a slot with the spec of that moment, so which Jobs exist (and their names, in status.active) legitimately differs from the fault-free twin; the differential oracles have no notion of time-based decisions (benign variations jitter events by at most 700 ms in the fault window) (session 8, notes s8corpus.md)',
-  },
-};
+export const PENDING_ORACLE_FIXES: Readonly<Record<string, { properties: readonly string[]; why: string; seed?: number }>> = {};
 
 function propertiesOf(c: FalsePositiveCase): Property[] {
   const own = new Map((c.properties ?? []).map((p) => [p.name, p]));

@@ -33,6 +33,9 @@ const attacks: Attack[] = [
   { attack: 'Object.prototype.then added: every object a thenable (the harness crashed)', reconcile: () => void Object.defineProperty(Object.prototype, 'then', { configurable: true, writable: true, value(r: (v: unknown) => void) { r(1); } }), property: 'never-exits', says: [/Object\.prototype\.then \(added\)/] },
   { attack: 'Object.prototype.toJSON added: every JSON the harness writes forged', reconcile: () => void Object.defineProperty(Object.prototype, 'toJSON', { configurable: true, writable: true, value: () => ({ ok: true }) }), property: 'never-exits', says: [/Object\.prototype\.toJSON \(added\)/] },
   { attack: 'RegExp.prototype.test replaced', reconcile: () => void (RegExp.prototype.test = () => true), property: 'never-exits', says: replaced('RegExp.prototype.test') },
+  // not writable: checked when the run ends rather than at every seam, still failing the run
+  { attack: "Promise's name redefined (not writable: only defineProperty changes it)", reconcile: () => void Object.defineProperty(Promise, 'name', { configurable: true, value: 'Forged' }), property: 'never-exits', says: replaced('Promise.name') },
+  { attack: 'Symbol.toStringTag of JSON redefined', reconcile: () => void Object.defineProperty(JSON, Symbol.toStringTag, { configurable: true, value: 'Forged' }), property: 'never-exits', says: [/replaced the built-in JSON\[Symbol\.toStringTag\]/, /never passes/] },
 ];
 
 describe('a reconcile that replaces a built-in', () => {

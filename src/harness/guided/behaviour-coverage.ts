@@ -44,8 +44,9 @@ export function abstractState(o: StoredObject): string {
 
 /**
  * Watches the worlds of the runs it is given (`observe`, passed to simulate) and keeps, per
- * scenario object, the abstract states and transitions its run went through. Twin and extra runs
- * get their own (different scenario objects).
+ * scenario object, the abstract states and transitions its run went through. Only runs whose facts
+ * are read are watched (the runner judges them with `observe`): twins, determinism re-runs, extra
+ * runs and shrink candidates are not, since watching costs an abstract state per store write.
  * @internal
  */
 export class BehaviourObserver {

@@ -75,6 +75,20 @@ describe('every file people hand-edit goes through the same schema', () => {
     await expect(simulate(bad((s) => (s['workload'][0].at = 'soon')) as Scenario, { controllers: [web] })).rejects.toThrow(/^steadystate\.simulate: scenario\.workload\[0\]\.at must be/);
   });
 
+  it('simulate remembers the scenarios it validated by their JSON without the seed, and still refuses a bad seed or what the JSON does not show', async () => {
+    const quick = { ...good, options: { faultWindowMs: 100, settleMs: 0 } };
+    await simulate({ ...quick, seed: 1 }, { controllers: [web], tailMs: 0 });
+    // the same scenario under another seed: only the seed is validated, and a bad one is refused with the schema's message
+    await simulate({ ...quick, seed: 2 }, { controllers: [web], tailMs: 0 });
+    await expect(simulate({ ...quick, seed: 1.5 }, { controllers: [web], tailMs: 0 })).rejects.toThrow(/^steadystate\.simulate: scenario\.seed must be an integer seed/);
+    // the same JSON text, but values the text does not show: each goes to the schema
+    const hidden = { ...quick };
+    Object.defineProperty(hidden, 'environment', { value: [{ name: '' }], enumerable: false });
+    await expect(simulate(hidden, { controllers: [web], tailMs: 0 })).rejects.toThrow(/scenario\.environment/);
+    await expect(simulate({ ...quick, environment: undefined } as unknown as Scenario, { controllers: [web], tailMs: 0 })).rejects.toThrow(/scenario\.environment/);
+    await expect(simulate({ ...quick, workload: [{ ...quick.workload[0]!, at: Number.NaN }] }, { controllers: [web], tailMs: 0 })).rejects.toThrow(/scenario\.workload\[0\]\.at/);
+  });
+
   it('check refuses a malformed corpus scenario', async () => {
     await expect(check(web, { corpus: { scenarios: [bad((s) => (s['faults'].events[0].nth = -1)) as Scenario] } })).rejects.toThrow(/options\.corpus\.scenarios\[0\]\.faults\.events\[0\]\.nth must be/);
   });

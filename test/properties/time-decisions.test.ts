@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { sameEndState } from '../../properties/same-end-state.js';
+import { noExtraDestructiveActions } from '../../properties/no-extra-destructive-actions.js';
+import { recovery } from '../../properties/recovery.js';
+import { CRON_TASK, cronTaskController, cronTaskStuckController, cronTaskTwiceController } from '../../examples/false-positives/cron-task.js';
+import { job, podLifecycle, type Scenario } from '../../src/index.js';
+import { ScenarioRunner } from '../../src/harness/scenario-runner.js';
+import { BENIGN_VARIATIONS, SLOW_HOLDS_MS, slowPoints, slowVariations, twinScenario } from '../../src/harness/twin.js';
+import { allFaults } from '../../faults/index.js';
+import { expectFailure, judgeScenario } from '../helpers/property-laws.js';
+
+/**
+ * Time-based decisions (session 9, /work/notes/trusttime.md): a CronJob-like controller misses a
+ * slot that waited on Forbid past its starting deadline. A slow Pod start keeps the previous run
+ * going a few seconds longer, the slot is missed, and the end state legitimately differs from the
+ * fault-free twin's; a fault-free run whose controller made that decision a second later ends the
+ * same way (the `slow` benign variation), and same-end-state accepts exactly those ends.
+ */
+const environment = [job, podLifecycle];
+const task = { kind: CRON_TASK, metadata: { name: 'nightly', namespace: 'default' }, spec: { everyMs: 20_000, startingDeadlineMs: 4000, runMs: 22_000, historyLimit: 1, image: 'report:1' } };
+
+/** One task created at 4.5 s: slot 1 at 24.5 s runs 22 s, slot 2 at 44.5 s waits on Forbid until slot 1's Job finishes. */
+function cron(delayMs: number | undefined): Scenario {
+  return {
+    seed: 1,
+    controllers: [{ name: cronTaskController.name }],
+    environment: [{ name: 'job' }, { name: 'pod-lifecycle' }],
+    initialObjects: [],
+    workload: [{ at: 4500, type: 'create', object: task }],
+    faults: { events: delayMs === undefined ? [] : [{ kind: 'environment-slow-rollout', params: { delayMs } }], background: [] },
+  };
+}
+
+describe('same-end-state on time-based decisions (slow-controller destinations)', () => {
+  const runner = () => new ScenarioRunner({ controllers: [cronTaskController], faults: allFaults, environment }, [sameEndState()]);
+
+  it('the decision points are the reconciles of a controller that sets timers that changed something, before the tail', async () => {
+    const { run } = await judgeScenario(sameEndState(), cron(undefined), { controllers: [cronTaskController], options: { environment } });
+    const points = slowPoints(run, [cronTaskController]);
+    // the create's status, slot 1 (its timer; the status once its Job runs, a millisecond later, is held with it),
+    // slot 2 once slot 1's Job finished (it waited on Forbid), …
+    expect(points.map((p) => p.at).slice(0, 3)).toEqual([4501, 24500, 47601]);
+    expect(points.every((p) => p.controller === 'cron-task' && p.at < run.timing.tailStart)).toBe(true);
+    // a controller that never sets a timer gets none
+    expect(slowPoints({ ...run, trace: run.trace.filter((e) => e.type !== 'reconcile:end') }, [cronTaskController])).toEqual([]);
+  });
+
+  it('a slow Pod start makes slot 2 miss its deadline: the run ends as a slow controller\'s does, so it passes', async () => {
+    const scenario = cron(6000);
+    // the difference is there (judged alone, without what benign runs teach)
+    const v = expectFailure((await judgeScenario(sameEndState(), scenario, { controllers: [cronTaskController], options: { environment } })).verdict);
+    expect(v.summary).toContain('CronTask default/nightly: status.active[0] is absent, "nightly-2" in the fault-free run');
+    const r = runner();
+    const out = await r.judge(scenario);
+    expect(out.failure).toBeUndefined();
+    expect(r.learned.summary()[0]?.masks).toContain('CronTask default/nightly (ends as in a fault-free run of a busy or slow controller)');
+    // the timing variations, then each decision point held for each length
+    const { run: twin } = await judgeScenario(sameEndState(), cron(undefined), { controllers: [cronTaskController], options: { environment } });
+    expect(r.twins.benignSimulations).toBe(BENIGN_VARIATIONS.length + slowPoints(twin, [cronTaskController]).length * SLOW_HOLDS_MS.length);
+  });
+
+  it('a slot run twice is still caught: no slow fault-free run makes its Job twice', async () => {
+    // the status write that records slot 1 meets a conflict: the buggy twin takes the slot for not started and runs it again
+    const scenario: Scenario = { ...cron(undefined), workload: [{ at: 0, type: 'create', object: { ...task, spec: { ...task.spec, runMs: 2000 } } }], faults: { events: [{ kind: 'api-conflict', nth: 2 }], background: [] } };
+    const both = () => [noExtraDestructiveActions(), sameEndState()];
+    const buggy = new ScenarioRunner({ controllers: [cronTaskTwiceController], faults: allFaults, environment }, both());
+    const out = await buggy.judge(scenario);
+    expect(out.failure?.property).toBe('no-extra-destructive-actions');
+    expect(out.failure?.summary).toBe('extra destructive actions on Job default/nightly-1: 2 creates and 2 deletes under faults, 1 and 1 without');
+    // the correct controller finds the slot's Job and records the slot
+    expect((await new ScenarioRunner({ controllers: [cronTaskController], faults: allFaults, environment }, both()).judge(scenario)).failure).toBeUndefined();
+  });
+});
+
+describe('a slow run is a reference only if its controller goes on deciding', () => {
+  // a crash after slot 1's create and a stale relist: nightly-1's slot 1 is missed past its deadline
+  const tasks = ['nightly-0', 'nightly-1'].map((name) => ({ at: 0, type: 'create' as const, object: { ...task, metadata: { name, namespace: 'default' }, spec: { ...task.spec, runMs: 2000 } } }));
+  const scenario: Scenario = {
+    ...cron(undefined),
+    seed: 89493303,
+    workload: tasks,
+    faults: {
+      events: [
+        { kind: 'crash-restart', nth: 2, target: 'cron-task', params: { point: 'after-write' } },
+        { kind: 'stale-snapshot', nth: 0, target: 'cron-task', params: { versionsBack: 10, list: true, catchUpMs: 3000 } },
+      ],
+      background: [],
+    },
+  };
+
+  it('a cron that never passes a missed slot is still caught: its slow runs stop deciding, and teach nothing', async () => {
+    const r = new ScenarioRunner({ controllers: [cronTaskStuckController], faults: allFaults, environment }, [sameEndState()]);
+    const out = await r.judge(scenario);
+    expect(out.failure?.summary).toBe('end state differs from the fault-free run: CronTask default/nightly-1: status.lastScheduleTime is absent, "<time>" in the fault-free run');
+    // some of its slow runs are left out: held past a deadline, it never started a slot again
+    const twin = await r.twins.twinOf(twinScenario(scenario));
+    expect((await r.twins.slowOf(twin, [cronTaskStuckController])).length).toBeLessThan(slowVariations(twin, [cronTaskStuckController]).length);
+  });
+
+  it('the correct cron passes the same scenario, and every one of its slow runs goes on deciding', async () => {
+    const r = new ScenarioRunner({ controllers: [cronTaskController], faults: allFaults, environment }, [sameEndState()]);
+    expect((await r.judge(scenario)).failure).toBeUndefined();
+    const twin = await r.twins.twinOf(twinScenario(scenario));
+    expect((await r.twins.slowOf(twin, [cronTaskController])).length).toBe(slowVariations(twin, [cronTaskController]).length);
+  });
+});
+
+describe('recovery on a schedule whose slot ran while the spec was away', () => {
+  it("the finished Job it keeps as history, and that Job's Pods, were made from a template no one can change: not compared", async () => {
+    // slot 1 (26 s) runs with the away spec (report:2, kept 2 deep) and is kept as history after the revert at 26.7 s;
+    // without the excursion slot 1 runs report:1. The Job's template is immutable, and its Pods are made from it
+    const away = { ...task.spec, runMs: 2000, historyLimit: 2, image: 'report:2' };
+    const scenario: Scenario = {
+      ...cron(undefined),
+      workload: [
+        { at: 6000, type: 'create', object: task },
+        { at: 13_800, type: 'update', kind: CRON_TASK, key: 'default/nightly', spec: { ...task.spec, runMs: 2000 } },
+        { at: 21_600, type: 'update', kind: CRON_TASK, key: 'default/nightly', spec: away },
+        { at: 26_700, type: 'update', kind: CRON_TASK, key: 'default/nightly', spec: task.spec },
+      ],
+    };
+    const { verdict, run } = await judgeScenario(recovery(), scenario, { controllers: [cronTaskController], options: { environment } });
+    expect(run.writes.some((w) => w.verb === 'create' && w.kind === 'Job' && w.key === 'default/nightly-1' && w.t < 26_700)).toBe(true);
+    expect(verdict.ok).toBe(true);
+    const left = verdict.ok ? (verdict.stats?.['fixedAtCreation'] as string[]) : [];
+    expect(left.some((l) => l.startsWith('Job default/nightly-1: spec.template'))).toBe(true);
+    expect(left.some((l) => /^Pod default\/nightly-1-\S+: spec\.containers\[0\]\.image$/.test(l))).toBe(true);
+  });
+});
