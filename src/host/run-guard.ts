@@ -352,15 +352,21 @@ function install(): () => void {
 
   hosted = installHostedGlobals();
 
-  g['setTimeout'] = timerGuard.setTimeout;
-  g['setInterval'] = timerGuard.setInterval;
-  g['setImmediate'] = timerGuard.setImmediate;
-  g['clearTimeout'] = timerGuard.clearTimeout;
-  g['clearInterval'] = timerGuard.clearInterval;
-  g['clearImmediate'] = timerGuard.clearImmediate;
+  setTimerGlobals(timerGuard);
   ours = timerGuard;
 
   return uninstall;
+}
+
+/** The six timer globals set from one holder (the guard's, or what it replaced); plain stores, no loop on this path. */
+function setTimerGlobals(t: { setTimeout: unknown; setInterval: unknown; setImmediate: unknown; clearTimeout: unknown; clearInterval: unknown; clearImmediate: unknown }): void {
+  const g = globalThis as unknown as Record<string, unknown>;
+  g['setTimeout'] = t.setTimeout;
+  g['setInterval'] = t.setInterval;
+  g['setImmediate'] = t.setImmediate;
+  g['clearTimeout'] = t.clearTimeout;
+  g['clearInterval'] = t.clearInterval;
+  g['clearImmediate'] = t.clearImmediate;
 }
 
 /** Puts back what {@link install} replaced. */
@@ -374,12 +380,7 @@ function uninstall(): void {
   ours = {};
   hosted?.restore();
   hosted = undefined;
-  g['setTimeout'] = prev.setTimeout;
-  g['setInterval'] = prev.setInterval;
-  g['setImmediate'] = prev.setImmediate;
-  g['clearTimeout'] = prev.clearTimeout;
-  g['clearInterval'] = prev.clearInterval;
-  g['clearImmediate'] = prev.clearImmediate;
+  setTimerGlobals(prev);
   process.removeListener('uncaughtException', onUncaught);
   process.removeListener('unhandledRejection', onUnhandled);
   for (const l of parked.uncaught) process.on('uncaughtException', l);
