@@ -23,7 +23,11 @@ import { setCondition, writeStatus, type Condition } from './_shared/status.js';
  * - a flag deleted and recreated under the same name while a watch was reconnecting reaches the
  *   cache only at the relist, as an update from generation 1 to generation 1, which the predicate
  *   drops too (as controller-runtime's does): a re-check after the finalizer is released is what
- *   brings such a key back;
+ *   brings such a key back; and so is a re-check when the flag is gone from the API server but
+ *   still in the cache (found by a hunt, seed 13: a flag created and deleted again before the
+ *   operator added its finalizer, its ADDED event held back so that the one reconcile it caused
+ *   found nothing, its DELETED event folded into the recreated flag's ADDED; that update of the
+ *   same generation was dropped, and the recreated flag was never rendered);
  * - a flag removed at the edge service by hand is registered again with a new idempotency key
  *   (one naming the registration it replaces: a reused key would only replay the deleted one).
  */
@@ -49,7 +53,10 @@ interface EdgeFlag {
 function makeReconcile(addFinalizerThenReturn: boolean) {
   return async function reconcile(ctx: ReconcileContext): Promise<ReconcileResult> {
     let f = await ctx.client.tryGet<FlagSpec, FlagStatus>(FEATURE_FLAG, ctx.key, { live: true });
-    if (!f) return;
+    // gone from the API server but still in the cache: the cache is behind, and a flag recreated
+    // under this name before the cache hears of the deletion reaches it as an update of the same
+    // generation, which the predicate drops; look once more when the cache has caught up
+    if (!f) return (await ctx.client.tryGet(FEATURE_FLAG, ctx.key)) ? { requeueAfter: 20_000 } : undefined;
     const api = jsonApi(ctx.fetch, FLAGS_API);
     if (f.metadata.deletionTimestamp !== undefined) {
       if (!f.metadata.finalizers.includes(FINALIZER)) return;
