@@ -93,6 +93,10 @@ const define = (addFinalizerThenReturn: boolean) =>
     for: FEATURE_FLAG,
     owns: ['ConfigMap'],
     predicates: ['GenerationChanged'],
+    // the predicate drops resyncs, so after a long outage of the flag service only the failed key's
+    // own backoff brings it back: client-go's default grows to 1000 s (found by the hunt, seed 5: a
+    // deletion that failed through a 20 s outage waited over 33 s after it), so cap it, as operators do
+    rateLimiter: { maxDelayMs: 10_000 },
     leaderElection: true,
     resyncPeriodMs: RESYNC_MS,
     reconcile: makeReconcile(addFinalizerThenReturn),
