@@ -36,10 +36,22 @@ export function lastActions(tl: Timeline, kind: string, key: string, before = In
   const w = lastWrite(tl, kind, key, before);
   const parts: string[] = [];
   // an owned object is written by the reconcile of its owner's key: say so instead of "never reconciled"
-  if (r) parts.push(`the last ${fmtReconcile(r)}`);
+  if (r) parts.push(`the last ${fmtReconcile(r)}${backoff(r, before)}`);
   else if (!w?.reconcile) parts.push(`no controller ever reconciled ${key}${run ? lostForGood(run, kind, key, before) : ''}`);
   parts.push(w ? `the last controller write to it was ${fmtWrite(w)}${!r && w.reconcile ? `, in the ${fmtReconcile(w.reconcile)}` : ''}` : `no controller ever wrote ${fmtObject(kind, key)}`);
   return parts.join(', and ');
+}
+
+/**
+ * A failed last reconcile whose retry the rate-limited queue put off past `before`: the key waits on
+ * its own backoff (client-go's default doubles per consecutive failure, 5 ms up to 1000 s), which an
+ * event would cut short but a predicate that drops resyncs does not.
+ */
+function backoff(r: ReconcileSpan, before: number): string {
+  if (r.result !== 'error' || r.retryInMs === undefined || r.end === undefined) return '';
+  const at = r.end + r.retryInMs;
+  if (at < before || r.retryInMs < 1000) return '';
+  return `; the rate-limited queue put its retry off ${fmtDuration(r.retryInMs)}, to ${fmtTime(at)} (per-item exponential backoff grows with each consecutive failure: cap it, e.g. rateLimiter.maxDelayMs, or let an event or resync bring the key back)`;
 }
 
 /**

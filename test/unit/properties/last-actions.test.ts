@@ -32,3 +32,22 @@ describe('lastActions for hosted programs (no reconciles: requests tell what the
     expect(s).toContain('no controller ever reconciled default/web');
   });
 });
+
+describe('lastActions names a retry the rate-limited queue put off past the bound', () => {
+  const trace: TraceEntry[] = [
+    { t: 26_000, type: 'reconcile:start', ...who, key: 'default/web', n: 14 },
+    { t: 26_500, type: 'reconcile:end', ...who, key: 'default/web', n: 14, result: 'error', error: 'HttpError: 503', retryInMs: 40_960 },
+  ];
+
+  it('says how long the key waits on its backoff and how to shorten it', () => {
+    const s = lastActions(timelineOf(runOf(trace)), 'Widget', 'default/web', 60_000);
+    expect(s).toContain('(failed: HttpError: 503');
+    expect(s).toContain('the rate-limited queue put its retry off 40.96 s, to t=67.46 s');
+    expect(s).toContain('rateLimiter.maxDelayMs');
+  });
+
+  it('says nothing of a retry due before the bound', () => {
+    const s = lastActions(timelineOf(runOf(trace)), 'Widget', 'default/web', 70_000);
+    expect(s).not.toContain('put its retry off');
+  });
+});
