@@ -16,8 +16,8 @@ import { writeStatus } from './_shared/status.js';
  * is still there (a Machine's drain needs its NodeGroup's bootstrap data, as a CAPI Machine needs
  * its Cluster's kubeconfig), so each finalizer deletes its children itself and is removed only
  * once a live list shows none of them left, being deleted or not: what foreground deletion gives
- * (the store runs Foreground as Background, see src/store/store.ts, so the controllers do it, as
- * CAPI's do). A child deleted by someone else, or removed by the garbage collector after an owner
+ * a user who deletes that way, but the user deletes with the default (Background) policy, so the
+ * controllers do it themselves, as CAPI's do. A child deleted by someone else, or removed by the garbage collector after an owner
  * recreated under its name, is made again on the next reconcile; a scale-down deletes the
  * highest-numbered children with a uid precondition.
  *

@@ -27,6 +27,7 @@ import { configRevisions } from './config-revisions.js';
 import { configRollout } from './config-rollout.js';
 import { cronTask } from './cron-task.js';
 import { domainVerification } from './domain-verification.js';
+import { exclusiveBackfill } from './exclusive-backfill.js';
 import { featureFlags } from './feature-flags.js';
 import { fleetTeardown } from './fleet-teardown.js';
 import { gatewayRoutes } from './gateway-routes.js';
@@ -70,6 +71,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   configRollout,
   cronTask,
   domainVerification,
+  exclusiveBackfill,
   featureFlags,
   fleetTeardown,
   gatewayRoutes,

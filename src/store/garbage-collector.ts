@@ -7,6 +7,14 @@ export const GARBAGE_COLLECTOR_ACTOR = 'environment:garbage-collector';
 export type PropagationPolicy = 'Background' | 'Foreground' | 'Orphan';
 
 /**
+ * The finalizer a Foreground deletion puts on the deleted object (kube-apiserver's
+ * `metav1.FinalizerDeleteDependents`): the collector removes it once no dependent that blocks
+ * its owner's deletion is left.
+ * @public
+ */
+export const FOREGROUND_FINALIZER = 'foregroundDeletion';
+
+/**
  * What the collector reads and writes through: the store's own public methods, so its writes
  * are recorded, validated and watched like anyone else's.
  * @internal
@@ -14,13 +22,22 @@ export type PropagationPolicy = 'Background' | 'Foreground' | 'Orphan';
 export interface GarbageCollectorTarget {
   peek(kind: string, key: string): StoredObject | undefined;
   transform(actor: string, kind: string, ref: { namespace?: string; name: string }, fn: (current: StoredObject) => StoredObject): StoredObject;
-  delete(actor: string, kind: string, ref: { namespace?: string; name: string }, options: { preconditions: { uid: string } }): StoredObject;
+  delete(actor: string, kind: string, ref: { namespace?: string; name: string }, options: { preconditions: { uid: string }; propagationPolicy?: PropagationPolicy }): StoredObject;
 }
 
 /**
  * The garbage collector of ownerReferences (SPEC §2.1): an index owner uid → dependents, kept
  * up to date by the store on every write, and the cascade that deletes dependents whose owners
  * are all gone, or orphans them (drops the ownerReference) under `Orphan`.
+ *
+ * Foreground deletion, as kube-controller-manager's collector does it: the owner stays, marked
+ * for deletion with the `foregroundDeletion` finalizer, while the collector deletes its
+ * dependents (foreground again for a dependent that has dependents of its own; a dependent with
+ * another owner that is not itself waiting only loses this ownerReference); once no dependent
+ * with `blockOwnerDeletion` is left (one still held by its own finalizers blocks), the finalizer
+ * goes, and with it the owner unless other finalizers hold it. A dependent created meanwhile is
+ * deleted too. The order is what a controller can see: the owner, terminating, outlives its
+ * children, so a create of the same name meanwhile is refused with AlreadyExists.
  * @internal
  */
 export class GarbageCollector {
@@ -30,6 +47,11 @@ export class GarbageCollector {
   private readonly liveUids = new Set<string>();
   /** uids of objects removed from the store: a new ownerReference to one is garbage at once. */
   private readonly deletedUids = new Set<string>();
+  /** Owners being deleted in the foreground (uid → where they are), until their finalizer goes. */
+  private readonly waiting = new Map<string, { kind: string; key: string }>();
+  /** Foreground owners with a pass of the collector scheduled, and those that changed during their pass. */
+  private readonly pending = new Set<string>();
+  private readonly again = new Set<string>();
 
   /**
    * @param target - the store the collector acts on
@@ -51,6 +73,7 @@ export class GarbageCollector {
     this.unindexOwners(obj, key);
     this.liveUids.delete(obj.metadata.uid);
     this.deletedUids.add(obj.metadata.uid);
+    this.waiting.delete(obj.metadata.uid);
   }
 
   /** Records the owners of `obj` as its dependents' index entries. */
@@ -59,6 +82,8 @@ export class GarbageCollector {
       let s = this.dependents.get(r.uid);
       if (!s) this.dependents.set(r.uid, (s = new Set()));
       s.add(`${obj.kind}\u0000${key}`);
+      // a new dependent of an owner deleted in the foreground, or one whose reference changed
+      if (this.waiting.size > 0 && this.waiting.has(r.uid)) this.schedule(r.uid);
     }
   }
 
@@ -69,6 +94,79 @@ export class GarbageCollector {
       if (!s) continue;
       s.delete(`${obj.kind}\u0000${key}`);
       if (s.size === 0) this.dependents.delete(r.uid);
+      // a dependent gone (or no longer this owner's): the owner may stop waiting
+      if (this.waiting.size > 0 && this.waiting.has(r.uid)) this.schedule(r.uid);
+    }
+  }
+
+  /** Whether `uid` has dependents in the store. */
+  hasDependents(uid: string): boolean {
+    return (this.dependents.get(uid)?.size ?? 0) > 0;
+  }
+
+  /**
+   * The object `uid` (under `kind`/`key`) was marked for deletion in the foreground: the
+   * collector deletes its dependents, then removes its `foregroundDeletion` finalizer.
+   */
+  foreground(uid: string, kind: string, key: string): void {
+    this.waiting.set(uid, { kind, key });
+    this.schedule(uid);
+  }
+
+  /** One pass of the collector for a foreground owner, later (through `defer`), at most one pending per owner. */
+  private schedule(uid: string): void {
+    if (this.pending.has(uid)) {
+      this.again.add(uid);
+      return;
+    }
+    this.pending.add(uid);
+    this.defer(() => {
+      this.again.delete(uid);
+      this.foregroundPass(uid);
+      this.pending.delete(uid);
+      // what changed while the pass ran (its own deletes, mostly) is looked at by another pass, a little later
+      if (this.again.delete(uid) && this.waiting.has(uid)) this.schedule(uid);
+    });
+  }
+
+  private foregroundPass(uid: string): void {
+    const w = this.waiting.get(uid);
+    if (!w) return;
+    const owner = this.target.peek(w.kind, w.key);
+    if (!owner || owner.metadata.uid !== uid || !owner.metadata.finalizers.includes(FOREGROUND_FINALIZER)) {
+      this.waiting.delete(uid);
+      return;
+    }
+    let blocked = false;
+    for (const t of [...(this.dependents.get(uid) ?? [])]) {
+      const i = t.indexOf('\u0000');
+      const kind = t.slice(0, i);
+      const key = t.slice(i + 1);
+      const obj = this.target.peek(kind, key);
+      if (!obj || !obj.metadata.ownerReferences.some((r) => r.uid === uid)) continue;
+      const ref = refOf(obj);
+      // another owner that exists and is not itself waiting keeps the dependent: only this reference goes
+      const solid = obj.metadata.ownerReferences.some((r) => r.uid !== uid && this.liveUids.has(r.uid) && !this.waiting.has(r.uid));
+      try {
+        if (solid) {
+          this.target.transform(GARBAGE_COLLECTOR_ACTOR, kind, ref, (c) => ({ ...c, metadata: { ...c.metadata, ownerReferences: c.metadata.ownerReferences.filter((r) => r.uid !== uid) } }));
+          continue;
+        }
+        if (obj.metadata.deletionTimestamp === undefined) {
+          this.target.delete(GARBAGE_COLLECTOR_ACTOR, kind, ref, { preconditions: { uid: obj.metadata.uid }, ...(this.hasDependents(obj.metadata.uid) ? { propagationPolicy: 'Foreground' as const } : {}) });
+        }
+      } catch {
+        // changed under us: the next pass looks again
+      }
+      const still = this.target.peek(kind, key);
+      if (still?.metadata.uid === obj.metadata.uid && still.metadata.ownerReferences.some((r) => r.uid === uid && r.blockOwnerDeletion === true)) blocked = true;
+    }
+    if (blocked) return;
+    this.waiting.delete(uid);
+    try {
+      this.target.transform(GARBAGE_COLLECTOR_ACTOR, w.kind, refOf(owner), (c) => ({ ...c, metadata: { ...c.metadata, finalizers: c.metadata.finalizers.filter((f) => f !== FOREGROUND_FINALIZER) } }));
+    } catch {
+      // gone meanwhile
     }
   }
 
@@ -103,7 +201,7 @@ export class GarbageCollector {
       if (!obj) continue;
       const refs = obj.metadata.ownerReferences;
       if (!refs.some((r) => r.uid === ownerUid)) continue;
-      const ref = { ...(obj.metadata.namespace !== undefined ? { namespace: obj.metadata.namespace } : {}), name: obj.metadata.name };
+      const ref = refOf(obj);
       const remaining = refs.filter((r) => r.uid !== ownerUid && this.liveUids.has(r.uid));
       try {
         if (policy === 'Orphan' || remaining.length > 0) {
@@ -116,4 +214,8 @@ export class GarbageCollector {
       }
     }
   }
+}
+
+function refOf(obj: StoredObject): { namespace?: string; name: string } {
+  return { ...(obj.metadata.namespace !== undefined ? { namespace: obj.metadata.namespace } : {}), name: obj.metadata.name };
 }

@@ -1,7 +1,7 @@
 import type { Clock } from '../sim/clock.js';
 import { AlreadyExistsError, InvalidError, NotFoundError, type StoreErrorReason, StoreError } from './errors.js';
 import { changedPaths } from './field-diff.js';
-import { GarbageCollector, type PropagationPolicy } from './garbage-collector.js';
+import { FOREGROUND_FINALIZER, GarbageCollector, type PropagationPolicy } from './garbage-collector.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { selectObjects, type ListOptions } from './list-options.js';
 import { applyMergePatch } from './merge-patch.js';
@@ -68,8 +68,7 @@ interface KindState {
  * `garbage-collector.ts` (ownerReference cascade). Lists filter by `list-options.ts`.
  *
  * Known limits (stated, as controller-runtime's fake client does): no admission, no defaulting
- * beyond server-set metadata, no validation of spec shapes, every kind has a status subresource,
- * Foreground propagation behaves like Background.
+ * beyond server-set metadata, no validation of spec shapes, every kind has a status subresource.
  * @public
  */
 export class ObjectStore {
@@ -284,18 +283,33 @@ export class ObjectStore {
       this.recordError(actor, 'delete', kind, key, 'Conflict', cur.metadata.uid);
       throw conflict;
     }
-    if (cur.metadata.finalizers.length > 0) {
+    // Foreground: the object stays, marked, with the finalizer the garbage collector removes once its blocking dependents are gone
+    const foreground = options.propagationPolicy === 'Foreground';
+    if (cur.metadata.finalizers.length > 0 || foreground) {
+      const addFinalizer = foreground && !cur.metadata.finalizers.includes(FOREGROUND_FINALIZER);
       if (cur.metadata.deletionTimestamp !== undefined) {
+        if (addFinalizer) {
+          // a repeated delete asking for Foreground adds the finalizer, as kube-apiserver updates a deleting object's finalizers by the policy
+          const rv = ++this.rv;
+          const next: StoredObject = { ...cur, metadata: { ...cur.metadata, finalizers: [...cur.metadata.finalizers, FOREGROUND_FINALIZER], resourceVersion: String(rv) } };
+          ks.objects.set(key, next);
+          this.watches.emit(ks.watch, { type: 'MODIFIED', object: next, rv });
+          this.record({ t: now, actor, verb: 'delete', kind, key, uid: cur.metadata.uid, rv, changed: ['metadata.finalizers'], noop: false });
+          this.gc.foreground(cur.metadata.uid, kind, key);
+          this.watches.flush();
+          return cloneJson(next);
+        }
         this.record({ t: now, actor, verb: 'delete', kind, key, uid: cur.metadata.uid, changed: [], noop: true });
         if (options.propagationPolicy === 'Orphan') this.gc.cascade(cur.metadata.uid, 'Orphan');
         this.watches.flush();
         return cloneJson(cur);
       }
       const rv = ++this.rv;
-      const next = prepareForDeletion(cur, now, rv);
+      const next = prepareForDeletion(cur, now, rv, addFinalizer ? FOREGROUND_FINALIZER : undefined);
       ks.objects.set(key, next);
       this.watches.emit(ks.watch, { type: 'MODIFIED', object: next, rv });
-      this.record({ t: now, actor, verb: 'delete', kind, key, uid: cur.metadata.uid, rv, changed: ['metadata.deletionTimestamp'], noop: false, markedForDeletion: true });
+      this.record({ t: now, actor, verb: 'delete', kind, key, uid: cur.metadata.uid, rv, changed: addFinalizer ? ['metadata.deletionTimestamp', 'metadata.finalizers'] : ['metadata.deletionTimestamp'], noop: false, markedForDeletion: true });
+      if (foreground) this.gc.foreground(cur.metadata.uid, kind, key);
       // Orphan must not be lost while finalizers hold the object: the garbage collector orphans
       // the dependents now (kube-apiserver does it through the `orphan` finalizer); the other
       // policies collect them when the object is finally removed.

@@ -120,13 +120,19 @@ export function prepareForPatch(kind: string, key: string, cur: StoredObject, re
 
 /**
  * A delete of an object that has finalizers: it stays, marked by a deletionTimestamp and a
- * generation bump (as kube-apiserver does), until the last finalizer goes.
+ * generation bump (as kube-apiserver does), until the last finalizer goes; `finalizer` is added (Foreground deletion's).
  * @internal
  */
-export function prepareForDeletion(cur: StoredObject, now: number, rv: number): StoredObject {
+export function prepareForDeletion(cur: StoredObject, now: number, rv: number, finalizer?: string): StoredObject {
   return {
     ...cur,
-    metadata: { ...cur.metadata, deletionTimestamp: virtualTimestamp(now), generation: cur.metadata.generation + 1, resourceVersion: String(rv) },
+    metadata: {
+      ...cur.metadata,
+      deletionTimestamp: virtualTimestamp(now),
+      generation: cur.metadata.generation + 1,
+      resourceVersion: String(rv),
+      ...(finalizer !== undefined ? { finalizers: [...cur.metadata.finalizers, finalizer] } : {}),
+    },
   };
 }
 

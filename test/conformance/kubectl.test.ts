@@ -159,4 +159,20 @@ describe.skipIf(!hasKubectl)('kubectl against the loopback API server', () => {
     expect(store.peek('WebApp', 'default/web')).toBeUndefined();
     expect((await kubectl('get', 'configmap', 'web-web')).stderr).toContain('NotFound');
   });
+
+  it('delete --cascade=foreground: the owner stays, terminating with foregroundDeletion, until its blocking dependent is gone', async () => {
+    await ok('create', '-f', file('parent.json', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'parent', namespace: 'default' }, data: { a: '1' } }));
+    const parent = JSON.parse(await ok('get', 'configmap', 'parent', '-o', 'json'));
+    const owner = { apiVersion: 'v1', kind: 'ConfigMap', name: 'parent', uid: parent.metadata.uid, controller: true, blockOwnerDeletion: true };
+    await ok('create', '-f', file('child.json', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'child', namespace: 'default', finalizers: ['example.com/hold'], ownerReferences: [owner] }, stringData: { b: '2' } }));
+    expect(await ok('delete', 'configmap', 'parent', '--cascade=foreground', '--wait=false')).toContain('deleted');
+    const held = JSON.parse(await ok('get', 'configmap', 'parent', '-o', 'json'));
+    expect(held.metadata.deletionTimestamp).toBeDefined();
+    expect(held.metadata.finalizers).toEqual(['foregroundDeletion']);
+    // the collector deleted the dependent first; its own finalizer holds it, and it holds the owner
+    expect(JSON.parse(await ok('get', 'secret', 'child', '-o', 'json')).metadata.deletionTimestamp).toBeDefined();
+    await ok('patch', 'secret', 'child', '--type=merge', '-p', '{"metadata":{"finalizers":null}}');
+    await ok('wait', '--for=delete', 'configmap/parent', '--timeout=30s');
+    expect(store.peek('ConfigMap', 'default/parent')).toBeUndefined();
+  });
 });

@@ -49,12 +49,116 @@ describe('garbage collection (ownerReferences cascade)', () => {
     expect(store.list('Leaf').items).toEqual([]);
   });
 
-  it('Foreground behaves like Background (stated limit)', () => {
-    const { store } = makeStore();
-    const owner = store.create('user', widget('owner'));
-    store.create('user', child('p', [owner]));
-    store.delete('user', 'Widget', ref('owner'), { propagationPolicy: 'Foreground' });
-    expect(exists(store, 'Part', 'p')).toBe(false);
+  describe('Foreground, as kube-controller-manager collects it', () => {
+    const blocking = (o: StoredObject): OwnerReference[] => [{ ...ownedBy(o)[0]!, blockOwnerDeletion: true }];
+    const blockingChild = (name: string, owner: StoredObject, extra: { finalizers?: string[]; kind?: string } = {}) => ({ ...child(name, [owner], extra), metadata: { ...child(name, [owner], extra).metadata, ownerReferences: blocking(owner) } });
+
+    it('the owner stays, marked with the foregroundDeletion finalizer, until its blocking dependents are gone; then the collector removes it', () => {
+      const deferred: (() => void)[] = [];
+      const { store, take } = makeStore({ defer: (fn) => void deferred.push(fn) });
+      const owner = store.create('user', widget('owner'));
+      const p = store.create('user', blockingChild('p', owner));
+      take();
+      const marked = store.delete('user', 'Widget', ref('owner'), { propagationPolicy: 'Foreground' });
+      expect(marked.metadata.deletionTimestamp).toBeDefined();
+      expect(marked.metadata.finalizers).toEqual(['foregroundDeletion']);
+      expect(take()).toEqual([expect.objectContaining({ actor: 'user', verb: 'delete', kind: 'Widget', changed: ['metadata.deletionTimestamp', 'metadata.finalizers'], markedForDeletion: true })]);
+      // nothing collected before the collector runs: the children are still there, the owner too
+      expect(exists(store, 'Part', 'p')).toBe(true);
+      // a create of the owner's name is refused while it terminates
+      expect(() => store.create('user', widget('owner'))).toThrow(/already exists/);
+      while (deferred.length > 0) deferred.shift()!();
+      expect(exists(store, 'Part', 'p')).toBe(false);
+      expect(exists(store, 'Widget', 'owner')).toBe(false);
+      const w = take().filter((x) => x.actor === GC);
+      // the dependent first, then the finalizer (and with it the owner)
+      expect(w.map((x) => [x.actor, x.verb, x.kind, x.removed === true])).toEqual([
+        [GC, 'delete', 'Part', true],
+        [GC, 'patch', 'Widget', true],
+      ]);
+      expect(w[0]!.uid).toBe(p.metadata.uid);
+    });
+
+    it('a blocking dependent held by its own finalizer holds the owner; a non-blocking one does not', () => {
+      const { store } = makeStore();
+      const owner = store.create('user', widget('owner'));
+      store.create('user', blockingChild('held', owner, { finalizers: ['drain'] }));
+      store.create('user', child('loose', [owner], { finalizers: ['drain'] }));
+      store.delete('user', 'Widget', ref('owner'), { propagationPolicy: 'Foreground' });
+      expect(store.peek('Part', 'default/held')?.metadata.deletionTimestamp).toBeDefined();
+      expect(store.peek('Part', 'default/loose')?.metadata.deletionTimestamp).toBeDefined();
+      expect(store.peek('Widget', 'default/owner')?.metadata.finalizers).toEqual(['foregroundDeletion']);
+      // the non-blocking dependent going changes nothing; the blocking one going frees the owner
+      store.patch('user', 'Part', ref('loose'), { metadata: { finalizers: null } });
+      expect(exists(store, 'Widget', 'owner')).toBe(true);
+      store.patch('user', 'Part', ref('held'), { metadata: { finalizers: null } });
+      expect(exists(store, 'Widget', 'owner')).toBe(false);
+    });
+
+    it("the owner's own finalizers still hold it once the collector removed foregroundDeletion", () => {
+      const { store } = makeStore();
+      const owner = store.create('user', widget('owner', { replicas: 1 }, { finalizers: ['mine'] }));
+      store.create('user', blockingChild('p', owner));
+      store.delete('user', 'Widget', ref('owner'), { propagationPolicy: 'Foreground' });
+      expect(exists(store, 'Part', 'p')).toBe(false);
+      expect(store.peek('Widget', 'default/owner')?.metadata.finalizers).toEqual(['mine']);
+      store.patch('user', 'Widget', ref('owner'), { metadata: { finalizers: null } });
+      expect(exists(store, 'Widget', 'owner')).toBe(false);
+    });
+
+    it('without dependents the owner still passes through terminating: the collector removes the finalizer later', () => {
+      const deferred: (() => void)[] = [];
+      const { store } = makeStore({ defer: (fn) => void deferred.push(fn) });
+      store.create('user', widget('owner'));
+      store.delete('user', 'Widget', ref('owner'), { propagationPolicy: 'Foreground' });
+      expect(store.peek('Widget', 'default/owner')?.metadata.finalizers).toEqual(['foregroundDeletion']);
+      while (deferred.length > 0) deferred.shift()!();
+      expect(exists(store, 'Widget', 'owner')).toBe(false);
+    });
+
+    it('a dependent created while the owner waits is deleted too; one with another live owner only loses the reference', () => {
+      const deferred: (() => void)[] = [];
+      const { store } = makeStore({ defer: (fn) => void deferred.push(fn) });
+      const owner = store.create('user', widget('owner'));
+      const other = store.create('user', widget('other'));
+      store.create('user', blockingChild('held', owner, { finalizers: ['drain'] }));
+      store.create('user', { ...child('shared', []), metadata: { ...child('shared', []).metadata, ownerReferences: [...blocking(owner), ...ownedBy(other).map((r) => ({ ...r, controller: false }))] } });
+      store.delete('user', 'Widget', ref('owner'), { propagationPolicy: 'Foreground' });
+      while (deferred.length > 0) deferred.shift()!();
+      store.create('user', blockingChild('late', owner));
+      while (deferred.length > 0) deferred.shift()!();
+      expect(exists(store, 'Part', 'late')).toBe(false);
+      expect(store.peek('Part', 'default/shared')?.metadata.ownerReferences.map((r) => r.name)).toEqual(['other']);
+      expect(exists(store, 'Widget', 'owner')).toBe(true);
+      store.patch('user', 'Part', ref('held'), { metadata: { finalizers: null } });
+      while (deferred.length > 0) deferred.shift()!();
+      expect(exists(store, 'Widget', 'owner')).toBe(false);
+    });
+
+    it('cascades in the foreground through several levels: leaves first, the root last', () => {
+      const { store, take } = makeStore();
+      const root = store.create('user', widget('root'));
+      const mid = store.create('user', blockingChild('mid', root));
+      store.create('user', blockingChild('leaf', mid, { kind: 'Leaf' }));
+      take();
+      store.delete('user', 'Widget', ref('root'), { propagationPolicy: 'Foreground' });
+      expect(store.list('Widget').items).toEqual([]);
+      expect(store.list('Part').items).toEqual([]);
+      expect(store.list('Leaf').items).toEqual([]);
+      const removals = take().filter((w) => w.removed === true).map((w) => w.kind);
+      expect(removals).toEqual(['Leaf', 'Part', 'Widget']);
+    });
+
+    it('a repeated delete asking for Foreground adds the finalizer to an object already terminating', () => {
+      const { store } = makeStore();
+      const owner = store.create('user', widget('owner', { replicas: 1 }, { finalizers: ['mine'] }));
+      store.create('user', blockingChild('p', owner, { finalizers: ['drain'] }));
+      store.delete('user', 'Widget', ref('owner'));
+      expect(store.peek('Widget', 'default/owner')?.metadata.finalizers).toEqual(['mine']);
+      store.delete('user', 'Widget', ref('owner'), { propagationPolicy: 'Foreground' });
+      expect(store.peek('Widget', 'default/owner')?.metadata.finalizers).toEqual(['mine', 'foregroundDeletion']);
+      expect(store.peek('Part', 'default/p')?.metadata.deletionTimestamp).toBeDefined();
+    });
   });
 
   it('a dependent with finalizers is only marked for deletion by the collector', () => {
