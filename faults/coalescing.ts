@@ -26,20 +26,25 @@ export const coalescing = defineFault({
   install({ world, rng, fired }, plan) {
     const index = byNth(plan.events);
     const bg = strongest(plan.background);
-    const quietUntil = new Map<string, number>();
+    // a quiet window belongs to the incarnation whose stream fell behind: a restarted replica lists
+    // afresh and watches on a new connection, and the catch-up relist is that incarnation's (without
+    // this, a crash inside the window let the new incarnation's events be skipped with nothing to
+    // catch them up: lost for good, which a falling-behind watch never does; found by the hosted hunt)
+    const quiet = new Map<string, { until: number; inst: unknown }>();
     let uninstalled = false;
     const off = world.seams.install({
       onWatchEvent(i) {
         const stream = streamOf(i);
-        if ((quietUntil.get(stream) ?? 0) > i.t) return { type: 'drop' };
+        const inst = world.managers.find((m) => m.def.name === i.controller)?.instances[i.replica];
+        const q = quiet.get(stream);
+        if (q !== undefined && q.until > i.t && q.inst === inst) return { type: 'drop' };
         const e = eventAt(index, i.seq, i.controller);
         const background = e === undefined && bg !== undefined && rng.chance(bg.rate);
         if (!e && !background) return undefined;
         const ms = int((e ?? bg)?.params, 'ms', 0, 0, 3_600_000);
         if (ms === 0) return undefined;
-        quietUntil.set(stream, i.t + ms);
+        quiet.set(stream, { until: i.t + ms, inst });
         fired({ ...watchDetail(i), ms, ...(background ? { background: true } : {}) });
-        const inst = world.managers.find((m) => m.def.name === i.controller)?.instances[i.replica];
         world.kernel.after(ms, () => {
           // the catch-up relist repairs the cache even after the window closed
           if (uninstalled || !inst?.alive) return;

@@ -225,8 +225,8 @@ async function simulateGuarded(world: World, scenario: Scenario, opts: ResolvedS
     let settledObjects: RunRecord['settledObjects'] = [];
     kernel.at(settleStart, () => {
       world.phase = 'settle';
-      seams.active = false;
       trace.push({ t: kernel.now(), type: 'run:phase', phase: 'settle' });
+      seams.deactivate();
       for (const f of world.onSettle) f();
       if (opts.relistOnSettle) {
         // the native runtime's informers relist once (SPEC §3), recorded so reports can say so;

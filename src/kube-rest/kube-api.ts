@@ -54,6 +54,8 @@ export interface KubeApi {
   endWatches(how: 'close' | 'expire' | 'cut', which?: (w: { actor: string; kind: string }) => boolean): number;
   /** Watch streams currently open. */
   openWatches(): number;
+  /** Every open watch stream sends now what faults held back or delayed (the fault window ended). */
+  endLags(): void;
 }
 
 /** @internal */
@@ -281,6 +283,9 @@ export function createKubeApi(options: KubeApiOptions): KubeApi {
       return n;
     },
     openWatches: () => state.streams.size,
+    endLags() {
+      for (const s of [...state.streams]) s.endLags();
+    },
   };
 }
 

@@ -160,6 +160,8 @@ export function kubeWorldOf(env: RuntimeEnv, requestLatencyMs: number, resources
       tokenPrefix: `steadystate-w${id}-`,
     });
     self = { api, live: new Map(), slots: new Set(), release: () => {}, registered: new Set() };
+    // a watch lag or delay decided in the fault window must not outlive it
+    env.seams.onDeactivate.push(() => api.endLags());
     w = self;
     worlds.set(env, w);
   }

@@ -56,6 +56,8 @@ export interface WatchStream {
    * destroying the connection.
    */
   end(how: 'close' | 'expire' | 'cut' | 'error', status?: 500 | 503): void;
+  /** Ends what faults held back or delayed: those lines go out now, in order (the fault window ended). */
+  endLags(): void;
   readonly actor: string;
   readonly kind: string;
   readonly ended: boolean;
@@ -152,10 +154,28 @@ export function openWatchStream(o: WatchStreamOptions): WatchStream {
 
   const onAbort = (): void => finish();
 
+  /**
+   * The fault window ended: what a fault delayed or held back goes out now, in order, one watch
+   * latency later (a lag ends, the stream catches up), as the native runtime's informers are
+   * repaired by the settle phase. Without it a lag decided late in the window would outlive it.
+   */
+  const endLags = (): void => {
+    if (ended) return;
+    const now = host.now();
+    const lines = inFlight;
+    inFlight = [];
+    for (const e of lines) e.cancel();
+    tail = now;
+    holdVersions = 0;
+    for (const e of lines) schedule(e.line, now + o.latencyMs);
+    release();
+  };
+
   // ---- the ordered stream: whatever a fault decides, lines go out in the order they were queued
   /** Host time of the last line scheduled; a later one never goes out earlier. */
   let tail = 0;
-  let pending = 0;
+  /** Lines scheduled and not yet written, in order, with the timers that write them. */
+  let inFlight: { line: Line; cancel: () => void }[] = [];
   /** Lines held back by a lag (stale-snapshot) until fewer than `holdVersions` remain. */
   let held: Line[] = [];
   let holdVersions = 0;
@@ -164,17 +184,17 @@ export function openWatchStream(o: WatchStreamOptions): WatchStream {
     const now = host.now();
     const when = Math.max(at, tail);
     tail = when;
-    if (when <= now && pending === 0) {
+    if (when <= now && inFlight.length === 0) {
       write(line.type, line.object);
       return;
     }
-    pending++;
-    cancels.push(
-      host.after(when - now, () => {
-        pending--;
-        write(line.type, line.object);
-      }),
-    );
+    const entry = { line, cancel: () => {} };
+    inFlight.push(entry);
+    entry.cancel = host.after(when - now, () => {
+      inFlight.shift();
+      write(line.type, line.object);
+    });
+    cancels.push(() => entry.cancel());
   };
   /** Queues a line behind everything queued before it (and behind held lines unless `replay`). */
   const queue = (line: Line, at: number, replay = false, released = false): void => {
@@ -246,7 +266,8 @@ export function openWatchStream(o: WatchStreamOptions): WatchStream {
       return;
     }
     const key = keyOf(ev.object.metadata);
-    const was = o.filter === undefined || matching.has(key);
+    // a DELETED event carries the object's last state: it was in the selection if that matches
+    const was = o.filter === undefined || matching.has(key) || (ev.type === 'DELETED' && o.filter(toWire(ev.object, resource)));
     const now = ev.type !== 'DELETED' && (o.filter === undefined || o.filter(toWire(ev.object, resource)));
     if (o.filter !== undefined) {
       if (now) matching.add(key);
@@ -273,7 +294,11 @@ export function openWatchStream(o: WatchStreamOptions): WatchStream {
   } else {
     o.signal?.addEventListener('abort', onAbort, { once: true });
     const current = (): StoredObject[] => store.select(resource.kind, o.namespace !== undefined ? { namespace: o.namespace } : {});
-    if (o.filter !== undefined) for (const obj of current()) if (o.filter(toWire(obj, resource))) matching.add(keyOf(obj.metadata));
+    // what matched when the stream starts: at `fromRv` for a resumed watch (its replayed events are
+    // translated against the objects as they were then, as kube-apiserver's watch cache does with
+    // each event's previous object), else now
+    const initial = o.fromRv !== undefined ? store.snapshotAt(resource.kind, o.fromRv)?.filter((obj) => o.namespace === undefined || obj.metadata.namespace === o.namespace) : undefined;
+    if (o.filter !== undefined) for (const obj of initial ?? current()) if (o.filter(toWire(obj, resource))) matching.add(keyOf(obj.metadata));
     try {
       if (o.fromRv === undefined) {
         const existing = current()
@@ -306,6 +331,7 @@ export function openWatchStream(o: WatchStreamOptions): WatchStream {
   return {
     body,
     end,
+    endLags,
     actor: o.actor,
     kind: resource.kind,
     get ended() {

@@ -210,6 +210,15 @@ export class Seams {
   private informerList: Hook<InformerListInfo, InformerListDecision>[] = [];
   /** False outside the fault window: no hook is consulted. */
   active = true;
+  /** Called once when the fault window ends ({@link deactivate}): layers that hold what faults delayed let it go. */
+  readonly onDeactivate: (() => void)[] = [];
+
+  /** The fault window ended: no hook is consulted from now on. */
+  deactivate(): void {
+    if (!this.active) return;
+    this.active = false;
+    for (const f of this.onDeactivate) f();
+  }
   notifySeq = 0;
   watchSeq = 0;
   readSeq = 0;

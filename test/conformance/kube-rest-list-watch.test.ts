@@ -80,6 +80,22 @@ describe('createKubeApi: watch', () => {
     await w.cancel();
   });
 
+  it('a selected watch resumed from a resourceVersion replays a DELETED of an object gone before it opened, and translates by the objects as they were then', async () => {
+    const f = apiFixture();
+    await seed(f); // rv 1..4: web-1, web-2, db, other/web-3
+    await f.req('DELETE', `${CMS}/web-1`); // rv 5
+    await f.req('PATCH', `${CMS}/web-2`, { metadata: { labels: { app: 'gone' } } }, { 'content-type': 'application/merge-patch+json' }); // rv 6: leaves the selection
+    await f.req('PATCH', `${CMS}/db`, { metadata: { labels: { app: 'web' } } }, { 'content-type': 'application/merge-patch+json' }); // rv 7: enters it
+    // a client that last saw rv 4 (its informer's cache holds web-1 and web-2) reconnects
+    const w = await open(f, `${CMS}?watch=true&resourceVersion=4&labelSelector=${encodeURIComponent('app=web')}`);
+    expect((await w.take(3)).map((e) => [e.type, e.object.metadata.name, e.object.metadata.resourceVersion])).toEqual([
+      ['DELETED', 'web-1', '5'],
+      ['DELETED', 'web-2', '6'],
+      ['ADDED', 'db', '7'],
+    ]);
+    await w.cancel();
+  });
+
   it('answers a too-old resourceVersion with a 410 Expired ERROR event and ends the stream', async () => {
     const f = apiFixture();
     await seed(f);
