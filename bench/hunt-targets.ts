@@ -5,11 +5,12 @@
  * observedGeneration) and the level-triggered replicas controller. `bench/hunt-false-positives.ts`
  * checks them all; `test/properties/hunt-regressions.test.ts` replays what the hunt found.
  */
-import { allFaults, type CheckOptions, type ControllerDefinition, type FaultModule, type Property, type StoredObject, type WorldView } from '../src/index.js';
+import { allFaults, defineProgram, type CheckOptions, type ControllerDefinition, type FaultModule, type Property, type StoredObject, type WorldView } from '../src/index.js';
 import { defaultProperties } from '../properties/index.js';
 import { convergence } from '../properties/convergence.js';
 import { safetyInvariants } from '../properties/safety-invariants.js';
 import { bugZoo } from '../examples/bug-zoo/index.js';
+import { webAppController } from '../examples/client-node/steadystate.js';
 import { falsePositiveCorpus } from '../examples/false-positives/index.js';
 import { falsePositiveStories, storyOptions } from '../examples/stories/false-positive-stories.js';
 import { levelTriggered } from '../examples/replicas/level-triggered.js';
@@ -183,8 +184,27 @@ export const corpusTargets: readonly Target[] = falsePositiveCorpus.map((c) => (
 /** Controllers of the corpus checked through a story (exact objects, timed actions; issue 13): `--only story:`. */
 export const storyTargets: readonly Target[] = falsePositiveStories.map((c) => ({ name: `story:${c.case.name}`, controllers: c.case.controllers, options: storyOptions(c), ...(c.case.properties ? { properties: c.case.properties } : {}) }));
 
+const deployment = (image: string, replicas: number) => ({ replicas, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image }] } } });
+
+/**
+ * The correct operator programs run unchanged (examples/operators/, the client-node WebApp
+ * controller): `--only host:`. A run costs several times an in-process one (HTTP, a module per
+ * incarnation), so they are hunted with fewer runs.
+ */
+export const hostedTargets: readonly Target[] = [
+  { name: 'host:template-hash', controllers: [defineProgram({ entry: 'examples/operators/template-hash/correct.ts', for: 'Deployment', name: 'template-hash', sample: [deployment('nginx:1.27', 1), deployment('nginx:1.28', 2)] })], options: {} },
+  { name: 'host:hash-applier', controllers: [defineProgram({ entry: 'examples/operators/hash-applier/correct.ts', for: 'Deployment', name: 'hash-applier', sample: [deployment('nginx:1.27', 1), deployment('nginx:1.28', 2)] })], options: {} },
+  {
+    name: 'host:website-operator',
+    controllers: [defineProgram({ entry: 'examples/operators/website-operator/correct.ts', for: 'Website', name: 'website', resources: [{ kind: 'Website', plural: 'websites', group: 'example.com', version: 'v1', namespaced: true }], sample: [{ title: 'home', replicas: 1 }, { title: 'blog', replicas: 2 }] })],
+    options: {},
+  },
+  { name: 'host:secret-copier', controllers: [defineProgram({ entry: 'examples/operators/secret-copier/correct.ts', for: 'Secret', name: 'secret-copier' })], options: { story: 'examples/operators/secret-copier/story.yaml' } },
+  { name: 'host:webapp', controllers: [webAppController], options: {} },
+];
+
 /** Every correct controller the project has. */
-export const huntTargets: readonly Target[] = [...zoo, ...propertyTargets, ...faultTargetPairs, ...corpusTargets, ...storyTargets];
+export const huntTargets: readonly Target[] = [...zoo, ...propertyTargets, ...faultTargetPairs, ...corpusTargets, ...storyTargets, ...hostedTargets];
 
 /** The fault targets' buggy twins, checked like their correct versions (bench/hunt-exhibits.ts). */
 export const buggyFaultTargets: readonly FaultTargetPair[] = faultTargetPairs.map((p) => ({ ...p, name: `${p.name}:buggy`, controllers: p.buggy }));

@@ -31,10 +31,24 @@ export class WebsiteOperator extends Operator {
   }
 
   private async reconcile(e: ResourceEvent): Promise<void> {
-    const site = e.object as Website;
-    const name = `${site.metadata!.name!}-site`;
-    const namespace = site.metadata!.namespace!;
-    const done = await this.handleResourceFinalizer(e, FINALIZER, async () => {
+    const seen = e.object as Website;
+    const name = `${seen.metadata!.name!}-site`;
+    const namespace = seen.metadata!.namespace!;
+    // act on the Website as the API server has it now, not as this event shows it: a watch resumed
+    // from an older resourceVersion replays events, and a retry may have handled a newer version
+    // already, so a queued MODIFIED can be of a Website that is gone, and a ConfigMap made for it
+    // would be made after its cleanup (found by the hosted hunt, seed 5: two creates and two
+    // deletes of the ConfigMap for one Website)
+    let site = seen;
+    if (e.type !== 'DELETED') {
+      try {
+        site = await this.objects.read<Website>({ apiVersion: `${GROUP}/${VERSION}`, kind: 'Website', metadata: { name: seen.metadata!.name!, namespace } });
+      } catch (err) {
+        if (code(err) === 404) return;
+        throw err;
+      }
+    }
+    const done = await this.handleResourceFinalizer({ type: e.type, object: site }, FINALIZER, async () => {
       try {
         await this.objects.delete({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace } });
       } catch (err) {
