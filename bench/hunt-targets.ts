@@ -11,6 +11,7 @@ import { convergence } from '../properties/convergence.js';
 import { safetyInvariants } from '../properties/safety-invariants.js';
 import { bugZoo } from '../examples/bug-zoo/index.js';
 import { webAppController } from '../examples/client-node/steadystate.js';
+import { loadStory } from '../src/story/load-story.js';
 import { falsePositiveCorpus } from '../examples/false-positives/index.js';
 import { falsePositiveStories, storyOptions } from '../examples/stories/false-positive-stories.js';
 import { levelTriggered } from '../examples/replicas/level-triggered.js';
@@ -199,7 +200,7 @@ export const hostedTargets: readonly Target[] = [
     controllers: [defineProgram({ entry: 'examples/operators/website-operator/correct.ts', for: 'Website', name: 'website', resources: [{ kind: 'Website', plural: 'websites', group: 'example.com', version: 'v1', namespaced: true }], sample: [{ title: 'home', replicas: 1 }, { title: 'blog', replicas: 2 }] })],
     options: {},
   },
-  { name: 'host:secret-copier', controllers: [defineProgram({ entry: 'examples/operators/secret-copier/correct.ts', for: 'Secret', name: 'secret-copier' })], options: { story: 'examples/operators/secret-copier/story.yaml' } },
+  { name: 'host:secret-copier', controllers: [defineProgram({ entry: 'examples/operators/secret-copier/correct.ts', for: 'Secret', name: 'secret-copier' })], options: { story: loadStory('examples/operators/secret-copier/story.yaml') } },
   { name: 'host:webapp', controllers: [webAppController], options: {} },
 ];
 

@@ -45,6 +45,7 @@ import { reportRender } from './report-render.js';
 import { routeResolver } from './route-resolver.js';
 import { sandboxTtl } from './sandbox-ttl.js';
 import { secretCopier } from './secret-copier.js';
+import { shardedWorkers } from './sharded-workers.js';
 import { sharedConfig } from './shared-config.js';
 import { sharedStatus } from './shared-status.js';
 import { slotAllocator } from './slot-allocator.js';
@@ -89,6 +90,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   routeResolver,
   sandboxTtl,
   secretCopier,
+  shardedWorkers,
   sharedConfig,
   sharedStatus,
   slotAllocator,
