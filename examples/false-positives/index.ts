@@ -22,6 +22,7 @@ import { backupSchedule } from './backup-schedule.js';
 import { cachedSite } from './cached-site.js';
 import { canaryRollout } from './canary-rollout.js';
 import { certificateEvents } from './certificate-events.js';
+import { cloudOperation } from './cloud-operation.js';
 import { conditionStatus } from './condition-status.js';
 import { configRevisions } from './config-revisions.js';
 import { configRollout } from './config-rollout.js';
@@ -67,6 +68,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   cachedSite,
   canaryRollout,
   certificateEvents,
+  cloudOperation,
   conditionStatus,
   configRevisions,
   configRollout,
