@@ -4,6 +4,7 @@ import type { KubeProcessContext } from '../../src/kube-rest/kube-controller.js'
 import type { ResourceDefinition } from '../../src/kube-rest/resource-definition.js';
 import { startBuggyWebAppController } from './buggy-webapp-controller.js';
 import { startWebAppController } from './webapp-controller.js';
+import { CRON_GROUP, CRON_KIND, CRON_PLURAL, CRON_VERSION, startCronRunner } from './cron-runner.js';
 import { GROUP, KIND, PLURAL, VERSION } from './webapp.js';
 
 /** The WebApp kind as the simulated API serves it. */
@@ -37,4 +38,17 @@ export const buggyWebAppController = kubeController({
   sample: [{ replicas: 1, image: 'nginx:1.27' }],
   requestLatencyMs: 10,
   start: (ctx) => startBuggyWebAppController(kubeConfigOf(ctx), { sleep: ctx.sleep, now: ctx.now }),
+});
+
+/**
+ * The client-node scheduler (examples/client-node/cron-runner.ts): decides by the virtual clock,
+ * with a starting deadline. Its runs depend on when it gets to a slot, which a fault can change.
+ */
+export const cronRunnerController = kubeController({
+  name: 'cron-runner',
+  for: CRON_KIND,
+  resources: [{ group: CRON_GROUP, version: CRON_VERSION, kind: CRON_KIND, plural: CRON_PLURAL, singular: 'cronschedule' }],
+  sample: [{ everySeconds: 10, deadlineSeconds: 2 }, { everySeconds: 6, deadlineSeconds: 1 }],
+  requestLatencyMs: 10,
+  start: (ctx) => startCronRunner(kubeConfigOf(ctx)),
 });
