@@ -20,14 +20,29 @@ function code(err: unknown): number | undefined {
   return typeof c === 'number' ? c : undefined;
 }
 
-/** Writes (or creates) the copy of `source` in `namespace`. */
+/**
+ * Writes (or creates) the copy of `source` in `namespace`, from the source as the API server has
+ * it now: the event's version may be old (a lagging watch), and two copiers may run at once (a
+ * rolling update overlaps the old pod and the new), so a copier that wrote what its cache showed
+ * could put an old token back after the other wrote the new one, with no later event to repair it
+ * (found by the hosted hunt, guided seeds 2 and 3: a second replica and a lagging watch left
+ * team-a with the first token).
+ */
 export async function copyTo(source: V1Secret, namespace: string): Promise<void> {
   const name = source.metadata!.name!;
   const from = `${source.metadata!.namespace}.${name}`;
-  const body: V1Secret = { metadata: { name, labels: { [FROM]: from } }, type: source.type ?? 'Opaque', data: source.data ?? {} };
+  let live: V1Secret;
+  try {
+    live = await core.readNamespacedSecret({ name, namespace: source.metadata!.namespace! });
+  } catch (err) {
+    if (code(err) === 404) return; // the source is gone: nothing to copy
+    throw err;
+  }
+  if (live.metadata?.labels?.[COPY] !== 'true') return;
+  const body: V1Secret = { metadata: { name, labels: { [FROM]: from } }, type: live.type ?? 'Opaque', data: live.data ?? {} };
   try {
     const current = await core.readNamespacedSecret({ name, namespace });
-    if (current.metadata?.labels?.[FROM] === from && JSON.stringify(current.data ?? {}) === JSON.stringify(source.data ?? {})) return;
+    if (current.metadata?.labels?.[FROM] === from && JSON.stringify(current.data ?? {}) === JSON.stringify(body.data)) return;
     await core.patchNamespacedSecret({ name, namespace, body }, strategic);
   } catch (err) {
     if (code(err) !== 404) throw err;
