@@ -37,6 +37,12 @@ const examples: Example[] = [
     catches: 'never-exits',
   },
   {
+    name: 'ttl-expirer',
+    program: (v) => ({ entry: `examples/operators/ttl-expirer/${v}.ts`, for: 'Sandbox', name: 'ttl-expirer', resources: [{ kind: 'Sandbox', plural: 'sandboxes', group: 'example.com', version: 'v1', namespaced: true }], sample: [{ ttlSeconds: 3 }, { ttlSeconds: 20 }] }),
+    options: {},
+    catches: 'same-end-state',
+  },
+  {
     name: 'secret-copier',
     program: (v) => ({ entry: `examples/operators/secret-copier/${v}.ts`, for: 'Secret', name: 'secret-copier' }),
     options: { story: 'examples/operators/secret-copier/story.yaml' },

@@ -14,3 +14,18 @@ export function parseFlags(argv: string[], spec: FlagSpec): { values: Record<str
   }
   return { values: strings, booleans };
 }
+
+/** Seeds from `3-8` (inclusive range), `1,2,5`, or a mix (`1,3-5`). */
+export function parseSeeds(spec: string): number[] {
+  const seeds: number[] = [];
+  for (const part of spec.split(',').filter(Boolean)) {
+    const m = /^(\d+)-(\d+)$/.exec(part);
+    if (m) {
+      const [a, b] = [Number(m[1]), Number(m[2])];
+      if (b < a) throw new Error(`seed range ${part} runs backwards`);
+      for (let s = a; s <= b; s++) seeds.push(s);
+    } else if (/^\d+$/.test(part)) seeds.push(Number(part));
+    else throw new Error(`--seeds: ${part} is neither a seed nor a range a-b`);
+  }
+  return seeds;
+}

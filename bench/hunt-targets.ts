@@ -202,6 +202,11 @@ export const hostedTargets: readonly Target[] = [
   },
   { name: 'host:secret-copier', controllers: [defineProgram({ entry: 'examples/operators/secret-copier/correct.ts', for: 'Secret', name: 'secret-copier' })], options: { story: loadStory('examples/operators/secret-copier/story.yaml') } },
   { name: 'host:webapp', controllers: [webAppController], options: {} },
+  {
+    name: 'host:ttl-expirer',
+    controllers: [defineProgram({ entry: 'examples/operators/ttl-expirer/correct.ts', for: 'Sandbox', name: 'ttl-expirer', resources: [{ kind: 'Sandbox', plural: 'sandboxes', group: 'example.com', version: 'v1', namespaced: true }], sample: [{ ttlSeconds: 3 }, { ttlSeconds: 20 }] })],
+    options: {},
+  },
 ];
 
 /** Every correct controller the project has. */

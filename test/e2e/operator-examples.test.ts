@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { check, defineProgram, neverExits, simulate, type Scenario } from '../../src/index.js';
+import { apiError, check, defineProgram, neverExits, sameEndState, simulate, type Scenario } from '../../src/index.js';
 
 /**
  * examples/operators/: the class-based operator that exits on a watch error and the secret
@@ -30,6 +30,20 @@ describe('examples/operators', () => {
     expect(r.property).toBe('same-end-state');
     expect(r.explanation).not.toContain('no controller ever reconciled');
     expect(r.explanation).toMatch(/(no program ever sent a request naming Deployment default\/deployment-\d|the last request about it was [A-Z]+ \/apis\/apps\/v1\/namespaces\/default\/deployments\/deployment-\d by the program template-hash\/0 at t=)/);
+  });
+
+  it('ttl-expirer: a program deciding by the clock (setTimeout to a deadline from creationTimestamp) passes when it retries a failed status write; dropping the failed write is caught', async () => {
+    const ttl = (v: 'correct' | 'buggy') => defineProgram({ entry: `examples/operators/ttl-expirer/${v}.ts`, for: 'Sandbox', name: 'ttl-expirer', resources: [{ kind: 'Sandbox', plural: 'sandboxes', group: 'example.com', version: 'v1', namespaced: true }], sample: [{ ttlSeconds: 3 }, { ttlSeconds: 20 }] });
+    const options = { runs: 30, seed: 1, faults: [apiError], properties: [sameEndState()] };
+    const buggy = await check(ttl('buggy'), options);
+    expect(buggy.ok).toBe(false);
+    if (buggy.ok) return;
+    expect(buggy.property).toBe('same-end-state');
+    expect(buggy.summary).toMatch(/Sandbox default\/sandbox-\d: status\.(expiresAt|phase) is absent/);
+    expect(buggy.explanation).toMatch(/answered 500 at t=[\d.]+ s and was never retried/);
+    const correct = await check(ttl('correct'), { ...options, determinism: false });
+    expect(correct.ok).toBe(true);
+    expect(correct.runs).toBe(30);
   });
 
   it('secret-copier: a copy nobody awaits fails the process with the rejection, from a story', async () => {
