@@ -207,7 +207,8 @@ export function startHostedKubeProcess(env: RuntimeEnv, replica: ProcessReplica,
     // the settle phase repairs nothing for a hosted process: it only stops injecting faults
     relist() {},
     expireWatches(kind) {
-      if (alive) world.api.endWatches('expire', (w) => w.actor === replica.actor && w.kind === kind);
+      // no watch of that kind open (the client waits to re-watch after a cut): its resume is expired instead
+      if (alive && world.api.endWatches('expire', (w) => w.actor === replica.actor && w.kind === kind) === 0) world.api.expireNextWatch(replica.actor, kind);
     },
   };
 }

@@ -52,6 +52,14 @@ export interface KubeApi {
    * event (clients relist), `'cut'` abruptly (the connection drops). Returns how many ended.
    */
   endWatches(how: 'close' | 'expire' | 'cut', which?: (w: { actor: string; kind: string }) => boolean): number;
+  /**
+   * The next watch of `kind` that `actor` resumes from a resourceVersion ends at once with a 410
+   * ERROR event (its client relists), as a real API server answers a resume from a version it
+   * no longer serves. For a watch that fell behind while the client had none open (it was
+   * waiting to re-watch after a cut): expiring only open streams would let it resume past what
+   * it missed.
+   */
+  expireNextWatch(actor: string, kind: string): void;
   /** Watch streams currently open. */
   openWatches(): number;
   /** Every open watch stream sends now what faults held back or delayed (the fault window ended). */
@@ -106,6 +114,7 @@ export function createKubeApi(options: KubeApiOptions): KubeApi {
     options: resolveKubeApiOptions(options),
     streams: new Set(),
     streamSeq: 0,
+    expireNext: new Set(),
   };
   const tokens = new Map<string, string>();
   let tokenSeq = 0;
@@ -281,6 +290,9 @@ export function createKubeApi(options: KubeApiOptions): KubeApi {
         n++;
       }
       return n;
+    },
+    expireNextWatch(actor, kind) {
+      state.expireNext.add(`${actor}\0${kind}`);
     },
     openWatches: () => state.streams.size,
     endLags() {

@@ -83,6 +83,8 @@ export interface ApiState {
   options: ResolvedKubeApiOptions;
   streams: Set<WatchStream>;
   streamSeq: number;
+  /** `actor\0kind` whose next resumed watch (from a resourceVersion) is answered 410 Expired: see {@link KubeApi.expireNextWatch}. */
+  expireNext: Set<string>;
 }
 
 /** Per-request transport abilities. @public */

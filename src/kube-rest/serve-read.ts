@@ -136,6 +136,8 @@ export function serveWatch(c: ServeContext): Response {
     namespace: c.namespace,
     filter,
     fromRv,
+    // a resume the API server no longer serves (KubeApi.expireNextWatch): 410, the client relists
+    expired: fromRv !== undefined && api.expireNext.delete(`${c.info.actor}\0${c.resource.kind}`),
     bookmarks,
     initialEventsEnd: initialEvents && bookmarks,
     bookmarkIntervalMs: api.options.bookmarkIntervalMs,

@@ -32,6 +32,8 @@ export interface WatchStreamOptions {
   filter: ObjectFilter | undefined;
   /** Undefined: start with the current objects as ADDED events (no or "0" resourceVersion). */
   fromRv: number | undefined;
+  /** A resume from `fromRv` the server no longer serves: the stream sends only a 410 Expired ERROR (see KubeApi.expireNextWatch). */
+  expired?: boolean;
   bookmarks: boolean;
   /** `sendInitialEvents=true`: end the initial ADDED events with an `initial-events-end` BOOKMARK. */
   initialEventsEnd: boolean;
@@ -311,6 +313,8 @@ export function openWatchStream(o: WatchStreamOptions): WatchStream {
           write('BOOKMARK', end);
         }
         watch = store.watch(resource.kind, store.currentResourceVersion(), onEvent, o.namespace !== undefined ? { namespace: o.namespace } : {});
+      } else if (o.expired) {
+        end('expire');
       } else {
         watch = store.watch(resource.kind, o.fromRv, onEvent, o.namespace !== undefined ? { namespace: o.namespace } : {});
       }

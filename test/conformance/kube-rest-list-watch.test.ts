@@ -172,6 +172,30 @@ describe('createKubeApi: watch', () => {
     expect(await w.take(1, 50)).toEqual([]);
   });
 
+  it('expireNextWatch: the next watch the actor resumes from a resourceVersion gets 410 (its client relists); a fresh watch, another kind and the resume after that are served', async () => {
+    const f = apiFixture();
+    await seed(f);
+    const actor = f.api.issueToken('controller:web/0');
+    const as = async (path: string) => {
+      const res = await f.api.handle(new Request(`${BASE}${path}`, { headers: { authorization: `Bearer ${actor}` } }));
+      expect(res.status).toBe(200);
+      return new WatchReader(res);
+    };
+    f.api.expireNextWatch('controller:web/0', 'ConfigMap');
+    const fresh = await as(`${CMS}?watch=true`);
+    expect((await fresh.take(1))[0]).toMatchObject({ type: 'ADDED' });
+    await fresh.cancel();
+    const other = await as('/api/v1/namespaces/default/secrets?watch=true&resourceVersion=2');
+    expect(other.ended).toBe(false);
+    await other.cancel();
+    const resumed = await as(`${CMS}?watch=true&resourceVersion=2`);
+    expect((await resumed.take(1))[0]).toMatchObject({ type: 'ERROR', object: { reason: 'Expired', code: 410 } });
+    expect(await resumed.end()).toBe(true);
+    const again = await as(`${CMS}?watch=true&resourceVersion=2`);
+    expect((await again.take(1))[0]).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'db' } } });
+    await again.cancel();
+  });
+
   it('endWatches: expire sends 410 (clients relist), cut errors the stream', async () => {
     const f = apiFixture();
     const a = await open(f, `${CMS}?watch=true`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allFaults, simulate, type Scenario } from '../../src/index.js';
+import { allFaults, defineProgram, simulate, type Scenario } from '../../src/index.js';
 import { webAppController } from '../../examples/client-node/steadystate.js';
 
 /**
@@ -44,5 +44,25 @@ describe('hosted watch streams and the fault window', () => {
     const update = writes.find((w) => w.verb !== 'create' && w.t >= 23_700);
     expect(update).toBeDefined();
     expect(update!.t).toBeLessThan(25_000);
+  });
+  it('a lost event is repaired at the window end even when the program is between watches then: its resume from an old version is answered 410 and it relists', async () => {
+    // hunt host:ttl-expirer seed 9 run 183, shrunk: sandbox-0's ADDED is lost at 0.3 s; the watch is cut at 25.2 s and
+    // the program re-watches 5 s later, from its last resourceVersion (client-node's informer does not list again).
+    // The catch-up at 30 s found no open stream to expire; before the fix the resume skipped what was lost and
+    // sandbox-0 never expired.
+    const ttl = defineProgram({ entry: 'examples/operators/ttl-expirer/correct.ts', for: 'Sandbox', name: 'ttl-expirer', resources: [{ kind: 'Sandbox', plural: 'sandboxes', group: 'example.com', version: 'v1', namespaced: true }], sample: [{ ttlSeconds: 3 }] });
+    const sandbox = (at: number, name: string) => ({ at, type: 'create' as const, object: { kind: 'Sandbox', metadata: { name, namespace: 'default' }, spec: { ttlSeconds: 3 } } });
+    const s: Scenario = {
+      seed: 10,
+      controllers: [{ name: 'ttl-expirer' }],
+      initialObjects: [],
+      workload: [sandbox(300, 'sandbox-0'), sandbox(22_200, 'sandbox-1')],
+      faults: { events: [{ kind: 'watch-disconnect', nth: 3, params: { how: 'cut' } }, { kind: 'watch-event-loss', nth: 0 }], background: [] },
+    };
+    const r = await simulate(s, { controllers: [ttl], faults: allFaults });
+    const expired = r.run.writes.filter((w) => w.kind === 'Sandbox' && w.error === undefined && !w.noop && w.changed.includes('status.phase')).map((w) => ({ key: w.key, t: w.t }));
+    expect([...new Set(expired.map((w) => w.key))].sort()).toEqual(['default/sandbox-0', 'default/sandbox-1']);
+    // sandbox-0 is repaired in the settle phase, right after the relist
+    expect(expired.find((w) => w.key === 'default/sandbox-0')!.t).toBeGreaterThanOrEqual(30_000);
   });
 });
