@@ -3,7 +3,7 @@ import { explanation, fmtList, fmtRequest, fmtTime, fmtWrite, plural } from '../
 import { fmtReconcile } from './_internals/last-actions.js';
 import { convergedAtTail } from './_internals/primary.js';
 import { staleReplay, staleReplayAdvice } from './_internals/replayed.js';
-import { scheduledWork } from './_internals/scheduled.js';
+import { byScheduledWork, scheduledWork } from './_internals/scheduled.js';
 import { timelineOf } from './_internals/timeline.js';
 
 /** Options of {@link idempotence}. @public */
@@ -38,7 +38,7 @@ export const idempotence = defineProperty<IdempotenceOptions>({
     const ignore = new Set(o.ignoreKinds);
     // what the controller's own schedule did (a Job per time slot) is not re-reconciling an unchanged world
     const scheduled = scheduledWork(tl, tailStart);
-    const isScheduled = (x: { reconcile: (typeof tl.reconciles)[number] | undefined }) => x.reconcile !== undefined && scheduled.has(x.reconcile);
+    const isScheduled = (x: Parameters<typeof byScheduledWork>[0]) => byScheduledWork(x, scheduled);
     const tailWrites = tl.writes.filter((w) => w.t >= tailStart && w.actor.startsWith('controller:') && !ignore.has(w.kind));
     const tailCalls = tl.requests.filter((r) => r.t >= tailStart && r.mutating && r.actor.startsWith('controller:'));
     const writes = tailWrites.filter((w) => !isScheduled(w));

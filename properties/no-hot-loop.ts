@@ -4,7 +4,7 @@ import { chainOf, fmtChain, selfTriggering } from './_internals/chain.js';
 import type { LiveRun, RunMonitor } from '../src/harness/property.js';
 import { convergedAtTail } from './_internals/primary.js';
 import { sampleObjects } from './_internals/esr.js';
-import { scheduledWork } from './_internals/scheduled.js';
+import { byScheduledWork, scheduledWork } from './_internals/scheduled.js';
 import { timelineOf, type TimelineWrite } from './_internals/timeline.js';
 import { groupBy } from './_internals/windows.js';
 import { isRecord } from './_internals/json.js';
@@ -45,7 +45,7 @@ export const noHotLoop = defineProperty<NoHotLoopOptions>({
     // what the controller's own schedule did (a Job per time slot, and what follows from it) is no loop
     const scheduled = scheduledWork(tl, run.timing.tailStart);
     const quiet = tl.writes.filter((w) => w.t >= from && w.t <= to && w.actor.startsWith('controller:') && !ignore.has(w.kind));
-    const writes = quiet.filter((w) => !(w.reconcile && scheduled.has(w.reconcile)));
+    const writes = quiet.filter((w) => !byScheduledWork(w, scheduled));
     if (writes.length <= o.maxWrites) return { ok: true, stats: { quietWrites: writes.length, ...(quiet.length > writes.length ? { scheduledWrites: quiet.length - writes.length } : {}) } };
 
     const byObject = groupBy(writes, (w) => `${w.kind} ${w.key}`);

@@ -4,8 +4,8 @@ import type { JsonObject, StoredObject } from '../../src/store/object.js';
 import type { TraceEntry } from '../../src/sim/trace.js';
 import { isRecord } from './json.js';
 import { keyOfObject } from './primary.js';
-import { firedBy, scheduledWork } from './scheduled.js';
-import { primaryKindOf, timelineOf, type ReconcileSpan, type Timeline } from './timeline.js';
+import { byScheduledWork, firedBy, scheduledWork } from './scheduled.js';
+import { primaryKindOf, timelineOf, type ProgramSpan, type ReconcileSpan, type Timeline } from './timeline.js';
 
 /**
  * The default convergence judgement: Anvil's Eventually Stable Reconciliation, in three parts.
@@ -291,7 +291,7 @@ export function noiseOf(run: RunRecord, ignoreKinds: readonly string[], schedule
   const out: Noise[] = [];
   for (const w of tl.writes) {
     if (!w.actor.startsWith('controller:') || w.error !== undefined || w.noop || ignore.has(w.kind)) continue;
-    if (scheduled && w.reconcile && scheduled.has(w.reconcile)) continue;
+    if (scheduled && byScheduledWork(w, scheduled)) continue;
     out.push({ t: w.t, what: 'write', actor: w.actor, object: `${w.kind} ${w.key}`, detail: w.removed ? 'removed it' : w.verb === 'create' ? 'created it' : w.changed.join(', ') || w.verb });
   }
   for (const r of tl.reconciles) {
@@ -305,24 +305,28 @@ export function noiseOf(run: RunRecord, ignoreKinds: readonly string[], schedule
  * The scheduled reconciles (see {@link noiseOf}) that a timer started and that changed nothing
  * but their own object: a poll that stamps its status (`lastPolledAt`) every few seconds moves
  * nothing in the world, and stays noise; a slot's reconcile makes its Job, and the reactions to
- * the Job running and finishing are started by the environment, not by a timer.
+ * the Job running and finishing are started by the environment, not by a timer. A hosted
+ * program's schedule firing is a stamp when all it changed was objects of its primary kind that
+ * it neither created nor removed.
  */
-function stamps(run: RunRecord, tl: Timeline, scheduled: ReadonlySet<ReconcileSpan>): ReconcileSpan[] {
-  const own = new Map<ReconcileSpan, boolean>();
+function stamps(run: RunRecord, tl: Timeline, scheduled: ReadonlySet<ReconcileSpan | ProgramSpan>): (ReconcileSpan | ProgramSpan)[] {
+  const own = new Map<ReconcileSpan | ProgramSpan, boolean>();
   for (const w of tl.writes) {
-    const r = w.reconcile;
+    const r = w.reconcile ?? w.program;
     if (!r || !scheduled.has(r) || w.noop || w.error !== undefined) continue;
-    const mine = w.key === r.key && w.kind === primaryKindOf(run, r.actor);
+    const primary = w.kind === primaryKindOf(run, r.actor);
+    const mine = 'key' in r ? w.key === r.key && primary : primary && w.verb !== 'create' && !w.removed;
     own.set(r, (own.get(r) ?? true) && mine);
   }
   const prev = new Map<string, ReconcileSpan>();
-  const out: ReconcileSpan[] = [];
+  const out: (ReconcileSpan | ProgramSpan)[] = [];
   for (const span of tl.reconciles) {
     const k = `${span.actor}\u0000${span.key}`;
     const p = prev.get(k);
     prev.set(k, span);
     if (own.get(span) === true && p !== undefined && firedBy(p, span)) out.push(span);
   }
+  for (const span of tl.programSpans) if (own.get(span) === true) out.push(span);
   return out;
 }
 

@@ -1,4 +1,4 @@
-import type { ReconcileSpan, Timeline } from './timeline.js';
+import type { ProgramSpan, ReconcileSpan, Timeline } from './timeline.js';
 
 /**
  * Scheduled work (idempotence, no-hot-loop): what a controller does because a time it chose
@@ -24,15 +24,58 @@ import type { ReconcileSpan, Timeline } from './timeline.js';
 export const MIN_SCHEDULE_MS = 1000;
 
 /** Per timeline and start, the scheduled work found (idempotence and no-hot-loop both ask from the tail's start). */
-const cache = new WeakMap<Timeline, Map<number, ReadonlySet<ReconcileSpan>>>();
+const cache = new WeakMap<Timeline, Map<number, ReadonlySet<ReconcileSpan | ProgramSpan>>>();
 
-/** The reconciles (from `from` on) that are scheduled work or its consequences (found once per timeline and start). */
-export function scheduledWork(tl: Timeline, from: number): ReadonlySet<ReconcileSpan> {
+/**
+ * The reconciles and program schedule firings (from `from` on) that are scheduled work or its
+ * consequences (found once per timeline and start).
+ */
+export function scheduledWork(tl: Timeline, from: number): ReadonlySet<ReconcileSpan | ProgramSpan> {
   let byFrom = cache.get(tl);
   if (!byFrom) cache.set(tl, (byFrom = new Map()));
   let found = byFrom.get(from);
-  if (!found) byFrom.set(from, (found = findScheduledWork(tl, from)));
+  if (!found) {
+    const all: Set<ReconcileSpan | ProgramSpan> = findScheduledWork(tl, from);
+    if (tl.programSpans.length > 0) for (const s of findScheduledFirings(tl, from)) all.add(s);
+    byFrom.set(from, (found = all));
+  }
   return found;
+}
+
+/** Whether scheduled work made a write (or a downstream call): its reconcile or its program firing is in `scheduled`. */
+export function byScheduledWork(x: { reconcile: ReconcileSpan | undefined; program?: ProgramSpan | undefined }, scheduled: ReadonlySet<ReconcileSpan | ProgramSpan>): boolean {
+  return (x.reconcile !== undefined && scheduled.has(x.reconcile)) || (x.program !== undefined && scheduled.has(x.program));
+}
+
+/** The firings of programs' schedules (from `from` on) that are scheduled work: no poll loop (see above). */
+function findScheduledFirings(tl: Timeline, from: number): Set<ProgramSpan> {
+  const changes = new Map<ProgramSpan, Set<string>>();
+  // a firing whose write was refused retries it on a timer: a retry loop, not a schedule
+  const refused = new Set<ProgramSpan>();
+  for (const w of tl.writes) {
+    if (w.program && w.error !== undefined) refused.add(w.program);
+    if (!w.program || w.noop || w.error !== undefined) continue;
+    const set = changes.get(w.program);
+    if (set) set.add(`${w.kind} ${w.key}`);
+    else changes.set(w.program, new Set([`${w.kind} ${w.key}`]));
+  }
+  const spans = tl.programSpans.filter((s) => s.start >= from).sort((a, b) => a.start - b.start);
+  const lastChange = new Map<string, number>();
+  const polled = new Set<string>();
+  const out = new Set<ProgramSpan>();
+  for (const span of spans) {
+    let scheduled = !refused.has(span);
+    for (const object of changes.get(span) ?? []) {
+      const k = `${span.actor}\u0000${object}`;
+      if (polled.has(k) || span.start - (lastChange.get(k) ?? -Infinity) < MIN_SCHEDULE_MS) {
+        polled.add(k);
+        scheduled = false;
+      }
+      lastChange.set(k, span.start);
+    }
+    if (scheduled) out.add(span);
+  }
+  return out;
 }
 
 function findScheduledWork(tl: Timeline, from: number): Set<ReconcileSpan> {

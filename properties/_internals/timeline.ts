@@ -31,6 +31,23 @@ export interface ReconcileSpan {
   retryInMs?: number;
 }
 
+/**
+ * One firing of a hosted program's own schedule (a `setInterval`, a `setTimeout` of a second or
+ * more, and what their continuations do): a program has no reconcile spans, and this is what
+ * stands for one when the question is whether its work was scheduled (see scheduled.ts). Only
+ * firings that wrote are known.
+ */
+export interface ProgramSpan {
+  /** `controller:<name>/<replica>`. */
+  actor: string;
+  /** The schedule (`<incarnation>.<timer id>`). */
+  chain: string;
+  /** The firing (`<incarnation>.<n>`). */
+  fire: string;
+  /** When it fired. */
+  start: number;
+}
+
 /** A store write as recorded in the trace, with its position and the reconcile that made it. */
 export interface TimelineWrite extends WriteFacts {
   changed: string[];
@@ -38,6 +55,8 @@ export interface TimelineWrite extends WriteFacts {
   uid: string | undefined;
   fault: string | undefined;
   reconcile: ReconcileSpan | undefined;
+  /** The firing of a hosted program's schedule that made it, if one did. */
+  program?: ProgramSpan;
 }
 
 /** A downstream request as recorded in the trace (at its completion), attributed. */
@@ -86,6 +105,8 @@ export type ProgramRequest = Omit<ApiRequest, 'ms'>;
 export interface Timeline {
   /** Kubernetes API requests of hosted programs (they have no reconcile spans). */
   programRequests: ProgramRequest[];
+  /** Firings of hosted programs' schedules that wrote, in the order of their first write. */
+  programSpans: ProgramSpan[];
   reconciles: ReconcileSpan[];
   writes: TimelineWrite[];
   requests: TimelineRequest[];
@@ -124,8 +145,9 @@ function num(v: unknown): number | undefined {
 
 /** Builds a timeline from trace entries (exported for tests of hand-made traces). */
 export function build(trace: readonly TraceEntry[]): Timeline {
-  const tl: Timeline = { programRequests: [], reconciles: [], writes: [], requests: [], notifies: [], faults: [], crashes: [], leaders: [], stalls: [] };
+  const tl: Timeline = { programRequests: [], programSpans: [], reconciles: [], writes: [], requests: [], notifies: [], faults: [], crashes: [], leaders: [], stalls: [] };
   const requestBySeq = new Map<number, number>();
+  const programSpans = new Map<string, ProgramSpan>();
   // the last watch event per controller process: a notify follows its event
   const lastEvent = new Map<string, TraceEntry>();
   const open = new Map<string, ReconcileSpan[]>();
@@ -184,7 +206,7 @@ export function build(trace: readonly TraceEntry[]): Timeline {
         const actor = str(e['actor']);
         const key = str(e['key']);
         const changed = Array.isArray(e['changed']) ? (e['changed'] as unknown[]).map(str) : [];
-        tl.writes.push({
+        const w: TimelineWrite = {
           index,
           t: e.t,
           actor,
@@ -200,7 +222,18 @@ export function build(trace: readonly TraceEntry[]): Timeline {
           uid: typeof e['uid'] === 'string' ? e['uid'] : undefined,
           fault: typeof e['fault'] === 'string' ? e['fault'] : undefined,
           reconcile: actor.startsWith('controller:') ? inFlight(actor, key) : undefined,
-        });
+        };
+        if (typeof e['fire'] === 'string' && actor.startsWith('controller:')) {
+          const id = `${actor}\u0000${e['fire']}`;
+          let span = programSpans.get(id);
+          if (!span) {
+            span = { actor, chain: str(e['timer']), fire: e['fire'], start: num(e['firedAt']) ?? e.t };
+            programSpans.set(id, span);
+            tl.programSpans.push(span);
+          }
+          w.program = span;
+        }
+        tl.writes.push(w);
         break;
       }
       case 'downstream:request': {

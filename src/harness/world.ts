@@ -5,6 +5,7 @@ import { fnv1a, hex8 } from '../sim/hash.js';
 import { ObjectStore, type WriteRecord } from '../store/store.js';
 import type { StoredObject } from '../store/object.js';
 import type { ValidationOptions } from '../store/immutability.js';
+import { currentTimerCause } from '../host/host-context.js';
 import { Seams } from '../runtime/seams.js';
 import type { RuntimeEnv } from '../runtime/env.js';
 import type { Manager } from '../runtime/manager.js';
@@ -154,7 +155,15 @@ export function createWorld(scenario: Scenario, options: ResolvedScenarioOptions
       // the digest puts written values (not only paths) into the trace hash, so a reconciler
       // writing Math.random() or Date.now() shows up in the determinism check
       const obj = w.rv !== undefined && !w.removed ? store.peek(w.kind, w.key) : undefined;
-      trace.push(writeEntry(w, obj ? digestOf(obj) : undefined));
+      const e = writeEntry(w, obj ? digestOf(obj) : undefined);
+      // a hosted program's write made by one of its own schedules (a timer's firing, not an event): scheduled work
+      const cause = currentTimerCause();
+      if (cause !== undefined) {
+        e['timer'] = cause.chain;
+        e['fire'] = cause.fire;
+        e['firedAt'] = cause.at;
+      }
+      trace.push(e);
       for (const f of afterWrite) f(w);
     },
     // the garbage collector is a separate controller: it acts a little later, never at the same

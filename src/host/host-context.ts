@@ -70,14 +70,44 @@ export interface RunScope {
   readonly hosted: boolean;
 }
 
+/**
+ * The timer whose firing the code in this async context continues (a hosted program's own
+ * schedule: a `setInterval`, or a `setTimeout` of at least {@link SCHEDULE_MIN_MS}, set anywhere,
+ * and every timer set in the continuation of one). Its writes are scheduled work, not reactions
+ * to the world (properties/_internals/scheduled.ts). @internal
+ */
+export interface TimerCause {
+  /** The schedule: `<incarnation>.<timer id>` of the timer that began it. */
+  readonly chain: string;
+  /** This firing: `<incarnation>.<n>`, unique in the incarnation. */
+  readonly fire: string;
+  /** Virtual time (ms) it fired. */
+  readonly at: number;
+}
+
+/**
+ * The shortest one-shot delay that starts a schedule. A shorter one set outside a schedule (a
+ * `setTimeout(fn, 0)` or a debounce in a watch handler) defers a reaction to an event: what runs
+ * then is that reaction, as it would be without the timer.
+ * @internal
+ */
+export const SCHEDULE_MIN_MS = 1000;
+
 /** What the async context knows: the run, and the hosted process, if the code is one's. @internal */
 export interface HostStore {
   readonly scope: RunScope;
   readonly sandbox?: ProcessSandbox;
+  /** The timer firing this code continues, if it continues one of the program's schedules. */
+  readonly timer?: TimerCause;
 }
 
 /** The async context of runs and hosted processes (follows promises, timers and callbacks). @internal */
 export const hostContext = new AsyncLocalStorage<HostStore>();
+
+/** The schedule firing whose continuation is running, if any (see {@link TimerCause}). @internal */
+export function currentTimerCause(): TimerCause | undefined {
+  return hostContext.getStore()?.timer;
+}
 
 /** The hosted process whose code is running, if any. @internal */
 export function currentSandbox(): ProcessSandbox | undefined {

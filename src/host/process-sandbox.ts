@@ -1,6 +1,6 @@
 import { format } from 'node:util';
 import { ProcessExitSignal } from './exit-signal.js';
-import { hostContext, type HostStore, type ProcessSandbox, type RunEscape, type RunScope } from './host-context.js';
+import { hostContext, SCHEDULE_MIN_MS, type HostStore, type ProcessSandbox, type RunEscape, type RunScope, type TimerCause } from './host-context.js';
 import { activateHostedGlobals, virtualTimers } from './hosted-globals.js';
 import { cleanStack, describeThrown } from './stack.js';
 
@@ -25,6 +25,8 @@ export interface SandboxOptions {
   onOutput(level: 'debug' | 'info' | 'warn' | 'error', message: string): void;
   /** The incarnation ended itself (exit, uncaught exception, unhandled rejection). */
   onDeath(escape: RunEscape): void;
+  /** Which incarnation of its replica this is (1, 2, …): names its schedules in the trace. @defaultValue 1 */
+  incarnation?: number;
 }
 
 /** The longest line kept from a program's output (longer ones are cut). */
@@ -36,6 +38,8 @@ const TIMEOUT_MAX = 2 ** 31 - 1;
 export interface Sandbox extends ProcessSandbox {
   /** Runs fn as this incarnation's code (its timers, clocks, env and exits are the sandbox's). */
   run<T>(fn: () => T): T;
+  /** Runs fn as {@link Sandbox.run} does, as a firing of the schedule `chain` (see TimerCause). */
+  runScheduled<T>(chain: string, fn: () => T): T;
   /** The async context of this incarnation (for transports that call back into it). */
   readonly store: HostStore;
   /** The last line it printed, if any. */
@@ -64,6 +68,10 @@ export function createSandbox(o: SandboxOptions): Sandbox {
   let alive = true;
   let lastOutput: string | undefined;
   let nextId = 1;
+  let fires = 0;
+  const incarnation = o.incarnation ?? 1;
+  /** The schedule a timer set now belongs to (see TimerCause), if any. */
+  const scheduleOf = (id: number, ms: number, repeat: boolean): string | undefined => hostContext.getStore()?.timer?.chain ?? (repeat || ms >= SCHEDULE_MIN_MS ? `${incarnation}.${id}` : undefined);
   let waits = 0;
   let firstWait: (() => void)[] | undefined = [];
   const waited = (): void => {
@@ -97,9 +105,15 @@ export function createSandbox(o: SandboxOptions): Sandbox {
     argv: o.argv,
     store: undefined as unknown as HostStore,
     run: <T>(fn: () => T): T => hostContext.run(sandbox.store, fn),
+    runScheduled<T>(chain: string, fn: () => T): T {
+      const timer: TimerCause = { chain, fire: `${incarnation}.${++fires}`, at: o.clock.now() };
+      return hostContext.run({ scope: o.scope, sandbox, timer }, fn);
+    },
     setTimeout(fn, ms, args, repeat) {
       waited();
-      const t = new VirtualTimeout(nextId++, delayOf(ms), repeat, fn, args, sandbox, timers, o.clock);
+      const id = nextId++;
+      const delay = delayOf(ms);
+      const t = new VirtualTimeout(id, delay, repeat, fn, args, sandbox, timers, o.clock, scheduleOf(id, delay, repeat));
       timers.set(t.id, t);
       virtualTimers.set(t, () => t.close());
       t.arm();
@@ -107,7 +121,8 @@ export function createSandbox(o: SandboxOptions): Sandbox {
     },
     setImmediate(fn, args) {
       waited();
-      const t = new VirtualTimeout(nextId++, 0, false, fn, args, sandbox, timers, o.clock);
+      const id = nextId++;
+      const t = new VirtualTimeout(id, 0, false, fn, args, sandbox, timers, o.clock, scheduleOf(id, 0, false));
       timers.set(t.id, t);
       virtualTimers.set(t, () => t.close());
       t.arm();
@@ -172,6 +187,8 @@ class VirtualTimeout {
     private readonly sandbox: Sandbox,
     private readonly timers: Map<number, VirtualTimeout>,
     private readonly clock: SandboxClock,
+    /** The program's schedule this timer belongs to, if any (see TimerCause). */
+    private readonly schedule: string | undefined,
   ) {}
 
   arm(): void {
@@ -185,14 +202,16 @@ class VirtualTimeout {
     if (this.repeat) this.arm();
     else this.timers.delete(this.id);
     this.clock.activity();
-    this.sandbox.run(() => {
+    const body = (): void => {
       try {
         this.fn(...this.args);
       } catch (err) {
         if (err instanceof ProcessExitSignal) return;
         this.sandbox.die({ t: this.clock.now(), kind: 'uncaught', code: 1, message: describeThrown(err), ...(err instanceof Error && err.stack !== undefined ? { stack: cleanStack(err.stack)! } : {}), where: `a ${this.repeat ? 'setInterval' : this.ms === 0 ? 'setImmediate' : 'setTimeout'} callback` });
       }
-    });
+    };
+    if (this.schedule !== undefined) this.sandbox.runScheduled(this.schedule, body);
+    else this.sandbox.run(body);
   }
 
   close(): this {

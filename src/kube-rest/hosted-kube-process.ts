@@ -92,6 +92,7 @@ export function startHostedKubeProcess(env: RuntimeEnv, replica: ProcessReplica,
 
   const sandbox = createSandbox({
     scope,
+    incarnation,
     clock: {
       now: () => kernel.now(),
       after(ms, fn) {

@@ -6,6 +6,7 @@ import { Duplex, Writable } from 'node:stream';
 import { responseText, TextResponse } from './json-response.js';
 import type { KubeApi } from './kube-api.js';
 import { watchResponses } from './watch-stream.js';
+import { hostContext } from '../host/host-context.js';
 
 /**
  * The in-process transport of simulated clusters: `node:http` / `node:https` requests to
@@ -402,7 +403,12 @@ class InProcessRequest extends Writable {
     res.rawHeaders = rawHeaders;
     (res as { req?: unknown }).req = this;
     this.emit('response', res);
-    if (watch) await this.stream(route, response, res, startedAt);
+    if (watch) {
+      // a watch's events are news from the world, whatever opened it: its handlers never run as
+      // the continuation of the program's schedule that (re)opened the watch
+      const store = hostContext.getStore();
+      await (store?.timer !== undefined ? hostContext.run({ scope: store.scope, ...(store.sandbox ? { sandbox: store.sandbox } : {}) }, () => this.stream(route, response, res, startedAt)) : this.stream(route, response, res, startedAt));
+    }
     else {
       const text = await responseText(response);
       if (res.destroyed || route.dead) return;

@@ -6,6 +6,9 @@ import { BACKUP_SCHEDULE, backupScheduleController } from '../../examples/false-
 import { CRON_TASK, cronTaskController } from '../../examples/false-positives/cron-task.js';
 import { defineController, job, podLifecycle, type ControllerDefinition, type Scenario } from '../../src/index.js';
 import { expectFailure, expectQuiet, judgeScenario } from '../helpers/property-laws.js';
+import { build } from '../../properties/_internals/timeline.js';
+import { scheduledWork } from '../../properties/_internals/scheduled.js';
+import type { TraceEntry } from '../../src/sim/trace.js';
 
 /**
  * idempotence and no-hot-loop on scheduled work: a CronJob-like controller that sleeps until the
@@ -187,5 +190,36 @@ describe('convergence on short-period schedules', () => {
     });
     const v = expectFailure((await judgeScenario(convergence(), scheduleScenario(stamp, 20_000), { controllers: [stamp], options })).verdict);
     expect(v.summary).toContain('writes of status.polledAt');
+  });
+});
+
+describe('scheduled work of hosted programs: firings of their own timers (hand-made traces)', () => {
+  let rv = 0;
+  /** A write of program p/0 made by firing `fire` of schedule `chain` (fired at `at`), or by no schedule. */
+  const write = (t: number, key: string, by?: { chain: string; fire: string; at: number }, extra: Partial<TraceEntry> = {}): TraceEntry =>
+    ({ t, type: 'store:write', actor: 'controller:p/0', verb: 'update', kind: 'ConfigMap', key, changed: ['data.x'], noop: false, rv: ++rv, ...(by ? { timer: by.chain, fire: by.fire, firedAt: by.at } : {}), ...extra }) as TraceEntry;
+  const fired = (trace: TraceEntry[]) => {
+    const tl = build(trace);
+    const s = scheduledWork(tl, 0);
+    return tl.writes.map((w) => w.program !== undefined && s.has(w.program));
+  };
+
+  it('a firing writing an object its schedule last changed a second or more before is scheduled work; writes of no schedule never are', () => {
+    expect(fired([write(1000, 'default/a', { chain: '1.1', fire: '1.1', at: 1000 }), write(2000, 'default/a', { chain: '1.1', fire: '1.2', at: 2000 }), write(2100, 'default/b')])).toEqual([true, true, false]);
+  });
+
+  it('a firing that changes an object changed less than a second before is a poll loop: it and every later firing changing that object are not', () => {
+    const trace = [
+      write(1000, 'default/a', { chain: '1.1', fire: '1.1', at: 1000 }),
+      write(1250, 'default/a', { chain: '1.1', fire: '1.2', at: 1250 }),
+      write(5000, 'default/a', { chain: '1.1', fire: '1.3', at: 5000 }),
+      // another object, another schedule of the same process: still scheduled work
+      write(5000, 'default/c', { chain: '1.7', fire: '1.4', at: 5000 }),
+    ];
+    expect(fired(trace)).toEqual([true, false, false, true]);
+  });
+
+  it('a firing with a refused write retries on a timer: not scheduled work', () => {
+    expect(fired([write(1000, 'default/a', { chain: '1.1', fire: '1.1', at: 1000 }, { error: 'Conflict', changed: [], rv: undefined } as Partial<TraceEntry>)])).toEqual([false]);
   });
 });
