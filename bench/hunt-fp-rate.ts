@@ -6,7 +6,7 @@
  * (several causes: each suffices to remove it; none: it needs a combination, or it fails without
  * any fault at all, which puts the oracle or the controller in question, never a fault).
  *
- *   npx tsx bench/hunt-fp-rate.ts [--runs 300] [--seeds 1,2,3] [--only corpus:] [--search swarm|guided] [--no-ablation] [--json out.json]
+ *   npx tsx bench/hunt-fp-rate.ts [--runs 300] [--seeds 1,2,3 | 1-3] [--only corpus:] [--search swarm|guided] [--no-ablation] [--json out.json]
  *
  * `--search guided` measures guided search (`check(c, { search: 'guided' })`, whose mutants add
  * the faults systematic strategies derive from a run's trace) instead of plain swarm (the
@@ -20,7 +20,7 @@
  * `npm run bench`: it measures correctness, not speed.
  */
 import { writeFileSync } from 'node:fs';
-import { parseFlags } from './hunt-args.js';
+import { parseFlags, parseSeeds } from './hunt-args.js';
 import { huntTargets } from './hunt-targets.js';
 import { count, measure, type FailingRun } from './fp-measure.js';
 
@@ -37,7 +37,7 @@ function parseArgs(argv: string[]): Args {
   const { values: v, booleans } = parseFlags(argv, { runs: { type: 'string' }, seeds: { type: 'string' }, only: { type: 'string' }, 'no-ablation': { type: 'boolean' }, json: { type: 'string' }, search: { type: 'string' } });
   const search = v['search'] ?? 'swarm';
   if (search !== 'swarm' && search !== 'guided') throw new Error(`hunt-fp-rate: --search must be swarm or guided, got ${search}`);
-  return { runs: Number(v['runs'] ?? 300), seeds: (v['seeds'] ?? '1,2,3').split(',').map(Number), only: (v['only'] ?? 'corpus:').split(',').filter(Boolean), ablation: !booleans['no-ablation'], json: v['json'], search };
+  return { runs: Number(v['runs'] ?? 300), seeds: parseSeeds(v['seeds'] ?? '1,2,3'), only: (v['only'] ?? 'corpus:').split(',').filter(Boolean), ablation: !booleans['no-ablation'], json: v['json'], search };
 }
 
 async function main(): Promise<void> {

@@ -38,6 +38,7 @@ import { migrationRunner } from './migration-runner.js';
 import { namespaceProvisioner } from './namespace-provisioner.js';
 import { ordinalMembers } from './ordinal-members.js';
 import { previewEnv } from './preview-env.js';
+import { probeShardsCase } from './probe-shards.js';
 import { provisionerHandoff } from './provisioner-handoff.js';
 import { queueScaler } from './queue-scaler.js';
 import { readyBackends } from './ready-backends.js';
@@ -84,6 +85,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   namespaceProvisioner,
   ordinalMembers,
   previewEnv,
+  probeShardsCase,
   provisionerHandoff,
   queueScaler,
   readyBackends,
