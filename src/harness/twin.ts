@@ -41,7 +41,7 @@ export interface BenignVariation {
   /** Hold the workers through each of the scenario's {@link busyWindows} (a busy controller). */
   busy?: boolean;
   /** Hold the workers of one controller from `at` for `ms` (a slow controller: one of its decisions comes later; see {@link slowPoints}). */
-  slow?: { controller: string; at: number; ms: number };
+  slow?: { controller: string; at: number; ms: number; hosted?: boolean };
 }
 
 /** The longest the `busy` variation keeps a controller's workers from taking a key (virtual ms). */
@@ -157,14 +157,26 @@ const SLOW_MERGE_MS = 10;
 export interface SlowPoint {
   controller: string;
   at: number;
+  /** A hosted program (its decisions are its changing writes, see {@link slowPoints}). */
+  hosted?: boolean;
 }
+
+/**
+ * How long before a hosted program's changing write the event that started it may have arrived
+ * (a write made in answer to an event follows a request or two of ~10 ms): the hold begins then.
+ */
+const HOSTED_REACTION_MS = 50;
 
 /**
  * Where the `slow` variation delays a controller: the start of each reconcile (before the quiet
  * tail, whose state is what the differential properties compare) that wrote a change, of every
  * controller that decides by the clock — one that ended a reconcile with `requeueAfter` (it
- * sleeps until a time it chose: a slot, a deadline, a poll). Hosted programs have no reconciles
- * and are left alone; so is a controller that never set a timer (its decisions do not read the
+ * sleeps until a time it chose: a slot, a deadline, a poll). A hosted program has no reconciles:
+ * it decides by the clock when one of its own schedules wrote (a firing of its `setInterval` or
+ * second-long `setTimeout`, src/host/host-context.ts TimerCause), and each of its changing writes
+ * is a decision, begun when its timer fired (or {@link HOSTED_REACTION_MS} before it, for one
+ * that answered an event); the hold then delays what would reach the process (ProcessHandle.hold).
+ * A controller that never set a timer is left alone (its decisions do not read the
  * clock, or not in a way the run shows). Per controller, a reconcile that begins within 10 ms of
  * the last point (the events of its own writes, another key's slot at the same instant) is held
  * with it rather than apart; at most {@link SLOW_MAX_POINTS}, evenly spread.
@@ -184,27 +196,39 @@ export interface SlowPoint {
 export function slowPoints(run: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined): SlowPoint[] {
   const hosted = new Set((defs ?? []).filter((d) => d.process !== undefined).map((d) => d.name));
   const timed = new Set<string>();
-  for (const e of run.trace) if (e.type === 'reconcile:end' && e['result'] === 'requeueAfter') timed.add(String(e['controller']));
-  for (const h of hosted) timed.delete(h);
+  for (const e of run.trace) {
+    if (e.type === 'reconcile:end' && e['result'] === 'requeueAfter') timed.add(String(e['controller']));
+    else if (e.type === 'store:write' && e['fire'] !== undefined && hosted.size > 0) {
+      const c = controllerOfActor(String(e['actor']));
+      if (c !== undefined && hosted.has(c)) timed.add(c);
+    }
+  }
   if (timed.size === 0) return [];
   const seen = new Map<string, number>();
   const out: SlowPoint[] = [];
-  for (const c of changingReconciles(run.trace, timed, run.timing.tailStart)) {
+  for (const c of changingReconciles(run.trace, timed, run.timing.tailStart, hosted)) {
     // a reconcile within SLOW_MERGE_MS of the last point kept (the events of that one's own writes) waits in its hold too
     const prev = seen.get(c.controller);
     if (prev !== undefined && c.start - prev <= SLOW_MERGE_MS) continue;
     seen.set(c.controller, c.start);
-    out.push({ controller: c.controller, at: c.start });
+    out.push(hosted.has(c.controller) ? { controller: c.controller, at: c.start, hosted: true } : { controller: c.controller, at: c.start });
   }
   if (out.length <= SLOW_MAX_POINTS) return out;
   return Array.from({ length: SLOW_MAX_POINTS }, (_, i) => out[Math.floor((i * out.length) / SLOW_MAX_POINTS)]!);
 }
 
+/** `web` of `controller:web/0`. */
+function controllerOfActor(actor: string): string | undefined {
+  return actor.startsWith('controller:') ? actor.slice('controller:'.length, actor.lastIndexOf('/')) : undefined;
+}
+
 /**
  * Each write that changed something by one of `controllers` before `until`, with the reconcile it
  * belongs to (per process, the last one begun and not ended: one worker per key, few at a time).
+ * A hosted program's (one of `hosted`) is its own decision: keyed by the object written, begun
+ * when the timer behind it fired, else {@link HOSTED_REACTION_MS} before it.
  */
-function* changingReconciles(trace: RunRecord['trace'], controllers: ReadonlySet<string>, until: number): Generator<{ controller: string; key: string; start: number }> {
+function* changingReconciles(trace: RunRecord['trace'], controllers: ReadonlySet<string>, until: number, hosted: ReadonlySet<string> = new Set()): Generator<{ controller: string; key: string; start: number }> {
   const open = new Map<string, { key: string; n: unknown; t: number }[]>();
   for (const e of trace) {
     if (e.t >= until) return;
@@ -223,6 +247,13 @@ function* changingReconciles(trace: RunRecord['trace'], controllers: ReadonlySet
     }
     if (e.type !== 'store:write' || e['error'] !== undefined || e['noop'] === true) continue;
     const actor = String(e['actor']);
+    if (hosted.size > 0) {
+      const c = controllerOfActor(actor);
+      if (c !== undefined && hosted.has(c)) {
+        if (controllers.has(c)) yield { controller: c, key: `${String(e['kind'])} ${String(e['key'])}`, start: typeof e['firedAt'] === 'number' ? e['firedAt'] : Math.max(0, e.t - HOSTED_REACTION_MS) };
+        continue;
+      }
+    }
     const span = open.get(actor)?.at(-1);
     if (!span) continue;
     yield { controller: actor.slice('controller:'.length, actor.lastIndexOf('/')), key: span.key, start: span.t };
@@ -237,11 +268,11 @@ function* changingReconciles(trace: RunRecord['trace'], controllers: ReadonlySet
  * there because of a bug a delay exposes, which no later slot repairs: its run teaches nothing.
  * @internal
  */
-export function keepsDeciding(slow: Pick<RunRecord, 'trace' | 'timing'>, twin: Pick<RunRecord, 'trace' | 'timing'>, v: { controller: string; at: number; ms: number }): boolean {
+export function keepsDeciding(slow: Pick<RunRecord, 'trace' | 'timing'>, twin: Pick<RunRecord, 'trace' | 'timing'>, v: { controller: string; at: number; ms: number; hosted?: boolean }): boolean {
   const release = Math.max(0, v.at - 1) + v.ms;
   const later = (r: Pick<RunRecord, 'trace' | 'timing'>) => {
     const keys = new Set<string>();
-    for (const c of changingReconciles(r.trace, new Set([v.controller]), r.timing.end)) if (c.start > release) keys.add(c.key);
+    for (const c of changingReconciles(r.trace, new Set([v.controller]), r.timing.end, v.hosted ? new Set([v.controller]) : undefined)) if (c.start > release) keys.add(c.key);
     return keys;
   };
   const mine = later(slow);
@@ -251,7 +282,7 @@ export function keepsDeciding(slow: Pick<RunRecord, 'trace' | 'timing'>, twin: P
 
 /** The `slow` variations of a fault-free run: each decision point, held for each of {@link SLOW_HOLDS_MS}. @internal */
 export function slowVariations(run: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined): BenignVariation[] {
-  return slowPoints(run, defs).flatMap((p, i) => SLOW_HOLDS_MS.map((ms, j) => ({ seed: 100 + i * SLOW_HOLDS_MS.length + j, jitterMs: 0, shuffleLists: false, slow: { controller: p.controller, at: p.at, ms } })));
+  return slowPoints(run, defs).flatMap((p, i) => SLOW_HOLDS_MS.map((ms, j) => ({ seed: 100 + i * SLOW_HOLDS_MS.length + j, jitterMs: 0, shuffleLists: false, slow: { controller: p.controller, at: p.at, ms, ...(p.hosted ? { hosted: true } : {}) } })));
 }
 
 /** Who wrote each resource version (`store:write` actors), read from the trace as it grows. */
@@ -351,7 +382,8 @@ function holdThroughWindows(world: World, windows: readonly BusyWindow[]): void 
 /**
  * Holds the workers of one controller (every replica alive then) from a millisecond before `at`,
  * so that the reconcile that began at `at` in the fault-free run waits, for `ms`; then lets them
- * take the keys that waited (reconciled from the cache as it is then).
+ * take the keys that waited (reconciled from the cache as it is then). A hosted program's hold
+ * delays its timers, responses and watch events instead (ProcessHandle.hold).
  */
 function holdFor(world: World, slow: { controller: string; at: number; ms: number }): void {
   world.kernel.at(Math.max(0, slow.at - 1), () => {

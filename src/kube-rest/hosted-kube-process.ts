@@ -89,6 +89,13 @@ export function startHostedKubeProcess(env: RuntimeEnv, replica: ProcessReplica,
   const aborted = new AbortController();
   /** Watches open now (path → opened at), for the record when the harness ends them. */
   const open = new Map<string, number>();
+  // the slow variation's hold (ProcessHandle.hold): what would reach the process waits, in order
+  let holds = 0;
+  const waiting: (() => void)[] = [];
+  const whenFree = (fn: () => void): void => {
+    if (holds === 0) fn();
+    else waiting.push(fn);
+  };
 
   const sandbox = createSandbox({
     scope,
@@ -96,7 +103,7 @@ export function startHostedKubeProcess(env: RuntimeEnv, replica: ProcessReplica,
     clock: {
       now: () => kernel.now(),
       after(ms, fn) {
-        const ev = kernel.after(ms, fn);
+        const ev = kernel.after(ms, () => whenFree(fn));
         return () => {
           ev.cancelled = true;
         };
@@ -125,7 +132,7 @@ export function startHostedKubeProcess(env: RuntimeEnv, replica: ProcessReplica,
       trace.push({ t: w.endedAt, type: 'watch:close', ...who, path: w.path, openedAt: w.openedAt, by: w.by, how: w.how, events: w.events, ...(w.errors.length > 0 ? { errors: w.errors } : {}) });
     },
   };
-  const removeRoute = routeToken(token, { api: world.api, now: () => kernel.now(), events: wire, sent: () => sandbox.noteWait() });
+  const removeRoute = routeToken(token, { api: world.api, now: () => kernel.now(), events: wire, sent: () => sandbox.noteWait(), held: () => holds > 0, whenFree });
   let stopFn: unknown;
 
   function kill(reason: 'crash' | 'shutdown' | 'exit'): void {
@@ -207,6 +214,12 @@ export function startHostedKubeProcess(env: RuntimeEnv, replica: ProcessReplica,
     },
     // the settle phase repairs nothing for a hosted process: it only stops injecting faults
     relist() {},
+    hold(on) {
+      holds = Math.max(0, holds + (on ? 1 : -1));
+      if (holds > 0) return;
+      kernel.external();
+      for (const fn of waiting.splice(0)) fn();
+    },
     expireWatches(kind) {
       // no watch of that kind open (the client waits to re-watch after a cut): its resume is expired instead
       if (alive && world.api.endWatches('expire', (w) => w.actor === replica.actor && w.kind === kind) === 0) world.api.expireNextWatch(replica.actor, kind);

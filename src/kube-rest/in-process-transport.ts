@@ -70,6 +70,15 @@ export interface TransportRoute {
   sent?(): void;
   /** Set when the route is removed: its process is dead, and nothing reaches it any more. */
   dead?: boolean;
+  /** Whether the process is held now (see ProcessHandle.hold): responses and watch events wait for {@link TransportRoute.whenFree}. */
+  held?(): boolean;
+  /** Calls `fn` once the process is no longer held (in the order of the calls). */
+  whenFree?(fn: () => void): void;
+}
+
+/** Waits while the route's process is held (no await at all when it is not: the interleaving of a run without holds is unchanged). */
+function free(route: TransportRoute): Promise<void> | undefined {
+  return route.held?.() === true && route.whenFree ? new Promise<void>((resolve) => route.whenFree!(resolve)) : undefined;
 }
 
 const routes = new Map<string, TransportRoute>();
@@ -380,6 +389,14 @@ class InProcessRequest extends Writable {
       if (!(response instanceof TextResponse)) void response.body?.cancel().catch(noop);
       return;
     }
+    const wait = free(route);
+    if (wait) {
+      await wait;
+      if (this.destroyed || route.dead) {
+        if (!(response instanceof TextResponse)) void response.body?.cancel().catch(noop);
+        return;
+      }
+    }
     const watch = watchResponses.has(response);
     route.events?.request({ method: this.method, path: this.path, status: response.status, startedAt, answeredAt: route.now(), watch });
     const res = new IncomingMessage(this.socket as unknown as Socket);
@@ -447,7 +464,9 @@ class InProcessRequest extends Writable {
         events++;
         if (line.startsWith('{"type":"ERROR"')) errors.push(/"reason":"([^"]*)"/.exec(line)?.[1] ?? 'Unknown');
       }
-      if (res.destroyed) break;
+      const wait = free(route);
+      if (wait) await wait;
+      if (res.destroyed || route.dead) break;
       res.push(Buffer.from(chunk.value));
     }
     if (this.cutRequested) how = 'cut';

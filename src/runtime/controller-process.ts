@@ -40,6 +40,12 @@ export interface ProcessHandle {
    * (410 Expired): its client relists. The coalescing fault's catch-up.
    */
   expireWatches?(kind: string): void;
+  /**
+   * Holds the process (`true`: holds nest) or lets it go (`false`): while held, nothing that could
+   * start a decision reaches it (its timers' firings, responses, watch events wait, in order), as
+   * a busy event loop or a slow network delays them. The `slow` benign variation.
+   */
+  hold?(on: boolean): void;
 }
 
 /**

@@ -372,6 +372,7 @@ export class ControllerInstance implements ClientOwner {
   /** Holds the workers (`true`) or lets them go again (`false`); holds nest. */
   hold(on: boolean): void {
     this.holds = Math.max(0, this.holds + (on ? 1 : -1));
+    this.process?.hold?.(on);
     if (this.holds === 0) this.pump();
   }
 

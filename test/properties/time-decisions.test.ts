@@ -5,6 +5,8 @@ import { recovery } from '../../properties/recovery.js';
 import { CRON_TASK, cronTaskController, cronTaskStuckController, cronTaskTwiceController } from '../../examples/false-positives/cron-task.js';
 import { job, podLifecycle, type Scenario } from '../../src/index.js';
 import { ScenarioRunner } from '../../src/harness/scenario-runner.js';
+import { cronRunnerController } from '../../examples/client-node/steadystate.js';
+import type { TraceEntry } from '../../src/sim/trace.js';
 import { BENIGN_VARIATIONS, SLOW_HOLDS_MS, slowPoints, slowVariations, twinScenario } from '../../src/harness/twin.js';
 import { allFaults } from '../../faults/index.js';
 import { expectFailure, judgeScenario } from '../helpers/property-laws.js';
@@ -127,3 +129,22 @@ describe('recovery on a schedule whose slot ran while the spec was away', () => 
     expect(left.some((l) => /^Pod default\/nightly-1-\S+: spec\.containers\[0\]\.image$/.test(l))).toBe(true);
   });
 });
+
+describe('slow points of hosted programs (hand-made traces)', () => {
+  const write = (t: number, key: string, fire?: { fire: string; firedAt: number }): TraceEntry => ({ t, type: 'store:write', actor: 'controller:cron-runner/0', verb: 'create', kind: 'ConfigMap', key, changed: ['.'], noop: false, ...(fire ? { timer: '1.1', ...fire } : {}) }) as TraceEntry;
+  const timing = { faultWindowEnd: 30_000, lastActionAt: 0, settleStart: 30_000, tailStart: 60_000, end: 70_000 };
+
+  it('a program whose own schedule wrote decides by the clock: each changing write is a point, begun when its timer fired (50 ms before, for a reaction)', () => {
+    const trace = [write(10_030, 'default/a', { fire: '1.10', firedAt: 10_000 }), write(12_000, 'default/b'), write(61_000, 'default/c', { fire: '1.61', firedAt: 60_970 })];
+    expect(slowPoints({ trace, timing }, [cronRunnerController])).toEqual([
+      { controller: 'cron-runner', at: 10_000, hosted: true },
+      { controller: 'cron-runner', at: 11_950, hosted: true },
+    ]);
+  });
+
+  it('a program none of whose schedules wrote is left alone, and so is any program when no definition says it is hosted', () => {
+    expect(slowPoints({ trace: [write(12_000, 'default/b')], timing }, [cronRunnerController])).toEqual([]);
+    expect(slowPoints({ trace: [write(10_030, 'default/a', { fire: '1.10', firedAt: 10_000 })], timing }, [])).toEqual([]);
+  });
+});
+
