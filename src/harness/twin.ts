@@ -198,7 +198,7 @@ export function slowPoints(run: Pick<RunRecord, 'trace' | 'timing'>, defs: reado
   const timed = new Set<string>();
   for (const e of run.trace) {
     if (e.type === 'reconcile:end' && e['result'] === 'requeueAfter') timed.add(String(e['controller']));
-    else if (e.type === 'store:write' && e['fire'] !== undefined && hosted.size > 0) {
+    else if (hosted.size > 0 && e.type === 'store:write' && e['fire'] !== undefined) {
       const c = controllerOfActor(String(e['actor']));
       if (c !== undefined && hosted.has(c)) timed.add(c);
     }
