@@ -1,4 +1,5 @@
 import type { Clock } from '../sim/clock.js';
+import { fnv1a, hex8 } from '../sim/hash.js';
 import { AlreadyExistsError, InvalidError, NotFoundError, type StoreErrorReason, StoreError } from './errors.js';
 import { changedPaths } from './field-diff.js';
 import { FOREGROUND_FINALIZER, GarbageCollector, type PropagationPolicy } from './garbage-collector.js';
@@ -74,6 +75,10 @@ interface KindState {
 export class ObjectStore {
   private rv = 0;
   private uidCounter = 0;
+  /** Objects created so far per kind and key (the nth incarnation of a name gets its own uid). */
+  private readonly incarnations = new Map<string, number>();
+  /** Every uid handed out (a hash collision must not give two objects one uid). */
+  private readonly uids = new Set<string>();
   private readonly kinds = new Map<string, KindState>();
   private readonly watches: WatchHub;
   private readonly gc: GarbageCollector;
@@ -151,6 +156,22 @@ export class ObjectStore {
     return selectObjects(k.objects.values(), options);
   }
 
+  /**
+   * The uid of the next incarnation of `kind` `key`: derived from the object's identity (kind,
+   * key, how many objects of that name were created before), not from the order of all creates.
+   * A real API server's uids are random; a run and its fault-free twin must still agree on which
+   * uid is whose, also in values derived from one (a hash of the uid as a token or an external
+   * name, a slice of it in a child's name), which faults that reorder creations would change.
+   */
+  private uidFor(kind: string, key: string): string {
+    const id = `${kind}/${key}/${this.incarnations.get(`${kind}\u0000${key}`) ?? 0}`;
+    const base = `${this.uidPrefix}-${hex8(fnv1a(id))}${hex8(fnv1a(id, 0x9e3779b9))}`;
+    let uid = base;
+    for (let n = 2; this.uids.has(uid); n++) uid = `${base}-${n}`;
+    this.uids.add(uid);
+    return uid;
+  }
+
   // ---------------------------------------------------------------- writes
 
   /** Creates an object; `generateName` gives a server-chosen unique name. @throws AlreadyExistsError, InvalidError */
@@ -183,16 +204,19 @@ export class ObjectStore {
       throw refused;
     }
     const now = this.clock.now();
-    const obj = prepareForCreate(input, name, namespace, `${this.uidPrefix}-${++this.uidCounter}`, now);
+    ++this.uidCounter;
+    const obj = prepareForCreate(input, name, namespace, this.uidFor(input.kind, key), now);
     const invalid = invalidObject(obj);
     const fields = invalid === undefined ? contentErrors(obj) : [];
     if (invalid !== undefined || fields.length > 0) {
       this.uidCounter--; // the uid was never handed out
+      this.uids.delete(obj.metadata.uid);
       this.recordError(actor, 'create', input.kind, key, 'Invalid');
       throw new InvalidError(`${input.kind} "${key}": ${invalid ?? fieldErrorsText(fields)}`, fields);
     }
     const rv = ++this.rv;
     obj.metadata.resourceVersion = String(rv);
+    this.incarnations.set(`${input.kind}\u0000${key}`, (this.incarnations.get(`${input.kind}\u0000${key}`) ?? 0) + 1);
     ks.objects.set(key, obj);
     this.gc.added(obj, key);
     this.watches.emit(ks.watch, { type: 'ADDED', object: obj, rv });

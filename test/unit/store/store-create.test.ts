@@ -8,7 +8,7 @@ describe('ObjectStore.create', () => {
     const { store, clock } = makeStore();
     clock.advanceTo(1500);
     const o = store.create('user', widget('a'));
-    expect(o.metadata.uid).toMatch(/^uid-\d+$/);
+    expect(o.metadata.uid).toMatch(/^uid-[0-9a-f]{16}$/);
     expect(o.metadata.resourceVersion).toBe('1');
     expect(o.metadata.generation).toBe(1);
     expect(o.metadata.creationTimestamp).toBe(virtualTimestamp(1500));
@@ -58,6 +58,23 @@ describe('ObjectStore.create', () => {
     for (let i = 0; i < 50; i++) uids.add(store.create('user', widget(`w${i}`)).metadata.uid);
     uids.add(store.create('user', { kind: 'Other', metadata: { name: 'w0' } }).metadata.uid);
     expect(uids.size).toBe(51);
+  });
+
+  it('derives a uid from the object (kind, key, incarnation), not from what was created before: a run and its twin agree', () => {
+    const a = makeStore().store;
+    const b = makeStore().store;
+    b.create('user', widget('other'));
+    b.create('user', { kind: 'Gadget', metadata: { name: 'x' } });
+    const first = a.create('user', widget('w')).metadata.uid;
+    expect(b.create('user', widget('w')).metadata.uid).toBe(first);
+    // another kind, namespace or incarnation of the name: another uid
+    expect(a.create('user', { kind: 'Gadget', metadata: { name: 'w', namespace: 'default' } }).metadata.uid).not.toBe(first);
+    expect(a.create('user', widget('w', {}, { namespace: 'other' })).metadata.uid).not.toBe(first);
+    a.delete('user', 'Widget', ref('w'));
+    const second = a.create('user', widget('w')).metadata.uid;
+    expect(second).not.toBe(first);
+    b.delete('user', 'Widget', ref('w'));
+    expect(b.create('user', widget('w')).metadata.uid).toBe(second);
   });
 
   it('honours the uidPrefix option', () => {
@@ -163,7 +180,7 @@ describe('ObjectStore.create', () => {
     ];
     for (const o of bad) expect(() => store.create('user', o as never), JSON.stringify(o)).toThrow(InvalidError);
     expect(store.currentResourceVersion()).toBe(0);
-    expect(store.create('user', { kind: 'W', metadata: { name: 'a' } }).metadata.uid).toBe('uid-1');
+    expect(store.create('user', { kind: 'W', metadata: { name: 'a' } }).metadata.uid).toBe(makeStore().store.create('user', { kind: 'W', metadata: { name: 'a' } }).metadata.uid);
   });
 
   it('treats an empty namespace as cluster-scoped', () => {
