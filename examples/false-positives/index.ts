@@ -26,6 +26,7 @@ import { cloudOperation } from './cloud-operation.js';
 import { conditionStatus } from './condition-status.js';
 import { configRevisions } from './config-revisions.js';
 import { configRollout } from './config-rollout.js';
+import { credentialRotation } from './credential-rotation.js';
 import { cronTask } from './cron-task.js';
 import { domainVerification } from './domain-verification.js';
 import { exclusiveBackfill } from './exclusive-backfill.js';
@@ -51,6 +52,7 @@ import { shardedWorkers } from './sharded-workers.js';
 import { sharedConfig } from './shared-config.js';
 import { sharedStatus } from './shared-status.js';
 import { slotAllocator } from './slot-allocator.js';
+import { specDefaults } from './spec-defaults.js';
 import { storageUser } from './storage-user.js';
 import { teamLabeler } from './team-labeler.js';
 import { usageQuota } from './usage-quota.js';
@@ -73,6 +75,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   conditionStatus,
   configRevisions,
   configRollout,
+  credentialRotation,
   cronTask,
   domainVerification,
   exclusiveBackfill,
@@ -98,6 +101,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   sharedConfig,
   sharedStatus,
   slotAllocator,
+  specDefaults,
   storageUser,
   teamLabeler,
   usageQuota,
