@@ -89,6 +89,13 @@ export class ScenarioRunner {
   earlyStop = true;
 
   private readonly simulateOptions: SimulateOptions;
+  /**
+   * The properties whose probes a twin runs: only a property given the twin (`needsTwin`) may
+   * read the twin's samples (convergence reads which kinds report observedGeneration); the
+   * others' probes would sample every twin for nothing (probes add no trace entries, so the twin
+   * is the same run without them).
+   */
+  private readonly twinProperties: readonly Property[];
   /** Watches the worlds of the runs judged with `observe` (behaviour coverage); twins, re-runs and extra runs go unwatched. */
   private readonly observe: SimulateOptions['observe'];
 
@@ -98,10 +105,11 @@ export class ScenarioRunner {
   ) {
     const { observe, ...rest } = simulateOptions;
     this.simulateOptions = rest;
+    this.twinProperties = properties.filter((p) => p.needsTwin);
     this.observe = observe;
     // twins are complete runs: a differential property compares whole end states
     this.twins = new TwinRunner(
-      (s) => this.simulate(s, this.properties, false),
+      (s) => this.simulate(s, this.twinProperties, false),
       32,
       (s, v) => this.simulateVariation(s, v),
     );
@@ -168,7 +176,7 @@ export class ScenarioRunner {
     const properties = options.properties ?? this.properties;
     let twin: RunRecord | undefined;
     const remember = options.rememberTwin ?? true;
-    const getTwin = async () => (twin ??= remember || !hasFaults(run.scenario) ? await this.twins.twinOf(run.scenario, run) : await this.simulate(twinScenario(run.scenario), this.properties, false));
+    const getTwin = async () => (twin ??= remember || !hasFaults(run.scenario) ? await this.twins.twinOf(run.scenario, run) : await this.simulate(twinScenario(run.scenario), this.twinProperties, false));
     const failures: PropertyFailure[] = [];
     let latencyMs: number | undefined;
     if (run.timing.interrupted) return { run, twin: undefined, failure: undefined, failures: [], interrupted: true };

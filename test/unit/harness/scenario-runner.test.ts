@@ -29,6 +29,29 @@ describe('ScenarioRunner', () => {
     expect(runner.simulations).toBe(2);
   });
 
+  it("runs a twin with the probes of the properties given the twin only (the others never read its samples)", async () => {
+    const probed = (name: string, needsTwin: boolean) => {
+      const calls = { n: 0 };
+      const p = defineProperty({
+        name,
+        description: name,
+        defaults: {},
+        needsTwin,
+        probes: () => [{ name, everyMs: 500, phases: ['faults', 'settle', 'tail'], fn: () => (calls.n++, true) }],
+        judge: (run, _o, twin) => ({ ok: true, stats: { mine: run.probes[name]?.length ?? 0, twins: twin?.probes[name]?.length ?? -1 } }),
+      })();
+      return { p, calls };
+    };
+    const differential = probed('differential', true);
+    const plain = probed('plain', false);
+    const runner = new ScenarioRunner({ controllers: [levelTriggered], faults: [eventLoss], tailMs: 0 }, [plain.p, differential.p]);
+    await runner.judge(scenario({ events: [{ kind: 'event-loss', nth: 0 }], background: [] }));
+    expect(runner.simulations).toBe(2);
+    // both simulations sampled the differential property; the plain one only in the judged run
+    expect(differential.calls.n).toBe(2 * plain.calls.n);
+    expect(plain.calls.n).toBeGreaterThan(0);
+  });
+
   it('runs the twin for coverage only when a fault fired', async () => {
     const runner = new ScenarioRunner({ controllers: [levelTriggered], faults: [eventLoss], tailMs: 0 }, [pass('a')]);
     const quiet = await runner.judge(scenario({ events: [{ kind: 'event-loss', nth: 999 }], background: [] }), { twinWhenFaultsFired: true });
