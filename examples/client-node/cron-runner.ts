@@ -23,11 +23,11 @@ function code(err: unknown): number | undefined {
   return typeof c === 'number' ? c : undefined;
 }
 
-/** Starts the scheduler; returns stop. */
-export function startCronRunner(kc: KubeConfig, now: () => number = () => Date.now()): () => Promise<void> {
+/** One look at every schedule: starts the run of a slot that is due and not started. */
+export function cronTick(kc: KubeConfig, now: () => number = () => Date.now()): () => Promise<void> {
   const objects = KubernetesObjectApi.makeApiClient(kc);
   let busy = false;
-  const tick = async (): Promise<void> => {
+  return async (): Promise<void> => {
     if (busy) return; // a slow tick is not overlapped by the next
     busy = true;
     try {
@@ -69,6 +69,11 @@ export function startCronRunner(kc: KubeConfig, now: () => number = () => Date.n
       busy = false;
     }
   };
+}
+
+/** Starts the scheduler; returns stop. */
+export function startCronRunner(kc: KubeConfig, now: () => number = () => Date.now()): () => Promise<void> {
+  const tick = cronTick(kc, now);
   const timer = setInterval(() => void tick(), 1000);
   return async () => {
     clearInterval(timer);

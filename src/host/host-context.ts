@@ -99,6 +99,13 @@ export interface HostStore {
   readonly sandbox?: ProcessSandbox;
   /** The timer firing this code continues, if it continues one of the program's schedules. */
   readonly timer?: TimerCause;
+  /**
+   * The wake-up of code that awaits a sleep (`await setTimeout(ms)` of `timers/promises`, a promise
+   * around a `setTimeout`): set on the sleeping code's context when it sets the timer, filled in
+   * when the timer fires. Node resumes an awaiting function in the context it awaited in, not in
+   * the timer's, so the firing cannot reach the code after the sleep through {@link timer}.
+   */
+  readonly wake?: { timer?: TimerCause };
 }
 
 /** The async context of runs and hosted processes (follows promises, timers and callbacks). @internal */
@@ -106,7 +113,8 @@ export const hostContext = new AsyncLocalStorage<HostStore>();
 
 /** The schedule firing whose continuation is running, if any (see {@link TimerCause}). @internal */
 export function currentTimerCause(): TimerCause | undefined {
-  return hostContext.getStore()?.timer;
+  const s = hostContext.getStore();
+  return s?.timer ?? s?.wake?.timer;
 }
 
 /** The hosted process whose code is running, if any. @internal */

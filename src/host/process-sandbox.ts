@@ -38,8 +38,8 @@ const TIMEOUT_MAX = 2 ** 31 - 1;
 export interface Sandbox extends ProcessSandbox {
   /** Runs fn as this incarnation's code (its timers, clocks, env and exits are the sandbox's). */
   run<T>(fn: () => T): T;
-  /** Runs fn as {@link Sandbox.run} does, as a firing of the schedule `chain` (see TimerCause). */
-  runScheduled<T>(chain: string, fn: () => T): T;
+  /** Runs fn as {@link Sandbox.run} does, as a firing of the schedule `chain` (see TimerCause); the code waiting on `wake` continues it too. */
+  runScheduled<T>(chain: string, fn: () => T, wake?: { timer?: TimerCause }): T;
   /** The async context of this incarnation (for transports that call back into it). */
   readonly store: HostStore;
   /** The last line it printed, if any. */
@@ -71,7 +71,22 @@ export function createSandbox(o: SandboxOptions): Sandbox {
   let fires = 0;
   const incarnation = o.incarnation ?? 1;
   /** The schedule a timer set now belongs to (see TimerCause), if any. */
-  const scheduleOf = (id: number, ms: number, repeat: boolean): string | undefined => hostContext.getStore()?.timer?.chain ?? (repeat || ms >= SCHEDULE_MIN_MS ? `${incarnation}.${id}` : undefined);
+  const scheduleOf = (id: number, ms: number, repeat: boolean): string | undefined => {
+    const store = hostContext.getStore();
+    return store?.timer?.chain ?? store?.wake?.timer?.chain ?? (repeat || ms >= SCHEDULE_MIN_MS ? `${incarnation}.${id}` : undefined);
+  };
+  /**
+   * A one-shot timer of a schedule set outside a firing may be a sleep the calling code awaits:
+   * the code from here on (the rest of this turn and what it awaits) carries a wake-up the timer's
+   * firing fills in, so what it does after the sleep continues the schedule (see HostStore.wake).
+   */
+  const wakeFor = (schedule: string | undefined, repeat: boolean): { timer?: TimerCause } | undefined => {
+    const store = hostContext.getStore();
+    if (schedule === undefined || repeat || store === undefined || store.timer !== undefined) return undefined;
+    const wake: { timer?: TimerCause } = {};
+    hostContext.enterWith({ ...store, wake });
+    return wake;
+  };
   let waits = 0;
   let firstWait: (() => void)[] | undefined = [];
   const waited = (): void => {
@@ -105,15 +120,17 @@ export function createSandbox(o: SandboxOptions): Sandbox {
     argv: o.argv,
     store: undefined as unknown as HostStore,
     run: <T>(fn: () => T): T => hostContext.run(sandbox.store, fn),
-    runScheduled<T>(chain: string, fn: () => T): T {
+    runScheduled<T>(chain: string, fn: () => T, wake?: { timer?: TimerCause }): T {
       const timer: TimerCause = { chain, fire: `${incarnation}.${++fires}`, at: o.clock.now() };
+      if (wake) wake.timer = timer;
       return hostContext.run({ scope: o.scope, sandbox, timer }, fn);
     },
     setTimeout(fn, ms, args, repeat) {
       waited();
       const id = nextId++;
       const delay = delayOf(ms);
-      const t = new VirtualTimeout(id, delay, repeat, fn, args, sandbox, timers, o.clock, scheduleOf(id, delay, repeat));
+      const schedule = scheduleOf(id, delay, repeat);
+      const t = new VirtualTimeout(id, delay, repeat, fn, args, sandbox, timers, o.clock, schedule, wakeFor(schedule, repeat));
       timers.set(t.id, t);
       virtualTimers.set(t, () => t.close());
       t.arm();
@@ -189,6 +206,8 @@ class VirtualTimeout {
     private readonly clock: SandboxClock,
     /** The program's schedule this timer belongs to, if any (see TimerCause). */
     private readonly schedule: string | undefined,
+    /** The wake-up of the code that may await this timer (see HostStore.wake). */
+    private readonly wake?: { timer?: TimerCause },
   ) {}
 
   arm(): void {
@@ -210,7 +229,7 @@ class VirtualTimeout {
         this.sandbox.die({ t: this.clock.now(), kind: 'uncaught', code: 1, message: describeThrown(err), ...(err instanceof Error && err.stack !== undefined ? { stack: cleanStack(err.stack)! } : {}), where: `a ${this.repeat ? 'setInterval' : this.ms === 0 ? 'setImmediate' : 'setTimeout'} callback` });
       }
     };
-    if (this.schedule !== undefined) this.sandbox.runScheduled(this.schedule, body);
+    if (this.schedule !== undefined) this.sandbox.runScheduled(this.schedule, body, this.wake);
     else this.sandbox.run(body);
   }
 

@@ -424,7 +424,7 @@ class InProcessRequest extends Writable {
       // a watch's events are news from the world, whatever opened it: its handlers never run as
       // the continuation of the program's schedule that (re)opened the watch
       const store = hostContext.getStore();
-      await (store?.timer !== undefined ? hostContext.run({ scope: store.scope, ...(store.sandbox ? { sandbox: store.sandbox } : {}) }, () => this.stream(route, response, res, startedAt)) : this.stream(route, response, res, startedAt));
+      await (store?.timer !== undefined || store?.wake !== undefined ? hostContext.run({ scope: store.scope, ...(store.sandbox ? { sandbox: store.sandbox } : {}) }, () => this.stream(route, response, res, startedAt)) : this.stream(route, response, res, startedAt));
     }
     else {
       const text = await responseText(response);
