@@ -32,6 +32,7 @@ import { domainVerification } from './domain-verification.js';
 import { exclusiveBackfill } from './exclusive-backfill.js';
 import { featureFlags } from './feature-flags.js';
 import { fleetTeardown } from './fleet-teardown.js';
+import { folderLabels } from './folder-labels.js';
 import { gatewayRoutes } from './gateway-routes.js';
 import { mailingList } from './mailing-list.js';
 import { messageBroker } from './message-broker.js';
@@ -81,6 +82,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   exclusiveBackfill,
   featureFlags,
   fleetTeardown,
+  folderLabels,
   gatewayRoutes,
   mailingList,
   messageBroker,
