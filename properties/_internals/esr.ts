@@ -4,7 +4,7 @@ import type { JsonObject, StoredObject } from '../../src/store/object.js';
 import type { TraceEntry } from '../../src/sim/trace.js';
 import { isRecord } from './json.js';
 import { keyOfObject } from './primary.js';
-import { byScheduledWork, firedBy, scheduledWork } from './scheduled.js';
+import { byScheduledWork, firedBy, scheduledWork, type ScheduledSpan } from './scheduled.js';
 import { primaryKindOf, timelineOf, type ProgramSpan, type ReconcileSpan, type Timeline } from './timeline.js';
 
 /**
@@ -309,7 +309,7 @@ export function noiseOf(run: RunRecord, ignoreKinds: readonly string[], schedule
  * program's schedule firing is a stamp when all it changed was objects of its primary kind that
  * it neither created nor removed.
  */
-function stamps(run: RunRecord, tl: Timeline, scheduled: ReadonlySet<ReconcileSpan | ProgramSpan>): (ReconcileSpan | ProgramSpan)[] {
+function stamps(run: RunRecord, tl: Timeline, scheduled: ReadonlySet<ScheduledSpan>): (ReconcileSpan | ProgramSpan)[] {
   const own = new Map<ReconcileSpan | ProgramSpan, boolean>();
   for (const w of tl.writes) {
     const r = w.reconcile ?? w.program;

@@ -1,4 +1,4 @@
-import type { ProgramSpan, ReconcileSpan, Timeline } from './timeline.js';
+import type { ProgramSpan, ReactionSpan, ReconcileSpan, Timeline } from './timeline.js';
 
 /**
  * Scheduled work (idempotence, no-hot-loop): what a controller does because a time it chose
@@ -17,6 +17,10 @@ import type { ProgramSpan, ReconcileSpan, Timeline } from './timeline.js';
  * whatever began it, unless the environment moved too (its write is among the events the one
  * reconcile answers). The environment moving on its own (a Job the controller created earlier
  * finishing) starts such consequences too: the world changed, no re-reconcile of an unchanged one.
+ * A hosted program has no reconciles: its writes made answering watch events (a `ReactionSpan`,
+ * known from the events its handler answers) are consequences by the same rule, when an event
+ * they answer is of a write of scheduled work, of a consequence, or of the environment, and not of
+ * a consequence's write to an object they change again (a loop feeding itself).
  * @internal
  */
 
@@ -24,27 +28,79 @@ import type { ProgramSpan, ReconcileSpan, Timeline } from './timeline.js';
 export const MIN_SCHEDULE_MS = 1000;
 
 /** Per timeline and start, the scheduled work found (idempotence and no-hot-loop both ask from the tail's start). */
-const cache = new WeakMap<Timeline, Map<number, ReadonlySet<ReconcileSpan | ProgramSpan>>>();
+const cache = new WeakMap<Timeline, Map<number, ReadonlySet<ScheduledSpan>>>();
+
+/** What can be scheduled work: a reconcile, a firing of a program's schedule, a program's answer to events. */
+export type ScheduledSpan = ReconcileSpan | ProgramSpan | ReactionSpan;
 
 /**
  * The reconciles and program schedule firings (from `from` on) that are scheduled work or its
  * consequences (found once per timeline and start).
  */
-export function scheduledWork(tl: Timeline, from: number): ReadonlySet<ReconcileSpan | ProgramSpan> {
+export function scheduledWork(tl: Timeline, from: number): ReadonlySet<ScheduledSpan> {
   let byFrom = cache.get(tl);
   if (!byFrom) cache.set(tl, (byFrom = new Map()));
   let found = byFrom.get(from);
   if (!found) {
-    const all: Set<ReconcileSpan | ProgramSpan> = findScheduledWork(tl, from);
-    if (tl.programSpans.length > 0) for (const s of findScheduledFirings(tl, from)) all.add(s);
+    const all: Set<ScheduledSpan> = findScheduledWork(tl, from);
+    if (tl.programSpans.length > 0 || tl.reactionSpans.length > 0) {
+      const firings = findScheduledFirings(tl, from);
+      for (const s of firings) all.add(s);
+      for (const s of findConsequentReactions(tl, from, firings)) all.add(s);
+    }
     byFrom.set(from, (found = all));
   }
   return found;
 }
 
-/** Whether scheduled work made a write (or a downstream call): its reconcile or its program firing is in `scheduled`. */
-export function byScheduledWork(x: { reconcile: ReconcileSpan | undefined; program?: ProgramSpan | undefined }, scheduled: ReadonlySet<ReconcileSpan | ProgramSpan>): boolean {
-  return (x.reconcile !== undefined && scheduled.has(x.reconcile)) || (x.program !== undefined && scheduled.has(x.program));
+/** Whether scheduled work made a write (or a downstream call): its reconcile, program firing or program reaction is in `scheduled`. */
+export function byScheduledWork(x: { reconcile: ReconcileSpan | undefined; program?: ProgramSpan | undefined; reaction?: ReactionSpan | undefined }, scheduled: ReadonlySet<ScheduledSpan>): boolean {
+  return (x.reconcile !== undefined && scheduled.has(x.reconcile)) || (x.program !== undefined && scheduled.has(x.program)) || (x.reaction !== undefined && scheduled.has(x.reaction));
+}
+
+/**
+ * The programs' answers to events (from `from` on) that are consequences of scheduled work or of
+ * the environment (see above). Each consequence continues the chain of the write it answers (a
+ * chain begins at a write of scheduled work or of the environment), and a chain changes each
+ * object once: an answer that changes again an object its chain already changed feeds itself,
+ * however many objects the loop goes through.
+ */
+function findConsequentReactions(tl: Timeline, from: number, firings: ReadonlySet<ProgramSpan>): Set<ReactionSpan> {
+  const out = new Set<ReactionSpan>();
+  if (tl.reactionSpans.length === 0) return out;
+  // each resourceVersion's write; the objects each reaction changed
+  const byRv = new Map<number, (typeof tl.writes)[number]>();
+  const changes = new Map<ReactionSpan, Set<string>>();
+  for (const w of tl.writes) {
+    if (w.rv !== undefined) byRv.set(w.rv, w);
+    if (!w.reaction || w.noop || w.error !== undefined) continue;
+    const set = changes.get(w.reaction);
+    if (set) set.add(`${w.kind} ${w.key}`);
+    else changes.set(w.reaction, new Set([`${w.kind} ${w.key}`]));
+  }
+  /** Per consequence, its chain: the objects the chain's consequences changed. */
+  const chainOf = new Map<ReactionSpan, Set<string>>();
+  for (const span of tl.reactionSpans) {
+    if (span.start < from) continue;
+    const mine = changes.get(span) ?? new Set<string>();
+    let chain: Set<string> | undefined;
+    for (const rv of span.answers) {
+      const w = byRv.get(rv);
+      if (w === undefined || w.t < from) continue;
+      // a write of the environment or of scheduled work begins a chain; a consequence's continues its own
+      const begins = w.actor.startsWith('environment:') || (w.program !== undefined && firings.has(w.program));
+      const continues = w.reaction !== undefined ? chainOf.get(w.reaction) : undefined;
+      const candidate = begins ? new Set<string>() : continues;
+      if (candidate === undefined) continue;
+      if ([...mine].some((o) => candidate.has(o))) continue;
+      chain = candidate;
+      if (begins) break;
+    }
+    if (chain === undefined) continue;
+    chainOf.set(span, new Set([...chain, ...mine]));
+    out.add(span);
+  }
+  return out;
 }
 
 /** The firings of programs' schedules (from `from` on) that are scheduled work: no poll loop (see above). */

@@ -48,6 +48,20 @@ export interface ProgramSpan {
   start: number;
 }
 
+/**
+ * What a hosted program did answering watch events (the writes of its handlers of one batch of
+ * events and of their continuations): the stand-in for a reconcile started by notifications when
+ * the question is whether a program's write follows from scheduled work (see scheduled.ts).
+ */
+export interface ReactionSpan {
+  /** `controller:<name>/<replica>`. */
+  actor: string;
+  /** The resourceVersions of the events it answers. */
+  answers: number[];
+  /** Its first write. */
+  start: number;
+}
+
 /** A store write as recorded in the trace, with its position and the reconcile that made it. */
 export interface TimelineWrite extends WriteFacts {
   changed: string[];
@@ -57,6 +71,8 @@ export interface TimelineWrite extends WriteFacts {
   reconcile: ReconcileSpan | undefined;
   /** The firing of a hosted program's schedule that made it, if one did. */
   program?: ProgramSpan;
+  /** The hosted program's answer to watch events that made it, if one did. */
+  reaction?: ReactionSpan;
 }
 
 /** A downstream request as recorded in the trace (at its completion), attributed. */
@@ -107,6 +123,8 @@ export interface Timeline {
   programRequests: ProgramRequest[];
   /** Firings of hosted programs' schedules that wrote, in the order of their first write. */
   programSpans: ProgramSpan[];
+  /** Hosted programs' answers to watch events that wrote, in the order of their first write. */
+  reactionSpans: ReactionSpan[];
   reconciles: ReconcileSpan[];
   writes: TimelineWrite[];
   requests: TimelineRequest[];
@@ -145,9 +163,10 @@ function num(v: unknown): number | undefined {
 
 /** Builds a timeline from trace entries (exported for tests of hand-made traces). */
 export function build(trace: readonly TraceEntry[]): Timeline {
-  const tl: Timeline = { programRequests: [], programSpans: [], reconciles: [], writes: [], requests: [], notifies: [], faults: [], crashes: [], leaders: [], stalls: [] };
+  const tl: Timeline = { programRequests: [], programSpans: [], reactionSpans: [], reconciles: [], writes: [], requests: [], notifies: [], faults: [], crashes: [], leaders: [], stalls: [] };
   const requestBySeq = new Map<number, number>();
   const programSpans = new Map<string, ProgramSpan>();
+  const reactionSpans = new Map<string, ReactionSpan>();
   // the last watch event per controller process: a notify follows its event
   const lastEvent = new Map<string, TraceEntry>();
   const open = new Map<string, ReconcileSpan[]>();
@@ -232,6 +251,16 @@ export function build(trace: readonly TraceEntry[]): Timeline {
             tl.programSpans.push(span);
           }
           w.program = span;
+        } else if (Array.isArray(e['answers']) && actor.startsWith('controller:')) {
+          const answers = (e['answers'] as unknown[]).filter((x): x is number => typeof x === 'number');
+          const id = `${actor}\u0000${answers.join(',')}`;
+          let span = reactionSpans.get(id);
+          if (!span) {
+            span = { actor, answers, start: e.t };
+            reactionSpans.set(id, span);
+            tl.reactionSpans.push(span);
+          }
+          w.reaction = span;
         }
         tl.writes.push(w);
         break;

@@ -5,7 +5,7 @@ import { fnv1a, hex8 } from '../sim/hash.js';
 import { ObjectStore, type WriteRecord } from '../store/store.js';
 import type { StoredObject } from '../store/object.js';
 import type { ValidationOptions } from '../store/immutability.js';
-import { currentTimerCause } from '../host/host-context.js';
+import { currentAnswers, currentTimerCause } from '../host/host-context.js';
 import { Seams } from '../runtime/seams.js';
 import type { RuntimeEnv } from '../runtime/env.js';
 import type { Manager } from '../runtime/manager.js';
@@ -162,6 +162,10 @@ export function createWorld(scenario: Scenario, options: ResolvedScenarioOptions
         e['timer'] = cause.chain;
         e['fire'] = cause.fire;
         e['firedAt'] = cause.at;
+      } else {
+        // a hosted program's write made answering watch events: what it reacts to
+        const answers = currentAnswers();
+        if (answers !== undefined) e['answers'] = [...answers];
       }
       trace.push(e);
       for (const f of afterWrite) f(w);

@@ -106,6 +106,12 @@ export interface HostStore {
    * the timer's, so the firing cannot reach the code after the sleep through {@link timer}.
    */
   readonly wake?: { timer?: TimerCause };
+  /**
+   * The resourceVersions of the watch events this code answers: a hosted program's handler of a
+   * watch event (and its continuations) runs in it, so its writes say what they react to (a
+   * program has no reconciles whose notifications tell).
+   */
+  readonly answers?: readonly number[];
 }
 
 /** The async context of runs and hosted processes (follows promises, timers and callbacks). @internal */
@@ -115,6 +121,11 @@ export const hostContext = new AsyncLocalStorage<HostStore>();
 export function currentTimerCause(): TimerCause | undefined {
   const s = hostContext.getStore();
   return s?.timer ?? s?.wake?.timer;
+}
+
+/** The resourceVersions of the watch events the running code answers, if it answers some (see {@link HostStore.answers}). @internal */
+export function currentAnswers(): readonly number[] | undefined {
+  return hostContext.getStore()?.answers;
 }
 
 /** The hosted process whose code is running, if any. @internal */

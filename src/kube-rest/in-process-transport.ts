@@ -459,15 +459,23 @@ class InProcessRequest extends Writable {
       }
       if (chunk.done || route.dead) break;
       const text = decoder.decode(chunk.value, { stream: true });
+      const answers: number[] = [];
       for (const line of text.split('\n')) {
         if (line === '') continue;
         events++;
         if (line.startsWith('{"type":"ERROR"')) errors.push(/"reason":"([^"]*)"/.exec(line)?.[1] ?? 'Unknown');
+        else {
+          const rv = /"resourceVersion":"(\d+)"/.exec(line)?.[1];
+          if (rv !== undefined) answers.push(Number(rv));
+        }
       }
       const wait = free(route);
       if (wait) await wait;
       if (res.destroyed || route.dead) break;
-      res.push(Buffer.from(chunk.value));
+      // the program's handlers of these events (and what they go on to do) answer them
+      const store = hostContext.getStore();
+      if (store?.sandbox !== undefined && answers.length > 0) hostContext.run({ scope: store.scope, sandbox: store.sandbox, answers }, () => res.push(Buffer.from(chunk.value)));
+      else res.push(Buffer.from(chunk.value));
     }
     if (this.cutRequested) how = 'cut';
     else if (res.destroyed || this.aborter.signal.aborted) {

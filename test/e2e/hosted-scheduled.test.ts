@@ -1,4 +1,4 @@
-import { CustomObjectsApi, KubeConfig, Watch, type KubernetesObject } from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi, KubeConfig, Watch, type KubernetesObject } from '@kubernetes/client-node';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { check, convergence, idempotence, noHotLoop, sameEndState, type Scenario } from '../../src/index.js';
@@ -97,6 +97,70 @@ const sleeper = (how: 'timers-promises' | 'promise-timeout') =>
       stopped = true;
     };
   });
+
+/** cron-runner that also records the last run in the schedule's status when its watch sees the run's ConfigMap (as CronJob's lastScheduleTime): an event-driven consequence of scheduled work. */
+const reporter = program((ctx) => {
+  const { kc, custom } = clients(ctx);
+  const tick = cronTick(kc);
+  const timer = setInterval(() => void tick(), 1000);
+  let request: { abort(): void } | undefined;
+  void new Watch(kc)
+    .watch(
+      '/api/v1/configmaps',
+      {},
+      (type, cm: KubernetesObject & { data?: { slot?: string } }) => {
+        const of = cm.metadata?.labels?.['cron.example.com/run-of'];
+        if (type !== 'ADDED' || of === undefined) return;
+        void custom
+          .patchNamespacedCustomObjectStatus({ group: CRON_GROUP, version: CRON_VERSION, namespace: cm.metadata!.namespace!, plural: CRON_PLURAL, name: of, body: [{ op: 'add', path: '/status', value: { lastRun: Number(cm.data?.slot ?? 0) } }] })
+          .catch(() => {});
+      },
+      () => {},
+    )
+    .then((r) => (request = r));
+  return () => {
+    clearInterval(timer);
+    request?.abort();
+  };
+});
+
+/**
+ * Every 4 s from the quiet tail on (a `setInterval`) it bumps ConfigMap `kick`; its watch answers
+ * `kick` and `ball-a` by bumping `ball-b`, and `ball-b` by bumping `ball-a`: a rally between its
+ * own handlers that scheduled work only started, which never ends.
+ */
+const rally = program((ctx) => {
+  const { kc } = clients(ctx);
+  const core = kc.makeApiClient(CoreV1Api);
+  const bump = (name: string, n: number) => core.patchNamespacedConfigMap({ name, namespace: 'default', body: [{ op: 'add', path: '/data', value: { n: String(n) } }] }).catch(() => {});
+  void (async () => {
+    for (const name of ['kick', 'ball-a', 'ball-b']) await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name }, data: { n: '0' } } }).catch(() => {});
+  })();
+  let kicks = 0;
+  const started = Date.now();
+  const timer = setInterval(() => {
+    if (Date.now() - started >= 60_000) void bump('kick', ++kicks);
+  }, 4000);
+  let request: { abort(): void } | undefined;
+  void new Watch(kc)
+    .watch(
+      '/api/v1/namespaces/default/configmaps',
+      {},
+      (type, cm: KubernetesObject & { data?: { n?: string } }) => {
+        const name = cm.metadata?.name;
+        const n = Number(cm.data?.n ?? 0);
+        if (type !== 'MODIFIED' || n === 0) return;
+        if (name === 'kick' || name === 'ball-a') void bump('ball-b', n + 1);
+        else if (name === 'ball-b') void bump('ball-a', n + 1);
+      },
+      () => {},
+    )
+    .then((r) => (request = r));
+  return () => {
+    clearInterval(timer);
+    request?.abort();
+  };
+});
 
 /**
  * A loop that sleeps first, started before a watch whose handler answers every event of one
@@ -198,4 +262,21 @@ describe('scheduled work of hosted programs: sleep loops', () => {
       expect(await judgeAll([idempotence(), convergence()], s, { controllers: [sleeper(how)] })).toEqual([]);
     });
   }
+});
+
+describe('scheduled work of hosted programs: what follows from it', () => {
+  it("a scheduler whose watch records each run in the schedule's status when it sees the run (an event-driven consequence) passes no-hot-loop, idempotence and convergence", async () => {
+    const s = schedule(4);
+    const { verdict, run } = await judgeScenario(noHotLoop(), s, { controllers: [reporter] });
+    // the status writes answer the runs' events, and are in the quiet tail
+    const answers = run.trace.filter((e) => e.type === 'store:write' && e['kind'] === CRON_KIND && e.t >= run.timing.tailStart && Array.isArray(e['answers']));
+    expect(answers.length).toBeGreaterThanOrEqual(1);
+    expectQuiet(verdict);
+    expect(await judgeAll([idempotence(), convergence()], s, { controllers: [reporter] })).toEqual([]);
+  });
+
+  it('a rally between the handlers of one program that scheduled work started stays a hot loop: a chain of consequences changes each object once', async () => {
+    const v = expectFailure((await judgeScenario(noHotLoop(), schedule(1000), { controllers: [rally] })).verdict);
+    expect(v.summary).toMatch(/^hot loop: .* to ConfigMap default\/ball-[ab]/);
+  });
 });
