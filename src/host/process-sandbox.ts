@@ -130,7 +130,7 @@ export function createSandbox(o: SandboxOptions): Sandbox {
       const id = nextId++;
       const delay = delayOf(ms);
       const schedule = scheduleOf(id, delay, repeat);
-      const t = new VirtualTimeout(id, delay, repeat, fn, args, sandbox, timers, o.clock, schedule, wakeFor(schedule, repeat));
+      const t = new VirtualTimeout(id, delay, repeat, fn, args, sandbox, timers, o.clock, schedule, wakeFor(schedule, repeat), schedule === undefined ? hostContext.getStore()?.answers : undefined);
       timers.set(t.id, t);
       virtualTimers.set(t, () => t.close());
       t.arm();
@@ -139,7 +139,8 @@ export function createSandbox(o: SandboxOptions): Sandbox {
     setImmediate(fn, args) {
       waited();
       const id = nextId++;
-      const t = new VirtualTimeout(id, 0, false, fn, args, sandbox, timers, o.clock, scheduleOf(id, 0, false));
+      const schedule = scheduleOf(id, 0, false);
+      const t = new VirtualTimeout(id, 0, false, fn, args, sandbox, timers, o.clock, schedule, undefined, schedule === undefined ? hostContext.getStore()?.answers : undefined);
       timers.set(t.id, t);
       virtualTimers.set(t, () => t.close());
       t.arm();
@@ -208,6 +209,8 @@ class VirtualTimeout {
     private readonly schedule: string | undefined,
     /** The wake-up of the code that may await this timer (see HostStore.wake). */
     private readonly wake?: { timer?: TimerCause },
+    /** The watch events the code that set this short timer answered: its callback (a deferred or queued reaction) answers them too. */
+    private readonly answers?: readonly number[],
   ) {}
 
   arm(): void {
@@ -230,6 +233,7 @@ class VirtualTimeout {
       }
     };
     if (this.schedule !== undefined) this.sandbox.runScheduled(this.schedule, body, this.wake);
+    else if (this.answers !== undefined) hostContext.run({ ...this.sandbox.store, answers: this.answers }, body);
     else this.sandbox.run(body);
   }
 
