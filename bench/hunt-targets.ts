@@ -10,7 +10,9 @@ import { defaultProperties } from '../properties/index.js';
 import { convergence } from '../properties/convergence.js';
 import { safetyInvariants } from '../properties/safety-invariants.js';
 import { bugZoo } from '../examples/bug-zoo/index.js';
-import { webAppController } from '../examples/client-node/steadystate.js';
+import { cronRunHistory, cronRunnerController, webAppController } from '../examples/client-node/steadystate.js';
+import { recovery } from '../properties/recovery.js';
+import { sameEndState } from '../properties/same-end-state.js';
 import { loadStory } from '../src/story/load-story.js';
 import { falsePositiveCorpus } from '../examples/false-positives/index.js';
 import { falsePositiveStories, storyOptions } from '../examples/stories/false-positive-stories.js';
@@ -202,6 +204,7 @@ export const hostedTargets: readonly Target[] = [
   },
   { name: 'host:secret-copier', controllers: [defineProgram({ entry: 'examples/operators/secret-copier/correct.ts', for: 'Secret', name: 'secret-copier' })], options: { story: loadStory('examples/operators/secret-copier/story.yaml') } },
   { name: 'host:webapp', controllers: [webAppController], options: {} },
+  { name: 'host:cron-runner', controllers: [cronRunnerController], options: {}, properties: [sameEndState({ history: cronRunHistory }), recovery({ history: cronRunHistory })] },
   {
     name: 'host:ttl-expirer',
     controllers: [defineProgram({ entry: 'examples/operators/ttl-expirer/correct.ts', for: 'Sandbox', name: 'ttl-expirer', resources: [{ kind: 'Sandbox', plural: 'sandboxes', group: 'example.com', version: 'v1', namespaced: true }], sample: [{ ttlSeconds: 3 }, { ttlSeconds: 20 }] })],

@@ -1,4 +1,5 @@
 import { KubeConfig } from '@kubernetes/client-node';
+import { DEFAULT_HISTORY, type HistorySelector } from '../../src/index.js';
 import { kubeController } from '../../src/kube-rest/kube-controller.js';
 import type { KubeProcessContext } from '../../src/kube-rest/kube-controller.js';
 import type { ResourceDefinition } from '../../src/kube-rest/resource-definition.js';
@@ -52,3 +53,10 @@ export const cronRunnerController = kubeController({
   requestLatencyMs: 10,
   start: (ctx) => startCronRunner(kubeConfigOf(ctx)),
 });
+
+/**
+ * The scheduler never prunes its run records, and which slots ran depends on when it got to them
+ * (a slot missed past its deadline is never run): they are history, not state, for the properties
+ * that compare end states (`properties.sameEndState({ history: cronRunHistory })`, and recovery's).
+ */
+export const cronRunHistory: HistorySelector[] = [...DEFAULT_HISTORY, { kind: 'ConfigMap', labels: ['cron.example.com/run-of'] }];

@@ -126,12 +126,12 @@ export class ScenarioRunner {
   }
 
   /** The benign runs of a scenario for a property: its twin and the twin's variations, and likewise for each extra run. */
-  private async benignRuns(twin: RunRecord, extras: Record<string, RunRecord> | undefined, p: Property): Promise<BenignRuns> {
+  private async benignRuns(twin: RunRecord, extras: Record<string, RunRecord> | undefined, p: Property, run: RunRecord): Promise<BenignRuns> {
     const out: BenignRuns = {
       twin: [twin, ...(await this.twins.variationsOf(twin.scenario))],
       extras: {},
       ...(p.learnsFromBusy === true ? { busy: await this.twins.busyOf(twin.scenario, inputKinds(this.simulateOptions.controllers, twin.scenario)) } : {}),
-      ...(p.learnsFromSlow === true ? { slow: await this.twins.slowOf(twin, this.simulateOptions.controllers) } : {}),
+      ...(p.learnsFromSlow === true ? { slow: [...(await this.twins.slowOf(twin, this.simulateOptions.controllers)), ...(await this.twins.phaseOf(twin, run, this.simulateOptions.controllers))] } : {}),
     };
     for (const [name, r] of Object.entries(extras ?? {})) out.extras[name] = [r, ...(await this.twins.variationsOf(r.scenario))];
     return out;
@@ -196,7 +196,7 @@ export class ScenarioRunner {
       let learned: LearnedMasks | undefined = p.learn && this.learned.learnedFor(p.name) ? this.learned.get(p.name, shapeOf(p.learnsFromBusy === true)) : undefined;
       let verdict = judgeSafely(p, run, t, extras, learned);
       if (!verdict.ok && p.learn && t) {
-        const mine = learnSafely(p, await this.benignRuns(t, extras, p));
+        const mine = learnSafely(p, await this.benignRuns(t, extras, p, run));
         if (mine) {
           learned = this.learned.add(p.name, shapeOf(p.learnsFromBusy === true), mine);
           verdict = judgeSafely(p, run, t, extras, learned);

@@ -209,7 +209,9 @@ async function simulateGuarded(world: World, scenario: Scenario, opts: ResolvedS
       if (!def) throw new ScenarioError(`steadystate.simulate: the scenario names controller "${ref.name}", but no controller of that name was given (known: ${[...defs.keys()].join(', ') || 'none'}).`);
       const m = new Manager(world.env, def, { replicas: ref.replicas ?? 1, restartDelayMs: opts.restartDelayMs });
       world.managers.push(m);
-      m.start();
+      const delay = world.startDelays.get(def.name);
+      if (delay !== undefined && delay > 0) world.kernel.at(delay, () => m.start());
+      else m.start();
     }
 
     // workload

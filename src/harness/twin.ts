@@ -42,6 +42,8 @@ export interface BenignVariation {
   busy?: boolean;
   /** Hold the workers of one controller from `at` for `ms` (a slow controller: one of its decisions comes later; see {@link slowPoints}). */
   slow?: { controller: string; at: number; ms: number; hosted?: boolean };
+  /** Start this hosted program this much later (its timers tick at another phase; see {@link phaseVariations}). */
+  startDelay?: { controller: string; ms: number };
 }
 
 /** The longest the `busy` variation keeps a controller's workers from taking a key (virtual ms). */
@@ -285,6 +287,54 @@ export function slowVariations(run: Pick<RunRecord, 'trace' | 'timing'>, defs: r
   return slowPoints(run, defs).flatMap((p, i) => SLOW_HOLDS_MS.map((ms, j) => ({ seed: 100 + i * SLOW_HOLDS_MS.length + j, jitterMs: 0, shuffleLists: false, slow: { controller: p.controller, at: p.at, ms, ...(p.hosted ? { hosted: true } : {}) } })));
 }
 
+/** At most this many phase variations per run (one per distinct phase a faulty run's program started at). */
+export const PHASE_MAX_VARIATIONS = 3;
+
+/**
+ * The `phase` variations a faulty run suggests for the fault-free `twin`: each hosted program whose
+ * own schedule wrote in the twin (a timer of period P, the shortest gap between two firings of
+ * one schedule) and that started again in `run` at a time t > 0 (a second replica, a restart),
+ * started δ = t mod P later in the twin, so its timers tick where the later incarnation's did.
+ *
+ * Why a history a healthy control plane produces: when a process starts is up to the node it runs
+ * on (an image pull, a slow start, a rescheduled Pod); a program whose work depends on the phase
+ * of its own timer (a scheduler that checks every second and never runs a slot more than its
+ * deadline late) reaches a slot one phase misses, and a second replica or a restarted one simply
+ * ticks at its own phase. Who uses it: as the `slow` variations (same-end-state's alternatives,
+ * no-extra-destructive-actions' most creates and deletes of benign runs), only when a property
+ * failed and learns, since it depends on the faulty run.
+ * @internal
+ */
+export function phaseVariations(run: Pick<RunRecord, 'trace'>, twin: Pick<RunRecord, 'trace'>, defs: readonly ControllerDefinition[] | undefined): BenignVariation[] {
+  const hosted = new Set((defs ?? []).filter((d) => d.process !== undefined).map((d) => d.name));
+  if (hosted.size === 0) return [];
+  // per hosted program, the firings of each schedule in the twin
+  const firings = new Map<string, Map<string, Set<number>>>();
+  for (const e of twin.trace) {
+    if (e.type !== 'store:write' || typeof e['timer'] !== 'string' || typeof e['firedAt'] !== 'number') continue;
+    const c = controllerOfActor(String(e['actor']));
+    if (c === undefined || !hosted.has(c)) continue;
+    let chains = firings.get(c);
+    if (!chains) firings.set(c, (chains = new Map()));
+    let at = chains.get(e['timer']);
+    if (!at) chains.set(e['timer'], (at = new Set()));
+    at.add(e['firedAt']);
+  }
+  const out: BenignVariation[] = [];
+  for (const [controller, chains] of [...firings].sort((a, b) => a[0].localeCompare(b[0]))) {
+    let period = Infinity;
+    for (const at of chains.values()) {
+      const ts = [...at].sort((a, b) => a - b);
+      for (let i = 1; i < ts.length; i++) if (ts[i]! - ts[i - 1]! > 0) period = Math.min(period, ts[i]! - ts[i - 1]!);
+    }
+    if (!Number.isFinite(period)) continue;
+    const phases = new Set<number>();
+    for (const e of run.trace) if (e.type === 'controller:start' && e['controller'] === controller && e.t > 0 && e.t % period !== 0) phases.add(e.t % period);
+    for (const ms of [...phases].sort((a, b) => a - b).slice(0, PHASE_MAX_VARIATIONS)) out.push({ seed: 200 + out.length, jitterMs: 0, shuffleLists: false, startDelay: { controller, ms } });
+  }
+  return out;
+}
+
 /** Who wrote each resource version (`store:write` actors), read from the trace as it grows. */
 function writersOf(world: World): (rv: string | undefined) => string | undefined {
   const byRv = new Map<string, string>();
@@ -353,6 +403,7 @@ export function installVariation(world: World, v: BenignVariation, faultWindowMs
   });
   if (v.busy) holdThroughWindows(world, busyWindows(world.scenario, () => true).filter((w) => w.until < faultWindowMs));
   if (v.slow) holdFor(world, v.slow);
+  if (v.startDelay) world.startDelays.set(v.startDelay.controller, v.startDelay.ms);
   if (v.resyncAt !== undefined) {
     const at = v.resyncAt < 1 ? Math.round(v.resyncAt * faultWindowMs) : v.resyncAt;
     world.kernel.at(at, () => {
@@ -518,6 +569,20 @@ export class TwinRunner {
       }
       return out;
     });
+  }
+
+  /** The fault-free run `twin` under each {@link phaseVariations} `run` suggests (not cached: they depend on the faulty run). */
+  async phaseOf(twin: RunRecord, run: RunRecord, defs: readonly ControllerDefinition[] | undefined): Promise<RunRecord[]> {
+    const runVariation = this.runVariation;
+    const variations = runVariation ? phaseVariations(run, twin, defs) : [];
+    if (!runVariation || variations.length === 0) return [];
+    const scenario = twinScenario(twin.scenario);
+    const out: RunRecord[] = [];
+    for (const v of variations) {
+      this.benignSimulations++;
+      out.push(await runVariation(scenario, v));
+    }
+    return out;
   }
 
   private memo<V>(cache: Lru<Promise<V>>, s: Scenario, make: () => Promise<V>): Promise<V> {

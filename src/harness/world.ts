@@ -78,6 +78,8 @@ export interface World {
   readonly writes: WriteRecord[];
   readonly env: RuntimeEnv;
   readonly managers: Manager[];
+  /** Controllers whose replicas start later than t=0, by name (virtual ms): a benign variation's phase shift. */
+  readonly startDelays: Map<string, number>;
   readonly view: WorldView;
   phase: RunPhase;
   /** Callbacks run at each write (safety invariants, environment actors). */
@@ -227,6 +229,7 @@ export function createWorld(scenario: Scenario, options: ResolvedScenarioOptions
     writes,
     env,
     managers: [],
+    startDelays: new Map(),
     view,
     phase: 'faults',
     afterWrite,
