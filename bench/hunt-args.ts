@@ -29,3 +29,18 @@ export function parseSeeds(spec: string): number[] {
   }
   return seeds;
 }
+
+/** The flags the false-alarm hunts share (hunt-fp-rate, hunt-hosted): runs per seed, seeds, target filter, ablation, JSON output. */
+export interface HuntArgs {
+  runs: number;
+  seeds: number[];
+  only: string[];
+  ablation: boolean;
+  json: string | undefined;
+}
+
+/** Parses the shared hunt flags (and `extra` ones, returned in `values`) with the hunt's defaults. */
+export function parseHuntArgs(argv: string[], defaults: { runs: number; seeds: string; only: string }, extra: FlagSpec = {}): HuntArgs & { values: Record<string, string | undefined> } {
+  const { values: v, booleans } = parseFlags(argv, { runs: { type: 'string' }, seeds: { type: 'string' }, only: { type: 'string' }, 'no-ablation': { type: 'boolean' }, json: { type: 'string' }, ...extra });
+  return { runs: Number(v['runs'] ?? defaults.runs), seeds: parseSeeds(v['seeds'] ?? defaults.seeds), only: (v['only'] ?? defaults.only).split(',').filter(Boolean), ablation: !booleans['no-ablation'], json: v['json'], values: v };
+}

@@ -20,24 +20,19 @@
  * `npm run bench`: it measures correctness, not speed.
  */
 import { writeFileSync } from 'node:fs';
-import { parseFlags, parseSeeds } from './hunt-args.js';
+import { parseHuntArgs, type HuntArgs } from './hunt-args.js';
 import { huntTargets } from './hunt-targets.js';
 import { count, measure, type FailingRun } from './fp-measure.js';
 
-interface Args {
-  runs: number;
-  seeds: number[];
-  only: string[];
-  ablation: boolean;
-  json: string | undefined;
+interface Args extends HuntArgs {
   search: 'swarm' | 'guided';
 }
 
 function parseArgs(argv: string[]): Args {
-  const { values: v, booleans } = parseFlags(argv, { runs: { type: 'string' }, seeds: { type: 'string' }, only: { type: 'string' }, 'no-ablation': { type: 'boolean' }, json: { type: 'string' }, search: { type: 'string' } });
-  const search = v['search'] ?? 'swarm';
+  const { values, ...args } = parseHuntArgs(argv, { runs: 300, seeds: '1,2,3', only: 'corpus:' }, { search: { type: 'string' } });
+  const search = values['search'] ?? 'swarm';
   if (search !== 'swarm' && search !== 'guided') throw new Error(`hunt-fp-rate: --search must be swarm or guided, got ${search}`);
-  return { runs: Number(v['runs'] ?? 300), seeds: parseSeeds(v['seeds'] ?? '1,2,3'), only: (v['only'] ?? 'corpus:').split(',').filter(Boolean), ablation: !booleans['no-ablation'], json: v['json'], search };
+  return { ...args, search };
 }
 
 async function main(): Promise<void> {

@@ -15,21 +15,14 @@
  */
 import { writeFileSync } from 'node:fs';
 import { check } from '../src/index.js';
-import { parseFlags, parseSeeds } from './hunt-args.js';
+import { parseHuntArgs, type HuntArgs } from './hunt-args.js';
 import { faultsFor, hostedTargets, propertiesFor, type Target } from './hunt-targets.js';
 import { count, measure, type FailingRun } from './fp-measure.js';
 
-interface Args {
-  runs: number;
-  seeds: number[];
-  only: string[];
-  ablation: boolean;
-  json: string | undefined;
-}
+type Args = HuntArgs;
 
 function parseArgs(argv: string[]): Args {
-  const { values: v, booleans } = parseFlags(argv, { runs: { type: 'string' }, seeds: { type: 'string' }, only: { type: 'string' }, 'no-ablation': { type: 'boolean' }, json: { type: 'string' } });
-  return { runs: Number(v['runs'] ?? 200), seeds: parseSeeds(v['seeds'] ?? '3-8'), only: (v['only'] ?? 'host:').split(',').filter(Boolean), ablation: !booleans['no-ablation'], json: v['json'] };
+  return parseHuntArgs(argv, { runs: 200, seeds: '3-8', only: 'host:' });
 }
 
 /** One line saying what kind of failure this is, from ablation and the realism law. */
