@@ -292,8 +292,8 @@ export const PHASE_MAX_VARIATIONS = 3;
 
 /**
  * The `phase` variations a faulty run suggests for the fault-free `twin`: each hosted program whose
- * own schedule wrote in the twin (a timer of period P, the shortest gap between two firings of
- * one schedule) and that started again in `run` at a time t > 0 (a second replica, a restart),
+ * own schedule wrote in the twin (a timer of period P: the shortest delay of the timers whose
+ * firings wrote) and that started again in `run` at a time t > 0 (a second replica, a restart),
  * started δ = t mod P later in the twin, so its timers tick where the later incarnation's did.
  *
  * Why a history a healthy control plane produces: when a process starts is up to the node it runs
@@ -308,26 +308,16 @@ export const PHASE_MAX_VARIATIONS = 3;
 export function phaseVariations(run: Pick<RunRecord, 'trace'>, twin: Pick<RunRecord, 'trace'>, defs: readonly ControllerDefinition[] | undefined): BenignVariation[] {
   const hosted = new Set((defs ?? []).filter((d) => d.process !== undefined).map((d) => d.name));
   if (hosted.size === 0) return [];
-  // per hosted program, the firings of each schedule in the twin
-  const firings = new Map<string, Map<string, Set<number>>>();
+  // per hosted program, the shortest delay of a timer whose firing wrote in the twin
+  const periods = new Map<string, number>();
   for (const e of twin.trace) {
-    if (e.type !== 'store:write' || typeof e['timer'] !== 'string' || typeof e['firedAt'] !== 'number') continue;
+    if (e.type !== 'store:write' || typeof e['every'] !== 'number' || e['every'] <= 0) continue;
     const c = controllerOfActor(String(e['actor']));
     if (c === undefined || !hosted.has(c)) continue;
-    let chains = firings.get(c);
-    if (!chains) firings.set(c, (chains = new Map()));
-    let at = chains.get(e['timer']);
-    if (!at) chains.set(e['timer'], (at = new Set()));
-    at.add(e['firedAt']);
+    periods.set(c, Math.min(periods.get(c) ?? Infinity, e['every']));
   }
   const out: BenignVariation[] = [];
-  for (const [controller, chains] of [...firings].sort((a, b) => a[0].localeCompare(b[0]))) {
-    let period = Infinity;
-    for (const at of chains.values()) {
-      const ts = [...at].sort((a, b) => a - b);
-      for (let i = 1; i < ts.length; i++) if (ts[i]! - ts[i - 1]! > 0) period = Math.min(period, ts[i]! - ts[i - 1]!);
-    }
-    if (!Number.isFinite(period)) continue;
+  for (const [controller, period] of [...periods].sort((a, b) => a[0].localeCompare(b[0]))) {
     const phases = new Set<number>();
     for (const e of run.trace) if (e.type === 'controller:start' && e['controller'] === controller && e.t > 0 && e.t % period !== 0) phases.add(e.t % period);
     for (const ms of [...phases].sort((a, b) => a - b).slice(0, PHASE_MAX_VARIATIONS)) out.push({ seed: 200 + out.length, jitterMs: 0, shuffleLists: false, startDelay: { controller, ms } });

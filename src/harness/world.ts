@@ -164,6 +164,7 @@ export function createWorld(scenario: Scenario, options: ResolvedScenarioOptions
         e['timer'] = cause.chain;
         e['fire'] = cause.fire;
         e['firedAt'] = cause.at;
+        e['every'] = cause.every;
       } else {
         // a hosted program's write made answering watch events: what it reacts to
         const answers = currentAnswers();

@@ -83,6 +83,8 @@ export interface TimerCause {
   readonly fire: string;
   /** Virtual time (ms) it fired. */
   readonly at: number;
+  /** The delay of the timer that fired (a `setInterval`'s period), in ms. */
+  readonly every: number;
 }
 
 /**

@@ -39,7 +39,7 @@ export interface Sandbox extends ProcessSandbox {
   /** Runs fn as this incarnation's code (its timers, clocks, env and exits are the sandbox's). */
   run<T>(fn: () => T): T;
   /** Runs fn as {@link Sandbox.run} does, as a firing of the schedule `chain` (see TimerCause); the code waiting on `wake` continues it too. */
-  runScheduled<T>(chain: string, fn: () => T, wake?: { timer?: TimerCause }): T;
+  runScheduled<T>(chain: string, fn: () => T, wake?: { timer?: TimerCause }, every?: number): T;
   /** The async context of this incarnation (for transports that call back into it). */
   readonly store: HostStore;
   /** The last line it printed, if any. */
@@ -120,8 +120,8 @@ export function createSandbox(o: SandboxOptions): Sandbox {
     argv: o.argv,
     store: undefined as unknown as HostStore,
     run: <T>(fn: () => T): T => hostContext.run(sandbox.store, fn),
-    runScheduled<T>(chain: string, fn: () => T, wake?: { timer?: TimerCause }): T {
-      const timer: TimerCause = { chain, fire: `${incarnation}.${++fires}`, at: o.clock.now() };
+    runScheduled<T>(chain: string, fn: () => T, wake?: { timer?: TimerCause }, every = 0): T {
+      const timer: TimerCause = { chain, fire: `${incarnation}.${++fires}`, at: o.clock.now(), every };
       if (wake) wake.timer = timer;
       return hostContext.run({ scope: o.scope, sandbox, timer }, fn);
     },
@@ -232,7 +232,7 @@ class VirtualTimeout {
         this.sandbox.die({ t: this.clock.now(), kind: 'uncaught', code: 1, message: describeThrown(err), ...(err instanceof Error && err.stack !== undefined ? { stack: cleanStack(err.stack)! } : {}), where: `a ${this.repeat ? 'setInterval' : this.ms === 0 ? 'setImmediate' : 'setTimeout'} callback` });
       }
     };
-    if (this.schedule !== undefined) this.sandbox.runScheduled(this.schedule, body, this.wake);
+    if (this.schedule !== undefined) this.sandbox.runScheduled(this.schedule, body, this.wake, this.ms);
     else if (this.answers !== undefined) hostContext.run({ ...this.sandbox.store, answers: this.answers }, body);
     else this.sandbox.run(body);
   }

@@ -7,7 +7,7 @@ import { job, podLifecycle, type Scenario } from '../../src/index.js';
 import { ScenarioRunner } from '../../src/harness/scenario-runner.js';
 import { cronRunnerController } from '../../examples/client-node/steadystate.js';
 import type { TraceEntry } from '../../src/sim/trace.js';
-import { BENIGN_VARIATIONS, SLOW_HOLDS_MS, slowPoints, slowVariations, twinScenario } from '../../src/harness/twin.js';
+import { BENIGN_VARIATIONS, SLOW_HOLDS_MS, phaseVariations, slowPoints, slowVariations, twinScenario } from '../../src/harness/twin.js';
 import { allFaults } from '../../faults/index.js';
 import { expectFailure, judgeScenario } from '../helpers/property-laws.js';
 
@@ -148,3 +148,18 @@ describe('slow points of hosted programs (hand-made traces)', () => {
   });
 });
 
+describe('phase variations of hosted programs (hand-made traces)', () => {
+  const twinWrite = (t: number, every: number): TraceEntry => ({ t, type: 'store:write', actor: 'controller:cron-runner/0', verb: 'create', kind: 'ConfigMap', key: 'default/run', changed: ['.'], noop: false, timer: '1.1', fire: '1.5', firedAt: t - 30, every }) as TraceEntry;
+  const start = (t: number, replica: number): TraceEntry => ({ t, type: 'controller:start', controller: 'cron-runner', replica }) as TraceEntry;
+
+  it('a program that started again in the faulty run is started that much later (modulo its timer) in the twin: one write of its schedule is enough to know the period', () => {
+    const twin = { trace: [start(0, 0), twinWrite(21_030, 1000)] };
+    expect(phaseVariations({ trace: [start(0, 0), start(3090, 1), start(9000, 1)] }, twin, [cronRunnerController])).toEqual([{ seed: 200, jitterMs: 0, shuffleLists: false, startDelay: { controller: 'cron-runner', ms: 90 } }]);
+  });
+
+  it('none for a start on the phase, for a program none of whose schedules wrote, or for a controller not hosted', () => {
+    expect(phaseVariations({ trace: [start(0, 0), start(3000, 1)] }, { trace: [twinWrite(21_030, 1000)] }, [cronRunnerController])).toEqual([]);
+    expect(phaseVariations({ trace: [start(3090, 1)] }, { trace: [] }, [cronRunnerController])).toEqual([]);
+    expect(phaseVariations({ trace: [start(3090, 1)] }, { trace: [twinWrite(21_030, 1000)] }, [])).toEqual([]);
+  });
+});
