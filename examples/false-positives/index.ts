@@ -34,6 +34,7 @@ import { featureFlags } from './feature-flags.js';
 import { fleetTeardown } from './fleet-teardown.js';
 import { folderLabels } from './folder-labels.js';
 import { gatewayRoutes } from './gateway-routes.js';
+import { machinePool } from './machine-pool.js';
 import { mailingList } from './mailing-list.js';
 import { messageBroker } from './message-broker.js';
 import { migrationRunner } from './migration-runner.js';
@@ -84,6 +85,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   fleetTeardown,
   folderLabels,
   gatewayRoutes,
+  machinePool,
   mailingList,
   messageBroker,
   migrationRunner,

@@ -155,7 +155,7 @@ export const SLOW_MAX_POINTS = 12;
 /** Reconciles of one controller that begin this close after a decision point (the events of its own writes) are held with it. */
 const SLOW_MERGE_MS = 10;
 
-/** A decision of a timed controller in a fault-free run: a reconcile that began at `at` and changed something. @internal */
+/** A decision of a controller in a fault-free run that a delay may move (see {@link slowPoints}): a reconcile that began at `at` and changed something. @internal */
 export interface SlowPoint {
   controller: string;
   at: number;
@@ -178,8 +178,10 @@ const HOSTED_REACTION_MS = 50;
  * second-long `setTimeout`, src/host/host-context.ts TimerCause), and each of its changing writes
  * is a decision, begun when its timer fired (or {@link HOSTED_REACTION_MS} before it, for one
  * that answered an event); the hold then delays what would reach the process (ProcessHandle.hold).
- * A controller that never set a timer is left alone (its decisions do not read the
- * clock, or not in a way the run shows). Per controller, a reconcile that begins within 10 ms of
+ * A controller that never set a timer is delayed only at the decisions a user's deletion
+ * overtakes: each of its changing reconciles that began at most {@link BUSY_MAX_MS} before a
+ * user deleted (or recreated) an object; its other decisions do not read the clock, or not in a
+ * way the run shows. Per controller, a reconcile that begins within 10 ms of
  * the last point (the events of its own writes, another key's slot at the same instant) is held
  * with it rather than apart; at most {@link SLOW_MAX_POINTS}, evenly spread.
  *
@@ -190,7 +192,11 @@ const HOSTED_REACTION_MS = 50;
  * outlives the deadline) decides otherwise when it decides later, and a fault that costs it a
  * second (a 503 and its backoff, a lost event repaired by a resync, a slow Pod start that keeps
  * the previous run going) makes it decide later too: the end it reaches is one a slow fault-free
- * run reaches. Who uses it: same-end-state (whole objects that end exactly as in one of these
+ * run reaches. A deletion overtakes a decision that comes later: the garbage collector cascades
+ * along the ownerReferences of the moment, so an object someone else made that a controller
+ * adopts (a ReplicaSet's orphaned Pods, a pool's Machines) is collected with the owner when the
+ * adoption came first and outlives it when the deletion did (found by the corpus case
+ * machine-pool: a crash-restart delayed an adoption past the pool's deletion). Who uses it: same-end-state (whole objects that end exactly as in one of these
  * runs, `alternatives`) and no-extra-destructive-actions (the most creates and deletes one of
  * them made); never a mask of a path, never recovery.
  * @internal
@@ -205,10 +211,22 @@ export function slowPoints(run: Pick<RunRecord, 'trace' | 'timing'>, defs: reado
       if (c !== undefined && hosted.has(c)) timed.add(c);
     }
   }
-  if (timed.size === 0) return [];
+  // the user's deletions (a recreate's too) before the quiet tail: untimed controllers are delayed only past these
+  const deletions: number[] = [];
+  const untimed = new Set<string>();
+  for (const e of run.trace) {
+    if (e.t >= run.timing.tailStart) break;
+    if (e.type === 'store:write' && e['actor'] === 'user' && e['verb'] === 'delete' && e['error'] === undefined) deletions.push(e.t);
+    else if (e.type === 'reconcile:start' && !timed.has(String(e['controller']))) untimed.add(String(e['controller']));
+  }
+  for (const c of timed) untimed.delete(c);
+  if (deletions.length === 0) untimed.clear();
+  if (timed.size === 0 && untimed.size === 0) return [];
+  const overtaken = (start: number) => deletions.some((d) => d > start && d - start <= BUSY_MAX_MS);
   const seen = new Map<string, number>();
   const out: SlowPoint[] = [];
-  for (const c of changingReconciles(run.trace, timed, run.timing.tailStart, hosted)) {
+  for (const c of changingReconciles(run.trace, new Set([...timed, ...untimed]), run.timing.tailStart, hosted)) {
+    if (untimed.has(c.controller) && !overtaken(c.start)) continue;
     // a reconcile within SLOW_MERGE_MS of the last point kept (the events of that one's own writes) waits in its hold too
     const prev = seen.get(c.controller);
     if (prev !== undefined && c.start - prev <= SLOW_MERGE_MS) continue;
@@ -541,7 +559,7 @@ export class TwinRunner {
 
   /**
    * The fault-free run `twin` (of the scenario's twin) under each `slow` variation (see
-   * {@link slowPoints}; none for a controller that never set a timer) in which the held controller
+   * {@link slowPoints}; for a controller that never set a timer, only before a user's deletion) in which the held controller
    * {@link keepsDeciding}: asked for only by the properties that accept their end states or counts.
    */
   slowOf(twin: RunRecord, defs: readonly ControllerDefinition[] | undefined): Promise<RunRecord[]> {

@@ -163,3 +163,24 @@ describe('phase variations of hosted programs (hand-made traces)', () => {
     expect(phaseVariations({ trace: [start(3090, 1)] }, { trace: [twinWrite(21_030, 1000)] }, [])).toEqual([]);
   });
 });
+
+describe('slow points of a controller that sets no timer: only decisions a user deletion overtakes (hand-made traces)', () => {
+  const timing = { faultWindowEnd: 30_000, lastActionAt: 0, settleStart: 30_000, tailStart: 60_000, end: 70_000 };
+  const reconcile = (t: number, n: number, key: string): TraceEntry[] => [
+    { t, type: 'reconcile:start', controller: 'machine-pool', replica: 0, key, n } as TraceEntry,
+    { t: t + 1, type: 'store:write', actor: 'controller:machine-pool/0', verb: 'patch', kind: 'Machine', key: 'default/m', changed: ['metadata.ownerReferences'], noop: false } as TraceEntry,
+    { t: t + 2, type: 'reconcile:end', controller: 'machine-pool', replica: 0, key, n, result: 'done' } as TraceEntry,
+  ];
+  const userDelete = (t: number): TraceEntry => ({ t, type: 'store:write', actor: 'user', verb: 'delete', kind: 'MachinePool', key: 'default/east', changed: ['.'], noop: false }) as TraceEntry;
+
+  it('each changing reconcile that began at most 10 s before a user deleted something is a point; the others, and every reconcile of a run without a deletion, are not', () => {
+    const trace = [...reconcile(100, 1, 'default/east'), ...reconcile(15_000, 2, 'default/east'), ...reconcile(20_000, 3, 'default/west'), userDelete(21_000), ...reconcile(40_000, 4, 'default/west')];
+    expect(slowPoints({ trace, timing }, [])).toEqual([
+      { controller: 'machine-pool', at: 15_000 },
+      { controller: 'machine-pool', at: 20_000 },
+    ]);
+    expect(slowPoints({ trace: trace.filter((e) => e['actor'] !== 'user'), timing }, [])).toEqual([]);
+    // a deletion in the quiet tail overtakes nothing the differential properties compare
+    expect(slowPoints({ trace: [...reconcile(55_000, 1, 'default/east'), userDelete(61_000)], timing }, [])).toEqual([]);
+  });
+});
