@@ -180,6 +180,11 @@ function hasFaults(s: Scenario): boolean {
  * listed in the stats (`heldByOthers`) and left out; what names nobody, or a consumer gone, stays
  * compared (see `_internals/held-by-others.ts`).
  *
+ * Nor is a run in which a controller, while the spec was away, deleted objects outside the
+ * subtree that the earlier end state still has (a drained node's evicted Pods): it owns none of
+ * them, so no revert brings them back, and the object's status may count them. Such a run is
+ * left unjudged, with the objects named in the reason.
+ *
  * The run compared is the fault-free twin of the one judged (the run itself when it has no
  * faults): whether faults change where a run ends is same-end-state's question, and asking it
  * here again would blame the revert for what a fault did (an id the server handed out in
@@ -218,9 +223,30 @@ export const recovery = defineProperty<RecoveryOptions>({
     if (!before) return { ok: true, stats: { judged: false, reason: `the harness did not run the extra run "${BEFORE}"` } };
     const refused = refusal(judged, r);
     if (refused !== undefined) return { ok: true, stats: { judged: false, reason: `the revert of ${fmtObject(r.kind, r.key)} at ${fmtTime(r.backAt)} was refused (${refused}): its spec never went back, so there is no earlier state to restore` } };
+    const lost = removedByControllers(judged, before, r);
+    if (lost.length > 0) return { ok: true, stats: { judged: false, reason: `while the spec of ${fmtObject(r.kind, r.key)} was away, a controller deleted ${fmtList(lost, 3)}, which the earlier end state still has: it does not own them, so no revert brings them back, and the world the revert returns to is not the earlier one (an eviction, a cleanup of someone else's objects)` } };
     return compare(judged, judged !== run, before, r, o, learned);
   },
 });
+
+/**
+ * Objects outside the reverted object's subtree that a controller deleted from the moment its spec
+ * went away, which the earlier end state has and `run` ends without: a revert restores what the
+ * object owns, not what its controller removed of other people's (a drained node's evicted Pods).
+ * Its status may count them, so the two end states need not agree.
+ */
+function removedByControllers(run: RunRecord, before: RunRecord, r: Revert): string[] {
+  const inTree = new Set(subtree(before.settledObjects, r.kind, r.key).map((o) => o.metadata.uid));
+  const ended = new Set(run.settledObjects.map((o) => `${o.kind} ${keyOfObject(o)}`));
+  const earlier = new Set(before.settledObjects.filter((o) => !inTree.has(o.metadata.uid)).map((o) => `${o.kind} ${keyOfObject(o)}`));
+  const out = new Set<string>();
+  for (const w of run.writes) {
+    if (w.t < r.awayAt || w.verb !== 'delete' || w.error !== undefined || !w.actor.startsWith('controller:')) continue;
+    const id = `${w.kind} ${w.key}`;
+    if (earlier.has(id) && !ended.has(id)) out.add(id);
+  }
+  return [...out].sort();
+}
 
 /** The reverted object and what it owns, normalized (server-assigned external ids compare by the resource they name, as in same-end-state). */
 function subtreeState(run: RunRecord, r: Revert, o: RecoveryOptions, tally?: MaskTally) {

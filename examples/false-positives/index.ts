@@ -39,6 +39,7 @@ import { mailingList } from './mailing-list.js';
 import { messageBroker } from './message-broker.js';
 import { migrationRunner } from './migration-runner.js';
 import { namespaceProvisioner } from './namespace-provisioner.js';
+import { nodeDrainer } from './node-drainer.js';
 import { ordinalMembers } from './ordinal-members.js';
 import { previewEnv } from './preview-env.js';
 import { probeShardsCase } from './probe-shards.js';
@@ -50,6 +51,7 @@ import { reportRender } from './report-render.js';
 import { routeResolver } from './route-resolver.js';
 import { sandboxTtl } from './sandbox-ttl.js';
 import { secretCopier } from './secret-copier.js';
+import { serviceLb } from './service-lb.js';
 import { shardedWorkers } from './sharded-workers.js';
 import { sharedConfig } from './shared-config.js';
 import { sharedStatus } from './shared-status.js';
@@ -90,6 +92,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   messageBroker,
   migrationRunner,
   namespaceProvisioner,
+  nodeDrainer,
   ordinalMembers,
   previewEnv,
   probeShardsCase,
@@ -101,6 +104,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   routeResolver,
   sandboxTtl,
   secretCopier,
+  serviceLb,
   shardedWorkers,
   sharedConfig,
   sharedStatus,

@@ -180,7 +180,13 @@ const HOSTED_REACTION_MS = 50;
  * that answered an event); the hold then delays what would reach the process (ProcessHandle.hold).
  * A controller that never set a timer is delayed only at the decisions a user's deletion
  * overtakes: each of its changing reconciles that began at most {@link BUSY_MAX_MS} before a
- * user deleted (or recreated) an object; its other decisions do not read the clock, or not in a
+ * user deleted (or recreated) an object; and at its evictions the user makes moot: a reconcile
+ * that deleted an object neither of the reconciled kind nor of one it owns (a drained node's
+ * Pods, someone else's), when the user changed the reconciled object within {@link BUSY_MAX_MS}
+ * after (the cordon lifted). An eviction is irreversible, so whether it happened depends on when
+ * the controller came to it; a write to its own object or what it owns is not a point, since a
+ * level-triggered controller ends as its object's latest declaration says whenever it acted (an
+ * edge-triggered one must still fail). Its other decisions do not read the clock, or not in a
  * way the run shows. Per controller, a reconcile that begins within 10 ms of
  * the last point (the events of its own writes, another key's slot at the same instant) is held
  * with it rather than apart; at most {@link SLOW_MAX_POINTS}, evenly spread.
@@ -211,22 +217,36 @@ export function slowPoints(run: Pick<RunRecord, 'trace' | 'timing'>, defs: reado
       if (c !== undefined && hosted.has(c)) timed.add(c);
     }
   }
-  // the user's deletions (a recreate's too) before the quiet tail: untimed controllers are delayed only past these
+  // the user's deletions (a recreate's too) and changes before the quiet tail: untimed controllers are delayed only past these
   const deletions: number[] = [];
+  const changes = new Map<string, number[]>();
   const untimed = new Set<string>();
   for (const e of run.trace) {
     if (e.t >= run.timing.tailStart) break;
-    if (e.type === 'store:write' && e['actor'] === 'user' && e['verb'] === 'delete' && e['error'] === undefined) deletions.push(e.t);
-    else if (e.type === 'reconcile:start' && !timed.has(String(e['controller']))) untimed.add(String(e['controller']));
+    if (e.type === 'store:write' && e['actor'] === 'user' && e['error'] === undefined && e['noop'] !== true) {
+      if (e['verb'] === 'delete') deletions.push(e.t);
+      else {
+        const id = `${String(e['kind'])} ${String(e['key'])}`;
+        changes.set(id, [...(changes.get(id) ?? []), e.t]);
+      }
+    } else if (e.type === 'reconcile:start' && !timed.has(String(e['controller']))) untimed.add(String(e['controller']));
   }
   for (const c of timed) untimed.delete(c);
-  if (deletions.length === 0) untimed.clear();
+  if (deletions.length === 0 && changes.size === 0) untimed.clear();
   if (timed.size === 0 && untimed.size === 0) return [];
-  const overtaken = (start: number) => deletions.some((d) => d > start && d - start <= BUSY_MAX_MS);
+  const within = (ts: readonly number[] | undefined, start: number) => (ts ?? []).some((d) => d > start && d - start <= BUSY_MAX_MS);
+  const defOf = new Map((defs ?? []).map((d) => [d.name, d]));
+  // an eviction: a delete of an object that is neither of the reconciled kind nor one the controller owns
+  const evicts = (c: { controller: string; write: { verb: string; kind: string } }) => {
+    const d = defOf.get(c.controller);
+    return d !== undefined && c.write.verb === 'delete' && c.write.kind !== d.for && !d.owns.includes(c.write.kind);
+  };
+  const overtaken = (c: { controller: string; key: string; start: number; write: { verb: string; kind: string } }) =>
+    within(deletions, c.start) || (evicts(c) && within(changes.get(`${defOf.get(c.controller)!.for} ${c.key}`), c.start));
   const seen = new Map<string, number>();
   const out: SlowPoint[] = [];
   for (const c of changingReconciles(run.trace, new Set([...timed, ...untimed]), run.timing.tailStart, hosted)) {
-    if (untimed.has(c.controller) && !overtaken(c.start)) continue;
+    if (untimed.has(c.controller) && !overtaken(c)) continue;
     // a reconcile within SLOW_MERGE_MS of the last point kept (the events of that one's own writes) waits in its hold too
     const prev = seen.get(c.controller);
     if (prev !== undefined && c.start - prev <= SLOW_MERGE_MS) continue;
@@ -248,7 +268,7 @@ function controllerOfActor(actor: string): string | undefined {
  * A hosted program's (one of `hosted`) is its own decision: keyed by the object written, begun
  * when the timer behind it fired, else {@link HOSTED_REACTION_MS} before it.
  */
-function* changingReconciles(trace: RunRecord['trace'], controllers: ReadonlySet<string>, until: number, hosted: ReadonlySet<string> = new Set()): Generator<{ controller: string; key: string; start: number }> {
+function* changingReconciles(trace: RunRecord['trace'], controllers: ReadonlySet<string>, until: number, hosted: ReadonlySet<string> = new Set()): Generator<{ controller: string; key: string; start: number; write: { verb: string; kind: string } }> {
   const open = new Map<string, { key: string; n: unknown; t: number }[]>();
   for (const e of trace) {
     if (e.t >= until) return;
@@ -270,13 +290,13 @@ function* changingReconciles(trace: RunRecord['trace'], controllers: ReadonlySet
     if (hosted.size > 0) {
       const c = controllerOfActor(actor);
       if (c !== undefined && hosted.has(c)) {
-        if (controllers.has(c)) yield { controller: c, key: `${String(e['kind'])} ${String(e['key'])}`, start: typeof e['firedAt'] === 'number' ? e['firedAt'] : Math.max(0, e.t - HOSTED_REACTION_MS) };
+        if (controllers.has(c)) yield { controller: c, key: `${String(e['kind'])} ${String(e['key'])}`, start: typeof e['firedAt'] === 'number' ? e['firedAt'] : Math.max(0, e.t - HOSTED_REACTION_MS), write: { verb: String(e['verb']), kind: String(e['kind']) } };
         continue;
       }
     }
     const span = open.get(actor)?.at(-1);
     if (!span) continue;
-    yield { controller: actor.slice('controller:'.length, actor.lastIndexOf('/')), key: span.key, start: span.t };
+    yield { controller: actor.slice('controller:'.length, actor.lastIndexOf('/')), key: span.key, start: span.t, write: { verb: String(e['verb']), kind: String(e['kind']) } };
   }
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { noExtraDestructiveActions } from '../../properties/no-extra-destructive-actions.js';
+import { convergence } from '../../properties/convergence.js';
 import { sameEndState } from '../../properties/same-end-state.js';
 import { ScenarioRunner } from '../../src/harness/scenario-runner.js';
 import { scenarioShape } from '../../src/harness/twin.js';
@@ -124,6 +125,19 @@ describe('user masks', () => {
       'steadystate.properties.sameEndState: mask "status.slott" matches no path in any of the 6 states compared; the nearest path is "status.slot". Fix the path or remove the mask.',
     );
     expect(() => sameEndState({ masks: ['status.conditions[type=Ready'] })).toThrow(/mask "status.conditions\[type=Ready": unclosed "\["/);
+  });
+
+  it('a failing check keeps its failure and names a mask that matched nothing as a warning (a right path may be absent from the few states an early failure compared)', async () => {
+    const { check } = await import('../../src/harness/check.js');
+    const c = allocator('edge', { edge: true });
+    const p = sameEndState({ masks: ['status.slott'] });
+    // the edge allocator never follows a spec change (in the fault-free run too: a convergence failure)
+    const followed = convergence({ converged: (view) => view.list(CLAIM).every((o) => (o.status as { size?: number }).size === o.spec['size']) || 'a claim reports another size than its spec' });
+    const r = await check(c, { properties: [p, followed], objects: { kind: CLAIM, spec: [{ size: 1 }, { size: 2 }] }, runs: 100, seed: 1 });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.property).toBe('convergence');
+    expect(r.warnings).toContainEqual(expect.stringMatching(/^steadystate\.properties\.sameEndState: mask "status\.slott" matches no path in any of the \d+ states compared; the nearest path is "status\.slot"\. Fix the path or remove the mask\. \(It masked nothing in this check/));
   });
 
   it('masks the standard condition fields by default', () => {

@@ -3,7 +3,7 @@ import { sameEndState } from '../../properties/same-end-state.js';
 import { noExtraDestructiveActions } from '../../properties/no-extra-destructive-actions.js';
 import { recovery } from '../../properties/recovery.js';
 import { CRON_TASK, cronTaskController, cronTaskStuckController, cronTaskTwiceController } from '../../examples/false-positives/cron-task.js';
-import { job, podLifecycle, type Scenario } from '../../src/index.js';
+import { defineController, job, podLifecycle, type Scenario } from '../../src/index.js';
 import { ScenarioRunner } from '../../src/harness/scenario-runner.js';
 import { cronRunnerController } from '../../examples/client-node/steadystate.js';
 import type { TraceEntry } from '../../src/sim/trace.js';
@@ -182,5 +182,27 @@ describe('slow points of a controller that sets no timer: only decisions a user 
     expect(slowPoints({ trace: trace.filter((e) => e['actor'] !== 'user'), timing }, [])).toEqual([]);
     // a deletion in the quiet tail overtakes nothing the differential properties compare
     expect(slowPoints({ trace: [...reconcile(55_000, 1, 'default/east'), userDelete(61_000)], timing }, [])).toEqual([]);
+  });
+});
+
+describe('slow points of a controller that sets no timer: evictions the user soon makes moot (hand-made traces)', () => {
+  const timing = { faultWindowEnd: 30_000, lastActionAt: 0, settleStart: 30_000, tailStart: 60_000, end: 70_000 };
+  const drainer = defineController({ name: 'drainer', for: 'MaintenanceNode', watches: [{ kind: 'Pod', map: () => [] }], reconcile: async () => {} });
+  const reconcile = (t: number, n: number, verb: string, kind: string): TraceEntry[] => [
+    { t, type: 'reconcile:start', controller: 'drainer', replica: 0, key: 'node-0', n } as TraceEntry,
+    { t: t + 1, type: 'store:write', actor: 'controller:drainer/0', verb, kind, key: kind === 'Pod' ? 'default/web' : 'node-0', changed: ['.'], noop: false } as TraceEntry,
+    { t: t + 2, type: 'reconcile:end', controller: 'drainer', replica: 0, key: 'node-0', n, result: 'done' } as TraceEntry,
+  ];
+  const uncordon = (t: number, key = 'node-0'): TraceEntry => ({ t, type: 'store:write', actor: 'user', verb: 'update', kind: 'MaintenanceNode', key, changed: ['spec.unschedulable'], noop: false }) as TraceEntry;
+
+  it('a reconcile that deleted an object neither of its kind nor owned is a point when the user changed its object within 10 s; a status write is not, nor an eviction the user left standing', () => {
+    expect(slowPoints({ trace: [...reconcile(100, 1, 'delete', 'Pod'), uncordon(400)], timing }, [drainer])).toEqual([{ controller: 'drainer', at: 100 }]);
+    // the same reconcile writing only its own status: a level-triggered controller follows its latest spec (an edge-triggered one must still fail)
+    expect(slowPoints({ trace: [...reconcile(100, 1, 'updateStatus', 'MaintenanceNode'), uncordon(400)], timing }, [drainer])).toEqual([]);
+    // another node changed, or this one only after 10 s
+    expect(slowPoints({ trace: [...reconcile(100, 1, 'delete', 'Pod'), uncordon(400, 'node-1')], timing }, [drainer])).toEqual([]);
+    expect(slowPoints({ trace: [...reconcile(100, 1, 'delete', 'Pod'), uncordon(10_200)], timing }, [drainer])).toEqual([]);
+    // a Pod it owned is its own to recreate: no eviction
+    expect(slowPoints({ trace: [...reconcile(100, 1, 'delete', 'Pod'), uncordon(400)], timing }, [{ ...drainer, owns: ['Pod'] }])).toEqual([]);
   });
 });
