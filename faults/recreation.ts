@@ -15,15 +15,19 @@ const ACTOR = 'environment:recreation';
  * treats the new object as new; one that keys what it knows by name believes the new object
  * was already handled.
  *
+ * Only objects a person declared are recreated (the user's, the initial ones): a primary object
+ * a controller made (a cert-manager CertificateRequest, a child that is another controller's
+ * primary) has no manifest anyone applies again.
+ *
  * Events: `{ kind: 'recreation', at, params: { pick, gapMs } }`: at virtual time `at` the
- * `pick`-th (modulo the count) primary object, sorted by kind and key, or the one whose key is
+ * `pick`-th (modulo the count) primary object a person declared, sorted by kind and key, or the one whose key is
  * `target`, is deleted by actor `environment:recreation` and, once it is gone (finalizers run
  * first), recreated `gapMs` later. No background form.
  * @public
  */
 export const recreation = defineFault({
   kind: 'recreation',
-  models: 'the primary object deleted and recreated under the same name (same spec, new uid)',
+  models: 'a primary object a person declared deleted and recreated under the same name (same spec, new uid)',
   survivedBy: 'identity by uid (owner references, state keyed by uid), never by name or labels alone',
   actsOn: 'environment',
   arbitrary: (ctx) =>
@@ -38,7 +42,10 @@ export const recreation = defineFault({
   install({ world, fired }, plan) {
     let live = true;
     const waiting = new Map<string, () => void>();
-    const onWrite = (w: { kind: string; key: string; removed?: boolean }) => {
+    // who made each object: only what a person made has a manifest to apply again
+    const madeBy = new Map<string, string>();
+    const onWrite = (w: { kind: string; key: string; actor: string; verb: string; error?: string; removed?: boolean }) => {
+      if (w.verb === 'create' && w.error === undefined) madeBy.set(`${w.kind}\u0000${w.key}`, w.actor);
       if (!w.removed) return;
       const k = `${w.kind}\u0000${w.key}`;
       const recreate = waiting.get(k);
@@ -52,7 +59,10 @@ export const recreation = defineFault({
       .map((e) =>
         world.kernel.at(e.at!, () => {
           if (world.phase !== 'faults') return;
-          const obj = pickPrimary(world, e.target, int(e.params, 'pick', 0, 0, 1_000_000));
+          const obj = pickPrimary(world, e.target, int(e.params, 'pick', 0, 0, 1_000_000), (o) => {
+            const by = madeBy.get(`${o.kind}\u0000${keyOf(o.metadata)}`);
+            return by === undefined || by === 'user' || by === ACTOR;
+          });
           if (!obj) return;
           const gapMs = int(e.params, 'gapMs', 0, 0, 3_600_000);
           const key = keyOf(obj.metadata);
@@ -81,11 +91,11 @@ export const recreation = defineFault({
   },
 });
 
-function pickPrimary(world: World, target: string | undefined, pick: number): StoredObject | undefined {
+function pickPrimary(world: World, target: string | undefined, pick: number, declared: (o: StoredObject) => boolean): StoredObject | undefined {
   const kinds = [...new Set(world.managers.map((m) => m.def.for))].sort();
   const objs: StoredObject[] = [];
   for (const kind of kinds) {
-    const here = world.store.peekAll(kind).filter((o) => o.metadata.deletionTimestamp === undefined && (target === undefined || keyOf(o.metadata) === target));
+    const here = world.store.peekAll(kind).filter((o) => o.metadata.deletionTimestamp === undefined && declared(o) && (target === undefined || keyOf(o.metadata) === target));
     for (const o of here.sort((a, b) => (keyOf(a.metadata) < keyOf(b.metadata) ? -1 : 1))) objs.push(o);
   }
   return objs[pick % Math.max(1, objs.length)];

@@ -21,6 +21,7 @@ import { appDatabase } from './app-database.js';
 import { backupSchedule } from './backup-schedule.js';
 import { cachedSite } from './cached-site.js';
 import { canaryRollout } from './canary-rollout.js';
+import { certChain } from './cert-chain.js';
 import { certificateEvents } from './certificate-events.js';
 import { cloudOperation } from './cloud-operation.js';
 import { conditionStatus } from './condition-status.js';
@@ -28,6 +29,7 @@ import { configRevisions } from './config-revisions.js';
 import { configRollout } from './config-rollout.js';
 import { credentialRotation } from './credential-rotation.js';
 import { cronTask } from './cron-task.js';
+import { dnsSync } from './dns-sync.js';
 import { domainVerification } from './domain-verification.js';
 import { exclusiveBackfill } from './exclusive-backfill.js';
 import { featureFlags } from './feature-flags.js';
@@ -74,6 +76,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   backupSchedule,
   cachedSite,
   canaryRollout,
+  certChain,
   certificateEvents,
   cloudOperation,
   conditionStatus,
@@ -81,6 +84,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   configRollout,
   credentialRotation,
   cronTask,
+  dnsSync,
   domainVerification,
   exclusiveBackfill,
   featureFlags,

@@ -2,6 +2,7 @@ import { defineController, fakeRestService, type ReconcileContext, type StoredOb
 import { addFinalizer } from '../bug-zoo/shared/finalizers.js';
 import { jsonApi, type Remote } from '../bug-zoo/shared/json-api.js';
 import type { FalsePositiveCase } from './_shared/case.js';
+import { createFresh } from './_shared/create-fresh.js';
 import { endStateProperties } from './_shared/masks.js';
 import { RESYNC_MS } from './_shared/resync.js';
 
@@ -60,18 +61,8 @@ function define(mistake: 'none' | 'release-first') {
     const found = await api.list<Balancer>('loadbalancers', { owner: uid });
     let lb: Remote<Balancer> | undefined = found[0];
     for (const extra of found.slice(1)) await api.removeIfPresent('loadbalancers', extra.id);
-    if (!lb) {
-      // one key per generation (a type switched away and back wants a new balancer, a lost response
-      // to this create its first one), chained through what each create returned: a replay naming a
-      // balancer deleted at the cloud since moves on to a fresh key
-      let key = `${uid}/g${svc.metadata.generation}`;
-      for (let i = 0; i < 10 && !lb; i++) {
-        const made = await api.create<Balancer>('loadbalancers', { owner: uid, service: svc.metadata.name, ports }, { idempotencyKey: key });
-        if (await api.get('loadbalancers', made.id)) lb = made;
-        else key = `${key}/after-${made.id}`;
-      }
-      if (!lb) throw new Error(`the cloud answered ten creates for Service ${ctx.key} with balancers it had deleted`);
-    }
+    // one key per generation: a type switched away and back wants a new balancer, a lost response to this create its first one
+    if (!lb) lb = await createFresh<Balancer>(api, 'loadbalancers', { owner: uid, service: svc.metadata.name, ports }, `${uid}/g${svc.metadata.generation}`);
     else if (JSON.stringify(lb.ports) !== JSON.stringify(ports)) lb = await api.patch<Balancer>('loadbalancers', lb.id, { ports });
     const ingress = [{ hostname: `${lb.id}.lb.cloud.example` }];
     if (JSON.stringify(svc.status.loadBalancer?.ingress) !== JSON.stringify(ingress)) await ctx.client.updateStatus({ ...svc, status: { ...svc.status, loadBalancer: { ingress } } });

@@ -41,7 +41,7 @@ export interface BenignVariation {
   /** Hold the workers through each of the scenario's {@link busyWindows} (a busy controller). */
   busy?: boolean;
   /** Hold the workers of one controller from `at` for `ms` (a slow controller: one of its decisions comes later; see {@link slowPoints}). */
-  slow?: { controller: string; at: number; ms: number; hosted?: boolean };
+  slow?: { controller: string; at: number; ms: number; hosted?: boolean; key?: string };
   /** Start this hosted program this much later (its timers tick at another phase; see {@link phaseVariations}). */
   startDelay?: { controller: string; ms: number };
 }
@@ -155,10 +155,27 @@ export const SLOW_MAX_POINTS = 12;
 /** Reconciles of one controller that begin this close after a decision point (the events of its own writes) are held with it. */
 const SLOW_MERGE_MS = 10;
 
+/**
+ * How long after a contending key's decision began a key held alone is let go (that decision's
+ * calls and writes done). Why a history a healthy control plane produces: a key's reconcile may
+ * wait for seconds while the others go on (its own backoff after a failure, a notification lost
+ * until the next relist, a worker busy elsewhere).
+ */
+const CONTENTION_SLACK_MS = 1000;
+
 /** A decision of a controller in a fault-free run that a delay may move (see {@link slowPoints}): a reconcile that began at `at` and changed something. @internal */
 export interface SlowPoint {
   controller: string;
   at: number;
+  /**
+   * The key reconciled there, when other keys of the controller decided later in the fault
+   * window (first come, first served): that key is also held alone until {@link keyUntil}, so
+   * each of the others makes its next decision first. Not when the user changed the key's own
+   * object meanwhile.
+   */
+  key?: string;
+  /** Until when the key is held alone: the others' next decisions, and {@link CONTENTION_SLACK_MS}. */
+  keyUntil?: number;
   /** A hosted program (its decisions are its changing writes, see {@link slowPoints}). */
   hosted?: boolean;
 }
@@ -187,7 +204,11 @@ const HOSTED_REACTION_MS = 50;
  * the controller came to it; a write to its own object or what it owns is not a point, since a
  * level-triggered controller ends as its object's latest declaration says whenever it acted (an
  * edge-triggered one must still fail). Its other decisions do not read the clock, or not in a
- * way the run shows. Per controller, a reconcile that begins within 10 ms of
+ * way the run shows. A point of a controller that decides by the clock also holds its key alone
+ * when other keys of it decided later in the fault window (first come, first served: two syncs
+ * publishing one DNS name, two claims racing for one slot): the key waits until each of the
+ * others has made its next decision, unless the user changed its own object meanwhile (then the
+ * wait would hide a declaration, not reorder two). Per controller, a reconcile that begins within 10 ms of
  * the last point (the events of its own writes, another key's slot at the same instant) is held
  * with it rather than apart; at most {@link SLOW_MAX_POINTS}, evenly spread.
  *
@@ -227,7 +248,9 @@ export function slowPoints(run: Pick<RunRecord, 'trace' | 'timing'>, defs: reado
       if (e['verb'] === 'delete') deletions.push(e.t);
       else {
         const id = `${String(e['kind'])} ${String(e['key'])}`;
-        changes.set(id, [...(changes.get(id) ?? []), e.t]);
+        const ts = changes.get(id);
+        if (ts) ts.push(e.t);
+        else changes.set(id, [e.t]);
       }
     } else if (e.type === 'reconcile:start' && !timed.has(String(e['controller']))) untimed.add(String(e['controller']));
   }
@@ -245,13 +268,38 @@ export function slowPoints(run: Pick<RunRecord, 'trace' | 'timing'>, defs: reado
     within(deletions, c.start) || (evicts(c) && within(changes.get(`${defOf.get(c.controller)!.for} ${c.key}`), c.start));
   const seen = new Map<string, number>();
   const out: SlowPoint[] = [];
-  for (const c of changingReconciles(run.trace, new Set([...timed, ...untimed]), run.timing.tailStart, hosted)) {
+  const all = [...changingReconciles(run.trace, new Set([...timed, ...untimed]), run.timing.tailStart, hosted)];
+  // another key of the same timed controller decided later: which of them goes first may decide the end (first come, first served)
+  const userWrites = new Map<string, number[]>();
+  for (const [id, ts] of changes) userWrites.set(id, [...ts]);
+  for (const e of run.trace) {
+    if (e.type !== 'store:write' || e['actor'] !== 'user' || e['verb'] !== 'delete') continue;
+    const id = `${String(e['kind'])} ${String(e['key'])}`;
+    const ts = userWrites.get(id);
+    if (ts) ts.push(e.t);
+    else userWrites.set(id, [e.t]);
+  }
+  const contender = (c: { controller: string; key: string; start: number }): { key: string; until: number } | undefined => {
+    if (!timed.has(c.controller) || hosted.has(c.controller)) return undefined;
+    // held until every other key has made its next decision: this one goes last
+    const next = new Map<string, number>();
+    for (const x of all) if (x.controller === c.controller && x.key !== c.key && x.start >= c.start && !next.has(x.key)) next.set(x.key, x.start);
+    if (next.size === 0) return undefined;
+    let last = c.start;
+    for (const t of next.values()) if (t > last) last = t;
+    const until = last + CONTENTION_SLACK_MS;
+    // held past a change of its own object, it would decide on a declaration it never saw: that is not a reordering
+    const own = userWrites.get(`${defOf.get(c.controller)?.for ?? ''} ${c.key}`) ?? [];
+    return own.some((t) => t > c.start && t <= until) ? undefined : { key: c.key, until };
+  };
+  for (const c of all) {
     if (untimed.has(c.controller) && !overtaken(c)) continue;
     // a reconcile within SLOW_MERGE_MS of the last point kept (the events of that one's own writes) waits in its hold too
     const prev = seen.get(c.controller);
     if (prev !== undefined && c.start - prev <= SLOW_MERGE_MS) continue;
     seen.set(c.controller, c.start);
-    out.push(hosted.has(c.controller) ? { controller: c.controller, at: c.start, hosted: true } : { controller: c.controller, at: c.start });
+    const rival = contender(c);
+    out.push(hosted.has(c.controller) ? { controller: c.controller, at: c.start, hosted: true } : { controller: c.controller, at: c.start, ...(rival ? { key: rival.key, keyUntil: rival.until } : {}) });
   }
   if (out.length <= SLOW_MAX_POINTS) return out;
   return Array.from({ length: SLOW_MAX_POINTS }, (_, i) => out[Math.floor((i * out.length) / SLOW_MAX_POINTS)]!);
@@ -322,7 +370,14 @@ export function keepsDeciding(slow: Pick<RunRecord, 'trace' | 'timing'>, twin: P
 
 /** The `slow` variations of a fault-free run: each decision point, held for each of {@link SLOW_HOLDS_MS}. @internal */
 export function slowVariations(run: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined): BenignVariation[] {
-  return slowPoints(run, defs).flatMap((p, i) => SLOW_HOLDS_MS.map((ms, j) => ({ seed: 100 + i * SLOW_HOLDS_MS.length + j, jitterMs: 0, shuffleLists: false, slow: { controller: p.controller, at: p.at, ms, ...(p.hosted ? { hosted: true } : {}) } })));
+  const points = slowPoints(run, defs);
+  const whole = points.flatMap((p, i) => SLOW_HOLDS_MS.map((ms, j) => ({ seed: 100 + i * SLOW_HOLDS_MS.length + j, jitterMs: 0, shuffleLists: false, slow: { controller: p.controller, at: p.at, ms, ...(p.hosted ? { hosted: true } : {}) } })));
+  // a contended key held alone: the keys it raced go first
+  const alone = points.flatMap((p, i): BenignVariation[] => {
+    const { key, keyUntil } = p;
+    return key === undefined || keyUntil === undefined ? [] : [{ seed: 1000 + i, jitterMs: 0, shuffleLists: false, slow: { controller: p.controller, at: p.at, ms: keyUntil - Math.max(0, p.at - 1), key } }];
+  });
+  return [...whole, ...alone];
 }
 
 /** At most this many phase variations per run (one per distinct phase a faulty run's program started at). */
@@ -464,9 +519,13 @@ function holdThroughWindows(world: World, windows: readonly BusyWindow[]): void 
  * take the keys that waited (reconciled from the cache as it is then). A hosted program's hold
  * delays its timers, responses and watch events instead (ProcessHandle.hold).
  */
-function holdFor(world: World, slow: { controller: string; at: number; ms: number }): void {
+function holdFor(world: World, slow: { controller: string; at: number; ms: number; key?: string }): void {
   world.kernel.at(Math.max(0, slow.at - 1), () => {
     const held = world.managers.flatMap((m) => m.live()).filter((inst) => inst.def.name === slow.controller);
+    if (slow.key !== undefined) {
+      for (const inst of held) inst.holdKey(slow.key, Math.max(0, slow.at - 1) + slow.ms);
+      return;
+    }
     for (const inst of held) inst.hold(true);
     world.kernel.at(Math.max(0, slow.at - 1) + slow.ms, () => {
       for (const inst of held) inst.hold(false);

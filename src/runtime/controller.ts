@@ -258,6 +258,16 @@ export class ControllerInstance implements ClientOwner {
     while (this.alive && this.active && this.holds === 0 && this.busy < this.def.maxConcurrentReconciles) {
       const key = this.queue.get();
       if (key === undefined) return;
+      const until = this.keyHolds?.get(key);
+      if (until !== undefined) {
+        const now = this.env.kernel.now();
+        if (until > now) {
+          this.queue.done(key);
+          this.queue.addAfter(key, until - now);
+          continue;
+        }
+        this.keyHolds!.delete(key);
+      }
       this.run(key);
     }
   }
@@ -367,6 +377,14 @@ export class ControllerInstance implements ClientOwner {
   catchUp(kind: string): void {
     for (const inf of this.informers.values()) if (inf.kind === kind) inf.relist();
     this.process?.expireWatches?.(kind);
+  }
+
+  /** Keys held alone, until when (a benign variation: one key waits while the others go on). */
+  private keyHolds: Map<string, number> | undefined;
+
+  /** @internal Holds `key` alone until `until` (virtual ms): it is taken only then, the other keys go on. */
+  holdKey(key: string, until: number): void {
+    (this.keyHolds ??= new Map()).set(key, until);
   }
 
   /** Holds the workers (`true`) or lets them go again (`false`); holds nest. */

@@ -4,6 +4,7 @@ import { defaultProperties } from '../../properties/index.js';
 import { falsePositiveCorpus } from '../../examples/false-positives/index.js';
 import { cascadePoolController, machinePoolController } from '../../examples/false-positives/machine-pool.js';
 import { nodeDrainerController } from '../../examples/false-positives/node-drainer.js';
+import { dnsSyncController } from '../../examples/false-positives/dns-sync.js';
 
 /**
  * Shrunk scenarios the hunts found on correct corpus controllers, replayed with every default
@@ -117,5 +118,26 @@ describe('node-drainer: evictions under a cordon the user soon lifts', () => {
     );
     expect(await judge(c.buggy!.controllers[0]!, stale)).toMatch(/^no-extra-destructive-actions: extra destructive actions on Pod default\/web-0/);
     expect(await judge(nodeDrainerController, stale)).toBe('passed');
+  });
+});
+
+describe('dns-sync: two syncs of one zone, first come first served', () => {
+  const c = falsePositiveCorpus.find((x) => x.name === 'dns-sync')!;
+  const judge = async (controller: ControllerDefinition, scenario: Scenario) => {
+    const own = new Map((c.properties ?? []).map((p) => [p.name, p]));
+    const properties = defaultProperties().map((p) => own.get(p.name) ?? p);
+    const out = await check([controller], { ...c.options, properties, runs: 1, seed: 1, shrink: false, corpus: { scenarios: [scenario] } });
+    return out.ok ? 'passed' : `${out.property}: ${out.summary}`;
+  };
+  // npx tsx scratch/onecasew.ts dns-sync 400 2 (run 222) and 5 (run 30, shrunk): the other sync published the name first
+  const lostAdded: Scenario = {"seed":744199324,"controllers":[{"name":"dns-sync"}],"initialObjects":[],"workload":[{"at":0,"type":"create","object":{"kind":"Service","metadata":{"name":"www-0","namespace":"default","annotations":{"external-dns.alpha.kubernetes.io/hostname":"www.example.org"}},"spec":{"type":"LoadBalancer","ports":[443],"externalIP":"203.0.113.20"}}},{"at":0,"type":"create","object":{"kind":"DnsSync","metadata":{"name":"sync-0","namespace":"default"},"spec":{"zone":"example.org"}}},{"at":0,"type":"create","object":{"kind":"DnsSync","metadata":{"name":"sync-1","namespace":"default"},"spec":{"zone":"example.org"}}}],"faults":{"events":[],"background":[{"kind":"event-loss","rate":0.46}]}};
+  const failedCalls: Scenario = {"seed":0,"controllers":[{"name":"dns-sync"}],"initialObjects":[],"workload":[{"at":0,"type":"create","object":{"kind":"DnsSync","metadata":{"name":"sync-1","namespace":"default"},"spec":{"zone":"example.com"}}},{"at":300,"type":"create","object":{"kind":"DnsSync","metadata":{"name":"sync-0","namespace":"default"},"spec":{"zone":"example.com"}}},{"at":20100,"type":"create","object":{"kind":"Service","metadata":{"name":"api-0","namespace":"default","annotations":{"external-dns.alpha.kubernetes.io/hostname":"api.example.com"}},"spec":{"type":"LoadBalancer","ports":[443],"externalIP":"203.0.113.10"}}}],"faults":{"events":[{"kind":"api-error","nth":0,"params":{"status":500}},{"kind":"api-error","nth":4,"params":{"status":500}}],"background":[]}};
+
+  it('a sync whose notifications were lost publishes after its rival, as in a fault-free run whose workqueue held its key', { timeout: 60_000 }, async () => {
+    expect(await judge(dnsSyncController, lostAdded)).toBe('passed');
+  });
+
+  it('a sync whose API calls failed is overtaken by one created later', { timeout: 60_000 }, async () => {
+    expect(await judge(dnsSyncController, failedCalls)).toBe('passed');
   });
 });

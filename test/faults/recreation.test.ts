@@ -3,8 +3,11 @@ import { DATABASE, databaseScenario, judgeDatabase } from '../../examples/fault-
 import { databaseBuggy } from '../../examples/fault-targets/recreation/buggy.js';
 import { databaseCorrect } from '../../examples/fault-targets/recreation/correct.js';
 import { recreation } from '../../faults/recreation.js';
-import { defineController, isStoreError } from '../../src/index.js';
+import { defineController, isStoreError, simulate, type Scenario, type WorkloadAction } from '../../src/index.js';
 import { faultLaws, runCase, type FaultLawCase } from '../helpers/fault-laws.js';
+import { manifestViolations } from '../helpers/realism.js';
+import { CERT_REQUEST, certChain } from '../../examples/false-positives/cert-chain.js';
+import type { WriteRecord } from '../../src/store/write-record.js';
 
 const lawCase: FaultLawCase = {
   fault: recreation,
@@ -58,5 +61,26 @@ describe('recreation', () => {
     const created = run.writes.find((w) => w.actor === 'environment:recreation' && w.verb === 'create')!;
     expect(removed.t).toBeGreaterThanOrEqual(3500);
     expect(created.t).toBe(removed.t);
+  });
+});
+
+describe('recreation re-applies only what a person declared', () => {
+  it('over a chain whose requests are both a controller\'s children and other controllers\' primaries, it recreates a Certificate, never a request, and the realism law (g) holds', async () => {
+    const cert = (name: string): WorkloadAction => ({ at: 0, type: 'create', object: { kind: 'Certificate', metadata: { name, namespace: 'default' }, spec: { dnsName: 'web.example.com' } } });
+    // picks 0..3 over 2 Certificates and their 2 requests (sorted by kind): the old pick took a request for 2 and 3
+    for (const pick of [0, 1, 2, 3]) {
+      const s: Scenario = { seed: 0, controllers: certChain.controllers.map((c) => ({ name: c.name })), initialObjects: [], workload: [cert('web-0'), cert('web-1')], faults: { events: [{ kind: 'recreation', at: 2, params: { pick, gapMs: 0 } }], background: [] } };
+      const { run } = await simulate(s, { controllers: [...certChain.controllers], faults: [recreation] });
+      expect(run.writes.filter((w) => w.actor === 'environment:recreation' && w.verb === 'create').map((w) => w.kind)).toEqual(['Certificate']);
+      expect(manifestViolations(run.writes)).toEqual([]);
+    }
+  });
+
+  it('law (g) names a fault that creates again an object a controller made', () => {
+    const w = (t: number, actor: string, key: string): WriteRecord => ({ t, actor, verb: 'create', kind: CERT_REQUEST, key, changed: ['.'], noop: false });
+    expect(manifestViolations([w(1, 'controller:certificates/0', 'default/web-0-1'), w(5, 'environment:recreation', 'default/web-0-1')])).toEqual([
+      '(g) environment:recreation created CertificateRequest default/web-0-1 again at t=5 from a manifest, but controller:certificates/0 had made it: nobody holds a manifest of it',
+    ]);
+    expect(manifestViolations([w(1, 'user', 'default/mine'), w(5, 'environment:recreation', 'default/mine')])).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { defineProperty } from '../../src/harness/property.js';
 import type { WorldView } from '../../src/harness/world.js';
 import { immutabilityErrors } from '../../src/store/immutability.js';
 import { keyOf, type StoredObject } from '../../src/store/object.js';
+import type { WriteRecord } from '../../src/store/write-record.js';
 import { contentErrors, invalidObject, invalidTransition } from '../../src/store/validation.js';
 import type { TraceEntry } from '../../src/sim/trace.js';
 
@@ -26,8 +27,25 @@ import type { TraceEntry } from '../../src/sim/trace.js';
  * (f) every change stored reaches every running informer of its kind — as a watch event (whatever
  *     a fault then did to it) or in a (re)list — within {@link LIVENESS_MS} (after a lag holding
  *     its stream, after the lag ends): a reflector whose stream ends watches again or relists, so
- *     no informer goes deaf until the settle phase's relist (a dead stream froze a cache for 28 s).
+ *     no informer goes deaf until the settle phase's relist (a dead stream froze a cache for 28 s);
+ * (g) a fault applies a manifest again only for an object a person declared: nobody holds a
+ *     manifest of what a controller made (a CertificateRequest, a ReplicaSet's Pod).
  */
+
+/** (g) from the run's writes: a fault's create under the key of an object a controller or the environment made. */
+export function manifestViolations(writes: readonly WriteRecord[]): string[] {
+  const madeBy = new Map<string, string>();
+  const out: string[] = [];
+  for (const w of writes) {
+    if (w.verb !== 'create' || w.error !== undefined) continue;
+    const id = `${w.kind} ${w.key}`;
+    const fault = w.actor.startsWith('fault:') || w.actor === 'environment:recreation';
+    const by = madeBy.get(id);
+    if (fault && by !== undefined && by !== 'user' && by !== w.actor) out.push(`(g) ${w.actor} created ${id} again at t=${w.t} from a manifest, but ${by} had made it: nobody holds a manifest of it`);
+    if (!fault) madeBy.set(id, w.actor);
+  }
+  return out;
+}
 
 /** (a) and (b) from the trace. */
 export function watchViolations(trace: readonly TraceEntry[]): string[] {
@@ -263,7 +281,7 @@ export function notificationViolations(run: Pick<RunRecord, 'trace' | 'controlle
 }
 
 /**
- * The realism law as a property: judges (a), (b), (c), (e) and (f) on every run a check makes (so a
+ * The realism law as a property: judges (a), (b), (c), (e), (f) and (g) on every run a check makes (so a
  * violation is shrunk to a minimal scenario like any failure).
  */
 export const realism = defineProperty<{ extra: string[] }>({
@@ -272,7 +290,7 @@ export const realism = defineProperty<{ extra: string[] }>({
   defaults: { extra: [] },
   probes: () => [validityProbe()],
   judge(run: RunRecord) {
-    const violations = [...watchViolations(run.trace), ...notificationViolations(run), ...livenessViolations(run.trace), ...(run.probes['realism:valid'] ?? []).filter((s) => !s.ok).map((s) => `${s.detail ?? ''} (t=${s.t})`)];
+    const violations = [...watchViolations(run.trace), ...notificationViolations(run), ...manifestViolations(run.writes), ...livenessViolations(run.trace), ...(run.probes['realism:valid'] ?? []).filter((s) => !s.ok).map((s) => `${s.detail ?? ''} (t=${s.t})`)];
     if (violations.length === 0) return { ok: true };
     return { ok: false, summary: violations[0]!, explanation: `Let: this run's faults. Then: ${violations.slice(0, 5).join('; ')}.`, evidence: { violations: violations.slice(0, 20) } };
   },

@@ -206,3 +206,34 @@ describe('slow points of a controller that sets no timer: evictions the user soo
     expect(slowPoints({ trace: [...reconcile(100, 1, 'delete', 'Pod'), uncordon(400)], timing }, [{ ...drainer, owns: ['Pod'] }])).toEqual([]);
   });
 });
+
+describe('slow points of a controller that decides by the clock: contended keys held alone (hand-made traces)', () => {
+  const timing = { faultWindowEnd: 30_000, lastActionAt: 0, settleStart: 30_000, tailStart: 60_000, end: 70_000 };
+  const sync = defineController({ name: 'dns', for: 'DnsSync', reconcile: async () => ({ requeueAfter: 20_000 }) });
+  const reconcile = (t: number, n: number, key: string): TraceEntry[] => [
+    { t, type: 'reconcile:start', controller: 'dns', replica: 0, key, n } as TraceEntry,
+    { t: t + 1, type: 'store:write', actor: 'controller:dns/0', verb: 'updateStatus', kind: 'DnsSync', key, changed: ['status.records'], noop: false } as TraceEntry,
+    { t: t + 2, type: 'reconcile:end', controller: 'dns', replica: 0, key, n, result: 'requeueAfter' } as TraceEntry,
+  ];
+  const userUpdate = (t: number, key: string): TraceEntry => ({ t, type: 'store:write', actor: 'user', verb: 'update', kind: 'DnsSync', key, changed: ['spec.zone'], noop: false }) as TraceEntry;
+
+  it('a key whose rivals decide later is held alone until each of them has (and a second), once per point', () => {
+    const trace = [...reconcile(100, 1, 'default/a'), ...reconcile(1_500, 2, 'default/b'), ...reconcile(14_000, 3, 'default/c')];
+    const points = slowPoints({ trace, timing }, [sync]);
+    expect(points[0]).toEqual({ controller: 'dns', at: 100, key: 'default/a', keyUntil: 15_000 });
+    expect(points[1]).toEqual({ controller: 'dns', at: 1_500, key: 'default/b', keyUntil: 15_000 });
+    // the last key has no rival after it
+    expect(points[2]).toEqual({ controller: 'dns', at: 14_000 });
+    const alone = slowVariations({ trace, timing }, [sync]).filter((v) => v.slow?.key !== undefined);
+    expect(alone.map((v) => v.slow)).toEqual([
+      { controller: 'dns', at: 100, ms: 14_901, key: 'default/a' },
+      { controller: 'dns', at: 1_500, ms: 13_501, key: 'default/b' },
+    ]);
+  });
+
+  it('not when the user changed the key\'s own object while it would wait (that hides a declaration), nor for one key alone', () => {
+    const trace = [...reconcile(100, 1, 'default/a'), userUpdate(800, 'default/a'), ...reconcile(1_500, 2, 'default/b')];
+    expect(slowPoints({ trace, timing }, [sync])[0]).toEqual({ controller: 'dns', at: 100 });
+    expect(slowPoints({ trace: reconcile(100, 1, 'default/a'), timing }, [sync])).toEqual([{ controller: 'dns', at: 100 }]);
+  });
+});
