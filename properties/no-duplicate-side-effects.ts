@@ -1,7 +1,7 @@
 import { defineProperty, type RunRecord, type Verdict } from '../src/harness/property.js';
 import { explanation, fmtList, fmtRequest, fmtTime, letFacts } from '../src/report/explain.js';
 import { ownerGroups, ownerMatches, readDownstream, type OwnerGroup, type ServiceSnapshot } from './_internals/downstream-state.js';
-import { at, isRecord } from './_internals/json.js';
+import { at, isRecord, stable } from './_internals/json.js';
 import { staleReplay, staleReplayAdvice } from './_internals/replayed.js';
 import { timelineOf, type TimelineRequest } from './_internals/timeline.js';
 import { groupBy } from './_internals/windows.js';
@@ -16,7 +16,7 @@ export interface NoDuplicateSideEffectsOptions {
    * @defaultValue found as described
    */
   ownerField?: string;
-  /** External resources allowed per owner and collection. @defaultValue 1 */
+  /** Alike external resources (copies of one) allowed per owner and collection. @defaultValue 1 */
   maxPerOwner: number;
 }
 
@@ -65,7 +65,9 @@ function ownerFieldOf(run: RunRecord, s: ServiceSnapshot, configured: string | u
 
 /**
  * No duplicate side effects (SPEC §1, §5): the fake downstream services hold at most one
- * external resource per owner, and (for downstreams without fake services) no reconcile key
+ * external resource per owner of each content (alike: the same body apart from its id, owner,
+ * idempotency keys and times; an owner's resources that differ in content, such as a target per
+ * Pod or a record per host name, are distinct resources, not copies), and (for downstreams without fake services) no reconcile key
  * creates twice without deleting in between. The owner of a resource is the configured
  * `ownerField`, else an idempotency key, else any field that names a primary object (`ownerUid`,
  * `order`, `metadata.source`…); when no resource names its owner the verdict says the property
@@ -76,7 +78,7 @@ function ownerFieldOf(run: RunRecord, s: ServiceSnapshot, configured: string | u
  */
 export const noDuplicateSideEffects = defineProperty<NoDuplicateSideEffectsOptions>({
   name: 'no-duplicate-side-effects',
-  description: 'the fake downstream holds at most one external resource per owner (found by field, idempotency key or primary uid/name); no duplicate creates',
+  description: 'the fake downstream holds at most one external resource per owner and content (owner found by field, idempotency key or primary uid/name); no duplicate creates',
   defaults: { maxPerOwner: 1 },
   validate: (o) => (o.ownerField !== undefined && (typeof o.ownerField !== 'string' || o.ownerField === '') ? 'ownerField must be a dotted field path such as "owner"' : !(o.maxPerOwner >= 1) ? `maxPerOwner must be ≥ 1, got ${String(o.maxPerOwner)}` : undefined),
   judge: (run, o): Verdict => {
@@ -89,8 +91,11 @@ export const noDuplicateSideEffects = defineProperty<NoDuplicateSideEffectsOptio
         if (s.resources.length > 0) unjudged.push(s.name);
         continue;
       }
-      const dup = ownerGroups([s], field).find((g) => g.ids.length > o.maxPerOwner);
-      if (dup) return fromState(run, o, field, dup, tl.requests);
+      for (const g of ownerGroups([s], field)) {
+        if (g.ids.length <= o.maxPerOwner) continue;
+        const dup = alikeClass(g, field);
+        if (dup.ids.length > o.maxPerOwner) return fromState(run, o, field, dup, tl.requests);
+      }
     }
     if (unjudged.length > 0) return { ok: true, stats: { judged: false, reason: `could not judge: no resource of ${fmtList(unjudged, 3)} names its owner (no ownerField, idempotency key, or field holding a primary object's uid or namespace/name); set ownerField` } };
     if (services.length > 0) return { ok: true };
@@ -106,6 +111,45 @@ export const noDuplicateSideEffects = defineProperty<NoDuplicateSideEffectsOptio
     return { ok: true };
   },
 });
+
+const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/;
+
+/** A body as two creates of one resource would make it: without its id, owner, idempotency keys and times. */
+function alike(body: Record<string, unknown>, ownerField: string): string {
+  const strip = (v: unknown, path: string): unknown => {
+    if (typeof v === 'string') return TIME.test(v) ? '<time>' : v;
+    if (Array.isArray(v)) return v.map((x) => strip(x, path));
+    if (!isRecord(v)) return v;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) {
+      const p = path ? `${path}.${k}` : k;
+      if ((path === '' && k === 'id') || p === ownerField || IDEMPOTENCY_FIELD.test(k)) continue;
+      out[k] = strip(x, p);
+    }
+    return out;
+  };
+  return stable(strip(body, ''));
+}
+
+/**
+ * The largest set of an owner's resources that are alike (see {@link alike}): the copies a
+ * repeated create made. Resources of one owner that differ in content (a target per Pod, a
+ * record per host name) are distinct resources the controller wants, not duplicates.
+ */
+function alikeClass(g: OwnerGroup, ownerField: string): OwnerGroup {
+  // the service listed ids it could not show: nothing to compare, so count them all
+  if (g.resources.length !== g.ids.length) return g;
+  const classes = new Map<string, number[]>();
+  g.resources.forEach((r, i) => {
+    const k = alike(r.body, ownerField);
+    const c = classes.get(k);
+    if (c) c.push(i);
+    else classes.set(k, [i]);
+  });
+  let best: number[] = [];
+  for (const c of classes.values()) if (c.length > best.length) best = c;
+  return { ...g, ids: best.map((i) => g.resources[i]!.id), resources: best.map((i) => g.resources[i]!) };
+}
 
 /**
  * The mechanism, from the evidence: a lost response retried, replicas that each created, creates

@@ -60,6 +60,7 @@ import { sharedStatus } from './shared-status.js';
 import { slotAllocator } from './slot-allocator.js';
 import { specDefaults } from './spec-defaults.js';
 import { storageUser } from './storage-user.js';
+import { targetRegistration } from './target-registration.js';
 import { teamLabeler } from './team-labeler.js';
 import { usageQuota } from './usage-quota.js';
 import { volumeResizer } from './volume-resizer.js';
@@ -115,6 +116,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   slotAllocator,
   specDefaults,
   storageUser,
+  targetRegistration,
   teamLabeler,
   usageQuota,
   volumeResizer,

@@ -38,6 +38,15 @@ describe('noDuplicateSideEffects', () => {
     expect(noDuplicateSideEffects({ ownerField: 'meta.owner' }).judge({ ...base, downstream: nested }, undefined).ok).toBe(false);
     expect(noDuplicateSideEffects({ ownerField: 'meta.owner', maxPerOwner: 2 }).judge({ ...base, downstream: nested }, undefined).ok).toBe(true);
   });
+
+  it('counts copies, not distinct resources: an owner may hold a target per Pod, not two of one (ids and times aside)', () => {
+    const base = { trace: [], requests: [], timing: { faultWindowEnd: 0, lastActionAt: 0, settleStart: 0, tailStart: 0, end: 1000 } } as unknown as RunRecord;
+    const p = noDuplicateSideEffects();
+    const targets = (...pods: string[]) => [{ name: 'elb', resources: { targets: pods.map((pod, i) => ({ id: String(i + 1), owner: 'tgb-uid', pod, port: 8080, registeredAt: `2026-01-01T00:00:0${i}Z` })) } }];
+    expect(p.judge({ ...base, downstream: targets('web-0', 'web-1', 'canary-0') }, undefined).ok).toBe(true);
+    // the same Pod twice: a copy, whatever its id and time
+    expect(expectFailure(p.judge({ ...base, downstream: targets('web-0', 'web-1', 'web-0') }, undefined)).summary).toBe('duplicate side effect: 2 resources in elb/targets for owner tgb-uid');
+  });
 });
 
 describe('noDuplicateSideEffects: finding the owner without ownerField', () => {
