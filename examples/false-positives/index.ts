@@ -20,6 +20,7 @@ import { addressBinder } from './address-binder.js';
 import { appDatabase } from './app-database.js';
 import { backupSchedule } from './backup-schedule.js';
 import { cachedSite } from './cached-site.js';
+import { batchFanout } from './batch-fanout.js';
 import { canaryRollout } from './canary-rollout.js';
 import { certChain } from './cert-chain.js';
 import { certificateEvents } from './certificate-events.js';
@@ -76,6 +77,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   appDatabase,
   backupSchedule,
   cachedSite,
+  batchFanout,
   canaryRollout,
   certChain,
   certificateEvents,

@@ -38,6 +38,12 @@ export interface BenignVariation {
   reverse?: boolean;
   /** Deliver each event of an object at least this long after the object's previous one (two writes at one instant seen one at a time). */
   spreadMs?: number;
+  /**
+   * Deliver the events of the user's changes of existing objects this much later (an informer
+   * lagging behind a spec change): a controller acts a while longer on the declaration the user
+   * replaced (a shard started for a run the user just shrank, then deleted).
+   */
+  lateUserChangeMs?: number;
   /** Hold the workers through each of the scenario's {@link busyWindows} (a busy controller). */
   busy?: boolean;
   /** Hold the workers of one controller from `at` for `ms` (a slow controller: one of its decisions comes later; see {@link slowPoints}). */
@@ -368,7 +374,12 @@ export function keepsDeciding(slow: Pick<RunRecord, 'trace' | 'timing'>, twin: P
   return true;
 }
 
-/** The `slow` variations of a fault-free run: each decision point, held for each of {@link SLOW_HOLDS_MS}. @internal */
+/**
+ * The `slow` variations of a fault-free run: each decision point, held for each of
+ * {@link SLOW_HOLDS_MS} (and a contended key alone, see {@link SlowPoint.key}); and
+ * {@link LATE_VARIATION} when the user changed an existing object before the quiet tail.
+ * @internal
+ */
 export function slowVariations(run: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined): BenignVariation[] {
   const points = slowPoints(run, defs);
   const whole = points.flatMap((p, i) => SLOW_HOLDS_MS.map((ms, j) => ({ seed: 100 + i * SLOW_HOLDS_MS.length + j, jitterMs: 0, shuffleLists: false, slow: { controller: p.controller, at: p.at, ms, ...(p.hosted ? { hosted: true } : {}) } })));
@@ -377,7 +388,9 @@ export function slowVariations(run: Pick<RunRecord, 'trace' | 'timing'>, defs: r
     const { key, keyUntil } = p;
     return key === undefined || keyUntil === undefined ? [] : [{ seed: 1000 + i, jitterMs: 0, shuffleLists: false, slow: { controller: p.controller, at: p.at, ms: keyUntil - Math.max(0, p.at - 1), key } }];
   });
-  return [...whole, ...alone];
+  // the user changed an existing object before the quiet tail: the controller may have seen it late
+  const changed = run.trace.some((e) => e.t < run.timing.tailStart && e.type === 'store:write' && e['actor'] === 'user' && e['error'] === undefined && e['noop'] !== true && (e['verb'] === 'update' || e['verb'] === 'patch' || e['verb'] === 'apply'));
+  return [...whole, ...alone, ...(changed ? [LATE_VARIATION] : [])];
 }
 
 /** At most this many phase variations per run (one per distinct phase a faulty run's program started at). */
@@ -440,6 +453,15 @@ export const BENIGN_VARIATIONS: readonly BenignVariation[] = [
   { seed: 3, jitterMs: 300, shuffleLists: true, spreadMs: 50 },
 ];
 
+/**
+ * The `late` variation: the user's changes of existing objects seen 3 s late. Used as the slow
+ * ones are (whole-object alternatives, counts of creates and deletes), never to learn masks: a
+ * controller that acted a while longer on a declaration the user replaced (a shard started for a
+ * run the user had just shrunk, then deleted) ends where that history ends, not on another path.
+ * @internal
+ */
+export const LATE_VARIATION: BenignVariation = { seed: 5, jitterMs: 0, shuffleLists: false, lateUserChangeMs: 3000 };
+
 /** The `busy` variation: no other change (the informers on time, lists in store order). @internal */
 export const BUSY_VARIATION: BenignVariation = { seed: 4, jitterMs: 0, shuffleLists: false, busy: true };
 
@@ -470,6 +492,7 @@ export function installVariation(world: World, v: BenignVariation, faultWindowMs
         return { type: 'prompt' };
       }
       let hold = v.jitterMs > 0 ? rng.int(0, v.jitterMs) : 0;
+      if (v.lateUserChangeMs !== undefined && writer === 'user' && i.event.type === 'MODIFIED') hold += v.lateUserChangeMs;
       if (v.reverse) {
         if (!objects.has(obj)) ranks.set(stream, (ranks.get(stream) ?? 0) + 1);
         hold += 2 * Math.max(0, 50 - (ranks.get(stream) ?? 0));
@@ -638,8 +661,8 @@ export class TwinRunner {
 
   /**
    * The fault-free run `twin` (of the scenario's twin) under each `slow` variation (see
-   * {@link slowPoints}; for a controller that never set a timer, only before a user's deletion) in which the held controller
-   * {@link keepsDeciding}: asked for only by the properties that accept their end states or counts.
+   * {@link slowVariations}) in which the held controller {@link keepsDeciding} (the late one
+   * always): asked for only by the properties that accept their end states or counts.
    */
   slowOf(twin: RunRecord, defs: readonly ControllerDefinition[] | undefined): Promise<RunRecord[]> {
     const runVariation = this.runVariation;
@@ -652,7 +675,7 @@ export class TwinRunner {
         this.benignSimulations++;
         const r = await runVariation(scenario, v);
         // a controller that stops deciding after one late decision is a bug a delay exposed, not a destination
-        if (v.slow && keepsDeciding(r, twin, v.slow)) out.push(r);
+        if (v.slow ? keepsDeciding(r, twin, v.slow) : true) out.push(r);
       }
       return out;
     });
