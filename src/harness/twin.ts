@@ -246,18 +246,22 @@ export function slowPoints(run: Pick<RunRecord, 'trace' | 'timing'>, defs: reado
   }
   // the user's deletions (a recreate's too) and changes before the quiet tail: untimed controllers are delayed only past these
   const deletions: number[] = [];
+  // per object, when the user changed it (`changes`), or wrote it at all, deletions included (`touched`)
   const changes = new Map<string, number[]>();
+  const touched = new Map<string, number[]>();
+  const note = (m: Map<string, number[]>, id: string, t: number) => {
+    const ts = m.get(id);
+    if (ts) ts.push(t);
+    else m.set(id, [t]);
+  };
   const untimed = new Set<string>();
   for (const e of run.trace) {
     if (e.t >= run.timing.tailStart) break;
     if (e.type === 'store:write' && e['actor'] === 'user' && e['error'] === undefined && e['noop'] !== true) {
+      const id = `${String(e['kind'])} ${String(e['key'])}`;
+      note(touched, id, e.t);
       if (e['verb'] === 'delete') deletions.push(e.t);
-      else {
-        const id = `${String(e['kind'])} ${String(e['key'])}`;
-        const ts = changes.get(id);
-        if (ts) ts.push(e.t);
-        else changes.set(id, [e.t]);
-      }
+      else note(changes, id, e.t);
     } else if (e.type === 'reconcile:start' && !timed.has(String(e['controller']))) untimed.add(String(e['controller']));
   }
   for (const c of timed) untimed.delete(c);
@@ -273,18 +277,9 @@ export function slowPoints(run: Pick<RunRecord, 'trace' | 'timing'>, defs: reado
   const overtaken = (c: { controller: string; key: string; start: number; write: { verb: string; kind: string } }) =>
     within(deletions, c.start) || (evicts(c) && within(changes.get(`${defOf.get(c.controller)!.for} ${c.key}`), c.start));
   const seen = new Map<string, number>();
-  const out: SlowPoint[] = [];
   const all = [...changingReconciles(run.trace, new Set([...timed, ...untimed]), run.timing.tailStart, hosted)];
+  const kept: typeof all = [];
   // another key of the same timed controller decided later: which of them goes first may decide the end (first come, first served)
-  const userWrites = new Map<string, number[]>();
-  for (const [id, ts] of changes) userWrites.set(id, [...ts]);
-  for (const e of run.trace) {
-    if (e.type !== 'store:write' || e['actor'] !== 'user' || e['verb'] !== 'delete') continue;
-    const id = `${String(e['kind'])} ${String(e['key'])}`;
-    const ts = userWrites.get(id);
-    if (ts) ts.push(e.t);
-    else userWrites.set(id, [e.t]);
-  }
   const contender = (c: { controller: string; key: string; start: number }): { key: string; until: number } | undefined => {
     if (!timed.has(c.controller) || hosted.has(c.controller)) return undefined;
     // held until every other key has made its next decision: this one goes last
@@ -295,7 +290,7 @@ export function slowPoints(run: Pick<RunRecord, 'trace' | 'timing'>, defs: reado
     for (const t of next.values()) if (t > last) last = t;
     const until = last + CONTENTION_SLACK_MS;
     // held past a change of its own object, it would decide on a declaration it never saw: that is not a reordering
-    const own = userWrites.get(`${defOf.get(c.controller)?.for ?? ''} ${c.key}`) ?? [];
+    const own = touched.get(`${defOf.get(c.controller)?.for ?? ''} ${c.key}`) ?? [];
     return own.some((t) => t > c.start && t <= until) ? undefined : { key: c.key, until };
   };
   for (const c of all) {
@@ -304,11 +299,14 @@ export function slowPoints(run: Pick<RunRecord, 'trace' | 'timing'>, defs: reado
     const prev = seen.get(c.controller);
     if (prev !== undefined && c.start - prev <= SLOW_MERGE_MS) continue;
     seen.set(c.controller, c.start);
-    const rival = contender(c);
-    out.push(hosted.has(c.controller) ? { controller: c.controller, at: c.start, hosted: true } : { controller: c.controller, at: c.start, ...(rival ? { key: rival.key, keyUntil: rival.until } : {}) });
+    kept.push(c);
   }
-  if (out.length <= SLOW_MAX_POINTS) return out;
-  return Array.from({ length: SLOW_MAX_POINTS }, (_, i) => out[Math.floor((i * out.length) / SLOW_MAX_POINTS)]!);
+  const chosen = kept.length <= SLOW_MAX_POINTS ? kept : Array.from({ length: SLOW_MAX_POINTS }, (_, i) => kept[Math.floor((i * kept.length) / SLOW_MAX_POINTS)]!);
+  return chosen.map((c): SlowPoint => {
+    if (hosted.has(c.controller)) return { controller: c.controller, at: c.start, hosted: true };
+    const rival = contender(c);
+    return { controller: c.controller, at: c.start, ...(rival ? { key: rival.key, keyUntil: rival.until } : {}) };
+  });
 }
 
 /** `web` of `controller:web/0`. */
