@@ -1,7 +1,6 @@
 import { defineProperty, type RunRecord, type Verdict } from '../src/harness/property.js';
 import { explanation, fmtList, fmtRequest, fmtTime, letFacts } from '../src/report/explain.js';
-import { ownerGroups, ownerMatches, readDownstream, type OwnerGroup, type ServiceSnapshot } from './_internals/downstream-state.js';
-import { at, isRecord, stable } from './_internals/json.js';
+import { alike, ownerFieldOf, ownerGroups, ownerMatches, readDownstream, type OwnerGroup } from './_internals/downstream-state.js';
 import { staleReplay, staleReplayAdvice } from './_internals/replayed.js';
 import { timelineOf, type TimelineRequest } from './_internals/timeline.js';
 import { groupBy } from './_internals/windows.js';
@@ -18,49 +17,6 @@ export interface NoDuplicateSideEffectsOptions {
   ownerField?: string;
   /** Alike external resources (copies of one) allowed per owner and collection. @defaultValue 1 */
   maxPerOwner: number;
-}
-
-const IDEMPOTENCY_FIELD = /^idempotency[-_]?key$/i;
-
-/** The primary objects a run created (also ones gone by its end): kind, key, uid. */
-function primaries(run: RunRecord): { kind: string; key: string; uid?: string | undefined }[] {
-  const kinds = new Set(run.primaryKinds);
-  const out = new Map<string, { kind: string; key: string; uid?: string | undefined }>();
-  for (const w of run.writes ?? []) if (w.verb === 'create' && w.error === undefined && kinds.has(w.kind)) out.set(`${w.kind} ${w.key} ${w.uid ?? ''}`, { kind: w.kind, key: w.key, uid: w.uid });
-  return [...out.values()];
-}
-
-/** String leaves of a resource body, two levels deep, by dotted path. */
-function fields(body: Record<string, unknown>, prefix = '', depth = 2): [string, string][] {
-  const out: [string, string][] = [];
-  for (const [k, v] of Object.entries(body)) {
-    if (k === 'id') continue;
-    const path = prefix ? `${prefix}.${k}` : k;
-    if (typeof v === 'string') out.push([path, v]);
-    else if (depth > 1 && isRecord(v)) for (const f of fields(v, path, depth - 1)) out.push(f);
-  }
-  return out;
-}
-
-/**
- * How to tell the owner of a resource, per service: the configured field, an idempotency-key
- * field, a field naming a primary object, or `owner`. Undefined when no resource says.
- */
-function ownerFieldOf(run: RunRecord, s: ServiceSnapshot, configured: string | undefined): string | undefined {
-  if (configured !== undefined) return configured;
-  if (s.resources.length === 0) return undefined;
-  const counts = new Map<string, number>();
-  const objs = primaries(run);
-  for (const r of s.resources) for (const [path, v] of fields(r.body)) {
-    const leaf = path.slice(path.lastIndexOf('.') + 1);
-    if (IDEMPOTENCY_FIELD.test(leaf) || objs.some((o) => ownerMatches(v, o))) counts.set(path, (counts.get(path) ?? 0) + 1);
-  }
-  const idem = [...counts.keys()].find((p) => IDEMPOTENCY_FIELD.test(p.slice(p.lastIndexOf('.') + 1)));
-  if (idem) return idem;
-  // the field that names a primary object in the most resources
-  const best = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
-  if (best) return best[0];
-  return s.resources.some((r) => at(r.body, 'owner') !== undefined) ? 'owner' : undefined;
 }
 
 /**
@@ -111,25 +67,6 @@ export const noDuplicateSideEffects = defineProperty<NoDuplicateSideEffectsOptio
     return { ok: true };
   },
 });
-
-const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/;
-
-/** A body as two creates of one resource would make it: without its id, owner, idempotency keys and times. */
-function alike(body: Record<string, unknown>, ownerField: string): string {
-  const strip = (v: unknown, path: string): unknown => {
-    if (typeof v === 'string') return TIME.test(v) ? '<time>' : v;
-    if (Array.isArray(v)) return v.map((x) => strip(x, path));
-    if (!isRecord(v)) return v;
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) {
-      const p = path ? `${path}.${k}` : k;
-      if ((path === '' && k === 'id') || p === ownerField || IDEMPOTENCY_FIELD.test(k)) continue;
-      out[k] = strip(x, p);
-    }
-    return out;
-  };
-  return stable(strip(body, ''));
-}
 
 /**
  * The largest set of an owner's resources that are alike (see {@link alike}): the copies a

@@ -7,6 +7,7 @@ import { timelineOf, type TimelineWrite } from './_internals/timeline.js';
 import { aliasUids, uidAliases } from './_internals/normalize.js';
 import { groupBy } from './_internals/windows.js';
 import { fmtLearned } from './_internals/masks.js';
+import { replacements, type Replacement } from './_internals/replacements.js';
 
 /** Options of {@link noExtraDestructiveActions}. @public */
 export interface NoExtraDestructiveActionsOptions {
@@ -16,7 +17,7 @@ export interface NoExtraDestructiveActionsOptions {
   slack: number;
   /** Kinds left out: leader-election Leases, and core/v1 Events (a best-effort record: one recorded twice destroys nothing). @defaultValue ['Lease', 'Event'] */
   ignoreKinds: string[];
-  /** Objects whose creates and deletes are not counted, as `Kind namespace/name` with `*` wildcards (`Job default/web-*`). @defaultValue [] */
+  /** Objects whose creates and deletes are not counted, as `Kind namespace/name` with `*` wildcards (`Job default/web-*`); external resources as `service/collection/id` (`storage.example/buckets/*`). @defaultValue [] */
   masks: string[];
   /** Count only objects on whose creates and deletes benign variations of the fault-free twin agree. @defaultValue true */
   learn: boolean;
@@ -71,7 +72,7 @@ function stillborn(run: RunRecord, writes: readonly TimelineWrite[]): Set<Timeli
  * states the controller happened to see when it was triggered (two spec changes a coalesced event
  * turned into one: a migration Job per transition), not because it acted on a wrong view.
  */
-function onLiveView(run: RunRecord, w: TimelineWrite): boolean {
+function onLiveView(run: RunRecord, w: Pick<TimelineWrite, 'reconcile' | 'index'>): boolean {
   const r = w.reconcile;
   if (!r) return false;
   let reads = 0;
@@ -142,6 +143,13 @@ function tally(run: RunRecord, ignore: Set<string>): Map<string, Tally> {
  * went to the API server: it belongs to another legal path (two spec changes seen as one), not to
  * a wrong view of the world. Nor do one create and one delete per object the API server made for
  * a create whose answer was lost: the controller rightly tried again, and trimmed the surplus.
+ *
+ * External resources of fake services count too, by replacement: a reconcile that deletes the
+ * only resource with some content and creates one alike (see `replacements`) destroyed what the
+ * first one held, a bucket's data, although the end state converges. More of those than in the
+ * fault-free twin fail, unless the reconcile decided on reads that all went to the API server (a
+ * credential rotated because the Secret that should hold it was never written is another legal
+ * path, not a wrong view).
  * @example properties.noExtraDestructiveActions({ slack: 1 })
  * @public
  */
@@ -166,6 +174,12 @@ export const noExtraDestructiveActions = defineProperty<NoExtraDestructiveAction
       if (new Set(counts.map((c) => c.join('/'))).size < 2) continue;
       out.push(`${id}: up to ${counts.reduce((m, c) => Math.max(m, c[0]), 0)} creates and ${counts.reduce((m, c) => Math.max(m, c[1]), 0)} deletes`);
     }
+    const replaced = [...benign.twin, ...(benign.slow ?? [])].map((r) => replacements(r, uidAliases(r.writes)));
+    for (const content of [...new Set(replaced.flatMap((m) => [...m.keys()]))].sort()) {
+      const counts = replaced.map((m) => m.get(content)?.length ?? 0);
+      if (new Set(counts).size < 2) continue;
+      out.push(`${content}: up to ${counts.reduce((m, c) => Math.max(m, c), 0)} replacements`);
+    }
     return { counts: out };
   },
   judge: (run, o, twin, _extras, learned): Verdict => {
@@ -176,9 +190,12 @@ export const noExtraDestructiveActions = defineProperty<NoExtraDestructiveAction
     const mine = tally(run, ignore);
     const theirs = tally(twin, ignore);
     const benignMax = new Map<string, [number, number]>();
+    const benignReplaced = new Map<string, number>();
     for (const e of learned?.['counts'] ?? []) {
       const m = /^(.*): up to (\d+) creates and (\d+) deletes$/.exec(e);
       if (m) benignMax.set(m[1]!, [Number(m[2]), Number(m[3])]);
+      const r = /^(.*): up to (\d+) replacements$/.exec(e);
+      if (r) benignReplaced.set(r[1]!, Number(r[2]));
     }
     const userMasks = o.masks.map(globOf);
     for (const [id, { creates, deletes, unacknowledged: unacked }] of mine) {
@@ -206,6 +223,37 @@ export const noExtraDestructiveActions = defineProperty<NoExtraDestructiveAction
         evidence: { object: id, creates: creates.length, deletes: deletes.length, twinCreates: base.creates.length, twinDeletes: base.deletes.length, actions: acts.map((w) => ({ t: w.t, actor: w.actor, verb: w.verb, key: w.key })) },
       };
     }
+    // external resources destroyed and made again
+    const theirsReplaced = replacements(twin, uidAliases(twin.writes));
+    for (const [content, all] of replacements(run, uidAliases(run.writes))) {
+      const base = theirsReplaced.get(content)?.length ?? 0;
+      // a replacement decided on reads that all went to the API server is another legal path (a key rotated because the Secret that should hold it was never written), not a wrong view
+      const list = all.filter((x) => x.deleteRequest === undefined || !onLiveView(run, x.deleteRequest));
+      if (list.length - Math.max(base, benignReplaced.get(content) ?? 0) <= o.slack) continue;
+      if (userMasks.some((re) => re.test(content) || list.some((x) => re.test(`${x.where}/${x.deleted}`)))) continue;
+      return replacedVerdict(run, content, list, base, learned);
+    }
     return { ok: true };
   },
 });
+
+/** The verdict for an external resource destroyed and made again more often than without faults. */
+function replacedVerdict(run: RunRecord, content: string, list: readonly Replacement[], base: number, learned: Parameters<typeof fmtLearned>[0]): Verdict {
+  const x = list[list.length - 1 - Math.min(base, list.length - 1)]!;
+  const del = x.deleteRequest;
+  const create = x.createRequest;
+  const what = content.slice(content.indexOf(' ') + 1);
+  const then = [
+    `${del ? `${fmtActor(del.actor)} deleted` : 'a DELETE removed'} ${x.where}/${x.deleted}${del ? ` at ${fmtTime(del.t)}` : ''}, the only resource there with its content (${what.length > 160 ? `${what.slice(0, 160)}…` : what}), and ${create ? `${fmtActor(create.actor)} created` : 'a create made'} an alike one (${x.where}/${x.recreated})${create ? ` at ${fmtTime(create.t)}` : ''}: ${plural(list.length, 'such replacement')} under faults, against ${base} in the fault-free run`,
+  ];
+  if (del?.reconcile) then.push(`the delete came from the ${fmtReconcile(del.reconcile)}`);
+  const note = fmtLearned(learned);
+  if (note) then.push(`${note}: that many are allowed`);
+  then.push('an external resource was destroyed and made again: the end state converges, but what the first one held (data, an address, its history) is gone. Decide a replacement on live state (re-read the object and the resource before deleting), never on a cached or remembered view');
+  return {
+    ok: false,
+    summary: `extra destructive actions on ${x.where}: a resource destroyed and made again ${plural(list.length, 'time')} under faults, ${base} without`,
+    explanation: explanation(letFacts(run.trace, { until: (create ?? del)?.t ?? run.timing.end }), then),
+    evidence: { object: `${x.where}/${x.deleted}`, content: what, replacements: list.length, twinReplacements: base, actions: list.map((r) => ({ deleted: r.deleted, recreated: r.recreated, deletedAt: r.deleteRequest?.t ?? null, createdAt: r.createRequest?.t ?? null, actor: r.deleteRequest?.actor ?? null })) },
+  };
+}

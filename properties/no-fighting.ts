@@ -29,7 +29,8 @@ export const noFighting = defineProperty<NoFightingOptions>({
     const writes = timelineOf(run).writes.filter((w) => w.t >= start && !w.noop && w.error === undefined && !w.actor.startsWith('fault:') && !w.removed);
     const perField = groupBy(
       writes.flatMap((w) => w.changed.filter((p) => p !== '.').map((path) => ({ path, w }))),
-      (x) => `${x.w.kind}\u0000${x.w.key}\u0000${x.path}`,
+      // per object, not per name: an object deleted and made again under its name starts its fields afresh
+      (x) => `${x.w.kind}\u0000${x.w.key}\u0000${x.w.uid ?? ''}\u0000${x.path}`,
     );
     let worst: { path: string; seq: TimelineWrite[]; flips: number } | undefined;
     for (const xs of perField.values()) {

@@ -20,6 +20,7 @@ import { addressBinder } from './address-binder.js';
 import { appDatabase } from './app-database.js';
 import { backupSchedule } from './backup-schedule.js';
 import { cachedSite } from './cached-site.js';
+import { bucketLocation } from './bucket-location.js';
 import { batchFanout } from './batch-fanout.js';
 import { canaryRollout } from './canary-rollout.js';
 import { certChain } from './cert-chain.js';
@@ -78,6 +79,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   backupSchedule,
   cachedSite,
   batchFanout,
+  bucketLocation,
   canaryRollout,
   certChain,
   certificateEvents,

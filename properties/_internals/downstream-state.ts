@@ -1,4 +1,5 @@
-import { at, isRecord } from './json.js';
+import type { RunRecord } from '../../src/harness/property.js';
+import { at, isRecord, stable } from './json.js';
 
 /**
  * Reads `RunRecord.downstream` (the fake services' state at the end of a run) into one shape.
@@ -26,6 +27,16 @@ export interface ServiceSnapshot {
   resources: ExternalResource[];
   /** Groups by the service's default owner field, when the state carries them. */
   groups: { collection: string; owner: string; ids: string[] }[] | undefined;
+  /** Creates, deletes and out-of-band removals in order, when the state carries them (else empty). */
+  history: ExternalChange[];
+}
+
+/** One change of a service's resources (the fake service's `history()`). */
+export interface ExternalChange {
+  op: 'create' | 'delete' | 'remove';
+  collection: string;
+  id: string;
+  body: Record<string, unknown>;
 }
 
 /** Resources of one service and collection sharing one owner value. */
@@ -53,7 +64,14 @@ export function readDownstream(state: unknown): ServiceSnapshot[] {
       owner: String(g['owner'] ?? ''),
       ids: Array.isArray(g['ids']) ? g['ids'].map(String) : Array.isArray(g['resources']) ? g['resources'].filter(isRecord).map((r) => String(r['id'])) : [],
     }));
-    out.push({ name, baseUrl, createdCount, resources, groups });
+    const history: ExternalChange[] = [];
+    if (Array.isArray(s['history'])) {
+      for (const c of s['history']) {
+        if (!isRecord(c) || (c['op'] !== 'create' && c['op'] !== 'delete' && c['op'] !== 'remove') || !isRecord(c['body'])) continue;
+        history.push({ op: c['op'], collection: String(c['collection'] ?? ''), id: String(c['id'] ?? c['body']['id'] ?? ''), body: c['body'] });
+      }
+    }
+    out.push({ name, baseUrl, createdCount, resources, groups, history });
   }
   return out;
 }
@@ -105,4 +123,66 @@ export function ownerMatches(owner: string, o: { kind: string; key: string; uid?
   if (owner === o.key || owner === `${o.kind}/${o.key}` || (o.uid !== undefined && owner === o.uid)) return true;
   const name = o.key.slice(o.key.lastIndexOf('/') + 1);
   return !o.key.includes('/') && owner === name;
+}
+
+const IDEMPOTENCY_FIELD = /^idempotency[-_]?key$/i;
+
+/** The primary objects a run created (also ones gone by its end): kind, key, uid. */
+function primaries(run: RunRecord): { kind: string; key: string; uid?: string | undefined }[] {
+  const kinds = new Set(run.primaryKinds);
+  const out = new Map<string, { kind: string; key: string; uid?: string | undefined }>();
+  for (const w of run.writes ?? []) if (w.verb === 'create' && w.error === undefined && kinds.has(w.kind)) out.set(`${w.kind} ${w.key} ${w.uid ?? ''}`, { kind: w.kind, key: w.key, uid: w.uid });
+  return [...out.values()];
+}
+
+/** String leaves of a resource body, two levels deep, by dotted path. */
+function fields(body: Record<string, unknown>, prefix = '', depth = 2): [string, string][] {
+  const out: [string, string][] = [];
+  for (const [k, v] of Object.entries(body)) {
+    if (k === 'id') continue;
+    const path = prefix ? `${prefix}.${k}` : k;
+    if (typeof v === 'string') out.push([path, v]);
+    else if (depth > 1 && isRecord(v)) for (const f of fields(v, path, depth - 1)) out.push(f);
+  }
+  return out;
+}
+
+/**
+ * How to tell the owner of a resource, per service: the configured field, an idempotency-key
+ * field, a field naming a primary object, or `owner`. Undefined when no resource says.
+ */
+export function ownerFieldOf(run: RunRecord, s: ServiceSnapshot, configured: string | undefined, bodies: readonly Record<string, unknown>[] = s.resources.map((r) => r.body)): string | undefined {
+  if (configured !== undefined) return configured;
+  if (bodies.length === 0) return undefined;
+  const counts = new Map<string, number>();
+  const objs = primaries(run);
+  for (const body of bodies) for (const [path, v] of fields(body)) {
+    const leaf = path.slice(path.lastIndexOf('.') + 1);
+    if (IDEMPOTENCY_FIELD.test(leaf) || objs.some((o) => ownerMatches(v, o))) counts.set(path, (counts.get(path) ?? 0) + 1);
+  }
+  const idem = [...counts.keys()].find((p) => IDEMPOTENCY_FIELD.test(p.slice(p.lastIndexOf('.') + 1)));
+  if (idem) return idem;
+  // the field that names a primary object in the most resources
+  const best = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
+  if (best) return best[0];
+  return bodies.some((b) => at(b, 'owner') !== undefined) ? 'owner' : undefined;
+}
+
+const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/;
+
+/** A body as two creates of one resource would make it: without its id, owner, idempotency keys and times. */
+export function alike(body: Record<string, unknown>, ownerField: string): string {
+  const strip = (v: unknown, path: string): unknown => {
+    if (typeof v === 'string') return TIME.test(v) ? '<time>' : v;
+    if (Array.isArray(v)) return v.map((x) => strip(x, path));
+    if (!isRecord(v)) return v;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) {
+      const p = path ? `${path}.${k}` : k;
+      if ((path === '' && k === 'id') || p === ownerField || IDEMPOTENCY_FIELD.test(k)) continue;
+      out[k] = strip(x, p);
+    }
+    return out;
+  };
+  return stable(strip(body, ''));
 }

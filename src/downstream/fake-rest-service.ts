@@ -49,6 +49,19 @@ export interface ResolvedFakeRestServiceOptions {
 /** A stored external resource: the body the client sent plus the server-assigned `id`. @public */
 export type RestResource = JsonObject & { id: string };
 
+/**
+ * One change of a fake service's resources, in the order they happened: a create through POST
+ * (the body as created), a delete through DELETE, or an out-of-band removal ({@link
+ * FakeRestService.remove}, drift) with the body the resource had then. What was destroyed and made
+ * again is only visible here: the end state holds the replacement alone.
+ */
+export interface RestChange {
+  op: 'create' | 'delete' | 'remove';
+  collection: string;
+  id: string;
+  body: RestResource;
+}
+
 /** Resources of one collection that share an owner value. @public */
 export interface OwnerGroup {
   collection: string;
@@ -100,6 +113,8 @@ export interface FakeRestService {
   resources(collection?: string): RestResource[];
   /** Names of the collections that have held a resource (or were declared), in first-use order. */
   collections(): string[];
+  /** Deep copies of every create, delete and out-of-band removal so far, in order. */
+  history(): RestChange[];
   /** A deep copy of one resource, or undefined. */
   get(collection: string, id: string): RestResource | undefined;
   /**
@@ -188,6 +203,8 @@ class RestStore implements FakeRestService {
   private readonly data = new Map<string, Map<string, RestResource>>();
   /** Idempotency key → first reply, per collection. */
   private readonly replies = new Map<string, RestReply>();
+  /** Stored resources are replaced, never changed in place, so the log holds them without copies. */
+  private readonly log: RestChange[] = [];
 
   constructor(options: ResolvedFakeRestServiceOptions) {
     this.options = options;
@@ -208,6 +225,10 @@ class RestStore implements FakeRestService {
     return [...this.data.keys()];
   }
 
+  history(): RestChange[] {
+    return this.log.map((c) => ({ ...c, body: cloneJson(c.body) }));
+  }
+
   get(collection: string, id: string): RestResource | undefined {
     const r = this.data.get(collection)?.get(id);
     return r && cloneJson(r);
@@ -222,7 +243,11 @@ class RestStore implements FakeRestService {
   }
 
   remove(collection: string, id: string): boolean {
-    return this.data.get(collection)?.delete(id) ?? false;
+    const current = this.data.get(collection)?.get(id);
+    if (!current) return false;
+    this.data.get(collection)!.delete(id);
+    this.log.push({ op: 'remove', collection, id, body: current });
+    return true;
   }
 
   byOwner(field = 'owner'): OwnerGroup[] {
@@ -289,6 +314,7 @@ class RestStore implements FakeRestService {
       case 'DELETE':
         if (!items || !current) return notFound(collection, id);
         items.delete(id);
+        this.log.push({ op: 'delete', collection, id, body: current });
         return { status: 204, text: null, headers: [] };
       default:
         return problem(405, `${method} is not allowed on a resource; use GET, PUT, PATCH or DELETE`);
@@ -324,6 +350,7 @@ class RestStore implements FakeRestService {
     let items = this.data.get(collection);
     if (!items) this.data.set(collection, (items = new Map()));
     items.set(id, resource);
+    this.log.push({ op: 'create', collection, id, body: resource });
     this.createdCount++;
     const reply: RestReply = {
       status: 201,

@@ -15,6 +15,8 @@ export interface DownstreamState {
     resources: { id: string; collection: string; body: unknown }[];
     /** Groups of resources by owner (see `fakeRestService(...).byOwner()`). */
     byOwner: { collection: string; owner: string; count: number; ids: string[] }[];
+    /** Every create, delete and out-of-band removal, in order (see `fakeRestService(...).history()`). */
+    history: { op: 'create' | 'delete' | 'remove'; collection: string; id: string; body: unknown }[];
   }[];
 }
 
@@ -70,6 +72,7 @@ export function createRunDownstream(world: World, options: CreateDownstreamOptio
           createdCount: s.createdCount,
           resources: s.collections().flatMap((c) => s.resources(c).map((r) => ({ id: r.id, collection: c, body: r }))),
           byOwner: s.byOwner().map((g) => ({ collection: g.collection, owner: g.owner, count: g.resources.length, ids: g.resources.map((r) => r.id) })),
+          history: s.history(),
         })),
       };
     },

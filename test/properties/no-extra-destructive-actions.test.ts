@@ -12,6 +12,8 @@ import { job, podLifecycle } from '../../src/index.js';
 import type { ControllerDefinition, RunRecord, Scenario } from '../../src/index.js';
 import { TENANT, tenantControllerCachedRead } from '../../examples/false-positives/namespace-provisioner.js';
 import { WORKER_POOL, workerPool } from '../../examples/false-positives/worker-pool.js';
+import { bucketLocation } from '../../examples/false-positives/bucket-location.js';
+import { replacements } from '../../properties/_internals/replacements.js';
 
 // the second watch delivery of the run is the new Pod's ADDED event: the cache misses the Pod until the settle relist
 const dropPodAdded = { events: [{ kind: 'watch-event-loss', nth: 1 }], background: [] };
@@ -170,5 +172,89 @@ describe('noExtraDestructiveActions false positives (regressions, found by bench
     const aliases = uidAliases([{ verb: 'create', kind: 'Config', key: 'default/a', uid: 'uid-2' }]);
     expect(aliasUids('a-uid-2-g1', aliases)).toBe('a-<uid of Config default/a>-g1');
     expect(aliasUids('a-uid-23-g1', aliases)).toBe('a-uid-23-g1');
+  });
+});
+
+describe('noExtraDestructiveActions on external resources (a resource destroyed and made again)', () => {
+  const cloud = { downstream: bucketLocation.options.downstream! };
+  // the first status write gets 409: the bucket is made, its location not recorded yet
+  const conflict: Scenario = {
+    seed: 0,
+    controllers: [{ name: 'bucket-location' }],
+    initialObjects: [],
+    workload: [{ at: 0, type: 'create', object: { kind: 'Bucket', metadata: { name: 'data-0', namespace: 'default' }, spec: { location: 'eu' } } }],
+    faults: { events: [{ kind: 'api-conflict', nth: 0 }], background: [] },
+    options: { faultWindowMs: 30_000, settleMs: 30_000 },
+  };
+
+  it('fails a controller that replaces a bucket on a remembered view, and names the replacement', async () => {
+    const { verdict, run } = await judgeScenario(noExtraDestructiveActions(), conflict, { controllers: [...bucketLocation.buggy!.controllers], options: cloud });
+    const v = expectFailure(verdict);
+    expect(v.summary).toBe('extra destructive actions on storage.example/buckets: a resource destroyed and made again 1 time under faults, 0 without');
+    expect(v.explanation).toContain('controller bucket-location/0 deleted storage.example/buckets/1 at t=0.083 s, the only resource there with its content ({"location":"eu","owner":"<uid of Bucket default/data-0>"}), and controller bucket-location/0 created an alike one (storage.example/buckets/2)');
+    expect(v.explanation).toContain('Decide a replacement on live state');
+    expect(v.evidence).toMatchObject({ object: 'storage.example/buckets/1', replacements: 1, twinReplacements: 0 });
+    // the end state is one bucket, as without faults: only the history shows what was lost
+    expect(run.trace.filter((e) => e.type === 'downstream:request' && e['method'] === 'DELETE').length).toBe(1);
+  });
+
+  it('passes the controller that decides on what the provider holds, under the same fault and across a location change', async () => {
+    expect((await judgeScenario(noExtraDestructiveActions(), conflict, { controllers: [...bucketLocation.controllers], options: cloud })).verdict.ok).toBe(true);
+    const moved: Scenario = { ...conflict, workload: [...conflict.workload, { at: 5_000, type: 'update', kind: 'Bucket', key: 'default/data-0', spec: { location: 'us' } }] };
+    const { verdict, run } = await judgeScenario(noExtraDestructiveActions(), moved, { controllers: [...bucketLocation.controllers], options: cloud });
+    expect(run.trace.filter((e) => e.type === 'downstream:request' && e['method'] === 'DELETE').length).toBe(1);
+    expect(verdict.ok).toBe(true);
+  });
+
+  it('masks name the collection or one resource', async () => {
+    const judge = async (masks: string[]) => (await judgeScenario(noExtraDestructiveActions({ masks }), conflict, { controllers: [...bucketLocation.buggy!.controllers], options: cloud })).verdict.ok;
+    expect(await judge(['storage.example/buckets/*'])).toBe(true);
+    expect(await judge(['storage.example/buckets/1'])).toBe(true);
+    expect(await judge(['storage.example/queues/*', 'Bucket default/*'])).toBe(false);
+  });
+
+  describe('what counts as a replacement', () => {
+    type Change = { op: 'create' | 'delete' | 'remove'; id: string; collection: string; body: Record<string, unknown>; pass?: number };
+    const bucket = (id: string, location: string, owner = 'uid-a') => ({ id, collection: 'buckets', body: { id, owner, location, 'idempotency-key': `k-${id}` } });
+    const base = 'https://storage.example/v1';
+    // each change made by a request of reconcile pass `pass` (1 unless given); removals are out of band
+    const runOf = (history: Change[]) => {
+      const trace: Record<string, unknown>[] = [];
+      let pass = 0;
+      history.forEach((c, i) => {
+        if (c.op === 'remove') return;
+        const p = c.pass ?? 1;
+        if (p !== pass) {
+          if (pass > 0) trace.push({ t: i, type: 'reconcile:end', controller: 'c', replica: 0, key: 'default/a', n: pass, result: 'done' });
+          trace.push({ t: i, type: 'reconcile:start', controller: 'c', replica: 0, key: 'default/a', n: (pass = p) });
+        }
+        const url = c.op === 'create' ? `${base}/buckets` : `${base}/buckets/${c.id}`;
+        trace.push({ t: i, start: i, type: 'downstream:request', seq: i, actor: 'controller:c/0', method: c.op === 'create' ? 'POST' : 'DELETE', url, endpoint: url, status: c.op === 'create' ? 201 : 204, outcome: 'ok', mutating: true, applied: true, responseHeaders: c.op === 'create' ? { location: `${base}/buckets/${c.id}` } : {} });
+      });
+      const services = [{ name: 'storage.example', baseUrl: base, createdCount: 0, resources: [], byOwner: [], history: history.map(({ pass: _p, ...c }) => c) }];
+      return { trace, writes: [{ verb: 'create', kind: 'Bucket', key: 'default/a', uid: 'uid-a' }], downstream: { services } } as unknown as RunRecord;
+    };
+    const counted = (history: Change[]) => {
+      const run = runOf(history);
+      return [...replacements(run, uidAliases(run.writes)).values()].flat().map((r) => `${r.deleted}->${r.recreated}`);
+    };
+
+    it('the only copy deleted and one alike created by the same reconcile (idempotency key and id aside)', () => {
+      expect(counted([{ op: 'create', ...bucket('1', 'eu') }, { op: 'delete', ...bucket('1', 'eu'), pass: 2 }, { op: 'create', ...bucket('2', 'eu'), pass: 2 }])).toEqual(['1->2']);
+    });
+    it('not a task redone: its record removed when it was done, and published again by a later pass', () => {
+      expect(counted([{ op: 'create', ...bucket('1', 'eu') }, { op: 'delete', ...bucket('1', 'eu'), pass: 2 }, { op: 'create', ...bucket('2', 'eu'), pass: 3 }])).toEqual([]);
+    });
+    it('not a duplicate cleaned up: another copy alike was still there', () => {
+      expect(counted([{ op: 'create', ...bucket('1', 'eu') }, { op: 'create', ...bucket('2', 'eu') }, { op: 'delete', ...bucket('2', 'eu') }])).toEqual([]);
+      expect(counted([{ op: 'create', ...bucket('1', 'eu') }, { op: 'create', ...bucket('2', 'eu') }, { op: 'delete', ...bucket('1', 'eu') }, { op: 'create', ...bucket('3', 'eu') }])).toEqual([]);
+    });
+    it('not a resource replaced by a different one, nor one removed out of band (drift) and made again', () => {
+      expect(counted([{ op: 'create', ...bucket('1', 'eu') }, { op: 'delete', ...bucket('1', 'eu') }, { op: 'create', ...bucket('2', 'us') }])).toEqual([]);
+      expect(counted([{ op: 'create', ...bucket('1', 'eu') }, { op: 'remove', ...bucket('1', 'eu') }, { op: 'create', ...bucket('2', 'eu') }])).toEqual([]);
+    });
+    it('not another owner’s resource alike apart from the owner', () => {
+      expect(counted([{ op: 'create', ...bucket('1', 'eu') }, { op: 'delete', ...bucket('1', 'eu') }, { op: 'create', ...bucket('2', 'eu', 'uid-b') }])).toEqual([]);
+    });
   });
 });
