@@ -7,7 +7,7 @@ import { timelineOf, type TimelineWrite } from './_internals/timeline.js';
 import { aliasUids, uidAliases } from './_internals/normalize.js';
 import { groupBy } from './_internals/windows.js';
 import { fmtLearned } from './_internals/masks.js';
-import { replacements, type Replacement } from './_internals/replacements.js';
+import { replacements, transientContents, type Replacement } from './_internals/replacements.js';
 
 /** Options of {@link noExtraDestructiveActions}. @public */
 export interface NoExtraDestructiveActionsOptions {
@@ -225,7 +225,10 @@ export const noExtraDestructiveActions = defineProperty<NoExtraDestructiveAction
     }
     // external resources destroyed and made again
     const theirsReplaced = replacements(twin, uidAliases(twin.writes));
+    // what the fault-free run only ever made and removed within one reconcile (a lock row) holds nothing to lose
+    const transient = transientContents(twin, uidAliases(twin.writes));
     for (const [content, all] of replacements(run, uidAliases(run.writes))) {
+      if (transient.has(content)) continue;
       const base = theirsReplaced.get(content)?.length ?? 0;
       // a replacement decided on reads that all went to the API server is another legal path (a key rotated because the Secret that should hold it was never written), not a wrong view
       const list = all.filter((x) => x.deleteRequest === undefined || !onLiveView(run, x.deleteRequest));

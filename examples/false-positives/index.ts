@@ -54,6 +54,7 @@ import { releasePipeline } from './release-pipeline.js';
 import { reportRender } from './report-render.js';
 import { routeResolver } from './route-resolver.js';
 import { sandboxTtl } from './sandbox-ttl.js';
+import { schemaMigrations } from './schema-migrations.js';
 import { secretCopier } from './secret-copier.js';
 import { serviceLb } from './service-lb.js';
 import { shardedWorkers } from './sharded-workers.js';
@@ -112,6 +113,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   reportRender,
   routeResolver,
   sandboxTtl,
+  schemaMigrations,
   secretCopier,
   serviceLb,
   shardedWorkers,

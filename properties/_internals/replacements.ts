@@ -14,53 +14,108 @@ export interface Replacement {
   createRequest: TimelineRequest | undefined;
 }
 
+/** One external resource's life: its content, and the reconciles that created and deleted it. */
+interface Life {
+  service: string;
+  baseUrl: string;
+  collection: string;
+  id: string;
+  content: string;
+  created: TimelineRequest | undefined;
+  /** undefined while it lives (or when removed out of band: `removed`). */
+  deleted: TimelineRequest | undefined;
+  removed: boolean;
+}
+
+const sameReconcile = (a: TimelineRequest | undefined, b: TimelineRequest | undefined): boolean => {
+  const x = a?.reconcile;
+  const y = b?.reconcile;
+  return x !== undefined && y !== undefined && x.actor === y.actor && x.startIndex === y.startIndex;
+};
+
 /**
- * External resources destroyed and made again, per resource: a DELETE of the only live resource
- * of a fake service that has its content (its body as created, apart from id, idempotency keys
- * and times; uids named by the creation order of their objects), followed in the same reconcile
- * by a create of one alike: the reconcile judged a resource wrong and replaced it with one just
- * like it. A bucket deleted and created again converges to the same end state, but what it held
- * is gone. Deleting one of two alike copies (a duplicate cleaned up) is not one, nor is a
- * resource replaced by a different one (a new location), nor a removal by drift, nor a task's
- * record removed when it was done and published again by a later pass that redoes the task (its
- * status write failed).
+ * Every external resource of the run's fake services, with its content (its body as created,
+ * apart from id, idempotency keys and times, uids named by their objects; prefixed by
+ * `service/collection`) and the requests that created and deleted it, walking the history in order.
  */
-export function replacements(run: RunRecord, aliases: ReadonlyMap<string, string>): Map<string, Replacement[]> {
-  const out = new Map<string, Replacement[]>();
+function lives(run: RunRecord, aliases: ReadonlyMap<string, string>, visit: (life: Life, op: 'create' | 'delete' | 'remove', alive: ReadonlyMap<string, Life>) => void): void {
   const services = readDownstream(run.downstream);
-  if (services.every((s) => s.history.length === 0)) return out;
+  if (services.every((s) => s.history.length === 0)) return;
   const requests = timelineOf(run).requests;
   const succeeded = (r: TimelineRequest) => r.applied === true || (r.status >= 200 && r.status < 300);
   for (const s of services) {
-    const live = new Map<string, string>(); // `collection id` → content
-    const destroyed = new Map<string, { id: string; collection: string }>(); // content → the last one deleted while none alike was left
+    const alive = new Map<string, Life>(); // `collection id` → life
+    const url = (collection: string, id: string) => `${s.baseUrl}/${encodeURIComponent(collection)}/${encodeURIComponent(id)}`;
     for (const c of s.history) {
       const at = `${c.collection}\u0000${c.id}`;
       if (c.op === 'create') {
-        const content = `${s.name}/${c.collection} ${aliasUids(alike(c.body, ''), aliases)}`;
-        live.set(at, content);
-        const gone = destroyed.get(content);
-        if (gone === undefined) continue;
-        destroyed.delete(content);
-        const url = (id: string) => `${s.baseUrl}/${encodeURIComponent(c.collection)}/${encodeURIComponent(id)}`;
-        const deleteRequest = requests.find((r) => r.method === 'DELETE' && r.url.split('?')[0] === url(gone.id) && succeeded(r));
-        const createRequest = requests.find((r) => r.method === 'POST' && succeeded(r) && r.headers?.['location'] === url(c.id));
-        // one decision: the reconcile that deleted it made it again (a pass that finishes a task by removing its record, and a later pass that redoes the task, are two)
-        const d = deleteRequest?.reconcile;
-        const m = createRequest?.reconcile;
-        if (d === undefined || m === undefined || d.actor !== m.actor || d.startIndex !== m.startIndex) continue;
-        const list = out.get(content) ?? [];
-        list.push({ where: `${s.name}/${c.collection}`, deleted: gone.id, recreated: c.id, deleteRequest, createRequest });
-        out.set(content, list);
+        const u = url(c.collection, c.id);
+        const life: Life = { service: s.name, baseUrl: s.baseUrl, collection: c.collection, id: c.id, content: `${s.name}/${c.collection} ${aliasUids(alike(c.body, ''), aliases)}`, created: requests.find((r) => r.method === 'POST' && succeeded(r) && r.headers?.['location'] === u), deleted: undefined, removed: false };
+        alive.set(at, life);
+        visit(life, 'create', alive);
         continue;
       }
-      const content = live.get(at);
-      live.delete(at);
-      if (content === undefined || c.op === 'remove') continue;
-      let alikeLeft = false;
-      for (const v of live.values()) if (v === content) alikeLeft = true;
-      if (!alikeLeft) destroyed.set(content, { id: c.id, collection: c.collection });
+      const life = alive.get(at);
+      if (life === undefined) continue;
+      alive.delete(at);
+      if (c.op === 'remove') life.removed = true;
+      else {
+        const u = url(c.collection, c.id);
+        life.deleted = requests.find((r) => r.method === 'DELETE' && r.url.split('?')[0] === u && succeeded(r) && r.index > (life.created?.index ?? -1));
+      }
+      visit(life, c.op, alive);
     }
   }
+}
+
+/**
+ * Contents of transient resources: every resource of that content the run made was deleted by
+ * the reconcile that created it (a lock row taken and released around a task, a scratch upload).
+ * Read from the fault-free run: one made again after a crash left it behind destroys nothing.
+ */
+export function transientContents(run: RunRecord, aliases: ReadonlyMap<string, string>): Set<string> {
+  const durable = new Set<string>();
+  const seen = new Set<string>();
+  const all: Life[] = [];
+  lives(run, aliases, (life, op) => {
+    if (op === 'create') all.push(life);
+  });
+  for (const l of all) {
+    seen.add(l.content);
+    if (l.removed || l.deleted === undefined || !sameReconcile(l.created, l.deleted)) durable.add(l.content);
+  }
+  return new Set([...seen].filter((c) => !durable.has(c)));
+}
+
+/**
+ * External resources destroyed and made again, per content: a DELETE of the only live resource
+ * of a fake service that has its content, followed in the same reconcile by a create of one
+ * alike: the reconcile judged a resource wrong and replaced it with one just like it. A bucket
+ * deleted and created again converges to the same end state, but what it held is gone. Not one:
+ * deleting one of two alike copies (a duplicate cleaned up), a resource replaced by a different
+ * one (a new location), a removal by drift, a resource the deleting reconcile had made itself (a
+ * lock taken and released per task, then taken again for the next), and a task's record removed
+ * when it was done and published again by a later pass that redoes the task (its status write
+ * failed).
+ */
+export function replacements(run: RunRecord, aliases: ReadonlyMap<string, string>): Map<string, Replacement[]> {
+  const out = new Map<string, Replacement[]>();
+  const destroyed = new Map<string, Life>(); // content → the last one deleted while none alike was left
+  lives(run, aliases, (life, op, alive) => {
+    if (op === 'remove') return;
+    if (op === 'delete') {
+      for (const other of alive.values()) if (other.content === life.content) return;
+      destroyed.set(life.content, life);
+      return;
+    }
+    const gone = destroyed.get(life.content);
+    if (gone === undefined) return;
+    destroyed.delete(life.content);
+    // one decision: the reconcile that deleted it made it again, and it had not made the one it deleted
+    if (!sameReconcile(gone.deleted, life.created) || sameReconcile(gone.created, gone.deleted)) return;
+    const list = out.get(life.content) ?? [];
+    list.push({ where: `${life.service}/${life.collection}`, deleted: gone.id, recreated: life.id, deleteRequest: gone.deleted, createRequest: life.created });
+    out.set(life.content, list);
+  });
   return out;
 }

@@ -153,3 +153,19 @@ describe('cert-chain: a CertificateRequest deleted and made again under its name
     expect(await judgeCase('cert-chain', falsePositiveCorpus.find((x) => x.name === 'cert-chain')!.controllers, remade)).toBe('passed');
   });
 });
+
+describe('schema-migrations: a lock row taken and released per migration', () => {
+  // the first spec change's notification lost: one pass applies 002 and 003, taking and releasing
+  // the advisory lock row twice (the fault-free run took it once per pass); the second lock is
+  // alike the first, which no-extra-destructive-actions first counted as a bucket destroyed and made again
+  const twoInOnePass: Scenario = {"seed":1,"controllers":[{"name":"schema-migrations"}],"initialObjects":[],"workload":[{"at":0,"type":"create","object":{"kind":"Schema","metadata":{"name":"orders-0","namespace":"default"},"spec":{"versions":["001"]}}},{"at":5000,"kind":"Schema","key":"default/orders-0","type":"update","spec":{"versions":["001","002"]}},{"at":5001,"kind":"Schema","key":"default/orders-0","type":"update","spec":{"versions":["001","002","003"]}}],"faults":{"events":[{"kind":"event-loss","nth":0}],"background":[]},"options":{"faultWindowMs":30000,"settleMs":30000}};
+  // a crash right after the lock was taken: the next pass takes the lock over (deletes it, takes a new one)
+  const lockLeftByCrash: Scenario = {"seed":1,"controllers":[{"name":"schema-migrations"}],"initialObjects":[],"workload":[{"at":0,"type":"create","object":{"kind":"Schema","metadata":{"name":"orders-0","namespace":"default"},"spec":{"versions":["001"]}}}],"faults":{"events":[{"kind":"crash-restart","nth":2,"params":{"point":"after-fetch"}}],"background":[]},"options":{"faultWindowMs":30000,"settleMs":30000}};
+  const controllers = falsePositiveCorpus.find((x) => x.name === 'schema-migrations')!.controllers;
+  it('a lock taken and released again by the reconcile that took it is no replacement', { timeout: 60_000 }, async () => {
+    expect(await judgeCase('schema-migrations', controllers, twoInOnePass)).toBe('passed');
+  });
+  it('a resource the fault-free run only ever made and removed within one reconcile holds nothing to lose (a lock taken over after a crash)', { timeout: 60_000 }, async () => {
+    expect(await judgeCase('schema-migrations', controllers, lockLeftByCrash)).toBe('passed');
+  });
+});

@@ -13,7 +13,7 @@ import type { ControllerDefinition, RunRecord, Scenario } from '../../src/index.
 import { TENANT, tenantControllerCachedRead } from '../../examples/false-positives/namespace-provisioner.js';
 import { WORKER_POOL, workerPool } from '../../examples/false-positives/worker-pool.js';
 import { bucketLocation } from '../../examples/false-positives/bucket-location.js';
-import { replacements } from '../../properties/_internals/replacements.js';
+import { replacements, transientContents } from '../../properties/_internals/replacements.js';
 
 // the second watch delivery of the run is the new Pod's ADDED event: the cache misses the Pod until the settle relist
 const dropPodAdded = { events: [{ kind: 'watch-event-loss', nth: 1 }], background: [] };
@@ -228,8 +228,8 @@ describe('noExtraDestructiveActions on external resources (a resource destroyed 
           if (pass > 0) trace.push({ t: i, type: 'reconcile:end', controller: 'c', replica: 0, key: 'default/a', n: pass, result: 'done' });
           trace.push({ t: i, type: 'reconcile:start', controller: 'c', replica: 0, key: 'default/a', n: (pass = p) });
         }
-        const url = c.op === 'create' ? `${base}/buckets` : `${base}/buckets/${c.id}`;
-        trace.push({ t: i, start: i, type: 'downstream:request', seq: i, actor: 'controller:c/0', method: c.op === 'create' ? 'POST' : 'DELETE', url, endpoint: url, status: c.op === 'create' ? 201 : 204, outcome: 'ok', mutating: true, applied: true, responseHeaders: c.op === 'create' ? { location: `${base}/buckets/${c.id}` } : {} });
+        const url = c.op === 'create' ? `${base}/${c.collection}` : `${base}/${c.collection}/${c.id}`;
+        trace.push({ t: i, start: i, type: 'downstream:request', seq: i, actor: 'controller:c/0', method: c.op === 'create' ? 'POST' : 'DELETE', url, endpoint: url, status: c.op === 'create' ? 201 : 204, outcome: 'ok', mutating: true, applied: true, responseHeaders: c.op === 'create' ? { location: `${base}/${c.collection}/${c.id}` } : {} });
       });
       const services = [{ name: 'storage.example', baseUrl: base, createdCount: 0, resources: [], byOwner: [], history: history.map(({ pass: _p, ...c }) => c) }];
       return { trace, writes: [{ verb: 'create', kind: 'Bucket', key: 'default/a', uid: 'uid-a' }], downstream: { services } } as unknown as RunRecord;
@@ -252,6 +252,19 @@ describe('noExtraDestructiveActions on external resources (a resource destroyed 
     it('not a resource replaced by a different one, nor one removed out of band (drift) and made again', () => {
       expect(counted([{ op: 'create', ...bucket('1', 'eu') }, { op: 'delete', ...bucket('1', 'eu') }, { op: 'create', ...bucket('2', 'us') }])).toEqual([]);
       expect(counted([{ op: 'create', ...bucket('1', 'eu') }, { op: 'remove', ...bucket('1', 'eu') }, { op: 'create', ...bucket('2', 'eu') }])).toEqual([]);
+    });
+    it('not a resource the deleting reconcile had made itself (a lock taken and released per task, then taken again)', () => {
+      const lock = (id: string) => ({ id, collection: 'locks', body: { id, owner: 'uid-a', name: 'schema' } });
+      expect(counted([{ op: 'create', ...lock('1'), pass: 2 }, { op: 'delete', ...lock('1'), pass: 2 }, { op: 'create', ...lock('2'), pass: 2 }, { op: 'delete', ...lock('2'), pass: 2 }])).toEqual([]);
+      // left behind by a crashed pass, taken over by the next: a replacement (judged against the fault-free run's transients, below)
+      expect(counted([{ op: 'create', ...lock('1'), pass: 1 }, { op: 'delete', ...lock('1'), pass: 2 }, { op: 'create', ...lock('2'), pass: 2 }])).toEqual(['1->2']);
+    });
+    it('transient contents: every resource alike was deleted by the reconcile that made it', () => {
+      const lock = (id: string) => ({ id, collection: 'locks', body: { id, owner: 'uid-a', name: 'schema' } });
+      const run = runOf([{ op: 'create', ...lock('1'), pass: 1 }, { op: 'create', ...bucket('2', 'eu'), pass: 1 }, { op: 'delete', ...lock('1'), pass: 1 }, { op: 'create', ...lock('3'), pass: 2 }, { op: 'delete', ...lock('3'), pass: 2 }]);
+      expect([...transientContents(run, uidAliases(run.writes))]).toEqual(['storage.example/locks {"name":"schema","owner":"<uid of Bucket default/a>"}']);
+      const kept = runOf([{ op: 'create', ...lock('1'), pass: 1 }, { op: 'delete', ...lock('1'), pass: 1 }, { op: 'create', ...lock('3'), pass: 2 }]);
+      expect([...transientContents(kept, uidAliases(kept.writes))]).toEqual([]);
     });
     it('not another owner’s resource alike apart from the owner', () => {
       expect(counted([{ op: 'create', ...bucket('1', 'eu') }, { op: 'delete', ...bucket('1', 'eu') }, { op: 'create', ...bucket('2', 'eu', 'uid-b') }])).toEqual([]);
