@@ -45,6 +45,7 @@ import { migrationRunner } from './migration-runner.js';
 import { namespaceProvisioner } from './namespace-provisioner.js';
 import { nodeDrainer } from './node-drainer.js';
 import { ordinalMembers } from './ordinal-members.js';
+import { payoutTransfer } from './payout-transfer.js';
 import { previewEnv } from './preview-env.js';
 import { probeShardsCase } from './probe-shards.js';
 import { provisionerHandoff } from './provisioner-handoff.js';
@@ -104,6 +105,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   namespaceProvisioner,
   nodeDrainer,
   ordinalMembers,
+  payoutTransfer,
   previewEnv,
   probeShardsCase,
   provisionerHandoff,

@@ -184,6 +184,60 @@ export interface SlowPoint {
   keyUntil?: number;
   /** A hosted program (its decisions are its changing writes, see {@link slowPoints}). */
   hosted?: boolean;
+  /**
+   * When the user deleted the reconciled object more than {@link BUSY_MAX_MS} after the decision
+   * began (at most {@link OVERTAKEN_MAX_MS}): the key alone is held until just past that deletion,
+   * so the controller never acts on the object's life (see {@link overtakenPoints}).
+   */
+  deletedAt?: number;
+}
+
+/**
+ * How long after a decision began the user's deletion of the very object it reconciled may
+ * overtake it (virtual ms): a key whose notification was lost waits until the next relist or
+ * event, and a real informer relists after minutes. Bounded by the default fault window.
+ */
+export const OVERTAKEN_MAX_MS = 30_000;
+
+/** At most this many {@link overtakenPoints} per run. */
+const OVERTAKEN_MAX_POINTS = 4;
+
+/**
+ * Decisions a deletion of their own object overtakes from afar: a changing reconcile of a
+ * (non-hosted) controller whose reconciled object the user deleted more than {@link BUSY_MAX_MS}
+ * and at most {@link OVERTAKEN_MAX_MS} after it began, one per object life (the first). Held
+ * there, the key waits until just past the deletion and the controller never acts on that life
+ * of the object. Why a history a healthy control plane produces: as for {@link slowPoints},
+ * nothing bounds how long a key waits, and a notification lost on its way to the informer is
+ * repaired only by the next event of the object or a relist. What it may hide: only the outcome of
+ * acting on an object the user deleted (a payout sent before its request was withdrawn, found by
+ * the corpus case payout-transfer: its ADDED event lost, the Payout was deleted 13.8 s later
+ * unseen, and the fault-free run had paid it). Used as the slow points are: whole objects that end
+ * exactly as in such a run, never a mask.
+ * @internal
+ */
+export function overtakenPoints(run: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined): SlowPoint[] {
+  const defOf = new Map((defs ?? []).filter((d) => d.process === undefined).map((d) => [d.name, d]));
+  if (defOf.size === 0) return [];
+  const deletedAt = new Map<string, number[]>();
+  for (const e of run.trace) {
+    if (e.t >= run.timing.tailStart) break;
+    if (e.type !== 'store:write' || e['actor'] !== 'user' || e['verb'] !== 'delete' || e['error'] !== undefined || e['noop'] === true) continue;
+    const id = `${String(e['kind'])} ${String(e['key'])}`;
+    deletedAt.set(id, [...(deletedAt.get(id) ?? []), e.t]);
+  }
+  if (deletedAt.size === 0) return [];
+  const out: SlowPoint[] = [];
+  const done = new Set<string>();
+  for (const c of changingReconciles(run.trace, new Set(defOf.keys()), run.timing.tailStart)) {
+    const id = `${defOf.get(c.controller)!.for} ${c.key}`;
+    const d = deletedAt.get(id)?.find((t) => t > c.start);
+    if (d === undefined || d - c.start <= BUSY_MAX_MS || d - c.start > OVERTAKEN_MAX_MS || done.has(`${c.controller} ${id} ${d}`)) continue;
+    done.add(`${c.controller} ${id} ${d}`);
+    out.push({ controller: c.controller, at: c.start, key: c.key, deletedAt: d });
+    if (out.length >= OVERTAKEN_MAX_POINTS) break;
+  }
+  return out;
 }
 
 /**
@@ -386,9 +440,11 @@ export function slowVariations(run: Pick<RunRecord, 'trace' | 'timing'>, defs: r
     const { key, keyUntil } = p;
     return key === undefined || keyUntil === undefined ? [] : [{ seed: 1000 + i, jitterMs: 0, shuffleLists: false, slow: { controller: p.controller, at: p.at, ms: keyUntil - Math.max(0, p.at - 1), key } }];
   });
+  // a decision its own object's deletion overtook from afar: the key waits until just past it
+  const overtaken = overtakenPoints(run, defs).map((p, i): BenignVariation => ({ seed: 2000 + i, jitterMs: 0, shuffleLists: false, slow: { controller: p.controller, at: p.at, ms: p.deletedAt! + 1 - Math.max(0, p.at - 1), key: p.key! } }));
   // the user changed an existing object before the quiet tail: the controller may have seen it late
   const changed = run.trace.some((e) => e.t < run.timing.tailStart && e.type === 'store:write' && e['actor'] === 'user' && e['error'] === undefined && e['noop'] !== true && (e['verb'] === 'update' || e['verb'] === 'patch' || e['verb'] === 'apply'));
-  return [...whole, ...alone, ...(changed ? [LATE_VARIATION] : [])];
+  return [...whole, ...alone, ...overtaken, ...(changed ? [LATE_VARIATION] : [])];
 }
 
 /** At most this many phase variations per run (one per distinct phase a faulty run's program started at). */

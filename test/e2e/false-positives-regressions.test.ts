@@ -169,3 +169,13 @@ describe('schema-migrations: a lock row taken and released per migration', () =>
     expect(await judgeCase('schema-migrations', controllers, lockLeftByCrash)).toBe('passed');
   });
 });
+
+describe('payout-transfer: a Payout deleted before its controller ever saw it', () => {
+  // hunt seed 2 run 63 (same-end-state): the Payout's ADDED event was lost and the user deleted it
+  // 12 s later unseen; the fault-free run had paid it, this one never did. A fault-free run whose
+  // controller's key waited past the deletion ends the same way (overtakenPoints).
+  const unseen: Scenario = {"seed": 2147483645, "controllers": [{"name": "payout"}], "initialObjects": [], "workload": [{"at": 1800, "type": "create", "object": {"kind": "Payout", "metadata": {"name": "p-0", "namespace": "default"}, "spec": {"amount": 100, "account": "acct-1"}}}, {"at": 13800, "kind": "Payout", "key": "default/p-0", "type": "delete"}], "faults": {"events": [{"kind": "coalescing", "nth": 13, "params": {"ms": 3981}}, {"kind": "reordering", "nth": 15, "params": {"holdMs": 2842}}], "background": [{"kind": "event-loss", "rate": 0.49}, {"kind": "stale-snapshot", "rate": 0.02, "params": {"lagMs": 3732}}, {"kind": "flaky-downstream", "rate": 0.17, "params": {"fail": "status", "status": 500}}, {"kind": "coalescing", "rate": 0.18, "params": {"ms": 2383}}]}};
+  it('ends as a fault-free run whose key waited past the deletion: passes', { timeout: 60_000 }, async () => {
+    expect(await judgeCase('payout-transfer', falsePositiveCorpus.find((x) => x.name === 'payout-transfer')!.controllers, unseen)).toBe('passed');
+  });
+});

@@ -7,7 +7,8 @@ import { defineController, job, podLifecycle, type Scenario } from '../../src/in
 import { ScenarioRunner } from '../../src/harness/scenario-runner.js';
 import { cronRunnerController } from '../../examples/client-node/steadystate.js';
 import type { TraceEntry } from '../../src/sim/trace.js';
-import { BENIGN_VARIATIONS, SLOW_HOLDS_MS, phaseVariations, slowPoints, slowVariations, twinScenario } from '../../src/harness/twin.js';
+import { BENIGN_VARIATIONS, SLOW_HOLDS_MS, overtakenPoints, phaseVariations, slowPoints, slowVariations, twinScenario } from '../../src/harness/twin.js';
+import { payoutController } from '../../examples/false-positives/payout-transfer.js';
 import { allFaults } from '../../faults/index.js';
 import { expectFailure, judgeScenario } from '../helpers/property-laws.js';
 
@@ -235,5 +236,28 @@ describe('slow points of a controller that decides by the clock: contended keys 
     const trace = [...reconcile(100, 1, 'default/a'), userUpdate(800, 'default/a'), ...reconcile(1_500, 2, 'default/b')];
     expect(slowPoints({ trace, timing }, [sync])[0]).toEqual({ controller: 'dns', at: 100 });
     expect(slowPoints({ trace: reconcile(100, 1, 'default/a'), timing }, [sync])).toEqual([{ controller: 'dns', at: 100 }]);
+  });
+});
+
+describe('decisions a deletion of their own object overtakes from afar (hand-made traces)', () => {
+  const timing = { faultWindowEnd: 30_000, lastActionAt: 0, settleStart: 30_000, tailStart: 60_000, end: 70_000 };
+  const reconcile = (t: number, key: string, n: number): TraceEntry[] => [
+    { t, type: 'reconcile:start', controller: 'payout', replica: 0, key, n } as TraceEntry,
+    { t: t + 20, type: 'store:write', actor: 'controller:payout/0', verb: 'updateStatus', kind: 'Payout', key, changed: ['status.phase'], noop: false } as TraceEntry,
+    { t: t + 20, type: 'reconcile:end', controller: 'payout', replica: 0, key, n, result: 'done' } as TraceEntry,
+  ];
+  const userDelete = (t: number, key: string): TraceEntry => ({ t, type: 'store:write', actor: 'user', verb: 'delete', kind: 'Payout', key, changed: ['.'], noop: false }) as TraceEntry;
+  const points = (trace: TraceEntry[]) => overtakenPoints({ trace, timing }, [payoutController]);
+
+  it('a changing reconcile whose own object the user deleted 10 to 30 s later: its key is held until just past the deletion', () => {
+    expect(points([...reconcile(100, 'default/p-0', 1), userDelete(13_900, 'default/p-0')])).toEqual([{ controller: 'payout', at: 100, key: 'default/p-0', deletedAt: 13_900 }]);
+    const [v] = slowVariations({ trace: [...reconcile(100, 'default/p-0', 1), userDelete(13_900, 'default/p-0')], timing }, [payoutController]).filter((x) => x.slow?.key !== undefined);
+    expect(v?.slow).toEqual({ controller: 'payout', at: 100, ms: 13_900 + 1 - 99, key: 'default/p-0' });
+  });
+
+  it('not a deletion within 10 s (the slow holds cover it), nor one more than 30 s later, nor another object\'s', () => {
+    expect(points([...reconcile(100, 'default/p-0', 1), userDelete(5_000, 'default/p-0')])).toEqual([]);
+    expect(points([...reconcile(100, 'default/p-0', 1), userDelete(40_000, 'default/p-0')])).toEqual([]);
+    expect(points([...reconcile(100, 'default/p-0', 1), userDelete(13_900, 'default/p-1')])).toEqual([]);
   });
 });
