@@ -45,6 +45,7 @@ import { migrationRunner } from './migration-runner.js';
 import { namespaceProvisioner } from './namespace-provisioner.js';
 import { nodeDrainer } from './node-drainer.js';
 import { ordinalMembers } from './ordinal-members.js';
+import { pausedWave } from './paused-wave.js';
 import { payoutTransfer } from './payout-transfer.js';
 import { previewEnv } from './preview-env.js';
 import { probeShardsCase } from './probe-shards.js';
@@ -105,6 +106,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   namespaceProvisioner,
   nodeDrainer,
   ordinalMembers,
+  pausedWave,
   payoutTransfer,
   previewEnv,
   probeShardsCase,
