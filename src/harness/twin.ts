@@ -185,16 +185,15 @@ export interface SlowPoint {
   /** A hosted program (its decisions are its changing writes, see {@link slowPoints}). */
   hosted?: boolean;
   /**
-   * When the user deleted the reconciled object more than {@link BUSY_MAX_MS} after the decision
-   * began (at most {@link OVERTAKEN_MAX_MS}): the key alone is held until just past that deletion,
-   * so the controller never acts on the object's life (see {@link overtakenPoints}).
+   * When a user's action made the decision moot, more than {@link BUSY_MAX_MS} after it began (at
+   * most {@link OVERTAKEN_MAX_MS}): the key alone is held until just past it (see {@link overtakenPoints}).
    */
-  deletedAt?: number;
+  overtakenAt?: number;
 }
 
 /**
- * How long after a decision began the user's deletion of the very object it reconciled may
- * overtake it (virtual ms): a key whose notification was lost waits until the next relist or
+ * How long after a decision began a user's action may overtake it (virtual ms, see
+ * {@link overtakenPoints}): a key whose notification was lost waits until the next relist or
  * event, and a real informer relists after minutes. Bounded by the default fault window.
  */
 export const OVERTAKEN_MAX_MS = 30_000;
@@ -203,38 +202,54 @@ export const OVERTAKEN_MAX_MS = 30_000;
 const OVERTAKEN_MAX_POINTS = 4;
 
 /**
- * Decisions a deletion of their own object overtakes from afar: a changing reconcile of a
- * (non-hosted) controller whose reconciled object the user deleted more than {@link BUSY_MAX_MS}
- * and at most {@link OVERTAKEN_MAX_MS} after it began, one per object life (the first). Held
- * there, the key waits until just past the deletion and the controller never acts on that life
- * of the object. Why a history a healthy control plane produces: as for {@link slowPoints},
- * nothing bounds how long a key waits, and a notification lost on its way to the informer is
- * repaired only by the next event of the object or a relist. What it may hide: only the outcome of
- * acting on an object the user deleted (a payout sent before its request was withdrawn, found by
- * the corpus case payout-transfer: its ADDED event lost, the Payout was deleted 13.8 s later
- * unseen, and the fault-free run had paid it). Used as the slow points are: whole objects that end
+ * Decisions a user's action overtakes from afar: a key's first changing reconcile of a
+ * (non-hosted) controller whose first moot-making action came more than {@link BUSY_MAX_MS} and at
+ * most {@link OVERTAKEN_MAX_MS} after it began: the user's deletion of the very object it
+ * reconciled, or a user's change of an object of a kind the controller reads without owning (a
+ * pool it allocates from). Only first decisions: holding a later one for that long would also
+ * accept what the controller failed to undo in time (a Machine a cascading pool still held when the
+ * user deleted it, machine-pool's cascading twin, which the 10 s slow holds keep caught); the
+ * longer bound is for a controller that never acted on the object at all. Held there, the key waits until just past that action: the
+ * controller never acts on the deleted object's life, or decides on the changed input. Why a
+ * history a healthy control plane produces: as for {@link slowPoints}, nothing bounds how long a
+ * key waits, and a notification lost on its way to the informer is repaired only by the next event
+ * of the object or a relist, which a real informer makes after minutes. What it may hide: only the
+ * outcome of deciding before or after that action (found by the corpus: payout-transfer, a Payout
+ * whose ADDED event was lost and which the user deleted 13.8 s later unseen, where the fault-free
+ * run had paid it; slot-allocator, a claim first seen after the user shrank its pool 24 s later,
+ * which the fault-free run had bound before). Used as the slow points are: whole objects that end
  * exactly as in such a run, never a mask.
  * @internal
  */
 export function overtakenPoints(run: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined): SlowPoint[] {
   const defOf = new Map((defs ?? []).filter((d) => d.process === undefined).map((d) => [d.name, d]));
   if (defOf.size === 0) return [];
+  // the user's deletions per object, and changes per kind
   const deletedAt = new Map<string, number[]>();
+  const changedAt = new Map<string, number[]>();
+  const note = (m: Map<string, number[]>, id: string, t: number) => m.set(id, [...(m.get(id) ?? []), t]);
   for (const e of run.trace) {
     if (e.t >= run.timing.tailStart) break;
-    if (e.type !== 'store:write' || e['actor'] !== 'user' || e['verb'] !== 'delete' || e['error'] !== undefined || e['noop'] === true) continue;
-    const id = `${String(e['kind'])} ${String(e['key'])}`;
-    deletedAt.set(id, [...(deletedAt.get(id) ?? []), e.t]);
+    if (e.type !== 'store:write' || e['actor'] !== 'user' || e['error'] !== undefined || e['noop'] === true) continue;
+    if (e['verb'] === 'delete') note(deletedAt, `${String(e['kind'])} ${String(e['key'])}`, e.t);
+    else if (e['verb'] === 'update' || e['verb'] === 'patch' || e['verb'] === 'apply') note(changedAt, String(e['kind']), e.t);
   }
-  if (deletedAt.size === 0) return [];
+  if (deletedAt.size === 0 && changedAt.size === 0) return [];
   const out: SlowPoint[] = [];
   const done = new Set<string>();
+  const far = (start: number) => (t: number) => t - start > BUSY_MAX_MS && t - start <= OVERTAKEN_MAX_MS;
+  const decided = new Set<string>();
   for (const c of changingReconciles(run.trace, new Set(defOf.keys()), run.timing.tailStart)) {
-    const id = `${defOf.get(c.controller)!.for} ${c.key}`;
-    const d = deletedAt.get(id)?.find((t) => t > c.start);
-    if (d === undefined || d - c.start <= BUSY_MAX_MS || d - c.start > OVERTAKEN_MAX_MS || done.has(`${c.controller} ${id} ${d}`)) continue;
-    done.add(`${c.controller} ${id} ${d}`);
-    out.push({ controller: c.controller, at: c.start, key: c.key, deletedAt: d });
+    // only a key's first decision: the controller never acted on it before the action (a later one held would undo what it had acted on, as no lost notification does)
+    if (decided.has(`${c.controller} ${c.key}`)) continue;
+    decided.add(`${c.controller} ${c.key}`);
+    const def = defOf.get(c.controller)!;
+    const moot = [...(deletedAt.get(`${def.for} ${c.key}`) ?? []).filter((t) => t > c.start), ...[...changedAt].filter(([kind]) => readsOnly(def, kind)).flatMap(([, ts]) => ts.filter((t) => t > c.start))];
+    let first: number | undefined;
+    for (const t of moot) if (first === undefined || t < first) first = t;
+    if (first === undefined || !far(c.start)(first) || done.has(`${c.controller} ${c.key} ${first}`)) continue;
+    done.add(`${c.controller} ${c.key} ${first}`);
+    out.push({ controller: c.controller, at: c.start, key: c.key, overtakenAt: first });
     if (out.length >= OVERTAKEN_MAX_POINTS) break;
   }
   return out;
@@ -440,8 +455,8 @@ export function slowVariations(run: Pick<RunRecord, 'trace' | 'timing'>, defs: r
     const { key, keyUntil } = p;
     return key === undefined || keyUntil === undefined ? [] : [{ seed: 1000 + i, jitterMs: 0, shuffleLists: false, slow: { controller: p.controller, at: p.at, ms: keyUntil - Math.max(0, p.at - 1), key } }];
   });
-  // a decision its own object's deletion overtook from afar: the key waits until just past it
-  const overtaken = overtakenPoints(run, defs).map((p, i): BenignVariation => ({ seed: 2000 + i, jitterMs: 0, shuffleLists: false, slow: { controller: p.controller, at: p.at, ms: p.deletedAt! + 1 - Math.max(0, p.at - 1), key: p.key! } }));
+  // a decision a user's action overtook from afar: the key waits until just past it
+  const overtaken = overtakenPoints(run, defs).map((p, i): BenignVariation => ({ seed: 2000 + i, jitterMs: 0, shuffleLists: false, slow: { controller: p.controller, at: p.at, ms: p.overtakenAt! + 1 - Math.max(0, p.at - 1), key: p.key! } }));
   // the user changed an existing object before the quiet tail: the controller may have seen it late
   const changed = run.trace.some((e) => e.t < run.timing.tailStart && e.type === 'store:write' && e['actor'] === 'user' && e['error'] === undefined && e['noop'] !== true && (e['verb'] === 'update' || e['verb'] === 'patch' || e['verb'] === 'apply'));
   return [...whole, ...alone, ...overtaken, ...(changed ? [LATE_VARIATION] : [])];

@@ -179,3 +179,14 @@ describe('payout-transfer: a Payout deleted before its controller ever saw it', 
     expect(await judgeCase('payout-transfer', falsePositiveCorpus.find((x) => x.name === 'payout-transfer')!.controllers, unseen)).toBe('passed');
   });
 });
+
+describe('slot-allocator: a claim first seen after the user shrank its pool', () => {
+  // hunt seed 57 run 48 (same-end-state): wide-0's ADDED event was lost at 5.4 s, the user shrank
+  // pool-0 to two slots at 29.4 s, and the claim, first seen at the settle relist, asks for slot 2:
+  // Pending, where the fault-free run had bound it at once. A fault-free run whose key waited past
+  // the pool's change ends the same way (overtakenPoints).
+  const seenAfterShrink: Scenario = {"seed": 1891490420, "controllers": [{"name": "slot-allocator"}], "initialObjects": [], "workload": [{"at": 2400, "type": "create", "object": {"kind": "SlotPool", "metadata": {"name": "pool-0", "namespace": "default"}, "spec": {"size": 4}}}, {"at": 5400, "type": "create", "object": {"kind": "SlotClaim", "metadata": {"name": "wide-0", "namespace": "default"}, "spec": {"pool": "pool-0", "slot": 2}}}, {"at": 14400, "kind": "SlotPool", "key": "default/pool-1", "type": "reapply"}, {"at": 21600, "type": "create", "object": {"kind": "SlotClaim", "metadata": {"name": "low-0", "namespace": "default"}, "spec": {"pool": "pool-0", "slot": 0}}}, {"at": 24300, "kind": "SlotPool", "key": "default/pool-1", "type": "patch", "patch": {"metadata": {"labels": {"steadystate.dev/touched": "3"}}}}, {"at": 26400, "type": "create", "object": {"kind": "SlotPool", "metadata": {"name": "pool-1", "namespace": "default"}, "spec": {"size": 4}}}, {"at": 28800, "kind": "SlotPool", "key": "default/pool-1", "type": "delete"}, {"at": 29400, "kind": "SlotPool", "key": "default/pool-0", "type": "update", "spec": {"size": 2}}], "faults": {"events": [{"kind": "watch-event-loss", "nth": 1}, {"kind": "watch-disconnect", "nth": 20, "params": {"how": "close"}}, {"kind": "coalescing", "nth": 13, "params": {"ms": 980}}], "background": [{"kind": "flaky-downstream", "rate": 0.31, "params": {"fail": "status", "status": 500}}, {"kind": "list-order", "rate": 0.49}]}};
+  it('ends as a fault-free run whose key waited past the pool change: passes', { timeout: 60_000 }, async () => {
+    expect(await judgeCase('slot-allocator', falsePositiveCorpus.find((x) => x.name === 'slot-allocator')!.controllers, seenAfterShrink)).toBe('passed');
+  });
+});

@@ -250,9 +250,17 @@ describe('decisions a deletion of their own object overtakes from afar (hand-mad
   const points = (trace: TraceEntry[]) => overtakenPoints({ trace, timing }, [payoutController]);
 
   it('a changing reconcile whose own object the user deleted 10 to 30 s later: its key is held until just past the deletion', () => {
-    expect(points([...reconcile(100, 'default/p-0', 1), userDelete(13_900, 'default/p-0')])).toEqual([{ controller: 'payout', at: 100, key: 'default/p-0', deletedAt: 13_900 }]);
+    expect(points([...reconcile(100, 'default/p-0', 1), userDelete(13_900, 'default/p-0')])).toEqual([{ controller: 'payout', at: 100, key: 'default/p-0', overtakenAt: 13_900 }]);
     const [v] = slowVariations({ trace: [...reconcile(100, 'default/p-0', 1), userDelete(13_900, 'default/p-0')], timing }, [payoutController]).filter((x) => x.slow?.key !== undefined);
     expect(v?.slow).toEqual({ controller: 'payout', at: 100, ms: 13_900 + 1 - 99, key: 'default/p-0' });
+  });
+
+  it('a user\'s change of a kind the controller reads without owning, 10 to 30 s later, overtakes it too', () => {
+    const reads = defineController({ name: 'payout', for: 'Payout', reconcile: async () => undefined });
+    const change = (t: number, kind: string): TraceEntry => ({ t, type: 'store:write', actor: 'user', verb: 'update', kind, key: 'default/x', changed: ['spec.size'], noop: false }) as TraceEntry;
+    expect(overtakenPoints({ trace: [...reconcile(100, 'default/p-0', 1), change(24_000, 'Pool')], timing }, [reads])).toEqual([{ controller: 'payout', at: 100, key: 'default/p-0', overtakenAt: 24_000 }]);
+    // its own kind is no input: a level-triggered controller ends as the latest declaration says
+    expect(overtakenPoints({ trace: [...reconcile(100, 'default/p-0', 1), change(24_000, 'Payout')], timing }, [reads])).toEqual([]);
   });
 
   it('not a deletion within 10 s (the slow holds cover it), nor one more than 30 s later, nor another object\'s', () => {
