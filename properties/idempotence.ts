@@ -39,8 +39,10 @@ export const idempotence = defineProperty<IdempotenceOptions>({
     // what the controller's own schedule did (a Job per time slot) is not re-reconciling an unchanged world
     const scheduled = scheduledWork(tl, tailStart);
     const isScheduled = (x: Parameters<typeof byScheduledWork>[0]) => byScheduledWork(x, scheduled);
-    const tailWrites = tl.writes.filter((w) => w.t >= tailStart && w.actor.startsWith('controller:') && !ignore.has(w.kind));
-    const tailCalls = tl.requests.filter((r) => r.t >= tailStart && r.mutating && r.actor.startsWith('controller:'));
+    // a reconcile already running when the tail began (a renewal its timer started at 59.9 s, writing at 60 s) is no re-reconcile the tail made
+    const begunInTail = (x: { reconcile: { start: number } | undefined }) => x.reconcile === undefined || x.reconcile.start >= tailStart;
+    const tailWrites = tl.writes.filter((w) => w.t >= tailStart && w.actor.startsWith('controller:') && !ignore.has(w.kind) && begunInTail(w));
+    const tailCalls = tl.requests.filter((r) => r.t >= tailStart && r.mutating && r.actor.startsWith('controller:') && begunInTail(r));
     const writes = tailWrites.filter((w) => !isScheduled(w));
     const calls = tailCalls.filter((r) => !isScheduled(r));
     const scheduledStats = tailWrites.length + tailCalls.length > writes.length + calls.length ? { scheduledWrites: tailWrites.length - writes.length, scheduledCalls: tailCalls.length - calls.length } : {};

@@ -1,6 +1,6 @@
 import { defineProperty, type RunRecord, type Verdict } from '../src/harness/property.js';
 import { explanation, fmtList, fmtRequest, fmtTime, letFacts } from '../src/report/explain.js';
-import { alike, ownerFieldOf, ownerGroups, ownerMatches, readDownstream, type OwnerGroup } from './_internals/downstream-state.js';
+import { alike, ownerFieldOf, ownerGroups, ownerMatches, readDownstream, settledDownstream, type OwnerGroup } from './_internals/downstream-state.js';
 import { staleReplay, staleReplayAdvice } from './_internals/replayed.js';
 import { timelineOf, type TimelineRequest } from './_internals/timeline.js';
 import { groupBy } from './_internals/windows.js';
@@ -38,8 +38,9 @@ export const noDuplicateSideEffects = defineProperty<NoDuplicateSideEffectsOptio
   defaults: { maxPerOwner: 1 },
   validate: (o) => (o.ownerField !== undefined && (typeof o.ownerField !== 'string' || o.ownerField === '') ? 'ownerField must be a dotted field path such as "owner"' : !(o.maxPerOwner >= 1) ? `maxPerOwner must be ≥ 1, got ${String(o.maxPerOwner)}` : undefined),
   judge: (run, o): Verdict => {
-    const services = readDownstream(run.downstream);
     const tl = timelineOf(run);
+    // without what a reconcile the end of the run cut short had created (a renewal between issuing the new one and revoking the old)
+    const services = readDownstream(settledDownstream(run, tl.requests));
     const unjudged: string[] = [];
     for (const s of services) {
       const field = ownerFieldOf(run, s, o.ownerField);

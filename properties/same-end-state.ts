@@ -9,6 +9,7 @@ import { compareStates, fmtDifference, leafSides, normalizeState, statefulSetCla
 import { DEFAULT_HISTORY, historyExcess, historyProblem, type HistoryExcess, type HistorySelector } from './_internals/history.js';
 import { firedKinds, healedAt, RECORD_KINDS, skipped, stillStalled, WORLD_CHANGING_FAULTS } from './_internals/skip.js';
 import { timelineOf } from './_internals/timeline.js';
+import { settledDownstream } from './_internals/downstream-state.js';
 
 /** Options of {@link sameEndState}. @public */
 export interface SameEndStateOptions {
@@ -52,7 +53,7 @@ const tallies = new WeakMap<object, MaskTally>();
 
 function stateOf(r: RunRecord, o: SameEndStateOptions, tally?: MaskTally) {
   const norm: NormalizeOptions = { ignoreKinds: o.ignoreKinds, history: o.history, masks: o.masks, timestamps: o.normalizeTimestamps, downstream: o.downstream, uidAliases: uidAliases(r.writes), statefulSetClaims: statefulSetClaims(r.writes), ...(tally ? { tally } : {}) };
-  return normalizeState(r.settledObjects, r.downstream, norm);
+  return normalizeState(r.settledObjects, settledDownstream(r, timelineOf(r).requests), norm);
 }
 
 /**

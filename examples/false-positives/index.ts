@@ -23,6 +23,7 @@ import { cachedSite } from './cached-site.js';
 import { bucketLocation } from './bucket-location.js';
 import { batchFanout } from './batch-fanout.js';
 import { canaryRollout } from './canary-rollout.js';
+import { certRenewal } from './cert-renewal.js';
 import { certChain } from './cert-chain.js';
 import { certificateEvents } from './certificate-events.js';
 import { cloudOperation } from './cloud-operation.js';
@@ -85,6 +86,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   bucketLocation,
   canaryRollout,
   certChain,
+  certRenewal,
   certificateEvents,
   cloudOperation,
   conditionStatus,

@@ -186,3 +186,24 @@ export function alike(body: Record<string, unknown>, ownerField: string): string
   };
   return stable(strip(body, ''));
 }
+
+/**
+ * The run's downstream state without the resources a reconcile still running when the run ended
+ * had created: the run stopped that reconcile half-way (a renewal that had issued the new
+ * certificate and not yet revoked the old one, found by the corpus case cert-renewal), so they
+ * are no end the controller reached. Same shape as `DownstreamState` (what `readDownstream` reads).
+ */
+export function settledDownstream(run: RunRecord, requests: readonly { method: string; reconcile: { end: number | undefined } | undefined; headers: Readonly<Record<string, string>> | undefined }[]): unknown {
+  const services = readDownstream(run.downstream);
+  const inFlight = new Set<string>();
+  for (const r of requests) if (r.method === 'POST' && r.reconcile !== undefined && r.reconcile.end === undefined && r.headers?.['location'] !== undefined) inFlight.add(r.headers['location']);
+  if (inFlight.size === 0) return run.downstream;
+  return {
+    services: services.map((s) => ({
+      name: s.name,
+      baseUrl: s.baseUrl,
+      createdCount: s.createdCount,
+      resources: s.resources.filter((r) => !inFlight.has(`${s.baseUrl}/${encodeURIComponent(r.collection ?? '')}/${encodeURIComponent(r.id)}`)).map((r) => ({ id: r.id, collection: r.collection, body: r.body })),
+    })),
+  };
+}

@@ -7,7 +7,8 @@ import type { ProgramSpan, ReactionSpan, ReconcileSpan, Timeline } from './timel
  * purpose, not a missing fixed point.
  *
  * A reconcile is started by the controller's own timer when the previous reconcile of the key by
- * the same process asked to `requeueAfter` and it started exactly then. It is scheduled work when
+ * the same process asked to `requeueAfter` and it started exactly then (or that timer had come
+ * due by its end: see `dueBy`). It is scheduled work when
  * the world was at a fixed point before it: every reconcile of that key by that process since
  * `from` (the tail's extra reconciles) changed nothing; and when it is not a poll loop: the
  * previous scheduled change of the key was at least {@link MIN_SCHEDULE_MS} earlier. Once such a
@@ -142,7 +143,8 @@ function findScheduledWork(tl: Timeline, from: number): Set<ReconcileSpan> {
     if (set) set.add(what);
     else changing.set(span, new Set([what]));
   };
-  for (const w of tl.writes) if (w.reconcile && !w.noop && !w.error) change(w.reconcile, `${w.kind} ${w.key}`);
+  // not Leases: a leader-election renewal lands in whichever reconcile of the process is running (idempotence and no-hot-loop leave them out too)
+  for (const w of tl.writes) if (w.reconcile && !w.noop && !w.error && w.kind !== 'Lease') change(w.reconcile, `${w.kind} ${w.key}`);
   for (const r of tl.requests) if (r.reconcile && r.mutating) change(r.reconcile, `${r.method} ${r.endpoint}`);
   // the reconcile and object of each resource version, and the writes behind each process's notifications of a key
   const byRv = new Map<number, { span: ReconcileSpan | undefined; actor: string; object: string }>();
@@ -168,7 +170,7 @@ function findScheduledWork(tl: Timeline, from: number): Set<ReconcileSpan> {
     const prev = last.get(k);
     last.set(k, span);
     if (span.start < from || unsettled.has(k)) continue;
-    if (prev !== undefined && firedBy(prev, span)) {
+    if (prev !== undefined && (firedBy(prev, span) || dueBy(prev, span))) {
       if (span.start - (lastChange.get(k) ?? -Infinity) < MIN_SCHEDULE_MS) {
         // a poll loop: its changes are no schedule, and nothing after them a consequence
         if (changing.has(span)) unsettled.add(k);
@@ -205,6 +207,20 @@ function findScheduledWork(tl: Timeline, from: number): Set<ReconcileSpan> {
   }
   for (const s of consequences) timers.add(s);
   return timers;
+}
+
+/**
+ * Whether `prev`'s `requeueAfter` timer had come due by the end of `span`, the key's next
+ * reconcile: `span` did the timer's work. Either the timer came due while `span` ran (something
+ * else started it just before, the tail's re-enqueue, and it read the clock after the due time;
+ * the timer's own reconcile, right after, finds nothing to do), or before `span` began and the
+ * key waited for a worker busy with another key. Found by the corpus's cert-renewal: a renewal due
+ * 40 ms after the tail began, done by the tail's reconcile; one due at 60.141 s that waited 19 ms
+ * behind another certificate's renewal.
+ */
+function dueBy(prev: ReconcileSpan, span: ReconcileSpan): boolean {
+  if (prev.result !== 'requeueAfter' || prev.end === undefined || prev.requeueAfter === undefined || span.end === undefined) return false;
+  return prev.end + prev.requeueAfter <= span.end;
 }
 
 /** Whether `span` is the one `prev`'s `requeueAfter` scheduled (it started when that timer fired). */
