@@ -206,11 +206,12 @@ const OVERTAKEN_MAX_POINTS = 4;
  * (non-hosted) controller whose first moot-making action came more than {@link BUSY_MAX_MS} and at
  * most {@link OVERTAKEN_MAX_MS} after it began: the user's deletion of the very object it
  * reconciled, or a user's change of an object of a kind the controller reads without owning (a
- * pool it allocates from). Only first decisions: holding a later one for that long would also
- * accept what the controller failed to undo in time (a Machine a cascading pool still held when the
- * user deleted it, machine-pool's cascading twin, which the 10 s slow holds keep caught); the
- * longer bound is for a controller that never acted on the object at all. Held there, the key waits until just past that action: the
- * controller never acts on the deleted object's life, or decides on the changed input. Why a
+ * pool it allocates from). Held there, the key waits until just past that action: the controller
+ * never acts on the deleted object's life, or decides on the changed input. Only first decisions:
+ * holding a later one for that long would also accept what the controller failed to undo in time
+ * (a Machine a cascading pool still held when the user deleted it, machine-pool's cascading twin,
+ * which the 10 s slow holds keep caught); the longer bound is for a controller that never acted on
+ * the object at all. Why a
  * history a healthy control plane produces: as for {@link slowPoints}, nothing bounds how long a
  * key waits, and a notification lost on its way to the informer is repaired only by the next event
  * of the object or a relist, which a real informer makes after minutes. What it may hide: only the
@@ -236,8 +237,6 @@ export function overtakenPoints(run: Pick<RunRecord, 'trace' | 'timing'>, defs: 
   }
   if (deletedAt.size === 0 && changedAt.size === 0) return [];
   const out: SlowPoint[] = [];
-  const done = new Set<string>();
-  const far = (start: number) => (t: number) => t - start > BUSY_MAX_MS && t - start <= OVERTAKEN_MAX_MS;
   const decided = new Set<string>();
   for (const c of changingReconciles(run.trace, new Set(defOf.keys()), run.timing.tailStart)) {
     // only a key's first decision: the controller never acted on it before the action (a later one held would undo what it had acted on, as no lost notification does)
@@ -247,8 +246,7 @@ export function overtakenPoints(run: Pick<RunRecord, 'trace' | 'timing'>, defs: 
     const moot = [...(deletedAt.get(`${def.for} ${c.key}`) ?? []).filter((t) => t > c.start), ...[...changedAt].filter(([kind]) => readsOnly(def, kind)).flatMap(([, ts]) => ts.filter((t) => t > c.start))];
     let first: number | undefined;
     for (const t of moot) if (first === undefined || t < first) first = t;
-    if (first === undefined || !far(c.start)(first) || done.has(`${c.controller} ${c.key} ${first}`)) continue;
-    done.add(`${c.controller} ${c.key} ${first}`);
+    if (first === undefined || first - c.start <= BUSY_MAX_MS || first - c.start > OVERTAKEN_MAX_MS) continue;
     out.push({ controller: c.controller, at: c.start, key: c.key, overtakenAt: first });
     if (out.length >= OVERTAKEN_MAX_POINTS) break;
   }
