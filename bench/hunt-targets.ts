@@ -59,6 +59,8 @@ export interface Target {
   extraFaults?: readonly FaultModule[];
   /** Fault kinds left out, with the reason (the controller does not claim to survive them). */
   withoutFaults?: Record<string, string>;
+  /** Built-in properties the target's design does not promise, with why (FalsePositiveCase.withoutProperties). */
+  withoutProperties?: Readonly<Record<string, string>>;
   /** Cap on `--max-objects` for this target. */
   maxObjects?: number;
 }
@@ -182,10 +184,10 @@ const faultTargetPairs: FaultTargetPair[] = [
 ];
 
 /** The false-positive corpus (examples/false-positives/): correct controllers of shapes the zoo does not have. */
-export const corpusTargets: readonly Target[] = falsePositiveCorpus.map((c) => ({ name: `corpus:${c.name}`, controllers: c.controllers, options: c.options, ...(c.properties ? { properties: c.properties } : {}) }));
+export const corpusTargets: readonly Target[] = falsePositiveCorpus.map((c) => ({ name: `corpus:${c.name}`, controllers: c.controllers, options: c.options, ...(c.properties ? { properties: c.properties } : {}), ...(c.withoutProperties ? { withoutProperties: c.withoutProperties } : {}) }));
 
 /** Controllers of the corpus checked through a story (exact objects, timed actions; issue 13): `--only story:`. */
-export const storyTargets: readonly Target[] = falsePositiveStories.map((c) => ({ name: `story:${c.case.name}`, controllers: c.case.controllers, options: storyOptions(c), ...(c.case.properties ? { properties: c.case.properties } : {}) }));
+export const storyTargets: readonly Target[] = falsePositiveStories.map((c) => ({ name: `story:${c.case.name}`, controllers: c.case.controllers, options: storyOptions(c), ...(c.case.properties ? { properties: c.case.properties } : {}), ...(c.case.withoutProperties ? { withoutProperties: c.case.withoutProperties } : {}) }));
 
 const deployment = (image: string, replicas: number) => ({ replicas, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image }] } } });
 
@@ -218,13 +220,13 @@ export const huntTargets: readonly Target[] = [...zoo, ...propertyTargets, ...fa
 /** The fault targets' buggy twins, checked like their correct versions (bench/hunt-exhibits.ts). */
 export const buggyFaultTargets: readonly FaultTargetPair[] = faultTargetPairs.map((p) => ({ ...p, name: `${p.name}:buggy`, controllers: p.buggy }));
 
-/** Every built-in property, with the target's configured ones in place of those of the same name, minus `skip`. */
+/** Every built-in property, with the target's configured ones in place of those of the same name, minus `skip` and those the target's design does not promise. */
 export function propertiesFor(t: Target, skip: readonly string[]): Property[] {
   const own = new Map((t.properties ?? []).map((p) => [p.name, p]));
   const all = defaultProperties().map((p) => own.get(p.name) ?? p);
   // configured properties with no built-in of their name (none today) still run
   for (const p of t.properties ?? []) if (!all.some((x) => x.name === p.name)) all.push(p);
-  return all.filter((p) => !skip.includes(p.name));
+  return all.filter((p) => !skip.includes(p.name) && t.withoutProperties?.[p.name] === undefined);
 }
 
 /** Every built-in fault kind (the target's own first) but those the target leaves out and `also`. */

@@ -46,6 +46,16 @@ export interface SameEndStateOptions {
   downstream: boolean;
   /** Learn masks from benign variations of the fault-free twin when the twin and the run differ. @defaultValue true */
   learn: boolean;
+  /**
+   * Kinds whose end depends, by their design, on how far their controller had got when the user
+   * changed them: a pause that freezes a rollout where it stands (Deployment's `paused`, a wave of
+   * shards). For these, an object (and what it owns) may also end as in a fault-free run whose
+   * controller came to it later, until one of the user's changes of it at most 30 s on. Declare
+   * only such a design: for any other kind, an end that depends on when the controller first saw
+   * its object (a default written from the engine it saw first) is a bug this property reports.
+   * @defaultValue []
+   */
+  timingDependent: string[];
 }
 
 const DEFAULT_MASKS = ['metadata.generation', 'status.observedGeneration', ...CONDITION_MASKS];
@@ -79,11 +89,16 @@ function stateOf(r: RunRecord, o: SameEndStateOptions, tally?: MaskTally) {
 export const sameEndState = defineProperty<SameEndStateOptions>({
   name: 'same-end-state',
   description: 'the settled state equals that of the fault-free twin run (uids, versions, timestamps normalized; what fault-free runs disagree on masked)',
-  defaults: { skipUnderFaults: [...WORLD_CHANGING_FAULTS], masks: DEFAULT_MASKS, ignoreKinds: [...RECORD_KINDS], history: [...DEFAULT_HISTORY], normalizeTimestamps: true, downstream: true, learn: true },
+  defaults: { skipUnderFaults: [...WORLD_CHANGING_FAULTS], masks: DEFAULT_MASKS, ignoreKinds: [...RECORD_KINDS], history: [...DEFAULT_HISTORY], normalizeTimestamps: true, downstream: true, learn: true, timingDependent: [] },
   needsTwin: true,
-  validate: (o) => masksProblem(o.masks) ?? (!Array.isArray(o.ignoreKinds) ? 'ignoreKinds must be an array of kind names' : undefined) ?? historyProblem(o.history),
+  validate: (o) =>
+    masksProblem(o.masks) ??
+    (!Array.isArray(o.ignoreKinds) ? 'ignoreKinds must be an array of kind names' : undefined) ??
+    (!Array.isArray(o.timingDependent) || o.timingDependent.some((k) => typeof k !== 'string') ? 'timingDependent must be an array of kind names, e.g. ["Wave"]' : undefined) ??
+    historyProblem(o.history),
   learnsFromBusy: true,
   learnsFromSlow: true,
+  timingDependent: (o) => o.timingDependent,
   learn: (benign, o) => {
     if (!o.learn) return {};
     const states = benign.twin.map((r) => stateOf(r, o));
@@ -125,7 +140,7 @@ export const sameEndState = defineProperty<SameEndStateOptions>({
     if (m && m[1] !== 'downstream' && !m[2]!.includes('*')) then.push(lastActions(timelineOf(run), m[1]!, m[2]!.replace(/ #\d+$/, ''), at, run));
     if (masked) then.push(`${masked}, so they are not compared`);
     if (apart.length > 0) then.push(`not compared, because the user's action on them was refused in the fault-free run and accepted in this one: ${fmtList(apart, 3)}`);
-    if (busy.length > 0) then.push(`not compared, because they end as in a fault-free run whose controller was busy while its user replaced a short-lived declaration, or slow to make a decision by the clock: ${fmtList(busy, 3)}`);
+    if (busy.length > 0) then.push(`not compared, because they end as in a fault-free run whose controller was busy while its user replaced a short-lived declaration, or slow to make a decision by the clock, or late to an object whose end is timing dependent: ${fmtList(busy, 3)}`);
     if (left.length > 0) then.push(`not compared, because they were fixed when the object was made under another declaration of its owner and the API refuses to change them: ${fmtList(left, 3)}`);
     then.push('a reconciler that decides from current state (not from the events it happened to see) ends in the same state whatever faults it met');
     const sides = leafSides(d0);

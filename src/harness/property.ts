@@ -188,7 +188,8 @@ export interface BenignRuns {
   /**
    * The twin's scenario run fault-free by a slow controller: one decision of a controller that
    * decides by the clock (it sets `requeueAfter` timers) held back by a second or more; empty for
-   * a controller that sets none. Only for properties that ask for it ({@link Property.learnsFromSlow}).
+   * a controller that sets none; and a key of a kind declared timing dependent held until just
+   * past a change of its object ({@link Property.timingDependent}). Only for properties that ask for it ({@link Property.learnsFromSlow}).
    */
   slow?: RunRecord[];
 }
@@ -208,6 +209,11 @@ export interface Property {
   readonly learnsFromBusy?: boolean;
   /** {@link Property.learn} is also given {@link BenignRuns.slow}. */
   readonly learnsFromSlow?: boolean;
+  /**
+   * Kinds whose end the user declared timing dependent: {@link BenignRuns.slow} then also holds
+   * keys of these kinds until just past each of the user's changes of them (src/harness/twin.ts lagPoints).
+   */
+  readonly timingDependent?: readonly string[];
   /**
    * Extra scenarios to simulate for this run (see {@link ExtraRuns}); `{}` when none. The
    * harness calls it with the scenario being judged and passes the records to `judge`.
@@ -250,6 +256,8 @@ export interface PropertyDefinition<O extends object> {
   learnsFromBusy?: boolean;
   /** See {@link Property.learnsFromSlow}. @defaultValue false */
   learnsFromSlow?: boolean;
+  /** See {@link Property.timingDependent}; called with the resolved options. */
+  timingDependent?: (options: O) => readonly string[];
   /** See {@link Property.learn}. */
   learn?: (benign: BenignRuns, options: O) => LearnedMasks;
   judge: (run: RunRecord, options: O, twin: RunRecord | undefined, extras: Readonly<Record<string, RunRecord>>, learned: LearnedMasks | undefined) => Verdict;
@@ -287,6 +295,7 @@ export function defineProperty<O extends object>(def: PropertyDefinition<O>): Pr
       ...(learn ? { learn: (benign: BenignRuns) => learn(benign, resolved) } : {}),
       ...(def.learnsFromBusy ? { learnsFromBusy: true } : {}),
       ...(def.learnsFromSlow ? { learnsFromSlow: true } : {}),
+      ...(def.timingDependent && def.timingDependent(resolved).length > 0 ? { timingDependent: def.timingDependent(resolved) } : {}),
       judge: (run, twin, extras, learned) => def.judge(run, resolved, twin, extras ?? {}, learned),
       ...(problems ? { problems: () => problems(resolved) } : {}),
     };

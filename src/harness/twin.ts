@@ -253,6 +253,56 @@ export function overtakenPoints(run: Pick<RunRecord, 'trace' | 'timing'>, defs: 
   return out;
 }
 
+/** At most this many {@link lagPoints} per run (evenly spread): enough for each step of a short walk. */
+const LAG_MAX_POINTS = 6;
+
+/**
+ * Decisions a user's change of their own object overtakes, for the kinds the user declared timing
+ * dependent (same-end-state's `timingDependent`: a pause that freezes a rollout where it stands):
+ * each changing reconcile of a (non-hosted) controller of such a kind, with each change of the
+ * reconciled object by the user at most {@link OVERTAKEN_MAX_MS} after it began (at most
+ * {@link LAG_MAX_POINTS}, evenly spread). Held there, the key makes no progress until just past
+ * that change and next decides on that declaration: where a wave the pause froze stands then is
+ * where a slow controller's would (paused-wave: a walk API errors slowed by 14 s; a Wave whose
+ * ADDED event was lost until after the pause). Only for declared kinds: for any other controller,
+ * an end that depends on when it first saw its object is a bug same-end-state must keep reporting
+ * (spec-defaults' twin writes the default of the engine it saw first; batch-fanout's keeps the Jobs
+ * of shards it had started before the spec shrank). Why a history a healthy control plane
+ * produces: as for {@link overtakenPoints}, nothing bounds how long a key waits, and a burst of
+ * changes a busy workqueue coalesces is seen as its latest declaration.
+ * @internal
+ */
+export function lagPoints(run: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined, kinds: ReadonlySet<string>): SlowPoint[] {
+  const defOf = new Map((defs ?? []).filter((d) => d.process === undefined && kinds.has(d.for)).map((d) => [d.name, d]));
+  if (defOf.size === 0) return [];
+  const changedAt = new Map<string, number[]>();
+  for (const e of run.trace) {
+    if (e.t >= run.timing.tailStart) break;
+    if (e.type !== 'store:write' || e['actor'] !== 'user' || e['error'] !== undefined || e['noop'] === true || !kinds.has(String(e['kind']))) continue;
+    if (e['verb'] !== 'update' && e['verb'] !== 'patch' && e['verb'] !== 'apply') continue;
+    const id = `${String(e['kind'])} ${String(e['key'])}`;
+    const ts = changedAt.get(id);
+    if (ts) ts.push(e.t);
+    else changedAt.set(id, [e.t]);
+  }
+  if (changedAt.size === 0) return [];
+  const out: SlowPoint[] = [];
+  let last: { id: string; start: number } | undefined;
+  for (const c of changingReconciles(run.trace, new Set(defOf.keys()), run.timing.tailStart)) {
+    const id = `${c.controller} ${c.key}`;
+    // one point per reconcile (it may write more than once)
+    if (last?.id === id && last.start === c.start) continue;
+    last = { id, start: c.start };
+    for (const t of changedAt.get(`${defOf.get(c.controller)!.for} ${c.key}`) ?? []) if (t > c.start && t - c.start <= OVERTAKEN_MAX_MS) out.push({ controller: c.controller, at: c.start, key: c.key, overtakenAt: t });
+  }
+  return out.length <= LAG_MAX_POINTS ? out : Array.from({ length: LAG_MAX_POINTS }, (_, i) => out[Math.floor((i * out.length) / LAG_MAX_POINTS)]!);
+}
+
+/** The variations of {@link lagPoints}: each key held alone until just past the change. @internal */
+export function lagVariations(run: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined, kinds: ReadonlySet<string>): BenignVariation[] {
+  return lagPoints(run, defs, kinds).map((p, i): BenignVariation => ({ seed: 3000 + i, jitterMs: 0, shuffleLists: false, slow: { controller: p.controller, at: p.at, ms: p.overtakenAt! + 1 - Math.max(0, p.at - 1), key: p.key! } }));
+}
+
 /**
  * How long before a hosted program's changing write the event that started it may have arrived
  * (a write made in answer to an event follows a request or two of ~10 ms): the hold begins then.
@@ -671,6 +721,7 @@ export class TwinRunner {
   private readonly benign: Lru<Promise<RunRecord[]>>;
   private readonly busy: Lru<Promise<RunRecord[]>>;
   private readonly slow: Lru<Promise<RunRecord[]>>;
+  private readonly lag: Lru<Promise<RunRecord[]>>;
   /** Benign simulations run. */
   benignSimulations = 0;
 
@@ -683,6 +734,7 @@ export class TwinRunner {
     this.benign = new Lru(capacity);
     this.busy = new Lru(capacity);
     this.slow = new Lru(capacity);
+    this.lag = new Lru(capacity);
   }
 
   /** The twin run of `scenario` (the scenario itself when it has no faults: it is its own twin). */
@@ -748,6 +800,26 @@ export class TwinRunner {
     });
   }
 
+  /**
+   * The fault-free run `twin` under each {@link lagVariations} of the timing-dependent `kinds` in
+   * which the held controller {@link keepsDeciding}: asked for only by properties configured with such kinds.
+   */
+  lagOf(twin: RunRecord, defs: readonly ControllerDefinition[] | undefined, kinds: readonly string[]): Promise<RunRecord[]> {
+    const runVariation = this.runVariation;
+    const variations = runVariation && kinds.length > 0 ? lagVariations(twin, defs, new Set(kinds)) : [];
+    if (!runVariation || variations.length === 0) return Promise.resolve([]);
+    const scenario = twinScenario(twin.scenario);
+    return this.memo(this.lag, scenario, async () => {
+      const out: RunRecord[] = [];
+      for (const v of variations) {
+        this.benignSimulations++;
+        const r = await runVariation(scenario, v);
+        if (v.slow ? keepsDeciding(r, twin, v.slow) : true) out.push(r);
+      }
+      return out;
+    }, [...kinds].sort().join(','));
+  }
+
   /** The fault-free run `twin` under each {@link phaseVariations} `run` suggests (not cached: they depend on the faulty run). */
   async phaseOf(twin: RunRecord, run: RunRecord, defs: readonly ControllerDefinition[] | undefined): Promise<RunRecord[]> {
     const runVariation = this.runVariation;
@@ -762,8 +834,8 @@ export class TwinRunner {
     return out;
   }
 
-  private memo<V>(cache: Lru<Promise<V>>, s: Scenario, make: () => Promise<V>): Promise<V> {
-    const key = stableStringify(s);
+  private memo<V>(cache: Lru<Promise<V>>, s: Scenario, make: () => Promise<V>, also = ''): Promise<V> {
+    const key = also === '' ? stableStringify(s) : `${also} ${stableStringify(s)}`;
     const hit = cache.get(key);
     if (hit) return hit;
     const p = make();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { check, type ControllerDefinition, type Scenario, type WorkloadAction } from '../../src/index.js';
-import { defaultProperties } from '../../properties/index.js';
+import { propertiesOf } from '../helpers/false-positives.js';
 import { falsePositiveCorpus } from '../../examples/false-positives/index.js';
 import { cascadePoolController, machinePoolController } from '../../examples/false-positives/machine-pool.js';
 import { nodeDrainerController } from '../../examples/false-positives/node-drainer.js';
@@ -43,8 +43,7 @@ describe('false-positive corpus: hunt findings replayed', () => {
   for (const r of REGRESSIONS) {
     it(`${r.name}: ${r.found}`, { timeout: 60_000 }, async () => {
       const c = falsePositiveCorpus.find((x) => x.name === r.name)!;
-      const own = new Map((c.properties ?? []).map((p) => [p.name, p]));
-      const properties = defaultProperties().map((p) => own.get(p.name) ?? p);
+      const properties = propertiesOf(c);
       const out = await check(c.controllers, { ...c.options, properties, runs: 1, seed: 1, shrink: false, corpus: { scenarios: [r.scenario] } });
       expect(out.ok ? 'passed' : `${out.property}: ${out.summary}`).toBe('passed');
     });
@@ -62,8 +61,7 @@ describe('false-positive corpus: hunt findings replayed', () => {
 /** A corpus case's controller judged on one scenario with every default property (the case's own in their place): 'passed' or `<property>: <summary>`. */
 async function judgeCase(name: string, controller: ControllerDefinition | readonly ControllerDefinition[], scenario: Scenario): Promise<string> {
   const c = falsePositiveCorpus.find((x) => x.name === name)!;
-  const own = new Map((c.properties ?? []).map((p) => [p.name, p]));
-  const properties = defaultProperties().map((p) => own.get(p.name) ?? p);
+  const properties = propertiesOf(c);
   const out = await check(Array.isArray(controller) ? [...controller] : [controller as ControllerDefinition], { ...c.options, properties, runs: 1, seed: 1, shrink: false, corpus: { scenarios: [scenario] } });
   return out.ok ? 'passed' : `${out.property}: ${out.summary}`;
 }
@@ -210,4 +208,25 @@ describe('cert-renewal: renewals by the clock at the edges of the quiet tail and
       expect(await judge(s)).toBe('passed');
     });
   }
+});
+
+describe('paused-wave: where a pause froze a wave depends on how far its controller got', () => {
+  // each failed same-end-state before overtakenPoints held a key past a change of its own object
+  const controllers = falsePositiveCorpus.find((x) => x.name === 'paused-wave')!.controllers;
+  const judge = (s: Scenario) => judgeCase('paused-wave', controllers, s);
+  // gate seed 1 run 64: API errors and their backoff slowed the walk to app:1 by ~14 s, and the pause froze it with one shard still on app:2 (the fault-free run had finished at 12.3 s)
+  const walkLagged: Scenario = {"seed": 2147483643, "controllers": [{"name": "paused-wave"}], "initialObjects": [], "workload": [{"at": 0, "type": "create", "object": {"kind": "Wave", "metadata": {"name": "fleet-0", "namespace": "default"}, "spec": {"image": "app:2", "paused": false}}}, {"at": 6300, "kind": "Wave", "key": "default/fleet-0", "type": "patch", "patch": {"spec": {"image": "app:1"}}}, {"at": 26400, "kind": "Wave", "key": "default/fleet-0", "type": "update", "spec": {"image": "app:2", "paused": true}}], "faults": {"events": [], "background": [{"kind": "api-error", "rate": 0.37, "params": {"status": 500}}]}};
+  // hunt seed 1 run 138: the Wave's ADDED event and the resync after it were lost, so its controller first saw it paused on app:2 (14.4 s later) and made its shards on app:2; the fault-free run had made them on app:1
+  const firstSeenPaused: Scenario = {"seed": 1056021138, "controllers": [{"name": "paused-wave"}], "initialObjects": [], "workload": [{"at": 1200, "type": "create", "object": {"kind": "Wave", "metadata": {"name": "fleet-0", "namespace": "default"}, "spec": {"image": "app:1", "paused": false}}}, {"at": 15600, "kind": "Wave", "key": "default/fleet-0", "type": "update", "spec": {"image": "app:2", "paused": true}}, {"at": 24000, "kind": "Wave", "key": "default/fleet-0", "type": "patch", "patch": {"metadata": {"labels": {"steadystate.dev/touched": "2"}}}}], "faults": {"events": [{"kind": "delay", "nth": 17, "params": {"ms": 4644}}, {"kind": "api-conflict", "nth": 10}, {"kind": "flaky-downstream", "at": 11100, "params": {"fail": "outage", "forMs": 5200, "status": 500}}, {"kind": "crash-restart", "nth": 13, "params": {"point": "after-write"}}], "background": [{"kind": "event-loss", "rate": 0.49}, {"kind": "delay", "rate": 0.28, "params": {"ms": 6}}, {"kind": "coalescing", "rate": 0.24, "params": {"ms": 4}}]}};
+  // gate seed 10 run 50: first seen after a label patch (9.9 s) and an image change (14.4 s) of a paused wave: held past the first change alone it would still make its shards on app:2
+  const pastTwoChanges: Scenario = {"seed": 581420484, "controllers": [{"name": "paused-wave"}], "initialObjects": [], "workload": [{"at": 0, "type": "create", "object": {"kind": "Wave", "metadata": {"name": "fleet-0", "namespace": "default"}, "spec": {"image": "app:2", "paused": true}}}, {"at": 9900, "kind": "Wave", "key": "default/fleet-0", "type": "patch", "patch": {"metadata": {"labels": {"steadystate.dev/touched": "0"}}}}, {"at": 14400, "kind": "Wave", "key": "default/fleet-0", "type": "patch", "patch": {"spec": {"image": "app:1"}}}], "faults": {"events": [{"kind": "watch-event-loss", "nth": 0}], "background": [{"kind": "event-loss", "rate": 0.22}]}};
+  it('a walk slowed by API errors, frozen by the pause where it had got: passes', { timeout: 60_000 }, async () => {
+    expect(await judge(walkLagged)).toBe('passed');
+  });
+  it('a wave first seen after the user paused it: passes', { timeout: 60_000 }, async () => {
+    expect(await judge(firstSeenPaused)).toBe('passed');
+  });
+  it('a wave first seen after two changes of it: passes', { timeout: 60_000 }, async () => {
+    expect(await judge(pastTwoChanges)).toBe('passed');
+  });
 });

@@ -3,7 +3,8 @@ import { sameEndState } from '../../properties/same-end-state.js';
 import { edgeTriggered } from '../../examples/replicas/edge-triggered.js';
 import { levelTriggered } from '../../examples/replicas/level-triggered.js';
 import { podsCorrect, replicaSet } from '../../examples/property-targets/pods.js';
-import type { Scenario } from '../../src/index.js';
+import { check, type Scenario } from '../../src/index.js';
+import { WAVE, pausedWaveController } from '../../examples/false-positives/paused-wave.js';
 import { singleChildCorrect } from '../../examples/fault-targets/single-child/correct.js';
 import { expectFailure, judgeScenario, propertyLaws } from '../helpers/property-laws.js';
 import { SLOT_CLAIM, SLOT_POOL, slotAllocatorController } from '../../examples/false-positives/slot-allocator.js';
@@ -270,5 +271,22 @@ describe('busyWindows: which user changes a busy controller may never act on', (
         at(700, { type: 'update', kind: 'Claim', key: 'default/x', spec: { size: 2 } }),
       ]),
     ).toEqual([]);
+  });
+});
+
+describe('same-end-state: kinds declared timing dependent (a pause that freezes a rollout where it stands)', () => {
+  // API errors and their backoff slowed the walk to app:1 by ~14 s; the pause at 26.4 s froze it with one shard still on app:2, where the fault-free run had finished
+  const walkLagged: Scenario = {"seed": 2147483643, "controllers": [{"name": "paused-wave"}], "initialObjects": [], "workload": [{"at": 0, "type": "create", "object": {"kind": "Wave", "metadata": {"name": "fleet-0", "namespace": "default"}, "spec": {"image": "app:2", "paused": false}}}, {"at": 6300, "kind": "Wave", "key": "default/fleet-0", "type": "patch", "patch": {"spec": {"image": "app:1"}}}, {"at": 26400, "kind": "Wave", "key": "default/fleet-0", "type": "update", "spec": {"image": "app:2", "paused": true}}], "faults": {"events": [], "background": [{"kind": "api-error", "rate": 0.37, "params": {"status": 500}}]}};
+  const masks = [...(sameEndState().options['masks'] as string[]), 'status.lastStepAt'];
+  const judge = async (timingDependent: string[]) => {
+    const r = await check([pausedWaveController], { properties: [sameEndState({ masks, timingDependent })], runs: 1, seed: 1, shrink: false, corpus: { scenarios: [walkLagged] } });
+    return r.ok ? 'passed' : `${r.property}: ${r.summary}`;
+  };
+  it('undeclared, the wave the pause froze behind the fault-free run is a difference; declared, it ends as a fault-free run whose controller came to it later', { timeout: 60_000 }, async () => {
+    expect(await judge([])).toMatch(/^same-end-state: end state differs from the fault-free run: ConfigMap default\/fleet-0-shard-3: data.image is "app:2", "app:1"/);
+    expect(await judge([WAVE])).toBe('passed');
+  });
+  it('a value that is not a list of kind names is a usage error', () => {
+    expect(() => sameEndState({ timingDependent: 'Wave' as unknown as string[] })).toThrow(/timingDependent must be an array of kind names/);
   });
 });

@@ -7,7 +7,7 @@ import { defineController, job, podLifecycle, type Scenario } from '../../src/in
 import { ScenarioRunner } from '../../src/harness/scenario-runner.js';
 import { cronRunnerController } from '../../examples/client-node/steadystate.js';
 import type { TraceEntry } from '../../src/sim/trace.js';
-import { BENIGN_VARIATIONS, SLOW_HOLDS_MS, overtakenPoints, phaseVariations, slowPoints, slowVariations, twinScenario } from '../../src/harness/twin.js';
+import { BENIGN_VARIATIONS, SLOW_HOLDS_MS, lagPoints, overtakenPoints, phaseVariations, slowPoints, slowVariations, twinScenario } from '../../src/harness/twin.js';
 import { payoutController } from '../../examples/false-positives/payout-transfer.js';
 import { allFaults } from '../../faults/index.js';
 import { expectFailure, judgeScenario } from '../helpers/property-laws.js';
@@ -261,6 +261,23 @@ describe('decisions a deletion of their own object overtakes from afar (hand-mad
     expect(overtakenPoints({ trace: [...reconcile(100, 'default/p-0', 1), change(24_000, 'Pool')], timing }, [reads])).toEqual([{ controller: 'payout', at: 100, key: 'default/p-0', overtakenAt: 24_000 }]);
     // its own kind is no input: a level-triggered controller ends as the latest declaration says
     expect(overtakenPoints({ trace: [...reconcile(100, 'default/p-0', 1), change(24_000, 'Payout')], timing }, [reads])).toEqual([]);
+  });
+
+  it('for a kind declared timing dependent: each change of the key\'s own object up to 30 s after any of its decisions, each change apart', () => {
+    const userChange = (t: number, key: string): TraceEntry => ({ t, type: 'store:write', actor: 'user', verb: 'update', kind: 'Payout', key, changed: ['spec.amount'], noop: false }) as TraceEntry;
+    const trace = [...reconcile(100, 'default/p-0', 1), ...reconcile(2_100, 'default/p-0', 2), userChange(9_000, 'default/p-0'), userChange(25_000, 'default/p-0')];
+    const lag = (t: TraceEntry[], kinds: string[]) => lagPoints({ trace: t, timing }, [payoutController], new Set(kinds));
+    expect(lag(trace, ['Payout'])).toEqual([
+      { controller: 'payout', at: 100, key: 'default/p-0', overtakenAt: 9_000 },
+      { controller: 'payout', at: 100, key: 'default/p-0', overtakenAt: 25_000 },
+      { controller: 'payout', at: 2_100, key: 'default/p-0', overtakenAt: 9_000 },
+      { controller: 'payout', at: 2_100, key: 'default/p-0', overtakenAt: 25_000 },
+    ]);
+    // undeclared: none (an end that depends on when the controller saw its object is a bug to report)
+    expect(lag(trace, [])).toEqual([]);
+    expect(lag(trace, ['Wave'])).toEqual([]);
+    // not more than 30 s later, nor another object's change
+    expect(lag([...reconcile(100, 'default/p-0', 1), userChange(31_000, 'default/p-0'), userChange(5_000, 'default/p-1')], ['Payout'])).toEqual([]);
   });
 
   it('not a deletion within 10 s (the slow holds cover it), nor one more than 30 s later, nor another object\'s', () => {
