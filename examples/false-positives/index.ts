@@ -39,6 +39,7 @@ import { featureFlags } from './feature-flags.js';
 import { fleetTeardown } from './fleet-teardown.js';
 import { folderLabels } from './folder-labels.js';
 import { gatewayRoutes } from './gateway-routes.js';
+import { licenseSeat } from './license-seat.js';
 import { machinePool } from './machine-pool.js';
 import { mailingList } from './mailing-list.js';
 import { messageBroker } from './message-broker.js';
@@ -101,6 +102,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   fleetTeardown,
   folderLabels,
   gatewayRoutes,
+  licenseSeat,
   machinePool,
   mailingList,
   messageBroker,

@@ -115,6 +115,15 @@ export function aliasUids(name: string, aliases: ReadonlyMap<string, string>): s
   return re === null ? name : name.replace(re, (u) => aliases.get(u) ?? u);
 }
 
+/** A downstream resource another value may name by its id, named by its content when first needed. */
+interface ExternalResource {
+  service: string;
+  body: Record<string, unknown>;
+  name?: string;
+  /** Being named: a reference back to it is a cycle. */
+  naming?: boolean;
+}
+
 /** Normalizes objects (and, when asked, the downstream state) into comparable values. */
 export function normalizeState(objects: readonly StoredObject[], downstream: unknown, options: NormalizeOptions): NormalizedState {
   const ignore = new Set(options.ignoreKinds);
@@ -132,18 +141,29 @@ export function normalizeState(objects: readonly StoredObject[], downstream: unk
   // (`recordId`, `bucketID`, `externalId`) holding one compares by the resource it names.
   const mapIds = options.externalIds ?? options.downstream;
   const services = options.downstream || mapIds ? readDownstream(downstream) : [];
-  const externalNames = new Map<string, string>();
+  const externalNames = new Map<string, ExternalResource>();
   // a field named after a collection (`user` of a key, `list` of a member) holding one of its ids
-  const inCollection = new Map<string, string>();
-  let naming = false;
+  const inCollection = new Map<string, ExternalResource>();
+  // a resource is named by its content as the rest is compared (uids named, timestamps normalized,
+  // ids it holds named by the resources they name, in turn): a snapshot taken later, or for an owner
+  // with another uid, is the same snapshot; a subscription naming customer "3" in one run and "1"
+  // in the other names the same customer (found by the corpus case license-seat). Named on first
+  // use; a reference back to a resource being named (a cycle) stays its id.
+  const nameOf = (e: ExternalResource): string | undefined => {
+    if (e.name !== undefined) return e.name;
+    if (e.naming) return undefined;
+    e.naming = true;
+    e.name = `<id of a ${e.service} resource ${stable(scrub(withoutId(e.body)))}>`;
+    e.naming = false;
+    return e.name;
+  };
   const scrub = (v: unknown, field = ''): unknown => {
     if (typeof v === 'string') {
       const u = uidNames.get(v);
       if (u !== undefined) return u;
-      if (!naming) {
-        const e = ID_FIELD.test(field) ? externalNames.get(v) : (inCollection.get(`${field}s\u0000${v}`) ?? inCollection.get(`${field}\u0000${v}`) ?? inCollection.get(`${field}es\u0000${v}`));
-        if (e !== undefined) return e;
-      }
+      const e = ID_FIELD.test(field) ? externalNames.get(v) : (inCollection.get(`${field}s\u0000${v}`) ?? inCollection.get(`${field}\u0000${v}`) ?? inCollection.get(`${field}es\u0000${v}`));
+      const named = e !== undefined ? nameOf(e) : undefined;
+      if (named !== undefined) return named;
       // a uid inside a value (`pr-0.<uid>`, `verify=<uid>`) compares by whose uid it is, as in names
       const a = v.length > 3 ? aliasUids(v, uidNames) : v;
       if (a !== v) return a;
@@ -157,19 +177,15 @@ export function normalizeState(objects: readonly StoredObject[], downstream: unk
     }
     return v;
   };
-  // a resource is named by its content as the rest is compared (uids named, timestamps
-  // normalized): a snapshot taken later, or for an owner with another uid, is the same snapshot
-  naming = true;
   if (mapIds) {
     for (const s of services) {
       for (const r of s.resources) {
-        const name = `<id of a ${s.name} resource ${stable(scrub(withoutId(r.body)))}>`;
-        if (!externalNames.has(r.id)) externalNames.set(r.id, name);
-        if (r.collection) inCollection.set(`${r.collection}\u0000${r.id}`, name);
+        const e: ExternalResource = { service: s.name, body: r.body };
+        if (!externalNames.has(r.id)) externalNames.set(r.id, e);
+        if (r.collection) inCollection.set(`${r.collection}\u0000${r.id}`, e);
       }
     }
   }
-  naming = false;
   const entries: [string, unknown][] = [];
   for (const o of kept) {
     const { uid: _uid, resourceVersion: _rv, creationTimestamp: _ct, deletionTimestamp, generateName: _g, name: _n, ...meta } = o.metadata;

@@ -30,7 +30,7 @@ const path = (url: string) => url.split('?')[0]!.split('#')[0]!;
 export function staleReplay(run: RunRecord, requests: readonly TimelineRequest[], all: readonly TimelineRequest[] = requests): StaleReplay | undefined {
   const removals: { t: number; by: string; path: string }[] = [];
   for (const e of run.trace) {
-    if (e.type === 'fault:inject' && e['kind'] === 'drift' && e['external'] === true && e['action'] !== 'modify' && typeof e['collection'] === 'string' && typeof e['id'] === 'string') {
+    if (e.type === 'fault:inject' && e['kind'] === 'drift' && e['external'] === true && e['action'] === 'delete' && typeof e['collection'] === 'string' && typeof e['id'] === 'string') {
       removals.push({ t: e.t, by: `drift (${String(e['service'] ?? 'the service')})`, path: `/${encodeURIComponent(e['collection'])}/${encodeURIComponent(e['id'])}` });
     }
   }

@@ -230,3 +230,13 @@ describe('paused-wave: where a pause froze a wave depends on how far its control
     expect(await judge(pastTwoChanges)).toBe('passed');
   });
 });
+
+describe('license-seat: ids that name resources which name other resources', () => {
+  // corpus seed 1 run 28 (same-end-state): two Seats made in the other order in this run, so the
+  // billing customers got ids 1 and 3 the other way round; each grant names its subscription, which
+  // names its customer. The subscription was named by its content with the customer's raw id inside.
+  const swapped: Scenario = {"seed": 2053405457, "controllers": [{"name": "license-seat"}], "initialObjects": [], "workload": [{"at": 0, "type": "create", "object": {"kind": "Seat", "metadata": {"name": "seat-0", "namespace": "default"}, "spec": {"user": "ada@example.com", "plan": "team"}}}, {"at": 8100, "type": "create", "object": {"kind": "Seat", "metadata": {"name": "seat-1", "namespace": "default"}, "spec": {"user": "ada@example.com", "plan": "team"}}}], "faults": {"events": [], "background": [{"kind": "watch-event-loss", "rate": 0.22}]}};
+  it('a grant naming a subscription naming a customer compares by what each names, all the way down: passes', { timeout: 60_000 }, async () => {
+    expect(await judgeCase('license-seat', falsePositiveCorpus.find((x) => x.name === 'license-seat')!.controllers, swapped)).toBe('passed');
+  });
+});

@@ -97,4 +97,26 @@ describe('advice for an idempotency key reused after the resource it made was de
     expect(requests.filter((r) => r.headers?.['idempotent-replayed'] === 'true').length).toBeGreaterThan(0);
     expect(staleReplay(run, requests)).toBeUndefined();
   });
+
+  it('a replay of a bucket drift only edited (any action but delete) is not the stale replay: it still exists', async () => {
+    // posts on every pass with one key: every POST after the first is a replay of a bucket that exists
+    const posting = defineController({
+      name: 'bucket',
+      for: BUCKET,
+      resyncPeriodMs: 5_000,
+      async reconcile(ctx) {
+        const b = (await ctx.client.tryGet(BUCKET, ctx.key, { live: true })) as Bucket | undefined;
+        if (!b) return undefined;
+        await ctx.fetch(API, { method: 'POST', headers: { 'Idempotency-Key': b.metadata.uid }, body: JSON.stringify({ owner: ctx.key, region: b.spec.region }) });
+        return undefined;
+      },
+    });
+    const edited: Scenario = { ...deletedOutOfBand, faults: { events: [{ kind: 'drift', at: 3000, params: { action: 'annotation', pick: 0, external: true } }], background: [] } };
+    const { drift } = await import('../../faults/drift.js');
+    const { run } = await simulate(edited, { controllers: [posting], downstream: storageDownstream, faults: [drift], properties: [] });
+    const requests = timelineOf(run).requests;
+    expect(run.trace.some((e) => e.type === 'fault:inject' && e['kind'] === 'drift' && e['action'] === 'annotation')).toBe(true);
+    expect(requests.filter((r) => r.t > 3000 && r.headers?.['idempotent-replayed'] === 'true').length).toBeGreaterThan(0);
+    expect(staleReplay(run, requests)).toBeUndefined();
+  });
 });
