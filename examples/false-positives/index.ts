@@ -74,6 +74,7 @@ import { volumeResizer } from './volume-resizer.js';
 import { webhookSubscription } from './webhook-subscription.js';
 import { workerPool } from './worker-pool.js';
 import { zoneRecords } from './zone-records.js';
+import { zoneCache } from './zone-cache.js';
 
 export type { FalsePositiveCase } from './_shared/case.js';
 
@@ -136,5 +137,6 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   volumeResizer,
   webhookSubscription,
   workerPool,
+  zoneCache,
   zoneRecords,
 ];
