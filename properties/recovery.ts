@@ -160,6 +160,24 @@ function refusal(run: RunRecord, r: Revert): string | undefined {
   return last ?? undefined;
 }
 
+/**
+ * A user's action on the object before the revert that the API refused in `run`, if any: the
+ * spec history {@link findRevert} reads from the workload assumes every action took (node-drainer,
+ * hunt seed 64: a patch that also moved a bound Pod's `spec.nodeName` was refused, so the spec
+ * "restored" later was never in force).
+ */
+function refusedBefore(run: RunRecord, r: Revert): { t: number; action: string; error: string } | undefined {
+  let refused: { t: number; action: string; error: string; attempt: unknown } | undefined;
+  for (const e of run.trace) {
+    if (e.t >= r.backAt) break;
+    if (e.type !== 'user:action' || e['kind'] !== r.kind || e['key'] !== r.key) continue;
+    if (typeof e['error'] === 'string') refused ??= { t: e.t, action: String(e['action']), error: e['error'], attempt: e['attempt'] };
+    // a later attempt of a retried action that took: it was not refused after all
+    else if (refused !== undefined && typeof refused.attempt === 'number' && typeof e['attempt'] === 'number' && e['attempt'] > refused.attempt) refused = undefined;
+  }
+  return refused;
+}
+
 function hasFaults(s: Scenario): boolean {
   return s.faults.events.length > 0 || s.faults.background.length > 0;
 }
@@ -221,6 +239,8 @@ export const recovery = defineProperty<RecoveryOptions>({
     if (!judged) return { ok: true, stats: { judged: false, reason: 'no fault-free twin run was given' } };
     const before = extras[BEFORE];
     if (!before) return { ok: true, stats: { judged: false, reason: `the harness did not run the extra run "${BEFORE}"` } };
+    const early = refusedBefore(judged, r);
+    if (early !== undefined) return { ok: true, stats: { judged: false, reason: `the user's ${early.action} of ${fmtObject(r.kind, r.key)} at ${fmtTime(early.t)} was refused (${early.error}): the spec the workload returns to at ${fmtTime(r.backAt)} may never have been the object's, so there is no earlier state to restore` } };
     const refused = refusal(judged, r);
     if (refused !== undefined) return { ok: true, stats: { judged: false, reason: `the revert of ${fmtObject(r.kind, r.key)} at ${fmtTime(r.backAt)} was refused (${refused}): its spec never went back, so there is no earlier state to restore` } };
     const lost = removedByControllers(judged, before, r);

@@ -115,6 +115,25 @@ export function aliasUids(name: string, aliases: ReadonlyMap<string, string>): s
   return re === null ? name : name.replace(re, (u) => aliases.get(u) ?? u);
 }
 
+/** The name of the first object whose uid a value of `body` holds (depth first, in key order), if any. */
+function ownerUidIn(body: unknown, uidNames: ReadonlyMap<string, string>): string | undefined {
+  if (typeof body === 'string') return uidNames.get(body);
+  if (Array.isArray(body)) {
+    for (const x of body) {
+      const o = ownerUidIn(x, uidNames);
+      if (o !== undefined) return o;
+    }
+    return undefined;
+  }
+  if (isRecord(body)) {
+    for (const k of Object.keys(body).sort()) {
+      const o = ownerUidIn(body[k], uidNames);
+      if (o !== undefined) return o;
+    }
+  }
+  return undefined;
+}
+
 /** A downstream resource another value may name by its id, named by its content when first needed. */
 interface ExternalResource {
   service: string;
@@ -212,7 +231,10 @@ export function normalizeState(objects: readonly StoredObject[], downstream: unk
         const { id: _id, ...body } = r.body;
         const value = scrub({ downstream: { [s.name]: body } });
         notePaths(tally, value);
-        entries.push([`downstream ${s.name}${r.collection ? `/${r.collection}` : ''}`, (applyMasks(value, masks, tally) as { downstream: Record<string, unknown> }).downstream[s.name]]);
+        // identified by the object it belongs to (a field holding its uid), so each owner's resource compares with that owner's
+        // whatever else came and went: a transfer of a payout never paid is that payout's, not the first of the list (found by payout-transfer)
+        const owner = ownerUidIn(body, uidNames);
+        entries.push([`downstream ${s.name}${r.collection ? `/${r.collection}` : ''}${owner !== undefined ? ` of ${owner}` : ''}`, (applyMasks(value, masks, tally) as { downstream: Record<string, unknown> }).downstream[s.name]]);
       }
     }
   }

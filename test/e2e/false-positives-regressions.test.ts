@@ -240,3 +240,25 @@ describe('license-seat: ids that name resources which name other resources', () 
     expect(await judgeCase('license-seat', falsePositiveCorpus.find((x) => x.name === 'license-seat')!.controllers, swapped)).toBe('passed');
   });
 });
+
+describe('payout-transfer: two payouts each deleted before their controller saw them', () => {
+  // hunt seed 64 run 123 (same-end-state): both ADDED notifications were lost and each Payout was
+  // deleted unseen (7.5 s and 0.9 s later); the fault-free run paid both. A fault-free run whose
+  // key waited past each deletion ends without either transfer, but the transfers were compared by
+  // position in the list (the first against the first), so no one variation matched both: they are
+  // now identified by the Payout whose uid they hold.
+  const bothUnseen: Scenario = {"seed": 2118555807, "controllers": [{"name": "payout"}], "initialObjects": [], "workload": [{"at": 1500, "type": "create", "object": {"kind": "Payout", "metadata": {"name": "p-0", "namespace": "default"}, "spec": {"amount": 250, "account": "acct-1"}}}, {"at": 9000, "kind": "Payout", "key": "default/p-0", "type": "delete"}, {"at": 26100, "type": "create", "object": {"kind": "Payout", "metadata": {"name": "p-1", "namespace": "default"}, "spec": {"amount": 250, "account": "acct-1"}}}, {"at": 27000, "kind": "Payout", "key": "default/p-1", "type": "delete"}], "faults": {"events": [{"kind": "coalescing", "nth": 11, "params": {"ms": 1753}}, {"kind": "event-loss", "nth": 0}], "background": [{"kind": "event-loss", "rate": 0.38}, {"kind": "reordering", "rate": 0.01, "params": {"holdMs": 6}}, {"kind": "delay", "rate": 0.05, "params": {"ms": 50}}, {"kind": "coalescing", "rate": 0.38, "params": {"ms": 1077}}]}};
+  it('each transfer compares with its own payout\'s: passes', { timeout: 60_000 }, async () => {
+    expect(await judgeCase('payout-transfer', falsePositiveCorpus.find((x) => x.name === 'payout-transfer')!.controllers, bothUnseen)).toBe('passed');
+  });
+});
+
+describe('node-drainer: a revert of a spec that was never in force', () => {
+  // hunt seed 64 run 63 (recovery, without any fault): the user's patch at 3.3 s also moved the
+  // bound Pod's spec.nodeName and was refused (Invalid), so the image "restored" at 15.3 s was never
+  // the Pod's; recovery judged it a revert and compared with a spec the Pod never had.
+  const neverInForce: Scenario = {"seed": 13, "controllers": [{"name": "node-drainer"}], "initialObjects": [], "workload": [{"at": 2700, "type": "create", "object": {"kind": "Pod", "metadata": {"name": "web-0", "namespace": "default"}, "spec": {"nodeName": "node-1", "containers": [{"name": "app", "image": "app:1"}]}}}, {"at": 3300, "kind": "Pod", "key": "default/web-0", "type": "patch", "patch": {"spec": {"nodeName": "node-0", "containers": [{"name": "app", "image": "app:2"}]}}}, {"at": 6600, "kind": "Pod", "key": "default/web-0", "type": "patch", "patch": {"spec": {"containers": [{"name": "app", "image": "app:1"}]}}}, {"at": 15300, "kind": "Pod", "key": "default/web-0", "type": "patch", "patch": {"spec": {"containers": [{"name": "app", "image": "app:2"}]}}}, {"at": 29700, "type": "create", "object": {"kind": "Pod", "metadata": {"name": "pinned-0", "namespace": "default", "annotations": {"maintenance.example.com/skip-drain": "true"}}, "spec": {"nodeName": "node-0", "containers": [{"name": "app", "image": "app:1"}]}}}], "faults": {"events": [{"kind": "reordering", "nth": 17, "params": {"holdMs": 2973}}, {"kind": "watch-disconnect", "nth": 6, "params": {"how": "close"}}, {"kind": "stale-snapshot", "nth": 5, "params": {"list": true, "versionsBack": 4, "catchUpMs": 690}}, {"kind": "api-conflict", "nth": 9}], "background": [{"kind": "watch-event-loss", "rate": 0.09}, {"kind": "duplication", "rate": 0.21, "params": {"replay": 2, "afterMs": 1414}}, {"kind": "watch-disconnect", "rate": 0.28, "params": {"how": "gone"}}, {"kind": "stale-snapshot", "rate": 0.17, "params": {"lagMs": 4309}}, {"kind": "api-conflict", "rate": 0.39}, {"kind": "flaky-downstream", "rate": 0.32, "params": {"fail": "hang"}}]}};
+  it('recovery does not judge it (it says why): passes', { timeout: 60_000 }, async () => {
+    expect(await judgeCase('node-drainer', falsePositiveCorpus.find((x) => x.name === 'node-drainer')!.controllers, neverInForce)).toBe('passed');
+  });
+});
