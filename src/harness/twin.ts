@@ -788,16 +788,19 @@ export class TwinRunner {
     const variations = runVariation ? slowVariations(twin, defs) : [];
     if (!runVariation || variations.length === 0) return Promise.resolve([]);
     const scenario = twinScenario(twin.scenario);
-    return this.memo(this.slow, scenario, async () => {
-      const out: RunRecord[] = [];
-      for (const v of variations) {
-        this.benignSimulations++;
-        const r = await runVariation(scenario, v);
-        // a controller that stops deciding after one late decision is a bug a delay exposed, not a destination
-        if (v.slow ? keepsDeciding(r, twin, v.slow) : true) out.push(r);
-      }
-      return out;
-    });
+    return this.memo(this.slow, scenario, () => this.runDeciding(twin, scenario, variations, runVariation));
+  }
+
+  /** `scenario` under each of `variations`, keeping the runs whose held controller {@link keepsDeciding}. */
+  private async runDeciding(twin: RunRecord, scenario: Scenario, variations: readonly BenignVariation[], runVariation: (scenario: Scenario, v: BenignVariation) => Promise<RunRecord>): Promise<RunRecord[]> {
+    const out: RunRecord[] = [];
+    for (const v of variations) {
+      this.benignSimulations++;
+      const r = await runVariation(scenario, v);
+      // a controller that stops deciding after one late decision is a bug a delay exposed, not a destination
+      if (v.slow ? keepsDeciding(r, twin, v.slow) : true) out.push(r);
+    }
+    return out;
   }
 
   /**
@@ -809,15 +812,7 @@ export class TwinRunner {
     const variations = runVariation && kinds.length > 0 ? lagVariations(twin, defs, new Set(kinds)) : [];
     if (!runVariation || variations.length === 0) return Promise.resolve([]);
     const scenario = twinScenario(twin.scenario);
-    return this.memo(this.lag, scenario, async () => {
-      const out: RunRecord[] = [];
-      for (const v of variations) {
-        this.benignSimulations++;
-        const r = await runVariation(scenario, v);
-        if (v.slow ? keepsDeciding(r, twin, v.slow) : true) out.push(r);
-      }
-      return out;
-    }, [...kinds].sort().join(','));
+    return this.memo(this.lag, scenario, () => this.runDeciding(twin, scenario, variations, runVariation), [...kinds].sort().join(','));
   }
 
   /** The fault-free run `twin` under each {@link phaseVariations} `run` suggests (not cached: they depend on the faulty run). */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { drift } from '../../faults/drift.js';
 import { flakyDownstream } from '../../faults/flaky-downstream.js';
 import { boundedDownstreamQps } from '../../properties/bounded-downstream-qps.js';
 import { idempotence } from '../../properties/idempotence.js';
@@ -112,7 +113,6 @@ describe('advice for an idempotency key reused after the resource it made was de
       },
     });
     const edited: Scenario = { ...deletedOutOfBand, faults: { events: [{ kind: 'drift', at: 3000, params: { action: 'annotation', pick: 0, external: true } }], background: [] } };
-    const { drift } = await import('../../faults/drift.js');
     const { run } = await simulate(edited, { controllers: [posting], downstream: storageDownstream, faults: [drift], properties: [] });
     const requests = timelineOf(run).requests;
     expect(run.trace.some((e) => e.type === 'fault:inject' && e['kind'] === 'drift' && e['action'] === 'annotation')).toBe(true);
