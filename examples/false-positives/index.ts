@@ -43,6 +43,7 @@ import { licenseSeat } from './license-seat.js';
 import { machinePool } from './machine-pool.js';
 import { mailingList } from './mailing-list.js';
 import { messageBroker } from './message-broker.js';
+import { meterSync } from './meter-sync.js';
 import { migrationRunner } from './migration-runner.js';
 import { namespaceProvisioner } from './namespace-provisioner.js';
 import { nodeDrainer } from './node-drainer.js';
@@ -107,6 +108,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   machinePool,
   mailingList,
   messageBroker,
+  meterSync,
   migrationRunner,
   namespaceProvisioner,
   nodeDrainer,
