@@ -203,10 +203,11 @@ const OVERTAKEN_MAX_POINTS = 4;
 
 /**
  * Decisions a user's action overtakes from afar: a key's first changing reconcile of a
- * (non-hosted) controller whose first moot-making action came more than {@link BUSY_MAX_MS} and at
- * most {@link OVERTAKEN_MAX_MS} after it began: the user's deletion of the very object it
- * reconciled, or a user's change of an object of a kind the controller reads without owning (a
- * pool it allocates from). Held there, the key waits until just past that action: the controller
+ * (non-hosted) controller whose first moot-making action came at most {@link OVERTAKEN_MAX_MS}
+ * after it began: the user's deletion of the very object it reconciled (more than
+ * {@link BUSY_MAX_MS} after: {@link slowPoints} holds every controller at the sooner ones), or a
+ * user's change of an object of a kind the controller reads without owning (a pool it allocates
+ * from; however soon: no slow hold covers those). Held there, the key waits until just past that action: the controller
  * never acts on the deleted object's life, or decides on the changed input. Only first decisions:
  * holding a later one for that long would also accept what the controller failed to undo in time
  * (a Machine a cascading pool still held when the user deleted it, machine-pool's cascading twin,
@@ -243,10 +244,13 @@ export function overtakenPoints(run: Pick<RunRecord, 'trace' | 'timing'>, defs: 
     if (decided.has(`${c.controller} ${c.key}`)) continue;
     decided.add(`${c.controller} ${c.key}`);
     const def = defOf.get(c.controller)!;
-    const moot = [...(deletedAt.get(`${def.for} ${c.key}`) ?? []).filter((t) => t > c.start), ...[...changedAt].filter(([kind]) => readsOnly(def, kind)).flatMap(([, ts]) => ts.filter((t) => t > c.start))];
+    const deleted = (deletedAt.get(`${def.for} ${c.key}`) ?? []).filter((t) => t > c.start);
+    const inputs = [...changedAt].filter(([kind]) => readsOnly(def, kind)).flatMap(([, ts]) => ts.filter((t) => t > c.start));
     let first: number | undefined;
-    for (const t of moot) if (first === undefined || t < first) first = t;
-    if (first === undefined || first - c.start <= BUSY_MAX_MS || first - c.start > OVERTAKEN_MAX_MS) continue;
+    for (const t of [...deleted, ...inputs]) if (first === undefined || t < first) first = t;
+    // a deletion within BUSY_MAX_MS is the slow points' (slowPoints holds every controller there); an input's change within it is no one else's
+    const soonest = first !== undefined && inputs.includes(first) ? 0 : BUSY_MAX_MS;
+    if (first === undefined || first - c.start <= soonest || first - c.start > OVERTAKEN_MAX_MS) continue;
     out.push({ controller: c.controller, at: c.start, key: c.key, overtakenAt: first });
     if (out.length >= OVERTAKEN_MAX_POINTS) break;
   }

@@ -262,3 +262,14 @@ describe('node-drainer: a revert of a spec that was never in force', () => {
     expect(await judgeCase('node-drainer', falsePositiveCorpus.find((x) => x.name === 'node-drainer')!.controllers, neverInForce)).toBe('passed');
   });
 });
+
+describe('slot-allocator: a pool first seen after the user shrank it, 3.3 s after it was made', () => {
+  // corpus hunt seed 67 run 116 (same-end-state): the pool's ADDED event was folded into a later
+  // version, so the controller first saw it after the user shrank it (3.3 s on) and the claim for
+  // slot 2 stays Pending, where the fault-free run bound it at once. overtakenPoints held a first
+  // decision only past an input's change more than 10 s later; nothing covered the 10 s before.
+  const shrunkSoon: Scenario = {"seed": 810994879, "controllers": [{"name": "slot-allocator"}], "initialObjects": [], "workload": [{"at": 11400, "kind": "SlotClaim", "key": "default/wide-0", "type": "patch", "patch": {"metadata": {"labels": {"steadystate.dev/touched": "3"}}}}, {"at": 13800, "type": "create", "object": {"kind": "SlotClaim", "metadata": {"name": "wide-0", "namespace": "default"}, "spec": {"pool": "pool-0", "slot": 2}}}, {"at": 16800, "type": "create", "object": {"kind": "SlotPool", "metadata": {"name": "pool-0", "namespace": "default"}, "spec": {"size": 4}}}, {"at": 17400, "type": "create", "object": {"kind": "SlotClaim", "metadata": {"name": "low-0", "namespace": "default"}, "spec": {"pool": "pool-0", "slot": 0}}}, {"at": 20100, "kind": "SlotPool", "key": "default/pool-0", "type": "update", "spec": {"size": 2}}, {"at": 27300, "kind": "SlotClaim", "key": "default/low-0", "type": "reapply"}], "faults": {"events": [{"kind": "coalescing", "nth": 2, "params": {"ms": 4780}}, {"kind": "event-loss", "nth": 20}, {"kind": "watch-disconnect", "nth": 4, "params": {"how": "close"}}], "background": [{"kind": "api-error", "rate": 0.48, "params": {"status": 504, "applied": false}}, {"kind": "crash-restart", "rate": 0.018}]}};
+  it('ends as a fault-free run whose claim waited past the pool change: passes', { timeout: 60_000 }, async () => {
+    expect(await judgeCase('slot-allocator', falsePositiveCorpus.find((x) => x.name === 'slot-allocator')!.controllers, shrunkSoon)).toBe('passed');
+  });
+});
