@@ -297,6 +297,9 @@ export function resolveCheckOptions(target: ControllerDefinition | readonly Cont
   properties.forEach((p, i) => {
     if (typeof p === 'function') fail(`options.properties[${i}] is a property factory; call it: properties.${camel(String((p as { propertyName?: string }).propertyName ?? 'convergence'))}() instead of properties.${camel(String((p as { propertyName?: string }).propertyName ?? 'convergence'))}.`);
     if (!p || typeof p !== 'object' || typeof p.judge !== 'function' || typeof p.name !== 'string') fail(`options.properties[${i}] is not a property (got ${describe(p)}). Use the built-ins (properties.convergence(), …) or defineProperty({...})().`);
+    // a kind no controller reconciles would declare nothing: a misspelling, said now rather than ignored
+    const reconciled = controllers.map((c) => c.for);
+    for (const kind of p.timingDependent ?? []) if (!reconciled.includes(kind)) fail(`options.properties[${i}] (${p.name}) declares ${JSON.stringify(kind)} timing dependent, but no controller reconciles that kind (they reconcile ${reconciled.map((k) => JSON.stringify(k)).join(', ')}). Name the kind a controller is defined \`for\`.`);
   });
 
   if (typeof options.story === 'string' || options.manifests !== undefined)

@@ -291,3 +291,9 @@ describe('same-end-state: kinds declared timing dependent (a pause that freezes 
     expect(() => sameEndState({ timingDependent: 'Wave' as unknown as string[] })).toThrow(/timingDependent must be an array of kind names/);
   });
 });
+
+describe('same-end-state: a timing-dependent kind no controller reconciles', () => {
+  it('is a usage error naming the kinds the controllers reconcile (a misspelling would declare nothing)', async () => {
+    await expect(check([pausedWaveController], { properties: [sameEndState({ timingDependent: ['Wavee'] })], runs: 1 })).rejects.toThrow(/declares "Wavee" timing dependent, but no controller reconciles that kind \(they reconcile "Wave"\)/);
+  });
+});
