@@ -5,7 +5,8 @@ import { declaredApart } from './_internals/refused-in-twin.js';
 import { fixedAtCreation } from './_internals/fixed-at-creation.js';
 import { lastActions } from './_internals/last-actions.js';
 import { acceptedAlternative, applyLearned, CONDITION_MASKS, learnAlternatives, fmtDiff, fmtLearned, learnStateMasks, masksProblem, tallyOf, type MaskTally } from './_internals/masks.js';
-import { compareStates, fmtDifference, leafSides, normalizeState, statefulSetClaims, uidAliases, type NormalizeOptions } from './_internals/normalize.js';
+import { compareStates, fmtDifference, leafSides, normalizeState, statefulSetClaims, uidAliases, type NormalizeOptions, type StateDifference } from './_internals/normalize.js';
+import { driftMarks, type DriftMark } from './_internals/drift-marks.js';
 import { DEFAULT_HISTORY, historyExcess, historyProblem, type HistoryExcess, type HistorySelector } from './_internals/history.js';
 import { firedKinds, healedAt, RECORD_KINDS, skipped, stillStalled, WORLD_CHANGING_FAULTS } from './_internals/skip.js';
 import { timelineOf } from './_internals/timeline.js';
@@ -56,6 +57,16 @@ export interface SameEndStateOptions {
    * @defaultValue []
    */
   timingDependent: string[];
+  /**
+   * In runs where drift is the only world-changing fault that fired, judge what drift changed
+   * instead of skipping the run: an object a controller made that drift deleted, a field of one
+   * it edited (not labels or annotations) and an external resource it deleted or edited must end
+   * as in the fault-free run (SPEC §3: drift is survived by level-triggered repair). Fields drift
+   * added (a person's label of their own) are not compared, nor is a mark whose owner's periodic
+   * re-check (`requeueAfter`) was still to come. A field your design leaves to people (replicas
+   * an autoscaler or a person sets after creation) is left out with `masks`. @defaultValue true
+   */
+  judgeDrift: boolean;
 }
 
 const DEFAULT_MASKS = ['metadata.generation', 'status.observedGeneration', ...CONDITION_MASKS];
@@ -83,13 +94,15 @@ function stateOf(r: RunRecord, o: SameEndStateOptions, tally?: MaskTally) {
  * starting deadline, or started with the spec of that later moment, is where a fault that cost
  * the controller a second leads too. Objects the two runs' users declared differently (the
  * user's last action on one refused fault-free, accepted here) and what they own are not compared.
+ * A run in which drift is the only world-changing fault is judged by what drift changed (was it
+ * repaired? see {@link SameEndStateOptions.judgeDrift} and drift-marks.ts).
  * @example properties.sameEndState({ masks: ['metadata.generation', 'status.observedGeneration', 'status.conditions[type=Ready].message'] })
  * @public
  */
 export const sameEndState = defineProperty<SameEndStateOptions>({
   name: 'same-end-state',
   description: 'the settled state equals that of the fault-free twin run (uids, versions, timestamps normalized; what fault-free runs disagree on masked)',
-  defaults: { skipUnderFaults: [...WORLD_CHANGING_FAULTS], masks: DEFAULT_MASKS, ignoreKinds: [...RECORD_KINDS], history: [...DEFAULT_HISTORY], normalizeTimestamps: true, downstream: true, learn: true, timingDependent: [] },
+  defaults: { skipUnderFaults: [...WORLD_CHANGING_FAULTS], masks: DEFAULT_MASKS, ignoreKinds: [...RECORD_KINDS], history: [...DEFAULT_HISTORY], normalizeTimestamps: true, downstream: true, learn: true, timingDependent: [], judgeDrift: true },
   needsTwin: true,
   validate: (o) =>
     masksProblem(o.masks) ??
@@ -114,7 +127,9 @@ export const sameEndState = defineProperty<SameEndStateOptions>({
     if (excess.length > 0) return overLimit(run, excess);
     if (!twin) return { ok: true, stats: { judged: false, reason: 'no fault-free twin run was given' } };
     const changed = firedKinds(run, o.skipUnderFaults);
-    if (changed.length > 0) return skipped(changed);
+    // drift alone: what it changed is judged (was it repaired?), the rest of the world is not comparable
+    const driftOnly = o.judgeDrift && changed.length > 0 && changed.every((k) => k === 'drift');
+    if (changed.length > 0 && !driftOnly) return skipped(changed);
     if (healedAt(run) > run.timing.tailStart) return stillStalled(run.timing.tailStart);
     const tally = tallyOf(tallies, o, DEFAULT_MASKS);
     // fields the API never lets change, of objects made under another declaration of their owner: fixed by when they were made
@@ -130,6 +145,7 @@ export const sameEndState = defineProperty<SameEndStateOptions>({
       return !ok;
     });
     const masked = fmtLearned(learned);
+    if (driftOnly) return driftVerdict(run, twin, diffs, masked ?? '');
     const fixed = { ...(left.length > 0 ? { fixedAtCreation: left } : {}), ...(apart.length > 0 ? { declaredApart: apart } : {}), ...(busy.length > 0 ? { asWhenBusy: busy } : {}) };
     if (diffs.length === 0) return { ok: true, ...(masked || left.length > 0 || apart.length > 0 || busy.length > 0 ? { stats: { ...(masked ? { learned: masked } : {}), ...fixed } } : {}) };
     const at = run.timing.tailStart;
@@ -156,6 +172,32 @@ export const sameEndState = defineProperty<SameEndStateOptions>({
     };
   },
 });
+
+/** Drift runs: only the marks drift left are judged; were they repaired? */
+function driftVerdict(run: RunRecord, twin: RunRecord, diffs: readonly StateDifference[], masked: string): Verdict {
+  const { marks, pending, judged } = driftMarks(run, twin, diffs, uidAliases(run.writes));
+  const stats = { judged: judged > 0 ? 'what drift changed' : false, ...(judged === 0 ? { reason: 'drift changed nothing a controller made' } : {}), ...(pending.length > 0 ? { periodicCheckDue: pending } : {}), ...(masked ? { learned: masked } : {}) };
+  if (marks.length === 0) return { ok: true, stats };
+  const at = run.timing.tailStart;
+  const m0 = marks[0]!;
+  const fmtMark = (m: DriftMark) =>
+    m.paths.length === 0 ? `at ${fmtTime(m.at)} drift ${m.what}, and at ${fmtTime(at)} it was still gone (the fault-free run ends with ${m.id})` : `at ${fmtTime(m.at)} drift ${m.what}: at ${fmtTime(at)} ${m.paths.map((p) => `${p} still held ${JSON.stringify(m.actual[p])} (the fault-free run ends with ${JSON.stringify(m.expected[p])})`).join(', ')}`;
+  const then = [`${marks.slice(0, 3).map(fmtMark).join('; ')}${marks.length > 3 ? `; and ${marks.length - 3} more changes drift made were never repaired` : ''}`];
+  const reconciled = timelineOf(run).reconciles.filter((s) => s.start > m0.at && s.start < at).length;
+  then.push(
+    reconciled > 0
+      ? `the controllers reconciled ${reconciled === 1 ? 'once' : `${reconciled} times`} after the drift and never put it back: they decided from their own bookkeeping (status, memory, "already created") instead of comparing desired with actual`
+      : 'no controller reconciled after the drift: nothing it watches told it (watch what you own, or re-check external state periodically with requeueAfter)',
+  );
+  if (masked) then.push(`${masked}, so they are not compared`);
+  then.push('a level-triggered reconciler compares desired with actual on every pass and repairs what a person, another controller or a cloud console changed');
+  return {
+    ok: false,
+    summary: `drift was never repaired: ${m0.paths.length === 0 ? `${m0.what}, still gone at the end` : `${m0.what}, ${m0.paths.join(', ')} still as drift left ${m0.paths.length === 1 ? 'it' : 'them'}`}`,
+    explanation: explanation(letFacts(run.trace, { until: at }), then),
+    evidence: { unrepaired: marks.slice(0, 10).map((m) => ({ at: m.at, action: m.action, id: m.id, what: m.what, paths: m.paths, expected: toJson(m.expected), actual: toJson(m.actual) })), ...(pending.length > 0 ? { periodicCheckDue: pending } : {}) },
+  };
+}
 
 /** A history that holds more than its declared limit once the world settled. */
 function overLimit(run: RunRecord, excess: readonly HistoryExcess[]): Verdict {

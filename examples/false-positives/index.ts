@@ -31,6 +31,7 @@ import { conditionStatus } from './condition-status.js';
 import { configRevisions } from './config-revisions.js';
 import { configRollout } from './config-rollout.js';
 import { credentialRotation } from './credential-rotation.js';
+import { dbCredentials } from './db-credentials.js';
 import { cronTask } from './cron-task.js';
 import { dnsSync } from './dns-sync.js';
 import { domainVerification } from './domain-verification.js';
@@ -97,6 +98,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   configRollout,
   credentialRotation,
   cronTask,
+  dbCredentials,
   dnsSync,
   domainVerification,
   exclusiveBackfill,

@@ -113,7 +113,9 @@ export function driftStored(world: World, action: StoreAction, pick: number, pat
     if (isStoreError(err)) return undefined; // the API server refused: nothing drifted
     throw err;
   }
-  return { objectKind: o.kind, key: keyOf(o.metadata), uid: o.metadata.uid, ...(action !== 'delete' ? { patch } : {}) };
+  // a deleted object's generated-name prefix: same-end-state tells by it whether a replacement came (drift-marks.ts)
+  const generated = action === 'delete' && o.metadata.generateName ? { generateName: o.metadata.generateName } : {};
+  return { objectKind: o.kind, key: keyOf(o.metadata), uid: o.metadata.uid, ...(action !== 'delete' ? { patch } : generated) };
 }
 
 export function driftExternal(world: World, action: 'delete' | 'modify', pick: number): Record<string, unknown> | undefined {

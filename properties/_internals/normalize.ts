@@ -115,6 +115,18 @@ export function aliasUids(name: string, aliases: ReadonlyMap<string, string>): s
   return re === null ? name : name.replace(re, (u) => aliases.get(u) ?? u);
 }
 
+/**
+ * The state id {@link normalizeState} gives an external resource of `service`/`collection` with
+ * `body`, among the end's `objects` (drift-marks.ts: which entry a resource drift touched is).
+ */
+export function externalStateId(service: string, collection: string | undefined, body: Record<string, unknown>, objects: readonly StoredObject[], aliases?: ReadonlyMap<string, string>): string {
+  const uidNames = new Map<string, string>(aliases ?? []);
+  for (const o of objects) uidNames.set(o.metadata.uid, `<uid of ${o.kind} ${normName(o, aliases)}>`);
+  const { id: _id, ...rest } = body;
+  const owner = ownerUidIn(rest, uidNames);
+  return `downstream ${service}${collection ? `/${collection}` : ''}${owner !== undefined ? ` of ${owner}` : ''}`;
+}
+
 /** The name of the first object whose uid a value of `body` holds (depth first, in key order), if any. */
 function ownerUidIn(body: unknown, uidNames: ReadonlyMap<string, string>): string | undefined {
   if (typeof body === 'string') return uidNames.get(body);

