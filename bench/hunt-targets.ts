@@ -224,7 +224,7 @@ export const buggyFaultTargets: readonly FaultTargetPair[] = faultTargetPairs.ma
 export function propertiesFor(t: Target, skip: readonly string[]): Property[] {
   const own = new Map((t.properties ?? []).map((p) => [p.name, p]));
   const all = defaultProperties().map((p) => own.get(p.name) ?? p);
-  // configured properties with no built-in of their name (none today) still run
+  // configured properties with no built-in of their name (opt-in ones: meter-sync's honours-retry-after) still run
   for (const p of t.properties ?? []) if (!all.some((x) => x.name === p.name)) all.push(p);
   return all.filter((p) => !skip.includes(p.name) && t.withoutProperties?.[p.name] === undefined);
 }

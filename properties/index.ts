@@ -14,6 +14,7 @@ import { sameEndState } from './same-end-state.js';
 import { specStatusOwnership } from './spec-status-ownership.js';
 import { statusTruthfulness } from './status-truthfulness.js';
 import { neverExits } from './never-exits.js';
+import { honoursRetryAfter } from './honours-retry-after.js';
 
 /**
  * Every built-in property (SPEC §5) by its camelCase name, msw `http` style:
@@ -36,7 +37,15 @@ export const properties = {
   recovery,
   statusTruthfulness,
   sameEndState,
+  honoursRetryAfter,
 } as const;
+
+/**
+ * Properties judged only when named in `properties`: promises most correct controllers do not
+ * make (waiting exactly as long as an API's Retry-After asked, where exponential backoff is the
+ * usual answer).
+ */
+const OPT_IN: ReadonlySet<PropertyFactory<object>> = new Set<PropertyFactory<object>>([honoursRetryAfter as PropertyFactory<object>]);
 
 /**
  * Every built-in property factory, in a stable order: never-exits first (a process that died
@@ -47,7 +56,7 @@ export const properties = {
  * idempotence, duplicates before same-end-state, which comes last.
  * @public
  */
-export const allProperties: readonly PropertyFactory<object>[] = Object.values(properties) as readonly PropertyFactory<object>[];
+export const allProperties: readonly PropertyFactory<object>[] = (Object.values(properties) as PropertyFactory<object>[]).filter((p) => !OPT_IN.has(p));
 
 /**
  * Every built-in property configured with its SPEC §5 defaults: what `check` judges when the
@@ -59,6 +68,7 @@ export function defaultProperties(): Property[] {
 }
 
 export {
+  honoursRetryAfter,
   neverExits,
   boundedDownstreamQps,
   convergence,
@@ -81,6 +91,7 @@ export type { DeletionCompletesOptions } from './deletion-completes.js';
 export type { IdempotenceOptions } from './idempotence.js';
 export type { NeverExitsOptions } from './never-exits.js';
 export type { NoDuplicateSideEffectsOptions } from './no-duplicate-side-effects.js';
+export type { HonoursRetryAfterOptions } from './honours-retry-after.js';
 export type { NoExtraDestructiveActionsOptions } from './no-extra-destructive-actions.js';
 export type { NoFightingOptions } from './no-fighting.js';
 export type { NoHotLoopOptions } from './no-hot-loop.js';

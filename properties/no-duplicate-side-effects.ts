@@ -1,4 +1,6 @@
-import { defineProperty, type RunRecord, type Verdict } from '../src/harness/property.js';
+import { defineProperty, type LearnedMasks, type RunRecord, type Verdict } from '../src/harness/property.js';
+import { copiesAtOnce } from './_internals/copies-at-once.js';
+import { firedKinds, WORLD_CHANGING_FAULTS } from './_internals/skip.js';
 import { explanation, fmtList, fmtRequest, fmtTime, letFacts } from '../src/report/explain.js';
 import { alike, ownerFieldOf, ownerGroups, ownerMatches, readDownstream, settledDownstream, type OwnerGroup } from './_internals/downstream-state.js';
 import { staleReplay, staleReplayAdvice } from './_internals/replayed.js';
@@ -17,6 +19,15 @@ export interface NoDuplicateSideEffectsOptions {
   ownerField?: string;
   /** Alike external resources (copies of one) allowed per owner and collection. @defaultValue 1 */
   maxPerOwner: number;
+  /**
+   * Also judge the copies alive at once during the run (from the fake services' history), not
+   * only at its end: a duplicate made and cleaned up again (a second DNS record served until the
+   * next sync deleted it, a second charge refunded) leaves a clean end. More copies at once than
+   * `maxPerOwner` and than any fault-free run held (its twin and benign variations: a renewal that
+   * issues the new certificate before revoking the old holds two by design) fail. Not judged in
+   * runs where a world-changing fault fired (drift, recreation). @defaultValue true
+   */
+  transient: boolean;
 }
 
 /**
@@ -28,16 +39,30 @@ export interface NoDuplicateSideEffectsOptions {
  * `ownerField`, else an idempotency key, else any field that names a primary object (`ownerUid`,
  * `order`, `metadata.source`…); when no resource names its owner the verdict says the property
  * could not judge. Catches non-idempotent external APIs retried blindly after a lost response,
- * and replicas without leader election creating twice.
+ * and replicas without leader election creating twice, also when the copy is cleaned up before
+ * the end: the copies alive at once during the run (the services' history) may not exceed what
+ * the fault-free runs held (see {@link NoDuplicateSideEffectsOptions.transient}).
  * @example properties.noDuplicateSideEffects({ ownerField: 'metadata.owner' })
  * @public
  */
 export const noDuplicateSideEffects = defineProperty<NoDuplicateSideEffectsOptions>({
   name: 'no-duplicate-side-effects',
   description: 'the fake downstream holds at most one external resource per owner and content (owner found by field, idempotency key or primary uid/name); no duplicate creates',
-  defaults: { maxPerOwner: 1 },
+  defaults: { maxPerOwner: 1, transient: true },
+  needsTwin: true,
+  learn: (benign, o) => {
+    if (!o.transient) return {};
+    // where fault-free runs disagree on how many copies were alive at once, the most any held is allowed
+    const peaks = benign.twin.map((r) => copiesAtOnce(r, o.ownerField));
+    const out: string[] = [];
+    for (const k of [...new Set(peaks.flatMap((m) => [...m.keys()]))].sort()) {
+      const ns = peaks.map((m) => m.get(k)?.n ?? 1);
+      if (new Set(ns).size > 1) out.push(`${k}: up to ${ns.reduce((m, n) => Math.max(m, n), 1)} at once`);
+    }
+    return { copiesAtOnce: out };
+  },
   validate: (o) => (o.ownerField !== undefined && (typeof o.ownerField !== 'string' || o.ownerField === '') ? 'ownerField must be a dotted field path such as "owner"' : !(o.maxPerOwner >= 1) ? `maxPerOwner must be ≥ 1, got ${String(o.maxPerOwner)}` : undefined),
-  judge: (run, o): Verdict => {
+  judge: (run, o, twin, _extras, learned): Verdict => {
     const tl = timelineOf(run);
     // without what a reconcile the end of the run cut short had created (a renewal between issuing the new one and revoking the old)
     const services = readDownstream(settledDownstream(run, tl.requests));
@@ -53,6 +78,10 @@ export const noDuplicateSideEffects = defineProperty<NoDuplicateSideEffectsOptio
         const dup = alikeClass(g, field);
         if (dup.ids.length > o.maxPerOwner) return fromState(run, o, field, dup, tl.requests);
       }
+    }
+    if (o.transient && twin && firedKinds(run, WORLD_CHANGING_FAULTS).length === 0) {
+      const transient = transientCopies(run, o, twin, learned, tl.requests);
+      if (transient) return transient;
     }
     if (unjudged.length > 0) return { ok: true, stats: { judged: false, reason: `could not judge: no resource of ${fmtList(unjudged, 3)} names its owner (no ownerField, idempotency key, or field holding a primary object's uid or namespace/name); set ownerField` } };
     if (services.length > 0) return { ok: true };
@@ -125,6 +154,33 @@ function fromState(run: RunRecord, o: NoDuplicateSideEffectsOptions, ownerField:
     explanation: explanation(letFacts(run.trace), then),
     evidence: { service: g.service, collection: g.collection, owner: g.owner, ids: g.ids, creates: posts.slice(0, 10).map((r) => ({ t: r.t, actor: r.actor, url: r.url, status: r.status, outcome: r.outcome, applied: r.applied ?? null })) },
   };
+}
+
+/** Copies alive at once beyond what any fault-free run held, or undefined. */
+function transientCopies(run: RunRecord, o: NoDuplicateSideEffectsOptions, twin: RunRecord, learned: LearnedMasks | undefined, requests: readonly TimelineRequest[]): Verdict | undefined {
+  const theirs = copiesAtOnce(twin, o.ownerField);
+  const benign = new Map<string, number>();
+  for (const e of learned?.['copiesAtOnce'] ?? []) {
+    const m = /^(.*): up to (\d+) at once$/.exec(e);
+    if (m) benign.set(m[1]!, Number(m[2]));
+  }
+  for (const [k, p] of copiesAtOnce(run, o.ownerField)) {
+    const allowed = Math.max(o.maxPerOwner, theirs.get(k)?.n ?? 1, benign.get(k) ?? 1);
+    if (p.n <= allowed) continue;
+    const where = `${p.service}${p.collection ? `/${p.collection}` : ''}`;
+    const mine = requests.filter((r) => r.method === 'POST' && r.reconcile !== undefined && ownerMatches(p.owner, { kind: '', key: r.reconcile.key }));
+    const posts = mine.length > 0 ? mine : requests.filter((r) => r.method === 'POST' && r.url.includes(`/${p.collection}`));
+    const then = [`${where} held ${p.n} alike resources for owner ${p.ownerName} at once (ids ${p.ids.join(', ')}), where no fault-free run held more than ${allowed}; the end state is clean because the copies were deleted again later, but until then the duplicate was live (a second record served, a second charge made)`];
+    if (posts.length) then.push(`the creates: ${posts.slice(0, 4).map(fmtRequest).join('; ')}`);
+    then.push(mechanism(run, posts, requests));
+    return {
+      ok: false,
+      summary: `duplicate side effect: ${p.n} alike resources in ${where} for ${p.ownerName} alive at once (cleaned up later)`,
+      explanation: explanation(letFacts(run.trace), then),
+      evidence: { service: p.service, collection: p.collection, owner: p.owner, ids: p.ids, atOnce: p.n, allowed, creates: posts.slice(0, 10).map((r) => ({ t: r.t, actor: r.actor, url: r.url, status: r.status, outcome: r.outcome, applied: r.applied ?? null })) },
+    };
+  }
+  return undefined;
 }
 
 function fromRequests(run: RunRecord, key: string, posts: readonly TimelineRequest[], requests: readonly TimelineRequest[]): Verdict {

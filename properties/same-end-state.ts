@@ -183,9 +183,12 @@ function driftVerdict(run: RunRecord, twin: RunRecord, diffs: readonly StateDiff
   const fmtMark = (m: DriftMark) =>
     m.paths.length === 0 ? `at ${fmtTime(m.at)} drift ${m.what}, and at ${fmtTime(at)} it was still gone (the fault-free run ends with ${m.id})` : `at ${fmtTime(m.at)} drift ${m.what}: at ${fmtTime(at)} ${m.paths.map((p) => `${p} still held ${JSON.stringify(m.actual[p])} (the fault-free run ends with ${JSON.stringify(m.expected[p])})`).join(', ')}`;
   const then = [`${marks.slice(0, 3).map(fmtMark).join('; ')}${marks.length > 3 ? `; and ${marks.length - 3} more changes drift made were never repaired` : ''}`];
-  const reconciled = timelineOf(run).reconciles.filter((s) => s.start > m0.at && s.start < at).length;
+  const tl = timelineOf(run);
+  const reconciled = tl.reconciles.filter((s) => s.start > m0.at && s.start < at).length;
   then.push(
-    reconciled > 0
+    tl.reconciles.length === 0
+      ? 'the program never put it back: handlers that act on changes of what it reads from, not of what it made, never hear of the drift (watch what you make and repair it, or re-check it periodically)'
+      : reconciled > 0
       ? `the controllers reconciled ${reconciled === 1 ? 'once' : `${reconciled} times`} after the drift and never put it back: they decided from their own bookkeeping (status, memory, "already created") instead of comparing desired with actual`
       : 'no controller reconciled after the drift: nothing it watches told it (watch what you own, or re-check external state periodically with requeueAfter)',
   );

@@ -88,6 +88,7 @@ export {
   recovery,
   statusTruthfulness,
   sameEndState,
+  honoursRetryAfter,
 } from '../properties/index.js';
 
 // environment (SPEC §2.2)

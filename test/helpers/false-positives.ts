@@ -33,9 +33,12 @@ export const PENDING_ORACLE_FIXES: Readonly<Record<string, { properties: readonl
 /** Every built-in property, the case's own in place of those of the same name, minus those its design does not promise. */
 export function propertiesOf(c: FalsePositiveCase): Property[] {
   const own = new Map((c.properties ?? []).map((p) => [p.name, p]));
-  return defaultProperties()
+  const all = defaultProperties()
     .filter((p) => c.withoutProperties?.[p.name] === undefined)
     .map((p) => own.get(p.name) ?? p);
+  // an opt-in property the case turns on (meter-sync: honours-retry-after) runs too
+  for (const p of c.properties ?? []) if (!all.some((x) => x.name === p.name)) all.push(p);
+  return all;
 }
 
 export function describeFailure(r: CheckFailed): string {

@@ -12,7 +12,7 @@ describe('properties', () => {
     expect(a.map((p) => p.name)).toEqual(allProperties.map((p) => p.propertyName));
     expect(defaultProperties()[0]).not.toBe(a[0]);
     for (const p of a) expect(JSON.parse(JSON.stringify(p.options))).toEqual(p.options);
-    expect(a.filter((p) => p.needsTwin).map((p) => p.name).sort()).toEqual(['convergence', 'no-extra-destructive-actions', 'recovery', 'same-end-state']);
+    expect(a.filter((p) => p.needsTwin).map((p) => p.name).sort()).toEqual(['convergence', 'no-duplicate-side-effects', 'no-extra-destructive-actions', 'recovery', 'same-end-state']);
   });
   it('turns user functions into "<function>" in the reported options', () => {
     expect(properties.convergence({ converged: () => true }).options['converged']).toBe('<function>');

