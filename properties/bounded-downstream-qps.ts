@@ -39,8 +39,9 @@ export interface BoundedDownstreamQpsOptions {
    * call of each reconcile) to one endpoint for one reconcile key (by one controller process)
    * shows no growing waits (no exponential backoff), even under the rate bound: a fixed short
    * requeue. A wait is what the controller chose after a failed attempt (the queue's backoff or
-   * its `requeueAfter`); reconciles that an event started are no retries; at least three waits
-   * are needed to judge; waits of a second or more count as backoff.
+   * its `requeueAfter`); reconciles that an event started are no retries; a `requeueAfter` retry
+   * that came when the failed attempt's `Retry-After` said is the server's pacing, not counted;
+   * at least three waits are needed to judge; waits of a second or more count as backoff.
    * @defaultValue true
    */
   requireBackoff: boolean;
@@ -221,11 +222,19 @@ function waitSeries(streak: readonly TimelineRequest[], retries: Map<ReconcileSp
       episode = retry.episode;
       queued[queued.length - 1]!.push(retry.waitMs);
     } else {
-      chosen.push(retry.waitMs);
+      // a wait the server set: the API answered with Retry-After and the retry came when it said (meter-sync waits
+      // exactly as asked, 1 s again and again, or what is left of it after an event), pacing that is no storm
+      if (!serverPaced(streak[i - 1]!, r)) chosen.push(retry.waitMs);
       if (queued[queued.length - 1]!.length > 0) queued.push([]);
     }
   }
   return [chosen, observed, ...queued].filter((w) => w.length > 0);
+}
+
+/** Whether `retry` came at or after the time the `Retry-After` (seconds) of the failed attempt before it named. */
+function serverPaced(failedAttempt: TimelineRequest, retry: TimelineRequest): boolean {
+  const v = failedAttempt.headers?.['retry-after']?.trim();
+  return v !== undefined && /^\d+$/.test(v) && retry.t >= failedAttempt.tEnd + Number(v) * 1000;
 }
 
 /**

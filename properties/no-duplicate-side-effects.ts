@@ -1,5 +1,7 @@
 import { defineProperty, type LearnedMasks, type RunRecord, type Verdict } from '../src/harness/property.js';
 import { copiesAtOnce } from './_internals/copies-at-once.js';
+import { uidAliases } from './_internals/normalize.js';
+import { transientContents } from './_internals/replacements.js';
 import { firedKinds, WORLD_CHANGING_FAULTS } from './_internals/skip.js';
 import { explanation, fmtList, fmtRequest, fmtTime, letFacts } from '../src/report/explain.js';
 import { alike, ownerFieldOf, ownerGroups, ownerMatches, readDownstream, settledDownstream, type OwnerGroup } from './_internals/downstream-state.js';
@@ -158,13 +160,14 @@ function fromState(run: RunRecord, o: NoDuplicateSideEffectsOptions, ownerField:
 
 /** Copies alive at once beyond what any fault-free run held, or undefined. */
 function transientCopies(run: RunRecord, o: NoDuplicateSideEffectsOptions, twin: RunRecord, learned: LearnedMasks | undefined, requests: readonly TimelineRequest[]): Verdict | undefined {
-  const theirs = copiesAtOnce(twin, o.ownerField);
+  const transient = transientContents(twin, uidAliases(twin.writes));
+  const theirs = copiesAtOnce(twin, o.ownerField, transient);
   const benign = new Map<string, number>();
   for (const e of learned?.['copiesAtOnce'] ?? []) {
     const m = /^(.*): up to (\d+) at once$/.exec(e);
     if (m) benign.set(m[1]!, Number(m[2]));
   }
-  for (const [k, p] of copiesAtOnce(run, o.ownerField)) {
+  for (const [k, p] of copiesAtOnce(run, o.ownerField, transient)) {
     const allowed = Math.max(o.maxPerOwner, theirs.get(k)?.n ?? 1, benign.get(k) ?? 1);
     if (p.n <= allowed) continue;
     const where = `${p.service}${p.collection ? `/${p.collection}` : ''}`;

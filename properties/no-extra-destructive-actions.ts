@@ -38,12 +38,14 @@ function globOf(pattern: string): RegExp {
 }
 
 /**
- * Creates made for an owner that was already gone: the reconcile's primary object had been
- * removed from the store (and not created again) when the reconcile created the object, and the
- * garbage collector removed it for its dangling owner (or the namespace controller with the
- * namespace the collector removed). A cache that has not yet seen a deletion
- * makes every informer-based controller do this; nothing is destroyed, and the collector, not the
- * controller, cleans up.
+ * Creates made for an owner that was already gone or going: the reconcile's primary object had
+ * been removed from the store, or marked for deletion (and not created again), when the
+ * reconcile created the object, and the garbage collector removed it (for its dangling owner, or
+ * as a dependent of an owner deleted in the foreground, which the collector deletes again when
+ * made meanwhile), or the namespace controller with the namespace the collector removed. A cache
+ * that has not yet seen a deletion makes every informer-based controller do this; nothing is
+ * destroyed, and the collector, not the controller, cleans up. (A controller that keeps making
+ * dependents for a terminating owner holds a foreground deletion up: deletion-completes says so.)
  */
 function stillborn(run: RunRecord, writes: readonly TimelineWrite[]): Set<TimelineWrite> {
   // removed by the collector, or with its namespace (a Role in the Namespace the controller created for the gone owner)
@@ -57,7 +59,7 @@ function stillborn(run: RunRecord, writes: readonly TimelineWrite[]): Set<Timeli
     for (const x of writes) {
       if (x.index >= w.index) break;
       if (x.kind !== primary || x.key !== w.reconcile.key || x.error !== undefined) continue;
-      if (x.removed) gone = true;
+      if (x.removed || x.markedForDeletion) gone = true;
       else if (x.verb === 'create') gone = false;
     }
     if (gone) out.add(w);

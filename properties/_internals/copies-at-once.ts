@@ -1,7 +1,7 @@
 import type { RunRecord } from '../../src/harness/property.js';
 import { at } from './json.js';
 import { alike, ownerFieldOf, readDownstream } from './downstream-state.js';
-import { uidAliases } from './normalize.js';
+import { aliasUids, uidAliases } from './normalize.js';
 import { timelineOf } from './timeline.js';
 
 /**
@@ -11,7 +11,9 @@ import { timelineOf } from './timeline.js';
  * (a second DNS record served for five seconds, a second charge refunded) leaves the end clean.
  * Owners holding a uid are named by the object (`<uid of Kind ns/name>`), so a run and its
  * fault-free twin compare. A resource a reconcile the end of the run cut short had created is
- * left out, as the end-state check leaves it out (a renewal between issuing and revoking).
+ * left out, as the end-state check leaves it out (a renewal between issuing and revoking), and so
+ * are `transient` contents (replacements.ts `transientContents` of the fault-free run: a lock row
+ * taken and released within one reconcile, which a failed release leaves beside the next one).
  * @internal
  */
 
@@ -29,7 +31,7 @@ export interface Peak {
 }
 
 /** Peaks keyed by `service/collection owner` (owner normalized), only where an owner held more than one copy at once. */
-export function copiesAtOnce(run: RunRecord, ownerField: string | undefined): Map<string, Peak> {
+export function copiesAtOnce(run: RunRecord, ownerField: string | undefined, transient: ReadonlySet<string> = new Set()): Map<string, Peak> {
   const out = new Map<string, Peak>();
   const services = readDownstream(run.downstream);
   if (services.every((s) => s.history.length === 0)) return out;
@@ -50,6 +52,8 @@ export function copiesAtOnce(run: RunRecord, ownerField: string | undefined): Ma
         continue;
       }
       if (inFlight.has(`${s.baseUrl}/${encodeURIComponent(h.collection)}/${encodeURIComponent(h.id)}`)) continue;
+      // a lock row taken and released within one reconcile fault-free: one left behind by a failed release is no copy of anything
+      if (transient.size > 0 && transient.has(`${s.name}/${h.collection} ${aliasUids(alike(h.body, ''), aliases)}`)) continue;
       const owner = at(h.body, field);
       if (owner === undefined || owner === null || typeof owner === 'object') continue;
       const ownerName = aliases.get(String(owner)) ?? String(owner);

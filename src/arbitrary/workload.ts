@@ -242,10 +242,10 @@ export function workload(options: WorkloadArbitraryOptions): Arbitrary<WorkloadA
     ops.length === 0 || maxActions === 0
       ? fc.constant([])
       : fc.array(fc.record({ obj: fc.nat({ max: Math.max(0, maxObjects - 1) }), at: time, op: fc.oneof(...ops) }), { maxLength: maxActions });
-  return fc.tuple(fc.array(objectArb, { minLength: 1, maxLength: maxObjects }), actionArb).map(([objs, acts]) => build(templates, objs, acts));
+  return fc.tuple(fc.array(objectArb, { minLength: 1, maxLength: maxObjects }), actionArb).map(([objs, acts]) => build(templates, objs, acts, windowMs));
 }
 
-function build(templates: readonly ResolvedObjectTemplate[], objs: { template: number; spec: JsonObject; at: number; name: string | undefined; namespace: string | undefined }[], acts: RawAction[]): WorkloadAction[] {
+function build(templates: readonly ResolvedObjectTemplate[], objs: { template: number; spec: JsonObject; at: number; name: string | undefined; namespace: string | undefined }[], acts: RawAction[], windowMs: number): WorkloadAction[] {
   const perTemplate = new Map<number, number>();
   const taken = new Set<string>();
   const made = objs.map((o) => {
@@ -293,7 +293,11 @@ function build(templates: readonly ResolvedObjectTemplate[], objs: { template: n
         break;
       }
       case 'delete':
-        action = { ...base, type: 'delete' };
+        // a foreground cascade (kubectl --cascade=foreground, Argo CD: the object stays until what it owns is gone) at every
+        // fourth time slot: decided from the time already drawn, so a seed keeps its scenarios, and shrinking toward t=0
+        // makes it a plain delete; a quarter, not a half, because it also deletes what an owner adopted whatever its
+        // controller does, which hides a release bug (machine-pool's twin) as often as it is chosen
+        action = Math.round((a.at * 100) / Math.max(1, windowMs)) % 4 === 3 ? { ...base, type: 'delete', propagationPolicy: 'Foreground' } : { ...base, type: 'delete' };
         break;
       case 'reapply':
         action = { ...base, type: 'reapply' };

@@ -62,7 +62,7 @@ const actionSchemas = [
   z.strictObject({ at, type: z.literal('apply'), object: newObjectSchema, retry }),
   z.strictObject({ at, type: z.literal('update'), kind, key, spec: jsonObject, retry }),
   z.strictObject({ at, type: z.literal('patch'), kind, key, patch: jsonObject, retry }),
-  z.strictObject({ at, type: z.literal('delete'), kind, key, retry }),
+  z.strictObject({ at, type: z.literal('delete'), kind, key, propagationPolicy: z.enum(['Background', 'Foreground', 'Orphan'], { error: (i) => `must be 'Background', 'Foreground' or 'Orphan' (kubectl delete --cascade=background|foreground|orphan); got ${shown(i.input)}` }).exactOptional(), retry }),
   z.strictObject({ at, type: z.literal('reapply'), kind, key, retry }),
   z.strictObject({ at, type: z.literal('recreate'), kind, key, object: newObjectSchema.exactOptional(), retry }),
   z.strictObject({ at, type: z.literal('deleteOwned'), kind, owner: z.strictObject({ kind, key }), retry }),
@@ -104,7 +104,9 @@ export const scenarioSchema = z.strictObject({
  *   annotations when it exists (`kubectl apply`);
  * - `update`: replace the spec (a conditional update of what the user just read); `patch`: RFC
  *   7386 merge patch; `reapply`: write the identical object again;
- * - `delete`; `recreate`: delete, then create under the same name once the old incarnation is
+ * - `delete` (with `propagationPolicy` `Foreground`, the object stays until the garbage collector
+ *   has deleted what it owns, as `kubectl delete --cascade=foreground` and Argo CD do; `Orphan`
+ *   leaves what it owns); `recreate`: delete, then create under the same name once the old incarnation is
  *   gone (with `object`, or a copy of the current one); `deleteOwned`: delete, out of band, the
  *   objects of `kind` the `owner` controls (a person deleting a Pod);
  * - `removeFinalizer`: remove one finalizer by hand.

@@ -145,7 +145,8 @@ function runAttempt(world: World, a: WorkloadAction, attempt: number, memo: Memo
   const retried = rejected !== undefined && a.retry !== false && retryable(world, a, rejected);
   const numbered = attempt > 1 || retried;
   if (entries.length === 0) entries.push({ kind, key, ...(rejected ? { error: rejected.reason } : {}) });
-  for (const e of entries) world.trace.push({ t, type: 'user:action', action: a.type, kind: e.kind, key: e.key, ...(numbered ? { attempt } : {}), ...(e.error !== undefined ? { error: e.error } : {}) });
+  const policy = a.type === 'delete' && a.propagationPolicy !== undefined ? { propagationPolicy: a.propagationPolicy } : {};
+  for (const e of entries) world.trace.push({ t, type: 'user:action', action: a.type, kind: e.kind, key: e.key, ...policy, ...(numbered ? { attempt } : {}), ...(e.error !== undefined ? { error: e.error } : {}) });
   return retried ? rejected : undefined;
 }
 
@@ -193,7 +194,7 @@ function perform(world: World, a: Exclude<WorkloadAction, { type: 'deleteOwned' 
       write(world, a, attempt, 'patch', a.kind, a.key, () => store.patch('user', a.kind, parseKey(a.key), a.patch));
       return;
     case 'delete':
-      write(world, a, attempt, 'delete', a.kind, a.key, () => store.delete('user', a.kind, parseKey(a.key)));
+      write(world, a, attempt, 'delete', a.kind, a.key, () => store.delete('user', a.kind, parseKey(a.key), a.propagationPolicy !== undefined ? { propagationPolicy: a.propagationPolicy } : {}));
       return;
     case 'reapply': {
       const cur = current(store, a.kind, a.key);

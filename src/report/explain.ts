@@ -252,9 +252,10 @@ const ACTION_VERBS: Record<string, string> = {
 export function fmtUserAction(e: TraceEntry): string {
   const action = String(e['action'] ?? 'acted on');
   const verb = ACTION_VERBS[action] ?? action;
+  const policy = e['propagationPolicy'] === 'Foreground' ? ' in the foreground (what it owns first)' : e['propagationPolicy'] === 'Orphan' ? ', orphaning what it owns,' : '';
   const err = typeof e['error'] === 'string' ? ` (it failed: ${e['error']})` : '';
   const attempt = typeof e['attempt'] === 'number' && e['attempt'] > 1 ? ` (attempt ${e['attempt']})` : '';
-  return `the user ${verb} ${fmtObject(String(e['kind'] ?? ''), String(e['key'] ?? ''))} at ${fmtTime(e.t)}${attempt}${err}`;
+  return `the user ${verb} ${fmtObject(String(e['kind'] ?? ''), String(e['key'] ?? ''))}${policy} at ${fmtTime(e.t)}${attempt}${err}`;
 }
 
 /** Options of {@link letFacts}. @public */

@@ -35,8 +35,10 @@ export interface GarbageCollectorTarget {
  * dependents (foreground again for a dependent that has dependents of its own; a dependent with
  * another owner that is not itself waiting only loses this ownerReference); once no dependent
  * with `blockOwnerDeletion` is left (one still held by its own finalizers blocks), the finalizer
- * goes, and with it the owner unless other finalizers hold it. A dependent created meanwhile is
- * deleted too. The order is what a controller can see: the owner, terminating, outlives its
+ * goes, and with it the owner unless other finalizers hold it, at a later pass than the one that
+ * deleted the last dependents (the real collector sees them gone through its informers). A
+ * dependent created meanwhile is deleted too, so a controller that keeps making one for its
+ * terminating owner holds the deletion up, as it does in a cluster. The order is what a controller can see: the owner, terminating, outlives its
  * children, so a create of the same name meanwhile is refused with AlreadyExists.
  * @internal
  */
@@ -138,6 +140,7 @@ export class GarbageCollector {
       return;
     }
     let blocked = false;
+    let deleted = false;
     for (const t of [...(this.dependents.get(uid) ?? [])]) {
       const i = t.indexOf('\u0000');
       const kind = t.slice(0, i);
@@ -154,6 +157,7 @@ export class GarbageCollector {
         }
         if (obj.metadata.deletionTimestamp === undefined) {
           this.target.delete(GARBAGE_COLLECTOR_ACTOR, kind, ref, { preconditions: { uid: obj.metadata.uid }, ...(this.hasDependents(obj.metadata.uid) ? { propagationPolicy: 'Foreground' as const } : {}) });
+          deleted = true;
         }
       } catch {
         // changed under us: the next pass looks again
@@ -162,6 +166,12 @@ export class GarbageCollector {
       if (still?.metadata.uid === obj.metadata.uid && still.metadata.ownerReferences.some((r) => r.uid === uid && r.blockOwnerDeletion === true)) blocked = true;
     }
     if (blocked) return;
+    // the real collector learns that what it deleted is gone from its informers, a little later: the owner's finalizer
+    // goes at a later pass, and a controller that made a dependent again meanwhile (the deletion event woke it) is seen
+    if (deleted) {
+      this.schedule(uid);
+      return;
+    }
     this.waiting.delete(uid);
     try {
       this.target.transform(GARBAGE_COLLECTOR_ACTOR, w.kind, refOf(owner), (c) => ({ ...c, metadata: { ...c.metadata, finalizers: c.metadata.finalizers.filter((f) => f !== FOREGROUND_FINALIZER) } }));

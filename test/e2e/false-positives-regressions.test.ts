@@ -37,6 +37,21 @@ const REGRESSIONS: { name: string; found: string; scenario: Scenario }[] = [
       },
     },
   },
+  {
+    name: "cached-site",
+    found: "npx tsx bench/hunt-fp-rate.ts --runs 150 --seeds 74 --only corpus:cached-site: run 1, no-extra-destructive-actions (a foreground deletion of the StaticSite, its events delayed: the controller made its ConfigMap again for the terminating owner, and the garbage collector deleted it again; creates the collector undid for an owner already marked destroy nothing)",
+    scenario: {"seed":757946095,"controllers":[{"name":"cached-site"}],"environment":[{"name":"deployment"},{"name":"pod-lifecycle"}],"initialObjects":[],"workload":[{"at":1200,"type":"create","object":{"kind":"StaticSite","metadata":{"name":"docs-0","namespace":"default"},"spec":{"replicas":2,"pages":{"index.html":"<h1>v1</h1>"}}}},{"at":16500,"kind":"StaticSite","key":"default/docs-0","type":"delete","propagationPolicy":"Foreground"},{"at":18600,"kind":"StaticSite","key":"default/docs-0","type":"delete"},{"at":24900,"kind":"StaticSite","key":"default/docs-0","type":"update","spec":{"replicas":2,"pages":{"index.html":"<h1>v1</h1>"}}}],"faults":{"events":[{"kind":"watch-event-loss","nth":1},{"kind":"watch-disconnect","nth":16,"params":{"how":"gone"}},{"kind":"stale-snapshot","nth":14,"params":{"list":true,"versionsBack":3,"catchUpMs":1319}},{"kind":"api-conflict","nth":15}],"background":[{"kind":"event-loss","rate":0.45},{"kind":"watch-event-loss","rate":0.24},{"kind":"reordering","rate":0.04,"params":{"holdMs":2588}},{"kind":"watch-disconnect","rate":0.26,"params":{"how":"gone"}},{"kind":"api-conflict","rate":0.41}]}},
+  },
+  {
+    name: "schema-migrations",
+    found: "npx tsx bench/hunt-fp-rate.ts --runs 150 --seeds 74 --only corpus:schema-migrations: run 145, no-duplicate-side-effects (a lock row whose release failed, beside the next version's lock: lock rows taken and released within one reconcile fault-free are not copies of anything)",
+    scenario: {"seed":503581528,"controllers":[{"name":"schema-migrations"}],"initialObjects":[],"workload":[{"at":19200,"type":"create","object":{"kind":"Schema","metadata":{"name":"orders-0","namespace":"default"},"spec":{"versions":["001","002","003"]}}}],"faults":{"events":[{"kind":"flaky-downstream","nth":0,"params":{"fail":"reset"}},{"kind":"crash-restart","nth":6,"params":{"point":"after-write"}}],"background":[{"kind":"watch-disconnect","rate":0.1,"params":{"how":"gone"}},{"kind":"api-error","rate":0.1,"params":{"status":500}},{"kind":"flaky-downstream","rate":0.22,"params":{"fail":"status","status":500}}]}},
+  },
+  {
+    name: "meter-sync",
+    found: "npx tsx bench/hunt-fp-rate.ts --runs 150 --seeds 75 --only corpus:meter-sync: run 71, bounded-downstream-qps (the metering API answered 429 with Retry-After: 1 again and again; the controller waited exactly as asked, or what was left of it after an event, and the 843 ms left looked like a short fixed requeue: a retry when the server said is its pacing, not counted)",
+    scenario: {"seed":10,"controllers":[{"name":"meter-sync"}],"initialObjects":[],"workload":[{"at":1200,"kind":"Meter","key":"default/meter-1","type":"update","spec":{"customer":"acme","units":250}},{"at":7500,"type":"create","object":{"kind":"Meter","metadata":{"name":"meter-0","namespace":"default"},"spec":{"customer":"acme","units":250}}},{"at":24900,"type":"create","object":{"kind":"Meter","metadata":{"name":"meter-1","namespace":"default"},"spec":{"customer":"acme","units":100}}}],"faults":{"events":[{"kind":"watch-event-loss","nth":5},{"kind":"reordering","nth":17,"params":{"holdMs":2848}}],"background":[{"kind":"event-loss","rate":0.05},{"kind":"reordering","rate":0.2,"params":{"holdMs":662}},{"kind":"flaky-downstream","rate":0.44,"params":{"fail":"status","status":503}},{"kind":"crash-restart","rate":0.002}]}},
+  },
 ];
 
 describe('false-positive corpus: hunt findings replayed', () => {

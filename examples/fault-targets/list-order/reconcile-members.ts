@@ -11,7 +11,9 @@ export function reconcileMembers(pickExtras: (members: StoredObject[], keep: num
   const live = options.live ?? false;
   return async (ctx: ReconcileContext): Promise<void> => {
     const c = await ctx.client.tryGet<ClusterSpec>(CLUSTER, ctx.key, { live });
-    if (!c) return;
+    // a Cluster being deleted gets no new members: under a foreground deletion the garbage collector deletes each one
+    // made meanwhile, and one made again for every deletion holds the Cluster up for good (found by the foreground hunt)
+    if (!c || c.metadata.deletionTimestamp !== undefined) return;
     const members = await ctx.client.list(MEMBER, { ...(c.metadata.namespace !== undefined ? { namespace: c.metadata.namespace } : {}), labelSelector: { matchLabels: { cluster: c.metadata.name } }, live });
     const have = new Set(members.map((m) => ordinalOf(m.metadata.name)));
     for (let i = 0; i < c.spec.members; i++) {
