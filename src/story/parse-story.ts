@@ -43,7 +43,9 @@ const VERBS: Record<WorkloadAction['type'], 'file' | 'target' | 'kind'> = {
   removeFinalizer: 'target',
 };
 /** Fields a step may have besides its verb, and the verb each belongs to. */
-const EXTRAS: Record<string, WorkloadAction['type'] | undefined> = { at: undefined, retry: undefined, with: 'patch', finalizer: 'removeFinalizer', owner: 'deleteOwned' };
+const EXTRAS: Record<string, WorkloadAction['type'] | undefined> = { at: undefined, retry: undefined, with: 'patch', finalizer: 'removeFinalizer', owner: 'deleteOwned', cascade: 'delete' };
+/** A delete step's `cascade`, as kubectl's `--cascade` flag names it, and the propagation policy it asks for. */
+const CASCADES = { background: 'Background', foreground: 'Foreground', orphan: 'Orphan' } as const;
 const VERB_LIST = USER_ACTION_TYPES.join(', ');
 
 const step = z.record(z.string(), z.unknown(), { error: (i) => `must be a step { at, <action>: … }; got ${shown(i.input)}` }).check((ctx) => {
@@ -60,6 +62,7 @@ const step = z.record(z.string(), z.unknown(), { error: (i) => `must be a step {
   const verb = verbs[0] as WorkloadAction['type'] | undefined;
   if (verb === 'patch' && !('with' in s)) ctx.issues.push({ code: 'custom', path: ['with'], message: 'is required: the merge patch to apply, e.g. with: { spec: { replicas: 2 } }', input: undefined });
   if (verb === 'removeFinalizer' && !('finalizer' in s)) ctx.issues.push({ code: 'custom', path: ['finalizer'], message: 'is required: the finalizer to remove by hand', input: undefined });
+  if ('cascade' in s && !(typeof s['cascade'] === 'string' && Object.hasOwn(CASCADES, s['cascade']))) ctx.issues.push({ code: 'custom', path: ['cascade'], message: `must be background, foreground or orphan (as kubectl delete --cascade); got ${shown(s['cascade'])}`, input: s['cascade'] });
   if (verb === 'deleteOwned' && !('owner' in s)) ctx.issues.push({ code: 'custom', path: ['owner'], message: 'is required: the owner whose objects are deleted (a manifest file or { kind, name, namespace? })', input: undefined });
 });
 
@@ -83,8 +86,9 @@ const storyFile = z.strictObject(
  *   - { at: 4s, patch: { kind: WebApp, name: web }, with: { spec: { replicas: 1 } } }
  *   - { at: 6s, deleteOwned: Pod, owner: web.yaml }
  *   - { at: 8s, delete: web.yaml, retry: false }
+ *   - { at: 9s, delete: db.yaml, cascade: foreground }   # or background (the default), orphan
  * ```
- * Actions: create, apply, update (the file's spec), patch (`with`), delete, reapply, recreate,
+ * Actions: create, apply, update (the file's spec), patch (`with`), delete (`cascade`), reapply, recreate,
  * deleteOwned (`owner`), removeFinalizer (`finalizer`). Files are relative to the story file.
  * @param read - the manifests of a file or glob named in the story
  * @param afterManifests - called once the manifests created at t=0 are read, before the steps
@@ -166,8 +170,12 @@ function stepActions(s: Record<string, unknown>, read: ManifestReader): Workload
       }
       case 'recreate':
         return t.object ? { at, type: 'recreate', kind: t.kind, key: t.key, object: t.object, ...extra } : { at, type: 'recreate', kind: t.kind, key: t.key, ...extra };
+      case 'delete': {
+        const cascade = s['cascade'];
+        return { at, type: 'delete', kind: t.kind, key: t.key, ...(typeof cascade === 'string' && Object.hasOwn(CASCADES, cascade) ? { propagationPolicy: CASCADES[cascade as keyof typeof CASCADES] } : {}), ...extra };
+      }
       default:
-        return { at, type: verb as 'delete' | 'reapply', kind: t.kind, key: t.key, ...extra };
+        return { at, type: verb as 'reapply', kind: t.kind, key: t.key, ...extra };
     }
   });
 }

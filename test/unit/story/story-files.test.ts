@@ -155,3 +155,15 @@ describe('bad story and manifest files: one paragraph naming the file, document 
     expect(r.stderr).toMatch(/s\.yaml, step 1 \(line 2\): the step\.at must be a time/);
   });
 });
+
+describe('story files: how a delete cascades', () => {
+  it('cascade: foreground | background | orphan, as kubectl delete --cascade; anything else names the step and the choices', () => {
+    const dir = files({ 'web.yaml': WEB, 'story.yaml': 'manifests: web.yaml\nsteps:\n  - { at: 1s, delete: web.yaml, cascade: foreground }\n  - { at: 2s, delete: web.yaml, cascade: orphan }\n  - { at: 3s, delete: web.yaml }\n' });
+    const story = loadStory('story.yaml', { cwd: dir });
+    expect((story.actions ?? []).map((a) => (a.type === 'delete' ? (a.propagationPolicy ?? 'default') : a.type))).toEqual(['Foreground', 'Orphan', 'default']);
+    const bad = files({ 'web.yaml': WEB, 'story.yaml': 'steps:\n  - { at: 1s, delete: web.yaml, cascade: toString }\n' });
+    expect(() => loadStory('story.yaml', { cwd: bad })).toThrow(/cascade.*must be background, foreground or orphan \(as kubectl delete --cascade\); got "toString"/);
+    const misplaced = files({ 'web.yaml': WEB, 'story.yaml': 'steps:\n  - { at: 1s, apply: web.yaml, cascade: foreground }\n' });
+    expect(() => loadStory('story.yaml', { cwd: misplaced })).toThrow(/cascade.*belongs to a delete step/);
+  });
+});
