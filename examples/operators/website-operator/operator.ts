@@ -47,18 +47,37 @@ export abstract class Operator {
 
   /** Watches every object of a custom resource (existing ones first, as ADDED) and hands each event to `onEvent`. */
   protected async watchResource(group: string, version: string, plural: string, onEvent: (e: ResourceEvent) => Promise<void>): Promise<void> {
+    await this.watchPath(`/apis/${group}/${version}/${plural}`, {}, (e) => {
+      const key = `${e.object.metadata?.namespace}/${e.object.metadata?.name}`;
+      if (e.type === 'DELETED') this.latest.delete(key);
+      else this.latest.set(key, e.object);
+      this.handle(key, e, onEvent);
+    });
+  }
+
+  /**
+   * Watches what the operator made (objects at `path` with `labelSelector`) and hands each event
+   * to `onChange`: someone else deleting or editing one is drift to repair.
+   */
+  protected async watchMade(path: string, labelSelector: string, onChange: (e: ResourceEvent) => void): Promise<void> {
+    await this.watchPath(path, { labelSelector }, onChange);
+  }
+
+  /** Handles the last version seen of `key` again, as if it had changed (something it owns did). */
+  protected resync(key: string, onEvent: (e: ResourceEvent) => Promise<void>): void {
+    const seen = this.latest.get(key);
+    if (seen) this.handle(key, { type: 'MODIFIED', object: seen }, onEvent);
+  }
+
+  private async watchPath(path: string, query: Record<string, string>, onItem: (e: ResourceEvent) => void): Promise<void> {
     const watch = new Watch(this.kc);
-    const path = `/apis/${group}/${version}/${plural}`;
     const start = async (): Promise<void> => {
       await watch.watch(
         path,
-        {},
+        query,
         (type, object: KubernetesObject) => {
           if (type !== 'ADDED' && type !== 'MODIFIED' && type !== 'DELETED') return;
-          const key = `${object.metadata?.namespace}/${object.metadata?.name}`;
-          if (type === 'DELETED') this.latest.delete(key);
-          else this.latest.set(key, object);
-          this.handle(key, { type, object }, onEvent);
+          onItem({ type, object });
         },
         (err: unknown) => {
           if (err) {
