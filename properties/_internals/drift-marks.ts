@@ -74,12 +74,13 @@ export function driftMarks(run: RunRecord, twin: RunRecord, diffs: readonly Stat
     const at = e.t;
     const action = typeof e['action'] === 'string' ? e['action'] : 'delete';
     if (e['external'] === true) {
+      // edits of external resources are not judged (see the module comment)
+      if (action !== 'delete') continue;
       const service = String(e['service'] ?? '');
       const collection = typeof e['collection'] === 'string' ? e['collection'] : undefined;
       const rid = String(e['id'] ?? '');
-      const snap = services.find((s) => s.name === service);
-      const body = action === 'delete' ? snap?.history.find((h) => h.op === 'remove' && h.id === rid && h.collection === collection)?.body : snap?.resources.find((r) => r.id === rid && (collection === undefined || r.collection === collection))?.body;
-      if (!body || action !== 'delete') continue;
+      const body = services.find((s) => s.name === service)?.history.find((h) => h.op === 'remove' && h.id === rid && h.collection === collection)?.body;
+      if (!body) continue;
       const id = externalStateId(service, collection, body, run.settledObjects, aliases);
       out.judged++;
       if (periodicCheckDue(run, ownerKeyOf(body, byUid), at, out.pending, id)) continue;
