@@ -304,14 +304,17 @@ export async function simulateInWorker(module: string, exportName: string, scena
 }
 
 /**
- * A worker thread running `worker.ts`. The thread first registers tsx (user modules are
- * TypeScript) and then imports the entry with the same extension as this file, so it works
- * from the sources (.ts) and from a build (.js).
+ * A worker thread running `worker.ts`, imported with the same extension as this file, so it works
+ * from the sources (.ts) and from a build (.js). From the sources the thread registers tsx first
+ * (the entry is TypeScript); from a build it loads steadystate's JavaScript without tsx's loader
+ * hooks (a round trip to the loader thread per module, about half the thread's start-up) and
+ * load-module.ts registers tsx before the user's module, as in the main thread.
  */
 function spawnWorker(input: WorkerInput): Worker {
   const self = import.meta.url;
-  const entry = new URL(self.endsWith('.ts') ? './worker.ts' : './worker.js', self).href;
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const code = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); globalThis[Symbol.for('steadystate.tsx-registered')] = true; return import(${JSON.stringify(entry)}); });`;
+  const fromSources = self.endsWith('.ts');
+  const entry = JSON.stringify(new URL(fromSources ? './worker.ts' : './worker.js', self).href);
+  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
+  const code = fromSources ? `import(${tsx}).then((m) => { m.register(); globalThis[Symbol.for('steadystate.tsx-registered')] = true; return import(${entry}); });` : `import(${entry});`;
   return new Worker(code, { eval: true, workerData: input });
 }
