@@ -53,13 +53,31 @@ export function mutationsArbitrary(faults: readonly FaultModule[], ctx: FaultGen
   return fc.array(one, { minLength: 1, maxLength: 2 });
 }
 
-/** The numeric fields of an event a nudge may move: `nth`, `at`, then its numeric parameters, in key order. */
-function numericFields(e: FaultEvent): string[] {
+/**
+ * The numeric fields of an event a nudge may move: `nth`, `at`, then its numeric parameters that
+ * are quantities, in key order (see {@link isQuantity}).
+ * @internal
+ */
+export function numericFields(e: FaultEvent): string[] {
   const out: string[] = [];
   if (e.nth !== undefined) out.push('nth');
   if (e.at !== undefined) out.push('at');
-  for (const k of Object.keys(e.params ?? {}).sort()) if (typeof e.params![k] === 'number') out.push(`params.${k}`);
+  for (const k of Object.keys(e.params ?? {}).sort()) if (typeof e.params![k] === 'number' && isQuantity(k)) out.push(`params.${k}`);
   return out;
+}
+
+/** Counts and indices among fault parameters (durations are named so: `ms`, `…Ms`, `…Seconds`). */
+const COUNTS = new Set(['pick', 'order', 'node', 'replay', 'versionsBehind', 'versionsBack']);
+
+/**
+ * Whether a fault parameter is a quantity a nudge may move and stay realistic: a duration, a count
+ * or an index. Anything else is a choice among the values the fault's generator draws: a status
+ * code moved by 250 became a 400, a decline no server answers a valid request with by chance (a
+ * payments controller rightly gave up on it: guided hunt seed 77, corpus payout-transfer). A new
+ * numeric parameter is left alone until it is named here.
+ */
+function isQuantity(param: string): boolean {
+  return /^ms$|Ms$|Seconds$/.test(param) || COUNTS.has(param);
 }
 
 function nudged(e: FaultEvent, field: string, by: number, windowMs: number): FaultEvent {

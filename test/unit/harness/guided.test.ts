@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { abstractState, CoverageMap, runCoverage } from '../../../src/harness/guided/behaviour-coverage.js';
-import { applyMutations, placeAfter, type Mutation } from '../../../src/harness/guided/mutants.js';
+import fc from 'fast-check';
+import { applyMutations, numericFields, placeAfter, type Mutation } from '../../../src/harness/guided/mutants.js';
+import { allFaults } from '../../../faults/index.js';
 import { counterOf, nthAtOrAfter } from '../../../src/harness/guided/occurrences.js';
 import type { Scenario } from '../../../src/harness/scenario.js';
 import type { StoredObject } from '../../../src/store/object.js';
@@ -62,6 +64,30 @@ describe('guided mutations', () => {
     expect(apply([{ op: 'borrow', from: 0, i: 0, after: 0 }]).faults.events.at(-1)).toEqual({ kind: 'list-order', nth: 4, params: { order: 3 } });
     expect(apply([{ op: 'derived', s: 0, i: 1 }], [[{ kind: 'a', nth: 1 }], [{ kind: 'b', nth: 2 }]]).faults.events.at(-1)).toEqual({ kind: 'b', nth: 2 });
     expect(s.faults.events).toHaveLength(2);
+  });
+
+  it('nudges only quantities (durations, counts, indices): a status code any fault kind draws stays what it drew', () => {
+    const gen = { controllers: ['web'], kinds: ['Site'], keys: ['default/a', 'default/b'], faultWindowMs: 10_000, maxNth: 8 };
+    let statuses = 0;
+    for (const m of allFaults) {
+      for (const events of fc.sample(m.arbitrary(gen), { seed: 1, numRuns: 150 })) {
+        for (const e of events) {
+          const parent: Scenario = { ...s, faults: { events: [e], background: [] } };
+          for (let field = 0; field < numericFields(e).length; field++) {
+            for (const by of [-3, -1, 1, 3]) {
+              const out = applyMutations(parent, [{ op: 'nudge', i: 0, field, by }], [], keep, [], 10_000).faults.events[0]!;
+              for (const [k, v] of Object.entries(out.params ?? {})) if (v !== e.params?.[k]) expect(k, `${m.kind}: ${JSON.stringify(e)} nudged`).toMatch(/^ms$|Ms$|Seconds$|^(pick|order|node|replay|versionsBehind|versionsBack)$/);
+              if (typeof e.params?.['status'] === 'number') {
+                statuses++;
+                expect(out.params?.['status'], `${m.kind}: ${JSON.stringify(e)}`).toBe(e.params['status']);
+              }
+            }
+          }
+        }
+      }
+    }
+    // flaky-downstream and api-error draw status codes: the check above saw some
+    expect(statuses).toBeGreaterThan(0);
   });
 
   it('re-seeds, sets a background rate, and moves a later action (never a create) in time', () => {
