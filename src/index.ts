@@ -108,7 +108,7 @@ export { workloadReady, WORKLOAD_KINDS } from './environment/workload-ready.js';
 
 // downstream
 export { fakeRestService } from './downstream/fake-rest-service.js';
-export type { FakeRestService, FakeRestServiceOptions, RestResource, RestChange, OwnerGroup } from './downstream/fake-rest-service.js';
+export type { FakeRestService, FakeRestServiceOptions, RestResource, RestChange, RestEdit, OwnerGroup } from './downstream/fake-rest-service.js';
 export type { CreateDownstreamOptions } from './downstream/intercept.js';
 export type { FetchDecision, FetchInfo } from './downstream/fetch-decision.js';
 export type { RequestRecord, RequestOutcome } from './downstream/request-log.js';

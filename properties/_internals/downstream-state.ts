@@ -29,6 +29,17 @@ export interface ServiceSnapshot {
   groups: { collection: string; owner: string; ids: string[] }[] | undefined;
   /** Creates, deletes and out-of-band removals in order, when the state carries them (else empty). */
   history: ExternalChange[];
+  /** Edits of existing resources in order, when the state carries them (else empty). */
+  edits: ExternalEdit[];
+}
+
+/** One edit of an existing resource (the fake service's `edits()`): by a request or out of band. */
+export interface ExternalEdit {
+  via: 'request' | 'out-of-band';
+  collection: string;
+  id: string;
+  fields: string[];
+  body: Record<string, unknown>;
 }
 
 /** One change of a service's resources (the fake service's `history()`). */
@@ -71,7 +82,14 @@ export function readDownstream(state: unknown): ServiceSnapshot[] {
         history.push({ op: c['op'], collection: String(c['collection'] ?? ''), id: String(c['id'] ?? c['body']['id'] ?? ''), body: c['body'] });
       }
     }
-    out.push({ name, baseUrl, createdCount, resources, groups, history });
+    const edits: ExternalEdit[] = [];
+    if (Array.isArray(s['edits'])) {
+      for (const e of s['edits']) {
+        if (!isRecord(e) || (e['via'] !== 'request' && e['via'] !== 'out-of-band') || !isRecord(e['body']) || !Array.isArray(e['fields'])) continue;
+        edits.push({ via: e['via'], collection: String(e['collection'] ?? ''), id: String(e['id'] ?? e['body']['id'] ?? ''), fields: e['fields'].map(String), body: e['body'] });
+      }
+    }
+    out.push({ name, baseUrl, createdCount, resources, groups, history, edits });
   }
   return out;
 }

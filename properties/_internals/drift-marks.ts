@@ -1,6 +1,6 @@
 import type { RunRecord } from '../../src/harness/property.js';
 import type { StoredObject } from '../../src/store/object.js';
-import { readDownstream } from './downstream-state.js';
+import { readDownstream, type ServiceSnapshot } from './downstream-state.js';
 import { isRecord, stable } from './json.js';
 import { externalStateId, stateIdOf, type StateDifference } from './normalize.js';
 import { fmtPath, type Segment } from './paths.js';
@@ -22,9 +22,12 @@ import { timelineOf } from './timeline.js';
  *   fault-free run ends with another value, when a controller changed that field on the object
  *   after creating it (in this run or the fault-free one): it maintains the field, but from its
  *   own bookkeeping instead of from what the object holds; labels and annotations are not judged;
- * - an external resource drift deleted, absent at the end while the fault-free run has it.
- * Edits of external resources are not judged: nothing records which of their fields a controller
- * maintains (a console rename of a database it names once is not its to undo).
+ * - an external resource drift deleted, absent at the end while the fault-free run has it;
+ * - a top-level field of an external resource drift edited that still holds what drift wrote
+ *   while the fault-free run ends with another value, when the system under test changed that
+ *   field with a PUT or PATCH after creating the resource (in this run or the fault-free one): a
+ *   console rename of a database it names once is not its to undo, a record's target it keeps
+ *   updating is.
  * A mark is not judged while its controller's periodic re-check was still to come: the last
  * reconcile of the object's owner asked to `requeueAfter` a time longer than the drift left before
  * the end (a re-check every 10 minutes repairs after the run, not never).
@@ -74,12 +77,28 @@ export function driftMarks(run: RunRecord, twin: RunRecord, diffs: readonly Stat
     const at = e.t;
     const action = typeof e['action'] === 'string' ? e['action'] : 'delete';
     if (e['external'] === true) {
-      // edits of external resources are not judged (see the module comment)
-      if (action !== 'delete') continue;
       const service = String(e['service'] ?? '');
       const collection = typeof e['collection'] === 'string' ? e['collection'] : undefined;
       const rid = String(e['id'] ?? '');
-      const body = services.find((s) => s.name === service)?.history.find((h) => h.op === 'remove' && h.id === rid && h.collection === collection)?.body;
+      const svc = services.find((s) => s.name === service);
+      if (action !== 'delete') {
+        // the n-th out-of-band edit of this resource is this drift's (each drift edit changes a field)
+        const mine = (f: Record<string, unknown>) => f['kind'] === 'drift' && f['external'] === true && f['action'] !== 'delete' && f['service'] === e['service'] && f['collection'] === e['collection'] && f['id'] === e['id'];
+        const nth = tl.faults.slice(0, tl.faults.indexOf(e)).filter(mine).length;
+        const edit = svc?.edits.filter((x) => x.via === 'out-of-band' && x.id === rid && x.collection === (collection ?? ''))[nth];
+        const end = svc?.resources.find((r) => r.id === rid && (r.collection ?? '') === (collection ?? ''));
+        if (!svc || !edit || !end) continue;
+        const id = externalStateId(service, collection, end.body, run.settledObjects, aliases);
+        out.judged++;
+        if (periodicCheckDue(run, ownerKeyOf(end.body, byUid), at, out.pending, id)) continue;
+        const maintained = maintainedFields(svc, readDownstream(twin.downstream).find((s) => s.name === service), collection ?? '', rid, id, twin, aliases);
+        for (const d of diffOf(id, 'differs')) {
+          const leaves = d.leaves.filter((l) => typeof l.path[0] === 'string' && edit.fields.includes(l.path[0]) && maintained.has(l.path[0]) && l.expected !== undefined && l.actual !== undefined && sameJson(valueAt(edit.body, l.path), l.actual));
+          if (leaves.length > 0) out.marks.push(markOf(at, action, d.id, `edited the ${service} resource ${rid}${collection ? ` in ${collection}` : ''}`, leaves));
+        }
+        continue;
+      }
+      const body = svc?.history.find((h) => h.op === 'remove' && h.id === rid && h.collection === collection)?.body;
       if (!body) continue;
       const id = externalStateId(service, collection, body, run.settledObjects, aliases);
       out.judged++;
@@ -136,6 +155,21 @@ function maintainedPaths(run: RunRecord, twin: RunRecord, kind: string, key: str
     for (const w of r.writes) {
       if ((w.verb === 'update' || w.verb === 'patch') && w.actor.startsWith('controller:') && w.rv !== undefined && mine(w)) for (const c of w.changed) out.push(c);
     }
+  }
+  return out;
+}
+
+/**
+ * Top-level fields of an external resource the system under test changed with PUT or PATCH after
+ * creating it: of this resource in this run, of the resource with the same state id in the
+ * fault-free one (ids are handed out in creation order, which faults change).
+ */
+function maintainedFields(svc: ServiceSnapshot, twinSvc: ServiceSnapshot | undefined, collection: string, rid: string, id: string, twin: RunRecord, aliases: ReadonlyMap<string, string>): Set<string> {
+  const out = new Set<string>();
+  for (const x of svc.edits) if (x.via === 'request' && x.collection === collection && x.id === rid) for (const f of x.fields) out.add(f);
+  for (const x of twinSvc?.edits ?? []) {
+    if (x.via !== 'request' || x.collection !== collection) continue;
+    if (externalStateId(twinSvc!.name, collection || undefined, x.body, twin.settledObjects, aliases) === id.replace(/ #\d+$/, '')) for (const f of x.fields) out.add(f);
   }
   return out;
 }

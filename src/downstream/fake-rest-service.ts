@@ -1,5 +1,5 @@
 import { applyMergePatch } from '../store/merge-patch.js';
-import { cloneJson, type Json, type JsonObject } from '../store/object.js';
+import { cloneJson, jsonEqual, type Json, type JsonObject } from '../store/object.js';
 import type { HeaderPairs } from './sim-response.js';
 
 /**
@@ -62,6 +62,21 @@ export interface RestChange {
   body: RestResource;
 }
 
+/**
+ * One edit of an existing resource, in the order they happened: through a PUT or PATCH request
+ * (`via: 'request'`, the system under test) or out of band ({@link FakeRestService.mutate},
+ * drift). `fields` are the top-level fields whose values it changed; `body` is the resource after
+ * it. Which fields a controller keeps changing is what says it maintains them (a drift edit of a
+ * field it only set at creation is not its to undo).
+ */
+export interface RestEdit {
+  via: 'request' | 'out-of-band';
+  collection: string;
+  id: string;
+  fields: string[];
+  body: RestResource;
+}
+
 /** Resources of one collection that share an owner value. @public */
 export interface OwnerGroup {
   collection: string;
@@ -115,6 +130,8 @@ export interface FakeRestService {
   collections(): string[];
   /** Deep copies of every create, delete and out-of-band removal so far, in order. */
   history(): RestChange[];
+  /** Deep copies of every edit of an existing resource that changed a field, in order (see {@link RestEdit}). */
+  edits(): RestEdit[];
   /** A deep copy of one resource, or undefined. */
   get(collection: string, id: string): RestResource | undefined;
   /**
@@ -205,6 +222,8 @@ class RestStore implements FakeRestService {
   private readonly replies = new Map<string, RestReply>();
   /** Stored resources are replaced, never changed in place, so the log holds them without copies. */
   private readonly log: RestChange[] = [];
+  /** Edits that changed a field, holding the replaced resources as the log does. */
+  private readonly editLog: RestEdit[] = [];
 
   constructor(options: ResolvedFakeRestServiceOptions) {
     this.options = options;
@@ -229,6 +248,18 @@ class RestStore implements FakeRestService {
     return this.log.map((c) => ({ ...c, body: cloneJson(c.body) }));
   }
 
+  edits(): RestEdit[] {
+    return this.editLog.map((e) => ({ ...e, fields: [...e.fields], body: cloneJson(e.body) }));
+  }
+
+  /** Logs an edit that changed a top-level field of `before` (none changed: nothing to log). */
+  private edited(via: RestEdit['via'], collection: string, id: string, before: RestResource, after: RestResource): void {
+    const fields: string[] = [];
+    for (const k in after) if (k !== 'id' && !jsonEqual(before[k], after[k])) fields.push(k);
+    for (const k in before) if (k !== 'id' && !(k in after)) fields.push(k);
+    if (fields.length > 0) this.editLog.push({ via, collection, id, fields, body: after });
+  }
+
   get(collection: string, id: string): RestResource | undefined {
     const r = this.data.get(collection)?.get(id);
     return r && cloneJson(r);
@@ -238,7 +269,9 @@ class RestStore implements FakeRestService {
     const items = this.data.get(collection);
     const current = items?.get(id);
     if (!items || !current) return false;
-    items.set(id, withId(applyMergePatch(current, patch), id));
+    const next = withId(applyMergePatch(current, patch), id);
+    items.set(id, next);
+    this.edited('out-of-band', collection, id, current, next);
     return true;
   }
 
@@ -309,6 +342,7 @@ class RestStore implements FakeRestService {
         if (typeof body === 'string') return problem(400, body);
         const next = withId(method === 'PUT' ? body : applyMergePatch(current, body), id);
         items.set(id, next);
+        this.edited('request', collection, id, current, next);
         return json(200, next);
       }
       case 'DELETE':

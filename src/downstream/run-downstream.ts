@@ -17,6 +17,8 @@ export interface DownstreamState {
     byOwner: { collection: string; owner: string; count: number; ids: string[] }[];
     /** Every create, delete and out-of-band removal, in order (see `fakeRestService(...).history()`). */
     history: { op: 'create' | 'delete' | 'remove'; collection: string; id: string; body: unknown }[];
+    /** Every edit of an existing resource that changed a field (see `fakeRestService(...).edits()`). */
+    edits: { via: 'request' | 'out-of-band'; collection: string; id: string; fields: string[]; body: unknown }[];
   }[];
 }
 
@@ -73,6 +75,7 @@ export function createRunDownstream(world: World, options: CreateDownstreamOptio
           resources: s.collections().flatMap((c) => s.resources(c).map((r) => ({ id: r.id, collection: c, body: r }))),
           byOwner: s.byOwner().map((g) => ({ collection: g.collection, owner: g.owner, count: g.resources.length, ids: g.resources.map((r) => r.id) })),
           history: s.history(),
+          edits: s.edits(),
         })),
       };
     },

@@ -7,7 +7,7 @@ import { shopCorrect } from '../../examples/fault-targets/flaky-downstream/corre
 import { drift } from '../../faults/drift.js';
 import { defineController, type ControllerDefinition, type FaultPlan, type JsonObject } from '../../src/index.js';
 import { APP, ownerRefTo, podSpecFor, singleChildScenario, type AppSpec, type AppStatus } from '../../examples/fault-targets/single-child/app.js';
-import { ORDER, shopDownstream, shopScenario } from '../../examples/fault-targets/flaky-downstream/shop.js';
+import { ORDER, SHOP, shopDownstream, shopScenario } from '../../examples/fault-targets/flaky-downstream/shop.js';
 import { judgeScenario } from '../helpers/property-laws.js';
 
 /** Keeps its Pod's image in step with the App's spec, but compares with what it last wrote (status.image), not with the Pod. */
@@ -25,6 +25,27 @@ const imageFromStatus = defineController({
     } else if (app.status.image !== app.spec.image) {
       await ctx.client.patch('Pod', `default/${name}`, { spec: podSpecFor(app.spec.image) as unknown as JsonObject });
       await ctx.client.patchStatus(APP, ctx.key, { status: { image: app.spec.image, observedGeneration: app.metadata.generation } });
+    }
+  },
+});
+
+/** Keeps the shop's item in step with the Order, but compares with what it last sent (status.item), never with the shop. */
+const itemFromStatus = defineController({
+  name: 'item-from-status',
+  for: ORDER,
+  async reconcile(ctx) {
+    const o = await ctx.client.tryGet<{ item: string }, { orderId?: string; item?: string }>(ORDER, ctx.key);
+    if (!o) return;
+    const send = (url: string, method: string, body: unknown) => ctx.fetch(url, { method, headers: { 'content-type': 'application/json', 'idempotency-key': o.metadata.uid }, body: JSON.stringify(body) });
+    if (o.status.orderId === undefined) {
+      const res = await send(`${SHOP}/orders`, 'POST', { owner: ctx.key, item: o.spec.item });
+      if (!res.ok) throw new Error(`shop answered ${res.status}`);
+      const { id } = (await res.json()) as { id: string };
+      await ctx.client.patchStatus(ORDER, ctx.key, { status: { orderId: id, item: o.spec.item } });
+    } else if (o.status.item !== o.spec.item) {
+      const res = await send(`${SHOP}/orders/${o.status.orderId}`, 'PATCH', { item: o.spec.item });
+      if (!res.ok) throw new Error(`shop answered ${res.status}`);
+      await ctx.client.patchStatus(ORDER, ctx.key, { status: { item: o.spec.item } });
     }
   },
 });
@@ -86,10 +107,27 @@ describe('same-end-state judges what drift changed', () => {
     expect((await shop(shopCorrect, del)).verdict.ok).toBe(true);
   });
 
-  it('an external resource edited in a console is not judged: nothing says which of its fields the controller maintains', async () => {
+  it('an external field the controller never changes after creating the resource is not judged (a console rename of what it names once)', async () => {
+    // shopBuggy creates its order and never PATCHes it: nothing says it maintains the item
     const { verdict, run } = await shop(shopBuggy, plan({ action: 'modify', pick: 1, external: true }, 3000));
     expect(run.trace.some((e) => e.type === 'fault:inject' && e['external'] === true)).toBe(true);
-    expect(verdict.ok).toBe(true);
+    expect(verdict).toMatchObject({ ok: true, stats: { judged: 'what drift changed' } });
+  });
+
+  it('an external field the controller maintains from its own bookkeeping, edited in a console, fails with the field and both values; re-checked from the shop, it passes', async () => {
+    // alice moves her order to a pen before the drift: both controllers PATCH the shop's item (they maintain it)
+    const s = (c: string) => {
+      const base = shopScenario(c, plan({ action: 'modify', pick: 0, external: true }, 3000));
+      return { ...base, workload: [...base.workload, { at: 1000, type: 'update' as const, kind: ORDER, key: 'default/alice', spec: { item: 'pen' } }, { at: 1000, type: 'update' as const, kind: ORDER, key: 'default/bob', spec: { item: 'desk' } }] };
+    };
+    const judge = (c: ControllerDefinition) => judgeScenario(sameEndState(), s(c.name), { controllers: [c], options: { faults: [drift], downstream: shopDownstream } });
+    const buggy = await judge(itemFromStatus);
+    expect(buggy.run.trace.some((e) => e.type === 'fault:inject' && e['external'] === true)).toBe(true);
+    expect(buggy.verdict.ok).toBe(false);
+    if (buggy.verdict.ok) return;
+    expect(buggy.verdict.summary).toMatch(/^drift was never repaired: edited the shop resource \d+ in orders, item still as drift left it/);
+    expect(buggy.verdict.explanation).toMatch(/item still held "(pen|desk)-drifted" \(the fault-free run ends with "(pen|desk)"\)/);
+    expect((await judge(shopCorrect)).verdict).toMatchObject({ ok: true, stats: { judged: 'what drift changed' } });
   });
 
   it('a deleted Job ran to completion: a correct controller need not make it again (not judged)', async () => {
