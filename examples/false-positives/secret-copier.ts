@@ -62,7 +62,16 @@ async function reconcile(ctx: ReconcileContext): Promise<void> {
       else await ctx.client.update({ ...copy, metadata: { ...copy.metadata, labels: { ...copy.metadata.labels, [SOURCE]: sourceOf(m) } }, data });
     }
   }
-  for (const c of copies) if (!namespaces.includes(c.metadata.namespace ?? '')) await deleteIfPresent(ctx, 'Secret', { namespace: c.metadata.namespace, name: c.metadata.name }, { uid: c.metadata.uid });
+  for (const c of copies) {
+    const ns = c.metadata.namespace ?? '';
+    if (namespaces.includes(ns)) continue;
+    // a deletion is irreversible: a namespace the cache does not show may only be unseen (a restarted
+    // informer listed from a lagging API server replica: guided corpus hunt seed 78), so it is
+    // confirmed gone, or terminating, live before its copy goes
+    const live = await ctx.client.tryGet('Namespace', { name: ns }, { live: true });
+    if (live && live.metadata.deletionTimestamp === undefined && ns !== m.metadata.namespace) continue;
+    await deleteIfPresent(ctx, 'Secret', { namespace: c.metadata.namespace, name: c.metadata.name }, { uid: c.metadata.uid });
+  }
   await writeStatus(ctx, m, { copies: namespaces.length, observedGeneration: m.metadata.generation });
 }
 
