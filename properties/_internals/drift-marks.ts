@@ -70,6 +70,7 @@ export function driftMarks(run: RunRecord, twin: RunRecord, diffs: readonly Stat
   const settledByUid = new Map<string, StoredObject>();
   for (const o of run.settledObjects) settledByUid.set(o.metadata.uid, o);
   const services = readDownstream(run.downstream);
+  const twinServices = readDownstream(twin.downstream);
   const diffOf = (id: string, change: StateDifference['change']): StateDifference[] => diffs.filter((d) => d.change === change && (d.id === id || d.id.startsWith(`${id} #`)));
   const out: DriftJudgement = { marks: [], pending: [], judged: 0 };
   for (const e of tl.faults) {
@@ -91,7 +92,7 @@ export function driftMarks(run: RunRecord, twin: RunRecord, diffs: readonly Stat
         const id = externalStateId(service, collection, end.body, run.settledObjects, aliases);
         out.judged++;
         if (periodicCheckDue(run, ownerKeyOf(end.body, byUid), at, out.pending, id)) continue;
-        const maintained = maintainedFields(svc, readDownstream(twin.downstream).find((s) => s.name === service), collection ?? '', rid, id, twin, aliases);
+        const maintained = maintainedFields(svc, twinServices.find((s) => s.name === service), collection ?? '', rid, id, twin, aliases);
         for (const d of diffOf(id, 'differs')) {
           const leaves = d.leaves.filter((l) => typeof l.path[0] === 'string' && edit.fields.includes(l.path[0]) && maintained.has(l.path[0]) && l.expected !== undefined && l.actual !== undefined && sameJson(valueAt(edit.body, l.path), l.actual));
           if (leaves.length > 0) out.marks.push(markOf(at, action, d.id, `edited the ${service} resource ${rid}${collection ? ` in ${collection}` : ''}`, leaves));
