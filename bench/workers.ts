@@ -21,7 +21,7 @@ export async function benchWorkers(): Promise<BenchRow[]> {
   const time = async (workers: number, runs = job.runs): Promise<{ ms: number; runs: number; ok: boolean; cores: number }> => {
     const t0 = performance.now();
     const c0 = process.cpuUsage();
-    const r = await runCheckInWorkers({ ...job, ...(runs !== undefined ? { runs } : {}) }, { workers, watchdogMs: 60_000 });
+    const { result: r } = await runCheckInWorkers({ ...job, ...(runs !== undefined ? { runs } : {}) }, { workers, watchdogMs: 60_000 });
     const c = process.cpuUsage(c0);
     const ms = performance.now() - t0;
     // process CPU includes every worker thread and V8's own background threads

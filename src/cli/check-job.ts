@@ -2,7 +2,9 @@ import { allFaults } from '../../faults/index.js';
 import { check, withDefaultCatalogues } from '../check.js';
 import { checkSystematic } from '../check-systematic.js';
 import type { SystematicOptions } from '../harness/systematic.js';
-import { defaultProperties } from '../defaults.js';
+import { defaultEnvironment, defaultProperties } from '../defaults.js';
+import { recordTimelines, type RecordedTimelines } from '../replay.js';
+import { loadCorpus, saveToCorpus } from '../report/corpus.js';
 import { resolveCheckOptions, type CheckOptions, type CheckProgress, type ResolvedCheckOptions } from '../harness/check-options.js';
 import { scenarioMisfit } from '../harness/scenario-fit.js';
 import { settleMinimum } from '../harness/settle-minimum.js';
@@ -12,11 +14,11 @@ import type { Scenario } from '../harness/scenario.js';
 import type { Shard } from '../harness/shard.js';
 import type { Story } from '../harness/story.js';
 import type { ControllerDefinition } from '../runtime/define-controller.js';
-import { saveToCorpus } from '../report/corpus.js';
 import { loadModule, pickController } from './load-module.js';
 import { checkNames, type SearchMode } from './options.js';
 import { UsageError } from './usage-error.js';
-import { programController, type ProgramSpec } from './program-target.js';
+import { programController } from './program-controller.js';
+import type { ProgramSpec } from './program-target.js';
 
 /**
  * One check as plain data, so the same description runs in this thread or in a worker thread:
@@ -132,17 +134,99 @@ export function jobOptions(job: CheckJob, base: CheckOptions, hooks: CheckJobHoo
   };
 }
 
+/** A controller to check and the module's check options, loaded in the thread that runs the check. @internal */
+export interface JobTarget {
+  controller: ControllerDefinition;
+  base: CheckOptions;
+}
+
+/**
+ * Loads the job's controller: the module's export, or the program to host.
+ * @throws UsageError for a module the check cannot use
+ * @internal
+ */
+export async function loadJobTarget(job: CheckJob): Promise<JobTarget> {
+  // a program is never imported here: it runs only inside the runs, one fresh instance each time
+  if (job.program !== undefined) return { controller: programController(job.program, process.cwd()), base: {} };
+  const mod = await loadModule(job.module, process.cwd(), 'check');
+  const picked = pickController(mod, job.module, job.exportName, 'check');
+  return { controller: picked.controller, base: moduleCheckOptions(mod.exports, job.module) };
+}
+
 /**
  * Loads the job's module and runs the check (in whichever thread calls it).
  * @throws UsageError for a module or options the check cannot use
  * @internal
  */
 export async function runCheckJob(job: CheckJob, hooks: CheckJobHooks = {}): Promise<CheckResult> {
-  // a program is never imported here: it runs only inside the runs, one fresh instance each time
-  if (job.program !== undefined) return runCheckOn(programController(job.program, process.cwd()), job, {}, hooks);
-  const mod = await loadModule(job.module, process.cwd(), 'check');
-  const picked = pickController(mod, job.module, job.exportName, 'check');
-  return runCheckOn(picked.controller, job, moduleCheckOptions(mod.exports, job.module), hooks);
+  const t = await loadJobTarget(job);
+  return runCheckOn(t.controller, job, t.base, hooks);
+}
+
+/**
+ * What the command line needs to know of a loaded module to plan its check (the controller's
+ * name, its samples, the options its checkOptions set), as plain data: the module is loaded in
+ * the worker thread that runs the check, and only these facts cross to the main thread.
+ * @internal
+ */
+export interface TargetFacts {
+  name: string;
+  for: string;
+  samples: number;
+  /** The binding that exports the controller, and the module's path as reports name it. */
+  exportName: string;
+  relativePath: string;
+  /** The module exports `checkOptions`. */
+  hasCheckOptions: boolean;
+  /** What its checkOptions set. */
+  objects: boolean;
+  story: boolean;
+  search: CheckOptions['search'];
+  seed: number | undefined;
+  runs: number | undefined;
+  /** Names of the built-in environment actors (the report marks the scenario's own). */
+  builtInEnvironment: string[];
+}
+
+/**
+ * What to check, as the command line names it: a module (the path as typed, resolved against
+ * `cwd`) and the export or controller name of `--controller`, or a program to host; and the
+ * `--faults` / `--properties` names, checked before the module loads.
+ * @internal
+ */
+export interface TargetSpec {
+  cwd: string;
+  module?: string;
+  controller?: string;
+  program?: ProgramSpec;
+  faults?: string[];
+  properties?: string[];
+}
+
+/**
+ * Loads what a spec names, in the thread that will run the check.
+ * @throws UsageError for unknown flag names, or a module the check cannot use
+ * @internal
+ */
+export async function openTarget(spec: TargetSpec, onImport?: () => void): Promise<{ target: JobTarget; facts: TargetFacts; job: Pick<CheckJob, 'module' | 'exportName' | 'program'> }> {
+  const known = catalogue();
+  if (spec.faults) checkNames(spec.faults, known.faults, '--faults', 'fault kind');
+  if (spec.properties) checkNames(spec.properties, known.properties, '--properties', 'property');
+  if (spec.program !== undefined) {
+    const target: JobTarget = { controller: programController(spec.program, spec.cwd), base: {} };
+    return { target, facts: targetFacts(target, { exportName: '', relativePath: spec.program.entry, hasCheckOptions: false }), job: { module: spec.program.entry, exportName: '', program: spec.program } };
+  }
+  const file = spec.module!;
+  const mod = await loadModule(file, spec.cwd, 'check', onImport);
+  const picked = pickController(mod, file, spec.controller, 'check');
+  const target: JobTarget = { controller: picked.controller, base: moduleCheckOptions(mod.exports, file) };
+  return { target, facts: targetFacts(target, { exportName: picked.exportName, relativePath: mod.relativePath, hasCheckOptions: mod.exports['checkOptions'] !== undefined }), job: { module: mod.path, exportName: picked.exportName } };
+}
+
+/** The facts of a loaded controller and its check options. @internal */
+export function targetFacts(target: JobTarget, source: { exportName: string; relativePath: string; hasCheckOptions: boolean }): TargetFacts {
+  const { controller, base } = target;
+  return { name: controller.name, for: controller.for, samples: controller.sample.length, ...source, objects: base.objects !== undefined, story: base.story !== undefined, search: base.search, seed: base.seed, runs: base.runs, builtInEnvironment: defaultEnvironment().map((a) => a.name) };
 }
 
 /**
@@ -169,7 +253,35 @@ export function validateJob(controller: ControllerDefinition, job: CheckJob, bas
     if (reason !== undefined) misfits.push({ index, reason });
     return reason === undefined;
   });
-  return { job: { ...job, corpus }, misfits };
+  const corpusNames = job.corpusNames?.filter((_, index) => !misfits.some((m) => m.index === index));
+  return { job: { ...job, corpus, ...(corpusNames !== undefined ? { corpusNames } : {}) }, misfits };
+}
+
+/** A job ready to run: the regression corpus it replays first, and the entries left out, with why. @internal */
+export interface PlannedJob {
+  job: CheckJob;
+  /** Files that are not corpus entries of this controller. */
+  skipped: { file: string; reason: string }[];
+  /** Entries that cannot run with these options (saved by a check with other faults, controllers or actors). */
+  misfits: { file: string; reason: string }[];
+}
+
+/**
+ * Plans a job where its controller is loaded: reads the regression corpus of the controller
+ * (under `job.corpusRoot`, when `replayCorpus`) and validates the options as {@link validateJob}.
+ * @throws UsageError naming the option or flag
+ * @internal
+ */
+export function planJob(target: JobTarget, job: CheckJob, replayCorpus: boolean): PlannedJob {
+  const corpus = replayCorpus && job.corpusRoot !== undefined ? loadCorpus(job.corpusRoot, target.controller.name) : { scenarios: [], files: [], skipped: [] };
+  const { job: validated, misfits } = validateJob(target.controller, { ...job, corpus: corpus.scenarios, corpusNames: corpus.files }, target.base);
+  return { job: validated, skipped: corpus.skipped, misfits: misfits.map((m) => ({ file: corpus.files[m.index] ?? `entry ${m.index + 1}`, reason: m.reason })) };
+}
+
+/** The timelines the HTML report charts for a failure (none for a hang: it never finished). @internal */
+export async function failureTimelines(target: JobTarget, result: CheckResult): Promise<RecordedTimelines> {
+  if (result.ok || result.property === 'watchdog') return { objects: [], converged: null };
+  return recordTimelines(target.controller, result.scenario, target.base, result.property);
 }
 
 /** Runs a job's check on an already loaded controller. @internal */

@@ -14,16 +14,6 @@ import { UsageError } from './usage-error.js';
  * {@link UsageError} saying which, instead of a hang, a silent exit code or "[object Object]".
  */
 
-/** How long a module's top level may run, unless STEADYSTATE_LOAD_TIMEOUT_MS says otherwise. @internal */
-export const DEFAULT_LOAD_TIMEOUT_MS = 30_000;
-
-/** The loading timeout (wall-clock ms): STEADYSTATE_LOAD_TIMEOUT_MS, else {@link DEFAULT_LOAD_TIMEOUT_MS}. @internal */
-export function loadTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env['STEADYSTATE_LOAD_TIMEOUT_MS'];
-  const n = raw === undefined ? NaN : Number(raw);
-  return Number.isInteger(n) && n > 0 ? n : DEFAULT_LOAD_TIMEOUT_MS;
-}
-
 /** Thrown by `process.exit` while a module loads: the exit becomes a message. */
 class ExitAtImport extends Error {
   constructor(call: string) {

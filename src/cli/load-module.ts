@@ -3,7 +3,8 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { forgedControllerProblem, isControllerDefinition, type ControllerDefinition } from '../runtime/define-controller.js';
 import { pinGlobalFetch } from '../downstream/install-global-fetch.js';
 import { guardNetwork } from '../downstream/net-guard.js';
-import { importUserModule, loadTimeoutMs } from './import-module.js';
+import { importUserModule } from './import-module.js';
+import { loadTimeoutMs } from './load-timeout.js';
 import { UsageError } from './usage-error.js';
 
 const REGISTERED = Symbol.for('steadystate.tsx-registered');
@@ -81,10 +82,11 @@ export interface LoadedModule {
  * Loads a user's module (TypeScript or JavaScript) and finds the controllers it exports.
  * @param file - path as the user typed it, resolved against `cwd`
  * @param command - the command name, for messages
+ * @param onImport - called when the module's top level is about to run (a worker tells the main thread, whose clock then watches for a top level that never returns)
  * @throws UsageError when the file is missing, is a directory, or fails to load
  * @internal
  */
-export async function loadModule(file: string, cwd: string, command: string): Promise<LoadedModule> {
+export async function loadModule(file: string, cwd: string, command: string, onImport?: () => void): Promise<LoadedModule> {
   const abs = isAbsolute(file) ? file : resolve(cwd, file);
   if (!existsSync(abs)) {
     throw new UsageError(`steadystate ${command}: cannot find the module ${JSON.stringify(file)} (looked at ${abs}). Paths are relative to the current directory (${cwd}); check the spelling and the extension (.ts, .mts, .js).`);
@@ -98,6 +100,7 @@ export async function loadModule(file: string, cwd: string, command: string): Pr
   // connection leaves the process (the CLI exits when the command ends, so this is never released)
   pinGlobalFetch();
   guardNetwork();
+  onImport?.();
   const exports = await importUserModule(abs, file, command, loadTimeoutMs());
   const controllers: ExportedController[] = [];
   for (const [exportName, value] of Object.entries(exports)) {

@@ -1,7 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
-import { defineProgram, type ProgramSpec } from '../kube-rest/define-program.js';
-import type { ControllerDefinition } from '../runtime/define-controller.js';
+import type { ProgramSpec } from '../kube-rest/define-program.js';
 import type { CheckCommandOptions } from './options.js';
 import { UsageError } from './usage-error.js';
 
@@ -39,17 +38,6 @@ export function programSpecOf(o: CheckCommandOptions, cwd: string): ProgramSpec 
     ...(o.resource !== undefined ? { resources: o.resource } : {}),
     ...(o.restartBackoff !== undefined ? { restartBackoff: o.restartBackoff } : {}),
   };
-}
-
-/** The controller of a program spec. @internal */
-export function programController(spec: ProgramSpec, cwd: string): ControllerDefinition {
-  const { entry, ...rest } = spec;
-  try {
-    return defineProgram({ ...rest, entry: isAbsolute(entry) ? entry : resolve(cwd, entry) });
-  } catch (err) {
-    if (err instanceof TypeError && err.message.startsWith('steadystate')) throw new UsageError(err.message);
-    throw err;
-  }
 }
 
 /** The spec as a reproduction records it: the entry relative to the working directory. @internal */

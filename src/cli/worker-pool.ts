@@ -3,12 +3,14 @@ import type { CheckFailed, CheckResult } from '../harness/check-result.js';
 import type { RunRecord } from '../harness/property.js';
 import type { Scenario } from '../harness/scenario.js';
 import type { Shard } from '../harness/shard.js';
-import type { CheckJob } from './check-job.js';
+import type { CheckJob, PlannedJob, TargetFacts, TargetSpec } from './check-job.js';
+import type { RecordedTimelines } from '../replay.js';
 import { describeTask } from '../harness/isolation.js';
 import type { ProgressDetail } from './progress.js';
 import { mergeCheckResults } from './merge-results.js';
+import { loadTimeoutMs } from './load-timeout.js';
 import { UsageError } from './usage-error.js';
-import type { WorkerInput, WorkerMessage } from './worker.js';
+import type { WorkerCommand, WorkerInput, WorkerMessage } from './worker.js';
 
 /** Options of {@link runCheckInWorkers}. @internal */
 export interface PoolOptions {
@@ -17,10 +19,94 @@ export interface PoolOptions {
   watchdogMs: number;
   /** Totals over all workers, and the phase (shrinking, when a worker shrinks a failure). */
   onProgress?: (runs: number, total: number, failures: number, detail: ProgressDetail) => void;
+  /** A worker that already loaded the module ({@link openInWorker}): it runs the first slot. */
+  first?: OpenedWorker;
+}
+
+/** The merged result of a check in workers, and the timelines of its failure (recorded by the worker that found it). @internal */
+export interface PoolResult {
+  result: CheckResult;
+  timelines: RecordedTimelines;
+}
+
+/**
+ * A worker thread that loaded the module to check (the main thread never does): the facts the
+ * command line plans with, a way to plan the job where the controller is, and the worker itself,
+ * which then runs the first slot of {@link runCheckInWorkers}.
+ * @internal
+ */
+export interface OpenedWorker {
+  facts: TargetFacts;
+  job: Pick<CheckJob, 'module' | 'exportName' | 'program'>;
+  worker: Worker;
+  current: Int32Array;
+  plan(job: CheckJob, replayCorpus: boolean): Promise<PlannedJob>;
+  /** Ends the thread (idempotent): after a usage error, or when the pool is done with it. */
+  close(): void;
+}
+
+/**
+ * Starts a worker that loads the module (or the program) of `spec`, checking the flag names first.
+ * A top level that never returns control (a synchronous loop) is given up on after the load grace.
+ * @throws UsageError as loading it in this thread would
+ * @internal
+ */
+export async function openInWorker(spec: TargetSpec, what: string): Promise<OpenedWorker> {
+  const current = new Int32Array(new SharedArrayBuffer(4));
+  const worker = spawnWorker({ kind: 'open', spec, current: current.buffer as SharedArrayBuffer });
+  // between requests nobody listens: a crash then must not be an unhandled 'error' event
+  // (the pool's own listener reports it once the worker runs its slot)
+  worker.on('error', () => undefined);
+  let closed = false;
+  const close = (): void => {
+    if (closed) return;
+    closed = true;
+    void worker.terminate();
+  };
+  // one request at a time: the reply (or the thread's end) settles it
+  const request = <T>(send: (() => void) | undefined, accept: (m: WorkerMessage) => T | undefined, graceMs: number): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const stuck = (ms: number): ReturnType<typeof setTimeout> => setTimeout(() => done(new UsageError(`steadystate check: loading ${what} did not return control within ${ms / 1000} s: its top level runs a synchronous loop or blocks (a busy-wait, execSync, Atomics.wait). Move that work out of the module's top level; STEADYSTATE_LOAD_TIMEOUT_MS sets this limit.`)), ms);
+      let timer = stuck(graceMs);
+      const done = (err: Error | undefined, value?: T): void => {
+        clearTimeout(timer);
+        worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+        if (err) {
+          close();
+          reject(err);
+        } else resolve(value as T);
+      };
+      const onMessage = (m: WorkerMessage): void => {
+        if (m.type === 'importing') {
+          // the top level runs now: its own timeout covers a top level that waits, this one a top level that never yields
+          clearTimeout(timer);
+          timer = stuck(loadTimeoutMs() + IMPORT_MARGIN_MS);
+        } else if (m.type === 'error') done(m.usage ? new UsageError(m.message, m.detail !== undefined ? { detail: m.detail } : {}) : new Error(`steadystate check: a worker thread failed: ${m.message}`));
+        else {
+          const v = accept(m);
+          if (v !== undefined) done(undefined, v);
+        }
+      };
+      const onError = (err: unknown): void => done(new Error(`steadystate check: a worker thread crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
+      const onExit = (): void => done(new Error('steadystate check: a worker thread exited before loading the module'));
+      worker.on('message', onMessage).on('error', onError).on('exit', onExit);
+      send?.();
+    });
+  const opened = await request(undefined, (m) => (m.type === 'opened' ? m : undefined), LOAD_GRACE_MS);
+  return {
+    facts: opened.facts,
+    job: opened.job,
+    worker,
+    current,
+    plan: (job, replayCorpus) => request(() => worker.postMessage({ type: 'plan', job, replayCorpus } satisfies WorkerCommand), (m) => (m.type === 'planned' ? m.planned : undefined), LOAD_GRACE_MS),
+    close,
+  };
 }
 
 /** Wall-clock allowance for a worker to load tsx and the user's module. */
 const LOAD_GRACE_MS = 60_000;
+/** Past the module's own load timeout, before a top level that never yields is given up on (its timeout cannot fire then). */
+const IMPORT_MARGIN_MS = 2_000;
 
 interface Slot {
   /** 0-based slot number. */
@@ -42,6 +128,10 @@ interface Slot {
   /** Labels of the tasks the worker started, by id, and the id of the one it started last. */
   labels: Map<number, string>;
   current: Int32Array;
+  /** The worker reported its result and records the failure's timelines: the check is over. */
+  recording: boolean;
+  /** The result it reported. */
+  reported: CheckResult | undefined;
 }
 
 /**
@@ -53,15 +143,17 @@ interface Slot {
  * remaining runs still run. Results are merged; the failure with the lowest run number wins.
  * @internal
  */
-export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Promise<CheckResult> {
+export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Promise<PoolResult> {
   const base: Shard = job.shard ?? { index: 0, count: 1 };
   const slots: Slot[] = [];
   for (let k = 0; k < options.workers; k++) {
     const shard = { index: base.index + base.count * k, count: base.count * options.workers };
     // the corpus is replayed once, by the first worker
-    slots.push({ k, job: { ...job, shard, corpus: k === 0 ? (job.corpus ?? []) : [], corpusNames: k === 0 ? (job.corpusNames ?? []) : [] }, worker: undefined, lastBeat: 0, lastScenario: undefined, lastRunIndex: undefined, runsBefore: 0, runs: 0, total: 0, failures: 0, phase: 'corpus', detail: undefined, labels: new Map(), current: new Int32Array(new SharedArrayBuffer(4)) });
+    slots.push({ k, job: { ...job, shard, corpus: k === 0 ? (job.corpus ?? []) : [], corpusNames: k === 0 ? (job.corpusNames ?? []) : [] }, worker: undefined, lastBeat: 0, lastScenario: undefined, lastRunIndex: undefined, runsBefore: 0, runs: 0, total: 0, failures: 0, phase: 'corpus', detail: undefined, labels: new Map(), current: k === 0 && options.first ? options.first.current : new Int32Array(new SharedArrayBuffer(4)), recording: false, reported: undefined });
   }
   const results: CheckResult[] = [];
+  const timelines = new Map<CheckResult, RecordedTimelines>();
+  let first = options.first;
   const hangs: CheckFailed[] = [];
   let usage: UsageError | undefined;
   let crash: Error | undefined;
@@ -108,7 +200,7 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
       const fromCorpus = r.runs === r.corpusReplayed;
       firstFailure = Math.min(firstFailure, fromCorpus ? -1 : r.failedAtRun - 1);
       for (const s of slots) {
-        if (!s.worker || s.failures > 0 || s.lastRunIndex === undefined || s.lastRunIndex <= firstFailure) continue;
+        if (!s.worker || s.recording || s.failures > 0 || s.lastRunIndex === undefined || s.lastRunIndex <= firstFailure) continue;
         // runs of earlier incarnations are counted by their hang verdicts
         stoppedRuns += s.runs;
         stop(s);
@@ -117,14 +209,20 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
     };
     const start = (slot: Slot, job: CheckJob): void => {
       live++;
-      const worker = spawnWorker({ kind: 'check', job, current: slot.current.buffer as SharedArrayBuffer });
+      let worker: Worker;
+      if (first !== undefined && slot.k === 0) {
+        // the worker that loaded the module runs the first slot: its module is not loaded twice
+        worker = first.worker;
+        worker.postMessage({ type: 'run', job } satisfies WorkerCommand);
+        first = undefined;
+      } else worker = spawnWorker({ kind: 'check', job, current: slot.current.buffer as SharedArrayBuffer });
       slot.worker = worker;
       slot.job = job;
       // loading tsx and the user's module is not a stuck scenario: the watchdog starts after it
       slot.lastBeat = Date.now() + LOAD_GRACE_MS;
       worker.on('message', (m: WorkerMessage) => {
         if (slot.worker !== worker) return;
-        slot.lastBeat = Date.now();
+        if (!slot.recording) slot.lastBeat = Date.now();
         switch (m.type) {
           case 'task':
             slot.labels.set(m.id, m.label);
@@ -150,12 +248,28 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
             break;
           case 'result':
             results.push(m.result as CheckResult);
+            slot.reported = m.result as CheckResult;
             noteFailure(m.result as CheckResult);
+            if (m.timelines) {
+              // the check is over: a replay records the report's timelines, with the loading grace
+              slot.recording = true;
+              slot.lastBeat = Date.now() + LOAD_GRACE_MS;
+              break;
+            }
             stop(slot);
             settleIfDone();
             break;
+          case 'timelines':
+            if (slot.reported) timelines.set(slot.reported, m.timelines);
+            stop(slot);
+            settleIfDone();
+            break;
+          case 'importing':
+          case 'opened':
+          case 'planned':
+            break;
           case 'error':
-            if (m.usage) usage ??= new UsageError(m.message);
+            if (m.usage) usage ??= new UsageError(m.message, m.detail !== undefined ? { detail: m.detail } : {});
             else crash ??= new Error(`steadystate check: a worker thread failed: ${m.message}`);
             fatal();
             break;
@@ -177,6 +291,11 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
       const now = Date.now();
       for (const slot of slots) {
         if (!slot.worker || now - slot.lastBeat <= options.watchdogMs) continue;
+        if (slot.recording) {
+          // a replay for the report's timelines that does not end: the report goes without them
+          stop(slot);
+          continue;
+        }
         // Where it hung: while shrinking a failure the slot already reported (its check was over),
         // in a corpus replay (no generated run started yet), or in generated run `lastRunIndex`.
         const shrinking = slot.failures > 0 || slot.phase === 'shrinking';
@@ -211,7 +330,8 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
   if (crash) throw crash;
   // slots stopped early still ran their completed runs
   const merged = mergeCheckResults([...results, ...hangs], job.shard);
-  return { ...merged, runs: merged.runs + stoppedRuns };
+  const picked = merged.ok ? undefined : results.find((r) => !r.ok && r.scenario === merged.scenario);
+  return { result: { ...merged, runs: merged.runs + stoppedRuns }, timelines: (picked && timelines.get(picked)) ?? { objects: [], converged: null } };
 }
 
 /** The verdict for a scenario whose worker had to be terminated. */

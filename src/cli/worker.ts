@@ -1,7 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Scenario } from '../harness/scenario.js';
 import { simulate } from '../simulate.js';
-import { moduleCheckOptions, runCheckJob, type CheckJob } from './check-job.js';
+import { failureTimelines, loadJobTarget, moduleCheckOptions, openTarget, planJob, runCheckOn, type CheckJob, type CheckJobHooks, type JobTarget, type PlannedJob, type TargetFacts, type TargetSpec } from './check-job.js';
+import type { RecordedTimelines } from '../replay.js';
 import { loadModule, pickController } from './load-module.js';
 import { progressDetail, type ProgressDetail } from './progress.js';
 import { UsageError } from './usage-error.js';
@@ -19,8 +20,13 @@ import { lockProcessExit } from '../host/exit-lock.js';
 export type WorkerMessage =
   | { type: 'sim'; scenario: unknown; runIndex: number | undefined }
   | { type: 'progress'; runs: number; total: number; failures: number; phase: string; detail: ProgressDetail }
-  | { type: 'result'; result: unknown }
-  | { type: 'error'; usage: boolean; message: string }
+  | { type: 'importing' }
+  | { type: 'opened'; facts: TargetFacts; job: Pick<CheckJob, 'module' | 'exportName' | 'program'> }
+  | { type: 'planned'; planned: PlannedJob }
+  /** `timelines`: a `timelines` message follows (the failure's, recorded on a replay). */
+  | { type: 'result'; result: unknown; timelines: boolean }
+  | { type: 'timelines'; timelines: RecordedTimelines }
+  | { type: 'error'; usage: boolean; message: string; detail?: string }
   | { type: 'beat' }
   | { type: 'task'; id: number; label: string };
 
@@ -29,10 +35,17 @@ export type WorkerMessage =
  * reproduction of a scenario that hung, under the same watchdog).
  * @internal
  */
-export type WorkerInput = ({ kind: 'check'; job: CheckJob } | { kind: 'simulate'; module: string; exportName: string; scenario: Scenario }) & {
+export type WorkerInput = ({ kind: 'check'; job: CheckJob } | { kind: 'open'; spec: TargetSpec } | { kind: 'simulate'; module: string; exportName: string; scenario: Scenario }) & {
   /** Slot 0: the id of the task the kernel started last (its label was sent once as a `task` message), so the pool can name a task that never returned. */
   current?: SharedArrayBuffer;
 };
+
+/**
+ * What the main thread sends a worker opened with `kind: 'open'` (it loaded the module and sent
+ * its facts): plan the job (read the corpus, validate the options), then run it.
+ * @internal
+ */
+export type WorkerCommand = { type: 'plan'; job: CheckJob; replayCorpus: boolean } | { type: 'run'; job: CheckJob };
 
 /** Distinct task labels sent to the pool at most (a million objects make a million labels). */
 const MAX_LABELS = 10_000;
@@ -66,18 +79,38 @@ if (port) {
     lastBeat = now;
     send({ type: 'beat' });
   };
-  const work =
-    input.kind === 'check'
-      ? runCheckJob(input.job, {
-          onSimulation: (scenario, runIndex) => send({ type: 'sim', scenario, runIndex }),
-          onHeartbeat,
-          onProgress: (p) => send({ type: 'progress', runs: p.runs, total: p.total, failures: p.failures, phase: p.phase, detail: progressDetail(p) }),
-        })
-      : simulateOne(input, () => send({ type: 'sim', scenario: input.scenario, runIndex: undefined }));
-  work.then(
-    (result) => send({ type: 'result', result }),
-    (err: unknown) => send({ type: 'error', usage: err instanceof UsageError, message: err instanceof Error ? (err instanceof UsageError ? err.message : (err.stack ?? err.message)) : String(err) }),
-  );
+  const hooks: CheckJobHooks = {
+    onSimulation: (scenario, runIndex) => send({ type: 'sim', scenario, runIndex }),
+    onHeartbeat,
+    onProgress: (p) => send({ type: 'progress', runs: p.runs, total: p.total, failures: p.failures, phase: p.phase, detail: progressDetail(p) }),
+  };
+  const fail = (err: unknown): void => send({ type: 'error', usage: err instanceof UsageError, message: err instanceof Error ? (err instanceof UsageError ? err.message : (err.stack ?? err.message)) : String(err), ...(err instanceof UsageError && err.detail !== undefined ? { detail: err.detail } : {}) });
+  // the check, then the timelines of its failure: the main thread never loads the checked code
+  const checkAndReport = async (target: JobTarget, job: CheckJob): Promise<void> => {
+    const result = await runCheckOn(target.controller, job, target.base, hooks);
+    const record = !result.ok && result.property !== 'watchdog';
+    send({ type: 'result', result, timelines: record });
+    if (record) send({ type: 'timelines', timelines: await failureTimelines(target, result) });
+  };
+  if (input.kind === 'check') {
+    loadJobTarget(input.job).then((target) => checkAndReport(target, input.job)).catch(fail);
+  } else if (input.kind === 'open') {
+    openTarget(input.spec, () => send({ type: 'importing' })).then(({ target, facts, job }) => {
+      send({ type: 'opened', facts, job });
+      // listened to only now: a port listener keeps the thread alive, and a top level awaiting
+      // what nothing can settle must still be seen as such
+      port.on('message', (c: WorkerCommand) => {
+        try {
+          if (c.type === 'plan') send({ type: 'planned', planned: planJob(target, c.job, c.replayCorpus) });
+          else checkAndReport(target, c.job).catch(fail);
+        } catch (err) {
+          fail(err);
+        }
+      });
+    }, fail);
+  } else {
+    simulateOne(input, () => send({ type: 'sim', scenario: input.scenario, runIndex: undefined })).then((result) => send({ type: 'result', result, timelines: false }), fail);
+  }
 }
 
 /** Simulates one scenario with the module's check options; resolves to its trace hash. */

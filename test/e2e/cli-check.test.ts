@@ -127,6 +127,28 @@ describe('steadystate check', () => {
     expect(y.failedAtRun).toBe(x.failedAtRun);
     expect(y.traceHash).toBe(x.traceHash);
   }, 180_000);
+
+  it('loads the checked module only in the worker threads that run it, never in the thread that writes the verdict (--workers 0: in that thread)', async () => {
+    const args = ['check', fixture('where-loaded.ts'), '--seed', '3', '--runs', '6', '--properties', SOUND];
+    const [one, two, none] = await Promise.all([runCli(args, { cwd: tempDir() }), runCli([...args, '--workers', '2'], { cwd: tempDir() }), runCli([...args, '--workers', '0'], { cwd: tempDir() })]);
+    const loads = (stderr: string): string[] => stderr.match(/^where-loaded: .*$/gm) ?? [];
+    for (const r of [one, two, none]) expect(r.code, r.stderr).toBe(0);
+    expect(loads(one.stderr)).toEqual(['where-loaded: worker thread']);
+    expect(loads(two.stderr)).toEqual(['where-loaded: worker thread', 'where-loaded: worker thread']);
+    expect(loads(none.stderr)).toEqual(['where-loaded: main thread']);
+  }, 180_000);
+
+  it("writes a failure's reports identically from a worker thread and from this thread, timelines included (the worker that failed records them)", async () => {
+    const fail = ['check', fixture('edge.ts'), '--seed', '1', '--runs', '30', '--faults', 'event-loss'];
+    const [a, b] = [tempDir(), tempDir()];
+    const [w1, w0] = await Promise.all([runCli(fail, { cwd: a }), runCli([...fail, '--workers', '0'], { cwd: b })]);
+    expect([w1.code, w0.code]).toEqual([1, 1]);
+    const html = (dir: string): string => readFileSync(join(dir, 'reports', 'edge-triggered-convergence-1.html'), 'utf8');
+    expect(html(a)).toBe(html(b));
+    // the convergence predicate's series over the replay, and the object's desired/actual timeline
+    expect(html(a)).toMatch(/"converged":\{"t":\[0,/);
+    expect(html(a)).toMatch(/"objects":\[\{/);
+  }, 180_000);
 });
 
 describe('loading TypeScript modules', () => {

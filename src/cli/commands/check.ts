@@ -1,31 +1,24 @@
-import { snapshotIntrinsics } from '../../host/intrinsics.js';
 import { join } from 'node:path';
+import { snapshotIntrinsics } from '../../host/intrinsics.js';
 import type { CheckResult } from '../../harness/check-result.js';
-import { resolveStory, type Story } from '../../harness/story.js';
-import { loadManifests, loadStory } from '../../story/load-story.js';
+import type { Story } from '../../harness/story.js';
 import { shardSize } from '../../harness/shard.js';
-import { defaultEnvironment } from '../../defaults.js';
+import type { SystematicReport } from '../../harness/systematic.js';
+import type { RecordedTimelines } from '../../replay.js';
 import { passSummary } from '../../report/pass-summary.js';
 import { systematicSummary } from '../../report/systematic-summary.js';
-import type { SystematicReport } from '../../harness/systematic.js';
-import { recordTimelines } from '../../replay.js';
-import { loadCorpus } from '../../report/corpus.js';
-import { realTimersNote } from '../../report/result.js';
+import { realTimersNote, type ControllerSource } from '../../report/result.js';
 import { ensureWritableDir, ReportWriteError } from '../../report/write-atomic.js';
-import { writeReports, type WrittenReports } from '../../report/index.js';
+import type { WrittenReports } from '../../report/index.js';
 import { writeShardResult } from '../shard-result.js';
-import { catalogue, moduleCheckOptions, runCheckOn, validateJob, type CheckJob } from '../check-job.js';
+import type { CheckJob, TargetFacts, TargetSpec } from '../check-job.js';
+import { openCheckTarget, type CheckTarget } from '../check-target.js';
 import type { CliIo } from '../io.js';
-import { loadModule, pickController } from '../load-module.js';
-import { portableSpec, programController, programSpecOf } from '../program-target.js';
-import type { ControllerDefinition } from '../../runtime/define-controller.js';
-import type { CheckOptions } from '../../harness/check-options.js';
-import type { ControllerSource } from '../../report/result.js';
-import { checkNames, type CheckCommandOptions } from '../options.js';
-import { createProgress, noColor, progressDetail } from '../progress.js';
+import { portableSpec, programSpecOf, type ProgramSpec } from '../program-target.js';
+import type { CheckCommandOptions } from '../options.js';
+import { createProgress, noColor } from '../progress.js';
 import { escapeTerminal, rawStream } from '../terminal-text.js';
 import { UsageError } from '../usage-error.js';
-import { runCheckInWorkers } from '../worker-pool.js';
 
 /**
  * `steadystate check <module>`: loads the module, picks the controller, runs `check` (in this
@@ -42,28 +35,34 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
     if (err instanceof ReportWriteError) throw new UsageError(`steadystate check: --report-dir ${o.reportDir} cannot be written (${err.message.replace(/^.*?\(([^)]*)\).*$/, '$1')}). Pass a directory you can write to, e.g. --report-dir ./reports.`);
     throw err;
   }
-  const known = catalogue();
-  if (o.faults) checkNames(o.faults, known.faults, '--faults', 'fault kind');
-  if (o.properties) checkNames(o.properties, known.properties, '--properties', 'property');
-
   // a story file that cannot be used is refused before the module loads and the run starts
-  const story = storyOfFlags(o, io.cwd);
-  const target = await checkTarget(o, io);
-  // the built-ins as the module left them at load: the verdict and the reports are written with these
-  const intact = snapshotIntrinsics();
-  const { controller, base } = target;
-  if (base.objects === undefined && controller.sample.length === 0 && story === undefined && base.story === undefined) {
-    const add = target.program ? `Pass --sample '{...}' (a spec of ${controller.for}), or --story / --manifests` : `Add \`sample: [{ ... }]\` to defineController or export checkOptions (see the README)`;
-    io.stderr.write(`steadystate check: note: ${controller.name} has no \`sample\` specs${target.program ? '' : ` and ${o.module ?? ''} exports no \`checkOptions.objects\``}, so objects of kind ${controller.for} are generated with an empty spec. ${add} to test realistic objects.\n`);
+  const story = await storyOfFlags(o, io.cwd);
+  const program = programSpecOf(o, io.cwd);
+  const workers = o.workers ?? 1;
+  const spec: TargetSpec = { cwd: io.cwd, ...(program ? { program } : { module: o.module! }), ...(o.controller !== undefined ? { controller: o.controller } : {}), ...(o.faults ? { faults: o.faults } : {}), ...(o.properties ? { properties: o.properties } : {}) };
+  // the report writers load here while the worker loads the module
+  void import('../../report/index.js').catch(() => undefined);
+  const target = await openCheckTarget(spec, { workers, watchdogMs: o.watchdog }, program ? `the program ${JSON.stringify(o.program)}` : JSON.stringify(o.module));
+  try {
+    return await checkTarget(o, io, target, story, program);
+  } finally {
+    target.close();
   }
-  searchFlags(o, base);
-  const seed = o.seed ?? base.seed ?? randomSeed();
-  const corpusRoot = join(o.reportDir, 'corpus');
+}
+
+/** The check of a loaded target: plan, run, report. */
+async function checkTarget(o: CheckCommandOptions, io: CliIo, target: CheckTarget, story: Story | undefined, program: ProgramSpec | undefined): Promise<number> {
+  // the built-ins as the module left them at load (`--workers 0`): the verdict and the reports are written with these
+  const intact = snapshotIntrinsics();
+  const facts = target.facts;
+  if (!facts.objects && facts.samples === 0 && story === undefined && !facts.story) {
+    const add = program ? `Pass --sample '{...}' (a spec of ${facts.for}), or --story / --manifests` : `Add \`sample: [{ ... }]\` to defineController or export checkOptions (see the README)`;
+    io.stderr.write(`steadystate check: note: ${facts.name} has no \`sample\` specs${program ? '' : ` and ${o.module ?? ''} exports no \`checkOptions.objects\``}, so objects of kind ${facts.for} are generated with an empty spec. ${add} to test realistic objects.\n`);
+  }
+  searchFlags(o, facts);
+  const seed = o.seed ?? facts.seed ?? randomSeed();
   // systematic plans are derived, not drawn: the corpus of drawn scenarios is for check's runs
   const replaysCorpus = o.search !== 'systematic' && (o.shard === undefined || o.shard.index === 0);
-  const corpus = replaysCorpus ? loadCorpus(corpusRoot, controller.name) : { scenarios: [], files: [], skipped: [] };
-  for (const s of corpus.skipped) io.stderr.write(`steadystate check: skipped corpus file ${s.file}: ${s.reason}\n`);
-
   const planned: CheckJob = {
     ...target.job,
     seed,
@@ -76,35 +75,33 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
     ...(o.search !== undefined ? { search: o.search } : {}),
     ...(o.timeLimit !== undefined ? { timeLimitMs: o.timeLimit } : {}),
     ...(o.shrinkTimeLimit !== undefined ? { shrinkTimeLimitMs: o.shrinkTimeLimit } : {}),
-    corpus: corpus.scenarios,
-    corpusNames: corpus.files,
-    corpusRoot,
+    corpusRoot: join(o.reportDir, 'corpus'),
   };
-
-  const { job, misfits } = validateJob(controller, planned, base);
-  for (const m of misfits) io.stderr.write(`steadystate check: skipped corpus entry ${corpus.files[m.index]}: ${m.reason}.\n`);
-  const total = o.search === 'systematic' ? (o.runs ?? SYSTEMATIC_MAX_RUNS) : (job.corpus ?? []).length + shardSize(o.runs ?? base.runs ?? 100, o.shard);
+  const { job, skipped, misfits } = await target.plan(planned, replaysCorpus);
+  for (const s of skipped) io.stderr.write(`steadystate check: skipped corpus file ${s.file}: ${s.reason}\n`);
+  for (const m of misfits) io.stderr.write(`steadystate check: skipped corpus entry ${m.file}: ${m.reason}.\n`);
+  const total = o.search === 'systematic' ? (o.runs ?? SYSTEMATIC_MAX_RUNS) : (job.corpus ?? []).length + shardSize(o.runs ?? facts.runs ?? 100, o.shard);
   // the bar writes cursor controls of its own: the raw stream, with the (user-named) label escaped
-  const progress = createProgress({ total, label: escapeTerminal(`steadystate check ${controller.name}`), stream: rawStream(io.stderr), env: io.env });
-  let result: CheckResult;
+  const progress = createProgress({ total, label: escapeTerminal(`steadystate check ${facts.name}`), stream: rawStream(io.stderr), env: io.env });
+  let ran: { result: CheckResult; timelines: RecordedTimelines };
   try {
     // user code runs in a worker by default: a reconcile looping synchronously (or on `await null`)
     // cannot be stopped in the thread it runs in, and must still end with a verdict
-    const workers = o.workers ?? 1;
-    if (workers > 0) {
-      result = await runCheckInWorkers(job, { workers, watchdogMs: o.watchdog, onProgress: (runs, _t, failures, detail) => progress.update(runs, failures, detail) });
-    } else {
-      result = await runCheckOn(controller, job, base, { onProgress: (p) => progress.update(p.runs, p.failures, progressDetail(p)) });
-    }
+    ran = await target.run(job, (runs, failures, detail) => progress.update(runs, failures, detail));
   } finally {
     progress.stop();
   }
-
-  const timelines = !result.ok && result.property !== 'watchdog' ? await recordTimelines(controller, result.scenario, base, result.property) : { objects: [], converged: null };
-  const source = target.source;
-  const context = { source, objectTimelines: timelines.objects, converged: timelines.converged, builtInEnvironment: defaultEnvironment().map((a) => a.name) };
+  const { result, timelines } = ran;
+  const source: ControllerSource = program
+    ? (() => {
+        const portable = portableSpec(program, io.cwd);
+        return { module: portable.entry, exportName: '', checkOptions: null, program: portable };
+      })()
+    : { module: facts.relativePath, exportName: facts.exportName, checkOptions: facts.hasCheckOptions ? 'checkOptions' : null };
+  const context = { source, objectTimelines: timelines.objects, converged: timelines.converged, builtInEnvironment: facts.builtInEnvironment };
   const replaced = intact.restore();
   if (replaced.length > 0) io.stderr.write(`steadystate check: the code under test replaced built-ins that steadystate computes its verdict and writes its reports with: ${replaced.join(', ')}. They are put back before the reports and the verdict are written (a replaced JSON.stringify would forge them). A controller must not patch built-ins: keep its helpers in its own functions.\n`);
+  const { writeReports } = await import('../../report/index.js');
   const written = writeReports(result, { dir: o.reportDir, context });
   // a shard of a CI matrix leaves its whole result for `steadystate merge`
   if (o.shard) writeShardResult(o.reportDir, result, context);
@@ -122,9 +119,9 @@ const SYSTEMATIC_MAX_RUNS = 5000;
  * the runs would not be those of one thread); systematic mode derives its plans from a fault-free
  * run of each object template, so it has no seed, shards, story or wall-clock budget to use.
  */
-function searchFlags(o: CheckCommandOptions, base: CheckOptions): void {
+function searchFlags(o: CheckCommandOptions, facts: TargetFacts): void {
   const workers = o.workers ?? 1;
-  if ((o.search ?? base.search) === 'guided' && workers > 1) {
+  if ((o.search ?? facts.search) === 'guided' && workers > 1) {
     const asked = o.search !== undefined ? '--search guided runs' : "the module's checkOptions ask for search: 'guided', which runs";
     throw new UsageError(`steadystate check: ${asked} in one worker thread: it learns from every run in order, so --workers ${workers} cannot split its runs. Leave --workers out (or pass --workers 1${o.search === undefined ? ', or --search swarm' : ''}), or split a large check with --shard over CI jobs.`);
   }
@@ -135,38 +132,20 @@ function searchFlags(o: CheckCommandOptions, base: CheckOptions): void {
     [o.story !== undefined || o.manifests !== undefined, '--story/--manifests (it derives plans from its own fault-free scenarios: create, change, revert and re-apply each object template)'],
     [o.timeLimit !== undefined, '--time-limit (cap it with --runs, the most plans to run)'],
     [o.seed !== undefined, '--seed (it draws nothing: the same module gives the same plans)'],
-    [base.story !== undefined, "the module's checkOptions.story"],
+    [facts.story, "the module's checkOptions.story"],
   ];
   const bad = refused.filter(([is]) => is).map(([, what]) => what);
   if (bad.length > 0) throw new UsageError(`steadystate check: --search systematic cannot use ${bad.join('; ')}. Leave ${bad.length === 1 ? 'it' : 'them'} out.`);
-}
-
-/** What the command checks: a module's exported controller, or a program hosted unchanged (--program). */
-async function checkTarget(o: CheckCommandOptions, io: CliIo): Promise<{ controller: ControllerDefinition; base: CheckOptions; job: Pick<CheckJob, 'module' | 'exportName' | 'program'>; source: ControllerSource; program: boolean }> {
-  const program = programSpecOf(o, io.cwd);
-  if (program !== undefined) {
-    const controller = programController(program, io.cwd);
-    const portable = portableSpec(program, io.cwd);
-    return { controller, base: {}, job: { module: program.entry, exportName: '', program }, source: { module: portable.entry, exportName: '', checkOptions: null, program: portable }, program: true };
-  }
-  const file = o.module!;
-  const mod = await loadModule(file, io.cwd, 'check');
-  const picked = pickController(mod, file, o.controller, 'check');
-  return {
-    controller: picked.controller,
-    base: moduleCheckOptions(mod.exports, file),
-    job: { module: mod.path, exportName: picked.exportName },
-    source: { module: mod.relativePath, exportName: picked.exportName, checkOptions: mod.exports['checkOptions'] !== undefined ? 'checkOptions' : null },
-    program: false,
-  };
 }
 
 /**
  * The story of --story and --manifests, read and validated before a long run: a file that
  * cannot be used is a usage error (exit 2) naming the file, the document or step, and the line.
  */
-function storyOfFlags(o: CheckCommandOptions, cwd: string): Story | undefined {
+async function storyOfFlags(o: CheckCommandOptions, cwd: string): Promise<Story | undefined> {
   if (o.story === undefined && o.manifests === undefined) return undefined;
+  // YAML and the story's validation load only for a check that has a story
+  const [{ loadManifests, loadStory }, { resolveStory }] = await Promise.all([import('../../story/load-story.js'), import('../../harness/story.js')]);
   try {
     const told = o.story !== undefined ? loadStory(o.story, { cwd }) : {};
     const objects = o.manifests !== undefined ? loadManifests(o.manifests, { cwd }) : [];

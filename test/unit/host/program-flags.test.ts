@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseCommandLine, type CheckCommandOptions } from '../../../src/cli/options.js';
-import { programController, programSpecOf } from '../../../src/cli/program-target.js';
+import { programController } from '../../../src/cli/program-controller.js';
+import { programSpecOf } from '../../../src/cli/program-target.js';
 import { simulate } from '../../../src/index.js';
 
 const restarts = fileURLToPath(new URL('./programs/restarts.ts', import.meta.url));
