@@ -101,6 +101,7 @@ export interface MergeCommandOptions {
 /** Options of `steadystate demo`. @internal */
 export interface DemoCommandOptions {
   trials?: number;
+  zooRuns?: number;
   reportDir: string;
 }
 
@@ -253,9 +254,10 @@ export const commandSpecs: Readonly<Record<CommandName, CommandSpec>> = {
     positionals: [],
     flags: [
       { name: 'trials', short: 'n', value: 'N', description: 'trials per controller', defaultText: '2000', parse: integer(1, 1_000_000, 'a whole number of trials', 200) },
+      { name: 'zoo-runs', value: 'N', description: "runs of each bug zoo exhibit's fixed twin, which must pass them all (the buggy one runs until caught, at most 300)", defaultText: '100', parse: integer(1, 1_000_000, 'a whole number of runs', 20) },
       { name: 'report-dir', value: 'DIR', description: 'where the demo writes its reports', defaultText: 'reports', parse: nonEmpty },
     ],
-    examples: ['steadystate demo', 'steadystate demo --trials 200'],
+    examples: ['steadystate demo', 'steadystate demo --trials 200 --zoo-runs 20'],
   },
 };
 

@@ -333,7 +333,7 @@ describe("a fresh project following the README's 'In your project' section", () 
   }, 120_000);
 
   it('CLI: `steadystate demo` runs the bundled examples from the build', async (ctx) => {
-    const r = await npx(['steadystate', 'demo', '--trials', '40'], consumer(ctx));
+    const r = await npx(['steadystate', 'demo', '--trials', '40', '--zoo-runs', '10'], consumer(ctx));
     expect(r.code, r.output).toBe(0);
     expect(r.output).toMatch(/level-triggered: converged 40\/40/);
   }, 120_000);

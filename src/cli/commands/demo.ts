@@ -4,7 +4,7 @@ import { UsageError } from '../usage-error.js';
 
 /** The part of examples/demo.ts the command uses. */
 interface DemoModule {
-  runDemo(options: { trials?: number; reportDir?: string; print?: (line: string) => void }): Promise<number>;
+  runDemo(options: { trials?: number; zooRuns?: number; reportDir?: string; print?: (line: string) => void }): Promise<number>;
 }
 
 /**
@@ -22,6 +22,6 @@ export async function demoCommand(o: DemoCommandOptions, io: CliIo): Promise<num
   } catch (err) {
     throw new UsageError(`steadystate demo: the bundled examples could not be loaded from ${url.pathname} (${err instanceof Error ? err.message.split('\n')[0] : String(err)}). Reinstall steadystate, or run the demo from a checkout with npm run demo.`);
   }
-  const unexpected = await demo.runDemo({ ...(o.trials !== undefined ? { trials: o.trials } : {}), reportDir: o.reportDir, print: (line) => io.stdout.write(`${line}\n`) });
+  const unexpected = await demo.runDemo({ ...(o.trials !== undefined ? { trials: o.trials } : {}), ...(o.zooRuns !== undefined ? { zooRuns: o.zooRuns } : {}), reportDir: o.reportDir, print: (line) => io.stdout.write(`${line}\n`) });
   return unexpected === 0 ? 0 : 1;
 }
