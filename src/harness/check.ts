@@ -145,7 +145,7 @@ class CheckRun {
   }
 
   /** Runs and records one scenario of the corpus or of the generated runs (these count for behaviour coverage: `added` is what one added). */
-  private async runOne(s: Scenario, generated = false): Promise<ScenarioOutcome & { added: number; facts: ReadonlySet<string> }> {
+  private async runOne(s: Scenario, generated = false, deferFailing = false): Promise<ScenarioOutcome & { added: number; facts: ReadonlySet<string> }> {
     // swarm search never asks for a generated run's twin again, unless the run failed (shrinking may)
     const rememberTwin = !generated || this.pool !== undefined;
     const outcome = await this.runner.judge(s, { twinWhenFaultsFired: this.o.coverage, interruptible: true, tally: true, observe: generated, rememberTwin });
@@ -156,8 +156,10 @@ class CheckRun {
     let facts: ReadonlySet<string> = new Set();
     if (generated) {
       facts = runCoverage(outcome.run, this.observer.statesOf(s));
-      added = this.behaviour.add(facts);
-      this.growth.push(this.behaviour.size);
+      if (!deferFailing || outcome.failure === undefined) {
+        added = this.behaviour.add(facts);
+        this.growth.push(this.behaviour.size);
+      }
     }
     this.executed++;
     this.lastRun = outcome.run;
@@ -340,7 +342,7 @@ class CheckRun {
   }
 
   /**
-   * Guided search replaying a failure by its path: the runs before it are run again first (and
+   * Guided search replaying a failure by its path: the runs up to it are run again first (and
    * not judged for failures), so the pool, hence the replayed scenario, is the one the check had.
    */
   private async rebuildPool(arb: fc.Arbitrary<Scenario>, upTo: number): Promise<void> {
@@ -368,6 +370,18 @@ class CheckRun {
     const o = this.o;
     const arb = this.scenarioArbitrary();
     if (o.path !== undefined) await this.rebuildPool(arb, Number(o.path.split(':')[0]));
+    // Guided search: a failing run joins the coverage and the pool only once its shrinking is over.
+    // A shrunk roll picks its parent by the rarest facts; a path replay walks the shrink tree before
+    // it runs anything, so it sees the pool the failing run was drawn from, and the check must have
+    // shrunk with that same pool (replays of leaked-bucket seeds 4 and 9 ran other scenarios).
+    let unpooled: (ScenarioOutcome & { facts: ReadonlySet<string> }) | undefined;
+    const pool = (): void => {
+      if (!unpooled) return;
+      const added = this.behaviour.add(unpooled.facts);
+      this.growth.push(this.behaviour.size);
+      this.pool?.offer(unpooled.run, unpooled.facts, added, true);
+      unpooled = undefined;
+    };
 
     let index = o.path !== undefined ? Number(o.path.split(':')[0]) : 0;
     const shard = o.path !== undefined ? undefined : o.shard;
@@ -399,18 +413,22 @@ class CheckRun {
             return true;
           }
           this.runIndex = i;
-          const outcome = await this.runOne(s, true);
+          const outcome = await this.runOne(s, true, true);
           this.runIndex = undefined;
           if (outcome.interrupted) {
             this.cut('runs', `${this.executed} of ${this.total} runs made`);
             cutNow = true;
             return true;
           }
-          this.pool?.offer(outcome.run, outcome.facts, outcome.added, outcome.failure !== undefined);
+          if (outcome.failure === undefined) this.pool?.offer(outcome.run, outcome.facts, outcome.added, false);
+          else unpooled = outcome;
           this.progress('runs', outcome.failure ? 1 : 0);
           if (!outcome.failure) return true;
           // a failure that does not replay cannot be shrunk: report the nondeterminism instead
-          if (!(await this.replays(outcome, i + 1))) return true;
+          if (!(await this.replays(outcome, i + 1))) {
+            pool();
+            return true;
+          }
           first = { scenario: s, outcome, runNumber: i + 1, fromCorpus: false, original: s };
           last = { scenario: s, outcome };
           this.startShrinking();
@@ -443,6 +461,7 @@ class CheckRun {
       ...(o.seed !== undefined ? { seed: o.seed } : {}),
       ...(o.path !== undefined ? { path: o.path } : {}),
     });
+    pool();
     if (fatal) throw fatal.error;
     if (!first || !last) return { seed: details.seed, path: '', shrinks: 0, found: undefined };
     const counter = details.counterexample?.[0];

@@ -103,6 +103,7 @@ export function applyMutations(
   place: (e: FaultEvent, after: number) => FaultEvent,
   derived: readonly (readonly FaultEvent[])[],
   windowMs: number,
+  near: readonly (readonly (readonly FaultEvent[])[])[] = [],
 ): Scenario {
   let events = s.faults.events.map((e) => ({ ...e }));
   let workload: WorkloadAction[] = s.workload.map((a) => ({ ...a }));
@@ -117,9 +118,10 @@ export function applyMutations(
         background = [...background.filter((b) => b.kind !== m.rate.kind), m.rate];
         break;
       case 'derived': {
-        // half the time one of the eight nearest to the parent's faults, else any
-        const n = m.s % 2 === 0 ? Math.min(8, derived.length) : derived.length;
-        const plan = n > 0 ? derived[m.i % n] : undefined;
+        // half the time one of those right after one of the parent's faults, else any
+        const after = m.s % 2 === 0 && near.length > 0 ? near[Math.floor(m.s / 2) % near.length]! : undefined;
+        const from = after ?? derived;
+        const plan = from.length > 0 ? from[m.i % from.length] : undefined;
         if (plan) for (const e of plan) events.push({ ...e });
         break;
       }

@@ -17,6 +17,11 @@ const STAGNANT = 40;
 const DERIVED_PER_STRATEGY = 16;
 /** Derived plans kept per pooled run, nearest to its faults first. */
 const DERIVED_KEPT = 64;
+/** Derived plans kept right after each of a pooled run's faults: per strategy, and in all. */
+const NEAR_PER_STRATEGY = 3;
+const NEAR_KEPT = 16;
+/** Injections of a run that get plans of their own. */
+const MAX_NEAR = 32;
 /** Parents come from the pooled runs that showed one of this many rarest facts. */
 const RARE = 32;
 
@@ -36,6 +41,8 @@ interface Entry {
   controllers: readonly string[];
   /** Fault plans the systematic strategies derive from its run, after its faults, nearest first. */
   derived: (readonly FaultEvent[])[];
+  /** Per fault injection of its run, the plans derived right after it, nearest first. */
+  near: (readonly FaultEvent[])[][];
 }
 
 /**
@@ -78,7 +85,7 @@ export class ScenarioPool {
     else this.staleFresh = added > 0 ? 0 : this.staleFresh + 1;
     if (added === 0 || failed) return;
     const injections = run.trace.filter((e) => e.type === 'fault:inject').map((e) => e.t);
-    const entry: Entry = { scenario: run.scenario, facts: [...facts], injections: [...new Set(injections)], occurrences: occurrencesOf(run), controllers: run.controllers, derived: derivedPlans(run, this.strategies) };
+    const entry: Entry = { scenario: run.scenario, facts: [...facts], injections: [...new Set(injections)], occurrences: occurrencesOf(run), controllers: run.controllers, ...derivedPlans(run, this.strategies) };
     this.entries.push(entry);
     for (const f of facts) {
       const list = this.holders.get(f);
@@ -115,7 +122,7 @@ export class ScenarioPool {
         ctx.faultWindowMs,
       );
       return mutations.map((ms) => {
-        const m = applyMutations(parent.scenario, ms, others, place, parent.derived, ctx.faultWindowMs);
+        const m = applyMutations(parent.scenario, ms, others, place, parent.derived, ctx.faultWindowMs, parent.near);
         this.made.add(m);
         return m;
       });
@@ -126,13 +133,29 @@ export class ScenarioPool {
 /**
  * Plans the strategies derive from a run, after its faults (when it had some), nearest first: a
  * second fault right after the first meets the state the first one left (the way depth-2
- * systematic mode pairs faults). The first few of each strategy, then by distance.
+ * systematic mode pairs faults). `derived`: the first few of each strategy after the run's first
+ * fault, then by distance. `near`: per fault the run injected, the few plans of each strategy right
+ * after it: a later fault (a deletion, a recreation) leaves a state of its own, and the plans after
+ * it would be cut off a list that starts at the first fault (guided search needed 226 runs on
+ * stuck-cleanup's seed 16 with a recreation pooled 43 times).
  */
-function derivedPlans(run: RunRecord, strategies: readonly SystematicStrategy[]): (readonly FaultEvent[])[] {
+function derivedPlans(run: RunRecord, strategies: readonly SystematicStrategy[]): { derived: (readonly FaultEvent[])[]; near: (readonly FaultEvent[])[][] } {
   const ix = indexTrace(run);
+  const injected: number[] = [];
+  run.trace.forEach((e, i) => {
+    if (e.type === 'fault:inject') injected.push(i);
+  });
+  const plans = strategies.map((s) => derive(s, ix).plans);
   const all: { at: number; events: readonly FaultEvent[] }[] = [];
-  for (const s of strategies) for (const p of derive(s, ix).plans.filter((p) => p.at > ix.firstInjection).slice(0, DERIVED_PER_STRATEGY)) all.push({ at: p.at, events: p.events });
-  return all.sort((a, b) => a.at - b.at).slice(0, DERIVED_KEPT).map((p) => p.events);
+  for (const list of plans) for (const p of list.filter((p) => p.at > ix.firstInjection).slice(0, DERIVED_PER_STRATEGY)) all.push({ at: p.at, events: p.events });
+  // a background rate may inject hundreds of times: at most MAX_NEAR points, spread over the run
+  const points = injected.length <= MAX_NEAR ? injected : Array.from({ length: MAX_NEAR }, (_, k) => injected[Math.floor((k * injected.length) / MAX_NEAR)]!);
+  const near = points.map((at) => {
+    const after: { at: number; events: readonly FaultEvent[] }[] = [];
+    for (const list of plans) for (const p of list.filter((p) => p.at > at).slice(0, NEAR_PER_STRATEGY)) after.push({ at: p.at, events: p.events });
+    return after.sort((a, b) => a.at - b.at).slice(0, NEAR_KEPT).map((p) => p.events);
+  });
+  return { derived: all.sort((a, b) => a.at - b.at).slice(0, DERIVED_KEPT).map((p) => p.events), near: near.filter((n) => n.length > 0) };
 }
 
 /** The systematic strategies whose fault kind the check uses (guided mutants add what they derive). @internal */
