@@ -40,6 +40,8 @@ import { featureFlags } from './feature-flags.js';
 import { fleetTeardown } from './fleet-teardown.js';
 import { folderLabels } from './folder-labels.js';
 import { gatewayRoutes } from './gateway-routes.js';
+import { gracefulScaledown } from './graceful-scaledown.js';
+import { jobRunner } from './job-runner.js';
 import { licenseSeat } from './license-seat.js';
 import { machinePool } from './machine-pool.js';
 import { mailingList } from './mailing-list.js';
@@ -56,6 +58,7 @@ import { probeShardsCase } from './probe-shards.js';
 import { provisionerHandoff } from './provisioner-handoff.js';
 import { queueScaler } from './queue-scaler.js';
 import { readyBackends } from './ready-backends.js';
+import { recordGc } from './record-gc.js';
 import { releasePipeline } from './release-pipeline.js';
 import { reportRender } from './report-render.js';
 import { routeResolver } from './route-resolver.js';
@@ -106,6 +109,8 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   fleetTeardown,
   folderLabels,
   gatewayRoutes,
+  gracefulScaledown,
+  jobRunner,
   licenseSeat,
   machinePool,
   mailingList,
@@ -122,6 +127,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   provisionerHandoff,
   queueScaler,
   readyBackends,
+  recordGc,
   releasePipeline,
   reportRender,
   routeResolver,
