@@ -60,6 +60,7 @@ import { queueScaler } from './queue-scaler.js';
 import { readyBackends } from './ready-backends.js';
 import { recordGc } from './record-gc.js';
 import { releasePipeline } from './release-pipeline.js';
+import { renamedChild } from './renamed-child.js';
 import { reportRender } from './report-render.js';
 import { routeResolver } from './route-resolver.js';
 import { sandboxTtl } from './sandbox-ttl.js';
@@ -129,6 +130,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   readyBackends,
   recordGc,
   releasePipeline,
+  renamedChild,
   reportRender,
   routeResolver,
   sandboxTtl,
