@@ -139,12 +139,11 @@ export const recordGcController = define('none');
  * `{ records, next }`, ordered by id, `next` the last id of a full page with more after it, and
  * `?cursor=<id>` the page after that id. The paging wraps the store's own handler (served on the
  * fake services' fast path, as an msw handler beside the store costs a web Request and Response per
- * page); everything else is the store's. The foreign records are made before the controller starts.
+ * page); everything else is the store's. The foreign records are the service's before the run.
  */
 function provider(): { services: FakeRestService[]; timeoutMs: number } {
-  const dns = fakeRestService({ baseUrl: DNS_API, name: 'edge-dns', collections: ['records'], idempotencyKeyHeader: 'Idempotency-Key', latencyMs: 10 });
-  // made before the run, as a person in the console or the other cluster's controller made them
-  for (const r of FOREIGN) dns.handle(dns.route(`${DNS_API}/records`)!, 'POST', JSON.stringify(r), undefined);
+  // the foreign records are there before the run, as a person in the console or the other cluster's controller made them
+  const dns = fakeRestService({ baseUrl: DNS_API, name: 'edge-dns', collections: ['records'], idempotencyKeyHeader: 'Idempotency-Key', latencyMs: 10, resources: { records: FOREIGN } });
   return { services: [paged(dns)], timeoutMs: 5_000 };
 }
 

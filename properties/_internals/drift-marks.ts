@@ -22,7 +22,7 @@ import { timelineOf } from './timeline.js';
  *   fault-free run ends with another value, when a controller changed that field on the object
  *   after creating it (in this run or the fault-free one): it maintains the field, but from its
  *   own bookkeeping instead of from what the object holds; labels and annotations are not judged;
- * - an external resource drift deleted, absent at the end while the fault-free run has it;
+ * - an external resource the run created and drift deleted, absent at the end while the fault-free run has it;
  * - a top-level field of an external resource drift edited that still holds what drift wrote
  *   while the fault-free run ends with another value, when the system under test changed that
  *   field with a PUT or PATCH after creating the resource (in this run or the fault-free one): a
@@ -100,7 +100,9 @@ export function driftMarks(run: RunRecord, twin: RunRecord, diffs: readonly Stat
         continue;
       }
       const body = svc?.history.find((h) => h.op === 'remove' && h.id === rid && h.collection === collection)?.body;
-      if (!body) continue;
+      // as for stored objects (a controller's creates only): a resource the service held before the
+      // run (another cluster's record) is not the controllers' to bring back (corpus record-gc, stop 35)
+      if (!body || !svc!.history.some((h) => h.op === 'create' && h.id === rid && h.collection === collection)) continue;
       const id = externalStateId(service, collection, body, run.settledObjects, aliases);
       out.judged++;
       if (periodicCheckDue(run, ownerKeyOf(body, byUid), at, out.pending, id)) continue;

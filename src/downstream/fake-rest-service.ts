@@ -35,6 +35,14 @@ export interface FakeRestServiceOptions {
    * @defaultValue 0
    */
   latencyMs?: number;
+  /**
+   * Resources the service holds before the run, per collection (records another team or cluster
+   * made, an account's existing buckets): they get the first ids, in order, and are not in
+   * `history()` or `createdCount`, as objects a scenario starts with are not the controllers'
+   * writes. Drift may still edit or delete them; no property asks the controllers to undo that.
+   * @defaultValue none
+   */
+  resources?: Readonly<Record<string, readonly object[]>>;
 }
 
 /** Options after {@link fakeRestService} validated them. @internal */
@@ -44,6 +52,7 @@ export interface ResolvedFakeRestServiceOptions {
   idempotencyKeyHeader: string | undefined;
   collections: ReadonlySet<string> | undefined;
   latencyMs: number;
+  resources: Readonly<Record<string, readonly JsonObject[]>>;
 }
 
 /** A stored external resource: the body the client sent plus the server-assigned `id`. @public */
@@ -206,7 +215,25 @@ export function resolveFakeRestServiceOptions(options: FakeRestServiceOptions): 
     latencyMs,
     idempotencyKeyHeader: options.idempotencyKeyHeader,
     collections: options.collections ? new Set(options.collections) : undefined,
+    resources: resourcesOf(options.resources, options.collections, where),
   };
+}
+
+/** The resources a service starts with, checked: plain objects in collections it serves. */
+function resourcesOf(resources: FakeRestServiceOptions['resources'], collections: readonly string[] | undefined, where: string): Readonly<Record<string, readonly JsonObject[]>> {
+  if (resources === undefined) return {};
+  const out: Record<string, JsonObject[]> = {};
+  for (const [c, list] of Object.entries(resources)) {
+    if (c === '' || c.includes('/') || (collections !== undefined && !collections.includes(c))) {
+      throw new TypeError(`${where}: resources names collection ${JSON.stringify(c)}, which ${collections !== undefined && !c.includes('/') && c !== '' ? 'is not among its collections' : 'is not a single path segment'}; name a collection the service serves.`);
+    }
+    if (!Array.isArray(list) || list.some((r) => r === null || typeof r !== 'object' || Array.isArray(r))) {
+      throw new TypeError(`${where}: resources.${c} must be an array of JSON objects (the bodies, without ids: the service assigns them).`);
+    }
+    // a JSON copy: the service holds JSON, as a request body would be
+    out[c] = list.map((r) => JSON.parse(JSON.stringify(r)) as JsonObject);
+  }
+  return out;
 }
 
 const JSON_HEADERS: HeaderPairs = [['content-type', 'application/json']];
@@ -229,6 +256,15 @@ class RestStore implements FakeRestService {
     this.options = options;
     this.name = options.name;
     this.baseUrl = options.baseUrl;
+    // there before the run: not a create of the run (no history entry, not counted)
+    for (const [collection, list] of Object.entries(options.resources)) {
+      let items = this.data.get(collection);
+      if (!items) this.data.set(collection, (items = new Map()));
+      for (const body of list) {
+        const id = String(this.nextId++);
+        items.set(id, withId(body, id));
+      }
+    }
   }
 
   resources(collection?: string): RestResource[] {

@@ -29,12 +29,6 @@ export function gateOptions(c: FalsePositiveCase, runs = GATE_RUNS) {
  * an oracle fix lands, that test fails and the controller moves into the gate.
  */
 export const PENDING_ORACLE_FIXES: Readonly<Record<string, { properties: readonly string[]; why: string; seed?: number }>> = {
-  // found stop 35 (swarm 6/450, guided 4/450, every one drift); its gate seed 11 passes by luck
-  'record-gc': {
-    properties: ['same-end-state'],
-    why: "drift deletes a DNS record another cluster made before the run (owner cluster-east, which names no object here) and drift-marks demands it back: drift picks any external resource with an owner field (faults/_internals/drift-edits.ts driftExternal). It should act only on resources the run's controllers made, or whose owner names a primary object; the controller's promise is never to touch another owner's record",
-    seed: 1,
-  },
   // found stop 35 (swarm 127/450, guided 104/450; recovery fails even without faults, a spec reverted r1 -> r2 -> r1 makes a new Job)
   'job-runner': {
     properties: ['same-end-state', 'recovery'],

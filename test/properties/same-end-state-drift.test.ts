@@ -5,7 +5,7 @@ import { singleChildCorrect } from '../../examples/fault-targets/single-child/co
 import { shopBuggy } from '../../examples/fault-targets/flaky-downstream/buggy.js';
 import { shopCorrect } from '../../examples/fault-targets/flaky-downstream/correct.js';
 import { drift } from '../../faults/drift.js';
-import { defineController, type ControllerDefinition, type FaultPlan, type JsonObject } from '../../src/index.js';
+import { defineController, fakeRestService, type ControllerDefinition, type FaultPlan, type JsonObject } from '../../src/index.js';
 import { APP, ownerRefTo, podSpecFor, singleChildScenario, type AppSpec, type AppStatus } from '../../examples/fault-targets/single-child/app.js';
 import { ORDER, SHOP, shopDownstream, shopScenario } from '../../examples/fault-targets/flaky-downstream/shop.js';
 import { judgeScenario } from '../helpers/property-laws.js';
@@ -105,6 +105,18 @@ describe('same-end-state judges what drift changed', () => {
     if (buggy.verdict.ok) return;
     expect(buggy.verdict.summary).toMatch(/^drift was never repaired: deleted the shop resource \S+ in orders, still gone at the end/);
     expect((await shop(shopCorrect, del)).verdict.ok).toBe(true);
+  });
+
+  it("an order another team placed before the run, cancelled in the shop: not the controllers' to place again (not judged); the same drift on the controller's own order still fails", async () => {
+    // found stop 35 (corpus record-gc): drift deleted another cluster's DNS record and the oracle demanded it back
+    const withForeign = () => ({ services: [fakeRestService({ baseUrl: SHOP, name: 'shop', idempotencyKeyHeader: 'Idempotency-Key', collections: ['orders'], resources: { orders: [{ owner: 'team-b/lunch', item: 'soup' }] } })], timeoutMs: 5000 });
+    const judge = (pick: number) => judgeScenario(sameEndState(), shopScenario(shopBuggy.name, plan({ action: 'delete', pick, external: true }, 3000)), { controllers: [shopBuggy], options: { faults: [drift], downstream: withForeign } });
+    const foreign = await judge(0);
+    expect(foreign.run.trace.find((e) => e.type === 'fault:inject' && e['kind'] === 'drift')?.['id']).toBe('1');
+    expect(foreign.verdict.ok).toBe(true);
+    const own = await judge(1);
+    expect(own.run.trace.find((e) => e.type === 'fault:inject' && e['kind'] === 'drift')?.['id']).not.toBe('1');
+    expect(own.verdict.ok ? 'passed' : own.verdict.summary).toMatch(/^drift was never repaired: deleted the shop resource \S+ in orders, still gone at the end/);
   });
 
   it('an external field the controller never changes after creating the resource is not judged (a console rename of what it names once)', async () => {

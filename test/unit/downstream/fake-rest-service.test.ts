@@ -106,6 +106,22 @@ describe('fakeRestService', () => {
     expect(svc.resources()).toEqual([]);
   });
 
+  it('starts with the resources it held before the run: first ids, not in history or createdCount', () => {
+    const body = { name: 'vpn', owner: 'cluster-east' };
+    const svc = fakeRestService({ baseUrl: 'https://dns.example', collections: ['records'], resources: { records: [{ name: 'mail' }, body] } });
+    body.owner = 'changed later';
+    expect(call(svc, 'GET', 'https://dns.example/records').body).toEqual([
+      { id: '1', name: 'mail' },
+      { id: '2', name: 'vpn', owner: 'cluster-east' },
+    ]);
+    expect(svc.history()).toEqual([]);
+    expect(svc.createdCount).toBe(0);
+    expect(call(svc, 'POST', 'https://dns.example/records', { name: 'www' }).body).toEqual({ id: '3', name: 'www' });
+    expect(svc.history().map((h) => [h.op, h.id])).toEqual([['create', '3']]);
+    expect(() => fakeRestService({ baseUrl: 'https://dns.example', collections: ['records'], resources: { zones: [{}] } })).toThrow(/resources names collection "zones", which is not among its collections/);
+    expect(() => fakeRestService({ baseUrl: 'https://dns.example', resources: { records: [null as unknown as object] } })).toThrow(/resources\.records must be an array of JSON objects/);
+  });
+
   it('routes only its own URLs', () => {
     const svc = fakeRestService({ baseUrl: 'https://api.example/v1', collections: ['orders'] });
     expect(svc.route('https://api.example/v1/orders')).toMatchObject({ collection: 'orders', id: undefined, endpointPath: 'https://api.example/v1/orders' });
