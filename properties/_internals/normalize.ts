@@ -65,7 +65,8 @@ function withoutId(body: Record<string, unknown>): Record<string, unknown> {
 
 function normName(o: StoredObject, aliases?: ReadonlyMap<string, string>): string {
   const g = o.metadata.generateName;
-  const name = g !== undefined && g !== '' && o.metadata.name.startsWith(g) ? `${g}*` : aliases ? aliasUids(o.metadata.name, aliases) : o.metadata.name;
+  // a generateName may hold another object's generated name (a Job's Pods: `<job name>-`)
+  const name = g !== undefined && g !== '' && o.metadata.name.startsWith(g) ? `${aliases ? aliasUids(g, aliases) : g}*` : aliases ? aliasUids(o.metadata.name, aliases) : o.metadata.name;
   return o.metadata.namespace ? `${o.metadata.namespace}/${name}` : name;
 }
 
@@ -78,6 +79,32 @@ export function stateIdOf(o: StoredObject, aliases?: ReadonlyMap<string, string>
 export function statefulSetClaims(writes: readonly (CreateFacts & { actor: string })[]): Set<string> {
   const out = new Set<string>();
   for (const w of writes) if (w.verb === 'create' && w.kind === 'PersistentVolumeClaim' && w.actor === 'environment:stateful-set' && w.error === undefined) out.add(w.key);
+  return out;
+}
+
+/**
+ * name → `<generated Kind namespace/prefix*>` for every object of `objects` whose name the server
+ * generated; a prefix that starts with another generated name (a ReplicaSet's or a Job's Pods,
+ * `<owner name>-`) is written with that one's alias.
+ */
+function generatedNames(objects: readonly StoredObject[], uidAliases: ReadonlyMap<string, string> | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  const gen = objects.filter((o) => o.metadata.generateName !== undefined && o.metadata.generateName !== '' && o.metadata.name.startsWith(o.metadata.generateName) && o.metadata.name !== o.metadata.generateName);
+  if (gen.length === 0) return out;
+  // shorter names first: a name that starts with another is longer than it
+  gen.sort((a, b) => a.metadata.name.length - b.metadata.name.length || (a.metadata.name < b.metadata.name ? -1 : 1));
+  for (const o of gen) {
+    const g = o.metadata.generateName!;
+    let prefix = uidAliases ? aliasUids(g, uidAliases) : g;
+    for (let i = g.lastIndexOf('-'); i > 0; i = g.lastIndexOf('-', i - 1)) {
+      const outer = out.get(g.slice(0, i));
+      if (outer !== undefined) {
+        prefix = `${outer}${g.slice(i)}`;
+        break;
+      }
+    }
+    out.set(o.metadata.name, `<generated ${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${prefix}*>`);
+  }
   return out;
 }
 
@@ -162,7 +189,11 @@ export function normalizeState(objects: readonly StoredObject[], downstream: unk
   const retained = retainedClaimKeys(objects, options.statefulSetClaims ?? new Set());
   const history = options.history ?? [];
   const kept = objects.filter((o) => !ignore.has(o.kind) && !(retained.size > 0 && o.kind === 'PersistentVolumeClaim' && retained.has(keyOf(o.metadata))) && (history.length === 0 || historyOf(o, history) === undefined));
-  const aliases = options.uidAliases;
+  // Generated names (a Job's `nightly-0-x7k2p`) are the API server's choice, which faults change as
+  // they change uids: a name or value holding one (its Pods' names, their job-name labels and owner
+  // names, a status field naming it) compares by whose generated name it is (corpus job-runner, stop 35)
+  const generated = generatedNames(objects, options.uidAliases);
+  const aliases = generated.size > 0 ? new Map([...(options.uidAliases ?? []), ...generated]) : options.uidAliases;
   const uidNames = new Map<string, string>(aliases ?? []);
   for (const o of objects) uidNames.set(o.metadata.uid, `<uid of ${o.kind} ${normName(o, aliases)}>`);
   const masks = options.masks;

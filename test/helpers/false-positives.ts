@@ -28,13 +28,7 @@ export function gateOptions(c: FalsePositiveCase, runs = GATE_RUNS) {
  * the failing history: a history a real cluster produces, judged wrong). `knownFalseAlarms` checks they still fail that way: when
  * an oracle fix lands, that test fails and the controller moves into the gate.
  */
-export const PENDING_ORACLE_FIXES: Readonly<Record<string, { properties: readonly string[]; why: string; seed?: number }>> = {
-  // found stop 35 (swarm 127/450, guided 104/450; recovery fails even without faults, a spec reverted r1 -> r2 -> r1 makes a new Job)
-  'job-runner': {
-    properties: ['same-end-state', 'recovery'],
-    why: "a Job made with generateName gets another server-assigned name in the fault-free run (the store's suffix follows its write count; a real API server's is random), and the end states are compared with that name literal where it spreads: its Pods' names (generateName <job>-), their job-name labels and ownerReferences' names, and the RunRequest's status.jobName. Equal up to renaming one generated name; the fix is to alias generated names as uids are (normalize.ts uidAliases), in state ids, labels, owner names and values",
-  },
-};
+export const PENDING_ORACLE_FIXES: Readonly<Record<string, { properties: readonly string[]; why: string; seed?: number }>> = {};
 
 /** Every built-in property, the case's own in place of those of the same name, minus those its design does not promise. */
 export function propertiesOf(c: FalsePositiveCase): Property[] {

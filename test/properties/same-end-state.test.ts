@@ -105,6 +105,21 @@ describe('same-end-state: references compare by what they name', () => {
     // the annotation names the other PreviewEnv: a real difference
     expect(compareStates(norm('uid-4', 'uid-5', 'env'), norm('uid-4', 'uid-5', 'other')).map((d) => d.paths)).toEqual([['metadata.annotations["example.com/release"]']]);
   });
+  it("a name the API server generated compares by whose it is, where it spreads: its Pods' names and labels, owner names, a status field (corpus job-runner)", async () => {
+    const { compareStates, normalizeState } = await import('../../properties/_internals/normalize.js');
+    // a RunRequest records its Job's generated name; the Job's Pod is named (and labelled) after it
+    const world = (job: string, pod: string, recorded: string) => {
+      const o = (kind: string, m: Record<string, unknown>, status: object = {}) => ({ kind, metadata: { ...meta(String(m['name']), String(m['uid'])), ...m }, spec: {}, status });
+      const run = o('RunRequest', { name: 'nightly', uid: 'uid-1' }, { jobName: recorded });
+      const j = o('Job', { name: job, uid: 'uid-2', generateName: 'nightly-', ownerReferences: [{ apiVersion: 'v1', kind: 'RunRequest', name: 'nightly', uid: 'uid-1', controller: true }] });
+      const p = o('Pod', { name: `${job}-${pod}`, uid: 'uid-3', generateName: `${job}-`, labels: { 'job-name': job }, ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: job, uid: 'uid-2', controller: true }] });
+      return normalizeState([run, j, p] as never, undefined, { ignoreKinds: [], masks: [], timestamps: true, downstream: false });
+    };
+    // faults moved the write count, so the server generated other suffixes: the same world
+    expect(compareStates(world('nightly-zlrcr', 'abcde', 'nightly-zlrcr'), world('nightly-qcldr', 'xyz12', 'nightly-qcldr'))).toEqual([]);
+    // the status names a Job that is not there (an old one's name): a real difference
+    expect(compareStates(world('nightly-zlrcr', 'abcde', 'nightly-old01'), world('nightly-qcldr', 'xyz12', 'nightly-qcldr')).map((d) => d.paths)).toEqual([['status.jobName']]);
+  });
   it('a value derived from a uid (a token hashing it) is the same in run and twin: uids follow the object, not the order of creates', async () => {
     // credential-rotation, hunt seed 1 run 108: the first ApiToken's lost ADDED event put its
     // Secret's create after the second ApiToken's, which got another uid (uids were handed out in
