@@ -154,16 +154,6 @@ export async function loadJobTarget(job: CheckJob): Promise<JobTarget> {
 }
 
 /**
- * Loads the job's module and runs the check (in whichever thread calls it).
- * @throws UsageError for a module or options the check cannot use
- * @internal
- */
-export async function runCheckJob(job: CheckJob, hooks: CheckJobHooks = {}): Promise<CheckResult> {
-  const t = await loadJobTarget(job);
-  return runCheckOn(t.controller, job, t.base, hooks);
-}
-
-/**
  * What the command line needs to know of a loaded module to plan its check (the controller's
  * name, its samples, the options its checkOptions set), as plain data: the module is loaded in
  * the worker thread that runs the check, and only these facts cross to the main thread.
