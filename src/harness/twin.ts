@@ -6,6 +6,7 @@ import type { ControllerDefinition } from '../runtime/define-controller.js';
 import type { LearnedMasks, RunRecord } from './property.js';
 import type { Scenario } from './scenario.js';
 import type { World } from './world.js';
+import { objectOf } from './user-actions.js';
 
 /** The same scenario with no faults: what the reconcilers do when nothing goes wrong. @public */
 export function twinScenario(scenario: Scenario): Scenario {
@@ -552,6 +553,44 @@ export function phaseVariations(run: Pick<RunRecord, 'trace'>, twin: Pick<RunRec
   return out;
 }
 
+/**
+ * The fault-free `scenario` with the user's actions at the times the faulty `run` accepted them:
+ * an action whose first attempt the API server refused (an `api-error` on the user's write) and a
+ * retry later accepted happens at that retry's time, and the user's later actions on the same
+ * object no earlier (they waited behind it, as in the run). Undefined when no action was late.
+ *
+ * Why a history a healthy control plane produces: when the user's change reaches the API server is
+ * up to the user's tool (kubectl run a second later, a GitOps sync on its next pass); a controller
+ * that decides by time (a grace period that ends, a deadline) acts on whatever spec was accepted
+ * then, and no correct controller can know of a write that failed and will be retried (corpus
+ * graceful-scaledown, stop 35: a drained member deleted 0.5 s before the user's retried scale-up
+ * was accepted, and made again). Who uses it: as a `slow` variation (no-extra-destructive-actions'
+ * most creates and deletes of benign runs, same-end-state's alternatives), only when a property
+ * failed and learns, since it depends on the faulty run.
+ * @internal
+ */
+export function userAcceptedLate(run: Pick<RunRecord, 'trace'>, scenario: Scenario): Scenario | undefined {
+  const attempts = run.trace.filter((e) => e.type === 'user:action');
+  const workload = scenario.workload.map((a) => ({ ...a }));
+  let moved = false;
+  workload.forEach((a, i) => {
+    if (a.type === 'deleteOwned') return;
+    const id = objectOf(a);
+    const of = (e: (typeof attempts)[number]) => e['action'] === a.type && `${String(e['kind'])} ${String(e['key'])}` === id;
+    if (!attempts.some((e) => e.t === a.at && of(e) && e['attempt'] === 1 && e['error'] !== undefined)) return;
+    const accepted = attempts.find((e) => e.t > a.at && of(e) && typeof e['attempt'] === 'number' && e['attempt'] > 1 && e['error'] === undefined);
+    if (accepted === undefined) return;
+    moved = true;
+    for (let j = i; j < workload.length; j++) {
+      const b = workload[j]!;
+      if ((j === i || (b.type !== 'deleteOwned' && objectOf(b) === id)) && b.at < accepted.t) workload[j] = { ...b, at: accepted.t };
+    }
+  });
+  if (!moved) return undefined;
+  // stable: actions at one instant keep the order the user gave them
+  return { ...scenario, workload: workload.map((a, i) => [a, i] as const).sort((x, y) => x[0].at - y[0].at || x[1] - y[1]).map(([a]) => a) };
+}
+
 /** Who wrote each resource version (`store:write` actors), read from the trace as it grows. */
 function writersOf(world: World): (rv: string | undefined) => string | undefined {
   const byRv = new Map<string, string>();
@@ -817,6 +856,15 @@ export class TwinRunner {
     if (!runVariation || variations.length === 0) return Promise.resolve([]);
     const scenario = twinScenario(twin.scenario);
     return this.memo(this.lag, scenario, () => this.runDeciding(twin, scenario, variations, runVariation), [...kinds].sort().join(','));
+  }
+
+  /** The fault-free run of `twin`'s scenario with the user's actions when `run` accepted them ({@link userAcceptedLate}; not cached: it depends on the faulty run). */
+  async acceptedOf(twin: RunRecord, run: RunRecord): Promise<RunRecord[]> {
+    const runVariation = this.runVariation;
+    const scenario = runVariation ? userAcceptedLate(run, twinScenario(twin.scenario)) : undefined;
+    if (!runVariation || scenario === undefined) return [];
+    this.benignSimulations++;
+    return [await runVariation(scenario, { seed: 400, jitterMs: 0, shuffleLists: false })];
   }
 
   /** The fault-free run `twin` under each {@link phaseVariations} `run` suggests (not cached: they depend on the faulty run). */

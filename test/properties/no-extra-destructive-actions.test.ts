@@ -271,3 +271,41 @@ describe('noExtraDestructiveActions on external resources (a resource destroyed 
     });
   });
 });
+
+describe('noExtraDestructiveActions: a user write the API server refused and the user retried', () => {
+  // found stop 35 by a story probe of corpus graceful-scaledown: the scale-up got a 500 at 16.5 s and
+  // was accepted at 17.5 s; the member's grace ended at 17.0 s, so the controller (reading the group
+  // live) deleted it and made it again. The fault-free run accepted the patch at 16.5 s. No correct
+  // controller can know of a write that failed and will be retried.
+  const group = { kind: 'WorkerGroup', metadata: { name: 'consumers', namespace: 'default' }, spec: { replicas: 3, image: 'consumer:1' } };
+  const scaled = (at: number, replicas: number) => ({ at, type: 'patch' as const, kind: 'WorkerGroup', key: 'default/consumers', patch: { spec: { replicas } } });
+  const refused: Scenario = { seed: 0, controllers: [{ name: 'worker-group' }], initialObjects: [group], workload: [scaled(2000, 1), scaled(16_500, 3)], faults: { events: [{ kind: 'api-error', nth: 1, target: 'user', params: { status: 500 } }], background: [] } };
+
+  it('the fault-free run is compared with the user acting when the run accepted the write: the drained member deleted before the retry is no extra delete', async () => {
+    const { gracefulScaledown } = await import('../../examples/false-positives/graceful-scaledown.js');
+    const { propertiesOf } = await import('../helpers/false-positives.js');
+    const { check } = await import('../../src/index.js');
+    const r = await check(gracefulScaledown.controllers, { ...gracefulScaledown.options, properties: propertiesOf(gracefulScaledown), runs: 1, seed: 1, corpus: { scenarios: [refused] } });
+    expect(r.ok ? 'passed' : `${r.property}: ${r.summary}`).toBe('passed');
+  });
+
+  it('userAcceptedLate moves the refused action, and the same object\'s later ones, to the accepted retry; others stay', async () => {
+    const { userAcceptedLate } = await import('../../src/harness/twin.js');
+    const other = { at: 16_600, type: 'patch' as const, kind: 'WorkerGroup', key: 'default/other', patch: { spec: { replicas: 2 } } };
+    const s: Scenario = { ...refused, workload: [scaled(2000, 1), scaled(16_500, 3), other, scaled(17_000, 4)] };
+    const trace = [
+      { t: 2000, type: 'user:action', action: 'patch', kind: 'WorkerGroup', key: 'default/consumers' },
+      { t: 16_500, type: 'user:action', action: 'patch', kind: 'WorkerGroup', key: 'default/consumers', attempt: 1, error: 'InternalError' },
+      { t: 16_600, type: 'user:action', action: 'patch', kind: 'WorkerGroup', key: 'default/other' },
+      { t: 17_500, type: 'user:action', action: 'patch', kind: 'WorkerGroup', key: 'default/consumers', attempt: 2 },
+    ] as unknown as RunRecord['trace'];
+    expect(userAcceptedLate({ trace }, s)?.workload.map((a) => [a.at, 'key' in a ? a.key : ''])).toEqual([
+      [2000, 'default/consumers'],
+      [16_600, 'default/other'],
+      [17_500, 'default/consumers'],
+      [17_500, 'default/consumers'],
+    ]);
+    // nothing refused: no variation
+    expect(userAcceptedLate({ trace: trace.filter((e) => e['error'] === undefined) }, s)).toBeUndefined();
+  });
+});
