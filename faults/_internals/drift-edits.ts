@@ -127,7 +127,8 @@ export function driftExternal(world: World, action: 'delete' | 'modify', pick: n
   const target = found[pick % Math.max(1, found.length)];
   if (!target) return undefined;
   if (action === 'delete') target.service.remove(target.collection, target.id);
-  else target.service.mutate(target.collection, target.id, altered(target.body, ['id', 'owner']));
+  // fields no request may change (a record's zone) no console changes either
+  else target.service.mutate(target.collection, target.id, altered(target.body, ['id', 'owner', ...target.service.options.immutableFields]));
   return { service: target.service.name, collection: target.collection, id: target.id, external: true };
 }
 

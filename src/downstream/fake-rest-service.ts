@@ -43,6 +43,13 @@ export interface FakeRestServiceOptions {
    * @defaultValue none
    */
   resources?: Readonly<Record<string, readonly object[]>>;
+  /**
+   * Top-level fields no request may change once a resource exists (a DNS record's `zone`, a
+   * bucket's `region`, a database's `engine`): a PUT or PATCH that changes (or drops) one gets 422,
+   * and drift leaves them, as no console can change them either.
+   * @defaultValue none
+   */
+  immutableFields?: readonly string[];
 }
 
 /** Options after {@link fakeRestService} validated them. @internal */
@@ -53,6 +60,7 @@ export interface ResolvedFakeRestServiceOptions {
   collections: ReadonlySet<string> | undefined;
   latencyMs: number;
   resources: Readonly<Record<string, readonly JsonObject[]>>;
+  immutableFields: ReadonlySet<string>;
 }
 
 /** A stored external resource: the body the client sent plus the server-assigned `id`. @public */
@@ -216,7 +224,16 @@ export function resolveFakeRestServiceOptions(options: FakeRestServiceOptions): 
     idempotencyKeyHeader: options.idempotencyKeyHeader,
     collections: options.collections ? new Set(options.collections) : undefined,
     resources: resourcesOf(options.resources, options.collections, where),
+    immutableFields: immutableOf(options.immutableFields, where),
   };
+}
+
+/** The immutable fields, checked: top-level field names, never `id` (the service's own). */
+function immutableOf(fields: readonly string[] | undefined, where: string): ReadonlySet<string> {
+  for (const f of fields ?? []) {
+    if (typeof f !== 'string' || f === '' || f.includes('.') || f === 'id') throw new TypeError(`${where}: immutableFields holds top-level field names other than id, got ${JSON.stringify(f)}; e.g. immutableFields: ['zone'].`);
+  }
+  return new Set(fields ?? []);
 }
 
 /** The resources a service starts with, checked: plain objects in collections it serves. */
@@ -305,7 +322,10 @@ class RestStore implements FakeRestService {
     const items = this.data.get(collection);
     const current = items?.get(id);
     if (!items || !current) return false;
-    const next = withId(applyMergePatch(current, patch), id);
+    // what no request may change, no console changes either
+    const allowed: JsonObject = {};
+    for (const [k, v] of Object.entries(patch)) if (!this.options.immutableFields.has(k)) allowed[k] = v;
+    const next = withId(applyMergePatch(current, allowed), id);
     items.set(id, next);
     this.edited('out-of-band', collection, id, current, next);
     return true;
@@ -377,6 +397,9 @@ class RestStore implements FakeRestService {
         const body = parseObject(bodyText);
         if (typeof body === 'string') return problem(400, body);
         const next = withId(method === 'PUT' ? body : applyMergePatch(current, body), id);
+        for (const f of this.options.immutableFields) {
+          if (f in current && !jsonEqual(current[f] ?? null, next[f] ?? null)) return problem(422, `${f} cannot change once ${collection}/${id} exists (it is ${JSON.stringify(current[f])}); create a new resource for another ${f}`);
+        }
         items.set(id, next);
         this.edited('request', collection, id, current, next);
         return json(200, next);

@@ -104,4 +104,14 @@ describe('drift of external resources', () => {
     expect(patch!.t).toBeGreaterThan(3000);
     expect(judgeShop(run)).toBe(true);
   });
+
+  it("leaves the fields a service declares immutable (no console changes a record's zone), and edits the rest", async () => {
+    const { fakeRestService } = await import('../../src/index.js');
+    const { SHOP } = await import('../../examples/fault-targets/flaky-downstream/shop.js');
+    const immutable = () => ({ services: [fakeRestService({ baseUrl: SHOP, name: 'shop', idempotencyKeyHeader: 'Idempotency-Key', collections: ['orders'], immutableFields: ['item'] })], timeoutMs: 5000 });
+    const run = await runCase({ ...lawCaseExternal, options: { ...lawCaseExternal.options, downstream: immutable } }, shopCorrect, { events: [{ kind: 'drift', at: 3000, params: { action: 'modify', pick: 1, external: true } }], background: [] });
+    const edits = (run.downstream as { services: { edits: { via: string; fields: string[] }[] }[] }).services[0]!.edits.filter((e) => e.via === 'out-of-band');
+    expect(edits.length).toBe(1);
+    expect(edits[0]!.fields).not.toContain('item');
+  });
 });

@@ -122,6 +122,22 @@ describe('fakeRestService', () => {
     expect(() => fakeRestService({ baseUrl: 'https://dns.example', resources: { records: [null as unknown as object] } })).toThrow(/resources\.records must be an array of JSON objects/);
   });
 
+  it('refuses a PUT or PATCH that changes an immutable field with 422; drift (mutate) leaves it', () => {
+    const svc = fakeRestService({ baseUrl: 'https://dns.example', immutableFields: ['zone'] });
+    const { body } = call(svc, 'POST', 'https://dns.example/records', { zone: 'example.com', name: 'www', value: '1.2.3.4' });
+    const id = (body as { id: string }).id;
+    const url = `https://dns.example/records/${id}`;
+    expect(call(svc, 'PATCH', url, { value: '5.6.7.8' }).status).toBe(200);
+    const moved = call(svc, 'PATCH', url, { zone: 'example.org' });
+    expect(moved.status).toBe(422);
+    expect(moved.body).toEqual({ error: `zone cannot change once records/${id} exists (it is "example.com"); create a new resource for another zone` });
+    expect(call(svc, 'PUT', url, { name: 'www', value: '5.6.7.8' }).status).toBe(422);
+    expect(call(svc, 'PUT', url, { zone: 'example.com', name: 'www', value: '9.9.9.9' }).status).toBe(200);
+    expect(svc.mutate('records', id, { zone: 'drifted.example', value: 'x' })).toBe(true);
+    expect(svc.get('records', id)).toEqual({ id, zone: 'example.com', name: 'www', value: 'x' });
+    expect(() => fakeRestService({ baseUrl: 'https://dns.example', immutableFields: ['spec.zone'] })).toThrow(/immutableFields holds top-level field names other than id/);
+  });
+
   it('routes only its own URLs', () => {
     const svc = fakeRestService({ baseUrl: 'https://api.example/v1', collections: ['orders'] });
     expect(svc.route('https://api.example/v1/orders')).toMatchObject({ collection: 'orders', id: undefined, endpointPath: 'https://api.example/v1/orders' });
