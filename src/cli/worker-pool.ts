@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import { EventEmitter } from 'node:events';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { CheckFailed, CheckResult } from '../harness/check-result.js';
 import type { RunRecord } from '../harness/property.js';
 import type { Scenario } from '../harness/scenario.js';
@@ -38,7 +39,7 @@ export interface PoolResult {
 export interface OpenedWorker {
   facts: TargetFacts;
   job: Pick<CheckJob, 'module' | 'exportName' | 'program'>;
-  worker: Worker;
+  worker: HarnessWorker;
   current: Int32Array;
   plan(job: CheckJob, replayCorpus: boolean): Promise<PlannedJob>;
   /** Ends the thread (idempotent): after a usage error, or when the pool is done with it. */
@@ -112,7 +113,7 @@ interface Slot {
   /** 0-based slot number. */
   k: number;
   job: CheckJob;
-  worker: Worker | undefined;
+  worker: HarnessWorker | undefined;
   lastBeat: number;
   lastScenario: Scenario | undefined;
   /** 0-based index of the generated run last started (undefined while replaying the corpus). */
@@ -209,7 +210,7 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
     };
     const start = (slot: Slot, job: CheckJob): void => {
       live++;
-      let worker: Worker;
+      let worker: HarnessWorker;
       if (first !== undefined && slot.k === 0) {
         // the worker that loaded the module runs the first slot: its module is not loaded twice
         worker = first.worker;
@@ -424,17 +425,54 @@ export async function simulateInWorker(module: string, exportName: string, scena
 }
 
 /**
+ * A worker thread and the channel the harness talks to it over: a MessagePort of its own, handed
+ * to worker.ts in `workerData` and taken out of it before the checked code loads. The thread's
+ * `parentPort` is the checked code's to reach too: a message it posted there (a forged `result`,
+ * `{ ok: true }`) would have been read as the verdict, and a command it emitted on it run as the
+ * pool's. Nothing but worker.ts holds the other end of this one; what arrives on `parentPort` is
+ * ignored. Emits `message` (a {@link WorkerMessage}), `error` and `exit` as a Worker does, the
+ * messages the thread posted before it ended first.
+ * @internal
+ */
+export class HarnessWorker extends EventEmitter {
+  constructor(
+    private readonly thread: Worker,
+    private readonly port: MessagePort,
+  ) {
+    super();
+    port.on('message', (m: WorkerMessage) => this.emit('message', m));
+    thread.on('error', (err) => this.emit('error', err));
+    thread.on('exit', (code) => {
+      // a result posted right before the thread ended may still be queued on the port
+      for (let r = receiveMessageOnPort(port); r !== undefined; r = receiveMessageOnPort(port)) this.emit('message', r.message as WorkerMessage);
+      port.close();
+      this.emit('exit', code);
+    });
+  }
+
+  postMessage(command: WorkerCommand): void {
+    this.port.postMessage(command);
+  }
+
+  terminate(): Promise<number> {
+    return this.thread.terminate();
+  }
+}
+
+/**
  * A worker thread running `worker.ts`, imported with the same extension as this file, so it works
  * from the sources (.ts) and from a build (.js). From the sources the thread registers tsx first
  * (the entry is TypeScript); from a build it loads steadystate's JavaScript without tsx's loader
  * hooks (a round trip to the loader thread per module, about half the thread's start-up) and
  * load-module.ts registers tsx before the user's module, as in the main thread.
  */
-function spawnWorker(input: WorkerInput): Worker {
+function spawnWorker(input: WorkerInput): HarnessWorker {
   const self = import.meta.url;
   const fromSources = self.endsWith('.ts');
   const entry = JSON.stringify(new URL(fromSources ? './worker.ts' : './worker.js', self).href);
   const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
   const code = fromSources ? `import(${tsx}).then((m) => { m.register(); globalThis[Symbol.for('steadystate.tsx-registered')] = true; return import(${entry}); });` : `import(${entry});`;
-  return new Worker(code, { eval: true, workerData: input });
+  const { port1, port2 } = new MessageChannel();
+  const thread = new Worker(code, { eval: true, workerData: { ...input, port: port2 }, transferList: [port2] });
+  return new HarnessWorker(thread, port1);
 }

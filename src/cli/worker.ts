@@ -1,4 +1,4 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { isMainThread, MessagePort, workerData } from 'node:worker_threads';
 import type { Scenario } from '../harness/scenario.js';
 import { simulate } from '../simulate.js';
 import { failureTimelines, loadJobTarget, moduleCheckOptions, openTarget, planJob, runCheckOn, type CheckJob, type CheckJobHooks, type JobTarget, type PlannedJob, type TargetFacts, type TargetSpec } from './check-job.js';
@@ -41,6 +41,22 @@ export type WorkerInput = ({ kind: 'check'; job: CheckJob } | { kind: 'open'; sp
 };
 
 /**
+ * The pool's end of the channel (worker-pool.ts HarnessWorker), taken out of `workerData` before
+ * the checked code loads: that code can reach `parentPort` and `workerData`, never this port.
+ */
+function takePort(): MessagePort | undefined {
+  const data = workerData as { port?: unknown } | null;
+  const port = data?.port;
+  if (!(port instanceof MessagePort)) return undefined;
+  delete data!.port;
+  return port;
+}
+
+/** Captured before the checked code runs: a replaced `MessagePort.prototype.postMessage` must not rewrite what this thread reports. */
+const postMessage = MessagePort.prototype.postMessage;
+const apply = Reflect.apply;
+
+/**
  * What the main thread sends a worker opened with `kind: 'open'` (it loaded the module and sent
  * its facts): plan the job (read the corpus, validate the options), then run it.
  * @internal
@@ -52,12 +68,12 @@ const MAX_LABELS = 10_000;
 /** Heartbeats during one long simulation: at most one per this many wall ms. */
 const BEAT_EVERY_MS = 500;
 
-const port = parentPort;
+const port = isMainThread ? undefined : takePort();
 if (port) {
   // a process.exit in the checked code must never end the thread (the pool would see a crash)
   lockProcessExit();
   const input = workerData as WorkerInput;
-  const send = (m: WorkerMessage): void => port.postMessage(m);
+  const send = (m: WorkerMessage): void => void apply(postMessage, port, [m]);
   if (input.current) {
     // name the task that is running: a synchronous loop never lets this thread say anything else
     const current = new Int32Array(input.current);

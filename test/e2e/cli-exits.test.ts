@@ -48,6 +48,16 @@ describe('steadystate check on code that would end the process', () => {
     expect(r.stderr).toMatch(/PASS sabotage: 100 runs, 0 failed/);
     // the forging JSON.stringify never reached the verdict: the run guard put it back when the reconcile returned (session 7)
   });
+
+  it('a genuine passing result posted on parentPort (and a command emitted on it) is not the verdict: the pool reads its own channel (exit 1)', async () => {
+    for (const workers of ['1', '2']) {
+      const r = await runCli(['check', fixture('forges.ts'), '--controller', 'forgesVerdict', '--runs', '10', '--seed', '1', '--workers', workers, '--json']);
+      expect(r.code, r.stderr).toBe(1);
+      const verdict = JSON.parse(r.stdout) as { ok: boolean; property: string };
+      expect(verdict.ok).toBe(false);
+      expect(verdict.property).toBe('convergence');
+    }
+  });
 });
 
 /**
