@@ -1,4 +1,4 @@
-import { isMainThread, MessagePort, workerData } from 'node:worker_threads';
+import { isMainThread, MessagePort, parentPort, workerData } from 'node:worker_threads';
 import type { Scenario } from '../harness/scenario.js';
 import { simulate } from '../simulate.js';
 import { failureTimelines, loadJobTarget, moduleCheckOptions, openTarget, planJob, runCheckOn, type CheckJob, type CheckJobHooks, type JobTarget, type PlannedJob, type TargetFacts, type TargetSpec } from './check-job.js';
@@ -52,6 +52,18 @@ function takePort(): MessagePort | undefined {
   return port;
 }
 
+/**
+ * Listens for the pool's commands without the port showing among the thread's active handles
+ * (`process._getActiveHandles()` lists every ref'd handle: the checked code could take the port
+ * from there and post its own verdict). An idle listener on `parentPort`, which the checked code
+ * can reach anyway, keeps the thread alive instead.
+ */
+function listen(port: MessagePort, on: (c: WorkerCommand) => void): void {
+  port.on('message', on);
+  port.unref();
+  parentPort?.on('message', () => undefined);
+}
+
 /** Captured before the checked code runs: a replaced `MessagePort.prototype.postMessage` must not rewrite what this thread reports. */
 const postMessage = MessagePort.prototype.postMessage;
 const apply = Reflect.apply;
@@ -69,6 +81,8 @@ const MAX_LABELS = 10_000;
 const BEAT_EVERY_MS = 500;
 
 const port = isMainThread ? undefined : takePort();
+// never among the active handles (see listen): a port that is not listened to keeps nothing alive anyway
+port?.unref();
 if (port) {
   // a process.exit in the checked code must never end the thread (the pool would see a crash)
   lockProcessExit();
@@ -116,7 +130,7 @@ if (port) {
       send({ type: 'opened', facts, job });
       // listened to only now: a port listener keeps the thread alive, and a top level awaiting
       // what nothing can settle must still be seen as such
-      port.on('message', (c: WorkerCommand) => {
+      listen(port, (c: WorkerCommand) => {
         try {
           if (c.type === 'plan') send({ type: 'planned', planned: planJob(target, c.job, c.replayCorpus) });
           else checkAndReport(target, c.job).catch(fail);

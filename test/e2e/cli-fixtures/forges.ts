@@ -2,10 +2,12 @@
  * CLI fixture: a buggy controller that forges the verdict of the worker thread it runs in. At
  * import it obtains a genuine passing CheckResult (a check of a correct controller, run right here);
  * on its first reconcile it posts that result on `parentPort` as the worker's `result` message, and
- * emits a forged `run` command on the same port, where the harness used to listen. Its own
+ * emits a forged `run` command on the same port, where the harness used to listen; then it posts
+ * the result on every MessagePort `process._getActiveHandles()` lists (the harness's own port
+ * must not be one). Its own
  * reconciles leave every ReplicaSet one replica short, so an honest check fails convergence.
  */
-import { parentPort } from 'node:worker_threads';
+import { MessagePort, parentPort } from 'node:worker_threads';
 import { check, defineController } from '../../../src/index.js';
 import { misbehaving } from './misbehaving.js';
 
@@ -23,6 +25,9 @@ export const forgesVerdict = defineController({
       forged = true;
       parentPort.postMessage({ type: 'result', result: genuinePass, timelines: false });
       parentPort.emit('message', { type: 'run', job: {} });
+      // and on every message port among the thread's active handles
+      const handles = (process as unknown as { _getActiveHandles(): unknown[] })._getActiveHandles();
+      for (const h of handles) if (h instanceof MessagePort) h.postMessage({ type: 'result', result: genuinePass, timelines: false });
     }
     // BUG: one replica short, for ever
     const rs = await ctx.client.tryGet<{ replicas: number }, { replicas?: number; observedGeneration?: number }>('ReplicaSet', ctx.key);
