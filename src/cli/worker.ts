@@ -1,4 +1,4 @@
-import { isMainThread, MessagePort, parentPort, workerData } from 'node:worker_threads';
+import { isMainThread, MessagePort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import type { Scenario } from '../harness/scenario.js';
 import { simulate } from '../simulate.js';
 import { failureTimelines, loadJobTarget, moduleCheckOptions, openTarget, planJob, runCheckOn, type CheckJob, type CheckJobHooks, type JobTarget, type PlannedJob, type TargetFacts, type TargetSpec } from './check-job.js';
@@ -53,20 +53,29 @@ function takePort(): MessagePort | undefined {
 }
 
 /**
- * Listens for the pool's commands without the port showing among the thread's active handles
- * (`process._getActiveHandles()` lists every ref'd handle: the checked code could take the port
- * from there and post its own verdict). An idle listener on `parentPort`, which the checked code
- * can reach anyway, keeps the thread alive instead.
+ * The pool's commands, read off the port by polling, never by a listener: a listened port is
+ * among the thread's active handles (`process._getActiveHandles()`, where the checked code could
+ * take it and post its own verdict), and its messages are dispatched through `EventTarget`'s
+ * methods, which the checked code may have replaced to catch the port as `this`. The polling
+ * timer keeps the thread alive between commands; it stops after the command that runs the check.
  */
-function listen(port: MessagePort, on: (c: WorkerCommand) => void): void {
-  port.on('message', on);
-  port.unref();
-  parentPort?.on('message', () => undefined);
+function pollCommands(port: MessagePort, on: (c: WorkerCommand) => void): void {
+  const timer = setInterval(() => {
+    for (let r = receive(port); r !== undefined; r = receive(port)) {
+      const c = r.message as WorkerCommand;
+      if (c.type === 'run') clearInterval(timer);
+      on(c);
+    }
+  }, COMMAND_POLL_MS);
 }
+
+/** How often a worker that loaded the module looks for the pool's next command (twice per check). */
+const COMMAND_POLL_MS = 2;
 
 /** Captured before the checked code runs: a replaced `MessagePort.prototype.postMessage` must not rewrite what this thread reports. */
 const postMessage = MessagePort.prototype.postMessage;
 const apply = Reflect.apply;
+const receive = receiveMessageOnPort;
 
 /**
  * What the main thread sends a worker opened with `kind: 'open'` (it loaded the module and sent
@@ -81,7 +90,7 @@ const MAX_LABELS = 10_000;
 const BEAT_EVERY_MS = 500;
 
 const port = isMainThread ? undefined : takePort();
-// never among the active handles (see listen): a port that is not listened to keeps nothing alive anyway
+// never among the active handles (see pollCommands)
 port?.unref();
 if (port) {
   // a process.exit in the checked code must never end the thread (the pool would see a crash)
@@ -128,9 +137,9 @@ if (port) {
   } else if (input.kind === 'open') {
     openTarget(input.spec, () => send({ type: 'importing' })).then(({ target, facts, job }) => {
       send({ type: 'opened', facts, job });
-      // listened to only now: a port listener keeps the thread alive, and a top level awaiting
-      // what nothing can settle must still be seen as such
-      listen(port, (c: WorkerCommand) => {
+      // polled only now: the timer keeps the thread alive, and a top level awaiting what nothing
+      // can settle must still be seen as such
+      pollCommands(port, (c: WorkerCommand) => {
         try {
           if (c.type === 'plan') send({ type: 'planned', planned: planJob(target, c.job, c.replayCorpus) });
           else checkAndReport(target, c.job).catch(fail);
