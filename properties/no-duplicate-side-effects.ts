@@ -4,7 +4,7 @@ import { uidAliases } from './_internals/normalize.js';
 import { transientContents } from './_internals/replacements.js';
 import { firedKinds, WORLD_CHANGING_FAULTS } from './_internals/skip.js';
 import { explanation, fmtList, fmtRequest, fmtTime, letFacts } from '../src/report/explain.js';
-import { alike, ownerFieldOf, ownerGroups, ownerMatches, readDownstream, settledDownstream, type OwnerGroup } from './_internals/downstream-state.js';
+import { alike, ownerFieldOf, ownerGroups, ownerMatches, readDownstream, settledDownstream, userTimes, type OwnerGroup } from './_internals/downstream-state.js';
 import { staleReplay, staleReplayAdvice } from './_internals/replayed.js';
 import { timelineOf, type TimelineRequest } from './_internals/timeline.js';
 import { groupBy } from './_internals/windows.js';
@@ -77,7 +77,7 @@ export const noDuplicateSideEffects = defineProperty<NoDuplicateSideEffectsOptio
       }
       for (const g of ownerGroups([s], field)) {
         if (g.ids.length <= o.maxPerOwner) continue;
-        const dup = alikeClass(g, field);
+        const dup = alikeClass(g, field, userTimes(run));
         if (dup.ids.length > o.maxPerOwner) return fromState(run, o, field, dup, tl.requests);
       }
     }
@@ -105,12 +105,12 @@ export const noDuplicateSideEffects = defineProperty<NoDuplicateSideEffectsOptio
  * repeated create made. Resources of one owner that differ in content (a target per Pod, a
  * record per host name) are distinct resources the controller wants, not duplicates.
  */
-function alikeClass(g: OwnerGroup, ownerField: string): OwnerGroup {
+function alikeClass(g: OwnerGroup, ownerField: string, keep: ReadonlySet<string>): OwnerGroup {
   // the service listed ids it could not show: nothing to compare, so count them all
   if (g.resources.length !== g.ids.length) return g;
   const classes = new Map<string, number[]>();
   g.resources.forEach((r, i) => {
-    const k = alike(r.body, ownerField);
+    const k = alike(r.body, ownerField, keep);
     const c = classes.get(k);
     if (c) c.push(i);
     else classes.set(k, [i]);

@@ -1,6 +1,6 @@
 import type { RunRecord } from '../../src/harness/property.js';
 import { at } from './json.js';
-import { alike, ownerFieldOf, readDownstream } from './downstream-state.js';
+import { alike, ownerFieldOf, readDownstream, userTimes } from './downstream-state.js';
 import { aliasUids, uidAliases } from './normalize.js';
 import { timelineOf } from './timeline.js';
 
@@ -32,6 +32,7 @@ export interface Peak {
 
 /** Peaks keyed by `service/collection owner` (owner normalized), only where an owner held more than one copy at once. */
 export function copiesAtOnce(run: RunRecord, ownerField: string | undefined, transient: ReadonlySet<string> = new Set()): Map<string, Peak> {
+  const keep = userTimes(run);
   const out = new Map<string, Peak>();
   const services = readDownstream(run.downstream);
   if (services.every((s) => s.history.length === 0)) return out;
@@ -53,11 +54,11 @@ export function copiesAtOnce(run: RunRecord, ownerField: string | undefined, tra
       }
       if (inFlight.has(`${s.baseUrl}/${encodeURIComponent(h.collection)}/${encodeURIComponent(h.id)}`)) continue;
       // a lock row taken and released within one reconcile fault-free: one left behind by a failed release is no copy of anything
-      if (transient.size > 0 && transient.has(`${s.name}/${h.collection} ${aliasUids(alike(h.body, ''), aliases)}`)) continue;
+      if (transient.size > 0 && transient.has(`${s.name}/${h.collection} ${aliasUids(alike(h.body, '', keep), aliases)}`)) continue;
       const owner = at(h.body, field);
       if (owner === undefined || owner === null || typeof owner === 'object') continue;
       const ownerName = aliases.get(String(owner)) ?? String(owner);
-      const c = `${h.collection}\u0000${ownerName}\u0000${alike(h.body, field)}`;
+      const c = `${h.collection}\u0000${ownerName}\u0000${alike(h.body, field, keep)}`;
       alive.set(h.id, c);
       let set = members.get(c);
       if (!set) members.set(c, (set = new Set()));

@@ -188,10 +188,40 @@ export function ownerFieldOf(run: RunRecord, s: ServiceSnapshot, configured: str
 
 const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/;
 
-/** A body as two creates of one resource would make it: without its id, owner, idempotency keys and times. */
-export function alike(body: Record<string, unknown>, ownerField: string): string {
+const NO_TIMES: ReadonlySet<string> = new Set();
+
+/**
+ * The timestamps the user wrote (in the scenario's objects and actions): data, not the time a
+ * request was made. Two restarts for `restartedAt` A and B (`kubectl rollout restart` twice) are
+ * two resources, not one made twice (found by the corpus case restart-trigger: judged copies of one).
+ */
+export function userTimes(run: RunRecord): ReadonlySet<string> {
+  let out = userTimesCache.get(run);
+  if (out) return out;
+  const found = new Set<string>();
+  const walk = (v: unknown): void => {
+    if (typeof v === 'string') {
+      if (TIME.test(v)) found.add(v);
+    } else if (Array.isArray(v)) for (const x of v) walk(x);
+    else if (isRecord(v)) for (const x of Object.values(v)) walk(x);
+  };
+  // a record made by hand (a unit test, an old report) may have no scenario
+  const scenario = run.scenario as RunRecord['scenario'] | undefined;
+  walk(scenario?.initialObjects);
+  walk(scenario?.workload);
+  userTimesCache.set(run, (out = found));
+  return out;
+}
+
+const userTimesCache = new WeakMap<RunRecord, ReadonlySet<string>>();
+
+/**
+ * A body as two creates of one resource would make it: without its id, owner, idempotency keys
+ * and times (those the user wrote, `userTimes`, are kept: they tell resources apart).
+ */
+export function alike(body: Record<string, unknown>, ownerField: string, keep: ReadonlySet<string> = NO_TIMES): string {
   const strip = (v: unknown, path: string): unknown => {
-    if (typeof v === 'string') return TIME.test(v) ? '<time>' : v;
+    if (typeof v === 'string') return TIME.test(v) && !keep.has(v) ? '<time>' : v;
     if (Array.isArray(v)) return v.map((x) => strip(x, path));
     if (!isRecord(v)) return v;
     const out: Record<string, unknown> = {};

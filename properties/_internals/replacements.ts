@@ -1,5 +1,5 @@
 import type { RunRecord } from '../../src/harness/property.js';
-import { alike, readDownstream } from './downstream-state.js';
+import { alike, readDownstream, userTimes } from './downstream-state.js';
 import { aliasUids } from './normalize.js';
 import { timelineOf, type TimelineRequest } from './timeline.js';
 
@@ -41,6 +41,7 @@ const sameReconcile = (a: TimelineRequest | undefined, b: TimelineRequest | unde
 function lives(run: RunRecord, aliases: ReadonlyMap<string, string>, visit: (life: Life, op: 'create' | 'delete' | 'remove', alive: ReadonlyMap<string, Life>) => void): void {
   const services = readDownstream(run.downstream);
   if (services.every((s) => s.history.length === 0)) return;
+  const keep = userTimes(run);
   const requests = timelineOf(run).requests;
   const succeeded = (r: TimelineRequest) => r.applied === true || (r.status >= 200 && r.status < 300);
   for (const s of services) {
@@ -50,7 +51,7 @@ function lives(run: RunRecord, aliases: ReadonlyMap<string, string>, visit: (lif
       const at = `${c.collection}\u0000${c.id}`;
       if (c.op === 'create') {
         const u = url(c.collection, c.id);
-        const life: Life = { service: s.name, baseUrl: s.baseUrl, collection: c.collection, id: c.id, content: `${s.name}/${c.collection} ${aliasUids(alike(c.body, ''), aliases)}`, created: requests.find((r) => r.method === 'POST' && succeeded(r) && r.headers?.['location'] === u), deleted: undefined, removed: false };
+        const life: Life = { service: s.name, baseUrl: s.baseUrl, collection: c.collection, id: c.id, content: `${s.name}/${c.collection} ${aliasUids(alike(c.body, '', keep), aliases)}`, created: requests.find((r) => r.method === 'POST' && succeeded(r) && r.headers?.['location'] === u), deleted: undefined, removed: false };
         alive.set(at, life);
         visit(life, 'create', alive);
         continue;

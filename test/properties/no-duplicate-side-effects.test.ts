@@ -50,6 +50,18 @@ describe('noDuplicateSideEffects', () => {
     // the same Pod twice: a copy, whatever its id and time
     expect(expectFailure(p.judge({ ...base, downstream: targets('web-0', 'web-1', 'web-0') }, undefined)).summary).toBe('duplicate side effect: 2 resources in elb/targets for owner tgb-uid');
   });
+
+  it('a timestamp the user wrote tells resources apart (two restarts for two restartedAt values); one the controller stamped does not', () => {
+    const scenario = (at: string[]) => ({ initialObjects: [], workload: at.map((v, i) => ({ at: i * 100, type: 'update', kind: 'App', key: 'default/shop', spec: { restartedAt: v } })) });
+    const restarts = (...at: string[]) => [{ name: 'deploy', resources: { restarts: at.map((v, i) => ({ id: String(i + 1), owner: 'shop-uid', restartedAt: v, requestedAt: `2026-01-01T00:00:0${i}Z` })) } }];
+    const base = { trace: [], requests: [], timing: { faultWindowEnd: 0, lastActionAt: 0, settleStart: 0, tailStart: 0, end: 1000 } } as unknown as RunRecord;
+    const p = noDuplicateSideEffects();
+    const userWrote = { ...base, scenario: scenario(['2024-05-02T08:30:00Z', '2024-05-01T10:00:00Z']) } as unknown as RunRecord;
+    expect(p.judge({ ...userWrote, downstream: restarts('2024-05-02T08:30:00Z', '2024-05-01T10:00:00Z') }, undefined).ok).toBe(true);
+    // the same restart twice is still a copy, and a time the user never wrote is still the request's own
+    expect(p.judge({ ...userWrote, downstream: restarts('2024-05-02T08:30:00Z', '2024-05-02T08:30:00Z') }, undefined).ok).toBe(false);
+    expect(p.judge({ ...base, scenario: scenario([]), downstream: restarts('2024-05-02T08:30:00Z', '2024-05-01T10:00:00Z') } as unknown as RunRecord, undefined).ok).toBe(false);
+  });
 });
 
 describe('noDuplicateSideEffects: finding the owner without ownerField', () => {
