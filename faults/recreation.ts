@@ -7,9 +7,11 @@ import { eventsOf, int } from './_internals/plan.js';
 const ACTOR = 'environment:recreation';
 
 /**
- * Recreation: the primary object is deleted and created again under the same name, with the
- * same spec but a new uid (`kubectl delete -f app.yaml && kubectl apply -f app.yaml`, a GitOps
- * tool replacing an object, a namespace restored from backup). The old object's dependents are
+ * Recreation: the primary object is deleted and created again under the same name, from the
+ * manifest the person declared, with a new uid (`kubectl delete -f app.yaml && kubectl apply -f
+ * app.yaml`, a GitOps tool replacing an object, a namespace restored from backup). What
+ * controllers added to the object (a scheduler's `spec.nodeName`, a label) is not in the manifest:
+ * a Pod came back bound to a node the scheduler had filled meanwhile (corpus pod-scheduler). The old object's dependents are
  * garbage-collected; anything that still points at the old uid is stale. A correct reconciler
  * survives because it identifies objects by uid (owner references, memory keyed by uid) and
  * treats the new object as new; one that keys what it knows by name believes the new object
@@ -27,7 +29,7 @@ const ACTOR = 'environment:recreation';
  */
 export const recreation = defineFault({
   kind: 'recreation',
-  models: 'a primary object a person declared deleted and recreated under the same name (same spec, new uid)',
+  models: 'a primary object a person declared deleted and recreated under the same name from the manifest they declared (new uid)',
   survivedBy: 'identity by uid (owner references, state keyed by uid), never by name or labels alone',
   actsOn: 'environment',
   arbitrary: (ctx) =>
@@ -66,12 +68,10 @@ export const recreation = defineFault({
           if (!obj) return;
           const gapMs = int(e.params, 'gapMs', 0, 0, 3_600_000);
           const key = keyOf(obj.metadata);
-          // the same manifest applied again: every top-level field (spec, ConfigMap data, …), not status
-          const { metadata: _m, status: _s, ...content } = obj;
-          const manifest: NewObject = {
-            ...content,
-            metadata: { name: obj.metadata.name, ...(obj.metadata.namespace !== undefined ? { namespace: obj.metadata.namespace } : {}), labels: { ...obj.metadata.labels }, annotations: { ...obj.metadata.annotations } },
-          };
+          // the same manifest applied again: what the person declared (world.declared), never what a
+          // controller added to the object (a scheduler's spec.nodeName, a label); the live object's
+          // top-level fields, not status, only for an object whose manifest the run never saw
+          const manifest = world.declared.get(`${obj.kind}\u0000${key}`) ?? liveManifest(obj);
           fired({ at: e.at, objectKind: obj.kind, key, uid: obj.metadata.uid, gapMs });
           waiting.set(`${obj.kind}\u0000${key}`, () =>
             world.kernel.after(gapMs, () => {
@@ -90,6 +90,15 @@ export const recreation = defineFault({
     };
   },
 });
+
+/** An object's top-level fields (spec, ConfigMap data, …) under its name, labels and annotations: not status. */
+function liveManifest(obj: StoredObject): NewObject {
+  const { metadata: _m, status: _s, ...content } = obj;
+  return {
+    ...content,
+    metadata: { name: obj.metadata.name, ...(obj.metadata.namespace !== undefined ? { namespace: obj.metadata.namespace } : {}), labels: { ...obj.metadata.labels }, annotations: { ...obj.metadata.annotations } },
+  };
+}
 
 function pickPrimary(world: World, target: string | undefined, pick: number, declared: (o: StoredObject) => boolean): StoredObject | undefined {
   const kinds = [...new Set(world.managers.map((m) => m.def.for))].sort();

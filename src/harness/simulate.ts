@@ -10,7 +10,7 @@ import type { TraceEntry } from '../sim/trace.js';
 import type { FaultModule } from './fault.js';
 import type { Probe, ProbeResult, ProbeSample, Property, RecordedRequest, RunRecord } from './property.js';
 import { resolveScenarioOptions, type ResolvedScenarioOptions, type Scenario } from './scenario.js';
-import { runAction, scheduleWorkload } from './user-actions.js';
+import { declareCreated, runAction, scheduleWorkload } from './user-actions.js';
 import { createWorld, type World } from './world.js';
 import type { EnvironmentActor } from './environment.js';
 import type { CreateDownstreamOptions } from '../downstream/intercept.js';
@@ -362,7 +362,7 @@ function allObjects(world: World): RunRecord['finalObjects'] {
 
 function createAsUser(world: World, obj: NewObject): void {
   try {
-    world.store.create('user', obj);
+    declareCreated(world, obj, world.store.create('user', obj));
   } catch (err) {
     if (!isStoreError(err)) throw err;
     world.trace.push({ t: world.kernel.now(), type: 'user:action', action: 'create', kind: obj.kind, key: keyOf({ namespace: obj.metadata.namespace, name: obj.metadata.name ?? '' }), error: err.reason });

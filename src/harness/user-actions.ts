@@ -1,5 +1,6 @@
 import { isStoreError, type StoreErrorReason } from '../store/errors.js';
-import { cloneJson, keyOf, parseKey, type NewObject, type StoredObject } from '../store/object.js';
+import { cloneJson, keyOf, parseKey, type Json, type NewObject, type StoredObject } from '../store/object.js';
+import { applyMergePatch } from '../store/merge-patch.js';
 import type { ScheduledEvent } from '../sim/scheduler.js';
 import type { UserWriteInfo } from '../runtime/seams.js';
 import type { WorkloadAction } from './scenario.js';
@@ -187,7 +188,10 @@ function perform(world: World, a: Exclude<WorkloadAction, { type: 'deleteOwned' 
     }
     case 'update': {
       const cur = current(store, a.kind, a.key);
-      write(world, a, attempt, 'update', a.kind, a.key, () => store.update('user', { ...cur, spec: a.spec }));
+      const last = world.declared.get(declaredKey(cur));
+      // kubectl apply of the new spec: what the user declared before and dropped now goes, what nobody declared (a scheduler's nodeName) stays
+      const spec = last === undefined ? a.spec : (threeWay(last.spec, cur.spec, a.spec) as typeof a.spec);
+      write(world, a, attempt, 'update', a.kind, a.key, () => store.update('user', { ...cur, spec }));
       return;
     }
     case 'patch':
@@ -209,7 +213,7 @@ function perform(world: World, a: Exclude<WorkloadAction, { type: 'deleteOwned' 
     case 'recreate': {
       if (memo.oldUid === undefined) {
         const cur = store.peek(a.kind, a.key);
-        const copy = a.object ?? (cur ? copyOf(cur) : undefined);
+        const copy = a.object ?? (cur ? (declaredOf(world, cur) ?? copyOf(cur)) : undefined);
         if (copy) memo.copy = copy;
         if (cur && cur.metadata.deletionTimestamp === undefined) write(world, a, attempt, 'delete', a.kind, a.key, () => store.delete('user', a.kind, parseKey(a.key)));
         memo.oldUid = cur?.metadata.uid ?? '';
@@ -219,7 +223,11 @@ function perform(world: World, a: Exclude<WorkloadAction, { type: 'deleteOwned' 
       // an earlier attempt timed out but was applied: the new incarnation is there
       const now = store.peek(a.kind, a.key);
       if (attempt > 1 && live(now) && now!.metadata.uid !== memo.oldUid) return;
-      write(world, a, attempt, 'create', a.kind, a.key, () => store.create('user', copy));
+      write(world, a, attempt, 'create', a.kind, a.key, () => {
+        const created = store.create('user', copy);
+        declareCreated(world, copy, created);
+        return created;
+      });
       return;
     }
   }
@@ -245,7 +253,7 @@ function write(world: World, a: WorkloadAction, attempt: number, verb: UserWrite
       case 'timeout':
         if (d.applied) {
           try {
-            fn();
+            declare(world, a, fn());
           } catch {
             // the user never learns the outcome either way
           }
@@ -255,7 +263,76 @@ function write(world: World, a: WorkloadAction, attempt: number, verb: UserWrite
         break;
     }
   }
-  fn();
+  declare(world, a, fn());
+}
+
+/** The key of an object in {@link World.declared}. */
+function declaredKey(o: StoredObject): string {
+  return `${o.kind}\u0000${keyOf(o.metadata)}`;
+}
+
+/** The manifest the user last declared for a live object, under its name (undefined when no person declared it). */
+function declaredOf(world: World, o: StoredObject): NewObject | undefined {
+  return world.declared.get(declaredKey(o));
+}
+
+/**
+ * Records what an accepted user write declared ({@link World.declared}): a create's or apply's
+ * manifest, an update's spec, a merge patch applied to the manifest, a recreate's copy.
+ * `stored` is what the write returned (the object after it, for the writes that declare).
+ */
+function declare(world: World, a: WorkloadAction, stored: unknown): void {
+  if (!isStored(stored)) return;
+  const k = declaredKey(stored);
+  const last = world.declared.get(k);
+  switch (a.type) {
+    case 'create':
+    case 'apply':
+      world.declared.set(k, named(a.object, stored));
+      return;
+    case 'update':
+      if (last) world.declared.set(k, { ...last, spec: a.spec });
+      return;
+    case 'patch':
+      if (last) world.declared.set(k, applyMergePatch(last as unknown as Json, a.patch as Json) as unknown as NewObject);
+      return;
+    default:
+      return;
+  }
+}
+
+/** Records the manifest of an object the user created outside a workload action (the scenario's initial objects, a recreate's copy). @internal */
+export function declareCreated(world: World, manifest: NewObject, stored: StoredObject): void {
+  world.declared.set(declaredKey(stored), named(manifest, stored));
+}
+
+/** The manifest under the name and namespace the object got (a generateName, a defaulted namespace). */
+function named(manifest: NewObject, stored: StoredObject): NewObject {
+  const { generateName: _g, ...metadata } = manifest.metadata;
+  return { ...manifest, metadata: { ...metadata, name: stored.metadata.name, ...(stored.metadata.namespace !== undefined ? { namespace: stored.metadata.namespace } : {}) } };
+}
+
+function isStored(v: unknown): v is StoredObject {
+  return typeof v === 'object' && v !== null && 'metadata' in v && typeof (v as { metadata: { uid?: unknown } }).metadata.uid === 'string' && 'kind' in v;
+}
+
+/**
+ * kubectl's client-side apply of one field: `desired` where the user says, a member the user
+ * declared before (`last`) and no longer does removed, a member nobody declared (another
+ * writer's) kept. Objects merge member by member; anything else (arrays included) is replaced.
+ * Without a member to keep, the result is \`desired\` member for member (same order, same JSON).
+ */
+function threeWay(last: unknown, live: unknown, desired: unknown): unknown {
+  if (!isPlain(live) || !isPlain(desired)) return desired;
+  const declaredBefore = isPlain(last) ? last : {};
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(live)) if (!(k in desired) && !(k in declaredBefore)) out[k] = live[k];
+  for (const k of Object.keys(desired)) out[k] = threeWay(declaredBefore[k], live[k], desired[k]);
+  return out;
+}
+
+function isPlain(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function retryable(world: World, a: WorkloadAction, r: Rejected): boolean {

@@ -3,7 +3,7 @@ import { createRng, type Rng } from '../sim/rng.js';
 import { Trace, type TraceEntry } from '../sim/trace.js';
 import { fnv1a, hex8 } from '../sim/hash.js';
 import { ObjectStore, type WriteRecord } from '../store/store.js';
-import type { StoredObject } from '../store/object.js';
+import type { NewObject, StoredObject } from '../store/object.js';
 import type { ValidationOptions } from '../store/immutability.js';
 import { currentAnswers, currentTimerCause } from '../host/host-context.js';
 import { Seams } from '../runtime/seams.js';
@@ -84,6 +84,13 @@ export interface World {
   phase: RunPhase;
   /** Callbacks run at each write (safety invariants, environment actors). */
   readonly afterWrite: ((w: WriteRecord) => void)[];
+  /**
+   * The manifest a person last declared, per object (`kind`, NUL, key), as `kubectl apply` keeps
+   * it in last-applied-configuration: what the user's accepted writes said, never what a
+   * controller or the API server added (a scheduler's `spec.nodeName`, a controller's label).
+   * A recreation applies it again; the user's spec update keeps the fields it never declared.
+   */
+  readonly declared: Map<string, NewObject>;
   /** Callbacks run when the settle phase begins (faults stop). */
   readonly onSettle: (() => void)[];
   /** Downstream state for properties (fake services), if any. */
@@ -234,6 +241,7 @@ export function createWorld(scenario: Scenario, options: ResolvedScenarioOptions
     view,
     phase: 'faults',
     afterWrite,
+    declared: new Map(),
     onSettle: [],
   };
   return world;

@@ -76,6 +76,35 @@ describe('recreation re-applies only what a person declared', () => {
     }
   });
 
+  it('applies the manifest the person declared (their patch included), never a spec field or label a controller added (a scheduler\'s binding)', async () => {
+    const binder = defineController({
+      name: 'binder',
+      for: DATABASE,
+      async reconcile(ctx) {
+        const db = await ctx.client.tryGet<{ version: string; node?: string }>(DATABASE, ctx.key);
+        if (!db || db.metadata.deletionTimestamp !== undefined || db.spec.node !== undefined) return;
+        await ctx.client.update({ ...db, metadata: { ...db.metadata, labels: { ...db.metadata.labels, bound: 'yes' } }, spec: { ...db.spec, node: 'node-a' } });
+      },
+    });
+    const s: Scenario = {
+      seed: 0,
+      controllers: [{ name: 'binder' }],
+      initialObjects: [{ kind: DATABASE, metadata: { name: 'orders', namespace: 'default', labels: { team: 'shop' } }, spec: { version: '15' } }],
+      workload: [{ at: 1000, type: 'patch', kind: DATABASE, key: 'default/orders', patch: { spec: { version: '16' } } }],
+      faults: { events: [{ kind: 'recreation', at: 3000, params: { gapMs: 100 } }], background: [] },
+      options: { faultWindowMs: 5000, settleMs: 5000 },
+    };
+    const { run } = await simulate(s, { controllers: [binder], faults: [recreation], tailMs: 0 });
+    const created = run.writes.find((w) => w.actor === 'environment:recreation' && w.verb === 'create')!;
+    expect(created.t).toBe(3100);
+    // the binder binds the new incarnation again: the manifest carried neither its field nor its label
+    const rebind = run.writes.filter((w) => w.actor.startsWith('controller:binder') && w.t >= created.t);
+    expect(rebind.map((w) => [...w.changed].sort())).toEqual([['metadata.labels.bound', 'spec.node']]);
+    const db = run.finalObjects.find((o) => o.kind === DATABASE)!;
+    expect(db.spec).toEqual({ version: '16', node: 'node-a' });
+    expect(db.metadata.labels).toEqual({ team: 'shop', bound: 'yes' });
+  });
+
   it('law (g) names a fault that creates again an object a controller made', () => {
     const w = (t: number, actor: string, key: string): WriteRecord => ({ t, actor, verb: 'create', kind: CERT_REQUEST, key, changed: ['.'], noop: false });
     expect(manifestViolations([w(1, 'controller:certificates/0', 'default/web-0-1'), w(5, 'environment:recreation', 'default/web-0-1')])).toEqual([

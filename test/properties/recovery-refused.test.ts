@@ -5,9 +5,11 @@ import type { Scenario, WorkloadAction } from '../../src/harness/scenario.js';
 import { expectFailure, judgeScenario } from '../helpers/property-laws.js';
 
 // The corpus' ready-backends runs (2 in 300, fault ablation: none): the workload set a Pod's spec
-// back with an `update` that leaves out the spec.nodeName the scheduler had set; the API refuses
+// back with an `update` that left out the spec.nodeName the scheduler had set; the API refuses
 // it (Invalid: a Pod's spec is immutable but for images and a few fields), so the revert never
 // happened, and recovery compared a run whose Pod kept web:1 with one that never left web:2.
+// (`update` is kubectl apply of the spec now and keeps a field nobody declared; a revert that
+// clears the binding itself is refused the same way.)
 
 const pod = (image: string) => ({ containers: [{ name: 'web', image }] });
 
@@ -43,7 +45,7 @@ const side = { controllers: [highWater], options: { environment: [podLifecycle] 
 
 describe('recovery and a revert the API refused', () => {
   it('does not judge a revert that never happened (an update refused as Invalid), and says why', async () => {
-    const { verdict, run } = await judgeScenario(recovery(), podRevert({ at: 3000, type: 'update', kind: 'Pod', key: 'default/web-0', spec: pod('web:1') }), side);
+    const { verdict, run } = await judgeScenario(recovery(), podRevert({ at: 3000, type: 'patch', kind: 'Pod', key: 'default/web-0', patch: { spec: { ...pod('web:1'), nodeName: null } } }), side);
     expect(run.trace.filter((e) => e.type === 'user:action' && e.t === 3000).map((e) => e['error'])).toEqual(['Invalid']);
     expect(verdict).toEqual({ ok: true, stats: { judged: false, reason: 'the revert of Pod default/web-0 at t=3.0 s was refused (Invalid): its spec never went back, so there is no earlier state to restore' } });
   });

@@ -162,6 +162,53 @@ describe('story actions', () => {
     expect(r.writes.some((w) => w.kind === APP && w.actor === 'user' && w.verb === 'delete')).toBe(true);
   });
 
+  // a scheduler: binds the App (writes spec.node, a field no user declares) and labels it
+  const binder = defineController({
+    name: 'binder',
+    for: APP,
+    async reconcile(ctx) {
+      const a = await ctx.client.tryGet<{ image: string; node?: string }>(APP, ctx.key);
+      if (!a || a.spec.node !== undefined) return;
+      await ctx.client.update({ ...a, metadata: { ...a.metadata, labels: { ...a.metadata.labels, bound: 'yes' } }, spec: { ...a.spec, node: 'node-a' } });
+    },
+  });
+
+  it('update is kubectl apply of the new spec: a field the user declared and dropped goes, one nobody declared (a scheduler\'s) stays', async () => {
+    const r = await runWorkload(
+      [
+        { at: 0, type: 'create', object: { ...app('nginx:1'), spec: { image: 'nginx:1', debug: true } } },
+        { at: 2000, type: 'update', kind: APP, key: 'default/web', spec: { image: 'nginx:2' } },
+      ],
+      undefined,
+      binder,
+    );
+    expect(r.finalObjects.find((o) => o.kind === APP)!.spec).toEqual({ node: 'node-a', image: 'nginx:2' });
+    // the update changed what the user said and nothing else: the binding was never undone (nor made again)
+    const update = r.writes.find((w) => w.actor === 'user' && w.verb === 'update')!;
+    expect([...update.changed].sort()).toEqual(['spec.debug', 'spec.image']);
+    expect(r.writes.filter((w) => w.actor.startsWith('controller:binder'))).toHaveLength(1);
+  });
+
+  it('recreate applies the manifest the user declared again: not the spec field or label a controller added', async () => {
+    const r = await runWorkload(
+      [
+        { at: 0, type: 'create', object: app('nginx:1') },
+        { at: 1000, type: 'patch', kind: APP, key: 'default/web', patch: { spec: { image: 'nginx:2' } } },
+        { at: 2000, type: 'recreate', kind: APP, key: 'default/web' },
+      ],
+      undefined,
+      binder,
+    );
+    const recreated = r.writes.filter((w) => w.kind === APP && w.actor === 'user' && w.verb === 'create')[1]!;
+    expect(recreated.t).toBe(2000);
+    // the binder binds the new object again: the user's create itself carried neither its field nor its label
+    const created = r.trace.find((e) => e.type === 'store:write' && e['verb'] === 'create' && e['t'] === 2000 && e['kind'] === APP);
+    expect(created).toBeDefined();
+    const afterCreate = r.writes.filter((w) => w.kind === APP && w.actor === 'controller:binder/0' && w.t >= 2000);
+    expect(afterCreate.map((w) => w.changed)).toEqual([expect.arrayContaining(['spec.node', 'metadata.labels.bound'])]);
+    expect(r.finalObjects.find((o) => o.kind === APP)!.spec).toEqual({ image: 'nginx:2', node: 'node-a' });
+  });
+
   it('deleteOwned deletes the objects the owner controls, out of band; the controller makes them again', async () => {
     const r = await runWorkload([
       { at: 0, type: 'create', object: app('nginx:1') },
