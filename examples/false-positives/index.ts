@@ -53,6 +53,7 @@ import { nodeDrainer } from './node-drainer.js';
 import { ordinalMembers } from './ordinal-members.js';
 import { pausedWave } from './paused-wave.js';
 import { payoutTransfer } from './payout-transfer.js';
+import { podScheduler } from './pod-scheduler.js';
 import { previewEnv } from './preview-env.js';
 import { probeShardsCase } from './probe-shards.js';
 import { provisionerHandoff } from './provisioner-handoff.js';
@@ -62,6 +63,8 @@ import { recordGc } from './record-gc.js';
 import { releasePipeline } from './release-pipeline.js';
 import { renamedChild } from './renamed-child.js';
 import { reportRender } from './report-render.js';
+import { restartTrigger } from './restart-trigger.js';
+import { roleAggregator } from './role-aggregator.js';
 import { routeResolver } from './route-resolver.js';
 import { sandboxTtl } from './sandbox-ttl.js';
 import { schemaMigrations } from './schema-migrations.js';
@@ -123,6 +126,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   ordinalMembers,
   pausedWave,
   payoutTransfer,
+  podScheduler,
   previewEnv,
   probeShardsCase,
   provisionerHandoff,
@@ -132,6 +136,8 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   releasePipeline,
   renamedChild,
   reportRender,
+  restartTrigger,
+  roleAggregator,
   routeResolver,
   sandboxTtl,
   schemaMigrations,
