@@ -44,7 +44,8 @@ async function reconcile(ctx: ReconcileContext): Promise<ReconcileResult> {
   // the first image is stable at once; a later one starts a walk over the steps
   const stableImage = st.stableImage ?? c.spec.image;
   let step = st.canaryImage === c.spec.image ? (st.step ?? 0) : 0;
-  let startedAt = st.canaryImage === c.spec.image && st.stepStartedAt !== undefined ? fromVirtualTimestamp(st.stepStartedAt) : now;
+  // undefined while the step's hold has not begun (its canary does not serve yet)
+  let startedAt = st.canaryImage === c.spec.image && st.stepStartedAt !== undefined ? fromVirtualTimestamp(st.stepStartedAt) : undefined;
   const walking = c.spec.image !== stableImage;
   const steps = c.spec.steps.length > 0 ? c.spec.steps : [100];
   const weight = walking ? (steps[Math.min(step, steps.length - 1)] ?? 100) : 0;
@@ -70,19 +71,25 @@ async function reconcile(ctx: ReconcileContext): Promise<ReconcileResult> {
   let promoted = !walking;
   if (walking) {
     if (!deploymentAvailable(canary)) {
-      startedAt = now; // the hold starts once the canary serves
-    } else if (now - startedAt >= c.spec.stepMs) {
-      if (weight >= 100) promoted = true;
-      else {
-        step += 1;
-        startedAt = now;
+      // the hold starts once the canary serves: its Deployment's status change brings the next pass.
+      // (Was: stamped now on every pass while waiting, a status write whose own event brought the
+      // next pass at once: a write per virtual ms while the canary scaled, found by a story probe.)
+      startedAt = undefined;
+    } else {
+      startedAt ??= now;
+      if (now - startedAt >= c.spec.stepMs) {
+        if (weight >= 100) promoted = true;
+        else {
+          step += 1;
+          startedAt = now;
+        }
       }
     }
-    if (!promoted) requeueAfter = Math.max(1, c.spec.stepMs - (now - startedAt));
+    if (!promoted && startedAt !== undefined) requeueAfter = Math.max(1, c.spec.stepMs - (now - startedAt));
   }
   const status: CanaryStatus = promoted
     ? { stableImage: c.spec.image, phase: 'Promoted', observedGeneration: c.metadata.generation }
-    : { stableImage, canaryImage: c.spec.image, step, stepStartedAt: virtualTimestamp(startedAt), phase: 'Progressing', observedGeneration: c.metadata.generation };
+    : { stableImage, canaryImage: c.spec.image, step, ...(startedAt !== undefined ? { stepStartedAt: virtualTimestamp(startedAt) } : {}), phase: 'Progressing', observedGeneration: c.metadata.generation };
   await writeStatus(ctx, c, status);
   // promoted: the next pass moves the stable Deployment to the new image and scales the canary down
   return requeueAfter !== undefined ? { requeueAfter } : undefined;
