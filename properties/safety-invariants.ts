@@ -47,7 +47,8 @@ export const safetyInvariants = defineProperty<SafetyInvariantsOptions>({
       const i = samples.findIndex((s) => !s.ok);
       if (i < 0) continue;
       const s = samples[i]!;
-      const w = samples.length === storeWrites.length ? storeWrites[i] : [...storeWrites].reverse().find((x) => x.t <= s.t);
+      // the write it followed (several share one virtual time: the last of them is not the one that broke it)
+      const w = s.write !== undefined && storeWrites.length === run.writes.length ? storeWrites[s.write] : samples.length === storeWrites.length ? storeWrites[i] : [...storeWrites].reverse().find((x) => x.t <= s.t);
       const why = s.detail ?? 'the predicate returned false';
       const then = [w ? `right after ${fmtWrite(w)}, invariant "${name}" failed: ${why}` : `at ${fmtTime(s.t)} invariant "${name}" failed: ${why}`];
       if (w?.reconcile) then.push(`that write was made by the ${fmtReconcile(w.reconcile)}`);

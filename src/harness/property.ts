@@ -13,6 +13,8 @@ export interface ProbeSample {
   detail?: string;
   /** Facts the probe recorded for its judge (a built-in probe's structured findings). */
   data?: JsonObject;
+  /** A probe checked after every write: the index in the run's writes of the write it followed (several writes share one virtual time). */
+  write?: number;
 }
 
 /** What a probe may return besides `true`/`false`/a reason: the verdict plus facts for its judge. @public */

@@ -251,6 +251,7 @@ async function simulateGuarded(world: World, scenario: Scenario, opts: ResolvedS
     const samples: Record<string, ProbeSample[]> = {};
     for (const p of probes) {
       samples[p.name] = [];
+      const afterWrite = p.everyMs === 'write';
       const sample = () => {
         if (!p.phases.includes(world.phase)) return;
         let r: boolean | string | ProbeResult;
@@ -261,12 +262,14 @@ async function simulateGuarded(world: World, scenario: Scenario, opts: ResolvedS
         }
         const t = kernel.now();
         // fields set one by one, not by conditional spreads: this runs after every store write
+        let s: ProbeSample;
         if (typeof r === 'object' && r !== null) {
-          const s: ProbeSample = { t, ok: r.ok === true };
+          s = { t, ok: r.ok === true };
           if (r.detail !== undefined) s.detail = r.detail;
           if (r.data !== undefined) s.data = r.data;
-          samples[p.name]!.push(s);
-        } else samples[p.name]!.push(r === true ? { t, ok: true } : typeof r === 'string' ? { t, ok: false, detail: r } : { t, ok: false });
+        } else s = r === true ? { t, ok: true } : typeof r === 'string' ? { t, ok: false, detail: r } : { t, ok: false };
+        if (afterWrite) s.write = world.writes.length - 1;
+        samples[p.name]!.push(s);
       };
       if (p.everyMs === 'write') world.afterWrite.push(sample);
       else {

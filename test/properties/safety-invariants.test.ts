@@ -43,6 +43,30 @@ describe('safetyInvariants', () => {
     const v = expectFailure((await judgeScenario(property, scenario, { controllers: [podsSurgeBuggy] })).verdict);
     expect(v.evidence).toMatchObject({ invariant: 'at most replicas+1 pods', write: { verb: 'create', kind: 'Pod', key: 'default/web-g2-1' } });
   });
+  it('names the write that broke it when several share one virtual time, with objects made before the run (was: the last write at that time)', async () => {
+    // binds a Pod to the node, then writes its status in the same reconcile: the binding overcommits, the status write does not
+    const { defineController } = await import('../../src/index.js');
+    const binder = defineController({
+      name: 'binder',
+      for: 'Pod',
+      async reconcile(ctx) {
+        const p = await ctx.client.tryGet<{ nodeName?: string }>('Pod', ctx.key);
+        if (!p || p.spec.nodeName !== undefined) return;
+        const bound = await ctx.client.update({ ...p, spec: { ...p.spec, nodeName: 'node-a' } });
+        await ctx.client.updateStatus({ ...bound, status: { phase: 'Bound' } });
+      },
+    });
+    const pod = (name: string) => ({ kind: 'Pod', metadata: { name, namespace: 'default' }, spec: { containers: [{ name: 'app', image: 'app:1' }] } });
+    const oneOnNodeA = (view: WorldView): boolean | string => {
+      const n = view.list('Pod').filter((p) => p.spec['nodeName'] === 'node-a').length;
+      return n <= 1 || `${n} Pods on node-a`;
+    };
+    const s = { ...widgetScenario(['binder'], [{ at: 1000, type: 'create', object: pod('b') }]), initialObjects: [{ kind: 'Node', metadata: { name: 'node-a' }, spec: {} }, pod('a')] };
+    const v = expectFailure((await judgeScenario(safetyInvariants({ invariants: { 'one Pod on node-a': oneOnNodeA } }), s as never, { controllers: [binder] })).verdict);
+    expect(v.evidence).toMatchObject({ write: { verb: 'update', key: 'default/b', changed: ['spec.nodeName'] } });
+    expect(v.explanation).toMatch(/right after update Pod default\/b by controller binder\/0 at t=1\.\d+ s \(changed spec\.nodeName\)/);
+  });
+
   it('rejects an invariant that is not a function', () => {
     expect(() => safetyInvariants({ invariants: { x: 3 as unknown as () => boolean } })).toThrow('steadystate.properties.safetyInvariants: invariant "x" must be a function');
   });
