@@ -51,7 +51,8 @@ export interface SameEndStateOptions {
    * Kinds whose end depends, by their design, on how far their controller had got when the user
    * changed them: a pause that freezes a rollout where it stands (Deployment's `paused`, a wave of
    * shards). For these, an object (and what it owns) may also end as in a fault-free run whose
-   * controller came to it later, until one of the user's changes of it at most 30 s on. Declare
+   * controller came to it later, until one of the user's changes of it at most 30 s on, or that
+   * saw each of the user's changes of it only when the next one came. Declare
    * only such a design: for any other kind, an end that depends on when the controller first saw
    * its object (a default written from the engine it saw first) is a bug this property reports.
    * @defaultValue []

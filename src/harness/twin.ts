@@ -49,6 +49,8 @@ export interface BenignVariation {
   busy?: boolean;
   /** Hold the workers of one controller from `at` for `ms` (a slow controller: one of its decisions comes later; see {@link slowPoints}). */
   slow?: { controller: string; at: number; ms: number; hosted?: boolean; key?: string };
+  /** More holds of one key each, besides `slow`'s: a controller late at several points of one run (see {@link lagVariations}). */
+  also?: { controller: string; at: number; ms: number; key: string }[];
   /** Start this hosted program this much later (its timers tick at another phase; see {@link phaseVariations}). */
   startDelay?: { controller: string; ms: number };
 }
@@ -305,7 +307,42 @@ export function lagPoints(run: Pick<RunRecord, 'trace' | 'timing'>, defs: readon
 
 /** The variations of {@link lagPoints}: each key held alone until just past the change. @internal */
 export function lagVariations(run: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined, kinds: ReadonlySet<string>): BenignVariation[] {
-  return lagPoints(run, defs, kinds).map((p, i): BenignVariation => ({ seed: 3000 + i, jitterMs: 0, shuffleLists: false, slow: { controller: p.controller, at: p.at, ms: p.overtakenAt! + 1 - Math.max(0, p.at - 1), key: p.key! } }));
+  const alone = lagPoints(run, defs, kinds).map((p, i): BenignVariation => ({ seed: 3000 + i, jitterMs: 0, shuffleLists: false, slow: { controller: p.controller, at: p.at, ms: p.overtakenAt! + 1 - Math.max(0, p.at - 1), key: p.key! } }));
+  // and late at every change at once: each change seen only when the next one comes. Each delay
+  // alone is benign, and a fault-free controller slow at two changes ends where a faulted run slow
+  // at both does (a paused wave whose new image was seen only at the pause, and whose step after
+  // the unpause waited out until the next pause: corpus paused-wave, story probe)
+  const late = lateAtEveryChange(run, defs, kinds);
+  if (late.length < 2) return alone;
+  return [...alone, { seed: 3999, jitterMs: 0, shuffleLists: false, slow: late[0]!, also: late.slice(1) }];
+}
+
+/**
+ * Holds that make each controller of a timing-dependent kind see each user change of an object
+ * only when the user's next change of it comes (at most {@link OVERTAKEN_MAX_MS} later).
+ */
+function lateAtEveryChange(run: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined, kinds: ReadonlySet<string>): { controller: string; at: number; ms: number; key: string }[] {
+  const byKind = new Map<string, string[]>();
+  for (const d of defs ?? []) if (d.process === undefined && kinds.has(d.for)) byKind.set(d.for, [...(byKind.get(d.for) ?? []), d.name]);
+  const changes = new Map<string, { kind: string; key: string; at: number[] }>();
+  for (const e of run.trace) {
+    if (e.t >= run.timing.tailStart) break;
+    if (e.type !== 'store:write' || e['actor'] !== 'user' || e['error'] !== undefined || e['noop'] === true || !byKind.has(String(e['kind']))) continue;
+    if (e['verb'] !== 'update' && e['verb'] !== 'patch' && e['verb'] !== 'apply') continue;
+    const id = `${String(e['kind'])} ${String(e['key'])}`;
+    const c = changes.get(id) ?? { kind: String(e['kind']), key: String(e['key']), at: [] };
+    c.at.push(e.t);
+    changes.set(id, c);
+  }
+  const out: { controller: string; at: number; ms: number; key: string }[] = [];
+  for (const c of changes.values()) {
+    for (let i = 0; i + 1 < c.at.length; i++) {
+      const [from, to] = [c.at[i]!, c.at[i + 1]!];
+      if (to - from > OVERTAKEN_MAX_MS) continue;
+      for (const controller of byKind.get(c.kind)!) out.push({ controller, at: from + 1, ms: to + 1 - from, key: c.key });
+    }
+  }
+  return out.sort((a, b) => a.at - b.at);
 }
 
 /**
@@ -669,6 +706,7 @@ export function installVariation(world: World, v: BenignVariation, faultWindowMs
   });
   if (v.busy) holdThroughWindows(world, busyWindows(world.scenario, () => true).filter((w) => w.until < faultWindowMs));
   if (v.slow) holdFor(world, v.slow);
+  for (const h of v.also ?? []) holdFor(world, h);
   if (v.startDelay) world.startDelays.set(v.startDelay.controller, v.startDelay.ms);
   if (v.resyncAt !== undefined) {
     const at = v.resyncAt < 1 ? Math.round(v.resyncAt * faultWindowMs) : v.resyncAt;
