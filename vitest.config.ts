@@ -34,6 +34,8 @@ const HEAVY = [
   'test/e2e/cli-check.test.ts',
   'test/e2e/false-positives-a.test.ts',
   'test/e2e/false-positives-b.test.ts',
+  'test/e2e/story-false-positives.test.ts',
+  'test/e2e/false-positives-guided.test.ts',
   'test/e2e/operator-examples.test.ts',
   'test/e2e/cli-usage.test.ts',
   'test/e2e/cli-merge.test.ts',
