@@ -183,7 +183,7 @@ function perform(world: World, a: Exclude<WorkloadAction, { type: 'deleteOwned' 
       const cur = store.peek(kind, key);
       if (!cur) write(world, a, attempt, 'create', kind, key, () => store.create('user', a.object));
       else if (cur.metadata.deletionTimestamp !== undefined) throw new Rejected('Terminating');
-      else write(world, a, attempt, 'update', kind, key, () => store.update('user', applied(cur, a.object)));
+      else write(world, a, attempt, 'update', kind, key, () => store.update('user', applied(cur, a.object, world.declared.get(declaredKey(cur)))));
       return;
     }
     case 'update': {
@@ -354,8 +354,12 @@ function reasonOf(err: unknown): Rejected {
   throw err;
 }
 
-/** `kubectl apply` of a manifest to a live object: its spec, labels, annotations, finalizers and other top-level fields. */
-function applied(cur: StoredObject, obj: NewObject): StoredObject {
+/**
+ * `kubectl apply` of a manifest to a live object: its spec (three-way with what the user declared
+ * last, `last`: a spec field nobody declared stays), labels, annotations, finalizers and other
+ * top-level fields.
+ */
+function applied(cur: StoredObject, obj: NewObject, last: NewObject | undefined): StoredObject {
   const { apiVersion: _a, kind: _k, metadata, spec, status: _s, ...rest } = obj as NewObject & Record<string, unknown>;
   const m = cur.metadata;
   return {
@@ -368,7 +372,7 @@ function applied(cur: StoredObject, obj: NewObject): StoredObject {
       annotations: { ...m.annotations, ...(metadata.annotations ?? {}) },
       finalizers: [...new Set([...m.finalizers, ...(metadata.finalizers ?? [])])],
     },
-    spec: spec ?? cur.spec,
+    spec: spec === undefined ? cur.spec : last === undefined ? spec : (threeWay(last.spec, cur.spec, spec) as typeof spec),
   };
 }
 

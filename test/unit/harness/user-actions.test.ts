@@ -189,6 +189,14 @@ describe('story actions', () => {
     expect(r.writes.filter((w) => w.actor.startsWith('controller:binder'))).toHaveLength(1);
   });
 
+  it('apply of a changed manifest keeps a spec field nobody declared, as kubectl apply does', async () => {
+    const r = await runWorkload([{ at: 0, type: 'apply', object: app('nginx:1') }, { at: 2000, type: 'apply', object: app('nginx:2') }], undefined, binder);
+    const second = r.writes.filter((w) => w.actor === 'user' && w.verb === 'update');
+    expect(second.map((w) => w.changed)).toEqual([['spec.image']]);
+    expect(r.writes.filter((w) => w.actor.startsWith('controller:binder'))).toHaveLength(1);
+    expect(r.finalObjects.find((o) => o.kind === APP)!.spec).toEqual({ node: 'node-a', image: 'nginx:2' });
+  });
+
   it('recreate applies the manifest the user declared again: not the spec field or label a controller added', async () => {
     const r = await runWorkload(
       [
