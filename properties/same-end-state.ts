@@ -52,7 +52,8 @@ export interface SameEndStateOptions {
    * changed them: a pause that freezes a rollout where it stands (Deployment's `paused`, a wave of
    * shards). For these, an object (and what it owns) may also end as in a fault-free run whose
    * controller came to it later, until one of the user's changes of it at most 30 s on, or that
-   * saw each of the user's changes of it only when the next one came. Declare
+   * saw each of the user's changes of it only when the next one came, or that first looked at it
+   * only after the user created the next object of its kind. Declare
    * only such a design: for any other kind, an end that depends on when the controller first saw
    * its object (a default written from the engine it saw first) is a bug this property reports.
    * @defaultValue []

@@ -21,6 +21,7 @@ import { appDatabase } from './app-database.js';
 import { backupSchedule } from './backup-schedule.js';
 import { cachedSite } from './cached-site.js';
 import { bucketLocation } from './bucket-location.js';
+import { caInjector } from './ca-injector.js';
 import { batchFanout } from './batch-fanout.js';
 import { canaryRollout } from './canary-rollout.js';
 import { certRenewal } from './cert-renewal.js';
@@ -41,6 +42,7 @@ import { fleetTeardown } from './fleet-teardown.js';
 import { folderLabels } from './folder-labels.js';
 import { gatewayRoutes } from './gateway-routes.js';
 import { gracefulScaledown } from './graceful-scaledown.js';
+import { inUseProtection } from './in-use-protection.js';
 import { jobRunner } from './job-runner.js';
 import { licenseSeat } from './license-seat.js';
 import { machinePool } from './machine-pool.js';
@@ -55,6 +57,7 @@ import { pausedWave } from './paused-wave.js';
 import { payoutTransfer } from './payout-transfer.js';
 import { podScheduler } from './pod-scheduler.js';
 import { previewEnv } from './preview-env.js';
+import { priorityPreemption } from './priority-preemption.js';
 import { probeShardsCase } from './probe-shards.js';
 import { provisionerHandoff } from './provisioner-handoff.js';
 import { queueScaler } from './queue-scaler.js';
@@ -95,6 +98,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   cachedSite,
   batchFanout,
   bucketLocation,
+  caInjector,
   canaryRollout,
   certChain,
   certRenewal,
@@ -114,6 +118,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   folderLabels,
   gatewayRoutes,
   gracefulScaledown,
+  inUseProtection,
   jobRunner,
   licenseSeat,
   machinePool,
@@ -128,6 +133,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   payoutTransfer,
   podScheduler,
   previewEnv,
+  priorityPreemption,
   probeShardsCase,
   provisionerHandoff,
   queueScaler,

@@ -312,9 +312,44 @@ export function lagVariations(run: Pick<RunRecord, 'trace' | 'timing'>, defs: re
   // alone is benign, and a fault-free controller slow at two changes ends where a faulted run slow
   // at both does (a paused wave whose new image was seen only at the pause, and whose step after
   // the unpause waited out until the next pause: corpus paused-wave, story probe)
+  const first = firstLookAfterNext(run, defs, kinds).map((h, i): BenignVariation => ({ seed: 3500 + i, jitterMs: 0, shuffleLists: false, slow: h }));
   const late = lateAtEveryChange(run, defs, kinds);
-  if (late.length < 2) return alone;
-  return [...alone, { seed: 3999, jitterMs: 0, shuffleLists: false, slow: late[0]!, also: late.slice(1) }];
+  if (late.length < 2) return [...alone, ...first];
+  return [...alone, ...first, { seed: 3999, jitterMs: 0, shuffleLists: false, slow: late[0]!, also: late.slice(1) }];
+}
+
+/** How long past a competing object's creation {@link firstLookAfterNext} holds the first one: its event arrives and its first reconcile runs first. */
+const FIRST_LOOK_MARGIN_MS = 5;
+
+/**
+ * Holds that make a controller of a timing-dependent kind look at an object the user created only
+ * after the user created the next object of that kind (at most {@link OVERTAKEN_MAX_MS} later,
+ * at most {@link LAG_MAX_POINTS} of them, evenly spread): which of two competitors a controller
+ * decides on first is timing, not state. A preempting scheduler that first sees a low-priority Pod
+ * after a critical one was created binds the critical one, and the other stays pending, where the
+ * fault-free run bound it and then evicted it (corpus priority-preemption, ~1% of hunt runs).
+ */
+function firstLookAfterNext(run: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined, kinds: ReadonlySet<string>): { controller: string; at: number; ms: number; key: string }[] {
+  const byKind = new Map<string, string[]>();
+  for (const d of defs ?? []) if (d.process === undefined && kinds.has(d.for)) byKind.set(d.for, [...(byKind.get(d.for) ?? []), d.name]);
+  const created = new Map<string, { key: string; t: number }[]>();
+  for (const e of run.trace) {
+    if (e.t >= run.timing.tailStart) break;
+    if (e.type !== 'store:write' || e['actor'] !== 'user' || e['verb'] !== 'create' || e['error'] !== undefined || !byKind.has(String(e['kind']))) continue;
+    const list = created.get(String(e['kind'])) ?? [];
+    list.push({ key: String(e['key']), t: e.t });
+    created.set(String(e['kind']), list);
+  }
+  const out: { controller: string; at: number; ms: number; key: string }[] = [];
+  for (const [kind, list] of created) {
+    for (let i = 0; i + 1 < list.length; i++) {
+      const [a, b] = [list[i]!, list[i + 1]!];
+      if (b.t <= a.t || b.t - a.t > OVERTAKEN_MAX_MS || a.key === b.key) continue;
+      for (const controller of byKind.get(kind)!) out.push({ controller, at: a.t + 1, ms: b.t + FIRST_LOOK_MARGIN_MS - a.t, key: a.key });
+    }
+  }
+  out.sort((x, y) => x.at - y.at);
+  return out.length <= LAG_MAX_POINTS ? out : Array.from({ length: LAG_MAX_POINTS }, (_, i) => out[Math.floor((i * out.length) / LAG_MAX_POINTS)]!);
 }
 
 /**

@@ -28,7 +28,13 @@ export function gateOptions(c: FalsePositiveCase, runs = GATE_RUNS) {
  * the failing history: a history a real cluster produces, judged wrong). `knownFalseAlarms` checks they still fail that way: when
  * an oracle fix lands, that test fails and the controller moves into the gate.
  */
-export const PENDING_ORACLE_FIXES: Readonly<Record<string, { properties: readonly string[]; why: string; seed?: number }>> = {};
+export const PENDING_ORACLE_FIXES: Readonly<Record<string, { properties: readonly string[]; why: string; seed?: number }>> = {
+  'priority-preemption': {
+    properties: ['same-end-state'],
+    seed: 16,
+    why: 'which Pods a preempting scheduler leaves depends on which competitor it decided on first, and on where earlier Pods landed: timing, not state (declared: timingDependent Pods). The lag variations cover a first look after the next competitor was created (src/harness/twin.ts firstLookAfterNext: the shrunk case in false-positives-regressions passes), not yet the rest: 2/450 swarm and 5/450 guided hunt runs (seeds 1-3) still differ by an evicted-or-pending Pod after api-error, duplication or event loss (stop 36)',
+  },
+};
 
 /** Every built-in property, the case's own in place of those of the same name, minus those its design does not promise. */
 export function propertiesOf(c: FalsePositiveCase): Property[] {
