@@ -1,7 +1,8 @@
 import { defineProperty, type Verdict } from '../src/harness/property.js';
 import { explanation, fmtDuration, fmtList, fmtObject, fmtTime, plural } from '../src/report/explain.js';
 import { chainOf, fmtChain, selfTriggering } from './_internals/chain.js';
-import type { LiveRun, RunMonitor } from '../src/harness/property.js';
+import type { LiveRun, RunMonitor, RunRecord } from '../src/harness/property.js';
+import type { TraceEntry } from '../src/sim/trace.js';
 import { convergedAtTail } from './_internals/primary.js';
 import { sampleObjects } from './_internals/esr.js';
 import { byScheduledWork, scheduledWork } from './_internals/scheduled.js';
@@ -35,56 +36,184 @@ export const noHotLoop = defineProperty<NoHotLoopOptions>({
   monitor: (o, ctx) => loopMonitor(o, ctx?.primaryKinds),
   validate: (o) => (!(o.maxWrites >= 0) ? `maxWrites must be ≥ 0, got ${String(o.maxWrites)}` : !(o.quietAfterMs >= 0) ? `quietAfterMs must be ≥ 0, got ${String(o.quietAfterMs)}` : undefined),
   judge: (run, o): Verdict => {
-    const early = run.timing.stoppedEarly?.property === 'no-hot-loop' ? run.timing.stoppedEarly : undefined;
-    const from = early ? early.from : run.timing.tailStart + o.quietAfterMs;
-    const to = run.timing.end;
-    if (!early && !(to > from)) return { ok: true, stats: { judged: false, reason: `the tail is shorter than quietAfterMs (${o.quietAfterMs} ms)` } };
-    if (!early && !convergedAtTail(run)) return { ok: true, stats: { judged: false, reason: 'the world had not converged when the tail began (convergence reports it)' } };
-    const tl = timelineOf(run);
-    const ignore = new Set(o.ignoreKinds);
-    // what the controller's own schedule did (a Job per time slot, and what follows from it) is no loop
-    const scheduled = scheduledWork(tl, run.timing.tailStart);
-    const quiet = tl.writes.filter((w) => w.t >= from && w.t <= to && w.actor.startsWith('controller:') && !ignore.has(w.kind));
-    const writes = quiet.filter((w) => !byScheduledWork(w, scheduled));
-    if (writes.length <= o.maxWrites) return { ok: true, stats: { quietWrites: writes.length, ...(quiet.length > writes.length ? { scheduledWrites: quiet.length - writes.length } : {}) } };
-
-    const byObject = groupBy(writes, (w) => `${w.kind} ${w.key}`);
-    const [hottest, hw] = [...byObject].sort((a, b) => b[1].length - a[1].length)[0]!;
-    const sample = hw[Math.min(hw.length - 1, 2)]!;
-    const chain = chainOf(run, tl, sample);
-    const fields = countFields(hw);
-    const actors = [...new Set(writes.map((w) => w.actor))];
-    const rate = (writes.length * 1000) / Math.max(1, to - from);
-    const then: string[] = [
-      `between ${fmtTime(from)} and ${fmtTime(to)} ${fmtList(actors, 3)} made ${plural(writes.length, 'write')} (${rate.toFixed(1)}/s) while nothing ${early ? 'else happened' : 'changed'}, ${hw.length} of them to ${hottest}`,
-    ];
-    if (hw.some((w) => w.error === undefined)) then.push(`they changed ${fmtList(fields.map(([f, n]) => `${f} (${n}×)`), 4)}${hw.some((w) => w.noop) ? `; ${hw.filter((w) => w.noop).length} changed nothing` : ''}`);
-    if (chain.length > 0) then.push(`${selfTriggering(chain) ? 'the loop feeds itself' : 'the chain'}: ${fmtChain(chain)}`);
-    if (early) then.push(`the run was stopped there (${fmtTime(to)}): with nothing else happening the loop can only go on, so the verdict was certain`);
-    // writes the API server refused are retried, not repeated: the advice is about the request
-    const refused = hw.filter((w) => w.error !== undefined);
-    const allRefused = refused.length === hw.length;
-    const reasons = allRefused ? [...new Set(refused.map((w) => w.error!))] : [];
-    if (allRefused) {
-      const said = refused.map((w) => w.reconcile?.error).find((e) => e !== undefined);
-      then.push(`every one of them was refused (${fmtList(reasons, 3)}${said !== undefined ? `: ${said.length > 300 ? `${said.slice(0, 300)}…` : said}` : ''}), so the controller retries it on every resync and backoff; the API server will refuse it again: fix what the request sends`);
-    } else then.push('compare desired with current state before writing (deep-equal, or generation vs observedGeneration)');
-    return {
-      ok: false,
-      summary: `hot loop: ${plural(writes.length, 'controller write')} in ${fmtDuration(to - from)} ${early ? 'while nothing else happened' : 'of the quiet tail'}, ${hw.length} to ${hottest} (${allRefused ? `refused: ${reasons.join(', ')}` : fields.map(([f]) => f).slice(0, 3).join(', ')})`,
-      explanation: explanation(early ? [`the world was converged at ${fmtTime(to)}`, `no user action and no other actor's write came after ${fmtTime(from)}`] : [`the world had converged by ${fmtTime(run.timing.tailStart)}`, `no fault and no user action came after ${fmtTime(from)}`], then),
-      evidence: {
-        window: { from, to },
-        ...(early ? { stoppedEarly: true } : {}),
-        writes: writes.length,
-        perObject: Object.fromEntries([...byObject].map(([k, v]) => [k, v.length])),
-        fields: Object.fromEntries(fields),
-        chain: chain.map((l) => ({ t: l.write.t, object: fmtObject(l.write.kind, l.write.key), verb: l.write.verb, changed: l.write.changed, rv: l.write.rv ?? null, trigger: l.trigger.type })),
-        first: writes.slice(0, 10).map((w) => ({ t: w.t, actor: w.actor, verb: w.verb, kind: w.kind, key: w.key, changed: w.changed, noop: w.noop })),
-      },
-    };
+    // a stamping loop anywhere in the run, converged or not: the time written again and again (the
+    // monitor stops a run at one; a run stopped for the other reason is judged on its window)
+    const stopped = run.timing.stoppedEarly?.property === 'no-hot-loop';
+    const stamping = () => stampingLoop(run, new Set(o.ignoreKinds), streakLimitOf(o));
+    const first = stopped ? stamping() : undefined;
+    if (first) return stampingVerdict(run, first);
+    const tail = tailVerdict(run, o);
+    if (!tail.ok || stopped) return tail;
+    const later = stamping();
+    return later ? stampingVerdict(run, later) : tail;
   },
 });
+
+/** The quiet tail's verdict (or, for a run the monitor stopped, the verdict on its window). */
+function tailVerdict(run: RunRecord, o: NoHotLoopOptions): Verdict {
+  const early = run.timing.stoppedEarly?.property === 'no-hot-loop' ? run.timing.stoppedEarly : undefined;
+  const from = early ? early.from : run.timing.tailStart + o.quietAfterMs;
+  const to = run.timing.end;
+  if (!early && !(to > from)) return { ok: true, stats: { judged: false, reason: `the tail is shorter than quietAfterMs (${o.quietAfterMs} ms)` } };
+  if (!early && !convergedAtTail(run)) return { ok: true, stats: { judged: false, reason: 'the world had not converged when the tail began (convergence reports it)' } };
+  const tl = timelineOf(run);
+  const ignore = new Set(o.ignoreKinds);
+  // what the controller's own schedule did (a Job per time slot, and what follows from it) is no loop
+  const scheduled = scheduledWork(tl, run.timing.tailStart);
+  const quiet = tl.writes.filter((w) => w.t >= from && w.t <= to && w.actor.startsWith('controller:') && !ignore.has(w.kind));
+  const writes = quiet.filter((w) => !byScheduledWork(w, scheduled));
+  if (writes.length <= o.maxWrites) return { ok: true, stats: { quietWrites: writes.length, ...(quiet.length > writes.length ? { scheduledWrites: quiet.length - writes.length } : {}) } };
+
+  const byObject = groupBy(writes, (w) => `${w.kind} ${w.key}`);
+  const [hottest, hw] = [...byObject].sort((a, b) => b[1].length - a[1].length)[0]!;
+  const sample = hw[Math.min(hw.length - 1, 2)]!;
+  const chain = chainOf(run, tl, sample);
+  const fields = countFields(hw);
+  const actors = [...new Set(writes.map((w) => w.actor))];
+  const rate = (writes.length * 1000) / Math.max(1, to - from);
+  const then: string[] = [
+    `between ${fmtTime(from)} and ${fmtTime(to)} ${fmtList(actors, 3)} made ${plural(writes.length, 'write')} (${rate.toFixed(1)}/s) while nothing ${early ? 'else happened' : 'changed'}, ${hw.length} of them to ${hottest}`,
+  ];
+  if (hw.some((w) => w.error === undefined)) then.push(`they changed ${fmtList(fields.map(([f, n]) => `${f} (${n}×)`), 4)}${hw.some((w) => w.noop) ? `; ${hw.filter((w) => w.noop).length} changed nothing` : ''}`);
+  if (chain.length > 0) then.push(`${selfTriggering(chain) ? 'the loop feeds itself' : 'the chain'}: ${fmtChain(chain)}`);
+  if (early) then.push(`the run was stopped there (${fmtTime(to)}): with nothing else happening the loop can only go on, so the verdict was certain`);
+  // writes the API server refused are retried, not repeated: the advice is about the request
+  const refused = hw.filter((w) => w.error !== undefined);
+  const allRefused = refused.length === hw.length;
+  const reasons = allRefused ? [...new Set(refused.map((w) => w.error!))] : [];
+  if (allRefused) {
+    const said = refused.map((w) => w.reconcile?.error).find((e) => e !== undefined);
+    then.push(`every one of them was refused (${fmtList(reasons, 3)}${said !== undefined ? `: ${said.length > 300 ? `${said.slice(0, 300)}…` : said}` : ''}), so the controller retries it on every resync and backoff; the API server will refuse it again: fix what the request sends`);
+  } else then.push('compare desired with current state before writing (deep-equal, or generation vs observedGeneration)');
+  return {
+    ok: false,
+    summary: `hot loop: ${plural(writes.length, 'controller write')} in ${fmtDuration(to - from)} ${early ? 'while nothing else happened' : 'of the quiet tail'}, ${hw.length} to ${hottest} (${allRefused ? `refused: ${reasons.join(', ')}` : fields.map(([f]) => f).slice(0, 3).join(', ')})`,
+    explanation: explanation(early ? [`the world was converged at ${fmtTime(to)}`, `no user action and no other actor's write came after ${fmtTime(from)}`] : [`the world had converged by ${fmtTime(run.timing.tailStart)}`, `no fault and no user action came after ${fmtTime(from)}`], then),
+    evidence: {
+      window: { from, to },
+      ...(early ? { stoppedEarly: true } : {}),
+      writes: writes.length,
+      perObject: Object.fromEntries([...byObject].map(([k, v]) => [k, v.length])),
+      fields: Object.fromEntries(fields),
+      chain: chain.map((l) => ({ t: l.write.t, object: fmtObject(l.write.kind, l.write.key), verb: l.write.verb, changed: l.write.changed, rv: l.write.rv ?? null, trigger: l.trigger.type })),
+      first: writes.slice(0, 10).map((w) => ({ t: w.t, actor: w.actor, verb: w.verb, kind: w.kind, key: w.key, changed: w.changed, noop: w.noop })),
+    },
+  };
+}
+
+/** A stamping loop: `count` writes in a row by `actor` to one object, each changing only `fields`, time stamps of the write's own moment. */
+export interface StampStreak {
+  object: string;
+  actor: string;
+  fields: string[];
+  count: number;
+  from: number;
+  to: number;
+  /** Index in the run's writes of the streak's first write. */
+  first: number;
+}
+
+/**
+ * Scans trace entries for a stamping loop (SPEC §1: API write QPS explodes while nothing
+ * changes): one controller replica writing the time into the same fields of one object, again
+ * and again, with nothing else happening in between (no user action, crash, environment step,
+ * other actor's write, or other write of a controller that changed anything but stamps). Each
+ * stamp's watch event brings the next reconcile, and it goes on whether or not the world is
+ * converged (a rollout stamping `status.stepStartedAt` on every pass while its canary starts), so
+ * it is judged anywhere in the run, not only in the quiet tail. Incremental: the monitor calls
+ * `scan` after every write, the judge once on the whole trace.
+ * @internal
+ */
+export class StampScan {
+  /** The first streak that reached the limit; it keeps counting while the streak goes on. */
+  reached: StampStreak | undefined;
+  /** The most writes in a row of any streak so far. */
+  longest = 0;
+  private readonly streaks = new Map<string, StampStreak>();
+  private index = 0;
+  private writeIndex = 0;
+  private stampedIndex = 0;
+  constructor(
+    private readonly ignore: ReadonlySet<string>,
+    private readonly limit: number,
+  ) {}
+
+  /** Scans the entries of `trace` not scanned yet (`stamped`: the run's stamp-only write indices, ascending). */
+  scan(trace: readonly TraceEntry[], stamped: readonly number[]): StampStreak | undefined {
+    for (; this.index < trace.length; this.index++) {
+      const e = trace[this.index]!;
+      if (EXTERNAL.has(e.type)) {
+        this.streaks.clear();
+        continue;
+      }
+      if (e.type !== 'store:write') continue;
+      const w = this.writeIndex++;
+      while (this.stampedIndex < stamped.length && stamped[this.stampedIndex]! < w) this.stampedIndex++;
+      if (e['error'] !== undefined || e['noop'] === true) continue;
+      const actor = String(e['actor']);
+      if (!actor.startsWith('controller:')) {
+        this.streaks.clear();
+        continue;
+      }
+      const kind = String(e['kind']);
+      if (this.ignore.has(kind)) continue;
+      if (stamped[this.stampedIndex] !== w) {
+        this.streaks.clear();
+        continue;
+      }
+      const key = `${kind} ${String(e['key'])}`;
+      const fields = e['changed'] as string[];
+      let s = this.streaks.get(key);
+      if (s && s.actor === actor && s.fields.length === fields.length && s.fields.every((f, i) => f === fields[i])) {
+        s.count++;
+        s.to = e.t;
+      } else this.streaks.set(key, (s = { object: key, actor, fields, count: 1, from: e.t, to: e.t, first: w }));
+      if (s.count > this.longest) this.longest = s.count;
+      if (s.count >= this.limit) this.reached ??= s;
+    }
+    return this.reached;
+  }
+}
+
+/** Writes in a row that make a loop certain: `max(1000, 100 × maxWrites)`. */
+function streakLimitOf(o: NoHotLoopOptions): number {
+  return Math.max(1000, 100 * Math.max(1, o.maxWrites));
+}
+
+/** The first stamping loop of a whole run that reaches `limit` writes, counted to its end. */
+function stampingLoop(run: RunRecord, ignore: ReadonlySet<string>, limit: number): StampStreak | undefined {
+  const stamped = run.stamped ?? [];
+  if (stamped.length < limit) return undefined;
+  const scan = new StampScan(ignore, limit);
+  return scan.scan(run.trace, stamped);
+}
+
+function stampingVerdict(run: RunRecord, s: StampStreak): Verdict {
+  const tl = timelineOf(run);
+  const [kind = '', key = ''] = [s.object.slice(0, s.object.indexOf(' ')), s.object.slice(s.object.indexOf(' ') + 1)];
+  const sample = tl.writes.find((w) => w.t > s.from && w.kind === kind && w.key === key && w.actor === s.actor && w.error === undefined && !w.noop);
+  const chain = sample ? chainOf(run, tl, sample) : [];
+  const span = Math.max(1, s.to - s.from);
+  const rate = (s.count * 1000) / span;
+  const obj = fmtObject(kind, key);
+  const fields = fmtList(s.fields, 4);
+  const then = [
+    `between ${fmtTime(s.from)} and ${fmtTime(s.to)} ${s.actor} wrote ${obj} ${s.count.toLocaleString('en-US')} times in a row (${rate >= 10 ? Math.round(rate).toLocaleString('en-US') : rate.toFixed(1)}/s), each write changing only ${fields}, to the time of the write itself`,
+    'nothing else happened in between: no user action, no other write that changed anything, no crash or environment step',
+  ];
+  if (chain.length > 0) then.push(`${selfTriggering(chain) ? 'the loop feeds itself' : 'the chain'}: ${fmtChain(chain)}`);
+  if (run.timing.stoppedEarly) then.push(`the run was stopped there (${fmtTime(run.timing.end)}): ${s.count.toLocaleString('en-US')} such writes in a row already decide the verdict`);
+  then.push(`stamp a time only when what it dates changes (compare the rest of the status first, or keep the time already there), so a reconcile that has nothing new to record writes nothing`);
+  return {
+    ok: false,
+    summary: `hot loop: ${s.count.toLocaleString('en-US')} writes in a row to ${obj} by ${s.actor}, each changing only the time stamp ${s.fields.slice(0, 2).join(', ')}`,
+    explanation: explanation([`a controller writes the current time into ${obj} on every reconcile`, 'each write\'s watch event brings the next reconcile'], then),
+    evidence: {
+      stamping: { object: s.object, actor: s.actor, fields: s.fields, writes: s.count, from: s.from, to: s.to },
+      chain: chain.map((l) => ({ t: l.write.t, object: fmtObject(l.write.kind, l.write.key), verb: l.write.verb, changed: l.write.changed, rv: l.write.rv ?? null, trigger: l.trigger.type })),
+    },
+  };
+}
 
 function countFields(ws: readonly TimelineWrite[]): [string, number][] {
   const m = new Map<string, number>();
@@ -113,8 +242,9 @@ const EXTERNAL = new Set(['user:action', 'controller:crash', 'controller:start',
  */
 function loopMonitor(o: NoHotLoopOptions, kinds: readonly string[] | undefined): RunMonitor {
   const limit = 100 * Math.max(1, o.maxWrites);
-  const streakLimit = Math.max(1000, limit);
+  const streakLimit = streakLimitOf(o);
   const ignore = new Set(o.ignoreKinds);
+  const stamps = new StampScan(ignore, streakLimit);
   // stricter than the default test: a controller still stepping a status field toward its spec
   // (status.replicas 2 of spec.replicas 500) is converging, not looping
   const converged = (view: LiveRun['view']): boolean => {
@@ -131,6 +261,11 @@ function loopMonitor(o: NoHotLoopOptions, kinds: readonly string[] | undefined):
   let tailConverged: boolean | undefined;
   return {
     afterWrite(run: LiveRun) {
+      // a stamping loop is certain at its limit, converged or not (the judge finds it in any run with that prefix)
+      if (run.stamped && run.stamped.length >= streakLimit) {
+        const s = stamps.scan(run.trace, run.stamped);
+        if (s) return { reason: `${s.count} writes in a row to ${s.object} changing only the time stamp ${s.fields.join(', ')}`, from: s.from };
+      }
       let hot: { count: number; from: number; key: string } | undefined;
       for (; scanned < run.trace.length; scanned++) {
         const e = run.trace[scanned]!;

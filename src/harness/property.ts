@@ -66,6 +66,12 @@ export interface RunRecord {
   resyncFilteredBy?: string[];
   trace: TraceEntry[];
   writes: WriteRecord[];
+  /**
+   * Indices in `writes` of the controller writes that changed nothing but time stamps of their
+   * own moment (`status.lastSyncTime = now`): what no-hot-loop's stamping loop counts. Absent in
+   * records made before it existed (none then).
+   */
+  stamped?: number[];
   requests: RecordedRequest[];
   /** Objects at the end of the settle phase. */
   settledObjects: StoredObject[];
@@ -126,6 +132,8 @@ export interface LiveRun {
   phase: RunPhase;
   /** The trace so far (read-only; append-only). */
   trace: readonly TraceEntry[];
+  /** Indices in the run's writes (its `store:write` entries, counted) of the controller writes that changed nothing but time stamps of their own moment. */
+  stamped?: readonly number[];
   /** When the settle phase and the quiet tail begin. */
   timing: { settleStart: number; tailStart: number };
   view: WorldView;

@@ -288,7 +288,7 @@ async function simulateGuarded(world: World, scenario: Scenario, opts: ResolvedS
       for (const p of options.properties ?? []) {
         const m = p.monitor?.(probeCtx);
         if (!m) continue;
-        const live = { get now() { return kernel.now(); }, get phase() { return world.phase; }, trace: trace.entries, timing: { settleStart, tailStart }, view: world.view };
+        const live = { get now() { return kernel.now(); }, get phase() { return world.phase; }, trace: trace.entries, stamped: world.stamped, timing: { settleStart, tailStart }, view: world.view };
         world.afterWrite.push(() => {
           if (stoppedEarly) return;
           const certain = m.afterWrite(live);
@@ -315,6 +315,7 @@ async function simulateGuarded(world: World, scenario: Scenario, opts: ResolvedS
       ...resyncFiltered(scenario.controllers.map((c) => defs.get(c.name)!)),
       trace: trace.entries,
       writes: world.writes,
+      stamped: world.stamped,
       requests: downstream.requests(),
       settledObjects: tailMs > 0 ? settledObjects : allObjects(world),
       finalObjects: allObjects(world),

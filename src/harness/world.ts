@@ -7,6 +7,7 @@ import type { NewObject, StoredObject } from '../store/object.js';
 import type { ValidationOptions } from '../store/immutability.js';
 import { currentAnswers, currentTimerCause } from '../host/host-context.js';
 import { Seams } from '../runtime/seams.js';
+import { stampsOnly } from './stamps.js';
 import type { RuntimeEnv } from '../runtime/env.js';
 import type { Manager } from '../runtime/manager.js';
 import type { FakeRestService, RestResource } from '../downstream/fake-rest-service.js';
@@ -76,6 +77,8 @@ export interface World {
   readonly seams: Seams;
   readonly trace: Trace;
   readonly writes: WriteRecord[];
+  /** Indices in `writes` of the controller writes that changed nothing but time stamps of their own moment (see {@link stampsOnly}). */
+  readonly stamped: number[];
   readonly env: RuntimeEnv;
   readonly managers: Manager[];
   /** Controllers whose replicas start later than t=0, by name (virtual ms): a benign variation's phase shift. */
@@ -154,6 +157,7 @@ export function createWorld(scenario: Scenario, options: ResolvedScenarioOptions
   const kernel = new Kernel(kernelOptions);
   const trace = new Trace();
   const writes: WriteRecord[] = [];
+  const stamped: number[] = [];
   const afterWrite: ((w: WriteRecord) => void)[] = [];
   // methods, not arrow properties: under tsx every named arrow made per run costs a defineProperty
   const store = new ObjectStore({
@@ -165,6 +169,7 @@ export function createWorld(scenario: Scenario, options: ResolvedScenarioOptions
       // writing Math.random() or Date.now() shows up in the determinism check
       const obj = w.rv !== undefined && !w.removed ? store.peek(w.kind, w.key) : undefined;
       const e = writeEntry(w, obj ? digestOf(obj) : undefined);
+      if (obj && !w.noop && w.actor.startsWith('controller:') && stampsOnly(obj, w.changed, w.t)) stamped.push(writes.length - 1);
       // a hosted program's write made by one of its own schedules (a timer's firing, not an event): scheduled work
       const cause = currentTimerCause();
       if (cause !== undefined) {
@@ -235,6 +240,7 @@ export function createWorld(scenario: Scenario, options: ResolvedScenarioOptions
     seams,
     trace,
     writes,
+    stamped,
     env,
     managers: [],
     startDelays: new Map(),

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { defineController } from '../../src/index.js';
 import { noHotLoop } from '../../properties/no-hot-loop.js';
-import { hotLoopBuggy, hotLoopCorrect } from '../../examples/property-targets/hot-loop.js';
+import { hotLoopBuggy, hotLoopCorrect, stampingWhileWaitingBuggy, stampingWhileWaitingCorrect, WARM_UP_MS } from '../../examples/property-targets/hot-loop.js';
+import { check } from '../../src/check.js';
 import { createAll, widget, widgetScenario } from '../../examples/property-targets/widget.js';
 import { expectFailure, judgeScenario, propertyLaws } from '../helpers/property-laws.js';
 
@@ -56,5 +57,36 @@ describe('noHotLoop', () => {
   });
   it('rejects nonsense options with a message naming the property', () => {
     expect(() => noHotLoop({ maxWrites: -1 })).toThrow(/steadystate\.properties\.noHotLoop: maxWrites must be ≥ 0/);
+  });
+  describe('a stamping loop while the world is not converged (the time written again and again)', () => {
+    const waiting = widgetScenario(['widget'], createAll([widget('a', 2)]));
+    it('fails the controller that stamps the time of every check during a warm-up, though its quiet tail is silent', async () => {
+      const { verdict, run } = await judgeScenario(noHotLoop(), waiting, { controllers: [stampingWhileWaitingBuggy] });
+      const v = expectFailure(verdict);
+      expect(v.summary).toMatch(/^hot loop: [\d,]+ writes in a row to Widget default\/a by controller:widget\/0, each changing only the time stamp status\.checkedAt$/);
+      expect(v.explanation).toContain('the loop feeds itself');
+      expect(v.explanation).toMatch(/MODIFIED event of Widget default\/a → reconcile of default\/a/);
+      expect(v.explanation).toContain('stamp a time only when what it dates changes');
+      const stamping = v.evidence['stamping'] as { writes: number; from: number; to: number };
+      // about one write per watch delivery for the whole warm-up
+      expect(stamping.writes).toBeGreaterThan(1000);
+      expect(stamping.to).toBeLessThanOrEqual(WARM_UP_MS);
+      // the quiet tail alone passes it: converged, silent
+      expect(run.writes.filter((w) => w.t > run.timing.tailStart && w.kind === 'Widget').length).toBe(0);
+    });
+    it('stays quiet on the twin that records the phase once and waits, with and without lost events', async () => {
+      for (const s of [waiting, { ...waiting, faults: { events: [{ kind: 'event-loss', nth: 0 }, { kind: 'event-loss', nth: 2 }], background: [] } }]) {
+        const { verdict, run } = await judgeScenario(noHotLoop(), s, { controllers: [stampingWhileWaitingCorrect] });
+        expect(verdict.ok).toBe(true);
+        expect(run.writes.filter((w) => w.kind === 'Widget' && w.actor.startsWith('controller:')).length).toBeLessThan(5);
+      }
+    });
+    it('check finds it, stops the run at the loop and confirms it on the whole run', async () => {
+      const r = await check(stampingWhileWaitingBuggy, { properties: [noHotLoop()], runs: 5, seed: 3, timeLimitMs: 60_000 });
+      expect(r.ok).toBe(false);
+      if (r.ok) return;
+      expect(r.property).toBe('no-hot-loop');
+      expect(r.explanation).toContain('status.checkedAt');
+    });
   });
 });
