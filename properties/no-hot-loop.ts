@@ -25,13 +25,15 @@ export interface NoHotLoopOptions {
  * No hot loop (SPEC §1, §5): in the quiet tail (converged, no actions, no faults) controllers
  * stay silent. A reconcile that writes unconditionally, typically status, triggers a watch
  * event that triggers the next reconcile: the explanation names that self-triggering chain and
- * the fields each write changed. Fix: compare before writing.
+ * the fields each write changed. Fix: compare before writing. A controller that stamps the
+ * time on one object again and again, each stamp's event bringing the next, is a loop too while
+ * the world is still converging (a rollout waiting for its canary): judged anywhere in the run.
  * @example properties.noHotLoop({ maxWrites: 2 })
  * @public
  */
 export const noHotLoop = defineProperty<NoHotLoopOptions>({
   name: 'no-hot-loop',
-  description: 'in the quiet tail controllers make at most the allowed number of writes (default none)',
+  description: 'in the quiet tail controllers make at most the allowed number of writes (default none), and nowhere does one stamp the time on an object a thousand times in a row while nothing else happens',
   defaults: { maxWrites: 0, quietAfterMs: 2000, ignoreKinds: ['Lease'] },
   monitor: (o, ctx) => loopMonitor(o, ctx?.primaryKinds),
   validate: (o) => (!(o.maxWrites >= 0) ? `maxWrites must be ≥ 0, got ${String(o.maxWrites)}` : !(o.quietAfterMs >= 0) ? `quietAfterMs must be ≥ 0, got ${String(o.quietAfterMs)}` : undefined),
