@@ -32,10 +32,13 @@ import { conditionStatus } from './condition-status.js';
 import { configRevisions } from './config-revisions.js';
 import { configRollout } from './config-rollout.js';
 import { credentialRotation } from './credential-rotation.js';
+import { daemonPods } from './daemon-pods.js';
 import { dbCredentials } from './db-credentials.js';
 import { cronTask } from './cron-task.js';
+import { deploymentRollout } from './deployment-rollout.js';
 import { dnsSync } from './dns-sync.js';
 import { domainVerification } from './domain-verification.js';
+import { endpointSlices } from './endpoint-slices.js';
 import { exclusiveBackfill } from './exclusive-backfill.js';
 import { featureFlags } from './feature-flags.js';
 import { fleetTeardown } from './fleet-teardown.js';
@@ -51,6 +54,7 @@ import { messageBroker } from './message-broker.js';
 import { meterSync } from './meter-sync.js';
 import { migrationRunner } from './migration-runner.js';
 import { namespaceProvisioner } from './namespace-provisioner.js';
+import { nodeAutoscaler } from './node-autoscaler.js';
 import { nodeDrainer } from './node-drainer.js';
 import { ordinalMembers } from './ordinal-members.js';
 import { pausedWave } from './paused-wave.js';
@@ -70,6 +74,7 @@ import { restartTrigger } from './restart-trigger.js';
 import { roleAggregator } from './role-aggregator.js';
 import { routeResolver } from './route-resolver.js';
 import { sandboxTtl } from './sandbox-ttl.js';
+import { scaleStabilizer } from './scale-stabilizer.js';
 import { schemaMigrations } from './schema-migrations.js';
 import { secretCopier } from './secret-copier.js';
 import { serviceLb } from './service-lb.js';
@@ -81,6 +86,7 @@ import { specDefaults } from './spec-defaults.js';
 import { storageUser } from './storage-user.js';
 import { targetRegistration } from './target-registration.js';
 import { teamLabeler } from './team-labeler.js';
+import { ttlAfterFinished } from './ttl-after-finished.js';
 import { usageQuota } from './usage-quota.js';
 import { volumeResizer } from './volume-resizer.js';
 import { webhookSubscription } from './webhook-subscription.js';
@@ -109,9 +115,12 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   configRollout,
   credentialRotation,
   cronTask,
+  daemonPods,
   dbCredentials,
+  deploymentRollout,
   dnsSync,
   domainVerification,
+  endpointSlices,
   exclusiveBackfill,
   featureFlags,
   fleetTeardown,
@@ -127,6 +136,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   meterSync,
   migrationRunner,
   namespaceProvisioner,
+  nodeAutoscaler,
   nodeDrainer,
   ordinalMembers,
   pausedWave,
@@ -146,6 +156,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   roleAggregator,
   routeResolver,
   sandboxTtl,
+  scaleStabilizer,
   schemaMigrations,
   secretCopier,
   serviceLb,
@@ -157,6 +168,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   storageUser,
   targetRegistration,
   teamLabeler,
+  ttlAfterFinished,
   usageQuota,
   volumeResizer,
   webhookSubscription,
