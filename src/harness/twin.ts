@@ -50,7 +50,7 @@ export interface BenignVariation {
   /** Hold the workers of one controller from `at` for `ms` (a slow controller: one of its decisions comes later; see {@link slowPoints}). */
   slow?: { controller: string; at: number; ms: number; hosted?: boolean; key?: string };
   /** More holds of one key each, besides `slow`'s: a controller late at several points of one run (see {@link lagVariations}). */
-  also?: { controller: string; at: number; ms: number; key: string }[];
+  also?: { controller: string; at: number; ms: number; key?: string }[];
   /** Start this hosted program this much later (its timers tick at another phase; see {@link phaseVariations}). */
   startDelay?: { controller: string; ms: number };
 }
@@ -316,6 +316,72 @@ export function lagVariations(run: Pick<RunRecord, 'trace' | 'timing'>, defs: re
   const late = lateAtEveryChange(run, defs, kinds);
   if (late.length < 2) return [...alone, ...first];
   return [...alone, ...first, { seed: 3999, jitterMs: 0, shuffleLists: false, slow: late[0]!, also: late.slice(1) }];
+}
+
+/** A window shorter than this in which the faulty run's controller decided nothing is no idle window ({@link idleWindows}). */
+const IDLE_MIN_MS = 500;
+/** At most this many {@link idleWindows} per run (the longest). */
+const IDLE_MAX_WINDOWS = 3;
+
+/**
+ * Where the faulty `run`'s controller of a timing-dependent kind decided nothing while its
+ * fault-free `twin` decided: for each changing reconcile the twin began at `t`, the next one of
+ * the same controller in `run` at `until` (≥ {@link IDLE_MIN_MS} later), so the twin held from
+ * `t` until `until` decides when the faulty run did (windows with one `until` merged, at most
+ * {@link IDLE_MAX_WINDOWS}, the longest). Only for the kinds the user declared timing dependent
+ * (same-end-state's `timingDependent`): which of several competitors a preempting scheduler
+ * places depends on which it sees together, and a scheduler whose watch stalled for 15 s (a
+ * coalescing fault), that crashed and waited for its lease, or that backed off from API errors,
+ * sees the Pods of those seconds together at its next resync, where the fault-free run placed
+ * each as it came (corpus priority-preemption: critical and ingest bound, probe pending, where
+ * the twin bound probe and evicted web for ingest).
+ *
+ * Why a history a healthy control plane produces: a controller's workers may all be busy or
+ * stopped for seconds without any fault (a rolling restart of the controller's own Deployment, a
+ * node drain that reschedules it, CPU throttling, a long API call); events still reach its cache
+ * (nothing is lost) and its keys wait, to be reconciled from the cache as it is at release. Who
+ * uses it: as the `slow` variations, same-end-state's alternatives only (an end exactly as such a
+ * run's), asked for only when the judgement failed, since it depends on the faulty run.
+ * @internal
+ */
+export function idleWindows(run: Pick<RunRecord, 'trace' | 'timing'>, twin: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined, kinds: ReadonlySet<string>): { controller: string; at: number; ms: number }[] {
+  const names = new Set((defs ?? []).filter((d) => d.process === undefined && kinds.has(d.for)).map((d) => d.name));
+  if (names.size === 0) return [];
+  const starts = (r: Pick<RunRecord, 'trace' | 'timing'>) => {
+    const by = new Map<string, number[]>();
+    for (const c of changingReconciles(r.trace, names, r.timing.tailStart)) {
+      const list = by.get(c.controller) ?? [];
+      if (list.at(-1) !== c.start) list.push(c.start);
+      by.set(c.controller, list);
+    }
+    return by;
+  };
+  const faulty = starts(run);
+  const windows = new Map<string, { controller: string; from: number; until: number }>();
+  for (const [controller, ts] of starts(twin)) {
+    const mine = faulty.get(controller) ?? [];
+    for (const t of ts) {
+      const until = mine.find((x) => x >= t);
+      if (until === undefined || until - t < IDLE_MIN_MS) continue;
+      const id = `${controller} ${until}`;
+      const w = windows.get(id);
+      if (!w) windows.set(id, { controller, from: t, until });
+      else if (t < w.from) w.from = t;
+    }
+  }
+  return [...windows.values()]
+    .sort((a, b) => b.until - b.from - (a.until - a.from) || a.from - b.from)
+    .slice(0, IDLE_MAX_WINDOWS)
+    .sort((a, b) => a.from - b.from)
+    .map((w) => ({ controller: w.controller, at: w.from, ms: w.until - Math.max(0, w.from - 1) }));
+}
+
+/** The variations of {@link idleWindows}: all of them at once, and each alone when there are several. @internal */
+export function idleVariations(run: Pick<RunRecord, 'trace' | 'timing'>, twin: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined, kinds: ReadonlySet<string>): BenignVariation[] {
+  const ws = idleWindows(run, twin, defs, kinds);
+  if (ws.length === 0) return [];
+  const all: BenignVariation = { seed: 5000, jitterMs: 0, shuffleLists: false, slow: ws[0]!, ...(ws.length > 1 ? { also: ws.slice(1) } : {}) };
+  return ws.length === 1 ? [all] : [all, ...ws.map((w, i): BenignVariation => ({ seed: 5001 + i, jitterMs: 0, shuffleLists: false, slow: w }))];
 }
 
 /** How long past a competing object's creation {@link firstLookAfterNext} holds the first one: its event arrives and its first reconcile runs first. */
@@ -628,8 +694,11 @@ export function phaseVariations(run: Pick<RunRecord, 'trace'>, twin: Pick<RunRec
 /**
  * The fault-free `scenario` with the user's actions at the times the faulty `run` accepted them:
  * an action whose first attempt the API server refused (an `api-error` on the user's write) and a
- * retry later accepted happens at that retry's time, and the user's later actions on the same
+ * retry later answered (accepted, or refused for a reason of the API server's own: a NotFound,
+ * the object gone by then) happens at that retry's time, and the user's later actions on the same
  * object no earlier (they waited behind it, as in the run). Undefined when no action was late.
+ * (A TTL extension that a 429 held back 5 s, past the TTL: the Job was deleted on time and the
+ * retry found it gone, as a fault-free patch sent then would: corpus ttl-after-finished, stop 37.)
  *
  * Why a history a healthy control plane produces: when the user's change reaches the API server is
  * up to the user's tool (kubectl run a second later, a GitOps sync on its next pass); a controller
@@ -643,6 +712,8 @@ export function phaseVariations(run: Pick<RunRecord, 'trace'>, twin: Pick<RunRec
  */
 export function userAcceptedLate(run: Pick<RunRecord, 'trace'>, scenario: Scenario): Scenario | undefined {
   const attempts = run.trace.filter((e) => e.type === 'user:action');
+  const faults = run.trace.filter((e) => e.type === 'fault:inject' && e['actor'] === 'user');
+  const injected = (e: (typeof attempts)[number]) => faults.some((f) => f.t === e.t && f['key'] === e['key'] && f['action'] === e['action'] && f['attempt'] === e['attempt']);
   const workload = scenario.workload.map((a) => ({ ...a }));
   let moved = false;
   workload.forEach((a, i) => {
@@ -650,7 +721,9 @@ export function userAcceptedLate(run: Pick<RunRecord, 'trace'>, scenario: Scenar
     const id = objectOf(a);
     const of = (e: (typeof attempts)[number]) => e['action'] === a.type && `${String(e['kind'])} ${String(e['key'])}` === id;
     if (!attempts.some((e) => e.t === a.at && of(e) && e['attempt'] === 1 && e['error'] !== undefined)) return;
-    const accepted = attempts.find((e) => e.t > a.at && of(e) && typeof e['attempt'] === 'number' && e['attempt'] > 1 && e['error'] === undefined);
+    // the first retry the API server answered for itself: accepted, or refused for a reason of its
+    // own (a NotFound because the object was gone by then: the fault-free user sent then is refused too)
+    const accepted = attempts.find((e) => e.t > a.at && of(e) && typeof e['attempt'] === 'number' && e['attempt'] > 1 && (e['error'] === undefined || !injected(e)));
     if (accepted === undefined) return;
     moved = true;
     for (let j = i; j < workload.length; j++) {
@@ -929,6 +1002,14 @@ export class TwinRunner {
     if (!runVariation || variations.length === 0) return Promise.resolve([]);
     const scenario = twinScenario(twin.scenario);
     return this.memo(this.lag, scenario, () => this.runDeciding(twin, scenario, variations, runVariation), [...kinds].sort().join(','));
+  }
+
+  /** The fault-free run `twin` under each {@link idleVariations} of `run` for the timing-dependent `kinds` in which the held controller {@link keepsDeciding} (not cached: they depend on the faulty run). */
+  async idleOf(twin: RunRecord, run: RunRecord, defs: readonly ControllerDefinition[] | undefined, kinds: readonly string[]): Promise<RunRecord[]> {
+    const runVariation = this.runVariation;
+    const variations = runVariation && kinds.length > 0 ? idleVariations(run, twin, defs, new Set(kinds)) : [];
+    if (!runVariation || variations.length === 0) return [];
+    return this.runDeciding(twin, twinScenario(twin.scenario), variations, runVariation);
   }
 
   /** The fault-free run of `twin`'s scenario with the user's actions when `run` accepted them ({@link userAcceptedLate}; not cached: it depends on the faulty run). */

@@ -87,6 +87,184 @@ const REGRESSIONS: { name: string; found: string; scenario: Scenario }[] = [
     found: "npx tsx bench/hunt-fp-rate.ts --runs 150 --seeds 1-3 --only corpus:priority-preemption (a new case, stop 36), 9 of 900 runs: same-end-state (api's ADDED event coalesced away for 21 s: the scheduler first looked at it after a critical Pod was created, bound the critical one, and api stayed pending, where the fault-free run bound api and then evicted it; which competitor a scheduler decides on first is timing: Pods declared timing dependent, and the lag variations now include a first look after the next competitor's creation, src/harness/twin.ts firstLookAfterNext)",
     scenario: {"seed":1233186046,"controllers":[{"name":"priority-scheduler"}],"initialObjects":[{"apiVersion":"v1","kind":"Node","metadata":{"name":"node-b","labels":{"kubernetes.io/hostname":"node-b"}},"spec":{},"status":{"capacity":{"cpu":"1","pods":"110"},"allocatable":{"cpu":"1","pods":"110"}}}],"workload":[{"at":5013,"type":"create","object":{"apiVersion":"v1","kind":"Pod","metadata":{"name":"api","namespace":"default"},"spec":{"schedulerName":"priority-scheduler","priority":100,"containers":[{"name":"app","image":"api:1","resources":{"requests":{"cpu":"1"}}}]}}},{"at":12001,"type":"create","object":{"apiVersion":"v1","kind":"Pod","metadata":{"name":"critical","namespace":"default"},"spec":{"schedulerName":"priority-scheduler","priority":1000,"containers":[{"name":"app","image":"gateway:1","resources":{"requests":{"cpu":"1"}}}]}}},{"at":21600,"type":"create","object":{"kind":"Pod","metadata":{"name":"probe-1","namespace":"default"},"spec":{"schedulerName":"priority-scheduler","priority":100,"containers":[{"name":"app","image":"probe:1","resources":{"requests":{"cpu":"500m"}}}]}}},{"at":29400,"type":"create","object":{"kind":"Pod","metadata":{"name":"ingest-0","namespace":"default"},"spec":{"schedulerName":"priority-scheduler","priority":500,"containers":[{"name":"app","image":"ingest:1","resources":{"requests":{"cpu":"1"}}}]}}}],"faults":{"events":[{"kind":"coalescing","nth":0,"params":{"ms":21001}}],"background":[]}},
   },
+  {
+    name: "priority-preemption",
+    found: "npx tsx bench/hunt-fp-rate.ts --runs 150 --seeds 1-3 --only corpus:priority-preemption (stop 37), seed 3 run 87: same-end-state (the scheduler's Pod watch stalled 15 s from critical's creation (coalescing) and a resync at 21 s placed critical and ingest together, by priority: probe stayed pending, where the fault-free run bound probe and then evicted web for ingest; a fault-free scheduler idle over the same seconds ends the same way: src/harness/twin.ts idleWindows)",
+    scenario: {"seed":12,"controllers":[{"name":"priority-scheduler"}],"initialObjects":[{"apiVersion":"v1","kind":"Node","metadata":{"name":"node-a","labels":{"kubernetes.io/hostname":"node-a"}},"spec":{},"status":{"capacity":{"cpu":"2","pods":"110"},"allocatable":{"cpu":"2","pods":"110"}}},{"apiVersion":"v1","kind":"Node","metadata":{"name":"node-b","labels":{"kubernetes.io/hostname":"node-b"}},"spec":{},"status":{"capacity":{"cpu":"1","pods":"110"},"allocatable":{"cpu":"1","pods":"110"}}},{"apiVersion":"v1","kind":"Pod","metadata":{"name":"web","namespace":"default"},"spec":{"schedulerName":"priority-scheduler","priority":100,"containers":[{"name":"app","image":"web:1","resources":{"requests":{"cpu":"1"}}}]}}],"workload":[{"at":11991,"type":"create","object":{"apiVersion":"v1","kind":"Pod","metadata":{"name":"critical","namespace":"default"},"spec":{"schedulerName":"priority-scheduler","priority":1000,"containers":[{"name":"app","image":"gateway:1","resources":{"requests":{"cpu":"1"}}}]}}},{"at":12900,"type":"create","object":{"kind":"Pod","metadata":{"name":"probe-1","namespace":"default"},"spec":{"schedulerName":"priority-scheduler","priority":100,"containers":[{"name":"app","image":"probe:1","resources":{"requests":{"cpu":"500m"}}}]}}},{"at":20100,"type":"create","object":{"kind":"Pod","metadata":{"name":"ingest-0","namespace":"default"},"spec":{"schedulerName":"priority-scheduler","priority":500,"containers":[{"name":"app","image":"ingest:1","resources":{"requests":{"cpu":"1"}}}]}}}],"faults":{"events":[{"kind":"crash-restart","nth":0,"target":"priority-scheduler","params":{"point":"after-write"}},{"kind":"coalescing","nth":2,"params":{"ms":15081}}],"background":[]}},
+  },
+  {
+    name: "ttl-after-finished",
+    found: "npx tsx bench/hunt-fp-rate.ts --runs 150 --seeds 5 --only corpus:ttl-after-finished (a new case, stop 37), 3 of 150 swarm and 4 of 150 guided runs: no-extra-destructive-actions and same-end-state (the user's TTL extension got a 429 with Retry-After 5 s; the TTL ran out in between and the Job was deleted on a live read, and the retry found it gone; userAcceptedLate now moves an action to a retry the API server refused for itself, as a fault-free patch sent then is)",
+    scenario: {
+ "seed": 839936304,
+ "controllers": [
+  {
+   "name": "ttl-after-finished"
+  }
+ ],
+ "environment": [
+  {
+   "name": "job"
+  },
+  {
+   "name": "pod-lifecycle"
+  }
+ ],
+ "initialObjects": [
+  {
+   "apiVersion": "batch/v1",
+   "kind": "Job",
+   "metadata": {
+    "name": "nightly",
+    "namespace": "default"
+   },
+   "spec": {
+    "backoffLimit": 0,
+    "ttlSecondsAfterFinished": 8,
+    "template": {
+     "metadata": {
+      "annotations": {
+       "steadystate.dev/run-ms": "1000"
+      }
+     },
+     "spec": {
+      "restartPolicy": "Never",
+      "containers": [
+       {
+        "name": "main",
+        "image": "nightly:1"
+       }
+      ]
+     }
+    }
+   }
+  }
+ ],
+ "workload": [
+  {
+   "at": 6000,
+   "type": "patch",
+   "kind": "Job",
+   "key": "default/nightly",
+   "patch": {
+    "spec": {
+     "ttlSecondsAfterFinished": 600
+    }
+   }
+  },
+  {
+   "at": 21600,
+   "type": "create",
+   "object": {
+    "kind": "Job",
+    "metadata": {
+     "name": "flaky-0",
+     "namespace": "default"
+    },
+    "spec": {
+     "backoffLimit": 0,
+     "ttlSecondsAfterFinished": 6,
+     "template": {
+      "metadata": {
+       "annotations": {
+        "steadystate.dev/run-ms": "500",
+        "steadystate.dev/exit-code": "1"
+       }
+      },
+      "spec": {
+       "restartPolicy": "Never",
+       "containers": [
+        {
+         "name": "main",
+         "image": "flaky:1"
+        }
+       ]
+      }
+     }
+    }
+   }
+  },
+  {
+   "at": 25200,
+   "type": "create",
+   "object": {
+    "kind": "Job",
+    "metadata": {
+     "name": "flaky-1",
+     "namespace": "default"
+    },
+    "spec": {
+     "backoffLimit": 0,
+     "ttlSecondsAfterFinished": 6,
+     "template": {
+      "metadata": {
+       "annotations": {
+        "steadystate.dev/run-ms": "500",
+        "steadystate.dev/exit-code": "1"
+       }
+      },
+      "spec": {
+       "restartPolicy": "Never",
+       "containers": [
+        {
+         "name": "main",
+         "image": "flaky:1"
+        }
+       ]
+      }
+     }
+    }
+   }
+  },
+  {
+   "at": 28500,
+   "type": "create",
+   "object": {
+    "kind": "Job",
+    "metadata": {
+     "name": "flaky-2",
+     "namespace": "default"
+    },
+    "spec": {
+     "backoffLimit": 0,
+     "ttlSecondsAfterFinished": 600,
+     "template": {
+      "metadata": {
+       "annotations": {
+        "steadystate.dev/run-ms": "500",
+        "steadystate.dev/exit-code": "1"
+       }
+      },
+      "spec": {
+       "restartPolicy": "Never",
+       "containers": [
+        {
+         "name": "main",
+         "image": "flaky:1"
+        }
+       ]
+      }
+     }
+    }
+   }
+  }
+ ],
+ "faults": {
+  "events": [
+   {
+    "kind": "api-error",
+    "nth": 0,
+    "target": "user",
+    "params": {
+     "status": 429,
+     "retryAfterSeconds": 5
+    }
+   }
+  ],
+  "background": []
+ }
+},
+  },
 ];
 
 describe('false-positive corpus: hunt findings replayed', () => {

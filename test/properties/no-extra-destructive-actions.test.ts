@@ -308,4 +308,18 @@ describe('noExtraDestructiveActions: a user write the API server refused and the
     // nothing refused: no variation
     expect(userAcceptedLate({ trace: trace.filter((e) => e['error'] === undefined) }, s)).toBeUndefined();
   });
+
+  it('userAcceptedLate: a retry the API server refused for itself (NotFound: the object was gone by then) is where the action goes; a retry a fault refused is not', async () => {
+    const { userAcceptedLate } = await import('../../src/harness/twin.js');
+    const s: Scenario = { ...refused, workload: [scaled(16_500, 3)] };
+    const attempt = (t: number, n: number, error?: string) => ({ t, type: 'user:action', action: 'patch', kind: 'WorkerGroup', key: 'default/consumers', attempt: n, ...(error ? { error } : {}) });
+    const fault = (t: number, n: number) => ({ t, type: 'fault:inject', kind: 'api-error', actor: 'user', action: 'patch', key: 'default/consumers', attempt: n, status: 429 });
+    const at = (trace: unknown[]) => userAcceptedLate({ trace: trace as RunRecord['trace'] }, s)?.workload.map((a) => a.at);
+    // refused by a 429, retried 5 s later into a NotFound (ttl-after-finished: the Job deleted on time in between)
+    expect(at([fault(16_500, 1), attempt(16_500, 1, 'TooManyRequests'), attempt(21_500, 2, 'NotFound')])).toEqual([21_500]);
+    // the second attempt refused by a fault too: the third is where it went
+    expect(at([fault(16_500, 1), attempt(16_500, 1, 'TooManyRequests'), fault(21_500, 2), attempt(21_500, 2, 'TooManyRequests'), attempt(26_500, 3)])).toEqual([26_500]);
+    // never answered for itself: no variation
+    expect(at([fault(16_500, 1), attempt(16_500, 1, 'TooManyRequests'), fault(21_500, 2), attempt(21_500, 2, 'TooManyRequests')])).toBeUndefined();
+  });
 });

@@ -7,7 +7,7 @@ import { defineController, job, podLifecycle, type Scenario } from '../../src/in
 import { ScenarioRunner } from '../../src/harness/scenario-runner.js';
 import { cronRunnerController } from '../../examples/client-node/steadystate.js';
 import type { TraceEntry } from '../../src/sim/trace.js';
-import { BENIGN_VARIATIONS, SLOW_HOLDS_MS, lagPoints, overtakenPoints, phaseVariations, slowPoints, slowVariations, twinScenario } from '../../src/harness/twin.js';
+import { BENIGN_VARIATIONS, SLOW_HOLDS_MS, idleVariations, idleWindows, lagPoints, overtakenPoints, phaseVariations, slowPoints, slowVariations, twinScenario } from '../../src/harness/twin.js';
 import { payoutController } from '../../examples/false-positives/payout-transfer.js';
 import { allFaults } from '../../faults/index.js';
 import { expectFailure, judgeScenario } from '../helpers/property-laws.js';
@@ -286,5 +286,40 @@ describe('decisions a deletion of their own object overtakes from afar (hand-mad
     expect(points([...reconcile(100, 'default/p-0', 1), userDelete(5_000, 'default/p-0')])).toEqual([]);
     expect(points([...reconcile(100, 'default/p-0', 1), userDelete(40_000, 'default/p-0')])).toEqual([]);
     expect(points([...reconcile(100, 'default/p-0', 1), userDelete(13_900, 'default/p-1')])).toEqual([]);
+  });
+});
+
+describe('idle windows: where a faulty run\'s controller of a timing-dependent kind decided nothing while its twin decided', () => {
+  const timing = { faultWindowEnd: 30_000, lastActionAt: 0, settleStart: 30_000, tailStart: 60_000, end: 70_000 };
+  const sched = defineController({ name: 'sched', for: 'Pod', reconcile: async () => {} });
+  const bind = (t: number, n: number, key: string): TraceEntry[] => [
+    { t, type: 'reconcile:start', controller: 'sched', replica: 0, key, n } as TraceEntry,
+    { t, type: 'store:write', actor: 'controller:sched/0', verb: 'update', kind: 'Pod', key, changed: ['spec.nodeName'], noop: false } as TraceEntry,
+    { t, type: 'reconcile:end', controller: 'sched', replica: 0, key, n, result: 'done' } as TraceEntry,
+  ];
+  // the twin binds as Pods come (0, 12 s, 13 s, 20.1 s); the faulty run's watch stalled: nothing from 1 s to its resync at 21 s
+  const twin = { trace: [...bind(0, 1, 'default/web'), ...bind(12_000, 2, 'default/critical'), ...bind(13_000, 3, 'default/probe'), ...bind(20_100, 4, 'default/ingest')], timing };
+  const run = { trace: [...bind(0, 1, 'default/web'), ...bind(1_000, 2, 'default/web'), ...bind(21_000, 3, 'default/web'), ...bind(21_050, 4, 'default/web')], timing };
+
+  it('holds the twin from its first decision the faulty run did not make until the faulty run decided again (decisions sharing that moment merged)', () => {
+    expect(idleWindows(run, twin, [sched], new Set(['Pod']))).toEqual([{ controller: 'sched', at: 12_000, ms: 21_000 - 11_999 }]);
+    expect(idleVariations(run, twin, [sched], new Set(['Pod']))).toEqual([{ seed: 5000, jitterMs: 0, shuffleLists: false, slow: { controller: 'sched', at: 12_000, ms: 9_001 } }]);
+  });
+  it('only for kinds declared timing dependent, and not for a delay under half a second', () => {
+    expect(idleWindows(run, twin, [sched], new Set())).toEqual([]);
+    expect(idleWindows(run, twin, [sched], new Set(['Wave']))).toEqual([]);
+    const late = { trace: [...bind(0, 1, 'default/web'), ...bind(12_300, 2, 'default/critical'), ...bind(13_300, 3, 'default/probe'), ...bind(20_400, 4, 'default/ingest')], timing };
+    expect(idleWindows(late, twin, [sched], new Set(['Pod']))).toEqual([]);
+  });
+  it('several windows: all at once, and each alone', () => {
+    // the faulty run decided again at 14.5 s (after the twin's 12 s and 13 s) and at 21 s (after its 20.1 s)
+    const twice = { trace: [...bind(0, 1, 'default/web'), ...bind(1_000, 2, 'default/web'), ...bind(14_500, 3, 'default/a'), ...bind(21_000, 4, 'default/b')], timing };
+    const a = { controller: 'sched', at: 12_000, ms: 14_500 - 11_999 };
+    const b = { controller: 'sched', at: 20_100, ms: 21_000 - 20_099 };
+    expect(idleVariations(twice, twin, [sched], new Set(['Pod']))).toEqual([
+      { seed: 5000, jitterMs: 0, shuffleLists: false, slow: a, also: [b] },
+      { seed: 5001, jitterMs: 0, shuffleLists: false, slow: a },
+      { seed: 5002, jitterMs: 0, shuffleLists: false, slow: b },
+    ]);
   });
 });
