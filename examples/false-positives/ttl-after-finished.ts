@@ -24,12 +24,14 @@ import { convergence } from '../../properties/convergence.js';
  * version does: a cache that has not yet seen the user's extension (an event lost or delayed, a
  * lagging replica after a restart) deletes a Job the user asked to keep.
  *
- * Suspected harness false alarm, found by the hunt (swarm seeds 4-12: 3/1350 runs, guided 4/1350,
+ * A false alarm of ours the hunt found here, fixed (swarm seeds 4-12: 3/1350 runs, guided 4/1350,
  * all seed 5; no-extra-destructive-actions and same-end-state, ablation cause api-error): the
- * user's extension at 6 s gets a 429 with Retry-After 5 s, so it lands at 11 s, after the TTL ran
- * out at 10.1 s; the controller read the Job live (TTL 8) and deleted it, as the real one would.
- * The fault-free twin, whose patch landed at 6 s, keeps the Job, and the comparison calls the
- * delete "taken on a wrong view". That one fault alone reproduces it.
+ * user's extension at 6 s got a 429 with Retry-After 5 s; the TTL ran out at 10.1 s, the
+ * controller read the Job live (TTL 8) and deleted it, as the real one would, and the retry at
+ * 11 s found it gone. The twin's variation with the user's action at the time the run's retry
+ * reached the API server (src/harness/twin.ts userAcceptedLate) counted only a retry that was
+ * accepted; it now also takes one the API server refused for itself (the NotFound here, as a
+ * fault-free patch sent then is). Regression entry in test/e2e/false-positives-regressions.test.ts.
  */
 export const JOB = 'Job';
 
