@@ -3,6 +3,7 @@ import { convergence } from '../../properties/convergence.js';
 import { safetyInvariants } from '../../properties/safety-invariants.js';
 import type { FalsePositiveCase } from './_shared/case.js';
 import { podEndStateProperties } from './_shared/masks.js';
+import { sameEndState, type SameEndStateOptions } from '../../properties/same-end-state.js';
 import { controllerRef, controlledBy } from './_shared/owner.js';
 import { podReady } from './_shared/pods.js';
 import { RESYNC_MS } from './_shared/resync.js';
@@ -43,6 +44,13 @@ import { sameJson } from '../bug-zoo/shared/same-json.js';
  *
  * Its buggy twin lists the slices from its informer cache without a tracker: a cache behind its
  * own create shows no slice, and the next reconcile publishes the same Pods in a second slice.
+ *
+ * Because the layout follows the order Pods were seen Ready, Services are declared timing
+ * dependent to same-end-state (found by the hunt, stop 37: API errors kept the controller from
+ * deciding until 12 s, when all four Pods were Ready, and it packed them otherwise than the
+ * fault-free run that published each as it came; its idle-window variation ends the same way).
+ * Still open (about 1 run in 450): a slow rollout that makes Pods Ready in another order packs
+ * them otherwise too, and no benign variation reorders the environment yet.
  */
 export const SERVICE = 'Service';
 export const ENDPOINT_SLICE = 'EndpointSlice';
@@ -243,7 +251,9 @@ export const endpointSlices: FalsePositiveCase = {
     maxObjects: 6,
     environment: [podLifecycle],
   },
-  properties: [noDuplicateEndpoint, convergence({ converged: slicesPublished }), ...podEndStateProperties()],
+  // which slice an endpoint lands in follows the order its controller saw Pods become Ready: timing by
+  // design, declared to same-end-state (a controller that first looked late packs them otherwise)
+  properties: [noDuplicateEndpoint, convergence({ converged: slicesPublished }), ...podEndStateProperties().map((p) => (p.name === 'same-end-state' ? sameEndState({ ...(p.options as Partial<SameEndStateOptions>), timingDependent: [SERVICE] }) : p))],
   buggy: {
     controllers: [define('cached-slices')],
     caughtBy: ['no-extra-destructive-actions', 'safety-invariants'],
