@@ -14,6 +14,7 @@ import { noLeaderElection } from './no-leader-election/scenario.js';
 import { nonIdempotentApi } from './non-idempotent-api/scenario.js';
 import { retryStorm } from './retry-storm/scenario.js';
 import { specWriter } from './spec-writer/scenario.js';
+import { stampingWait } from './stamping-wait/scenario.js';
 import { staleSnapshot } from './stale-snapshot/scenario.js';
 import { stuckDeletion } from './stuck-deletion/scenario.js';
 import type { BugZooEntry } from './zoo-entry.js';
@@ -34,6 +35,7 @@ export const bugZoo: readonly BugZooEntry[] = [
   nonIdempotentApi,
   lyingStatus,
   heavyHandler,
+  stampingWait,
 ];
 
-export { blockingReconcile, controllersFighting, heavyHandler, hotLoop, lostEvent, lyingStatus, noLeaderElection, nonIdempotentApi, retryStorm, specWriter, staleSnapshot, stuckDeletion };
+export { blockingReconcile, controllersFighting, heavyHandler, hotLoop, lostEvent, lyingStatus, noLeaderElection, nonIdempotentApi, retryStorm, specWriter, staleSnapshot, stampingWait, stuckDeletion };
