@@ -6,8 +6,8 @@ import { webApp } from '../lying-status/correct.js';
 import { WEBAPP_KIND } from '../lying-status/web-app.js';
 import { buggyWaitingWebApp } from './buggy.js';
 
-/** A slow image pull: pods take 6 s to start, so a controller waiting for them waits that long. */
-const slowPull = { actor: podLifecycle, params: { startMs: 6_000 } };
+/** A slow image pull: pods take 3 s to start, so a controller waiting for them waits that long. */
+const slowPull = { actor: podLifecycle, params: { startMs: 3_000 } };
 
 export const stampingWait: BugZooEntry = {
   name: 'stamping-wait',
@@ -28,7 +28,7 @@ export const stampingWait: BugZooEntry = {
   reproduction: {
     seed: 1,
     controllers: [{ name: 'web-app' }],
-    environment: [{ name: 'deployment' }, { name: 'pod-lifecycle', params: { startMs: 6_000 } }],
+    environment: [{ name: 'deployment' }, { name: 'pod-lifecycle', params: { startMs: 3_000 } }],
     initialObjects: [],
     workload: [{ at: 0, type: 'create', object: { kind: WEBAPP_KIND, metadata: { name: 'shop', namespace: 'default' }, spec: { image: 'shop:1.4', replicas: 2 } } }],
     faults: { events: [], background: [] },
