@@ -49,7 +49,7 @@ export interface BenignVariation {
   busy?: boolean;
   /** Hold the workers of one controller from `at` for `ms` (a slow controller: one of its decisions comes later; see {@link slowPoints}). */
   slow?: { controller: string; at: number; ms: number; hosted?: boolean; key?: string };
-  /** More holds of one key each, besides `slow`'s: a controller late at several points of one run (see {@link lagVariations}). */
+  /** More holds besides `slow`'s, of one key each (or of every key, without one): a controller late at several points of one run (see {@link lagVariations}, {@link idleVariations}). */
   also?: { controller: string; at: number; ms: number; key?: string }[];
   /** Start this hosted program this much later (its timers tick at another phase; see {@link phaseVariations}). */
   startDelay?: { controller: string; ms: number };
