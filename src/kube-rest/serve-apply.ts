@@ -1,4 +1,4 @@
-import { parseAllDocuments } from 'yaml';
+import { yaml } from '../story/yaml.js';
 import { keyOf, type JsonObject } from '../store/object.js';
 import { applySchema, fieldManagersOf, managedTime, scoped, type ApplyScope } from './managed-fields.js';
 import type { ServeContext } from './serve-context.js';
@@ -13,7 +13,7 @@ function isObject(v: unknown): v is JsonObject {
 /** The applied configuration: one YAML (or JSON) document holding an object. */
 function readApplied(c: ServeContext): JsonObject {
   if (c.body.trim() === '') throw new KubeStatusError('BadRequest', 'the request body is empty; send the applied configuration as YAML or JSON');
-  const docs = parseAllDocuments(c.body);
+  const docs = yaml().parseAllDocuments(c.body);
   if (!Array.isArray(docs) || docs.length !== 1) throw new KubeStatusError('BadRequest', 'error decoding YAML: an apply patch must be exactly one YAML document');
   const doc = docs[0]!;
   if (doc.errors.length > 0) throw new KubeStatusError('BadRequest', `error decoding YAML: ${doc.errors[0]!.message}`);

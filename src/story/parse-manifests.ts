@@ -1,4 +1,5 @@
-import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document } from 'yaml';
+import type { Document, LineCounter } from 'yaml';
+import { yaml } from './yaml.js';
 import { newObjectSchema } from '../harness/scenario.js';
 import { issueText } from '../harness/schema-problem.js';
 import type { NewObject } from '../store/object.js';
@@ -32,6 +33,7 @@ export function withNamespace(o: NewObject): NewObject {
  * @internal
  */
 export function lineOf(doc: Document, lines: LineCounter, path: readonly PropertyKey[]): number | undefined {
+  const { isMap, isScalar, isSeq } = yaml();
   let node: unknown = doc.contents;
   let offset = rangeStart(node);
   for (const seg of path) {
@@ -77,7 +79,8 @@ export interface ManifestEntry {
 
 /** {@link parseManifests} with each object's place (for messages about duplicates). @internal */
 export function manifestEntries(text: string, file: string): ManifestEntry[] {
-  const lines = new LineCounter();
+  const { LineCounter: Lines, parseAllDocuments } = yaml();
+  const lines = new Lines();
   const docs = parseAllDocuments(text, { lineCounter: lines });
   const list = Array.isArray(docs) ? docs : [docs];
   const out: ManifestEntry[] = [];

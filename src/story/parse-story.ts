@@ -1,4 +1,4 @@
-import { LineCounter, parseAllDocuments } from 'yaml';
+import { yaml } from './yaml.js';
 import { z } from 'zod';
 import { USER_ACTION_TYPES, type WorkloadAction } from '../harness/scenario.js';
 import { MAX_SCENARIO_MS } from '../harness/schema-parts.js';
@@ -96,6 +96,7 @@ const storyFile = z.strictObject(
  * @public
  */
 export function parseStory(text: string, file: string, read: ManifestReader, afterManifests?: () => void): Story {
+  const { LineCounter, parseAllDocuments } = yaml();
   const lines = new LineCounter();
   const docs = parseAllDocuments(text, { lineCounter: lines });
   const list = (Array.isArray(docs) ? docs : [docs]).filter((d) => d.contents !== null || d.errors.length > 0);
