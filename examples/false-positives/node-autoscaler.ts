@@ -6,7 +6,7 @@ import type { FalsePositiveCase } from './_shared/case.js';
 import { podEndStateProperties } from './_shared/masks.js';
 import { RESYNC_MS } from './_shared/resync.js';
 import { writeStatus } from './_shared/status.js';
-import { allocatable, milliCpu, NODE, POD, podCpu, podSchedulerController, scheduled, usedByNode } from './pod-scheduler.js';
+import { allocatable, milliCpu, NODE, noNodeOvercommitted, POD, podCpu, podSchedulerController, scheduled, usedByNode } from './pod-scheduler.js';
 
 /**
  * A cluster autoscaler (cluster-autoscaler with its kwok cloud provider, which makes Node objects
@@ -249,14 +249,7 @@ const poolOf = (view: WorldView) => view.list(NODE_POOL) as unknown as StoredObj
 /** After every write: no Node is overcommitted, no pool above its maximum. */
 export const autoscalerSafety = safetyInvariants({
   invariants: {
-    'no node is overcommitted': (view) => {
-      const used = usedByNode(view.list(POD));
-      for (const n of view.list(NODE)) {
-        const u = used.get(n.metadata.name) ?? 0;
-        if (u > allocatable(n)) return `node ${n.metadata.name} holds Pods requesting ${u}m CPU, it has ${allocatable(n)}m`;
-      }
-      return true;
-    },
+    'no node is overcommitted': noNodeOvercommitted,
     'no pool holds more than maxNodes': (view) => {
       for (const pool of poolOf(view)) {
         const n = view.list(NODE).filter((x) => inPool(x, pool)).length;

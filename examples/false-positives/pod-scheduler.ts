@@ -155,19 +155,18 @@ function define(mistake: 'none' | 'cached-usage') {
 
 export const podSchedulerController = define('none');
 
+/** No node holds Pods requesting more CPU than it has (true, or which node and by how much). */
+export function noNodeOvercommitted(view: WorldView): true | string {
+  const used = usedByNode(view.list(POD));
+  for (const n of view.list(NODE)) {
+    const u = used.get(n.metadata.name) ?? 0;
+    if (u > allocatable(n)) return `node ${n.metadata.name} holds Pods requesting ${u}m CPU, it has ${allocatable(n)}m`;
+  }
+  return true;
+}
+
 /** After every write: no node holds Pods requesting more CPU than it has. */
-export const noOvercommit = safetyInvariants({
-  invariants: {
-    'no node is overcommitted': (view) => {
-      const used = usedByNode(view.list(POD));
-      for (const n of view.list(NODE)) {
-        const u = used.get(n.metadata.name) ?? 0;
-        if (u > allocatable(n)) return `node ${n.metadata.name} holds Pods requesting ${u}m CPU, it has ${allocatable(n)}m`;
-      }
-      return true;
-    },
-  },
-});
+export const noOvercommit = safetyInvariants({ invariants: { 'no node is overcommitted': noNodeOvercommitted } });
 
 /**
  * Converged, for the scheduler: every bound Pod reports PodScheduled=True, every pending one
