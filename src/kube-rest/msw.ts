@@ -1,5 +1,7 @@
 import type { ClientRequest } from 'node:http';
-import { http, type RequestHandler } from 'msw';
+import { createRequire } from 'node:module';
+import type * as Msw from 'msw';
+import type { RequestHandler } from 'msw';
 import { getRawRequest } from '@mswjs/interceptors';
 import type { KubeApi } from './kube-api.js';
 import type { HandleOptions } from './serve-context.js';
@@ -79,7 +81,20 @@ export function forMsw(response: Response): Response {
 export function kubeRestHandlers(api: KubeApi, options: KubeRestHandlersOptions = {}): RequestHandler[] {
   const base = (options.baseUrl ?? KUBE_BASE_URL).replace(/\/+$/, '');
   if (!/^https?:\/\/[^/]+/.test(base)) throw new TypeError(`steadystate.kubeRestHandlers: baseUrl must be an http(s) URL such as '${KUBE_BASE_URL}', got ${JSON.stringify(options.baseUrl)}`);
-  return [http.all(`${base}/*`, ({ request }) => handleThroughMsw(api, request))];
+  return [msw().http.all(`${base}/*`, ({ request }) => handleThroughMsw(api, request))];
+}
+
+let loaded: typeof Msw | undefined;
+
+/**
+ * msw, loaded when `kubeRestHandlers` is first called: only a user's own `setupServer` needs it,
+ * and msw with graphql is 190 of the files an import of steadystate would open (the CLI imports
+ * steadystate in its main thread and in its worker, for every check). Its CommonJS build: a
+ * handler of it serves in any msw's `setupServer`, which tells handlers by their `__kind`, not by
+ * class identity.
+ */
+function msw(): typeof Msw {
+  return (loaded ??= createRequire(import.meta.url)('msw') as typeof Msw);
 }
 
 /** Serves `api` through msw for one request (transport options and watch framing included). @internal */
