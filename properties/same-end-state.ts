@@ -5,7 +5,7 @@ import { declaredApart } from './_internals/refused-in-twin.js';
 import { fixedAtCreation } from './_internals/fixed-at-creation.js';
 import { lastActions } from './_internals/last-actions.js';
 import { acceptedAlternative, applyLearned, CONDITION_MASKS, learnAlternatives, fmtDiff, fmtLearned, learnStateMasks, masksProblem, tallyOf, type MaskTally } from './_internals/masks.js';
-import { compareStates, fmtDifference, leafSides, normalizeState, statefulSetClaims, uidAliases, type NormalizeOptions, type StateDifference } from './_internals/normalize.js';
+import { compareStates, fmtDifference, leafSides, normalizeState, statefulSetClaims, uidAliases, withInterchangeable, type NormalizeOptions, type StateDifference } from './_internals/normalize.js';
 import { driftMarks, type DriftMark } from './_internals/drift-marks.js';
 import { DEFAULT_HISTORY, historyExcess, historyProblem, type HistoryExcess, type HistorySelector } from './_internals/history.js';
 import { firedKinds, healedAt, RECORD_KINDS, skipped, stillStalled, WORLD_CHANGING_FAULTS } from './_internals/skip.js';
@@ -60,6 +60,16 @@ export interface SameEndStateOptions {
    */
   timingDependent: string[];
   /**
+   * Kinds whose objects are interchangeable by design: which of them exists, or holds what, is
+   * the path's business (a node pool's Nodes: the one left empty, and removed, is the one the
+   * scheduler happened to place nothing on). Their objects compare by content whatever their
+   * names, as generated names do, and a value naming one (a Pod's `spec.nodeName`) compares as
+   * "one of them". Declare only kinds whose members your design treats alike: where a name
+   * matters (a StatefulSet's ordinals), this would hide a real difference.
+   * @defaultValue []
+   */
+  interchangeable: string[];
+  /**
    * In runs where drift is the only world-changing fault that fired, judge what drift changed
    * instead of skipping the run: an object a controller made that drift deleted, a field of one
    * it edited (not labels or annotations) and an external resource it deleted or edited must end
@@ -75,7 +85,7 @@ const DEFAULT_MASKS = ['metadata.generation', 'status.observedGeneration', ...CO
 const tallies = new WeakMap<object, MaskTally>();
 
 function stateOf(r: RunRecord, o: SameEndStateOptions, tally?: MaskTally) {
-  const norm: NormalizeOptions = { ignoreKinds: o.ignoreKinds, history: o.history, masks: o.masks, timestamps: o.normalizeTimestamps, downstream: o.downstream, uidAliases: uidAliases(r.writes), statefulSetClaims: statefulSetClaims(r.writes), ...(tally ? { tally } : {}) };
+  const norm: NormalizeOptions = { ignoreKinds: o.ignoreKinds, history: o.history, masks: o.masks, timestamps: o.normalizeTimestamps, downstream: o.downstream, uidAliases: withInterchangeable(uidAliases(r.writes), r.writes, o.interchangeable), statefulSetClaims: statefulSetClaims(r.writes), ...(tally ? { tally } : {}) };
   return normalizeState(r.settledObjects, settledDownstream(r, timelineOf(r).requests), norm);
 }
 
@@ -104,12 +114,13 @@ function stateOf(r: RunRecord, o: SameEndStateOptions, tally?: MaskTally) {
 export const sameEndState = defineProperty<SameEndStateOptions>({
   name: 'same-end-state',
   description: 'the settled state equals that of the fault-free twin run (uids, versions, timestamps normalized; what fault-free runs disagree on masked)',
-  defaults: { skipUnderFaults: [...WORLD_CHANGING_FAULTS], masks: DEFAULT_MASKS, ignoreKinds: [...RECORD_KINDS], history: [...DEFAULT_HISTORY], normalizeTimestamps: true, downstream: true, learn: true, timingDependent: [], judgeDrift: true },
+  defaults: { skipUnderFaults: [...WORLD_CHANGING_FAULTS], masks: DEFAULT_MASKS, ignoreKinds: [...RECORD_KINDS], history: [...DEFAULT_HISTORY], normalizeTimestamps: true, downstream: true, learn: true, timingDependent: [], interchangeable: [], judgeDrift: true },
   needsTwin: true,
   validate: (o) =>
     masksProblem(o.masks) ??
     (!Array.isArray(o.ignoreKinds) ? 'ignoreKinds must be an array of kind names' : undefined) ??
     (!Array.isArray(o.timingDependent) || o.timingDependent.some((k) => typeof k !== 'string') ? 'timingDependent must be an array of kind names, e.g. ["Wave"]' : undefined) ??
+    (!Array.isArray(o.interchangeable) || o.interchangeable.some((k) => typeof k !== 'string' || k === '') ? 'interchangeable must be an array of kind names, e.g. ["Node"]' : undefined) ??
     historyProblem(o.history),
   learnsFromBusy: true,
   learnsFromSlow: true,
@@ -147,7 +158,7 @@ export const sameEndState = defineProperty<SameEndStateOptions>({
       return !ok;
     });
     const masked = fmtLearned(learned);
-    if (driftOnly) return driftVerdict(run, twin, diffs, masked ?? '');
+    if (driftOnly) return driftVerdict(run, twin, diffs, masked ?? '', o.interchangeable);
     const fixed = { ...(left.length > 0 ? { fixedAtCreation: left } : {}), ...(apart.length > 0 ? { declaredApart: apart } : {}), ...(busy.length > 0 ? { asWhenBusy: busy } : {}) };
     if (diffs.length === 0) return { ok: true, ...(masked || left.length > 0 || apart.length > 0 || busy.length > 0 ? { stats: { ...(masked ? { learned: masked } : {}), ...fixed } } : {}) };
     const at = run.timing.tailStart;
@@ -176,8 +187,8 @@ export const sameEndState = defineProperty<SameEndStateOptions>({
 });
 
 /** Drift runs: only the marks drift left are judged; were they repaired? */
-function driftVerdict(run: RunRecord, twin: RunRecord, diffs: readonly StateDifference[], masked: string): Verdict {
-  const { marks, pending, judged } = driftMarks(run, twin, diffs, uidAliases(run.writes));
+function driftVerdict(run: RunRecord, twin: RunRecord, diffs: readonly StateDifference[], masked: string, interchangeable: readonly string[]): Verdict {
+  const { marks, pending, judged } = driftMarks(run, twin, diffs, withInterchangeable(uidAliases(run.writes), run.writes, interchangeable));
   const stats = { judged: judged > 0 ? 'what drift changed' : false, ...(judged === 0 ? { reason: 'drift changed nothing a controller made' } : {}), ...(pending.length > 0 ? { periodicCheckDue: pending } : {}), ...(masked ? { learned: masked } : {}) };
   if (marks.length === 0) return { ok: true, stats };
   const at = run.timing.tailStart;

@@ -121,6 +121,7 @@ async function replayWith(
         describeInputs({ properties: property ? [property] : [], faults: simulateOptions.faults ?? [], environment: simulateOptions.environment ?? [], tailMs: simulateOptions.tailMs ?? 10_000, traceReads: simulateOptions.traceReads ?? true, downstream: options.downstream }),
         scenario,
         file.property.name,
+        builtInProperty(file.property.name)?.options,
       )
     : [];
   const missing = mismatches.filter((m) => m.includes('this replay has no fault module') || m.includes('this replay has none of that name'));

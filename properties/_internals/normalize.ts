@@ -108,6 +108,27 @@ function generatedNames(objects: readonly StoredObject[], uidAliases: ReadonlyMa
   return out;
 }
 
+/**
+ * name → `<interchangeable Kind>` for every object of
+ * `kinds` a run created: objects of a kind declared interchangeable (a node pool's Nodes, a
+ * pool's workers) compare by content, whichever name each got, and a value naming one (a Pod's
+ * `spec.nodeName`) names "one of them". Merged into `aliases` (a new map; the same one when no kind
+ * is declared).
+ */
+export function withInterchangeable(aliases: ReadonlyMap<string, string>, writes: readonly CreateFacts[], kinds: readonly string[] | undefined): ReadonlyMap<string, string> {
+  if (kinds === undefined || kinds.length === 0) return aliases;
+  const wanted = new Set(kinds);
+  const out = new Map(aliases);
+  for (const w of writes) {
+    if (w.verb !== 'create' || w.error !== undefined || !wanted.has(w.kind)) continue;
+    const slash = w.key.indexOf('/');
+    const name = slash < 0 ? w.key : w.key.slice(slash + 1);
+    // ids keep the namespace (`Pod default/<interchangeable Pod>`)
+    if (name !== '') out.set(name, `<interchangeable ${w.kind}>`);
+  }
+  return out;
+}
+
 /** The parts of a write record {@link uidAliases} reads. */
 interface CreateFacts {
   verb: string;

@@ -96,10 +96,12 @@ export function codeNeeded(inputs: RecordedInputs, failedProperty: string, built
  * How a replay's inputs differ from the recorded ones, one sentence each ("recorded with
  * downstream service dns-provider (https://dns.example); this replay has none"). Only inputs
  * that decide the replayed run count: the judged property's options, the fault kinds and
- * environment actors the scenario names, the tail, read tracing and the downstream.
+ * environment actors the scenario names, the tail, read tracing and the downstream. An option the
+ * recorded property lacks, at its default (`defaults`: the built-in property's) in this replay, is an
+ * option added since the reproduction was written, not a difference.
  * @internal
  */
-export function inputDifferences(recorded: RecordedInputs, now: RecordedInputs, scenario: Scenario, property: string): string[] {
+export function inputDifferences(recorded: RecordedInputs, now: RecordedInputs, scenario: Scenario, property: string, defaults?: Readonly<Record<string, unknown>>): string[] {
   const out: string[] = [];
   if (recorded.tailMs !== now.tailMs) out.push(`recorded with tailMs ${recorded.tailMs}; this replay has ${now.tailMs}`);
   if (recorded.traceReads !== now.traceReads) out.push(`recorded with traceReads ${String(recorded.traceReads)}; this replay has ${String(now.traceReads)}`);
@@ -111,6 +113,8 @@ export function inputDifferences(recorded: RecordedInputs, now: RecordedInputs, 
       const a = JSON.stringify(was.options[k] ?? null);
       const b = JSON.stringify(is.options[k] ?? null);
       if (a === b) continue;
+      // an option added since the reproduction was written: it ran with what is now the default
+      if (!(k in was.options) && defaults !== undefined && k in defaults && JSON.stringify(defaults[k] ?? null) === b) continue;
       if (was.options[k] === '<function>') out.push(`recorded with property ${property} whose option ${k} is a function (code); this replay has ${is.options[k] === undefined ? 'none' : `${b} (the default)`}`);
       else out.push(`recorded with property ${property} with ${k} ${a}; this replay has ${b}`);
     }

@@ -51,6 +51,16 @@ describe('a replay without the inputs the check ran with', () => {
     expect(fixed).toMatchObject({ ok: true, sameTrace: false, mismatches: [] });
   });
 
+  it('an option added to the property since the reproduction was written is no difference at its default; set otherwise, it is', async () => {
+    const { file } = await reproduction();
+    // as a version without `quietAfterMs` would have written it (digests dropped: the file is edited on purpose)
+    const { digests: _d, ...rest } = file;
+    const older: ReproductionFile = structuredClone({ ...rest, inputs: { ...file.inputs!, properties: file.inputs!.properties.map((p) => (p.name === 'no-hot-loop' ? { ...p, options: Object.fromEntries(Object.entries(p.options).filter(([k]) => k !== 'quietAfterMs')) } : p)) } });
+    expect(await replay(buggySyncer, older, checkOptions)).toMatchObject({ ok: false, sameTrace: true, mismatches: [] });
+    const r = await replay(buggySyncer, older, { ...checkOptions, properties: [noHotLoop({ quietAfterMs: 3000 })] });
+    expect(r.mismatches.join('\n')).toMatch(/no-hot-loop with quietAfterMs null; this replay has 3000/);
+  });
+
   it('names every recorded input that differs: tail length, read tracing, property options, a predicate given as code', async () => {
     const { file } = await reproduction();
     const r = await replay(buggySyncer, file, { ...checkOptions, tailMs: 9_000, traceReads: false, properties: [noHotLoop({ maxWrites: 5 })] });

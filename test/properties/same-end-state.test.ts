@@ -173,6 +173,37 @@ describe('same-end-state: claims a StatefulSet retains from ordinals scaled away
   });
 });
 
+describe('same-end-state: kinds declared interchangeable compare by content, not by name', () => {
+  const meta = (name: string, namespace?: string) => ({ name, ...(namespace ? { namespace } : {}), uid: `u-${name}`, resourceVersion: '1', generation: 1, creationTimestamp: 't', finalizers: [], ownerReferences: [], labels: { 'kubernetes.io/hostname': name }, annotations: {} });
+  const node = (name: string, cpu = '2') => ({ kind: 'Node', metadata: meta(name), spec: {}, status: { allocatable: { cpu } } });
+  const pod = (name: string, nodeName: string) => ({ kind: 'Pod', metadata: meta(name, 'default'), spec: { nodeName }, status: {} });
+  const created = (...names: string[]) => names.map((n) => ({ verb: 'create', kind: 'Node', key: n }));
+  it('a pool that kept pool-0 where the fault-free run kept pool-1 ends the same; a different count or content still differs', async () => {
+    const { compareStates, normalizeState, withInterchangeable } = await import('../../properties/_internals/normalize.js');
+    const norm = (objects: object[], kinds: string[] | undefined) =>
+      normalizeState(objects as never, undefined, { ignoreKinds: [], masks: [], timestamps: true, downstream: false, uidAliases: withInterchangeable(new Map(), created('pool-0', 'pool-1', 'pool-2'), kinds) });
+    // node-autoscaler (hunt, stop 37): the scheduler placed web on the Node it saw first; the other went empty and was removed
+    const run = [node('pool-0'), pod('web', 'pool-0')];
+    const twin = [node('pool-1'), pod('web', 'pool-1')];
+    expect(compareStates(norm(run, ['Node']), norm(twin, ['Node']))).toEqual([]);
+    // undeclared, names matter (a StatefulSet's ordinals): the same worlds differ
+    expect(compareStates(norm(run, undefined), norm(twin, undefined)).map((d) => `${d.id} ${d.change}`)).toEqual(['Node pool-0 missing', 'Node pool-1 extra', 'Pod default/web differs']);
+    // one Node more, or a Node of another size, is a real difference whatever the names
+    expect(compareStates(norm(twin, ['Node']), norm([...run, node('pool-2')], ['Node'])).map((d) => `${d.id} ${d.change}`)).toEqual(['Node <interchangeable Node> #2 extra']);
+    expect(compareStates(norm([node('pool-0', '4'), pod('web', 'pool-0')], ['Node']), norm(twin, ['Node'])).map((d) => d.paths)).toEqual([['status.allocatable.cpu']]);
+  });
+  it('only the declared kinds, and only names the run created', async () => {
+    const { withInterchangeable } = await import('../../properties/_internals/normalize.js');
+    const base = new Map([['uid-1', '<uid of Node pool-0>']]);
+    expect(withInterchangeable(base, created('pool-0'), [])).toBe(base);
+    const a = withInterchangeable(base, [...created('pool-0'), { verb: 'create', kind: 'Pod', key: 'default/web' }, { verb: 'create', kind: 'Node', key: 'pool-9', error: 'AlreadyExists' }], ['Node', 'Pod']);
+    expect([...a]).toEqual([['uid-1', '<uid of Node pool-0>'], ['pool-0', '<interchangeable Node>'], ['web', '<interchangeable Pod>']]);
+  });
+  it('rejects a declaration that is not a list of kind names', () => {
+    expect(() => sameEndState({ interchangeable: 'Node' as never })).toThrow(/interchangeable must be an array of kind names/);
+  });
+});
+
 describe('same-end-state: condition lists are maps keyed by type', () => {
   const meta = { name: 'blog', namespace: 'default', uid: 'u-1', resourceVersion: '1', generation: 1, creationTimestamp: 't', finalizers: [], ownerReferences: [], labels: {}, annotations: {} };
   const cond = (type: string, reason = 'Ok') => ({ type, status: 'True', reason, message: '', lastTransitionTime: '2026-01-01T00:00:00Z', observedGeneration: 1 });
