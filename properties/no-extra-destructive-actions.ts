@@ -112,10 +112,40 @@ function unacknowledged(run: RunRecord): Set<string> {
   return out;
 }
 
+/**
+ * uids of Pods the environment held back, with until when: a Pod whose start a slow rollout
+ * delayed (until the delay ran out), or whose readiness never-ready blocked (until faults
+ * stopped). A controller that deletes such a Pod meanwhile answers the world the fault made, not a
+ * wrong view of it: a rolling update replaces an unavailable Pod first (the DaemonSet and
+ * Deployment controllers both do), where the fault-free run's Pod was Ready and waited its turn.
+ */
+function heldBack(run: RunRecord, writes: readonly TimelineWrite[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const f of run.trace) {
+    if (f.type !== 'fault:inject' || f['objectKind'] !== 'Pod' || typeof f['key'] !== 'string') continue;
+    let until: number;
+    if (f['kind'] === 'environment-slow-rollout' && f['step'] === 'pod:start' && typeof f['delayMs'] === 'number') until = f.t + f['delayMs'];
+    else if (f['kind'] === 'environment-pod-never-ready') until = run.timing.settleStart;
+    else continue;
+    // the Pod of that name at the time: the last one created before
+    let uid: string | undefined;
+    for (const w of writes) {
+      if (w.t > f.t) break;
+      if (w.verb === 'create' && w.kind === 'Pod' && w.key === f['key'] && w.error === undefined && w.uid !== undefined) uid = w.uid;
+    }
+    if (uid !== undefined) out.set(uid, Math.max(out.get(uid) ?? 0, until));
+  }
+  return out;
+}
+
 interface Tally {
   creates: TimelineWrite[];
   deletes: TimelineWrite[];
-  /** Creates of objects the controller never learned it made (see {@link unacknowledged}). */
+  /**
+   * Creates of objects the controller never learned it made (see {@link unacknowledged}), and
+   * deletes of Pods the environment held back (see {@link heldBack}): each allows one create and
+   * one delete (the surplus trimmed; the held-back Pod replaced).
+   */
   unacknowledged: number;
 }
 
@@ -123,13 +153,16 @@ function tally(run: RunRecord, ignore: Set<string>): Map<string, Tally> {
   const all = timelineOf(run).writes;
   const ghost = stillborn(run, all);
   const unacked = unacknowledged(run);
+  const held = heldBack(run, all);
   const ws = all.filter((w) => w.actor.startsWith('controller:') && w.error === undefined && !ignore.has(w.kind) && !ghost.has(w) && (w.verb === 'create' || (w.verb === 'delete' && !w.noop)));
   const out = new Map<string, Tally>();
   // a name holding a uid compares by whose uid it is: uids follow creation order, which faults change
   const aliases = uidAliases(run.writes);
   for (const [id, xs] of groupBy(ws, (w) => objectId(w, aliases))) {
     const creates = xs.filter((w) => w.verb === 'create');
-    out.set(id, { creates, deletes: xs.filter((w) => w.verb === 'delete'), unacknowledged: creates.filter((w) => w.uid !== undefined && unacked.has(w.uid)).length });
+    const deletes = xs.filter((w) => w.verb === 'delete');
+    const replaced = deletes.filter((w) => w.uid !== undefined && w.t <= (held.get(w.uid) ?? -1)).length;
+    out.set(id, { creates, deletes, unacknowledged: creates.filter((w) => w.uid !== undefined && unacked.has(w.uid)).length + replaced });
   }
   return out;
 }
@@ -145,6 +178,9 @@ function tally(run: RunRecord, ignore: Set<string>): Map<string, Tally> {
  * went to the API server: it belongs to another legal path (two spec changes seen as one), not to
  * a wrong view of the world. Nor do one create and one delete per object the API server made for
  * a create whose answer was lost: the controller rightly tried again, and trimmed the surplus.
+ * Nor do one delete and one create per Pod the environment held back (a slow rollout delaying its
+ * start, never-ready blocking its readiness) that a controller replaced meanwhile: a rolling
+ * update replaces an unavailable Pod first, an answer to the world the fault made.
  *
  * External resources of fake services count too, by replacement: a reconcile that deletes the
  * only resource with some content and creates one alike (see `replacements`) destroyed what the
