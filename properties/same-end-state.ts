@@ -5,7 +5,7 @@ import { declaredApart } from './_internals/refused-in-twin.js';
 import { fixedAtCreation } from './_internals/fixed-at-creation.js';
 import { lastActions } from './_internals/last-actions.js';
 import { acceptedAlternative, applyLearned, CONDITION_MASKS, learnAlternatives, fmtDiff, fmtLearned, learnStateMasks, masksProblem, tallyOf, type MaskTally } from './_internals/masks.js';
-import { compareStates, fmtDifference, leafSides, normalizeState, statefulSetClaims, uidAliases, withInterchangeable, type NormalizeOptions, type StateDifference } from './_internals/normalize.js';
+import { compareStates, fmtDifference, leafSides, normalizeState, statefulSetClaims, uidAliases, interchangeableOf, type NormalizeOptions, type StateDifference } from './_internals/normalize.js';
 import { driftMarks, type DriftMark } from './_internals/drift-marks.js';
 import { DEFAULT_HISTORY, historyExcess, historyProblem, type HistoryExcess, type HistorySelector } from './_internals/history.js';
 import { firedKinds, healedAt, RECORD_KINDS, skipped, stillStalled, WORLD_CHANGING_FAULTS } from './_internals/skip.js';
@@ -85,7 +85,7 @@ const DEFAULT_MASKS = ['metadata.generation', 'status.observedGeneration', ...CO
 const tallies = new WeakMap<object, MaskTally>();
 
 function stateOf(r: RunRecord, o: SameEndStateOptions, tally?: MaskTally) {
-  const norm: NormalizeOptions = { ignoreKinds: o.ignoreKinds, history: o.history, masks: o.masks, timestamps: o.normalizeTimestamps, downstream: o.downstream, uidAliases: withInterchangeable(uidAliases(r.writes), r.writes, o.interchangeable), statefulSetClaims: statefulSetClaims(r.writes), ...(tally ? { tally } : {}) };
+  const norm: NormalizeOptions = { ignoreKinds: o.ignoreKinds, history: o.history, masks: o.masks, timestamps: o.normalizeTimestamps, downstream: o.downstream, uidAliases: uidAliases(r.writes), interchangeable: interchangeableOf(r.writes, o.interchangeable), statefulSetClaims: statefulSetClaims(r.writes), ...(tally ? { tally } : {}) };
   return normalizeState(r.settledObjects, settledDownstream(r, timelineOf(r).requests), norm);
 }
 
@@ -188,7 +188,7 @@ export const sameEndState = defineProperty<SameEndStateOptions>({
 
 /** Drift runs: only the marks drift left are judged; were they repaired? */
 function driftVerdict(run: RunRecord, twin: RunRecord, diffs: readonly StateDifference[], masked: string, interchangeable: readonly string[]): Verdict {
-  const { marks, pending, judged } = driftMarks(run, twin, diffs, withInterchangeable(uidAliases(run.writes), run.writes, interchangeable));
+  const { marks, pending, judged } = driftMarks(run, twin, diffs, uidAliases(run.writes), interchangeableOf(run.writes, interchangeable));
   const stats = { judged: judged > 0 ? 'what drift changed' : false, ...(judged === 0 ? { reason: 'drift changed nothing a controller made' } : {}), ...(pending.length > 0 ? { periodicCheckDue: pending } : {}), ...(masked ? { learned: masked } : {}) };
   if (marks.length === 0) return { ok: true, stats };
   const at = run.timing.tailStart;

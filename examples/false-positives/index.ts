@@ -75,6 +75,7 @@ import { roleAggregator } from './role-aggregator.js';
 import { routeResolver } from './route-resolver.js';
 import { sandboxTtl } from './sandbox-ttl.js';
 import { scaleStabilizer } from './scale-stabilizer.js';
+import { runnerPool } from './runner-pool.js';
 import { schemaMigrations } from './schema-migrations.js';
 import { secretCopier } from './secret-copier.js';
 import { serviceLb } from './service-lb.js';
@@ -157,6 +158,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   routeResolver,
   sandboxTtl,
   scaleStabilizer,
+  runnerPool,
   schemaMigrations,
   secretCopier,
   serviceLb,

@@ -2,7 +2,7 @@ import type { RunRecord } from '../../src/harness/property.js';
 import type { StoredObject } from '../../src/store/object.js';
 import { readDownstream, type ServiceSnapshot } from './downstream-state.js';
 import { isRecord, stable } from './json.js';
-import { externalStateId, stateIdOf, type StateDifference } from './normalize.js';
+import { externalStateId, stateIdOf, type Interchangeable, type StateDifference } from './normalize.js';
 import { fmtPath, type Segment } from './paths.js';
 import { timelineOf } from './timeline.js';
 
@@ -58,7 +58,7 @@ export interface DriftJudgement {
   judged: number;
 }
 
-export function driftMarks(run: RunRecord, twin: RunRecord, diffs: readonly StateDifference[], aliases: ReadonlyMap<string, string>): DriftJudgement {
+export function driftMarks(run: RunRecord, twin: RunRecord, diffs: readonly StateDifference[], aliases: ReadonlyMap<string, string>, interchangeable?: Interchangeable): DriftJudgement {
   const tl = timelineOf(run);
   const byUid = new Map<string, { kind: string; key: string }>();
   const createdByController = new Set<string>();
@@ -117,7 +117,7 @@ export function driftMarks(run: RunRecord, twin: RunRecord, diffs: readonly Stat
     if (action === 'delete') {
       const generateName = typeof e['generateName'] === 'string' ? e['generateName'] : undefined;
       const [ns, name] = key.includes('/') ? [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)] : [undefined, key];
-      const id = stateIdOf({ kind, metadata: { name: name!, ...(ns !== undefined ? { namespace: ns } : {}), ...(generateName !== undefined ? { generateName } : {}) } } as unknown as StoredObject, aliases);
+      const id = stateIdOf({ kind, metadata: { name: name!, ...(ns !== undefined ? { namespace: ns } : {}), ...(generateName !== undefined ? { generateName } : {}) } } as unknown as StoredObject, aliases, interchangeable);
       out.judged++;
       if (periodicCheckDue(run, ownerKey, at, out.pending, id)) continue;
       for (const d of diffOf(id, 'missing')) {
@@ -128,7 +128,7 @@ export function driftMarks(run: RunRecord, twin: RunRecord, diffs: readonly Stat
     const patch = e['patch'];
     const o = settledByUid.get(uid);
     if (!isRecord(patch) || !o) continue;
-    const id = stateIdOf(o, aliases);
+    const id = stateIdOf(o, aliases, interchangeable);
     out.judged++;
     if (periodicCheckDue(run, ownerKey, at, out.pending, id)) continue;
     const maintained = maintainedPaths(run, twin, kind, key, uid);

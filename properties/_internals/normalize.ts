@@ -49,6 +49,8 @@ export interface NormalizeOptions {
    * ordinals scaled away are left out)
    */
   statefulSetClaims?: ReadonlySet<string>;
+  /** Kinds whose objects compare by content, not name (see {@link Interchangeable}). @defaultValue none */
+  interchangeable?: Interchangeable | undefined;
 }
 
 /** id (`Kind namespace/name`, generated names as `prefix*`, duplicates `#2`…) → normalized value. */
@@ -63,7 +65,8 @@ function withoutId(body: Record<string, unknown>): Record<string, unknown> {
   return rest;
 }
 
-function normName(o: StoredObject, aliases?: ReadonlyMap<string, string>): string {
+function normName(o: StoredObject, aliases?: ReadonlyMap<string, string>, interchangeable?: Interchangeable): string {
+  if (interchangeable?.kinds.has(o.kind)) return `${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}<interchangeable ${o.kind}>`;
   const g = o.metadata.generateName;
   // a generateName may hold another object's generated name (a Job's Pods: `<job name>-`)
   const name = g !== undefined && g !== '' && o.metadata.name.startsWith(g) ? `${aliases ? aliasUids(g, aliases) : g}*` : aliases ? aliasUids(o.metadata.name, aliases) : o.metadata.name;
@@ -71,8 +74,8 @@ function normName(o: StoredObject, aliases?: ReadonlyMap<string, string>): strin
 }
 
 /** The id a normalized state gives an object (`Pod default/web-*` for a generated name). */
-export function stateIdOf(o: StoredObject, aliases?: ReadonlyMap<string, string>): string {
-  return `${o.kind} ${normName(o, aliases)}`;
+export function stateIdOf(o: StoredObject, aliases?: ReadonlyMap<string, string>, interchangeable?: Interchangeable): string {
+  return `${o.kind} ${normName(o, aliases, interchangeable)}`;
 }
 
 /** Keys of the PersistentVolumeClaims the stateful-set environment actor created in a run. */
@@ -109,24 +112,29 @@ function generatedNames(objects: readonly StoredObject[], uidAliases: ReadonlyMa
 }
 
 /**
- * name → `<interchangeable Kind>` for every object of
- * `kinds` a run created: objects of a kind declared interchangeable (a node pool's Nodes, a
- * pool's workers) compare by content, whichever name each got, and a value naming one (a Pod's
- * `spec.nodeName`) names "one of them". Merged into `aliases` (a new map; the same one when no kind
- * is declared).
+ * Kinds declared interchangeable (same-end-state's `interchangeable`: a pool's alike members) and
+ * the names of their objects a run created: such an object compares by content whatever its name
+ * (its id is `<interchangeable Kind>`, duplicates told apart by content as generated names are),
+ * and a value equal to one of those names compares as `<interchangeable Kind>`, unless an object
+ * of another kind has that name too (a pool `runners-2` beside its runner `runners-2`: which one
+ * it names is unknown, so it stays as it is in both runs).
  */
-export function withInterchangeable(aliases: ReadonlyMap<string, string>, writes: readonly CreateFacts[], kinds: readonly string[] | undefined): ReadonlyMap<string, string> {
-  if (kinds === undefined || kinds.length === 0) return aliases;
+export interface Interchangeable {
+  kinds: ReadonlySet<string>;
+  names: ReadonlyMap<string, string>;
+}
+
+/** The {@link Interchangeable} of a run: `kinds`, and the names of their objects its writes created (undefined when no kind is declared). */
+export function interchangeableOf(writes: readonly CreateFacts[], kinds: readonly string[] | undefined): Interchangeable | undefined {
+  if (kinds === undefined || kinds.length === 0) return undefined;
   const wanted = new Set(kinds);
-  const out = new Map(aliases);
+  const names = new Map<string, string>();
   for (const w of writes) {
     if (w.verb !== 'create' || w.error !== undefined || !wanted.has(w.kind)) continue;
-    const slash = w.key.indexOf('/');
-    const name = slash < 0 ? w.key : w.key.slice(slash + 1);
-    // ids keep the namespace (`Pod default/<interchangeable Pod>`)
-    if (name !== '') out.set(name, `<interchangeable ${w.kind}>`);
+    const name = w.key.slice(w.key.indexOf('/') + 1);
+    if (name !== '') names.set(name, `<interchangeable ${w.kind}>`);
   }
-  return out;
+  return { kinds: wanted, names };
 }
 
 /** The parts of a write record {@link uidAliases} reads. */
@@ -215,8 +223,11 @@ export function normalizeState(objects: readonly StoredObject[], downstream: unk
   // names, a status field naming it) compares by whose generated name it is (corpus job-runner, stop 35)
   const generated = generatedNames(objects, options.uidAliases);
   const aliases = generated.size > 0 ? new Map([...(options.uidAliases ?? []), ...generated]) : options.uidAliases;
+  const ic = options.interchangeable;
   const uidNames = new Map<string, string>(aliases ?? []);
-  for (const o of objects) uidNames.set(o.metadata.uid, `<uid of ${o.kind} ${normName(o, aliases)}>`);
+  for (const o of objects) uidNames.set(o.metadata.uid, `<uid of ${o.kind} ${normName(o, aliases, ic)}>`);
+  // a name that an object of another kind has too may name either: left as it is
+  const ambiguous = ic ? new Set(objects.filter((o) => !ic.kinds.has(o.kind)).map((o) => o.metadata.name)) : undefined;
   const masks = options.masks;
   const tally = options.tally;
   if (tally) tally.compared++;
@@ -244,6 +255,8 @@ export function normalizeState(objects: readonly StoredObject[], downstream: unk
     if (typeof v === 'string') {
       const u = uidNames.get(v);
       if (u !== undefined) return u;
+      const n = ic?.names.get(v);
+      if (n !== undefined && !ambiguous!.has(v)) return n;
       const e = ID_FIELD.test(field) ? externalNames.get(v) : (inCollection.get(`${field}s\u0000${v}`) ?? inCollection.get(`${field}\u0000${v}`) ?? inCollection.get(`${field}es\u0000${v}`));
       const named = e !== undefined ? nameOf(e) : undefined;
       if (named !== undefined) return named;
@@ -287,7 +300,7 @@ export function normalizeState(objects: readonly StoredObject[], downstream: unk
       status: byConditionType(o.status),
     });
     notePaths(tally, value);
-    entries.push([stateIdOf(o, aliases), applyMasks(value, masks, tally)]);
+    entries.push([stateIdOf(o, aliases, ic), applyMasks(value, masks, tally)]);
   }
   if (options.downstream) {
     for (const s of services) {

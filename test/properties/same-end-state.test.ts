@@ -174,33 +174,36 @@ describe('same-end-state: claims a StatefulSet retains from ordinals scaled away
 });
 
 describe('same-end-state: kinds declared interchangeable compare by content, not by name', () => {
-  const meta = (name: string, namespace?: string) => ({ name, ...(namespace ? { namespace } : {}), uid: `u-${name}`, resourceVersion: '1', generation: 1, creationTimestamp: 't', finalizers: [], ownerReferences: [], labels: { 'kubernetes.io/hostname': name }, annotations: {} });
-  const node = (name: string, cpu = '2') => ({ kind: 'Node', metadata: meta(name), spec: {}, status: { allocatable: { cpu } } });
-  const pod = (name: string, nodeName: string) => ({ kind: 'Pod', metadata: meta(name, 'default'), spec: { nodeName }, status: {} });
-  const created = (...names: string[]) => names.map((n) => ({ verb: 'create', kind: 'Node', key: n }));
-  it('a pool that kept pool-0 where the fault-free run kept pool-1 ends the same; a different count or content still differs', async () => {
-    const { compareStates, normalizeState, withInterchangeable } = await import('../../properties/_internals/normalize.js');
+  const meta = (name: string, labels: Record<string, string> = {}) => ({ name, namespace: 'default', uid: `u-${name}`, resourceVersion: '1', generation: 1, creationTimestamp: 't', finalizers: [], ownerReferences: [], labels, annotations: {} });
+  const runner = (name: string, image = 'runner:1', pool = 'runners') => ({ kind: 'Runner', metadata: meta(name, { 'ci.example.com/pool': pool }), spec: { image }, status: {} });
+  const build = (name: string, on: string) => ({ kind: 'BuildJob', metadata: meta(name), spec: { pool: 'runners' }, status: { phase: 'Succeeded', runner: on } });
+  const pool = (name: string) => ({ kind: 'RunnerPool', metadata: meta(name), spec: { replicas: 1 }, status: {} });
+  const created = (...names: string[]) => names.map((n) => ({ verb: 'create', kind: 'Runner', key: `default/${n}` }));
+  it('a pool that kept runners-1 where the fault-free run kept runners-0 ends the same; a different count or content still differs', async () => {
+    const { compareStates, normalizeState, interchangeableOf } = await import('../../properties/_internals/normalize.js');
     const norm = (objects: object[], kinds: string[] | undefined) =>
-      normalizeState(objects as never, undefined, { ignoreKinds: [], masks: [], timestamps: true, downstream: false, uidAliases: withInterchangeable(new Map(), created('pool-0', 'pool-1', 'pool-2'), kinds) });
-    // node-autoscaler (hunt, stop 37): the scheduler placed web on the Node it saw first; the other went empty and was removed
-    const run = [node('pool-0'), pod('web', 'pool-0')];
-    const twin = [node('pool-1'), pod('web', 'pool-1')];
-    expect(compareStates(norm(run, ['Node']), norm(twin, ['Node']))).toEqual([]);
+      normalizeState(objects as never, undefined, { ignoreKinds: [], masks: [], timestamps: true, downstream: false, interchangeable: interchangeableOf(created('runners-0', 'runners-1', 'runners-2'), kinds) });
+    // runner-pool: the build took the runner it found idle first; the scale-down kept the one it held
+    const run = [runner('runners-1'), build('build-0', 'runners-1')];
+    const twin = [runner('runners-0'), build('build-0', 'runners-0')];
+    expect(compareStates(norm(twin, ['Runner']), norm(run, ['Runner']))).toEqual([]);
     // undeclared, names matter (a StatefulSet's ordinals): the same worlds differ
-    expect(compareStates(norm(run, undefined), norm(twin, undefined)).map((d) => `${d.id} ${d.change}`)).toEqual(['Node pool-0 missing', 'Node pool-1 extra', 'Pod default/web differs']);
-    // one Node more, or a Node of another size, is a real difference whatever the names
-    expect(compareStates(norm(twin, ['Node']), norm([...run, node('pool-2')], ['Node'])).map((d) => `${d.id} ${d.change}`)).toEqual(['Node <interchangeable Node> #2 extra']);
-    expect(compareStates(norm([node('pool-0', '4'), pod('web', 'pool-0')], ['Node']), norm(twin, ['Node'])).map((d) => d.paths)).toEqual([['status.allocatable.cpu']]);
+    expect(compareStates(norm(twin, undefined), norm(run, undefined)).map((d) => `${d.id} ${d.change}`)).toEqual(['BuildJob default/build-0 differs', 'Runner default/runners-0 missing', 'Runner default/runners-1 extra']);
+    // one runner more, or one of another image, is a real difference whatever the names
+    expect(compareStates(norm(twin, ['Runner']), norm([...run, runner('runners-2')], ['Runner'])).map((d) => `${d.id} ${d.change}`)).toEqual(['Runner default/<interchangeable Runner> #2 extra']);
+    expect(compareStates(norm(twin, ['Runner']), norm([runner('runners-1', 'runner:2'), build('build-0', 'runners-1')], ['Runner'])).map((d) => d.paths)).toEqual([['spec.image']]);
   });
-  it('only the declared kinds, and only names the run created', async () => {
-    const { withInterchangeable } = await import('../../properties/_internals/normalize.js');
-    const base = new Map([['uid-1', '<uid of Node pool-0>']]);
-    expect(withInterchangeable(base, created('pool-0'), [])).toBe(base);
-    const a = withInterchangeable(base, [...created('pool-0'), { verb: 'create', kind: 'Pod', key: 'default/web' }, { verb: 'create', kind: 'Node', key: 'pool-9', error: 'AlreadyExists' }], ['Node', 'Pod']);
-    expect([...a]).toEqual([['uid-1', '<uid of Node pool-0>'], ['pool-0', '<interchangeable Node>'], ['web', '<interchangeable Pod>']]);
+  it('a name an object of another kind has too is left as it is (a pool "runners-2" beside the runner "runners-2")', async () => {
+    const { compareStates, normalizeState, interchangeableOf } = await import('../../properties/_internals/normalize.js');
+    const norm = (objects: object[], made: string[]) => normalizeState(objects as never, undefined, { ignoreKinds: [], masks: [], timestamps: true, downstream: false, interchangeable: interchangeableOf(created(...made), ['Runner']) });
+    // the fault-free run also made runners-2 of the pool "runners" (and deleted it): the label naming the pool "runners-2" is still the pool's
+    const run = [pool('runners-2'), runner('runners-2-0', 'runner:1', 'runners-2')];
+    expect(compareStates(norm(run, ['runners-2-0']), norm(run, ['runners-2-0', 'runners-2']))).toEqual([]);
+    expect(interchangeableOf(created('runners-0'), [])).toBeUndefined();
+    expect([...interchangeableOf([...created('runners-0'), { verb: 'create', kind: 'Runner', key: 'default/runners-9', error: 'AlreadyExists' }], ['Runner'])!.names]).toEqual([['runners-0', '<interchangeable Runner>']]);
   });
   it('rejects a declaration that is not a list of kind names', () => {
-    expect(() => sameEndState({ interchangeable: 'Node' as never })).toThrow(/interchangeable must be an array of kind names/);
+    expect(() => sameEndState({ interchangeable: 'Runner' as never })).toThrow(/interchangeable must be an array of kind names/);
   });
 });
 
