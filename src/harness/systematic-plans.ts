@@ -2,7 +2,7 @@ import type { RunRecord } from './property.js';
 import { conflictAtWrite, errorAtWrite, requestFailure } from './systematic-strategies/calls.js';
 import { crashAfterWrite, crashAroundRequest, crashBeforeWrite } from './systematic-strategies/crash.js';
 import { coalescedState, delayedEvent, duplicatedEvent, unnotifiedState, unobservedState } from './systematic-strategies/events.js';
-import { permutedList, staleListAfterRestart, staleReadBeforeWrite } from './systematic-strategies/reads.js';
+import { permutedList, restartFromStaleReplica, staleListAfterRestart, staleReadBeforeWrite } from './systematic-strategies/reads.js';
 import { recreateBetweenReconciles } from './systematic-strategies/recreation.js';
 import type { Derivation, DerivedPlan, Strategy } from './systematic-strategies/strategy.js';
 import { indexTrace, type TraceIndex } from './systematic-strategies/trace-index.js';
@@ -24,7 +24,8 @@ export type { Derivation, DerivedPlan } from './systematic-strategies/strategy.j
  * - `request-failure`: each downstream failure mode (500, 429, reset, hang, applied but lost) at each mutating request;
  * - `conflict-at-write`: a genuine 409 at each conditional write; `error-at-write`: a 500, or a timeout after applying, at each write;
  * - `recreation`: the primary object deleted and recreated after each reconcile that changed it, and while the controller is down;
- * - `stale-list-after-restart`: a restarted controller's informer lists from a lagging API server replica (after a crash: depth 2).
+ * - `stale-list-after-restart`: a restarted controller's informer lists from a lagging API server replica (after a crash: depth 2);
+ * - `restart-from-stale-replica`: both in one plan (Sieve's time travel): a crash after a reconcile that followed a creation, and the restart's list from a replica from before it.
  * @public
  */
 export type SystematicStrategy =
@@ -42,7 +43,8 @@ export type SystematicStrategy =
   | 'conflict-at-write'
   | 'error-at-write'
   | 'recreation'
-  | 'stale-list-after-restart';
+  | 'stale-list-after-restart'
+  | 'restart-from-stale-replica';
 
 const STRATEGIES: Readonly<Record<SystematicStrategy, Strategy>> = {
   'crash-after-write': crashAfterWrite,
@@ -60,6 +62,7 @@ const STRATEGIES: Readonly<Record<SystematicStrategy, Strategy>> = {
   'error-at-write': errorAtWrite,
   recreation: recreateBetweenReconciles,
   'stale-list-after-restart': staleListAfterRestart,
+  'restart-from-stale-replica': restartFromStaleReplica,
 };
 
 /** Every strategy, in the order they run. @public */
@@ -67,6 +70,14 @@ export const ALL_STRATEGIES: readonly SystematicStrategy[] = Object.keys(STRATEG
 
 /** The fault kind each strategy's plans use. @public */
 export const STRATEGY_FAULT: Readonly<Record<SystematicStrategy, string>> = Object.fromEntries(ALL_STRATEGIES.map((s) => [s, STRATEGIES[s].kind])) as Record<SystematicStrategy, string>;
+
+/** Every fault kind each strategy's plans use (its own, and what it needs besides). @internal */
+export const STRATEGY_KINDS: Readonly<Record<SystematicStrategy, readonly string[]>> = Object.fromEntries(ALL_STRATEGIES.map((s) => [s, [STRATEGIES[s].kind, ...(STRATEGIES[s].needs ?? [])]])) as unknown as Record<SystematicStrategy, readonly string[]>;
+
+/** Whether every fault kind a strategy's plans use is among `kinds`. @internal */
+export function strategyEnabled(s: SystematicStrategy, kinds: ReadonlySet<string>): boolean {
+  return STRATEGY_KINDS[s].every((k) => kinds.has(k));
+}
 
 /** The plans of one strategy for a run (or its index), with what was pruned. @internal */
 export function derive(strategy: SystematicStrategy, run: RunRecord | TraceIndex): Derivation {

@@ -19,12 +19,12 @@ const base = { ...leakedBucket.options, faults, determinism: false as const };
 
 describe("check({ search: 'guided' })", () => {
   it('finds a two-fault bug plain swarm misses in as many runs, shrunk to at most 3 fault events, and replays it', { timeout: 60_000 }, async () => {
-    // seed 4: since mutants add the plans derived right after each of the parent's faults (stop 35),
-    // guided finds it within 100 runs at seeds 3, 4, 6, 9 and 12 of 1-12 (from a mutant at 4, 9
-    // and 12; at 3 and 6 in the warm-up), plain only at 9
-    const plain = await check(leakedBucket.buggy, { ...base, properties: [leakedBucket.property()], runs: 100, seed: 4, shrink: false });
+    // seed 1: since mutants may add Sieve's time travel too (stop 38), guided finds it within 100
+    // runs at seeds 1, 3, 6, 9, 10, 14 and 15 of 1-16 (from a mutant at 1, 9, 10, 14, 15; at 3 and 6
+    // in the warm-up), plain only at 9
+    const plain = await check(leakedBucket.buggy, { ...base, properties: [leakedBucket.property()], runs: 100, seed: 1, shrink: false });
     expect(plain.ok).toBe(true);
-    const guided = await check(leakedBucket.buggy, { ...base, properties: [leakedBucket.property()], runs: 100, seed: 4, search: 'guided' });
+    const guided = await check(leakedBucket.buggy, { ...base, properties: [leakedBucket.property()], runs: 100, seed: 1, search: 'guided' });
     expect(guided.ok).toBe(false);
     if (guided.ok) return;
     expect(guided.property).toBe('deletion-completes');
@@ -41,8 +41,8 @@ describe("check({ search: 'guided' })", () => {
 
   it('replays by seed and path the very scenario it shrank to', { timeout: 120_000 }, async () => {
     // the path is walked before anything runs, so the pool must be the one the failing run was drawn
-    // from: seeds 4 and 9 replayed other scenarios while a failing run joined the pool before shrinking
-    for (const seed of [4, 9]) {
+    // from: seeds 4 and 9 (stop 35) replayed other scenarios while a failing run joined the pool before shrinking
+    for (const seed of [1, 14]) {
       const guided = await check(leakedBucket.buggy, { ...base, properties: [leakedBucket.property()], runs: 100, seed, search: 'guided' });
       expect(guided.ok).toBe(false);
       if (guided.ok) return;

@@ -104,11 +104,13 @@ const targets: Record<SystematicStrategy, Target> = {
   recreation: faultTarget('fault target recreation', databaseBuggy, databaseCorrect, database.databaseScenario, database.judgeDatabase),
   // a lagging list exists only after a restart: paired after a crash
   'stale-list-after-restart': multiFaultTarget(orphanSweep, 'crash-after-write'),
+  // the crash and the lagging list in one plan: found at depth 1
+  'restart-from-stale-replica': multiFaultTarget(orphanSweep),
 };
 
-function multiFaultTarget(e: MultiFaultExhibit, after: SystematicStrategy): Target {
+function multiFaultTarget(e: MultiFaultExhibit, after?: SystematicStrategy): Target {
   const { actions: _actions, maxObjects: _maxObjects, ...options } = e.options;
-  return { name: `multi-fault ${e.name}`, buggy: e.buggy, correct: e.correct, property: e.property, options: () => options, after };
+  return { name: `multi-fault ${e.name}`, buggy: e.buggy, correct: e.correct, property: e.property, options: () => options, ...(after ? { after } : {}) };
 }
 
 function run(t: Target, version: 'buggy' | 'correct', strategy: SystematicStrategy, stopOnFailure: boolean) {

@@ -105,6 +105,8 @@ describe('checkSystematic', () => {
     const skipped = r.systematic.strategies.filter((s) => s.skipped);
     expect(skipped.map((s) => s.strategy)).toEqual(ALL_STRATEGIES.filter((s) => s !== 'unnotified-state'));
     expect(skipped[0]!.skipped).toMatch(/fault kind "crash-restart" is not among options\.faults/);
+    // a strategy whose plans use two kinds names both
+    expect(skipped.find((s) => s.strategy === 'restart-from-stale-replica')!.skipped).toBe('its fault kinds "stale-snapshot" and "crash-restart" are not all among options.faults');
     expect(r.systematic.strategies.find((s) => s.strategy === 'unnotified-state')!.plans).toBeGreaterThan(0);
   });
 

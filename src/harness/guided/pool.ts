@@ -3,7 +3,7 @@ import type { FaultGenContext, FaultModule } from '../fault.js';
 import type { RunRecord } from '../property.js';
 import type { Scenario } from '../scenario.js';
 import type { FaultEvent } from '../fault-plan.js';
-import { ALL_STRATEGIES, derive, STRATEGY_FAULT, type SystematicStrategy } from '../systematic-plans.js';
+import { ALL_STRATEGIES, derive, strategyEnabled, type SystematicStrategy } from '../systematic-plans.js';
 import { indexTrace } from '../systematic-strategies/trace-index.js';
 import type { CoverageMap } from './behaviour-coverage.js';
 import { applyMutations, mutationsArbitrary, placeAfter } from './mutants.js';
@@ -161,5 +161,5 @@ function derivedPlans(run: RunRecord, strategies: readonly SystematicStrategy[])
 /** The systematic strategies whose fault kind the check uses (guided mutants add what they derive). @internal */
 export function strategiesFor(faults: readonly FaultModule[]): SystematicStrategy[] {
   const kinds = new Set(faults.map((f) => f.kind));
-  return ALL_STRATEGIES.filter((s) => kinds.has(STRATEGY_FAULT[s]));
+  return ALL_STRATEGIES.filter((s) => strategyEnabled(s, kinds));
 }

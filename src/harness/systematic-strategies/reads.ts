@@ -1,7 +1,7 @@
 import { permuteList } from '../../runtime/list-permutation.js';
 import type { TraceEntry } from '../../sim/trace.js';
 import { DerivationBuilder, type Derivation, type Strategy } from './strategy.js';
-import { controllerActor, type ReadAt, type TraceIndex } from './trace-index.js';
+import { controllerActor, type ReadAt, type ReconcileSpan, type TraceIndex } from './trace-index.js';
 
 /** Whether a step of the read's reconcile comes after the read. */
 function writesAfter(r: ReadAt): boolean {
@@ -142,6 +142,104 @@ export const staleListAfterRestart: Strategy = {
         target: `the list of ${kind} by ${String(e['controller'])} after its restart at t=${e.t} ms, from a replica lagging ${at - newest + 1} versions behind (before the newest ${kind}), catching up 3 s later`,
         events: [{ kind: 'stale-snapshot', nth, target: String(e['controller']), params: { versionsBack: at - newest + 1, list: true, catchUpMs: 3000 } }],
         at: i,
+      });
+    }
+    return b.result();
+  },
+};
+
+/** The most versions a lagging replica's list is behind, as stale-snapshot's generator draws it. */
+const MAX_VERSIONS_BACK = 8;
+
+/**
+ * Sieve's time travel, whole: the controller crashes right after a reconcile that followed an
+ * object's creation (each of its reconciles of that object that changed something, else the first
+ * to end), and its restarted informer lists that object's kind from an API server
+ * replica lagging behind it (the newest object of the kind before the crash missing, the watch
+ * catching up 3 s later). One plan carries both faults, so a run without a restart yields it
+ * (`stale-list-after-restart` needs the restart in the run already: depth 2). Pruned: creations
+ * of kinds the controller does not list, with no reconcile of it ending after them within the
+ * fault window, behind a newer creation of the kind before the same crash point, or more versions
+ * before the crash than the fault's generator lets a replica lag (8).
+ */
+export const restartFromStaleReplica: Strategy = {
+  name: 'restart-from-stale-replica',
+  kind: 'stale-snapshot',
+  needs: ['crash-restart'],
+  derive(ix: TraceIndex): Derivation {
+    const b = new DerivationBuilder('restart-from-stale-replica');
+    const windowEnd = ix.run.timing.faultWindowEnd;
+    // per controller, the kinds its first start lists, in order: what a restart lists again
+    const kindsOf = new Map<string, string[]>();
+    // per trace index, the lists the stale-snapshot fault counts before it (relists, and lists after a restart) and the store's resourceVersion
+    const counted: number[] = [];
+    const rvAt: number[] = [];
+    const crashed = new Set<string>();
+    let n = 0;
+    let rv = 0;
+    for (let i = 0; i < ix.trace.length; i++) {
+      counted[i] = n;
+      rvAt[i] = rv;
+      const e = ix.trace[i]!;
+      if (e.type === 'store:write' && typeof e['rv'] === 'number') rv = Math.max(rv, e['rv']);
+      else if (e.type === 'controller:crash') crashed.add(String(e['controller']));
+      else if (e.type === 'informer:relist') n++;
+      else if (e.type === 'informer:list') {
+        const c = String(e['controller']);
+        if (crashed.has(c)) n++;
+        else if (e['replica'] === 0) {
+          const ks = kindsOf.get(c) ?? [];
+          if (!ks.includes(String(e['kind']))) ks.push(String(e['kind']));
+          kindsOf.set(c, ks);
+        }
+      }
+    }
+    // per crash point (controller, kind, the reconcile it follows): the newest creation before it
+    const points = new Map<string, { controller: string; kind: string; position: number; span: ReconcileSpan; created: number; key: string }>();
+    for (const [id, versions] of ix.versions) {
+      const created = versions.find((v) => v.entry['verb'] === 'create');
+      if (!created || created.index >= ix.end) continue;
+      const kind = id.slice(0, id.indexOf(' '));
+      const createdRv = Number(created.entry['rv']);
+      let listed = false;
+      for (const [controller, kinds] of kindsOf) {
+        const position = kinds.indexOf(kind);
+        if (position < 0) continue;
+        listed = true;
+        // after each of its reconciles of the object itself that changed something (a finalizer
+        // added, then what it makes for the object: each a state to restart into), else after the first one that ends
+        const after = (r: ReconcileSpan) => r.controller === controller && r.endEntry !== undefined && r.endIndex > created.index && r.endEntry.t + 1 < windowEnd;
+        const objectKey = id.slice(id.indexOf(' ') + 1);
+        const own = ix.reconciles.filter((r) => after(r) && r.key === objectKey && r.steps.length > 0);
+        const first = ix.reconciles.find(after);
+        const spans = own.length > 0 ? own : first ? [first] : [];
+        if (spans.length === 0) b.prune('no reconcile of the controller ends after the creation within the fault window');
+        for (const span of spans) {
+          const point = `${controller} ${kind} ${span.endIndex}`;
+          const had = points.get(point);
+          if (had) b.prune('a newer object of the kind was created before the same crash point');
+          if (!had || had.created < createdRv) points.set(point, { controller, kind, position, span, created: createdRv, key: objectKey });
+        }
+      }
+      if (!listed) b.prune('no controller lists the kind');
+    }
+    for (const p of [...points.values()].sort((x, y) => x.span.endIndex - y.span.endIndex || (x.kind < y.kind ? -1 : 1))) {
+      const t = p.span.endEntry!.t + 1;
+      const behind = rvAt[p.span.endIndex]! - p.created + 1;
+      // no further behind than the fault's own generator draws (a replica a few versions behind)
+      if (behind > MAX_VERSIONS_BACK) {
+        b.prune(`the object was created more than ${MAX_VERSIONS_BACK} versions before the crash`);
+        continue;
+      }
+      // a margin of a few versions (writes between the crash and the restarted list move the API server on), within that bound
+      const versionsBack = Math.min(MAX_VERSIONS_BACK, behind + 2);
+      b.add({
+        target: `${p.controller} crashing at t=${t} ms, after its reconcile of ${p.span.key}, its restart listing ${p.kind} from a replica from before ${p.key} was created, catching up 3 s later`,
+        events: [
+          { kind: 'crash-restart', at: t, target: p.controller },
+          { kind: 'stale-snapshot', nth: counted[p.span.endIndex]! + p.position, target: p.controller, params: { versionsBack, list: true, catchUpMs: 3000 } },
+        ],
+        at: p.span.endIndex,
       });
     }
     return b.result();

@@ -6,7 +6,7 @@ import type { Property, RunRecord } from '../property.js';
 import type { Scenario } from '../scenario.js';
 import type { ScenarioOutcome, ScenarioRunner } from '../scenario-runner.js';
 import { runStats, StatsCollector } from '../stats.js';
-import { derive, STRATEGY_FAULT, type SystematicStrategy } from '../systematic-plans.js';
+import { derive, STRATEGY_FAULT, STRATEGY_KINDS, strategyEnabled, type SystematicStrategy } from '../systematic-plans.js';
 import type { SystematicPlanCounts, SystematicReport, SystematicStrategyReport } from '../systematic.js';
 import type { DerivedPlan } from './strategy.js';
 import { indexTrace } from './trace-index.js';
@@ -140,7 +140,7 @@ export class SystematicSearch {
       failures: 0,
       pruned: {},
       pairs: counts(),
-      ...(kinds.has(STRATEGY_FAULT[s]) ? {} : { skipped: `its fault kind "${STRATEGY_FAULT[s]}" is not among options.faults` }),
+      ...(strategyEnabled(s, kinds) ? {} : { skipped: STRATEGY_KINDS[s].length > 1 ? `its fault kinds ${STRATEGY_KINDS[s].map((k) => `"${k}"`).join(' and ')} are not all among options.faults` : `its fault kind "${STRATEGY_FAULT[s]}" is not among options.faults` }),
     }));
     this.active = this.reports.filter((r) => !r.skipped).map((r) => r.strategy);
     this.coverage = new CoverageTracker([...new Set(this.active.map((s) => STRATEGY_FAULT[s]))]);

@@ -2,7 +2,7 @@ import type { ResolvedCheckOptions } from '../check-options.js';
 import type { Property, RunRecord } from '../property.js';
 import type { Scenario } from '../scenario.js';
 import type { ScenarioRunner } from '../scenario-runner.js';
-import { ALL_STRATEGIES, STRATEGY_FAULT } from '../systematic-plans.js';
+import { ALL_STRATEGIES, strategyEnabled } from '../systematic-plans.js';
 import { SystematicSearch } from './search.js';
 
 /** Fault events and background rates of a scenario. */
@@ -28,7 +28,7 @@ export async function smallerPlan(
   const keep = options.keep ?? 3;
   if (faultUnits(scenario) <= keep) return undefined;
   const kinds = new Set(o.faults.map((f) => f.kind));
-  const strategies = ALL_STRATEGIES.filter((s) => kinds.has(STRATEGY_FAULT[s]));
+  const strategies = ALL_STRATEGIES.filter((s) => strategyEnabled(s, kinds));
   const quiet: ResolvedCheckOptions = { ...o, onProgress: undefined };
   const search = new SystematicSearch(runner, quiet, strategies, { limit: 40, depth: 2, maxRuns: options.maxRuns ?? 600, stopOnFailure: true, properties: [property] });
   await search.base({ ...scenario, faults: { events: [], background: [] } });

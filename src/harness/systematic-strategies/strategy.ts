@@ -12,6 +12,8 @@ export interface Strategy {
   name: string;
   /** The fault kind its plans use. */
   kind: string;
+  /** Other fault kinds its plans use too (a crash before a stale list): the strategy runs only when all are enabled. @defaultValue [] */
+  needs?: readonly string[];
   derive(ix: TraceIndex): Derivation;
 }
 
