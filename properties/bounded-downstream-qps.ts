@@ -183,9 +183,9 @@ function retriesOf(tl: Timeline): Map<ReconcileSpan, Retry> {
     const k = `${span.actor}\u0000${span.key}`;
     const prev = last.get(k);
     last.set(k, span);
-    if (prev && (prev.result === 'done' || prev.result === 'requeueAfter' || prev.result === 'crashed')) forgets.set(k, (forgets.get(k) ?? 0) + 1);
+    if (prev && (prev.result === 'done' || prev.result === 'requeueAfter' || prev.result === 'crashed' || prev.result === 'stopped')) forgets.set(k, (forgets.get(k) ?? 0) + 1);
     const episode = forgets.get(k) ?? 0;
-    if (!prev || prev.end === undefined || prev.result === 'crashed') continue;
+    if (!prev || prev.end === undefined || prev.result === 'crashed' || prev.result === 'stopped') continue;
     // started by an event (its own write's too): client-go adds the key at once, past any backoff
     if ((events.get(k) ?? []).some((i) => i > prev.startIndex && i < span.startIndex)) continue;
     if (prev.result === 'requeueAfter' && prev.requeueAfter !== undefined) out.set(span, { waitMs: prev.requeueAfter, by: 'requeueAfter', episode });

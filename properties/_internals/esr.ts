@@ -286,7 +286,7 @@ export function noiseOf(run: RunRecord, ignoreKinds: readonly string[], schedule
   const tl = timelineOf(run);
   const ignore = new Set(ignoreKinds);
   // a copy: scheduledWork's set is shared by every property that asks (and stamps are noise only here)
-  const scheduled = scheduledFrom === undefined ? undefined : new Set(scheduledWork(tl, scheduledFrom));
+  const scheduled = scheduledFrom === undefined ? undefined : new Set(scheduledWork(tl, scheduledFrom, { catchingUp: true }));
   if (scheduled) for (const s of stamps(run, tl, scheduled)) scheduled.delete(s);
   const out: Noise[] = [];
   for (const w of tl.writes) {
@@ -345,7 +345,7 @@ export class PendingRetries {
   constructor(run: RunRecord) {
     const tl = timelineOf(run);
     for (const r of tl.reconciles) {
-      if (r.end === undefined || r.result === 'crashed') continue;
+      if (r.end === undefined || r.result === 'crashed' || r.result === 'stopped') continue;
       const pending = r.result === 'error' || r.result === 'requeue' ? { t: r.end, what: r.result === 'error' ? ('error' as const) : ('requeue' as const), actor: r.actor, object: r.key, detail: r.error ?? '' } : undefined;
       this.ends.push({ t: r.end, actor: r.actor, key: r.key, pending, crash: false });
     }

@@ -16,6 +16,7 @@ export function fmtReconcile(r: ReconcileSpan): string {
   else if (r.result === 'requeueAfter') outcome = `asked to requeue after ${fmtDuration(r.requeueAfter ?? 0)}`;
   else if (r.result === 'requeue') outcome = 'asked to requeue';
   else if (r.result === 'crashed') outcome = 'cut short by a crash';
+  else if (r.result === 'stopped') outcome = 'cut short when its replica was stopped';
   else outcome = 'done';
   const took = r.end !== undefined && r.end > r.start ? `, took ${fmtDuration(r.end - r.start)}` : '';
   return `reconcile of ${r.key} by ${r.controller}/${r.replica} at ${fmtTime(r.start)} (${outcome}${took})`;

@@ -36,20 +36,25 @@ export type ScheduledSpan = ReconcileSpan | ProgramSpan | ReactionSpan;
 
 /**
  * The reconciles and program schedule firings (from `from` on) that are scheduled work or its
- * consequences (found once per timeline and start).
+ * consequences (found once per timeline and start). `catchingUp` (convergence, from the settle
+ * phase's start): a key's changes before its first timer firing are the world catching up, not a
+ * missing fixed point, and its schedule counts from that firing (a ServiceAccount first seen at the
+ * settle start's relist, rotating every 2 s: hunt of service-account-tokens, stop 38).
  */
-export function scheduledWork(tl: Timeline, from: number): ReadonlySet<ScheduledSpan> {
+export function scheduledWork(tl: Timeline, from: number, options: { catchingUp?: boolean } = {}): ReadonlySet<ScheduledSpan> {
   let byFrom = cache.get(tl);
   if (!byFrom) cache.set(tl, (byFrom = new Map()));
-  let found = byFrom.get(from);
+  // the cache key: the start, negated when catching up (starts are ≥ 0)
+  const key = options.catchingUp ? -from - 1 : from;
+  let found = byFrom.get(key);
   if (!found) {
-    const all: Set<ScheduledSpan> = findScheduledWork(tl, from);
+    const all: Set<ScheduledSpan> = findScheduledWork(tl, from, options.catchingUp === true);
     if (tl.programSpans.length > 0 || tl.reactionSpans.length > 0) {
       const firings = findScheduledFirings(tl, from);
       for (const s of firings) all.add(s);
       for (const s of findConsequentReactions(tl, from, firings)) all.add(s);
     }
-    byFrom.set(from, (found = all));
+    byFrom.set(key, (found = all));
   }
   return found;
 }
@@ -135,7 +140,7 @@ function findScheduledFirings(tl: Timeline, from: number): Set<ProgramSpan> {
   return out;
 }
 
-function findScheduledWork(tl: Timeline, from: number): Set<ReconcileSpan> {
+function findScheduledWork(tl: Timeline, from: number, catchingUp: boolean): Set<ReconcileSpan> {
   // what each reconcile changed (objects; a mutating downstream call counts as a change too)
   const changing = new Map<ReconcileSpan, Set<string>>();
   const change = (span: ReconcileSpan, what: string) => {
@@ -193,7 +198,10 @@ function findScheduledWork(tl: Timeline, from: number): Set<ReconcileSpan> {
     // the environment moving on its own (a Job finishing) changes the world as a schedule does
     if (!begun.has(k) && started.some((w) => w.actor.startsWith('environment:'))) begun.add(k);
     if (!begun.has(k)) {
-      if (changing.has(span)) unsettled.add(k);
+      // from the settle phase's start (convergence), a key still catching up (its object first
+      // seen at the relist, a retry after API errors) changes without a schedule: noise, and its
+      // schedule begins at its first timer firing; from the tail's start, no fixed point to keep
+      if (changing.has(span) && !catchingUp) unsettled.add(k);
       continue;
     }
     // started by the event of a consequence's write to an object it changes again: a loop feeding itself, no consequence;

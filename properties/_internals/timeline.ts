@@ -23,7 +23,7 @@ export interface ReconcileSpan {
   startIndex: number;
   end: number | undefined;
   endIndex: number | undefined;
-  /** `done`, `requeue`, `requeueAfter`, `error`, `crashed`, or undefined while running at the end. */
+  /** `done`, `requeue`, `requeueAfter`, `error`, `crashed`, `stopped` (its replica stopped), or undefined while running at the end. */
   result: string | undefined;
   error: string | undefined;
   requeueAfter: number | undefined;
@@ -207,13 +207,16 @@ export function build(trace: readonly TraceEntry[]): Timeline {
         if (typeof e['retryInMs'] === 'number') span.retryInMs = e['retryInMs'];
         break;
       }
-      case 'controller:crash': {
-        tl.crashes.push(e);
+      case 'controller:crash':
+      case 'controller:stop': {
+        // a replica stopped (the second-replica fault's extra pod, gone at the end of the fault
+        // window) is killed mid-reconcile as a crash kills it: what it was doing is over
+        if (e.type === 'controller:crash') tl.crashes.push(e);
         const actor = `controller:${str(e['controller'])}/${num(e['replica']) ?? 0}`;
         for (const span of open.get(actor) ?? []) {
           span.end = e.t;
           span.endIndex = index;
-          span.result = 'crashed';
+          span.result = e.type === 'controller:crash' ? 'crashed' : 'stopped';
         }
         open.delete(actor);
         break;

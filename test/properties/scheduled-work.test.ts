@@ -165,6 +165,19 @@ describe('convergence on short-period schedules', () => {
     expectQuiet(verdict);
   });
 
+  it('a 2 s schedule whose object first appears at the settle start converges: its first reconcile is the world catching up, its slots scheduled work', async () => {
+    // service-account-tokens (hunt, stop 38): a key whose first change after the settle start was
+    // no timer firing (its object created then, or first seen at the relist) counted every later
+    // slot as noise, and a period under 3 s never left 3 quiet checks; created a moment earlier, the same slots passed
+    for (const at of [5000, 4000]) {
+      const s = scheduleScenario(backupScheduleController, 2000);
+      const { verdict, run } = await judgeScenario(convergence(), { ...s, workload: s.workload.map((a) => ({ ...a, at })) }, { controllers: [backupScheduleController], options });
+      expect(run.timing.settleStart).toBe(5000);
+      expect(run.writes.filter((w) => w.t >= 5000 && w.t < run.timing.tailStart && w.kind === 'Job' && w.verb === 'create').length).toBeGreaterThanOrEqual(8);
+      expectQuiet(verdict);
+    }
+  });
+
   it('still fails the same schedules when each write feeds the next (an echoing cron)', async () => {
     const v = expectFailure((await judgeScenario(convergence(), twoSchedules(echoingCron), { controllers: [echoingCron], options: cronOptions })).verdict);
     expect(v.summary).toContain('the world never stayed quiet');
