@@ -42,9 +42,11 @@ import { endpointSlices } from './endpoint-slices.js';
 import { exclusiveBackfill } from './exclusive-backfill.js';
 import { featureFlags } from './feature-flags.js';
 import { fleetTeardown } from './fleet-teardown.js';
+import { fencedWriter } from './fenced-writer.js';
 import { folderLabels } from './folder-labels.js';
 import { gatewayRoutes } from './gateway-routes.js';
 import { gracefulScaledown } from './graceful-scaledown.js';
+import { hierarchicalNamespaces } from './hierarchical-namespaces.js';
 import { inUseProtection } from './in-use-protection.js';
 import { jobRunner } from './job-runner.js';
 import { licenseSeat } from './license-seat.js';
@@ -56,6 +58,8 @@ import { migrationRunner } from './migration-runner.js';
 import { namespaceProvisioner } from './namespace-provisioner.js';
 import { nodeAutoscaler } from './node-autoscaler.js';
 import { nodeDrainer } from './node-drainer.js';
+import { nodeHeartbeat } from './node-heartbeat.js';
+import { orderSaga } from './order-saga.js';
 import { ordinalMembers } from './ordinal-members.js';
 import { pausedWave } from './paused-wave.js';
 import { payoutTransfer } from './payout-transfer.js';
@@ -78,12 +82,14 @@ import { scaleStabilizer } from './scale-stabilizer.js';
 import { runnerPool } from './runner-pool.js';
 import { schemaMigrations } from './schema-migrations.js';
 import { secretCopier } from './secret-copier.js';
+import { serviceAccountTokens } from './service-account-tokens.js';
 import { serviceLb } from './service-lb.js';
 import { shardedWorkers } from './sharded-workers.js';
 import { sharedConfig } from './shared-config.js';
 import { sharedStatus } from './shared-status.js';
 import { slotAllocator } from './slot-allocator.js';
 import { specDefaults } from './spec-defaults.js';
+import { statefulsetPartition } from './statefulset-partition.js';
 import { storageUser } from './storage-user.js';
 import { targetRegistration } from './target-registration.js';
 import { teamLabeler } from './team-labeler.js';
@@ -125,9 +131,11 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   exclusiveBackfill,
   featureFlags,
   fleetTeardown,
+  fencedWriter,
   folderLabels,
   gatewayRoutes,
   gracefulScaledown,
+  hierarchicalNamespaces,
   inUseProtection,
   jobRunner,
   licenseSeat,
@@ -139,6 +147,8 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   namespaceProvisioner,
   nodeAutoscaler,
   nodeDrainer,
+  nodeHeartbeat,
+  orderSaga,
   ordinalMembers,
   pausedWave,
   payoutTransfer,
@@ -161,12 +171,14 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   runnerPool,
   schemaMigrations,
   secretCopier,
+  serviceAccountTokens,
   serviceLb,
   shardedWorkers,
   sharedConfig,
   sharedStatus,
   slotAllocator,
   specDefaults,
+  statefulsetPartition,
   storageUser,
   targetRegistration,
   teamLabeler,
