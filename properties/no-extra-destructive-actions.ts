@@ -8,6 +8,7 @@ import { aliasUids, uidAliases } from './_internals/normalize.js';
 import { groupBy } from './_internals/windows.js';
 import { fmtLearned } from './_internals/masks.js';
 import { replacements, transientContents, type Replacement } from './_internals/replacements.js';
+import { DEFAULT_HISTORY, historyOf, historyProblem, type HistorySelector } from './_internals/history.js';
 
 /** Options of {@link noExtraDestructiveActions}. @public */
 export interface NoExtraDestructiveActionsOptions {
@@ -21,6 +22,15 @@ export interface NoExtraDestructiveActionsOptions {
   masks: string[];
   /** Count only objects on whose creates and deletes benign variations of the fault-free twin agree. @defaultValue true */
   learn: boolean;
+  /**
+   * Objects that record history (revisions kept for rollback), not counted: which of them exist
+   * depends on which declarations the controller happened to observe, so one made for a spec the
+   * user reverted, and pruned, destroyed nothing (same-end-state leaves them out the same way and
+   * holds them to their `limit`). A selector with `labels` or `type` matches the objects still
+   * there at the end; one naming only a kind, every object of it.
+   * @defaultValue [{ kind: 'ControllerRevision' }, { kind: 'Secret', type: 'helm.sh/release.v1', labels: ['name'] }]
+   */
+  history: HistorySelector[];
 }
 
 /** Generated-name suffixes (the store's 5 characters) are ignored, so generated objects compare by prefix. */
@@ -149,12 +159,21 @@ interface Tally {
   unacknowledged: number;
 }
 
-function tally(run: RunRecord, ignore: Set<string>): Map<string, Tally> {
+/** Whether a write is of an object that records history (see {@link NoExtraDestructiveActionsOptions.history}). */
+function historyWrite(run: RunRecord, history: readonly HistorySelector[]): (w: TimelineWrite) => boolean {
+  if (history.length === 0) return () => false;
+  const byKind = new Set(history.filter((h) => h.labels === undefined && h.type === undefined).map((h) => h.kind));
+  const kept = new Set(run.finalObjects.filter((o) => historyOf(o, history) !== undefined).map((o) => `${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`));
+  return (w) => byKind.has(w.kind) || kept.has(`${w.kind} ${w.key}`);
+}
+
+function tally(run: RunRecord, ignore: Set<string>, history: readonly HistorySelector[]): Map<string, Tally> {
   const all = timelineOf(run).writes;
+  const isHistory = historyWrite(run, history);
   const ghost = stillborn(run, all);
   const unacked = unacknowledged(run);
   const held = heldBack(run, all);
-  const ws = all.filter((w) => w.actor.startsWith('controller:') && w.error === undefined && !ignore.has(w.kind) && !ghost.has(w) && (w.verb === 'create' || (w.verb === 'delete' && !w.noop)));
+  const ws = all.filter((w) => w.actor.startsWith('controller:') && w.error === undefined && !ignore.has(w.kind) && !ghost.has(w) && !isHistory(w) && (w.verb === 'create' || (w.verb === 'delete' && !w.noop)));
   const out = new Map<string, Tally>();
   // a name holding a uid compares by whose uid it is: uids follow creation order, which faults change
   const aliases = uidAliases(run.writes);
@@ -194,15 +213,15 @@ function tally(run: RunRecord, ignore: Set<string>): Map<string, Tally> {
 export const noExtraDestructiveActions = defineProperty<NoExtraDestructiveActionsOptions>({
   name: 'no-extra-destructive-actions',
   description: 'per object, controller creates and deletes under faults do not exceed those of the fault-free twin',
-  defaults: { skipUnderFaults: [...WORLD_CHANGING_FAULTS], slack: 0, ignoreKinds: [...RECORD_KINDS], masks: [], learn: true },
+  defaults: { skipUnderFaults: [...WORLD_CHANGING_FAULTS], slack: 0, ignoreKinds: [...RECORD_KINDS], masks: [], learn: true, history: [...DEFAULT_HISTORY] },
   needsTwin: true,
-  validate: (o) => (!(o.slack >= 0) ? `slack must be ≥ 0, got ${String(o.slack)}` : !Array.isArray(o.masks) || o.masks.some((m) => typeof m !== 'string' || m === '') ? 'masks must be an array of object patterns such as "Job default/web-*"' : undefined),
+  validate: (o) => (!(o.slack >= 0) ? `slack must be ≥ 0, got ${String(o.slack)}` : !Array.isArray(o.masks) || o.masks.some((m) => typeof m !== 'string' || m === '') ? 'masks must be an array of object patterns such as "Job default/web-*"' : historyProblem(o.history)),
   learnsFromSlow: true,
   learn: (benign, o) => {
     if (!o.learn) return {};
     const ignore = new Set(o.ignoreKinds);
     // a slow controller's runs too: a slot missed past its deadline makes its Job no more, and keeps the previous one
-    const tallies = [...benign.twin, ...(benign.slow ?? [])].map((r) => tally(r, ignore));
+    const tallies = [...benign.twin, ...(benign.slow ?? [])].map((r) => tally(r, ignore, o.history));
     const ids = new Set(tallies.flatMap((t) => [...t.keys()]));
     const count = (t: ReturnType<typeof tally>, id: string) => [t.get(id)?.creates.length ?? 0, t.get(id)?.deletes.length ?? 0] as const;
     // where benign runs disagree, the most any of them made is what a fault-free run may make
@@ -225,8 +244,8 @@ export const noExtraDestructiveActions = defineProperty<NoExtraDestructiveAction
     const changed = firedKinds(run, o.skipUnderFaults);
     if (changed.length > 0) return skipped(changed);
     const ignore = new Set(o.ignoreKinds);
-    const mine = tally(run, ignore);
-    const theirs = tally(twin, ignore);
+    const mine = tally(run, ignore, o.history);
+    const theirs = tally(twin, ignore, o.history);
     const benignMax = new Map<string, [number, number]>();
     const benignReplaced = new Map<string, number>();
     for (const e of learned?.['counts'] ?? []) {

@@ -3,7 +3,6 @@ import { convergence } from '../../properties/convergence.js';
 import { sameEndState } from '../../properties/same-end-state.js';
 import { canonical } from './daemon-pods.js';
 import type { FalsePositiveCase } from './_shared/case.js';
-import { podEndStateProperties } from './_shared/masks.js';
 import { controlledBy, controllerRef } from './_shared/owner.js';
 import { podReady, shortHash } from './_shared/pods.js';
 import { RESYNC_MS } from './_shared/resync.js';
@@ -428,7 +427,6 @@ export const statefulsetPartition: FalsePositiveCase = {
     // partition came (its current revision), by design: a controller that first saw the set after
     // the user's canary (its ADDED event lost until the resync) never knew the older template
     sameEndState({ masks: [...(sameEndState().options['masks'] as string[]), ...PLACEMENT_FIELDS], timingDependent: [STATEFUL_SET] }),
-    ...podEndStateProperties().filter((p) => p.name !== 'same-end-state'),
   ],
   withoutProperties: {
     recovery:

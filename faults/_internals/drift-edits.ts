@@ -1,6 +1,7 @@
 import type { World } from '../../src/harness/world.js';
 import { isStoreError } from '../../src/store/errors.js';
 import { keyOf, type Json, type JsonObject, type StoredObject } from '../../src/store/object.js';
+import { isTerminal, podClaimNames } from '../../src/environment/_internals/pods.js';
 
 /**
  * The edits of the drift fault: which objects a controller manages, what each action changes on
@@ -98,7 +99,12 @@ function safeAtob(v: string): string {
 
 export function driftStored(world: World, action: StoreAction, pick: number, paths: Readonly<Record<string, readonly string[]>>): Record<string, unknown> | undefined {
   const eligible: { o: StoredObject; patch: JsonObject }[] = [];
+  const mounted = action === 'delete' ? claimsInUse(world) : undefined;
   for (const o of managed(world)) {
+    // a claim a Pod mounts is not deleted at once: the API server's pvc-protection finalizer keeps
+    // it Terminating until the Pod is gone, which a drift of one instant does not model (the
+    // statefulset-partition hunt, stop 38: a Pod running on a claim that no longer existed)
+    if (mounted !== undefined && o.kind === 'PersistentVolumeClaim' && mounted.has(keyOf(o.metadata))) continue;
     const patch = patchFor(o, action, paths);
     if (patch !== undefined) eligible.push({ o, patch });
   }
@@ -116,6 +122,16 @@ export function driftStored(world: World, action: StoreAction, pick: number, pat
   // a deleted object's generated-name prefix: same-end-state tells by it whether a replacement came (drift-marks.ts)
   const generated = action === 'delete' && o.metadata.generateName ? { generateName: o.metadata.generateName } : {};
   return { objectKind: o.kind, key: keyOf(o.metadata), uid: o.metadata.uid, ...(action !== 'delete' ? { patch } : generated) };
+}
+
+/** Keys of the PersistentVolumeClaims a Pod that has not finished mounts. */
+function claimsInUse(world: World): Set<string> {
+  const out = new Set<string>();
+  for (const pod of world.store.peekAll('Pod')) {
+    if (isTerminal(pod)) continue;
+    for (const name of podClaimNames(pod)) out.add(keyOf({ namespace: pod.metadata.namespace, name }));
+  }
+  return out;
 }
 
 export function driftExternal(world: World, action: 'delete' | 'modify', pick: number): Record<string, unknown> | undefined {

@@ -260,7 +260,7 @@ export function overtakenPoints(run: Pick<RunRecord, 'trace' | 'timing'>, defs: 
   return out;
 }
 
-/** At most this many {@link lagPoints} per run (evenly spread): enough for each step of a short walk. */
+/** At most this many {@link lagPoints} per run (each object's in turn): enough for each step of a short walk. */
 const LAG_MAX_POINTS = 6;
 
 /**
@@ -302,7 +302,29 @@ export function lagPoints(run: Pick<RunRecord, 'trace' | 'timing'>, defs: readon
     last = { id, start: c.start };
     for (const t of changedAt.get(`${defOf.get(c.controller)!.for} ${c.key}`) ?? []) if (t > c.start && t - c.start <= OVERTAKEN_MAX_MS) out.push({ controller: c.controller, at: c.start, key: c.key, overtakenAt: t });
   }
-  return out.length <= LAG_MAX_POINTS ? out : Array.from({ length: LAG_MAX_POINTS }, (_, i) => out[Math.floor((i * out.length) / LAG_MAX_POINTS)]!);
+  if (out.length <= LAG_MAX_POINTS) return out;
+  // one object's many changes must not crowd out the others' (a story's set changed six times left
+  // no point for a generated set first seen after its one change: statefulset-partition, stop 38):
+  // per object and user change, the reconciles since the object's previous change that this one
+  // overtook, the first first (the controller idle from there until the change: the step a pause
+  // then freezes), each group's k-th before anyone's (k+1)-th; then in time order
+  const byKey = new Map<string, SlowPoint[]>();
+  for (const p of out) {
+    const changes = changedAt.get(`${defOf.get(p.controller)!.for} ${p.key ?? ''}`) ?? [];
+    const previous = changes.filter((t) => t < p.overtakenAt!).at(-1);
+    if (previous !== undefined && p.at <= previous) continue;
+    const id = `${p.controller} ${p.key ?? ''} ${p.overtakenAt ?? ''}`;
+    const list = byKey.get(id);
+    if (list) list.push(p);
+    else byKey.set(id, [p]);
+  }
+  const picked: SlowPoint[] = [];
+  for (let k = 0; picked.length < LAG_MAX_POINTS; k++) {
+    for (const list of byKey.values()) {
+      if (k < list.length && picked.length < LAG_MAX_POINTS) picked.push(list[k]!);
+    }
+  }
+  return picked.sort((a, b) => a.at - b.at);
 }
 
 /** The variations of {@link lagPoints}: each key held alone until just past the change. @internal */

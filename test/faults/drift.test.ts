@@ -73,6 +73,29 @@ describe('drift of owned objects', () => {
     expect(at('ConfigMap', 'ns/cm').metadata.annotations).toEqual({ 'drift.steadystate.dev/edited': 'true' });
   });
 
+  it("never deletes a claim a running Pod mounts (the API server's pvc-protection keeps it until the Pod goes); a claim no Pod uses, it may", async () => {
+    const { ObjectStore } = await import('../../src/store/store.js');
+    const { VirtualClock } = await import('../../src/sim/clock.js');
+    const { driftStored } = await import('../../faults/_internals/drift-edits.js');
+    const store = new ObjectStore({ clock: new VirtualClock() });
+    const owner = store.create('user', { kind: 'StatefulSet', metadata: { name: 'db', namespace: 'ns' }, spec: {} });
+    const ref = [{ kind: 'StatefulSet', name: 'db', uid: owner.metadata.uid, controller: true }];
+    const claim = (name: string) => store.create('controller:c/0', { kind: 'PersistentVolumeClaim', metadata: { name, namespace: 'ns', ownerReferences: ref }, spec: { resources: { requests: { storage: '1Gi' } } } });
+    const pod = (name: string, claimName: string) => store.create('controller:c/0', { kind: 'Pod', metadata: { name, namespace: 'ns', ownerReferences: ref }, spec: { containers: [{ name: 'db', image: 'db:1' }], volumes: [{ name: 'data', persistentVolumeClaim: { claimName } }] } });
+    claim('data-db-0');
+    claim('data-db-1');
+    pod('db-0', 'data-db-0');
+    const world = { store, writes: [] } as unknown as Parameters<typeof driftStored>[0];
+    // the candidates are the claims and the Pod, by kind then key: with data-db-0 mounted, pick 0 is data-db-1
+    expect(driftStored(world, 'delete', 0, {})).toMatchObject({ objectKind: 'PersistentVolumeClaim', key: 'ns/data-db-1' });
+    expect(store.peek('PersistentVolumeClaim', 'ns/data-db-0')).toBeDefined();
+    // only the Pod and its claim are left: the Pod is the one candidate, whatever the pick
+    expect(driftStored(world, 'delete', 1, {})).toMatchObject({ objectKind: 'Pod', key: 'ns/db-0' });
+    expect(store.peek('PersistentVolumeClaim', 'ns/data-db-0')).toBeDefined();
+    // once no Pod mounts it, it may go
+    expect(driftStored(world, 'delete', 0, {})).toMatchObject({ objectKind: 'PersistentVolumeClaim', key: 'ns/data-db-0' });
+  });
+
   it('is a no-op when there is nothing to drift yet', async () => {
     const run = await runCase(lawCase, singleChildBuggy, { events: [{ kind: 'drift', at: 0, params: { action: 'delete' } }], background: [] });
     expect(run.trace.some((e) => e.type === 'fault:inject')).toBe(false);

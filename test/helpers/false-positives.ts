@@ -43,7 +43,8 @@ export function propertiesOf(c: FalsePositiveCase): Property[] {
     .filter((p) => c.withoutProperties?.[p.name] === undefined)
     .map((p) => own.get(p.name) ?? p);
   // an opt-in property the case turns on (meter-sync: honours-retry-after) runs too
-  for (const p of c.properties ?? []) if (!all.some((x) => x.name === p.name)) all.push(p);
+  // (one the case leaves out stays out, though its properties list brings it: statefulset-partition's recovery came back with podEndStateProperties)
+  for (const p of c.properties ?? []) if (!all.some((x) => x.name === p.name) && c.withoutProperties?.[p.name] === undefined) all.push(p);
   return all;
 }
 
