@@ -1,11 +1,12 @@
 import { defineController, defineProperty, fakeRestService, type Client, type FakeRestService, type JsonObject, type ReconcileContext, type ReconcileResult, type RunRecord, type StoredObject, type Verdict, type WorldView } from '../../src/index.js';
-import type { RestReply, RestRoute } from '../../src/downstream/fake-rest-service.js';
+import type { RestReply } from '../../src/downstream/fake-rest-service.js';
 import { convergence } from '../../properties/convergence.js';
 import { sameJson } from '../bug-zoo/shared/same-json.js';
 import type { FalsePositiveCase } from './_shared/case.js';
 import { endStateProperties } from './_shared/masks.js';
 import { RESYNC_MS } from './_shared/resync.js';
 import { setCondition, type Condition } from './_shared/status.js';
+import { withHandler } from './_shared/with-handler.js';
 
 /**
  * A writer with fencing tokens. A `RouteTable` is pushed to an edge proxy's configuration API (a
@@ -189,43 +190,20 @@ export const fencedWriterController = define('none');
 export function fencedService(inner: FakeRestService): FakeRestService {
   const highest = new Map<string, number>();
   const reply = (status: number, body: object): RestReply => ({ status, text: JSON.stringify(body), headers: [['content-type', 'application/json']] });
-  return {
-    get name() {
-      return inner.name;
-    },
-    get baseUrl() {
-      return inner.baseUrl;
-    },
-    get createdCount() {
-      return inner.createdCount;
-    },
-    get options() {
-      return inner.options;
-    },
-    resources: (c) => inner.resources(c),
-    collections: () => inner.collections(),
-    history: () => inner.history(),
-    edits: () => inner.edits(),
-    get: (c, id) => inner.get(c, id),
-    mutate: (c, id, patch) => inner.mutate(c, id, patch),
-    remove: (c, id) => inner.remove(c, id),
-    byOwner: (field) => inner.byOwner(field),
-    route: (url) => inner.route(url),
-    handle(route: RestRoute, method: string, bodyText: string | undefined, key: string | undefined): RestReply {
-      if (method !== 'GET' && method !== 'HEAD') {
-        const q = new URLSearchParams(route.query);
-        const owner = q.get('owner') ?? '';
-        const fence = Number(q.get('fence'));
-        if (owner === '' || !Number.isInteger(fence) || fence < 1) return reply(428, { error: 'a write needs a fencing token: ?owner=<uid>&fence=<n>' });
-        const current = route.id !== undefined ? inner.get(route.collection, route.id) : undefined;
-        if (current && current['owner'] !== owner) return reply(403, { error: `${route.collection}/${route.id} belongs to another owner` });
-        const top = highest.get(owner) ?? 0;
-        if (fence < top) return reply(409, { error: 'stale fencing token', fence, highest: top });
-        highest.set(owner, fence);
-      }
-      return inner.handle(route, method, bodyText, key);
-    },
-  };
+  return withHandler(inner, (route, method, bodyText, key) => {
+    if (method !== 'GET' && method !== 'HEAD') {
+      const q = new URLSearchParams(route.query);
+      const owner = q.get('owner') ?? '';
+      const fence = Number(q.get('fence'));
+      if (owner === '' || !Number.isInteger(fence) || fence < 1) return reply(428, { error: 'a write needs a fencing token: ?owner=<uid>&fence=<n>' });
+      const current = route.id !== undefined ? inner.get(route.collection, route.id) : undefined;
+      if (current && current['owner'] !== owner) return reply(403, { error: `${route.collection}/${route.id} belongs to another owner` });
+      const top = highest.get(owner) ?? 0;
+      if (fence < top) return reply(409, { error: 'stale fencing token', fence, highest: top });
+      highest.set(owner, fence);
+    }
+    return inner.handle(route, method, bodyText, key);
+  });
 }
 
 /**

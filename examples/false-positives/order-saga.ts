@@ -4,6 +4,7 @@ import { addFinalizer, removeFinalizer } from '../bug-zoo/shared/finalizers.js';
 import { HttpError, jsonApi, type JsonApi, type Remote } from '../bug-zoo/shared/json-api.js';
 import type { FalsePositiveCase } from './_shared/case.js';
 import { createFresh } from './_shared/create-fresh.js';
+import { withHandler } from './_shared/with-handler.js';
 import { endStateProperties } from './_shared/masks.js';
 import { RESYNC_MS } from './_shared/resync.js';
 import { writeStatus } from './_shared/status.js';
@@ -161,35 +162,18 @@ export const orderSagaController = defineOrders('none');
 /** The payments API: a fake REST store whose charges of the always-declined card answer 402, as Stripe's do. */
 function paymentsService(): FakeRestService {
   const store = fakeRestService({ baseUrl: PAYMENTS_API, name: 'payments', collections: ['charges', 'refunds'], idempotencyKeyHeader: 'Idempotency-Key', latencyMs: 20 });
-  return {
-    name: store.name,
-    baseUrl: store.baseUrl,
-    options: store.options,
-    get createdCount() {
-      return store.createdCount;
-    },
-    resources: (c) => store.resources(c),
-    collections: () => store.collections(),
-    history: () => store.history(),
-    edits: () => store.edits(),
-    get: (c, id) => store.get(c, id),
-    mutate: (c, id, patch) => store.mutate(c, id, patch),
-    remove: (c, id) => store.remove(c, id),
-    byOwner: (field) => store.byOwner(field),
-    route: (url) => store.route(url),
-    handle(route, method, bodyText, key) {
-      if (route.collection === 'charges' && route.id === undefined && method === 'POST') {
-        let card: unknown;
-        try {
-          card = (JSON.parse(bodyText ?? '{}') as { card?: unknown }).card;
-        } catch {
-          card = undefined;
-        }
-        if (card === DECLINED_CARD) return { status: 402, text: JSON.stringify({ error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' } }), headers: [['content-type', 'application/json']] };
+  return withHandler(store, (route, method, bodyText, key) => {
+    if (route.collection === 'charges' && route.id === undefined && method === 'POST') {
+      let card: unknown;
+      try {
+        card = (JSON.parse(bodyText ?? '{}') as { card?: unknown }).card;
+      } catch {
+        card = undefined;
       }
-      return store.handle(route, method, bodyText, key);
-    },
-  };
+      if (card === DECLINED_CARD) return { status: 402, text: JSON.stringify({ error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' } }), headers: [['content-type', 'application/json']] };
+    }
+    return store.handle(route, method, bodyText, key);
+  });
 }
 
 /**

@@ -4,6 +4,7 @@ import { addFinalizer, removeFinalizer } from '../bug-zoo/shared/finalizers.js';
 import { HttpError, jsonApi, type JsonApi, type Remote } from '../bug-zoo/shared/json-api.js';
 import type { FalsePositiveCase } from './_shared/case.js';
 import { endStateProperties } from './_shared/masks.js';
+import { withHandler } from './_shared/with-handler.js';
 import { RESYNC_MS } from './_shared/resync.js';
 import { writeStatus } from './_shared/status.js';
 
@@ -149,36 +150,19 @@ function provider(): { services: FakeRestService[]; timeoutMs: number } {
 
 /** `store` with its collection GET answering in pages of {@link PAGE_SIZE}. */
 function paged(store: FakeRestService): FakeRestService {
-  return {
-    name: store.name,
-    baseUrl: store.baseUrl,
-    options: store.options,
-    get createdCount() {
-      return store.createdCount;
-    },
-    resources: (c) => store.resources(c),
-    collections: () => store.collections(),
-    history: () => store.history(),
-    edits: () => store.edits(),
-    get: (c, id) => store.get(c, id),
-    mutate: (c, id, patch) => store.mutate(c, id, patch),
-    remove: (c, id) => store.remove(c, id),
-    byOwner: (field) => store.byOwner(field),
-    route: (url) => store.route(url),
-    handle(route, method, bodyText, key) {
-      if (route.id !== undefined || method !== 'GET') return store.handle(route, method, bodyText, key);
-      const cursor = new URLSearchParams(route.query).get('cursor');
-      const after = cursor === null ? 0 : Number(cursor);
-      if (!Number.isInteger(after) || after < 0) return { status: 400, text: JSON.stringify({ message: `bad cursor ${cursor}` }), headers: [['content-type', 'application/json']] };
-      const rest = store
-        .resources(route.collection)
-        .filter((r) => Number(r.id) > after)
-        .sort((a, b) => Number(a.id) - Number(b.id));
-      const records = rest.slice(0, PAGE_SIZE);
-      const page: { records: typeof records; next: string | null } = { records, next: rest.length > PAGE_SIZE ? records[records.length - 1]!.id : null };
-      return { status: 200, text: JSON.stringify(page), headers: [['content-type', 'application/json']] };
-    },
-  };
+  return withHandler(store, (route, method, bodyText, key) => {
+    if (route.id !== undefined || method !== 'GET') return store.handle(route, method, bodyText, key);
+    const cursor = new URLSearchParams(route.query).get('cursor');
+    const after = cursor === null ? 0 : Number(cursor);
+    if (!Number.isInteger(after) || after < 0) return { status: 400, text: JSON.stringify({ message: `bad cursor ${cursor}` }), headers: [['content-type', 'application/json']] };
+    const rest = store
+      .resources(route.collection)
+      .filter((r) => Number(r.id) > after)
+      .sort((a, b) => Number(a.id) - Number(b.id));
+    const records = rest.slice(0, PAGE_SIZE);
+    const page: { records: typeof records; next: string | null } = { records, next: rest.length > PAGE_SIZE ? records[records.length - 1]!.id : null };
+    return { status: 200, text: JSON.stringify(page), headers: [['content-type', 'application/json']] };
+  });
 }
 
 /** The ids the foreign records got (the provider's first ids: they are made first). */
