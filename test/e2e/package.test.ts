@@ -336,6 +336,10 @@ describe("a fresh project following the README's 'In your project' section", () 
     const r = await npx(['steadystate', 'demo', '--trials', '40', '--zoo-runs', '10'], consumer(ctx));
     expect(r.code, r.output).toBe(0);
     expect(r.output).toMatch(/level-triggered: converged 40\/40/);
+    expect(r.output).toMatch(/edge-triggered: converged \d+\/40/);
+    // every exhibit caught, every fixed twin passing its (here 10) runs
+    expect(r.output).not.toMatch(/NOT FOUND|FAILED/);
+    expect(r.output.match(/fixed twin: 10 runs, every property holds/g)?.length).toBeGreaterThanOrEqual(12);
   }, 120_000);
 
   it('tsc --noEmit: the published types and the matcher types type-check a user project', async (ctx) => {
