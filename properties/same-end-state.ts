@@ -60,12 +60,15 @@ export interface SameEndStateOptions {
    */
   timingDependent: string[];
   /**
-   * Kinds whose objects are interchangeable by design: which of them exists, or holds what, is
-   * the path's business (a node pool's Nodes: the one left empty, and removed, is the one the
-   * scheduler happened to place nothing on). Their objects compare by content whatever their
-   * names, as generated names do, and a value naming one (a Pod's `spec.nodeName`) compares as
-   * "one of them". Declare only kinds whose members your design treats alike: where a name
-   * matters (a StatefulSet's ordinals), this would hide a real difference.
+   * Kinds whose objects are interchangeable by design: how many there are is the state, which of
+   * them is the path's business (a CI runner pool named by ordinal: the runners a shrunk pool
+   * keeps are the ones that happened to be idle). Their objects compare by content whatever their
+   * names, as generated names do, and a value that is one of their names (a build's
+   * `status.runner`) compares as "one of them", unless an object of another kind has that name
+   * too. Declare only kinds whose members your design treats alike: where a name matters (a
+   * StatefulSet's ordinals), this would hide a real difference. Where even the count follows the
+   * path (an autoscaler's Nodes), leave the kind out (`ignoreKinds`) and say what is promised in
+   * `convergence`.
    * @defaultValue []
    */
   interchangeable: string[];
