@@ -38,7 +38,7 @@ export interface BoundedDownstreamQpsOptions {
    * Also fail when a run of at least `backoffAfter` consecutive failed attempts (the first failed
    * call of each reconcile) to one endpoint for one reconcile key (by one controller process)
    * shows no growing waits (no exponential backoff), even under the rate bound: a fixed short
-   * requeue. A wait is what the controller chose after a failed attempt (the queue's backoff or
+   * requeue. A reconcile whose calls to the endpoint all succeeded breaks the run. A wait is what the controller chose after a failed attempt (the queue's backoff or
    * its `requeueAfter`); reconciles that an event started are no retries; a `requeueAfter` retry
    * that came when the failed attempt's `Retry-After` said is the server's pacing, not counted;
    * at least three waits are needed to judge; waits of a second or more count as backoff.
@@ -101,7 +101,10 @@ export const boundedDownstreamQps = defineProperty<BoundedDownstreamQpsOptions>(
     if (o.requireBackoff) {
       // per key and process, as client-go backs off: the calls of other keys interleave
       const retries = retriesOf(tl);
-      for (const reqs of groupBy(sorted, (r) => `${r.endpoint}\u0000${r.reconcile?.key ?? ''}\u0000${r.actor}`).values()) {
+      // streaks over every call, not only the counted ones: a read that succeeded between two
+      // failed ones (a flaky endpoint, polled) breaks the run, whatever `count` says
+      const all = [...requests].sort((a, b) => a.t - b.t);
+      for (const reqs of groupBy(all, (r) => `${r.endpoint}\u0000${r.reconcile?.key ?? ''}\u0000${r.actor}`).values()) {
         const endpoint = reqs[0]!.endpoint;
         for (const streak of failureStreaks(attempts(reqs), o.backoffAfter)) {
           // growth needs three waits to show (5, 10, 20 ms); reconciles events started are not among them
@@ -249,15 +252,18 @@ function grows(gaps: readonly number[]): boolean {
   return sorted[sorted.length - 1]! >= 2 * Math.max(1, median) || gaps.every((g) => g >= 1000);
 }
 
-/** One attempt per reconcile: its first failed call (a reconcile may call an endpoint several times). */
+/**
+ * One attempt per reconcile (a reconcile may call an endpoint several times): its first failed
+ * call, or its first call if none failed.
+ */
 function attempts(reqs: readonly TimelineRequest[]): TimelineRequest[] {
-  const seen = new Set<ReconcileSpan>();
-  return reqs.filter((r) => {
-    if (!r.reconcile) return true;
-    if (seen.has(r.reconcile)) return false;
-    seen.add(r.reconcile);
-    return true;
-  });
+  const chosen = new Map<ReconcileSpan, TimelineRequest>();
+  for (const r of reqs) {
+    if (!r.reconcile) continue;
+    const had = chosen.get(r.reconcile);
+    if (!had || (!failed(had) && failed(r))) chosen.set(r.reconcile, r);
+  }
+  return reqs.filter((r) => !r.reconcile || chosen.get(r.reconcile) === r);
 }
 
 function fmtGaps(gaps: readonly number[]): string {
