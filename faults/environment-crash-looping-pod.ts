@@ -22,6 +22,7 @@ export const environmentCrashLoopingPod = defineFault({
   models: 'a container that keeps exiting and being restarted with back-off (CrashLoopBackOff)',
   survivedBy: 'not taking phase Running for Ready, and reporting readiness when the pod really recovers',
   actsOn: 'environment',
+  slowsTheWorld: true,
   arbitrary: (ctx) => fc.array(fc.record({ kind: fc.constant('environment-crash-looping-pod'), nth: fc.nat({ max: Math.min(ctx.maxNth, 5) }) }), { maxLength: 2 }),
   backgroundArbitrary: () => fc.record({ kind: fc.constant('environment-crash-looping-pod'), rate: fc.integer({ min: 0, max: 50 }).map((p) => p / 100) }),
   install: (ctx, plan) => installPodReadinessFault(ctx, plan, { type: 'fail', reason: 'Error' }),

@@ -23,6 +23,7 @@ export const environmentPodNeverReady = defineFault({
   models: 'a pod whose readiness probe never passes (a bad probe, a dependency down, an endless warm-up)',
   survivedBy: 'reporting readiness from Ready conditions, and waiting instead of giving up after a deadline',
   actsOn: 'environment',
+  slowsTheWorld: true,
   arbitrary: (ctx) => fc.array(fc.record({ kind: fc.constant('environment-pod-never-ready'), nth: fc.nat({ max: Math.min(ctx.maxNth, 5) }) }), { maxLength: 2 }),
   backgroundArbitrary: () => fc.record({ kind: fc.constant('environment-pod-never-ready'), rate: fc.integer({ min: 0, max: 50 }).map((p) => p / 100) }),
   install: (ctx, plan) => installPodReadinessFault(ctx, plan, { type: 'block' }),

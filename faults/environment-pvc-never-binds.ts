@@ -23,6 +23,7 @@ export const environmentPvcNeverBinds = defineFault({
   models: 'a volume claim no volume can satisfy while it lasts (no capacity, a missing storage class, a provisioner down)',
   survivedBy: 'waiting for the claim to bind and reporting not-ready meanwhile, instead of failing for good',
   actsOn: 'environment',
+  slowsTheWorld: true,
   arbitrary: (ctx) => fc.array(fc.record({ kind: fc.constant('environment-pvc-never-binds'), nth: fc.nat({ max: Math.min(ctx.maxNth, 3) }) }), { maxLength: 2 }),
   backgroundArbitrary: () => fc.record({ kind: fc.constant('environment-pvc-never-binds'), rate: fc.integer({ min: 0, max: 50 }).map((p) => p / 100) }),
   install({ world, rng, fired }, plan) {

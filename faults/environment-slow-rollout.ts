@@ -27,6 +27,7 @@ export const environmentSlowRollout = defineFault({
   models: 'a rollout that crawls: slow image pulls and throttled pod creation',
   survivedBy: 'no readiness deadline treated as permanent failure; Ready reported when the rollout really completes',
   actsOn: 'environment',
+  slowsTheWorld: true,
   arbitrary: () => fc.array(fc.record({ kind: fc.constant('environment-slow-rollout'), params: fc.record({ delayMs: fc.integer({ min: 1000, max: 20_000 }) }) }), { maxLength: 1 }),
   backgroundArbitrary: () =>
     fc.record({ kind: fc.constant('environment-slow-rollout'), rate: fc.integer({ min: 0, max: 50 }).map((p) => p / 100), params: fc.record({ delayMs: fc.integer({ min: 1000, max: 20_000 }) }) }),

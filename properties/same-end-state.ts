@@ -1,11 +1,11 @@
-import { defineProperty, type RunRecord, type Verdict } from '../src/harness/property.js';
+import { defineProperty, type LearnedMasks, type RunRecord, type Verdict } from '../src/harness/property.js';
 import type { Json } from '../src/store/object.js';
 import { explanation, fmtList, fmtTime, letFacts } from '../src/report/explain.js';
 import { declaredApart } from './_internals/refused-in-twin.js';
 import { fixedAtCreation } from './_internals/fixed-at-creation.js';
 import { lastActions } from './_internals/last-actions.js';
 import { acceptedAlternative, applyLearned, CONDITION_MASKS, learnAlternatives, fmtDiff, fmtLearned, learnStateMasks, masksProblem, tallyOf, type MaskTally } from './_internals/masks.js';
-import { compareStates, fmtDifference, leafSides, normalizeState, statefulSetClaims, uidAliases, interchangeableOf, type NormalizeOptions, type StateDifference } from './_internals/normalize.js';
+import { compareStates, fmtDifference, leafSides, normalizeState, stateIdOf, statefulSetClaims, uidAliases, interchangeableOf, type NormalizeOptions, type StateDifference } from './_internals/normalize.js';
 import { driftMarks, type DriftMark } from './_internals/drift-marks.js';
 import { DEFAULT_HISTORY, historyExcess, historyProblem, type HistoryExcess, type HistorySelector } from './_internals/history.js';
 import { firedKinds, healedAt, RECORD_KINDS, skipped, stillStalled, WORLD_CHANGING_FAULTS } from './_internals/skip.js';
@@ -93,6 +93,32 @@ function stateOf(r: RunRecord, o: SameEndStateOptions, tally?: MaskTally) {
 }
 
 /**
+ * `masks` and what differs between the fault-free run and the same control plane in a world as
+ * slow as the run's (`world`, see {@link BenignRuns.world}), for the objects of the
+ * timing-dependent kinds and those they own only: how far a StatefulSet's rollout had got when
+ * its user re-partitioned it follows how fast its Pods became Ready, and a slow world is no fault
+ * of the control plane. A difference in such an object's status masks its whole status: its
+ * counters are one measure of progress, and a third pace moves the ones two runs agreed on. Objects of other kinds stay compared: a controller that turns a slow
+ * rollout into a permanent failure of its own object is still caught there.
+ */
+function withPaceMasks(masks: LearnedMasks, twinState: ReturnType<typeof stateOf>, twin: RunRecord, world: readonly RunRecord[], o: SameEndStateOptions): LearnedMasks {
+  const kinds = new Set(o.timingDependent);
+  const paced = new Set<string>();
+  for (const obj of twin.settledObjects) {
+    if (kinds.has(obj.kind) || (obj.metadata.ownerReferences ?? []).some((r) => kinds.has(r.kind))) paced.add(stateIdOf(obj));
+  }
+  const learned = learnStateMasks([twinState, ...world.map((r) => stateOf(r, o))]);
+  const idOf = (e: string) => (e.includes(': ') ? e.slice(0, e.indexOf(': ')) : e);
+  const out: LearnedMasks = { ...masks };
+  for (const [field, entries] of Object.entries(learned)) {
+    // a timing-dependent object's status is its progress: when the pace moved one counter, the others move with it
+    const mine = entries.filter((e) => paced.has(idOf(e))).map((e) => (field === 'paths' && kinds.has(idOf(e).split(' ')[0]!) && /^[^:]+: status[.[]/.test(e) ? `${idOf(e)}: status` : e));
+    if (mine.length > 0) out[field] = [...new Set([...(out[field] ?? []), ...mine])].sort();
+  }
+  return out;
+}
+
+/**
  * Same end state as fault-free (SPEC §5): after faults stop and the world settles, it equals the
  * end state of the fault-free twin run of the same scenario, with uids, resourceVersions,
  * timestamps and generated names normalized. Faults a correct reconciler survives change the
@@ -135,7 +161,8 @@ export const sameEndState = defineProperty<SameEndStateOptions>({
     // ends a busy controller reaches when it never acted on a world its user soon replaced, and ends a slow controller
     // reaches when one of its decisions by the clock came later (whole objects, not masks)
     const alternatives = states[0] ? learnAlternatives(states[0], [...(benign.busy ?? []), ...(benign.slow ?? [])].map((r) => stateOf(r, o)), masks) : [];
-    return alternatives.length > 0 ? { ...masks, alternatives } : masks;
+    const all = benign.world && benign.world.length > 0 && states[0] ? withPaceMasks(masks, states[0], benign.twin[0]!, benign.world, o) : masks;
+    return alternatives.length > 0 ? { ...all, alternatives } : all;
   },
   problems: (o) => tallyOf(tallies, o, DEFAULT_MASKS).problems(o.masks, DEFAULT_MASKS),
   judge: (run, o, twin, _extras, learned): Verdict => {

@@ -54,6 +54,15 @@ export interface FaultModule {
   /** Why a correct reconciler survives it. */
   readonly survivedBy: string;
   readonly actsOn: FaultSeam;
+  /**
+   * The fault only slows the world while faults act (pods slow to start or to become Ready, claims
+   * slow to bind) and lifts when they stop: no control-plane component misbehaves. A correct
+   * controller's end state may follow the world's pace (an OrderedReady rollout the user
+   * re-partitions while a Pod is stuck stops one Pod along), so a fault-free control plane in
+   * the same slow world is a benign run the differential properties also accept.
+   * @defaultValue false
+   */
+  readonly slowsTheWorld?: boolean;
   /** Concrete events for a plan; shrinks toward none. */
   arbitrary(ctx: FaultGenContext): Arbitrary<FaultEvent[]>;
   /** Background rate when swarm testing turns this kind on; shrinks toward 0. Undefined: no background form. */

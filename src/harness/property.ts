@@ -202,6 +202,14 @@ export interface BenignRuns {
    * past a change of its object ({@link Property.timingDependent}). Only for properties that ask for it ({@link Property.learnsFromSlow}).
    */
   slow?: RunRecord[];
+  /**
+   * The scenario fault-free in a world as slow as the run's: only the run's faults that slow the
+   * world ({@link FaultModule.slowsTheWorld}), pinned to the objects they acted on, or the run
+   * itself when those are all it had; empty when none acted. Only for properties with
+   * timing-dependent kinds ({@link Property.timingDependent}): how far a rollout got when the user
+   * changed it follows the world's pace.
+   */
+  world?: RunRecord[];
 }
 
 /** A configured property, ready to judge runs. @public */

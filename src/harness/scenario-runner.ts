@@ -96,6 +96,8 @@ export class ScenarioRunner {
    * is the same run without them).
    */
   private readonly twinProperties: readonly Property[];
+  /** The fault kinds that only slow the world ({@link FaultModule.slowsTheWorld}): a run kept to them is benign. */
+  private readonly slowKinds: ReadonlySet<string>;
   /** Watches the worlds of the runs judged with `observe` (behaviour coverage); twins, re-runs and extra runs go unwatched. */
   private readonly observe: SimulateOptions['observe'];
 
@@ -106,6 +108,7 @@ export class ScenarioRunner {
     const { observe, ...rest } = simulateOptions;
     this.simulateOptions = rest;
     this.twinProperties = properties.filter((p) => p.needsTwin);
+    this.slowKinds = new Set((simulateOptions.faults ?? []).filter((f) => f.slowsTheWorld === true).map((f) => f.kind));
     this.observe = observe;
     // twins are complete runs: a differential property compares whole end states
     this.twins = new TwinRunner(
@@ -134,6 +137,7 @@ export class ScenarioRunner {
       ...(p.learnsFromSlow === true
         ? { slow: [...(await this.twins.slowOf(twin, this.simulateOptions.controllers)), ...(await this.twins.phaseOf(twin, run, this.simulateOptions.controllers)), ...(await this.twins.acceptedOf(twin, run)), ...(await this.twins.lagOf(twin, this.simulateOptions.controllers, p.timingDependent ?? [])), ...(await this.twins.idleOf(twin, run, this.simulateOptions.controllers, p.timingDependent ?? []))] }
         : {}),
+      ...((p.timingDependent ?? []).length > 0 ? { world: await this.twins.worldOf(run, this.slowKinds) } : {}),
     };
     for (const [name, r] of Object.entries(extras ?? {})) out.extras[name] = [r, ...(await this.twins.variationsOf(r.scenario))];
     return out;

@@ -1,11 +1,12 @@
 import { keyOf, type Json } from '../store/object.js';
 import { applyMergePatch } from '../store/merge-patch.js';
 import { stableStringify } from '../sim/hash.js';
-import { emptyFaultPlan } from './fault-plan.js';
+import { emptyFaultPlan, type FaultEvent } from './fault-plan.js';
 import type { ControllerDefinition } from '../runtime/define-controller.js';
 import type { LearnedMasks, RunRecord } from './property.js';
 import type { Scenario } from './scenario.js';
 import type { World } from './world.js';
+import type { FaultModule } from './fault.js';
 import { objectOf } from './user-actions.js';
 
 /** The same scenario with no faults: what the reconcilers do when nothing goes wrong. @public */
@@ -1041,6 +1042,33 @@ export class TwinRunner {
     if (!runVariation || scenario === undefined) return [];
     this.benignSimulations++;
     return [await runVariation(scenario, { seed: 400, jitterMs: 0, shuffleLists: false })];
+  }
+
+  /**
+   * The fault-free control plane in a world as slow as `run`'s: the run's scenario whose faults
+   * are only those that slow the world (`slowKinds`, the modules marked
+   * {@link FaultModule.slowsTheWorld}), pinned to the objects they acted on in the run (an `nth`
+   * counts objects in the order the environment met them, which the run's other faults changed);
+   * `run` itself when those are all it has. Not cached: it depends on the faulty run. None when no
+   * such fault acted.
+   */
+  async worldOf(run: RunRecord, slowKinds: ReadonlySet<string>): Promise<RunRecord[]> {
+    const runVariation = this.runVariation;
+    if (!runVariation || slowKinds.size === 0) return [];
+    const { events, background } = run.scenario.faults;
+    if (events.every((e) => slowKinds.has(e.kind)) && background.every((b) => b.rate === 0 || slowKinds.has(b.kind))) {
+      return events.length > 0 || background.some((b) => b.rate > 0) ? [run] : [];
+    }
+    const pinned = new Map<string, FaultEvent>();
+    for (const e of run.trace) {
+      if (e.type !== 'fault:inject' || typeof e['kind'] !== 'string' || !slowKinds.has(e['kind']) || typeof e['key'] !== 'string') continue;
+      const delayMs = e['delayMs'];
+      const id = `${e['kind']}\u0000${e['key']}\u0000${String(delayMs)}`;
+      if (!pinned.has(id)) pinned.set(id, { kind: e['kind'], target: e['key'], ...(typeof delayMs === 'number' ? { params: { delayMs } } : {}) });
+    }
+    if (pinned.size === 0) return [];
+    this.benignSimulations++;
+    return [await runVariation({ ...run.scenario, faults: { events: [...pinned.values()], background: [] } }, { seed: 401, jitterMs: 0, shuffleLists: false })];
   }
 
   /** The fault-free run `twin` under each {@link phaseVariations} `run` suggests (not cached: they depend on the faulty run). */
