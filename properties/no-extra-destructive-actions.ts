@@ -199,7 +199,10 @@ function tally(run: RunRecord, ignore: Set<string>, history: readonly HistorySel
  * a create whose answer was lost: the controller rightly tried again, and trimmed the surplus.
  * Nor do one delete and one create per Pod the environment held back (a slow rollout delaying its
  * start, never-ready blocking its readiness) that a controller replaced meanwhile: a rolling
- * update replaces an unavailable Pod first, an answer to the world the fault made.
+ * update replaces an unavailable Pod first, an answer to the world the fault made. Nor, more
+ * generally, what the fault-free control plane does in a world as slow as the run's (the faults
+ * marked `slowsTheWorld`, pinned to the objects they held back): an EndpointSlice deleted when the
+ * last Ready Pod went while the next was still starting, and made again when it became Ready.
  *
  * External resources of fake services count too, by replacement: a reconcile that deletes the
  * only resource with some content and creates one alike (see `replacements`) destroyed what the
@@ -221,7 +224,9 @@ export const noExtraDestructiveActions = defineProperty<NoExtraDestructiveAction
     if (!o.learn) return {};
     const ignore = new Set(o.ignoreKinds);
     // a slow controller's runs too: a slot missed past its deadline makes its Job no more, and keeps the previous one
-    const tallies = [...benign.twin, ...(benign.slow ?? [])].map((r) => tally(r, ignore, o.history));
+    // and the fault-free control plane's in a world as slow as the run's (Pods never Ready while faults act leave a Service none to route to)
+    const benignRuns = [...benign.twin, ...(benign.slow ?? []), ...(benign.world ?? [])];
+    const tallies = benignRuns.map((r) => tally(r, ignore, o.history));
     const ids = new Set(tallies.flatMap((t) => [...t.keys()]));
     const count = (t: ReturnType<typeof tally>, id: string) => [t.get(id)?.creates.length ?? 0, t.get(id)?.deletes.length ?? 0] as const;
     // where benign runs disagree, the most any of them made is what a fault-free run may make
@@ -231,7 +236,7 @@ export const noExtraDestructiveActions = defineProperty<NoExtraDestructiveAction
       if (new Set(counts.map((c) => c.join('/'))).size < 2) continue;
       out.push(`${id}: up to ${counts.reduce((m, c) => Math.max(m, c[0]), 0)} creates and ${counts.reduce((m, c) => Math.max(m, c[1]), 0)} deletes`);
     }
-    const replaced = [...benign.twin, ...(benign.slow ?? [])].map((r) => replacements(r, uidAliases(r.writes)));
+    const replaced = benignRuns.map((r) => replacements(r, uidAliases(r.writes)));
     for (const content of [...new Set(replaced.flatMap((m) => [...m.keys()]))].sort()) {
       const counts = replaced.map((m) => m.get(content)?.length ?? 0);
       if (new Set(counts).size < 2) continue;

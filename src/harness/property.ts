@@ -205,9 +205,9 @@ export interface BenignRuns {
   /**
    * The scenario fault-free in a world as slow as the run's: only the run's faults that slow the
    * world ({@link FaultModule.slowsTheWorld}), pinned to the objects they acted on, or the run
-   * itself when those are all it had; empty when none acted. Only for properties with
-   * timing-dependent kinds ({@link Property.timingDependent}): how far a rollout got when the user
-   * changed it follows the world's pace.
+   * itself when those are all it had; empty when none acted. Only for properties that ask for
+   * slow runs ({@link Property.learnsFromSlow}): an empty EndpointSlice deleted while the only
+   * Ready Pod left, or how far a rollout got when its user changed it, follows the world's pace.
    */
   world?: RunRecord[];
 }

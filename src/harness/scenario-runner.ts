@@ -137,7 +137,7 @@ export class ScenarioRunner {
       ...(p.learnsFromSlow === true
         ? { slow: [...(await this.twins.slowOf(twin, this.simulateOptions.controllers)), ...(await this.twins.phaseOf(twin, run, this.simulateOptions.controllers)), ...(await this.twins.acceptedOf(twin, run)), ...(await this.twins.lagOf(twin, this.simulateOptions.controllers, p.timingDependent ?? [])), ...(await this.twins.idleOf(twin, run, this.simulateOptions.controllers, p.timingDependent ?? []))] }
         : {}),
-      ...((p.timingDependent ?? []).length > 0 ? { world: await this.twins.worldOf(run, this.slowKinds) } : {}),
+      ...(p.learnsFromSlow === true ? { world: await this.twins.worldOf(run, this.slowKinds) } : {}),
     };
     for (const [name, r] of Object.entries(extras ?? {})) out.extras[name] = [r, ...(await this.twins.variationsOf(r.scenario))];
     return out;
