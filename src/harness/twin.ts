@@ -379,17 +379,39 @@ export function idleWindows(run: Pick<RunRecord, 'trace' | 'timing'>, twin: Pick
     }
     return by;
   };
+  // the reconciles of each changing write, in order: the n-th decision of each run
+  const decisions = (r: Pick<RunRecord, 'trace' | 'timing'>) => {
+    const by = new Map<string, number[]>();
+    for (const c of changingReconciles(r.trace, names, r.timing.tailStart)) by.set(c.controller, [...(by.get(c.controller) ?? []), c.start]);
+    return by;
+  };
   const faulty = starts(run);
+  const faultyDecisions = decisions(run);
   const windows = new Map<string, { controller: string; from: number; until: number }>();
+  const add = (controller: string, from: number, until: number) => {
+    const id = `${controller} ${until}`;
+    const w = windows.get(id);
+    if (!w) windows.set(id, { controller, from, until });
+    else if (from < w.from) w.from = from;
+  };
   for (const [controller, ts] of starts(twin)) {
     const mine = faulty.get(controller) ?? [];
     for (const t of ts) {
       const until = mine.find((x) => x >= t);
       if (until === undefined || until - t < IDLE_MIN_MS) continue;
-      const id = `${controller} ${until}`;
-      const w = windows.get(id);
-      if (!w) windows.set(id, { controller, from: t, until });
-      else if (t < w.from) w.from = t;
+      add(controller, t, until);
+    }
+  }
+  // a reconcile the crash cut short starts when the fault-free one did but decides less: the n-th
+  // decision of the faulted run came seconds after the fault-free run's n-th (a scheduler that bound
+  // one Pod at t=0, crashed, and placed the next only after its restart)
+  for (const [controller, ts] of decisions(twin)) {
+    const mine = faultyDecisions.get(controller) ?? [];
+    for (let i = 0; i < ts.length && i < mine.length; i++) {
+      if (mine[i]! - ts[i]! >= IDLE_MIN_MS) {
+        add(controller, ts[i]!, mine[i]!);
+        break;
+      }
     }
   }
   return [...windows.values()]
