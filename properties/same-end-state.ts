@@ -160,7 +160,9 @@ export const sameEndState = defineProperty<SameEndStateOptions>({
     const masks = learnStateMasks(states);
     // ends a busy controller reaches when it never acted on a world its user soon replaced, and ends a slow controller
     // reaches when one of its decisions by the clock came later (whole objects, not masks)
-    const alternatives = states[0] ? learnAlternatives(states[0], [...(benign.busy ?? []), ...(benign.slow ?? [])].map((r) => stateOf(r, o)), masks) : [];
+    // and ends the fault-free control plane reaches in a world as slow as the run's (a snapshot of a claim the user
+    // deleted before it ever bound is never cut): the world's pace is no fault of the control plane
+    const alternatives = states[0] ? learnAlternatives(states[0], [...(benign.busy ?? []), ...(benign.slow ?? []), ...(benign.world ?? [])].map((r) => stateOf(r, o)), masks) : [];
     const all = benign.world && benign.world.length > 0 && states[0] ? withPaceMasks(masks, states[0], benign.twin[0]!, benign.world, o) : masks;
     return alternatives.length > 0 ? { ...all, alternatives } : all;
   },

@@ -19,19 +19,42 @@ export function refusedObjects(run: RunRecord): Map<string, string | undefined> 
 }
 
 /**
+ * Objects (`Kind namespace/name`) and namespaces (`Namespace name`) someone other than the user
+ * deleted (a controller, the garbage collector, a fault): a refusal of the user's action on one of
+ * them, or on an object in one of them, may be a wrong delete's mark.
+ */
+function deletedByOthers(run: RunRecord): Set<string> {
+  const out = new Set<string>();
+  for (const w of run.writes) if (w.verb === 'delete' && w.error === undefined && w.actor !== 'user') out.add(`${w.kind} ${w.key}`);
+  return out;
+}
+
+/**
  * The differences about objects the two runs' users declared differently: the user's last action
  * on the object was refused in the fault-free run (an update answered NotFound because the
  * controller had already, and rightly, deleted the object there) and accepted in this run (where
  * the controller saw the object later). The runs then do not share a desired state for it, nor for
- * what it owns, so those are not compared. The other way round (refused only under faults, e.g.
- * after a wrong delete) stays compared: that is what a bug looks like.
+ * what it owns, so those are not compared. The other way round, refused only under faults, too,
+ * unless someone other than the user deleted the object or its namespace in this run (a wrong
+ * delete answered by NotFound is what a bug looks like): a resize the API server refused because
+ * a fault kept the claim unbound, or a create in a namespace whose own create a fault failed,
+ * declares nothing the fault-free run's user declared.
  */
 export function declaredApart(diffs: readonly StateDifference[], run: RunRecord, twin: RunRecord): { kept: StateDifference[]; left: string[] } {
   const refusedInTwin = refusedObjects(twin);
-  if (refusedInTwin.size === 0) return { kept: [...diffs], left: [] };
   const refusedHere = refusedObjects(run);
+  if (refusedInTwin.size === 0 && refusedHere.size === 0) return { kept: [...diffs], left: [] };
   const apart = new Map<string, string>();
-  for (const [id, error] of refusedInTwin) if (!refusedHere.has(id)) apart.set(id, error ?? 'refused');
+  for (const [id, error] of refusedInTwin) if (!refusedHere.has(id)) apart.set(id, `refused in the fault-free run: ${error ?? 'refused'}`);
+  if (refusedHere.size > 0) {
+    const deleted = deletedByOthers(run);
+    for (const [id, error] of refusedHere) {
+      if (refusedInTwin.has(id)) continue;
+      const ns = /^\S+ ([^/]+)\//.exec(id)?.[1];
+      if (deleted.has(id) || (ns !== undefined && deleted.has(`Namespace ${ns}`))) continue;
+      apart.set(id, `refused in this run: ${error ?? 'refused'}`);
+    }
+  }
   if (apart.size === 0) return { kept: [...diffs], left: [] };
   // the objects that hang off them in either run (ownerReferences, transitively), by state id
   const under = new Map<string, string>();
@@ -59,7 +82,7 @@ export function declaredApart(diffs: readonly StateDifference[], run: RunRecord,
   for (const d of diffs) {
     const root = apart.has(d.id) ? d.id : under.get(d.id);
     if (root === undefined) kept.push(d);
-    else left.push(root === d.id ? `${d.id} (the user's last action on it was refused in the fault-free run: ${apart.get(root)!})` : `${d.id} (owned by ${root})`);
+    else left.push(root === d.id ? `${d.id} (the user's last action on it was ${apart.get(root)!})` : `${d.id} (owned by ${root})`);
   }
   return { kept, left };
 }

@@ -39,13 +39,22 @@ describe('same-end-state: objects the two runs declared differently are not comp
   const sandbox = { kind: 'Sandbox', apiVersion: 'v1', metadata: { name: 'a', namespace: 'default', uid: 'u1', ownerReferences: [], labels: {}, annotations: {}, finalizers: [] }, spec: {}, status: {} };
   const pod = { ...sandbox, kind: 'Pod', metadata: { ...sandbox.metadata, name: 'a-env', uid: 'u2', ownerReferences: [{ apiVersion: 'v1', kind: 'Sandbox', name: 'a', uid: 'u1', controller: true }] } };
   const action = (error?: string): TraceEntry => ({ t: 5, type: 'user:action', action: 'update', kind: 'Sandbox', key: 'default/a', ...(error ? { error } : {}) });
-  const record = (trace: TraceEntry[], objects: unknown[]) => ({ trace, writes: [], settledObjects: objects }) as unknown as RunRecord;
+  const record = (trace: TraceEntry[], objects: unknown[], writes: unknown[] = []) => ({ trace, writes, settledObjects: objects }) as unknown as RunRecord;
+  const deleteBy = (actor: string, kind = 'Sandbox', key = 'default/a') => ({ t: 3, actor, verb: 'delete', kind, key, changed: [], noop: false });
   const diff = (id: string): StateDifference => ({ id, change: 'extra', paths: [], leaves: [], expected: undefined, actual: {} });
 
-  it('a refusal only under faults stays compared (a wrong delete makes the user\'s update fail: a bug)', () => {
-    const { kept, left } = declaredApart([diff('Sandbox default/a'), diff('Pod default/a-env')], record([action('NotFound')], []), record([action()], [sandbox, pod]));
-    expect(kept.map((d) => d.id)).toEqual(['Sandbox default/a', 'Pod default/a-env']);
-    expect(left).toEqual([]);
+  it('a refusal only under faults stays compared when someone but the user deleted the object or its namespace (a wrong delete makes the user\'s update fail: a bug)', () => {
+    for (const del of [deleteBy('controller:sandbox/0'), deleteBy('gc'), deleteBy('controller:tenant/0', 'Namespace', 'default')]) {
+      const { kept, left } = declaredApart([diff('Sandbox default/a'), diff('Pod default/a-env')], record([action('NotFound')], [], [del]), record([action()], [sandbox, pod]));
+      expect(kept.map((d) => d.id)).toEqual(['Sandbox default/a', 'Pod default/a-env']);
+      expect(left).toEqual([]);
+    }
+  });
+
+  it('a refusal only under faults that no one\'s delete explains leaves the object and what it owns uncompared (a resize refused while a fault kept the claim unbound)', () => {
+    const { kept, left } = declaredApart([diff('Sandbox default/a'), diff('Pod default/a-env'), diff('Sandbox default/b')], record([action('Invalid')], [], [deleteBy('user')]), record([action()], [sandbox, pod]));
+    expect(kept.map((d) => d.id)).toEqual(['Sandbox default/b']);
+    expect(left).toEqual(["Sandbox default/a (the user's last action on it was refused in this run: Invalid)", 'Pod default/a-env (owned by Sandbox default/a)']);
   });
 
   it('a refusal in both runs, or in neither, stays compared; other objects stay compared', () => {
