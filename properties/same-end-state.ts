@@ -82,6 +82,14 @@ export interface SameEndStateOptions {
    * an autoscaler or a person sets after creation) is left out with `masks`. @defaultValue true
    */
   judgeDrift: boolean;
+  /**
+   * What is made once for a moment's content, so a correct controller does not make it again when
+   * drift deletes it: kinds (`'Backup'`), and external collections as `'<service>/<collection>'`
+   * (`'storage/snapshots'`: a point-in-time snapshot made again would hold other data; report the
+   * loss instead). Drift deleting one is not judged. Jobs and Pods that run to completion are
+   * made once already. @defaultValue []
+   */
+  madeOnce: string[];
 }
 
 const DEFAULT_MASKS = ['metadata.generation', 'status.observedGeneration', ...CONDITION_MASKS];
@@ -143,13 +151,14 @@ function withPaceMasks(masks: LearnedMasks, twinState: ReturnType<typeof stateOf
 export const sameEndState = defineProperty<SameEndStateOptions>({
   name: 'same-end-state',
   description: 'the settled state equals that of the fault-free twin run (uids, versions, timestamps normalized; what fault-free runs disagree on masked)',
-  defaults: { skipUnderFaults: [...WORLD_CHANGING_FAULTS], masks: DEFAULT_MASKS, ignoreKinds: [...RECORD_KINDS], history: [...DEFAULT_HISTORY], normalizeTimestamps: true, downstream: true, learn: true, timingDependent: [], interchangeable: [], judgeDrift: true },
+  defaults: { skipUnderFaults: [...WORLD_CHANGING_FAULTS], masks: DEFAULT_MASKS, ignoreKinds: [...RECORD_KINDS], history: [...DEFAULT_HISTORY], normalizeTimestamps: true, downstream: true, learn: true, timingDependent: [], interchangeable: [], judgeDrift: true, madeOnce: [] },
   needsTwin: true,
   validate: (o) =>
     masksProblem(o.masks) ??
     (!Array.isArray(o.ignoreKinds) ? 'ignoreKinds must be an array of kind names' : undefined) ??
     (!Array.isArray(o.timingDependent) || o.timingDependent.some((k) => typeof k !== 'string') ? 'timingDependent must be an array of kind names, e.g. ["Wave"]' : undefined) ??
     (!Array.isArray(o.interchangeable) || o.interchangeable.some((k) => typeof k !== 'string' || k === '') ? 'interchangeable must be an array of kind names, e.g. ["Node"]' : undefined) ??
+    (!Array.isArray(o.madeOnce) || o.madeOnce.some((k) => typeof k !== 'string' || k === '') ? 'madeOnce must be an array of kind names or "<service>/<collection>", e.g. ["storage/snapshots"]' : undefined) ??
     historyProblem(o.history),
   learnsFromBusy: true,
   learnsFromSlow: true,
@@ -190,7 +199,7 @@ export const sameEndState = defineProperty<SameEndStateOptions>({
       return !ok;
     });
     const masked = fmtLearned(learned);
-    if (driftOnly) return driftVerdict(run, twin, diffs, masked ?? '', o.interchangeable);
+    if (driftOnly) return driftVerdict(run, twin, diffs, masked ?? '', o.interchangeable, o.madeOnce);
     const fixed = { ...(left.length > 0 ? { fixedAtCreation: left } : {}), ...(apart.length > 0 ? { declaredApart: apart } : {}), ...(busy.length > 0 ? { asWhenBusy: busy } : {}) };
     if (diffs.length === 0) return { ok: true, ...(masked || left.length > 0 || apart.length > 0 || busy.length > 0 ? { stats: { ...(masked ? { learned: masked } : {}), ...fixed } } : {}) };
     const at = run.timing.tailStart;
@@ -219,8 +228,8 @@ export const sameEndState = defineProperty<SameEndStateOptions>({
 });
 
 /** Drift runs: only the marks drift left are judged; were they repaired? */
-function driftVerdict(run: RunRecord, twin: RunRecord, diffs: readonly StateDifference[], masked: string, interchangeable: readonly string[]): Verdict {
-  const { marks, pending, judged } = driftMarks(run, twin, diffs, uidAliases(run.writes), interchangeableOf(run.writes, interchangeable));
+function driftVerdict(run: RunRecord, twin: RunRecord, diffs: readonly StateDifference[], masked: string, interchangeable: readonly string[], madeOnce: readonly string[]): Verdict {
+  const { marks, pending, judged } = driftMarks(run, twin, diffs, uidAliases(run.writes), interchangeableOf(run.writes, interchangeable), new Set(madeOnce));
   const stats = { judged: judged > 0 ? 'what drift changed' : false, ...(judged === 0 ? { reason: 'drift changed nothing a controller made' } : {}), ...(pending.length > 0 ? { periodicCheckDue: pending } : {}), ...(masked ? { learned: masked } : {}) };
   if (marks.length === 0) return { ok: true, stats };
   const at = run.timing.tailStart;

@@ -28,6 +28,8 @@ import { timelineOf } from './timeline.js';
  *   field with a PUT or PATCH after creating the resource (in this run or the fault-free one): a
  *   console rename of a database it names once is not its to undo, a record's target it keeps
  *   updating is.
+ * Nor is a deletion of what the configuration says is made once (`madeOnce`: kinds, and external
+ * collections as `service/collection`): a point-in-time snapshot made again would hold other data.
  * A mark is not judged while its controller's periodic re-check was still to come: the last
  * reconcile of the object's owner asked to `requeueAfter` a time longer than the drift left before
  * the end (a re-check every 10 minutes repairs after the run, not never).
@@ -58,7 +60,7 @@ export interface DriftJudgement {
   judged: number;
 }
 
-export function driftMarks(run: RunRecord, twin: RunRecord, diffs: readonly StateDifference[], aliases: ReadonlyMap<string, string>, interchangeable?: Interchangeable): DriftJudgement {
+export function driftMarks(run: RunRecord, twin: RunRecord, diffs: readonly StateDifference[], aliases: ReadonlyMap<string, string>, interchangeable?: Interchangeable, madeOnce: ReadonlySet<string> = new Set()): DriftJudgement {
   const tl = timelineOf(run);
   const byUid = new Map<string, { kind: string; key: string }>();
   const createdByController = new Set<string>();
@@ -99,6 +101,8 @@ export function driftMarks(run: RunRecord, twin: RunRecord, diffs: readonly Stat
         }
         continue;
       }
+      // made once for a moment's content (a point-in-time snapshot): made again, it would hold other data
+      if (madeOnce.has(service) || (collection !== undefined && madeOnce.has(`${service}/${collection}`))) continue;
       const body = svc?.history.find((h) => h.op === 'remove' && h.id === rid && h.collection === collection)?.body;
       // as for stored objects (a controller's creates only): a resource the service held before the
       // run (another cluster's record) is not the controllers' to bring back (corpus record-gc, stop 35)
@@ -115,6 +119,7 @@ export function driftMarks(run: RunRecord, twin: RunRecord, diffs: readonly Stat
     if (uid === undefined || kind === undefined || key === undefined || !createdByController.has(uid)) continue;
     const ownerKey = controllingOwnerKey(run, uid, byUid);
     if (action === 'delete') {
+      if (madeOnce.has(kind)) continue;
       const generateName = typeof e['generateName'] === 'string' ? e['generateName'] : undefined;
       const [ns, name] = key.includes('/') ? [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)] : [undefined, key];
       const id = stateIdOf({ kind, metadata: { name: name!, ...(ns !== undefined ? { namespace: ns } : {}), ...(generateName !== undefined ? { generateName } : {}) } } as unknown as StoredObject, aliases, interchangeable);

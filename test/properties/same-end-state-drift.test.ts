@@ -107,6 +107,15 @@ describe('same-end-state judges what drift changed', () => {
     expect((await shop(shopCorrect, del)).verdict.ok).toBe(true);
   });
 
+  it('madeOnce: an external collection whose resources hold a moment\'s content (a point-in-time snapshot) is not judged when drift deletes one; other collections still are', async () => {
+    const del = plan({ action: 'delete', pick: 0, external: true }, 3000);
+    const judge = (madeOnce: string[]) => judgeScenario(sameEndState({ madeOnce }), shopScenario(shopBuggy.name, del), { controllers: [shopBuggy], options: { faults: [drift], downstream: shopDownstream } });
+    expect((await judge(['shop/orders'])).verdict.ok).toBe(true);
+    expect((await judge(['shop'])).verdict.ok).toBe(true);
+    const other = await judge(['shop/refunds']);
+    expect(other.verdict.ok ? 'passed' : other.verdict.summary).toMatch(/^drift was never repaired: deleted the shop resource \S+ in orders/);
+  });
+
   it("an order another team placed before the run, cancelled in the shop: not the controllers' to place again (not judged); the same drift on the controller's own order still fails", async () => {
     // found stop 35 (corpus record-gc): drift deleted another cluster's DNS record and the oracle demanded it back
     const withForeign = () => ({ services: [fakeRestService({ baseUrl: SHOP, name: 'shop', idempotencyKeyHeader: 'Idempotency-Key', collections: ['orders'], resources: { orders: [{ owner: 'team-b/lunch', item: 'soup' }] } })], timeoutMs: 5000 });
