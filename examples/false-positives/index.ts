@@ -27,6 +27,7 @@ import { canaryRollout } from './canary-rollout.js';
 import { certRenewal } from './cert-renewal.js';
 import { certChain } from './cert-chain.js';
 import { certificateEvents } from './certificate-events.js';
+import { clusterPlacement } from './cluster-placement.js';
 import { cloudOperation } from './cloud-operation.js';
 import { conditionStatus } from './condition-status.js';
 import { configRevisions } from './config-revisions.js';
@@ -37,6 +38,7 @@ import { dbCredentials } from './db-credentials.js';
 import { cronTask } from './cron-task.js';
 import { deploymentRollout } from './deployment-rollout.js';
 import { dnsSync } from './dns-sync.js';
+import { disruptionBudget } from './disruption-budget.js';
 import { domainVerification } from './domain-verification.js';
 import { endpointSlices } from './endpoint-slices.js';
 import { exclusiveBackfill } from './exclusive-backfill.js';
@@ -50,6 +52,7 @@ import { hierarchicalNamespaces } from './hierarchical-namespaces.js';
 import { inUseProtection } from './in-use-protection.js';
 import { jobRunner } from './job-runner.js';
 import { licenseSeat } from './license-seat.js';
+import { machineBootstrap } from './machine-bootstrap.js';
 import { machinePool } from './machine-pool.js';
 import { mailingList } from './mailing-list.js';
 import { messageBroker } from './message-broker.js';
@@ -96,6 +99,7 @@ import { teamLabeler } from './team-labeler.js';
 import { ttlAfterFinished } from './ttl-after-finished.js';
 import { usageQuota } from './usage-quota.js';
 import { volumeResizer } from './volume-resizer.js';
+import { volumeSnapshots } from './volume-snapshots.js';
 import { webhookSubscription } from './webhook-subscription.js';
 import { workerPool } from './worker-pool.js';
 import { zoneRecords } from './zone-records.js';
@@ -116,6 +120,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   certChain,
   certRenewal,
   certificateEvents,
+  clusterPlacement,
   cloudOperation,
   conditionStatus,
   configRevisions,
@@ -126,6 +131,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   dbCredentials,
   deploymentRollout,
   dnsSync,
+  disruptionBudget,
   domainVerification,
   endpointSlices,
   exclusiveBackfill,
@@ -139,6 +145,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   inUseProtection,
   jobRunner,
   licenseSeat,
+  machineBootstrap,
   machinePool,
   mailingList,
   messageBroker,
@@ -185,6 +192,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   ttlAfterFinished,
   usageQuota,
   volumeResizer,
+  volumeSnapshots,
   webhookSubscription,
   workerPool,
   zoneCache,
