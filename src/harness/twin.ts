@@ -394,10 +394,24 @@ export function idleWindows(run: Pick<RunRecord, 'trace' | 'timing'>, twin: Pick
     if (!w) windows.set(id, { controller, from, until });
     else if (from < w.from) w.from = from;
   };
+  // the starts of reconciles that ended well: a controller that never decides again (its next look
+  // rightly changes nothing, after seconds of API errors) was idle until its first look that worked
+  const worked = new Map<string, number[]>();
+  const begun = new Map<string, number>();
+  for (const e of run.trace) {
+    if (e.t >= run.timing.tailStart) break;
+    if (e.type !== 'reconcile:start' && e.type !== 'reconcile:end') continue;
+    const controller = String(e['controller']);
+    if (!names.has(controller)) continue;
+    const id = `${controller}\u0000${String(e['replica'] ?? 0)}\u0000${String(e['key'])}\u0000${String(e['n'])}`;
+    if (e.type === 'reconcile:start') begun.set(id, e.t);
+    else if ((e['result'] === 'done' || e['result'] === 'requeueAfter') && begun.has(id)) worked.set(controller, [...(worked.get(controller) ?? []), begun.get(id)!]);
+  }
   for (const [controller, ts] of starts(twin)) {
     const mine = faulty.get(controller) ?? [];
+    const good = (worked.get(controller) ?? []).sort((a, b) => a - b);
     for (const t of ts) {
-      const until = mine.find((x) => x >= t);
+      const until = mine.find((x) => x >= t) ?? good.find((x) => x >= t);
       if (until === undefined || until - t < IDLE_MIN_MS) continue;
       add(controller, t, until);
     }
@@ -423,10 +437,55 @@ export function idleWindows(run: Pick<RunRecord, 'trace' | 'timing'>, twin: Pick
 
 /** The variations of {@link idleWindows}: all of them at once, and each alone when there are several. @internal */
 export function idleVariations(run: Pick<RunRecord, 'trace' | 'timing'>, twin: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined, kinds: ReadonlySet<string>): BenignVariation[] {
-  const ws = idleWindows(run, twin, defs, kinds);
-  if (ws.length === 0) return [];
-  const all: BenignVariation = { seed: 5000, jitterMs: 0, shuffleLists: false, slow: ws[0]!, ...(ws.length > 1 ? { also: ws.slice(1) } : {}) };
-  return ws.length === 1 ? [all] : [all, ...ws.map((w, i): BenignVariation => ({ seed: 5001 + i, jitterMs: 0, shuffleLists: false, slow: w }))];
+  const out: BenignVariation[] = [];
+  for (const [ws, seed] of [[idleWindows(run, twin, defs, kinds), 5000], [idleKeyWindows(run, twin, defs, kinds), 5100]] as const) {
+    if (ws.length === 0) continue;
+    out.push({ seed, jitterMs: 0, shuffleLists: false, slow: ws[0]!, ...(ws.length > 1 ? { also: ws.slice(1) } : {}) });
+    if (ws.length > 1) out.push(...ws.map((w, i): BenignVariation => ({ seed: seed + 1 + i, jitterMs: 0, shuffleLists: false, slow: w })));
+  }
+  return out;
+}
+
+/**
+ * Like {@link idleWindows}, per key: where the fault-free run's controller changed something for
+ * a key of a timing-dependent kind and the faulted run's did nothing for that key for seconds (its
+ * reconciles of it all failed: API errors and their backoff), the key held from then until the
+ * faulted run's first reconcile of it that worked or changed something. The controller's other
+ * keys go on (a placement for another app decided meanwhile keeps the controller from looking idle
+ * as a whole). A key waiting in a busy workqueue for seconds is a healthy control plane's timing.
+ * @internal
+ */
+export function idleKeyWindows(run: Pick<RunRecord, 'trace' | 'timing'>, twin: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined, kinds: ReadonlySet<string>): { controller: string; at: number; ms: number; key: string }[] {
+  const names = new Set((defs ?? []).filter((d) => d.process === undefined && kinds.has(d.for)).map((d) => d.name));
+  if (names.size === 0) return [];
+  // per controller and key, the starts of the faulted run's reconciles that worked (done, requeueAfter) or changed something
+  const good = new Map<string, number[]>();
+  const push = (id: string, t: number) => good.set(id, [...(good.get(id) ?? []), t]);
+  for (const c of changingReconciles(run.trace, names, run.timing.tailStart)) push(`${c.controller}\u0000${c.key}`, c.start);
+  const begun = new Map<string, number>();
+  for (const e of run.trace) {
+    if (e.t >= run.timing.tailStart) break;
+    if (e.type !== 'reconcile:start' && e.type !== 'reconcile:end') continue;
+    const controller = String(e['controller']);
+    if (!names.has(controller)) continue;
+    const id = `${controller}\u0000${String(e['replica'] ?? 0)}\u0000${String(e['key'])}\u0000${String(e['n'])}`;
+    if (e.type === 'reconcile:start') begun.set(id, e.t);
+    else if ((e['result'] === 'done' || e['result'] === 'requeueAfter') && begun.has(id)) push(`${controller}\u0000${String(e['key'])}`, begun.get(id)!);
+  }
+  const windows = new Map<string, { controller: string; key: string; from: number; until: number }>();
+  for (const c of changingReconciles(twin.trace, names, twin.timing.tailStart)) {
+    const id = `${c.controller}\u0000${c.key}`;
+    const until = (good.get(id) ?? []).filter((x) => x >= c.start).sort((a, b) => a - b)[0];
+    if (until === undefined || until - c.start < IDLE_MIN_MS) continue;
+    const w = windows.get(`${id}\u0000${until}`);
+    if (!w) windows.set(`${id}\u0000${until}`, { controller: c.controller, key: c.key, from: c.start, until });
+    else if (c.start < w.from) w.from = c.start;
+  }
+  return [...windows.values()]
+    .sort((a, b) => b.until - b.from - (a.until - a.from) || a.from - b.from)
+    .slice(0, IDLE_MAX_WINDOWS)
+    .sort((a, b) => a.from - b.from)
+    .map((w) => ({ controller: w.controller, at: w.from, ms: w.until - Math.max(0, w.from - 1), key: w.key }));
 }
 
 /** How long past a competing object's creation {@link firstLookAfterNext} holds the first one: its event arrives and its first reconcile runs first. */

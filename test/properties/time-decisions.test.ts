@@ -7,7 +7,7 @@ import { defineController, job, podLifecycle, type Scenario } from '../../src/in
 import { ScenarioRunner } from '../../src/harness/scenario-runner.js';
 import { cronRunnerController } from '../../examples/client-node/steadystate.js';
 import type { TraceEntry } from '../../src/sim/trace.js';
-import { BENIGN_VARIATIONS, SLOW_HOLDS_MS, idleVariations, idleWindows, lagPoints, overtakenPoints, phaseVariations, slowPoints, slowVariations, twinScenario } from '../../src/harness/twin.js';
+import { BENIGN_VARIATIONS, SLOW_HOLDS_MS, idleKeyWindows, idleVariations, idleWindows, lagPoints, overtakenPoints, phaseVariations, slowPoints, slowVariations, twinScenario } from '../../src/harness/twin.js';
 import { payoutController } from '../../examples/false-positives/payout-transfer.js';
 import { allFaults } from '../../faults/index.js';
 import { expectFailure, judgeScenario } from '../helpers/property-laws.js';
@@ -305,6 +305,26 @@ describe('idle windows: where a faulty run\'s controller of a timing-dependent k
     expect(idleWindows(run, twin, [sched], new Set(['Pod']))).toEqual([{ controller: 'sched', at: 12_000, ms: 21_000 - 11_999 }]);
     expect(idleVariations(run, twin, [sched], new Set(['Pod']))).toEqual([{ seed: 5000, jitterMs: 0, shuffleLists: false, slow: { controller: 'sched', at: 12_000, ms: 9_001 } }]);
   });
+  it('per key: a key whose reconciles all failed for seconds (API errors) is held until its first reconcile that worked, while the controller\'s other keys go on', () => {
+    const fail = (t: number, n: number, key: string): TraceEntry[] => [
+      { t, type: 'reconcile:start', controller: 'sched', replica: 0, key, n } as TraceEntry,
+      { t, type: 'reconcile:end', controller: 'sched', replica: 0, key, n, result: 'error' } as TraceEntry,
+    ];
+    const look = (t: number, n: number, key: string): TraceEntry[] => [
+      { t, type: 'reconcile:start', controller: 'sched', replica: 0, key, n } as TraceEntry,
+      { t, type: 'reconcile:end', controller: 'sched', replica: 0, key, n, result: 'done' } as TraceEntry,
+    ];
+    // the twin moves web at 6 s; the faulty run's reconciles of web fail until 20 s, which changes nothing; api decides at 14 s in both
+    const twin2 = { trace: [...bind(0, 1, 'default/web'), ...bind(6_000, 2, 'default/web'), ...bind(14_000, 3, 'default/api')], timing };
+    const run2 = { trace: [...bind(0, 1, 'default/web'), ...fail(6_000, 2, 'default/web'), ...fail(9_000, 3, 'default/web'), ...bind(14_000, 4, 'default/api'), ...look(20_000, 5, 'default/web')], timing };
+    expect(idleKeyWindows(run2, twin2, [sched], new Set(['Pod']))).toEqual([{ controller: 'sched', at: 6_000, ms: 20_000 - 5_999, key: 'default/web' }]);
+    expect(idleVariations(run2, twin2, [sched], new Set(['Pod']))).toContainEqual({ seed: 5100, jitterMs: 0, shuffleLists: false, slow: { controller: 'sched', at: 6_000, ms: 14_001, key: 'default/web' } });
+    // a reconcile of web that worked at 6.2 s: no window
+    const worked = { trace: [...bind(0, 1, 'default/web'), ...fail(6_000, 2, 'default/web'), ...look(6_200, 3, 'default/web'), ...bind(14_000, 4, 'default/api')], timing };
+    expect(idleKeyWindows(worked, twin2, [sched], new Set(['Pod']))).toEqual([]);
+    expect(idleKeyWindows(run2, twin2, [sched], new Set(['Wave']))).toEqual([]);
+  });
+
   it('only for kinds declared timing dependent, and not for a delay under half a second', () => {
     expect(idleWindows(run, twin, [sched], new Set())).toEqual([]);
     expect(idleWindows(run, twin, [sched], new Set(['Wave']))).toEqual([]);
