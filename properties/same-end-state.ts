@@ -90,13 +90,21 @@ export interface SameEndStateOptions {
    * made once already. @defaultValue []
    */
   madeOnce: string[];
+  /**
+   * Downstream collections that are ledgers, as `'<service>/<collection>'` (or a whole service):
+   * append-only records such as charges and refunds, whose records of an owner gone by the end are
+   * not compared. An order the user cancelled before the saga charged it, and one charged then
+   * refunded, both moved no money; judge the net in a property of your own. The records of live
+   * owners stay compared. @defaultValue []
+   */
+  ledgers: string[];
 }
 
 const DEFAULT_MASKS = ['metadata.generation', 'status.observedGeneration', ...CONDITION_MASKS];
 const tallies = new WeakMap<object, MaskTally>();
 
 function stateOf(r: RunRecord, o: SameEndStateOptions, tally?: MaskTally) {
-  const norm: NormalizeOptions = { ignoreKinds: o.ignoreKinds, history: o.history, masks: o.masks, timestamps: o.normalizeTimestamps, downstream: o.downstream, uidAliases: uidAliases(r.writes), interchangeable: interchangeableOf(r.writes, o.interchangeable), statefulSetClaims: statefulSetClaims(r.writes), ...(tally ? { tally } : {}) };
+  const norm: NormalizeOptions = { ignoreKinds: o.ignoreKinds, history: o.history, masks: o.masks, timestamps: o.normalizeTimestamps, downstream: o.downstream, uidAliases: uidAliases(r.writes), interchangeable: interchangeableOf(r.writes, o.interchangeable), statefulSetClaims: statefulSetClaims(r.writes), ledgers: o.ledgers, ...(tally ? { tally } : {}) };
   return normalizeState(r.settledObjects, settledDownstream(r, timelineOf(r).requests), norm);
 }
 
@@ -151,13 +159,14 @@ function withPaceMasks(masks: LearnedMasks, twinState: ReturnType<typeof stateOf
 export const sameEndState = defineProperty<SameEndStateOptions>({
   name: 'same-end-state',
   description: 'the settled state equals that of the fault-free twin run (uids, versions, timestamps normalized; what fault-free runs disagree on masked)',
-  defaults: { skipUnderFaults: [...WORLD_CHANGING_FAULTS], masks: DEFAULT_MASKS, ignoreKinds: [...RECORD_KINDS], history: [...DEFAULT_HISTORY], normalizeTimestamps: true, downstream: true, learn: true, timingDependent: [], interchangeable: [], judgeDrift: true, madeOnce: [] },
+  defaults: { skipUnderFaults: [...WORLD_CHANGING_FAULTS], masks: DEFAULT_MASKS, ignoreKinds: [...RECORD_KINDS], history: [...DEFAULT_HISTORY], normalizeTimestamps: true, downstream: true, learn: true, timingDependent: [], interchangeable: [], judgeDrift: true, madeOnce: [], ledgers: [] },
   needsTwin: true,
   validate: (o) =>
     masksProblem(o.masks) ??
     (!Array.isArray(o.ignoreKinds) ? 'ignoreKinds must be an array of kind names' : undefined) ??
     (!Array.isArray(o.timingDependent) || o.timingDependent.some((k) => typeof k !== 'string') ? 'timingDependent must be an array of kind names, e.g. ["Wave"]' : undefined) ??
     (!Array.isArray(o.interchangeable) || o.interchangeable.some((k) => typeof k !== 'string' || k === '') ? 'interchangeable must be an array of kind names, e.g. ["Node"]' : undefined) ??
+    (!Array.isArray(o.ledgers) || o.ledgers.some((k) => typeof k !== 'string' || k === '') ? 'ledgers must be an array of "<service>/<collection>", e.g. ["payments/charges"]' : undefined) ??
     (!Array.isArray(o.madeOnce) || o.madeOnce.some((k) => typeof k !== 'string' || k === '') ? 'madeOnce must be an array of kind names or "<service>/<collection>", e.g. ["storage/snapshots"]' : undefined) ??
     historyProblem(o.history),
   learnsFromBusy: true,

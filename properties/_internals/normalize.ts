@@ -22,6 +22,11 @@ export interface NormalizeOptions {
   /** Objects that record history, not state, left out too (see {@link HistorySelector}). @defaultValue none */
   history?: readonly HistorySelector[];
   /**
+   * Downstream collections (`service/collection`, or a whole `service`) that are ledgers: the
+   * records of an owner gone by the end (the object whose uid a record holds) are left out. @defaultValue none
+   */
+  ledgers?: readonly string[];
+  /**
    * Field paths dropped before comparing (see paths.ts): `status.lastSyncTime`,
    * `metadata.annotations.*`, `status.conditions[*].lastTransitionTime`,
    * `status.conditions[type=Ready].message`, `downstream.*.createdAt`.
@@ -184,6 +189,26 @@ export function externalStateId(service: string, collection: string | undefined,
 }
 
 /** The name of the first object whose uid a value of `body` holds (depth first, in key order), if any. */
+/** The first uid `body` holds (see {@link ownerUidIn}), itself. */
+function ownerUidValue(body: unknown, uidNames: ReadonlyMap<string, string>): string | undefined {
+  if (typeof body === 'string') return uidNames.has(body) ? body : undefined;
+  if (Array.isArray(body)) {
+    for (const x of body) {
+      const o = ownerUidValue(x, uidNames);
+      if (o !== undefined) return o;
+    }
+    return undefined;
+  }
+  if (isRecord(body)) {
+    for (const k of Object.keys(body).sort()) {
+      if (k === 'id') continue;
+      const o = ownerUidValue(body[k], uidNames);
+      if (o !== undefined) return o;
+    }
+  }
+  return undefined;
+}
+
 function ownerUidIn(body: unknown, uidNames: ReadonlyMap<string, string>): string | undefined {
   if (typeof body === 'string') return uidNames.get(body);
   if (Array.isArray(body)) {
@@ -303,8 +328,16 @@ export function normalizeState(objects: readonly StoredObject[], downstream: unk
     entries.push([stateIdOf(o, aliases, ic), applyMasks(value, masks, tally)]);
   }
   if (options.downstream) {
+    const ledgers = new Set(options.ledgers ?? []);
+    const live = ledgers.size > 0 ? new Set(objects.map((o) => o.metadata.uid)) : undefined;
     for (const s of services) {
+      const ledger = ledgers.has(s.name);
       for (const r of s.resources) {
+        // a ledger's records of an owner gone by the end: a cancelled order charged and refunded, or never charged, moved no money
+        if (live && (ledger || (r.collection !== undefined && ledgers.has(`${s.name}/${r.collection}`)))) {
+          const owner = ownerUidValue(r.body, uidNames);
+          if (owner !== undefined && !live.has(owner)) continue;
+        }
         const { id: _id, ...body } = r.body;
         const value = scrub({ downstream: { [s.name]: body } });
         notePaths(tally, value);

@@ -153,6 +153,26 @@ describe('same-end-state: references compare by what they name', () => {
   });
 });
 
+describe('same-end-state: ledgers', () => {
+  const meta = (name: string, uid: string) => ({ name, namespace: 'default', uid, resourceVersion: '1', generation: 1, creationTimestamp: 't', finalizers: [], ownerReferences: [], labels: {}, annotations: {} });
+  const order = (name: string, uid: string) => ({ kind: 'Order', metadata: meta(name, uid), spec: {}, status: {} });
+  const payments = (charges: object[], refunds: object[]) => [{ name: 'payments', baseUrl: 'https://pay.example', resources: { charges, refunds } }];
+  it('the records of an owner gone by the end are left out of a declared ledger; a live owner\'s are compared, and so is every record without the declaration', async () => {
+    const { compareStates, normalizeState } = await import('../../properties/_internals/normalize.js');
+    const aliases = new Map([['u-gone', '<uid of Order default/order-2>']]);
+    const norm = (d: unknown, ledgers?: string[]) => normalizeState([order('order-1', 'u-live')] as never, d, { ignoreKinds: [], masks: [], timestamps: true, downstream: true, uidAliases: aliases, ...(ledgers ? { ledgers } : {}) });
+    // the cancelled order-2: charged and refunded in one run, never charged in the other
+    const charged = payments([{ id: '1', order: 'u-live', amount: 5 }, { id: '2', order: 'u-gone', amount: 7 }], [{ id: '1', charge: '2', order: 'u-gone' }]);
+    const never = payments([{ id: '1', order: 'u-live', amount: 5 }], []);
+    expect(compareStates(norm(charged, ['payments/charges', 'payments/refunds']), norm(never, ['payments/charges', 'payments/refunds']))).toEqual([]);
+    expect(compareStates(norm(charged, ['payments']), norm(never, ['payments']))).toEqual([]);
+    expect(compareStates(norm(charged), norm(never)).map((d) => d.id).sort()).toEqual(['downstream payments/charges of <uid of Order default/order-2>', 'downstream payments/refunds of <uid of Order default/order-2>']);
+    // the live order-1's charge stays compared
+    const other = payments([{ id: '1', order: 'u-live', amount: 6 }], []);
+    expect(compareStates(norm(never, ['payments']), norm(other, ['payments'])).map((d) => d.id)).toEqual(['downstream payments/charges of <uid of Order default/order-1>']);
+  });
+});
+
 describe('same-end-state: claims a StatefulSet retains from ordinals scaled away are history', () => {
   const meta = (name: string) => ({ name, namespace: 'default', uid: `u-${name}`, resourceVersion: '1', generation: 1, creationTimestamp: 't', finalizers: [], ownerReferences: [], labels: {}, annotations: {} });
   const sts = (replicas: number, policy?: string) => ({ kind: 'StatefulSet', metadata: meta('events'), spec: { replicas, volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: {} }], ...(policy ? { persistentVolumeClaimRetentionPolicy: { whenScaled: policy } } : {}) }, status: {} });
