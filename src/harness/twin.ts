@@ -287,7 +287,8 @@ export function lagPoints(run: Pick<RunRecord, 'trace' | 'timing'>, defs: readon
   for (const e of run.trace) {
     if (e.t >= run.timing.tailStart) break;
     if (e.type !== 'store:write' || e['actor'] !== 'user' || e['error'] !== undefined || e['noop'] === true || !kinds.has(String(e['kind']))) continue;
-    if (e['verb'] !== 'update' && e['verb'] !== 'patch' && e['verb'] !== 'apply') continue;
+    // a deletion too: a request the user withdrew before a slow controller came to it was never acted on
+    if (e['verb'] !== 'update' && e['verb'] !== 'patch' && e['verb'] !== 'apply' && e['verb'] !== 'delete') continue;
     const id = `${String(e['kind'])} ${String(e['key'])}`;
     const ts = changedAt.get(id);
     if (ts) ts.push(e.t);

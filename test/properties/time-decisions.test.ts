@@ -280,6 +280,8 @@ describe('decisions a deletion of their own object overtakes from afar (hand-mad
     expect(lag(trace, ['Wave'])).toEqual([]);
     // not more than 30 s later, nor another object's change
     expect(lag([...reconcile(100, 'default/p-0', 1), userChange(31_000, 'default/p-0'), userChange(5_000, 'default/p-1')], ['Payout'])).toEqual([]);
+    // the user's deletion too: a request withdrawn before a slow controller came to it (disruption-budget's evictions, stop 39)
+    expect(lag([...reconcile(100, 'default/p-0', 1), userDelete(18_900, 'default/p-0')], ['Payout'])).toEqual([{ controller: 'payout', at: 100, key: 'default/p-0', overtakenAt: 18_900 }]);
   });
 
   it('not a deletion within 10 s (the slow holds cover it), nor one more than 30 s later, nor another object\'s', () => {
