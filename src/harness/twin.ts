@@ -442,7 +442,7 @@ export function idleVariations(run: Pick<RunRecord, 'trace' | 'timing'>, twin: P
   for (const [ws, seed] of [[idleWindows(run, twin, defs, kinds), 5000], [idleKeyWindows(run, twin, defs, kinds), 5100]] as const) {
     if (ws.length === 0) continue;
     out.push({ seed, jitterMs: 0, shuffleLists: false, slow: ws[0]!, ...(ws.length > 1 ? { also: ws.slice(1) } : {}) });
-    if (ws.length > 1) out.push(...ws.map((w, i): BenignVariation => ({ seed: seed + 1 + i, jitterMs: 0, shuffleLists: false, slow: w })));
+    if (ws.length > 1) for (let i = 0; i < ws.length; i++) out.push({ seed: seed + 1 + i, jitterMs: 0, shuffleLists: false, slow: ws[i]! });
   }
   return out;
 }
