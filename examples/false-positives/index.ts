@@ -71,6 +71,7 @@ import { previewEnv } from './preview-env.js';
 import { priorityPreemption } from './priority-preemption.js';
 import { probeShardsCase } from './probe-shards.js';
 import { provisionerHandoff } from './provisioner-handoff.js';
+import { queueAdmission } from './queue-admission.js';
 import { queueScaler } from './queue-scaler.js';
 import { readyBackends } from './ready-backends.js';
 import { recordGc } from './record-gc.js';
@@ -102,6 +103,7 @@ import { volumeResizer } from './volume-resizer.js';
 import { volumeSnapshots } from './volume-snapshots.js';
 import { webhookSubscription } from './webhook-subscription.js';
 import { workerPool } from './worker-pool.js';
+import { workflowDag } from './workflow-dag.js';
 import { zoneRecords } from './zone-records.js';
 import { zoneCache } from './zone-cache.js';
 
@@ -164,6 +166,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   priorityPreemption,
   probeShardsCase,
   provisionerHandoff,
+  queueAdmission,
   queueScaler,
   readyBackends,
   recordGc,
@@ -195,6 +198,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   volumeSnapshots,
   webhookSubscription,
   workerPool,
+  workflowDag,
   zoneCache,
   zoneRecords,
 ];
