@@ -50,6 +50,7 @@ import { gatewayRoutes } from './gateway-routes.js';
 import { gracefulScaledown } from './graceful-scaledown.js';
 import { hierarchicalNamespaces } from './hierarchical-namespaces.js';
 import { inUseProtection } from './in-use-protection.js';
+import { imageMirror } from './image-mirror.js';
 import { jobRunner } from './job-runner.js';
 import { licenseSeat } from './license-seat.js';
 import { machineBootstrap } from './machine-bootstrap.js';
@@ -58,6 +59,7 @@ import { mailingList } from './mailing-list.js';
 import { messageBroker } from './message-broker.js';
 import { meterSync } from './meter-sync.js';
 import { migrationRunner } from './migration-runner.js';
+import { namespacePolicies } from './namespace-policies.js';
 import { namespaceProvisioner } from './namespace-provisioner.js';
 import { nodeAutoscaler } from './node-autoscaler.js';
 import { nodeDrainer } from './node-drainer.js';
@@ -145,6 +147,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   gracefulScaledown,
   hierarchicalNamespaces,
   inUseProtection,
+  imageMirror,
   jobRunner,
   licenseSeat,
   machineBootstrap,
@@ -153,6 +156,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   messageBroker,
   meterSync,
   migrationRunner,
+  namespacePolicies,
   namespaceProvisioner,
   nodeAutoscaler,
   nodeDrainer,

@@ -7,7 +7,7 @@ import { defineController, job, podLifecycle, type Scenario } from '../../src/in
 import { ScenarioRunner } from '../../src/harness/scenario-runner.js';
 import { cronRunnerController } from '../../examples/client-node/steadystate.js';
 import type { TraceEntry } from '../../src/sim/trace.js';
-import { BENIGN_VARIATIONS, SLOW_HOLDS_MS, idleKeyWindows, idleVariations, idleWindows, lagPoints, overtakenPoints, phaseVariations, slowPoints, slowVariations, twinScenario } from '../../src/harness/twin.js';
+import { BENIGN_VARIATIONS, SLOW_HOLDS_MS, idleKeyWindows, idleVariations, idleWindows, keepsDeciding, lagPoints, overtakenPoints, phaseVariations, slowPoints, slowVariations, twinScenario } from '../../src/harness/twin.js';
 import { payoutController } from '../../examples/false-positives/payout-transfer.js';
 import { allFaults } from '../../faults/index.js';
 import { expectFailure, judgeScenario } from '../helpers/property-laws.js';
@@ -288,6 +288,25 @@ describe('decisions a deletion of their own object overtakes from afar (hand-mad
     expect(points([...reconcile(100, 'default/p-0', 1), userDelete(5_000, 'default/p-0')])).toEqual([]);
     expect(points([...reconcile(100, 'default/p-0', 1), userDelete(40_000, 'default/p-0')])).toEqual([]);
     expect(points([...reconcile(100, 'default/p-0', 1), userDelete(13_900, 'default/p-1')])).toEqual([]);
+  });
+});
+
+describe('keepsDeciding: a held controller must go on deciding after its hold', () => {
+  const timing = { faultWindowEnd: 30_000, lastActionAt: 0, settleStart: 30_000, tailStart: 60_000, end: 70_000 };
+  const change = (t: number, n: number, key: string): TraceEntry[] => [
+    { t, type: 'reconcile:start', controller: 'mirror', replica: 0, key, n } as TraceEntry,
+    { t, type: 'store:write', actor: 'controller:mirror/0', verb: 'update', kind: 'ImageMirror', key, changed: ['metadata.finalizers'], noop: false } as TraceEntry,
+    { t, type: 'reconcile:end', controller: 'mirror', replica: 0, key, n, result: 'done' } as TraceEntry,
+  ];
+  const removed = (t: number, key: string): TraceEntry => ({ t, type: 'store:write', actor: 'user', verb: 'delete', kind: 'ImageMirror', key, changed: ['.'], noop: false, removed: true }) as TraceEntry;
+  // the fault-free run cleans the mirror up after the user's delete at 13.8 s (its finalizer)
+  const twin = { trace: [...change(1_800, 1, 'default/m'), ...change(14_000, 2, 'default/m')], timing };
+  const hold = { controller: 'mirror', at: 1_801, ms: 12_001 };
+  it('a key the fault-free run changed after the hold that the held run never changed again: a controller that stopped deciding', () => {
+    expect(keepsDeciding({ trace: [], timing }, twin, hold)).toBe(false);
+  });
+  it('unless its object is gone in the held run: deleted before the controller came to it, it never got the finalizer whose cleanup the fault-free run did', () => {
+    expect(keepsDeciding({ trace: [removed(13_800, 'default/m')], timing }, twin, hold)).toBe(true);
   });
 });
 
