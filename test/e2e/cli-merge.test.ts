@@ -10,7 +10,9 @@ import { fixture, runCliInProcess } from './cli-helpers.js';
  * are those of the unsharded check, and whose failure is the one the unsharded check stops at.
  * The CLI runs in-process (same code as the bin, no child processes).
  */
-const cli = runCliInProcess;
+// checks run in this thread (`--workers 0`): merging is what is tested here, and a worker thread per
+// check loads the whole module graph again (about 3 s each, a dozen checks)
+const cli = (args: readonly string[], cwd: string) => runCliInProcess(args[0] === 'check' ? [...args, '--workers', '0'] : args, cwd);
 
 async function shards(module: string, runs: number, seed: number, dir: string): Promise<number[]> {
   const codes: number[] = [];
