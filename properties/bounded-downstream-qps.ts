@@ -38,7 +38,8 @@ export interface BoundedDownstreamQpsOptions {
    * Also fail when a run of at least `backoffAfter` consecutive failed attempts (the first failed
    * call of each reconcile) to one endpoint for one reconcile key (by one controller process)
    * shows no growing waits (no exponential backoff), even under the rate bound: a fixed short
-   * requeue. A reconcile whose calls to the endpoint all succeeded breaks the run. A wait is what the controller chose after a failed attempt (the queue's backoff or
+   * requeue. A reconcile whose calls to the endpoint all succeeded breaks the run. A wait is
+   * what the controller chose after a failed attempt (the queue's backoff or
    * its `requeueAfter`); reconciles that an event started are no retries; a `requeueAfter` retry
    * that came when the failed attempt's `Retry-After` said is the server's pacing, not counted;
    * at least three waits are needed to judge; waits of a second or more count as backoff.

@@ -398,16 +398,7 @@ export function idleWindows(run: Pick<RunRecord, 'trace' | 'timing'>, twin: Pick
   // the starts of reconciles that ended well: a controller that never decides again (its next look
   // rightly changes nothing, after seconds of API errors) was idle until its first look that worked
   const worked = new Map<string, number[]>();
-  const begun = new Map<string, number>();
-  for (const e of run.trace) {
-    if (e.t >= run.timing.tailStart) break;
-    if (e.type !== 'reconcile:start' && e.type !== 'reconcile:end') continue;
-    const controller = String(e['controller']);
-    if (!names.has(controller)) continue;
-    const id = `${controller}\u0000${String(e['replica'] ?? 0)}\u0000${String(e['key'])}\u0000${String(e['n'])}`;
-    if (e.type === 'reconcile:start') begun.set(id, e.t);
-    else if ((e['result'] === 'done' || e['result'] === 'requeueAfter') && begun.has(id)) worked.set(controller, [...(worked.get(controller) ?? []), begun.get(id)!]);
-  }
+  for (const w of reconcilesThatWorked(run, names)) worked.set(w.controller, [...(worked.get(w.controller) ?? []), w.start]);
   for (const [controller, ts] of starts(twin)) {
     const mine = faulty.get(controller) ?? [];
     const good = (worked.get(controller) ?? []).sort((a, b) => a - b);
@@ -463,16 +454,7 @@ export function idleKeyWindows(run: Pick<RunRecord, 'trace' | 'timing'>, twin: P
   const good = new Map<string, number[]>();
   const push = (id: string, t: number) => good.set(id, [...(good.get(id) ?? []), t]);
   for (const c of changingReconciles(run.trace, names, run.timing.tailStart)) push(`${c.controller}\u0000${c.key}`, c.start);
-  const begun = new Map<string, number>();
-  for (const e of run.trace) {
-    if (e.t >= run.timing.tailStart) break;
-    if (e.type !== 'reconcile:start' && e.type !== 'reconcile:end') continue;
-    const controller = String(e['controller']);
-    if (!names.has(controller)) continue;
-    const id = `${controller}\u0000${String(e['replica'] ?? 0)}\u0000${String(e['key'])}\u0000${String(e['n'])}`;
-    if (e.type === 'reconcile:start') begun.set(id, e.t);
-    else if ((e['result'] === 'done' || e['result'] === 'requeueAfter') && begun.has(id)) push(`${controller}\u0000${String(e['key'])}`, begun.get(id)!);
-  }
+  for (const w of reconcilesThatWorked(run, names)) push(`${w.controller}\u0000${w.key}`, w.start);
   const windows = new Map<string, { controller: string; key: string; from: number; until: number }>();
   for (const c of changingReconciles(twin.trace, names, twin.timing.tailStart)) {
     const id = `${c.controller}\u0000${c.key}`;
@@ -487,6 +469,22 @@ export function idleKeyWindows(run: Pick<RunRecord, 'trace' | 'timing'>, twin: P
     .slice(0, IDLE_MAX_WINDOWS)
     .sort((a, b) => a.from - b.from)
     .map((w) => ({ controller: w.controller, at: w.from, ms: w.until - Math.max(0, w.from - 1), key: w.key }));
+}
+
+/** The reconciles of `controllers` before the quiet tail that ended well (done, or requeueAfter), with when each began. */
+function reconcilesThatWorked(run: Pick<RunRecord, 'trace' | 'timing'>, controllers: ReadonlySet<string>): { controller: string; key: string; start: number }[] {
+  const out: { controller: string; key: string; start: number }[] = [];
+  const begun = new Map<string, number>();
+  for (const e of run.trace) {
+    if (e.t >= run.timing.tailStart) break;
+    if (e.type !== 'reconcile:start' && e.type !== 'reconcile:end') continue;
+    const controller = String(e['controller']);
+    if (!controllers.has(controller)) continue;
+    const id = `${controller}\u0000${String(e['replica'] ?? 0)}\u0000${String(e['key'])}\u0000${String(e['n'])}`;
+    if (e.type === 'reconcile:start') begun.set(id, e.t);
+    else if ((e['result'] === 'done' || e['result'] === 'requeueAfter') && begun.has(id)) out.push({ controller, key: String(e['key']), start: begun.get(id)! });
+  }
+  return out;
 }
 
 /** How long past a competing object's creation {@link firstLookAfterNext} holds the first one: its event arrives and its first reconcile runs first. */
