@@ -189,6 +189,11 @@ export function externalStateId(service: string, collection: string | undefined,
 }
 
 /** The name of the first object whose uid a value of `body` holds (depth first, in key order), if any. */
+function ownerUidIn(body: unknown, uidNames: ReadonlyMap<string, string>): string | undefined {
+  const uid = ownerUidValue(body, uidNames);
+  return uid === undefined ? undefined : uidNames.get(uid);
+}
+
 /** The first uid `body` holds (see {@link ownerUidIn}), itself. */
 function ownerUidValue(body: unknown, uidNames: ReadonlyMap<string, string>): string | undefined {
   if (typeof body === 'string') return uidNames.has(body) ? body : undefined;
@@ -201,26 +206,7 @@ function ownerUidValue(body: unknown, uidNames: ReadonlyMap<string, string>): st
   }
   if (isRecord(body)) {
     for (const k of Object.keys(body).sort()) {
-      if (k === 'id') continue;
       const o = ownerUidValue(body[k], uidNames);
-      if (o !== undefined) return o;
-    }
-  }
-  return undefined;
-}
-
-function ownerUidIn(body: unknown, uidNames: ReadonlyMap<string, string>): string | undefined {
-  if (typeof body === 'string') return uidNames.get(body);
-  if (Array.isArray(body)) {
-    for (const x of body) {
-      const o = ownerUidIn(x, uidNames);
-      if (o !== undefined) return o;
-    }
-    return undefined;
-  }
-  if (isRecord(body)) {
-    for (const k of Object.keys(body).sort()) {
-      const o = ownerUidIn(body[k], uidNames);
       if (o !== undefined) return o;
     }
   }
@@ -333,12 +319,12 @@ export function normalizeState(objects: readonly StoredObject[], downstream: unk
     for (const s of services) {
       const ledger = ledgers.has(s.name);
       for (const r of s.resources) {
+        const { id: _id, ...body } = r.body;
         // a ledger's records of an owner gone by the end: a cancelled order charged and refunded, or never charged, moved no money
         if (live && (ledger || (r.collection !== undefined && ledgers.has(`${s.name}/${r.collection}`)))) {
-          const owner = ownerUidValue(r.body, uidNames);
+          const owner = ownerUidValue(body, uidNames);
           if (owner !== undefined && !live.has(owner)) continue;
         }
-        const { id: _id, ...body } = r.body;
         const value = scrub({ downstream: { [s.name]: body } });
         notePaths(tally, value);
         // identified by the object it belongs to (a field holding its uid), so each owner's resource compares with that owner's
