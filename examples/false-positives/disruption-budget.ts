@@ -189,7 +189,11 @@ type Facts = Record<string, { key: string; min: number; pods: PodFact[] }>;
  * when fewer than minAvailable are Ready while some were evicted under it and all the others are
  * there and Ready. Evictions while no budget existed are unrestricted, as in Kubernetes (found by
  * the hunt: the recreation fault deleted the budget for a second, and two evictions went through
- * then; the first version of this judge charged them to the recreated budget).
+ * then; the first version of this judge charged them to the recreated budget). A budget made again
+ * also inherits the Pods its predecessor had: the disruption controller counts the new one from a
+ * cache that may still show a Pod evicted a moment ago, and the old one's disruptedPods went with
+ * it, so Kubernetes lets that eviction through as well (stop 40, the guided hunt: a Pod's DELETED
+ * event was late, and the recreated budget allowed one more eviction).
  */
 export const budgetRespected = defineProperty<Record<string, never>>({
   name: 'budget-respected',
@@ -214,6 +218,8 @@ export const budgetRespected = defineProperty<Record<string, never>>({
   judge: (run: RunRecord): Verdict => {
     const evictedUnder = new Map<string, Set<string>>();
     const seen = new Map<string, Set<string>>();
+    /** Per budget key, the Pods of its latest incarnation. */
+    const incarnations = new Map<string, Set<string>>();
     let previous: Facts = {};
     for (const sample of run.probes[PROBE] ?? []) {
       const facts = (sample.data as unknown as Facts | undefined) ?? {};
@@ -230,8 +236,15 @@ export const budgetRespected = defineProperty<Record<string, never>>({
       }
       previous = facts;
       for (const [uid, { key, min, pods }] of Object.entries(facts)) {
-        const ever = seen.get(uid) ?? new Set<string>();
-        seen.set(uid, ever);
+        let ever = seen.get(uid);
+        if (!ever) {
+          // a budget made again starts with its predecessor's Pods: the new one's first count came
+          // from a cache that may still show a Pod evicted under the old one, and Kubernetes loses
+          // the old one's disruptedPods with it
+          ever = new Set(incarnations.get(key)?.values() ?? []);
+          seen.set(uid, ever);
+          incarnations.set(key, ever);
+        }
         for (const p of pods) ever.add(p.uid);
         const evicted = evictedUnder.get(uid) ?? new Set<string>();
         const ready = pods.filter((p) => p.ready && !evicted.has(p.uid));
