@@ -269,7 +269,13 @@ export function budgetsSettled(view: WorldView): true | string {
   const budgets = view.list(BUDGET) as unknown as Budget[];
   for (const b of budgets) {
     if (b.metadata.deletionTimestamp !== undefined) continue;
-    const healthy = pods.filter((p) => p.metadata.namespace === b.metadata.namespace && matches(p, b) && podReady(p)).length;
+    // a Pod an eviction was granted for stays out of the count until it goes or the grant times out
+    // (DeletionTimeout, 2 min: longer than the settle phase), as the disruption controller counts it
+    const granted = (p: StoredObject): boolean => {
+      const at = b.status.disruptedPods?.[p.metadata.name];
+      return at !== undefined && fromVirtualTimestamp(at) + DELETION_TIMEOUT_MS > view.now();
+    };
+    const healthy = pods.filter((p) => p.metadata.namespace === b.metadata.namespace && matches(p, b) && podReady(p) && !granted(p)).length;
     if (b.status.observedGeneration !== b.metadata.generation) return `budget ${b.metadata.name} has not observed generation ${b.metadata.generation}`;
     if (b.status.currentHealthy !== healthy || b.status.disruptionsAllowed !== Math.max(0, healthy - b.spec.minAvailable)) return `budget ${b.metadata.name} reports ${b.status.currentHealthy ?? '?'} healthy / ${b.status.disruptionsAllowed ?? '?'} allowed, there are ${healthy} Ready Pods`;
   }
@@ -312,6 +318,11 @@ export const disruptionBudget: FalsePositiveCase = {
     validation: { immutable: { [EVICTION]: ['spec.podName'] } },
     environment: [podLifecycle],
     maxObjects: 2,
+    // a settle phase longer than the DeletionTimeout (2 min): a grant whose Pod deletion a fault
+    // refused, with the request withdrawn before the retry, stays in disruptedPods until it times out
+    // (as in Kubernetes), and only then is the budget counted as the fault-free run counts it
+    // (found by the hunt: the default 30 s ended the run with web-1 still granted, 1 healthy of 2 Ready)
+    settleMs: 130_000,
   },
   properties: [
     budgetRespected(),
