@@ -338,8 +338,13 @@ export function lagVariations(run: Pick<RunRecord, 'trace' | 'timing'>, defs: re
   // the unpause waited out until the next pause: corpus paused-wave, story probe)
   const first = firstLookAfterNext(run, defs, kinds).map((h, i): BenignVariation => ({ seed: 3500 + i, jitterMs: 0, shuffleLists: false, slow: h }));
   const late = lateAtEveryChange(run, defs, kinds);
-  if (late.length < 2) return [...alone, ...first];
-  return [...alone, ...first, { seed: 3999, jitterMs: 0, shuffleLists: false, slow: late[0]!, also: late.slice(1) }];
+  const withdrawn = withdrawnUnseen(run, defs, kinds);
+  return [
+    ...alone,
+    ...first,
+    ...(late.length < 2 ? [] : [{ seed: 3999, jitterMs: 0, shuffleLists: false, slow: late[0]!, also: late.slice(1) }]),
+    ...(withdrawn.length < 2 ? [] : [{ seed: 3998, jitterMs: 0, shuffleLists: false, slow: withdrawn[0]!, also: withdrawn.slice(1) }]),
+  ];
 }
 
 /** A window shorter than this in which the faulty run's controller decided nothing is no idle window ({@link idleWindows}). */
@@ -519,6 +524,37 @@ function firstLookAfterNext(run: Pick<RunRecord, 'trace' | 'timing'>, defs: read
   }
   out.sort((x, y) => x.at - y.at);
   return out.length <= LAG_MAX_POINTS ? out : Array.from({ length: LAG_MAX_POINTS }, (_, i) => out[Math.floor((i * out.length) / LAG_MAX_POINTS)]!);
+}
+
+/**
+ * Holds that make each controller of a timing-dependent kind see each object the user withdrew
+ * only at its withdrawal: from the user's last write of it before the deletion (its creation or
+ * its latest change, at most {@link OVERTAKEN_MAX_MS} before) until just past the deletion, every
+ * such object at once. Each alone is a lag point; together they are a fault-free controller slow
+ * at each of them, which ends as one whose cache was behind the whole time (corpus
+ * disruption-budget, stop 40: a lost Ready event kept the budget's count low, two requests for
+ * web-2 stayed denied until the user withdrew both, and drain-web-0 took the disruption the
+ * fault-free run gave web-2).
+ */
+function withdrawnUnseen(run: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined, kinds: ReadonlySet<string>): { controller: string; at: number; ms: number; key: string }[] {
+  const byKind = new Map<string, string[]>();
+  for (const d of defs ?? []) if (d.process === undefined && kinds.has(d.for)) byKind.set(d.for, [...(byKind.get(d.for) ?? []), d.name]);
+  const lastWrite = new Map<string, number>();
+  const out: { controller: string; at: number; ms: number; key: string }[] = [];
+  for (const e of run.trace) {
+    if (e.t >= run.timing.tailStart) break;
+    if (e.type !== 'store:write' || e['actor'] !== 'user' || e['error'] !== undefined || e['noop'] === true || !byKind.has(String(e['kind']))) continue;
+    const id = `${String(e['kind'])} ${String(e['key'])}`;
+    const verb = e['verb'];
+    if (verb === 'create' || verb === 'update' || verb === 'patch' || verb === 'apply') lastWrite.set(id, e.t);
+    else if (verb === 'delete') {
+      const from = lastWrite.get(id);
+      lastWrite.delete(id);
+      if (from === undefined || e.t - from > OVERTAKEN_MAX_MS) continue;
+      for (const controller of byKind.get(String(e['kind']))!) out.push({ controller, at: from + 1, ms: e.t + 1 - from, key: String(e['key']) });
+    }
+  }
+  return out.sort((a, b) => a.at - b.at);
 }
 
 /**

@@ -7,7 +7,7 @@ import { defineController, job, podLifecycle, type Scenario } from '../../src/in
 import { ScenarioRunner } from '../../src/harness/scenario-runner.js';
 import { cronRunnerController } from '../../examples/client-node/steadystate.js';
 import type { TraceEntry } from '../../src/sim/trace.js';
-import { BENIGN_VARIATIONS, SLOW_HOLDS_MS, idleKeyWindows, idleVariations, idleWindows, keepsDeciding, lagPoints, overtakenPoints, phaseVariations, slowPoints, slowVariations, twinScenario } from '../../src/harness/twin.js';
+import { BENIGN_VARIATIONS, SLOW_HOLDS_MS, idleKeyWindows, idleVariations, idleWindows, keepsDeciding, lagPoints, lagVariations, overtakenPoints, phaseVariations, slowPoints, slowVariations, twinScenario } from '../../src/harness/twin.js';
 import { payoutController } from '../../examples/false-positives/payout-transfer.js';
 import { allFaults } from '../../faults/index.js';
 import { expectFailure, judgeScenario } from '../helpers/property-laws.js';
@@ -282,6 +282,20 @@ describe('decisions a deletion of their own object overtakes from afar (hand-mad
     expect(lag([...reconcile(100, 'default/p-0', 1), userChange(31_000, 'default/p-0'), userChange(5_000, 'default/p-1')], ['Payout'])).toEqual([]);
     // the user's deletion too: a request withdrawn before a slow controller came to it (disruption-budget's evictions, stop 39)
     expect(lag([...reconcile(100, 'default/p-0', 1), userDelete(18_900, 'default/p-0')], ['Payout'])).toEqual([{ controller: 'payout', at: 100, key: 'default/p-0', overtakenAt: 18_900 }]);
+  });
+
+  it('for a kind declared timing dependent: every request the user created and withdrew, held from its creation until its withdrawal, all at once', () => {
+    const userCreate = (t: number, key: string): TraceEntry => ({ t, type: 'store:write', actor: 'user', verb: 'create', kind: 'Payout', key, changed: ['.'], noop: false }) as TraceEntry;
+    // two requests, each denied until the user withdrew it (disruption-budget, stop 40), and a third never withdrawn
+    const trace = [userCreate(3_000, 'default/a'), ...reconcile(3_001, 'default/a', 1), userCreate(3_600, 'default/b'), ...reconcile(3_601, 'default/b', 2), userCreate(4_000, 'default/c'), ...reconcile(4_001, 'default/c', 3), userDelete(6_000, 'default/b'), userDelete(18_300, 'default/a')];
+    const all = lagVariations({ trace, timing }, [payoutController], new Set(['Payout'])).find((v) => v.seed === 3998);
+    expect(all).toEqual({ seed: 3998, jitterMs: 0, shuffleLists: false, slow: { controller: 'payout', at: 3_001, ms: 18_301 - 3_000, key: 'default/a' }, also: [{ controller: 'payout', at: 3_601, ms: 6_001 - 3_600, key: 'default/b' }] });
+    // one withdrawn request alone is the lag points' (no combined hold), and undeclared kinds get none
+    expect(lagVariations({ trace: trace.slice(0, -1), timing }, [payoutController], new Set(['Payout'])).some((v) => v.also !== undefined)).toBe(false);
+    expect(lagVariations({ trace, timing }, [payoutController], new Set())).toEqual([]);
+    // a creation after a deletion starts afresh: only what preceded each deletion is held
+    const again = [userCreate(1_000, 'default/a'), userDelete(2_000, 'default/a'), userCreate(9_000, 'default/a'), userCreate(1_500, 'default/b'), userDelete(2_500, 'default/b'), userCreate(9_500, 'default/b')];
+    expect(lagVariations({ trace: again.sort((x, y) => x.t - y.t), timing }, [payoutController], new Set(['Payout'])).find((v) => v.seed === 3998)?.also).toEqual([{ controller: 'payout', at: 1_501, ms: 2_501 - 1_500, key: 'default/b' }]);
   });
 
   it('not a deletion within 10 s (the slow holds cover it), nor one more than 30 s later, nor another object\'s', () => {
