@@ -58,6 +58,8 @@ export interface RunRecord {
   controllers: string[];
   /** Primary kinds of the controllers. */
   primaryKinds: string[];
+  /** The controllers run as processes of their own (hosted programs, `kubeController`); absent when none is. */
+  programs?: string[];
   /**
    * Controllers whose `GenerationChanged` predicate also drops the resyncs of their primary (as
    * controller-runtime's does): for them, a dropped notification is repaired only by a new

@@ -95,8 +95,58 @@ export const busyLoop = guard('busy-loop', 'no code spins on microtasks or ticks
   };
 });
 
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** A program's own bookkeeping: its leader-election Lease and the Events it records. */
+const BOOKKEEPING = /\/(leases|events)(\/|\?|$)/;
+
+/**
+ * A hosted program acts: in a run with objects of its kind, it sends at least one write to the
+ * API server (other than its Lease and Events; answered or refused, faults cannot make this
+ * fail) or calls a downstream service. A program that never does is checked vacuously: every
+ * property holds of a world it never touches, in the fault-free run as in the faulted ones. The
+ * usual causes are a setup the simulation does not give it and a bug no fault is needed for: a
+ * Lease stamped with a plain Date that the API server refuses, so the program never leads (found
+ * by a reach hunt, stop 40, which passed such an elector), `loadFromCluster()`, a watch of another
+ * kind or namespace. Not judged on runs cut short, nor for a program that exited (never-exits
+ * names that).
+ */
+export const programActs = guard('program-acts', 'a hosted program acts: in a run with objects of its kind it sends writes (beyond its Lease and Events) to the API server or calls a downstream service', (run) => {
+  if (!run.programs || run.timing.stoppedEarly || run.timing.interrupted || run.timing.exhausted) return { ok: true };
+  if (run.requests.length > 0) return { ok: true };
+  for (const program of run.programs) {
+    const kind = run.primaryKinds[run.controllers.indexOf(program)];
+    const objects = run.writes.filter((w) => w.actor === 'user' && w.verb === 'create' && w.kind === kind && w.error === undefined);
+    if (objects.length === 0) continue;
+    if (run.trace.some((e) => e.type === 'process:exit' && e['controller'] === program)) continue;
+    const requests = run.trace.filter((e) => e.type === 'http:request' && e['controller'] === program);
+    if (requests.some((e) => MUTATING.has(String(e['method'])) && !BOOKKEEPING.test(String(e['path'])))) continue;
+    const seen = new Map<string, number>();
+    for (const e of requests) {
+      const line = `${String(e['method'])} ${String(e['path']).replace(/\?.*$/, '')} ${String(e['status'])}`;
+      seen.set(line, (seen.get(line) ?? 0) + 1);
+    }
+    const top = [...seen].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([line, n]) => `${line}${n > 1 ? ` ×${n}` : ''}`);
+    const logs = run.trace.filter((e) => e.type === 'log' && e['controller'] === program);
+    const last = logs.at(-1);
+    const what = requests.length === 0 ? 'sent no request to the API server at all' : `sent ${requests.length} request${requests.length === 1 ? '' : 's'} to the API server, none of them a write of anything but its Lease and Events (${top.join(', ')}${seen.size > top.length ? ', …' : ''})`;
+    const printed = last ? `; the last line it printed was ${JSON.stringify(String(last['message']).split('\n')[0])}` : '';
+    const refused = requests.find((e) => MUTATING.has(String(e['method'])) && Number(e['status']) >= 400 && Number(e['status']) < 500);
+    return {
+      ok: false,
+      summary: `the program ${program} never acted: ${objects.length} ${kind} object${objects.length === 1 ? '' : 's'} existed, and it ${what.replace(/ \(.*$/, '')}`,
+      explanation:
+        `Let: the user create ${objects.map((w) => `${kind} ${w.key}`).slice(0, 3).join(', ')}${objects.length > 3 ? ` and ${objects.length - 3} more` : ''} for the program ${program} to act on. ` +
+        `Then: by t=${fmtSeconds(run.timing.end)} it had ${what}, and called no downstream service${printed}. Every property holds of a world a program never touches, so this check would pass whatever the program does. ` +
+        (refused ? `Its ${String(refused['method'])} ${String(refused['path'])} was refused with ${String(refused['status'])}, as a real API server refuses it: fix that request (a Lease's renewTime and acquireTime are MicroTimes: client-node's new V1MicroTime(), not new Date()). ` : '') +
+        `Check that it loads its kubeconfig with loadFromDefault() (KUBECONFIG points at the simulated cluster), that it watches ${kind} where the samples are, and that the samples (--sample) need something done.`,
+      evidence: { program, kind, objects: objects.length, requests: requests.length, top, ...(last ? { lastOutput: String(last['message']) } : {}) } as JsonObject,
+    };
+  }
+  return { ok: true };
+});
+
 /** The judges every run gets before its properties, in this order. @internal */
-export const runGuards: readonly Property[] = [isolation, contained, busyLoop, reconcileResults, watchMaps, stepBudget];
+export const runGuards: readonly Property[] = [isolation, contained, busyLoop, reconcileResults, watchMaps, stepBudget, programActs];
 
 /** The reconciles and handlers most frequent in the last entries of the trace. */
 function busiestTasks(run: RunRecord): string {

@@ -312,6 +312,7 @@ async function simulateGuarded(world: World, scenario: Scenario, opts: ResolvedS
       scenario,
       controllers: scenario.controllers.map((c) => c.name),
       primaryKinds: scenario.controllers.map((c) => defs.get(c.name)!.for),
+      ...programsOf(scenario.controllers.map((c) => defs.get(c.name)!)),
       ...resyncFiltered(scenario.controllers.map((c) => defs.get(c.name)!)),
       trace: trace.entries,
       writes: world.writes,
@@ -396,6 +397,12 @@ function poke(world: World): void {
   kernel.after(1000, () => {
     for (const m of world.managers) for (const inst of m.live()) for (const obj of world.store.peekAll(inst.def.for)) inst.enqueue(keyOf(obj.metadata));
   });
+}
+
+/** The names of the controllers that run as processes of their own, when any does. */
+function programsOf(defs: readonly ControllerDefinition[]): { programs?: string[] } {
+  const names = defs.filter((d) => d.process !== undefined).map((d) => d.name);
+  return names.length > 0 ? { programs: names } : {};
 }
 
 /** `resyncFilteredBy` of a run's record: the controllers whose GenerationChanged predicate drops resyncs. */

@@ -12,6 +12,40 @@ function isObject(v: unknown): v is JsonObject {
 }
 
 /**
+ * The `metav1.MicroTime` fields of the built-in kinds, by `group/kind`. kube-apiserver decodes
+ * them with the layout `2006-01-02T15:04:05.000000Z07:00`, exactly six fractional digits, and
+ * refuses the body otherwise (400): a Lease stamped with a plain `Date` (`toISOString()`, three
+ * digits) never leads on a real cluster, which is why client-node ships `V1MicroTime`.
+ */
+const MICRO_TIME_FIELDS: Readonly<Record<string, readonly (readonly string[])[]>> = {
+  'coordination.k8s.io/Lease': [
+    ['spec', 'acquireTime'],
+    ['spec', 'renewTime'],
+  ],
+  '/Event': [['eventTime'], ['series', 'lastObservedTime']],
+  'events.k8s.io/Event': [['eventTime'], ['series', 'lastObservedTime']],
+};
+const RFC3339_MICRO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}(?:Z|[+-]\d{2}:\d{2})$/;
+const GO_MICRO_LAYOUT = '2006-01-02T15:04:05.000000Z07:00';
+
+/** @throws KubeStatusError (400) naming the first MicroTime field that is neither null nor RFC 3339 with microseconds */
+function checkMicroTimes(body: JsonObject, resource: ResolvedResource): void {
+  const fields = MICRO_TIME_FIELDS[`${resource.group}/${resource.kind}`];
+  if (!fields) return;
+  for (const path of fields) {
+    let v: unknown = body;
+    for (const k of path) v = isObject(v) ? v[k] : undefined;
+    if (v === undefined || v === null) continue;
+    if (typeof v === 'string' && RFC3339_MICRO.test(v)) continue;
+    const shown = typeof v === 'string' ? v : JSON.stringify(v);
+    // kube-apiserver's decoder message, with the part of the value after the seconds it could not read
+    const rest = typeof v === 'string' ? v.slice(19) : shown;
+    const why = typeof v === 'string' ? `parsing time ${JSON.stringify(v)} as ${JSON.stringify(GO_MICRO_LAYOUT)}: cannot parse ${JSON.stringify(rest)} as ".000000"` : `${path.join('.')}: expected a string in RFC 3339 format with microseconds, got ${shown}`;
+    throw new KubeStatusError('BadRequest', `${resource.kind} in version "${resource.version}" cannot be handled as a ${resource.kind}: ${why} (${path.join('.')} is a MicroTime: write it with six fractional digits, e.g. client-node's new V1MicroTime())`);
+  }
+}
+
+/**
  * A stored object as kube-apiserver serves it: `apiVersion`/`kind` of the resource, metadata
  * with empty collections left out, and every top-level field (ConfigMap `data`, RBAC `rules`).
  * Kinds without a spec (`shape: 'flat'`) are served without an empty one. Returns a fresh object
@@ -56,6 +90,7 @@ export function toWire(obj: StoredObject, resource: ResolvedResource, fields?: F
  */
 export function fromWire(body: unknown, resource: ResolvedResource, route: { namespace: string | undefined; name: string | undefined }): NewObject & { metadata: { name?: string | undefined } } {
   if (!isObject(body)) throw new KubeStatusError('BadRequest', `the body of the request was in an unknown format: expected a JSON object for ${resource.kind}`);
+  checkMicroTimes(body, resource);
   if (body['kind'] !== undefined && body['kind'] !== resource.kind) {
     throw new KubeStatusError('BadRequest', `the kind of the object (${String(body['kind'])}) does not match the kind of the resource on the URL (${resource.kind}, ${resource.plural})`);
   }

@@ -69,3 +69,35 @@ describe('kube-rest: every top-level field', () => {
     expect(got).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap', data: { k: 'v' }, immutable: true });
   });
 });
+
+describe('kube-rest: MicroTime fields are decoded as kube-apiserver decodes them', () => {
+  const LEASES = '/apis/coordination.k8s.io/v1/namespaces/default/leases';
+  const lease = (renewTime: unknown) => ({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'leader' }, spec: { holderIdentity: 'a', leaseDurationSeconds: 15, renewTime } });
+
+  it("a Lease's renewTime with six fractional digits (client-node's V1MicroTime) is accepted; a plain Date's three digits are refused with 400, as a real cluster refuses them", async () => {
+    const f = apiFixture();
+    const ok = await f.req('POST', LEASES, lease('2026-01-01T00:00:00.123000Z'));
+    expect(ok.status).toBe(201);
+    expect(ok.json.spec.renewTime).toBe('2026-01-01T00:00:00.123000Z');
+    const bad = await f.req('POST', LEASES, { ...lease('2026-01-01T00:00:00.123Z'), metadata: { name: 'other' } });
+    expect(bad.status).toBe(400);
+    expect(bad.json).toMatchObject({ kind: 'Status', reason: 'BadRequest' });
+    expect(bad.json.message).toContain('Lease in version "v1" cannot be handled as a Lease: parsing time "2026-01-01T00:00:00.123Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse ".123Z" as ".000000"');
+    expect(f.store.peek('Lease', 'default/other')).toBeUndefined();
+    // an update and a patch are decoded the same way; null and a missing field are fine
+    const put = await f.req('PUT', `${LEASES}/leader`, { ...ok.json, spec: { ...ok.json.spec, renewTime: '2026-01-01T00:00:02Z' } });
+    expect(put.status).toBe(400);
+    const patch = await f.req('PATCH', `${LEASES}/leader`, { spec: { acquireTime: '2026-01-01T00:00:02.5Z' } }, { 'content-type': 'application/merge-patch+json' });
+    expect(patch.status).toBe(400);
+    const cleared = await f.req('PATCH', `${LEASES}/leader`, { spec: { renewTime: null, acquireTime: '2026-01-01T00:00:02.500000+01:00' } }, { 'content-type': 'application/merge-patch+json' });
+    expect(cleared.status).toBe(200);
+  });
+
+  it("a core Event's eventTime is a MicroTime too; its firstTimestamp (a metav1.Time) takes any RFC 3339 time", async () => {
+    const f = apiFixture();
+    const ev = (name: string, extra: Record<string, unknown>) => ({ apiVersion: 'v1', kind: 'Event', metadata: { name }, involvedObject: { kind: 'ConfigMap', name: 'app', namespace: 'default' }, reason: 'Synced', message: 'ok', ...extra });
+    expect((await f.req('POST', '/api/v1/namespaces/default/events', ev('a', { firstTimestamp: '2026-01-01T00:00:00.123Z' }))).status).toBe(201);
+    expect((await f.req('POST', '/api/v1/namespaces/default/events', ev('b', { eventTime: '2026-01-01T00:00:00.123Z' }))).status).toBe(400);
+    expect((await f.req('POST', '/api/v1/namespaces/default/events', ev('c', { eventTime: '2026-01-01T00:00:00.123456Z' }))).status).toBe(201);
+  });
+});

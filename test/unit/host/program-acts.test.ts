@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { defineProgram, simulate, type Scenario } from '../../../src/index.js';
+import { programActs } from '../../../src/harness/run-guards.js';
+
+/**
+ * The program-acts run guard (stop 40): a hosted program that never writes is checked vacuously,
+ * every property holding of a world it never touches. Found by a reach hunt: a leader elector
+ * stamping its Lease with a plain Date passed 30 of 30 runs, though a real cluster refuses its
+ * every Lease (400) and it would never lead.
+ */
+const echoes = { resources: [{ group: 'example.com', version: 'v1', kind: 'Echo', plural: 'echoes' }] };
+const elector = (micro: boolean) => defineProgram({ entry: 'test/unit/host/programs/date-lease.ts', for: 'Echo', name: micro ? 'micro' : 'date', ...(micro ? { args: ['--micro'] } : {}), ...echoes });
+const scenario = (name: string, faults: Scenario['faults'] = { events: [], background: [] }): Scenario => ({
+  seed: 3,
+  controllers: [{ name }],
+  initialObjects: [],
+  workload: [{ at: 0, type: 'create', object: { apiVersion: 'example.com/v1', kind: 'Echo', metadata: { name: 'echo-0', namespace: 'default' }, spec: { message: 'hello' } } }],
+  faults,
+  options: { faultWindowMs: 5_000, settleMs: 10_000 },
+});
+
+describe('program-acts: a hosted program that never writes fails the run, one that acts passes', () => {
+  it('fires on the elector whose Lease the API server refuses, naming the refused request and the fix', async () => {
+    const { run } = await simulate(scenario('date'), { controllers: [elector(false)], tailMs: 0 });
+    const v = programActs.judge(run, undefined);
+    expect(v.ok).toBe(false);
+    if (v.ok) return;
+    expect(v.summary).toMatch(/^the program date never acted: 1 Echo object existed, and it sent \d+ requests to the API server, none of them a write of anything but its Lease and Events$/);
+    expect(v.explanation).toContain('POST /apis/coordination.k8s.io/v1/namespaces/default/leases was refused with 400');
+    expect(v.explanation).toContain('new V1MicroTime()');
+  });
+
+  it('stays quiet on the same elector stamping MicroTimes, also when API errors refuse its writes while faults act', async () => {
+    const ok = await simulate(scenario('micro'), { controllers: [elector(true)], tailMs: 0 });
+    expect(ok.run.finalObjects.find((o) => o.kind === 'Echo')?.status).toEqual({ echo: 'hello' });
+    expect(programActs.judge(ok.run, undefined).ok).toBe(true);
+    const refused = await simulate(scenario('micro', { events: [], background: [{ kind: 'api-error', rate: 0.9, params: { status: 500 } }] }), { controllers: [elector(true)], tailMs: 0 });
+    expect(refused.run.trace.some((e) => e.type === 'fault:inject' && e['kind'] === 'api-error')).toBe(true);
+    expect(programActs.judge(refused.run, undefined).ok).toBe(true);
+  });
+
+  it('judges only hosted programs, and only runs with objects of their kind', async () => {
+    const empty = { ...scenario('date'), workload: [] };
+    const { run } = await simulate(empty, { controllers: [elector(false)], tailMs: 0 });
+    expect(programActs.judge(run, undefined).ok).toBe(true);
+    expect(programActs.judge({ ...run, programs: undefined } as typeof run, undefined).ok).toBe(true);
+  });
+});
