@@ -52,7 +52,9 @@ export const faults = {
 } as const;
 
 /** Every built-in fault module, in a stable order (the order of SPEC §3). @public */
-export const allFaults: readonly FaultModule[] = Object.values(faults);
+// frozen: a module under test that swapped a catalogue entry at import would judge with its own
+Object.freeze(faults);
+export const allFaults: readonly FaultModule[] = Object.freeze(Object.values(faults));
 
 export {
   eventLoss,

@@ -56,7 +56,9 @@ const OPT_IN: ReadonlySet<PropertyFactory<object>> = new Set<PropertyFactory<obj
  * idempotence, duplicates before same-end-state, which comes last.
  * @public
  */
-export const allProperties: readonly PropertyFactory<object>[] = (Object.values(properties) as PropertyFactory<object>[]).filter((p) => !OPT_IN.has(p));
+export const allProperties: readonly PropertyFactory<object>[] = Object.freeze((Object.values(properties) as PropertyFactory<object>[]).filter((p) => !OPT_IN.has(p)));
+// frozen: a module under test that swapped a catalogue entry at import would judge with its own look-alikes (red team, stop 40)
+Object.freeze(properties);
 
 /**
  * Every built-in property configured with its SPEC §5 defaults: what `check` judges when the

@@ -33,9 +33,18 @@ export function verdictStdout(): NodeJS.WriteStream {
   const write = stdout.write as (...args: unknown[]) => boolean;
   const toStderr = (...args: unknown[]): boolean => (process.stderr.write as (...a: unknown[]) => boolean).apply(process.stderr, args);
   stdout.write = toStderr as typeof stdout.write;
+  // the stream's own sink, as it is now: code under test that replaced it (`process.stdout._write`)
+  // would rewrite the verdict on its way out (red team, stop 40), so each write of the CLI puts it back
+  const sink = stdout as unknown as { _write: unknown; _writev: unknown };
+  const [ownWrite, ownWritev] = [sink._write, sink._writev];
   claimed = new Proxy(stdout, {
     get(target, key) {
-      if (key === 'write') return (...args: unknown[]) => write.apply(target, args);
+      if (key === 'write')
+        return (...args: unknown[]) => {
+          if (sink._write !== ownWrite) sink._write = ownWrite;
+          if (sink._writev !== ownWritev) sink._writev = ownWritev;
+          return write.apply(target, args);
+        };
       const v = Reflect.get(target, key, target) as unknown;
       return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
     },

@@ -12,7 +12,7 @@ import type { Property, RunRecord, Verdict } from './property.js';
  */
 
 function guard(name: string, description: string, judge: (run: RunRecord) => Verdict): Property {
-  return { name, description, options: {}, needsTwin: false, probes: () => [], judge: (run) => judge(run) };
+  return Object.freeze({ name, description, options: Object.freeze({}), needsTwin: false, probes: () => [], judge: (run: RunRecord) => judge(run) });
 }
 
 /** Every reconcile returns nothing or `{ requeue?, requeueAfter? }` with a usable delay. @public */
@@ -146,7 +146,7 @@ export const programActs = guard('program-acts', 'a hosted program acts: in a ru
 });
 
 /** The judges every run gets before its properties, in this order. @internal */
-export const runGuards: readonly Property[] = [isolation, contained, busyLoop, reconcileResults, watchMaps, stepBudget, programActs];
+export const runGuards: readonly Property[] = Object.freeze([Object.freeze(isolation), Object.freeze(contained), busyLoop, reconcileResults, watchMaps, stepBudget, programActs]);
 
 /** The reconciles and handlers most frequent in the last entries of the trace. */
 function busiestTasks(run: RunRecord): string {

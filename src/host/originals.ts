@@ -6,6 +6,8 @@
  */
 export const originals = {
   exit: process.exit.bind(process) as (code?: number) => never,
+  /** Node's native exit, which `process.exit` calls after the 'exit' event: code under test that replaced it (or `process.emit`) would choose the CLI's exit code. */
+  reallyExit: (process as unknown as { reallyExit: (code: number) => never }).reallyExit.bind(process),
   abort: process.abort.bind(process) as () => never,
   setTimeout: globalThis.setTimeout,
   setInterval: globalThis.setInterval,

@@ -439,44 +439,53 @@ function noFetch(): Promise<FetchResponse> {
 
 /** ctx.clock of one reconcile (a class, not closures: one reconcile allocates little). */
 class TaskClock {
-  constructor(
-    private readonly inst: ControllerInstance,
-    private readonly task: Task,
-  ) {}
+  // JS-private: the code under test gets this object, and TypeScript's `private` is no barrier to it
+  readonly #inst: ControllerInstance;
+  readonly #task: Task;
+  constructor(inst: ControllerInstance, task: Task) {
+    this.#inst = inst;
+    this.#task = task;
+  }
   now(): number {
-    return this.inst.env.kernel.now();
+    return this.#inst.env.kernel.now();
   }
   sleep(ms: number): Promise<void> {
-    if (!this.inst.alive) return Promise.reject(new CrashedError(this.inst.name));
-    return this.inst.env.kernel.sleep(this.task, ms);
+    if (!this.#inst.alive) return Promise.reject(new CrashedError(this.#inst.name));
+    return this.#inst.env.kernel.sleep(this.#task, ms);
   }
 }
 
 /** ctx.clock of a watch map: sleeps park the running async map's task. */
 class HandlerClock {
-  constructor(private readonly inst: ControllerInstance) {}
+  readonly #inst: ControllerInstance;
+  constructor(inst: ControllerInstance) {
+    this.#inst = inst;
+  }
   now(): number {
-    return this.inst.env.kernel.now();
+    return this.#inst.env.kernel.now();
   }
   sleep(ms: number): Promise<void> {
-    if (!this.inst.alive) return Promise.reject(new CrashedError(this.inst.name));
+    if (!this.#inst.alive) return Promise.reject(new CrashedError(this.#inst.name));
     // a map is running only inside onWatch or its task; a sleep from anywhere else parks no task
-    return this.inst.env.kernel.sleep(this.inst.mapRunning() ? this.inst.handlerTaskFor() : undefined, ms);
+    return this.#inst.env.kernel.sleep(this.#inst.mapRunning() ? this.#inst.handlerTaskFor() : undefined, ms);
   }
 }
 
 /** ctx.log: structured entries in the trace. */
 class TraceLogger {
-  constructor(private readonly inst: ControllerInstance) {}
+  readonly #inst: ControllerInstance;
+  constructor(inst: ControllerInstance) {
+    this.#inst = inst;
+  }
   info(message: string, fields?: Record<string, unknown>): void {
-    this.write('info', message, fields);
+    this.#write('info', message, fields);
   }
   error(message: string, fields?: Record<string, unknown>): void {
-    this.write('error', message, fields);
+    this.#write('error', message, fields);
   }
-  private write(level: string, message: string, fields: Record<string, unknown> | undefined): void {
-    const { trace, kernel } = this.inst.env;
-    trace.push({ t: kernel.now(), type: 'log', actor: this.inst.actor, level, message, ...(fields ? { fields } : {}) });
+  #write(level: string, message: string, fields: Record<string, unknown> | undefined): void {
+    const { trace, kernel } = this.#inst.env;
+    trace.push({ t: kernel.now(), type: 'log', actor: this.#inst.actor, level, message, ...(fields ? { fields } : {}) });
   }
 }
 
@@ -486,14 +495,20 @@ class Context implements ReconcileContext {
   readonly client: Client;
   readonly controller: string;
   readonly replica: number;
-  private clockImpl: TaskClock | undefined;
-  private logImpl: TraceLogger | undefined;
+  // JS-private: a reconcile that reached the instance would reach the store, the trace and the
+  // fault seams, and could change the world without a write (red team, stop 40)
+  #clockImpl: TaskClock | undefined;
+  #logImpl: TraceLogger | undefined;
+  readonly #inst: ControllerInstance;
+  readonly #task: Task;
   constructor(
-    private readonly inst: ControllerInstance,
-    private readonly task: Task,
+    inst: ControllerInstance,
+    task: Task,
     readonly key: string,
     ref: { namespace?: string; name: string },
   ) {
+    this.#inst = inst;
+    this.#task = task;
     this.namespace = ref.namespace;
     this.name = ref.name;
     this.client = inst.client;
@@ -501,15 +516,16 @@ class Context implements ReconcileContext {
     this.replica = inst.replica;
   }
   get clock(): TaskClock {
-    return (this.clockImpl ??= new TaskClock(this.inst, this.task));
+    return (this.#clockImpl ??= new TaskClock(this.#inst, this.#task));
   }
   get log(): TraceLogger {
-    return (this.logImpl ??= new TraceLogger(this.inst));
+    return (this.#logImpl ??= new TraceLogger(this.#inst));
   }
   get fetch(): ReconcileContext['fetch'] {
-    const impl = this.inst.env.fetch;
+    const impl = this.#inst.env.fetch;
     if (!impl) return noFetch;
-    const { inst, task } = this;
+    const inst = this.#inst;
+    const task = this.#task;
     if (!inst.env.seams.hasCallHooks) return (input, init) => (inst.alive ? impl(task, inst.actor, input, init) : Promise.reject(new CrashedError(inst.name)));
     // a crash fault may act right before and right after each downstream request
     return async (input, init) => {

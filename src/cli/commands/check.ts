@@ -92,6 +92,12 @@ async function checkTarget(o: CheckCommandOptions, io: CliIo, target: CheckTarge
     progress.stop();
   }
   const { result, timelines } = ran;
+  // a gate that judged no property passes vacuously: `checkOptions.properties: []`, or code under
+  // test that emptied the list the worker judged with (a replaced array iterator, red team stop 40)
+  if (result.properties.length === 0) {
+    io.stderr.write(`steadystate check: ${facts.name}: no property was judged${result.ok ? ', so its pass would say nothing' : ''}. ${o.properties !== undefined ? 'Name at least one property with --properties' : 'Leave `properties` out of checkOptions (every default property is judged) or name at least one'}; a module that replaces the built-ins (Array.prototype[Symbol.iterator], …) at import cannot be checked.\n`);
+    return 2;
+  }
   const source: ControllerSource = program
     ? (() => {
         const portable = portableSpec(program, io.cwd);
