@@ -17,7 +17,7 @@ import type { ControllerDefinition } from '../runtime/define-controller.js';
 import { loadModule, pickController } from './load-module.js';
 import { checkNames, type SearchMode } from './options.js';
 import { UsageError } from './usage-error.js';
-import { programController } from './program-controller.js';
+import { programCheckOptions, programController } from './program-controller.js';
 import type { ProgramSpec } from './program-target.js';
 
 /**
@@ -121,7 +121,8 @@ export function jobOptions(job: CheckJob, base: CheckOptions, hooks: CheckJobHoo
         await base.corpus?.onFailure?.(failure);
         // only new failures arrive here (not corpus replays); a nondeterministic one would not replay
         if (job.corpusRoot !== undefined && failure.property !== 'determinism' && failure.property !== 'fault-coverage') {
-          saveToCorpus(job.corpusRoot, { controller: failure.controller, property: failure.property, summary: failure.summary, scenario: failure.scenario });
+          // a program's entries name its entry: another program of the same name must not replay them
+          saveToCorpus(job.corpusRoot, { controller: failure.controller, property: failure.property, summary: failure.summary, scenario: failure.scenario, ...(job.program !== undefined ? { program: job.program.entry } : {}) });
         }
       },
     },
@@ -147,7 +148,7 @@ export interface JobTarget {
  */
 export async function loadJobTarget(job: CheckJob): Promise<JobTarget> {
   // a program is never imported here: it runs only inside the runs, one fresh instance each time
-  if (job.program !== undefined) return { controller: programController(job.program, process.cwd()), base: {} };
+  if (job.program !== undefined) return { controller: programController(job.program, process.cwd()), base: programCheckOptions(job.program, '--service') };
   const mod = await loadModule(job.module, process.cwd(), 'check');
   const picked = pickController(mod, job.module, job.exportName, 'check');
   return { controller: picked.controller, base: moduleCheckOptions(mod.exports, job.module) };
@@ -203,7 +204,7 @@ export async function openTarget(spec: TargetSpec, onImport?: () => void): Promi
   if (spec.faults) checkNames(spec.faults, known.faults, '--faults', 'fault kind');
   if (spec.properties) checkNames(spec.properties, known.properties, '--properties', 'property');
   if (spec.program !== undefined) {
-    const target: JobTarget = { controller: programController(spec.program, spec.cwd), base: {} };
+    const target: JobTarget = { controller: programController(spec.program, spec.cwd), base: programCheckOptions(spec.program, '--service') };
     return { target, facts: targetFacts(target, { exportName: '', relativePath: spec.program.entry, hasCheckOptions: false }), job: { module: spec.program.entry, exportName: '', program: spec.program } };
   }
   const file = spec.module!;
@@ -263,7 +264,8 @@ export interface PlannedJob {
  * @internal
  */
 export function planJob(target: JobTarget, job: CheckJob, replayCorpus: boolean): PlannedJob {
-  const corpus = replayCorpus && job.corpusRoot !== undefined ? loadCorpus(job.corpusRoot, target.controller.name) : { scenarios: [], files: [], skipped: [] };
+  // only this program's entries (a program's name defaults to its file's: a/main.ts and b/main.ts are both "main"), and no program's for a module's controller
+  const corpus = replayCorpus && job.corpusRoot !== undefined ? loadCorpus(job.corpusRoot, target.controller.name, { program: job.program?.entry ?? null }) : { scenarios: [], files: [], skipped: [] };
   const { job: validated, misfits } = validateJob(target.controller, { ...job, corpus: corpus.scenarios, corpusNames: corpus.files }, target.base);
   return { job: validated, skipped: corpus.skipped, misfits: misfits.map((m) => ({ file: corpus.files[m.index] ?? `entry ${m.index + 1}`, reason: m.reason })) };
 }

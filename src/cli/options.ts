@@ -4,6 +4,7 @@ import { UsageError } from './usage-error.js';
 import type { JsonObject } from '../store/object.js';
 import type { ResourceDefinition } from '../kube-rest/resource-definition.js';
 import type { RestartBackoffOptions } from '../host/crash-loop-backoff.js';
+import type { ProgramServiceSpec } from '../kube-rest/define-program.js';
 
 /**
  * The CLI's one declarative flag table (vitest `cli-config.ts` style): each command's
@@ -59,6 +60,8 @@ export interface CheckCommandOptions {
   resource?: ResourceDefinition[];
   /** With --program: its restarts after it ends itself. */
   restartBackoff?: RestartBackoffOptions;
+  /** With --program: external REST services it calls (a fake service each per run). */
+  service?: ProgramServiceSpec[];
   controller?: string;
   runs?: number;
   seed?: number;
@@ -183,6 +186,58 @@ function restartBackoff(raw: string, flag: string): RestartBackoffOptions {
   return { initialMs, maxMs };
 }
 
+/** The options `--service URL,option=value,…` takes (the command line's names for FakeRestServiceOptions). */
+const SERVICE_OPTIONS = ['idempotency-key', 'latency', 'name', 'collection'] as const;
+
+/**
+ * `--service URL[,idempotency-key=HEADER][,latency=MS][,name=NAME][,collection=NAME]…`: a fake
+ * REST service (fakeRestService) answering under URL in every run. `collection` may repeat.
+ */
+function serviceFlag(raw: string, flag: string): ProgramServiceSpec {
+  const example = `e.g. ${flag} https://backup-store.example.com,idempotency-key=Idempotency-Key`;
+  const [url = '', ...options] = raw.split(',').map((p) => p.trim());
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.search !== '' || parsed.hash !== '') {
+    throw new UsageError(`steadystate: ${flag} expects URL[,option=value…] with an absolute http(s) base URL first (no query or fragment), got ${JSON.stringify(raw)}; ${example}.`);
+  }
+  const spec: ProgramServiceSpec = { baseUrl: url };
+  // a trailing comma adds nothing
+  for (const option of options.filter((o) => o !== '')) {
+    const eq = option.indexOf('=');
+    const key = eq < 0 ? option : option.slice(0, eq);
+    const value = eq < 0 ? '' : option.slice(eq + 1).trim();
+    if (!(SERVICE_OPTIONS as readonly string[]).includes(key)) {
+      const near = SERVICE_OPTIONS.find((o) => o.startsWith(key) || key.startsWith(o)) ?? closest(key, SERVICE_OPTIONS);
+      throw new UsageError(`steadystate: ${flag} ${raw}: unknown option ${JSON.stringify(key)}${near ? ` (did you mean ${near}?)` : ''}; the options after the URL are ${SERVICE_OPTIONS.map((o) => `${o}=…`).join(', ')}, comma-separated; ${example}.`);
+    }
+    if (value === '') throw new UsageError(`steadystate: ${flag} ${raw}: ${key} needs a value (${key}=…); ${example}.`);
+    const once = (present: boolean): void => {
+      if (present) throw new UsageError(`steadystate: ${flag} ${raw}: ${key} is given twice; give it once.`);
+    };
+    if (key === 'idempotency-key') {
+      once(spec.idempotencyKeyHeader !== undefined);
+      if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(value)) throw new UsageError(`steadystate: ${flag} ${raw}: idempotency-key names the request header carrying the key, got ${JSON.stringify(value)}, which is not a header name; ${example}.`);
+      spec.idempotencyKeyHeader = value;
+    } else if (key === 'latency') {
+      once(spec.latencyMs !== undefined);
+      if (!/^\d+$/.test(value) || Number(value) > 86_400_000) throw new UsageError(`steadystate: ${flag} ${raw}: latency=${value} must be the virtual milliseconds each request takes, a whole number from 0 to 86400000, e.g. latency=200.`);
+      spec.latencyMs = Number(value);
+    } else if (key === 'name') {
+      once(spec.name !== undefined);
+      spec.name = value;
+    } else {
+      if (value.includes('/')) throw new UsageError(`steadystate: ${flag} ${raw}: collection=${value} must be one path segment after the URL (e.g. collection=backups).`);
+      spec.collections = [...new Set([...(spec.collections ?? []), value])];
+    }
+  }
+  return spec;
+}
+
 function nonEmpty(raw: string, flag: string): string {
   if (raw.trim() === '') throw new UsageError(`steadystate: ${flag} expects a value, got an empty string.`);
   return raw;
@@ -211,6 +266,7 @@ export const commandSpecs: Readonly<Record<CommandName, CommandSpec>> = {
       { name: 'env', value: 'K=V', description: 'with --program: one environment variable (repeat for more)', parse: envPair, multiple: true },
       { name: 'sample', value: 'JSON', description: 'with --program: an example spec of its objects, e.g. \'{"replicas":2}\' (repeat for more)', parse: jsonObject, multiple: true },
       { name: 'resource', value: 'KIND=PLURAL.GROUP/VERSION', description: 'with --program: a custom kind the API serves, e.g. WebApp=webapps.example.com/v1 (append :cluster when cluster-scoped; repeat for more)', parse: resourceFlag, multiple: true },
+      { name: 'service', value: 'URL[,OPT=V…]', description: 'with --program: an external REST API it calls, answered in every run by a fresh fakeRestService under URL (repeat for more); options after the URL, comma-separated: idempotency-key=HEADER (a POST repeating a key gets the first answer), latency=MS (virtual ms per request), name=NAME (in reports; default: the host), collection=NAME (serve only these first path segments; repeat)', parse: serviceFlag, multiple: true },
       { name: 'restart-backoff', value: 'MS[:MAX_MS]', description: "with --program: virtual ms before its first restart after it exits, doubling up to MAX_MS (kubelet's CrashLoopBackOff)", defaultText: '10000:300000', parse: restartBackoff },
       { name: 'runs', short: 'r', value: 'N', description: 'scenarios to generate', defaultText: '100', parse: integer(1, MAX_RUNS, 'a whole number of runs', 100) },
       { name: 'seed', short: 's', value: 'S', description: 'fast-check seed (a failing report names it)', defaultText: 'random', parse: integer(-(2 ** 31), 2 ** 31 - 1, 'a 32-bit integer seed', 42) },
@@ -228,7 +284,7 @@ export const commandSpecs: Readonly<Record<CommandName, CommandSpec>> = {
       { name: 'watchdog', value: 'MS', description: 'wall-clock ms a worker may go without simulating before it is terminated (its scenario fails, naming the task that never returned)', defaultText: '10000', parse: integer(100, 3_600_000, 'a wall-clock time in milliseconds', 10000) },
       jsonFlag,
     ],
-    examples: ['steadystate check src/web-controller.ts', 'steadystate check src/controllers.ts --controller web --runs 500 --seed 42', "steadystate check src/web.ts --story stories/scale-down.yaml --manifests 'config/samples/*.yaml'", 'steadystate check src/web.ts --faults event-loss --properties convergence --shard 1/4 --workers 2', 'steadystate check src/web.ts --search systematic', "steadystate check --program src/operator.ts --for WebApp --resource WebApp=webapps.example.com/v1 --sample '{\"replicas\":2}'"],
+    examples: ['steadystate check src/web-controller.ts', 'steadystate check src/controllers.ts --controller web --runs 500 --seed 42', "steadystate check src/web.ts --story stories/scale-down.yaml --manifests 'config/samples/*.yaml'", 'steadystate check src/web.ts --faults event-loss --properties convergence --shard 1/4 --workers 2', 'steadystate check src/web.ts --search systematic', "steadystate check --program src/operator.ts --for WebApp --resource WebApp=webapps.example.com/v1 --sample '{\"replicas\":2}'", "steadystate check --program src/backup.ts --for Backup --resource Backup=backups.example.com/v1 --service https://backup-store.example.com,idempotency-key=Idempotency-Key"],
   },
   replay: {
     name: 'replay',

@@ -31,11 +31,22 @@ export const isolation: Property = {
       explanation:
         `Let: every request of a run go to a simulated service (the cluster through ctx.client, fakeRestService or msw handlers through ctx.fetch); nothing may leave the process. ` +
         `Then: at t=${first.t} ms ${first['actor']} ${what}, which none answers, so it was refused${more}.${served} ` +
-        `Add a fakeRestService or an msw handler for it to the check's downstream, or route the call through ctx.fetch.`,
+        `Add a fakeRestService or an msw handler for it to the check's downstream (checkOptions.downstream; for steadystate check --program, pass --service ${serviceUrlOf(first['url'])}), or route the call through ctx.fetch.`,
       evidence: { refused: refused.slice(0, 10).map((e) => ({ t: e.t, actor: String(e['actor']), via: String(e['via']), target: String(e['target']), ...(typeof e['url'] === 'string' ? { method: String(e['method']), url: e['url'] } : {}) })) } as JsonObject,
     };
   },
 };
+
+/** The base URL to give `--service` for a refused request: its origin (or a placeholder when it has no http(s) URL). */
+function serviceUrlOf(url: unknown): string {
+  if (typeof url !== 'string') return 'URL';
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : 'URL';
+  } catch {
+    return 'URL';
+  }
+}
 
 /**
  * A task in words: "reconcile of default/a by web", "the watch map of web for Pod".

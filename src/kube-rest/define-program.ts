@@ -8,6 +8,8 @@ import type { RestartBackoffOptions } from '../host/crash-loop-backoff.js';
 import { importFresh, loaderIdleSince } from '../host/fresh-import.js';
 import type { Sandbox } from '../host/process-sandbox.js';
 import { originals } from '../host/originals.js';
+import { fakeRestService, resolveFakeRestServiceOptions } from '../downstream/fake-rest-service.js';
+import type { SimulateOptions } from '../harness/simulate.js';
 import { startHostedKubeProcess } from './hosted-kube-process.js';
 import { hostedDefinition, resolveHostedOptions } from './kube-controller.js';
 import type { ResourceDefinition } from './resource-definition.js';
@@ -49,6 +51,54 @@ export interface ProgramSpec {
   sample?: JsonObject[];
   resources?: ResourceDefinition[];
   restartBackoff?: RestartBackoffOptions;
+  /**
+   * External REST services the program calls (`--service URL[,option=value…]`): each run gets a
+   * fresh {@link fakeRestService} per entry, so `fetch` to its base URL is answered in process.
+   * Not a {@link ProgramOptions} field: services are the check's downstream, built by
+   * {@link programDownstream}.
+   */
+  services?: ProgramServiceSpec[];
+}
+
+/**
+ * A fake REST service as data (the JSON subset of `FakeRestServiceOptions` the command line can
+ * say): what one `--service` flag gives a program checked with `--program`.
+ * @public
+ */
+export interface ProgramServiceSpec {
+  /** Absolute http(s) URL the service answers under, e.g. `'https://backup-store.example.com'`. */
+  baseUrl: string;
+  /** Name in reports. @defaultValue the host of `baseUrl` */
+  name?: string;
+  /** Request header carrying an idempotency key (a POST repeating a key gets the first answer). */
+  idempotencyKeyHeader?: string;
+  /** Virtual ms each request takes. @defaultValue 0 */
+  latencyMs?: number;
+  /** Collections served (first path segment); other paths are not answered. @defaultValue any */
+  collections?: string[];
+}
+
+/**
+ * The downstream of a program spec's services (`downstream` of `check`, `simulate`, `replay`):
+ * fresh fake services per run, or undefined when the spec has none. The services' options are
+ * validated here, once, so a bad `--service` (or an edited reproduction) fails before any run.
+ * @throws TypeError (`steadystate.…`) naming the bad service
+ * @internal
+ */
+export function programDownstream(spec: Pick<ProgramSpec, 'services'>): SimulateOptions['downstream'] | undefined {
+  const services = spec.services;
+  if (services === undefined) return undefined;
+  if (!Array.isArray(services) || services.some((s) => s === null || typeof s !== 'object' || Array.isArray(s) || typeof (s as { baseUrl?: unknown }).baseUrl !== 'string')) {
+    throw new TypeError(`steadystate.programDownstream: services must be an array of { baseUrl, name?, idempotencyKeyHeader?, latencyMs?, collections? }, got ${JSON.stringify(services)}.`);
+  }
+  const names = new Set<string>();
+  for (const s of services) {
+    const resolved = resolveFakeRestServiceOptions(s);
+    if (names.has(resolved.name)) throw new TypeError(`steadystate.programDownstream: two services are named ${JSON.stringify(resolved.name)} (${s.baseUrl}); give each its own name.`);
+    names.add(resolved.name);
+  }
+  const list = services.map((s) => ({ ...s }));
+  return () => ({ services: list.map((s) => fakeRestService(s)) });
 }
 
 /**

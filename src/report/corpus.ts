@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { parseScenario, type Scenario } from '../harness/scenario.js';
 import { fnv1a, hex8, stableStringify } from '../sim/hash.js';
 import { version } from './version.js';
@@ -20,6 +20,15 @@ export interface CorpusEntry {
   property: string;
   summary: string;
   scenario: Scenario;
+  /**
+   * For a program checked with `--program`: its entry module, relative to the corpus root
+   * (posix separators, e.g. `../../src/operator.ts` for `reports/corpus`; absolute when the two
+   * share no folder but the filesystem root), so the entry is found from any working directory
+   * or checkout. Two programs of one name (both `main`, the default
+   * name of `a/main.ts` and `b/main.ts`) share a directory; each replays only its own entries.
+   * Absent for a module's controller.
+   */
+  program?: string;
 }
 
 /** Scenarios loaded from the corpus, and files that could not be used (with why). @public */
@@ -40,20 +49,34 @@ export function corpusDir(root: string, controller: string): string {
  * @returns the file written
  * @public
  */
-export function saveToCorpus(root: string, entry: { controller: string; property: string; summary: string; scenario: Scenario }): string {
+export function saveToCorpus(root: string, entry: { controller: string; property: string; summary: string; scenario: Scenario; /** A program's entry module (absolute, or relative to the working directory). */ program?: string }): string {
+  const { program, ...rest } = entry;
   const file = join(corpusDir(root, entry.controller), `${safeFileName(entry.property)}-${hex8(fnv1a(stableStringify(entry.scenario)))}.json`);
-  const data: CorpusEntry = { type: 'steadystate/corpus-entry', steadystate: version, formatVersion: 1, ...entry };
+  const data: CorpusEntry = { type: 'steadystate/corpus-entry', steadystate: version, formatVersion: 1, ...rest, ...(program !== undefined ? { program: entryFromRoot(root, program) } : {}) };
   writeAtomic(file, `${JSON.stringify(data, null, 2)}\n`);
   return file;
+}
+
+/** A program's entry as a corpus entry records it: relative to the corpus root, posix separators. */
+function entryFromRoot(root: string, entry: string): string {
+  const from = resolve(root);
+  const rel = relative(from, resolve(entry)).split(sep).join('/');
+  // in another tree altogether (only the filesystem root in common): the absolute path says more
+  const up = rel.split('/').filter((p) => p === '..').length;
+  return up > 0 && up >= from.split(sep).filter((p) => p !== '').length ? resolve(entry) : rel;
 }
 
 /**
  * Loads one controller's corpus, in file-name order (stable across machines). Files that are
  * not corpus entries are skipped and reported, never fatal: the corpus is a cache of past
  * failures, not an input the user wrote.
+ * @param options - `program`: the entry module of the program being checked (absolute, or
+ * relative to the working directory): entries another program of the same name saved, or that
+ * name no program, are skipped; `null` for a module's controller: entries a program saved are
+ * skipped. Absent: every entry of the controller's name is loaded (as before programs).
  * @public
  */
-export function loadCorpus(root: string, controller: string): LoadedCorpus {
+export function loadCorpus(root: string, controller: string, options: { program?: string | null } = {}): LoadedCorpus {
   const dir = corpusDir(root, controller);
   const out: LoadedCorpus = { scenarios: [], files: [], skipped: [] };
   if (!existsSync(dir)) return out;
@@ -69,6 +92,11 @@ export function loadCorpus(root: string, controller: string): LoadedCorpus {
         out.skipped.push({ file, reason: `belongs to controller ${JSON.stringify(data.controller)}` });
         continue;
       }
+      const other = options.program === undefined ? undefined : otherOwner(root, controller, data.program, options.program);
+      if (other !== undefined) {
+        out.skipped.push({ file, reason: other });
+        continue;
+      }
       out.scenarios.push(parseScenario(data.scenario, file));
       out.files.push(file);
     } catch (err) {
@@ -76,4 +104,18 @@ export function loadCorpus(root: string, controller: string): LoadedCorpus {
     }
   }
   return out;
+}
+
+/**
+ * Why an entry is not this check's to replay (it shares the controller name only), or undefined
+ * when it is: a program replays the entries that record its entry module, a module's controller
+ * those that record none.
+ */
+function otherOwner(root: string, controller: string, recorded: unknown, program: string | null): string | undefined {
+  // for people: the entry as a path from the working directory
+  const shown = (p: string): string => entryFromRoot(process.cwd(), p);
+  if (program === null) return typeof recorded === 'string' ? `saved by the program ${shown(resolve(root, recorded))}, which has this controller's name; a module's controller does not replay it` : undefined;
+  if (typeof recorded !== 'string') return `it names no program (a module's controller of the same name saved it, or an older steadystate did), so it may be another program's scenario; delete it if it is stale`;
+  if (resolve(root, recorded) === resolve(program)) return undefined;
+  return `saved by ${shown(resolve(root, recorded))}, another program named ${JSON.stringify(controller)}, not by ${shown(resolve(program))}; give the two distinct --name values to keep their corpora apart`;
 }

@@ -158,7 +158,8 @@ export function toReportModel(result: CheckResult, context: ReportContext = {}):
     traceHash: result.run?.hash ?? '',
     determinism: result.determinism,
     inputs: result.inputs ?? null,
-    code: result.inputs ? codeNeeded(result.inputs, result.property, context.builtInEnvironment ?? []) : [],
+    // a program's --service flags are data its recorded spec carries (replay rebuilds them), not code to pass
+    code: result.inputs ? codeNeeded(context.source?.program?.services !== undefined ? { ...result.inputs, downstream: null } : result.inputs, result.property, context.builtInEnvironment ?? []) : [],
     faultPlan: result.scenario.faults,
     shrunk: result.shrunk === true,
     replay: replayCommands(context, result.property, result.seed),
@@ -297,16 +298,19 @@ function testFile(head: string[], name: string, vitest: string, property: string
  */
 function programReplay(spec: ProgramSpec, command: string | null, file: string | null, property: string, seed: number): FailedReportModel['replay'] {
   const name = importedDefaultName(spec.name ?? spec.entry);
-  const vitest = `await expect(${name}).toPassReproduction(${JSON.stringify(file ?? `<reproduction>.json`)});`;
+  const { services, ...program } = spec;
+  const withServices = services !== undefined && services.length > 0;
+  const vitest = `await expect(${name}).toPassReproduction(${JSON.stringify(file ?? `<reproduction>.json`)}${withServices ? ', checkOptions' : ''});`;
   const base = file === null ? `${name}-${property}` : (file.split('/').pop() ?? file).replace(/\.json$/, '');
   const dir = spec.entry.includes('/') ? spec.entry.slice(0, spec.entry.lastIndexOf('/') + 1) : '';
   const head = [
     `import { expect, test } from 'vitest';`,
-    `import { defineProgram } from 'steadystate';`,
+    `import { defineProgram${withServices ? ', fakeRestService' : ''} } from 'steadystate';`,
     `import 'steadystate/vitest';`,
     '',
     '// the program as the check hosted it (paths relative to the directory the tests run in)',
-    `const ${name} = defineProgram(${JSON.stringify(spec)});`,
+    `const ${name} = defineProgram(${JSON.stringify(program)});`,
+    ...(withServices ? ['// the services of its --service flags, fresh in every run', `const checkOptions = { downstream: () => ({ services: [${services.map((s) => `fakeRestService(${JSON.stringify(s)})`).join(', ')}] }) };`] : []),
   ];
   const code = testFile(head, name, vitest, property, seed);
   return { command, vitest, regressionTest: { path: `${dir}${base}.test.ts`, code } };

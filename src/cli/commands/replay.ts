@@ -3,7 +3,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { parseReproductionFile, ReproductionFileError, type ReproductionFile } from '../../report/json.js';
 import { replay, type ReplayResult } from '../../replay.js';
 import { proofLayout, type ControllerSource } from '../../report/result.js';
-import { programController } from '../program-controller.js';
+import { programCheckOptions, programController } from '../program-controller.js';
 import type { ProgramSpec } from '../program-target.js';
 import { moduleCheckOptions } from '../check-job.js';
 import type { CliIo } from '../io.js';
@@ -91,7 +91,12 @@ export async function replayCommand(o: ReplayCommandOptions, io: CliIo): Promise
 /** A reproduction of a program checked with --program: hosted again from its recorded spec. */
 async function replayProgram(o: ReplayCommandOptions, io: CliIo, file: ReproductionFile, spec: ProgramSpec): Promise<number> {
   const controller = programController(spec, io.cwd);
-  const result = await replay(controller, file, {});
+  // the fake services of its --service flags, rebuilt from the recorded spec
+  const result = await replay(controller, file, programCheckOptions(spec, `the services ${o.report} records`));
+  if (result.mismatches.length > 0 && !o.json) {
+    io.stdout.write(`${label(io, false)} this replay does not run what the check ran, so it cannot pass:\n${result.mismatches.map((m) => `  - ${m}`).join('\n')}\nThe program's check options are only its --service flags (recorded in controller.source.program.services); run steadystate check --program ${spec.entry} again to get a fresh reproduction.\n`);
+    return 1;
+  }
   if (o.json) {
     io.stdout.write(`${JSON.stringify({ ok: result.ok, property: result.property, sameTrace: result.sameTrace, hash: result.hash, expectedHash: result.expectedHash, mismatches: result.mismatches, nondeterminism: result.nondeterminism, failure: result.failure }, null, 2)}\n`);
     return result.ok ? 0 : 1;

@@ -43,6 +43,7 @@ describe('program-acts: a hosted program that never writes fails the run, one th
     const empty = { ...scenario('date'), workload: [] };
     const { run } = await simulate(empty, { controllers: [elector(false)], tailMs: 0 });
     expect(programActs.judge(run, undefined).ok).toBe(true);
-    expect(programActs.judge({ ...run, programs: undefined } as typeof run, undefined).ok).toBe(true);
+    const { programs: _, ...native } = run;
+    expect(programActs.judge(native, undefined).ok).toBe(true);
   });
 });

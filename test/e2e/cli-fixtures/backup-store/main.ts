@@ -1,0 +1,3 @@
+import { main } from './operator.js';
+
+main({ forgetOnStoreError: false });
