@@ -37,7 +37,9 @@ export interface SameEndStateOptions {
    * Objects that record history (revisions kept for rollback), left out of the comparison: which
    * of them exist depends on which declarations the controller happened to observe. Each is held
    * to its `limit` instead, in every settled state. Add your own (hash-named ConfigMap revisions,
-   * a hand-rolled Deployment's ReplicaSets); keep the defaults when you do.
+   * a hand-rolled Deployment's ReplicaSets); keep the defaults when you do. A `kind` of the form
+   * `service/collection` names a downstream collection that is history (an ACME server's orders,
+   * which nobody deletes): left out of the comparison, with no limit held.
    * @defaultValue [{ kind: 'ControllerRevision' }, { kind: 'Secret', type: 'helm.sh/release.v1', labels: ['name'] }]
    */
   history: HistorySelector[];

@@ -108,6 +108,9 @@ import { workerPool } from './worker-pool.js';
 import { workflowDag } from './workflow-dag.js';
 import { zoneRecords } from './zone-records.js';
 import { zoneCache } from './zone-cache.js';
+import { orphanSweeper } from './orphan-sweeper.js';
+import { blueGreen } from './blue-green.js';
+import { acmeOrder } from './acme-order.js';
 
 export type { FalsePositiveCase } from './_shared/case.js';
 
@@ -205,4 +208,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   workflowDag,
   zoneCache,
   zoneRecords,
+  orphanSweeper,
+  blueGreen,
+  acmeOrder,
 ];

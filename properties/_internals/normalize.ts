@@ -316,9 +316,12 @@ export function normalizeState(objects: readonly StoredObject[], downstream: unk
   if (options.downstream) {
     const ledgers = new Set(options.ledgers ?? []);
     const live = ledgers.size > 0 ? new Set(objects.map((o) => o.metadata.uid)) : undefined;
+    // downstream collections declared history (`service/collection`): an order log the server never deletes from
+    const logs = new Set(history.filter((h) => h.kind.includes('/')).map((h) => h.kind));
     for (const s of services) {
       const ledger = ledgers.has(s.name);
       for (const r of s.resources) {
+        if (logs.size > 0 && r.collection !== undefined && logs.has(`${s.name}/${r.collection}`)) continue;
         const { id: _id, ...body } = r.body;
         // a ledger's records of an owner gone by the end: a cancelled order charged and refunded, or never charged, moved no money
         if (live && (ledger || (r.collection !== undefined && ledgers.has(`${s.name}/${r.collection}`)))) {
