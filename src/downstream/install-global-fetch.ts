@@ -1,3 +1,4 @@
+import { inProcessFetch } from '../kube-rest/in-process-fetch.js';
 import type { Downstream } from './intercept.js';
 
 /**
@@ -30,7 +31,8 @@ export function pinGlobalFetch(): void {
 
 /**
  * Routes `globalThis.fetch` to `downstream` for the duration of a run, for reconcilers (and
- * libraries) that call the global `fetch` instead of `ctx.fetch`. Such calls have no task
+ * libraries) that call the global `fetch` instead of `ctx.fetch`; calls to a simulated cluster's
+ * in-process API server go to that API instead. Such calls have no task
  * (`task` undefined); the kernel counts them as anonymous parks.
  *
  * Always call the returned function in a `finally` block: the global must be restored even when
@@ -48,7 +50,9 @@ export function pinGlobalFetch(): void {
 export function installGlobalFetch(downstream: Downstream, actorOf: () => string): () => void {
   const current = globalThis.fetch;
   const previous = ours.has(current) ? originalFetch : current;
-  const patched = ((input: string | URL | Request, init?: RequestInit) => downstream.fetch(undefined, actorOf(), input, init)) as typeof fetch;
+  // the simulated API server (`https://steadystate.invalid`) answers in-process, as it does node's
+  // http: same bearer-token routing, recording and HTTP-layer faults (kube-rest/in-process-fetch.ts)
+  const patched = ((input: string | URL | Request, init?: RequestInit) => inProcessFetch(input, init) ?? downstream.fetch(undefined, actorOf(), input, init)) as typeof fetch;
   ours.add(patched);
   running.push(patched);
   globalThis.fetch = patched;

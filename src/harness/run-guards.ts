@@ -110,8 +110,19 @@ const BOOKKEEPING = /\/(leases|events)(\/|\?|$)/;
  * kind or namespace. Not judged on runs cut short, nor for a program that exited (never-exits
  * names that).
  */
-export const programActs = guard('program-acts', 'a hosted program acts: in a run with objects of its kind it sends writes (beyond its Lease and Events) to the API server or calls a downstream service', (run) => {
-  if (!run.programs || run.timing.stoppedEarly || run.timing.interrupted || run.timing.exhausted) return { ok: true };
+export const programActs: Property = Object.freeze({
+  name: 'program-acts',
+  description: 'a hosted program acts: in the fault-free run with objects of its kind it sends writes (beyond its Lease and Events) to the API server or calls a downstream service',
+  options: Object.freeze({}),
+  // judged on the fault-free run: a program a fault stopped (an informer never restarted after a
+  // watch error) is a finding of the properties, in its own words, not a program that cannot act
+  needsTwin: true,
+  probes: () => [],
+  judge: (run: RunRecord, twin: RunRecord | undefined): Verdict => programActsIn(twin ?? (run.trace.some((e) => e.type === 'fault:inject') ? undefined : run)),
+});
+
+function programActsIn(run: RunRecord | undefined): Verdict {
+  if (!run?.programs || run.timing.stoppedEarly || run.timing.interrupted || run.timing.exhausted) return { ok: true };
   if (run.requests.length > 0) return { ok: true };
   for (const program of run.programs) {
     const kind = run.primaryKinds[run.controllers.indexOf(program)];
@@ -136,14 +147,14 @@ export const programActs = guard('program-acts', 'a hosted program acts: in a ru
       summary: `the program ${program} never acted: ${objects.length} ${kind} object${objects.length === 1 ? '' : 's'} existed, and it ${what.replace(/ \(.*$/, '')}`,
       explanation:
         `Let: the user create ${objects.map((w) => `${kind} ${w.key}`).slice(0, 3).join(', ')}${objects.length > 3 ? ` and ${objects.length - 3} more` : ''} for the program ${program} to act on. ` +
-        `Then: by t=${fmtSeconds(run.timing.end)} it had ${what}, and called no downstream service${printed}. Every property holds of a world a program never touches, so this check would pass whatever the program does. ` +
+        `Then: in the fault-free run, by t=${fmtSeconds(run.timing.end)}, it had ${what}, and called no downstream service${printed}. Every property holds of a world a program never touches, so this check would pass whatever the program does. ` +
         (refused ? `Its ${String(refused['method'])} ${String(refused['path'])} was refused with ${String(refused['status'])}, as a real API server refuses it: fix that request (a Lease's renewTime and acquireTime are MicroTimes: client-node's new V1MicroTime(), not new Date()). ` : '') +
         `Check that it loads its kubeconfig with loadFromDefault() (KUBECONFIG points at the simulated cluster), that it watches ${kind} where the samples are, and that the samples (--sample) need something done.`,
       evidence: { program, kind, objects: objects.length, requests: requests.length, top, ...(last ? { lastOutput: String(last['message']) } : {}) } as JsonObject,
     };
   }
   return { ok: true };
-});
+}
 
 /** The judges every run gets before its properties, in this order. @internal */
 export const runGuards: readonly Property[] = Object.freeze([Object.freeze(isolation), Object.freeze(contained), busyLoop, reconcileResults, watchMaps, stepBudget, programActs]);

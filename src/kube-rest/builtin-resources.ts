@@ -29,9 +29,34 @@ function podSpec(prefix: string): StrategicMergeSchema {
 const CONDITIONS: StrategicMergeSchema = { 'status.conditions': { mergeKey: 'type' } };
 
 /**
+ * `events.k8s.io/v1` Events: as in kube-apiserver, the same stored objects as core/v1 Events
+ * (stored with the core spelling), served with events.k8s.io's field names.
+ */
+const EVENTS_V1: ResourceDefinition = {
+  group: 'events.k8s.io',
+  version: 'v1',
+  kind: 'Event',
+  plural: 'events',
+  shortNames: ['ev'],
+  shape: 'flat',
+  strategicMerge: META,
+  wireNames: {
+    message: 'note',
+    involvedObject: 'regarding',
+    source: 'deprecatedSource',
+    firstTimestamp: 'deprecatedFirstTimestamp',
+    lastTimestamp: 'deprecatedLastTimestamp',
+    count: 'deprecatedCount',
+    reportingComponent: 'reportingController',
+  },
+};
+
+/**
  * The kinds served out of the box (group, version, plural, scope and strategic-merge keys as in
  * Kubernetes 1.32). Objects are stored under their kind, so a controller defined with
  * `defineController({ for: 'ConfigMap' })` and a client-node controller see the same objects.
+ * A kind served in two groups (Event: core/v1 and events.k8s.io/v1) is one set of objects;
+ * `ResourceRegistry.byKind` answers with the first definition (the core one).
  * @public
  */
 export const builtinResources: readonly ResourceDefinition[] = [
@@ -45,6 +70,8 @@ export const builtinResources: readonly ResourceDefinition[] = [
   { group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', shortNames: ['deploy'], categories: ['all'], strategicMerge: { ...META, ...podSpec('spec.template.spec'), ...CONDITIONS } },
   { group: 'apps', version: 'v1', kind: 'ReplicaSet', plural: 'replicasets', shortNames: ['rs'], categories: ['all'], strategicMerge: { ...META, ...podSpec('spec.template.spec'), ...CONDITIONS } },
   { group: 'apps', version: 'v1', kind: 'StatefulSet', plural: 'statefulsets', shortNames: ['sts'], categories: ['all'], strategicMerge: { ...META, ...podSpec('spec.template.spec'), ...CONDITIONS } },
+  // the Event of client-go's event broadcaster (EventsV1Api): the same stored objects as core Events
+  EVENTS_V1,
   { group: '', version: 'v1', kind: 'PersistentVolumeClaim', plural: 'persistentvolumeclaims', shortNames: ['pvc'], strategicMerge: { ...META, ...CONDITIONS } },
   { group: '', version: 'v1', kind: 'ResourceQuota', plural: 'resourcequotas', shortNames: ['quota'], strategicMerge: META },
   { group: 'batch', version: 'v1', kind: 'Job', plural: 'jobs', categories: ['all'], strategicMerge: { ...META, ...podSpec('spec.template.spec'), ...CONDITIONS } },

@@ -6,7 +6,7 @@ import { Duplex, Writable } from 'node:stream';
 import { responseText, TextResponse } from './json-response.js';
 import type { KubeApi } from './kube-api.js';
 import { watchResponses } from './watch-stream.js';
-import { hostContext } from '../host/host-context.js';
+import { currentSandbox, hostContext, type ProcessSandbox, type RunScope } from '../host/host-context.js';
 
 /**
  * The in-process transport of simulated clusters: `node:http` / `node:https` requests to
@@ -18,8 +18,13 @@ import { hostContext } from '../host/host-context.js';
  * connection ends one (node-fetch reports "Premature close"). Every request and every watch's
  * life are reported to the route ({@link WireEvents}).
  *
+ * A request without a bearer token (a health check, `fetch(server + '/readyz')`) is served
+ * anonymously, as kube-apiserver serves `/readyz` to anyone, on the route of the incarnation that
+ * sends it. The global `fetch` (undici) does not go through node's http: in-process-fetch.ts
+ * serves it through the same routes with {@link exchange} and {@link pumpWatch}.
+ *
  * Known limits: no upgrades (exec, attach, port-forward), no `Expect: 100-continue`, no
- * trailers; `fetch` (undici) does not go through node's http and is not served here.
+ * trailers.
  * @internal
  */
 
@@ -84,6 +89,12 @@ function free(route: TransportRoute): Promise<void> | undefined {
 const routes = new Map<string, TransportRoute>();
 /** Tokens once routed and removed: a dead process's requests are never answered. */
 const retired = new Set<string>();
+/** The run each route was made in (the async context of routeToken's caller). */
+const scopes = new WeakMap<TransportRoute, RunScope>();
+/** The route each incarnation's requests last carried a token for: where its token-less requests go. */
+const bySandbox = new WeakMap<ProcessSandbox, TransportRoute>();
+/** Token-less requests of code no route is known for yet, per route of its run: served, not recorded. */
+const anonymous = new WeakMap<TransportRoute, TransportRoute>();
 let holds = 0;
 let restore: (() => void) | undefined;
 
@@ -96,6 +107,8 @@ let restore: (() => void) | undefined;
 export function routeToken(token: string, route: TransportRoute): () => void {
   routes.set(token, route);
   retired.delete(token);
+  const scope = hostContext.getStore()?.scope;
+  if (scope !== undefined) scopes.set(route, scope);
   install();
   let removed = false;
   return () => {
@@ -134,6 +147,173 @@ function maybeUninstall(): void {
   r();
 }
 
+/**
+ * Where a request to {@link KUBE_HOST} goes, for both transports: the route of its bearer token;
+ * without one, the route of the incarnation sending it (anonymous: the API records the request
+ * as its anonymous actor). `null`: a dead process's request, never answered; undefined: not
+ * ours (an unknown token, or code outside any simulation), left to the real transport.
+ * @internal
+ */
+export function resolveRoute(authorization: string | undefined): TransportRoute | null | undefined {
+  const token = authorization !== undefined && /^bearer /i.test(authorization) ? authorization.slice(7).trim() : undefined;
+  if (token !== undefined) {
+    const route = routes.get(token);
+    if (route === undefined) return retired.has(token) ? null : undefined;
+    const sandbox = currentSandbox();
+    if (sandbox !== undefined && bySandbox.get(sandbox) !== route) bySandbox.set(sandbox, route);
+    return route;
+  }
+  const sandbox = currentSandbox();
+  const own = sandbox !== undefined ? bySandbox.get(sandbox) : undefined;
+  if (own !== undefined) return own.dead === true ? null : own;
+  // code that never sent its token (a health check before anything else): its run's API answers,
+  // but the request is recorded for no process (which one sent it is not known)
+  const scope = hostContext.getStore()?.scope;
+  if (scope === undefined) return undefined;
+  for (const r of routes.values()) {
+    if (r.dead === true || scopes.get(r) !== scope) continue;
+    let anon = anonymous.get(r);
+    if (anon === undefined) anonymous.set(r, (anon = { api: r.api, now: r.now }));
+    return anon;
+  }
+  return undefined;
+}
+
+/** One request as both transports hand it to {@link exchange}. @internal */
+export interface ExchangeRequest {
+  method: string;
+  /** Path and query. */
+  path: string;
+  /** Lower-case names. */
+  headers: Record<string, string>;
+  body: string;
+  /** The exchange's abort signal (the API ends a watch on it); made on first use. */
+  signal(): AbortSignal;
+  /** The watch-cut fault: the connection drops. */
+  cut(): void;
+  /** An api-error connection fault: the request fails as a refused or reset connection does. */
+  fail(code: 'ECONNREFUSED' | 'ECONNRESET'): void;
+  /** Whether the client went away (nothing must be delivered to it). */
+  gone(): boolean;
+}
+
+/** An answered exchange: the API's response and when the request was sent (route clock). @internal */
+export interface Exchanged {
+  response: Response;
+  startedAt: number;
+  watch: boolean;
+}
+
+/**
+ * Serves one request on a route, as both transports do: the process's wait is noted, the API
+ * answers, a held process gets the answer when it is free again, and the request is recorded.
+ * Resolves undefined when the answer must never reach the client (it went away, or its process
+ * died meanwhile: its code must not run again).
+ * @internal
+ */
+export async function exchange(route: TransportRoute, x: ExchangeRequest): Promise<Exchanged | undefined> {
+  route.sent?.();
+  const startedAt = route.now();
+  const request = new LightRequest(`https://${KUBE_HOST}${x.path}`, x.method, x.headers, x.body, () => x.signal());
+  const response = await route.api.handle(request as unknown as Request, {
+    get signal() {
+      return x.signal();
+    },
+    cut: () => x.cut(),
+    fail: (code) => x.fail(code),
+  });
+  if (x.gone() || route.dead) return drop(response);
+  const wait = free(route);
+  if (wait) {
+    await wait;
+    if (x.gone() || route.dead) return drop(response);
+  }
+  const watch = watchResponses.has(response);
+  route.events?.request({ method: x.method, path: x.path, status: response.status, startedAt, answeredAt: route.now(), watch });
+  return { response, startedAt, watch };
+}
+
+function drop(response: Response): undefined {
+  if (!(response instanceof TextResponse)) void response.body?.cancel().catch(noop);
+  return undefined;
+}
+
+/** A watch's client side, as {@link pumpWatch} feeds it. @internal */
+export interface WatchSink {
+  /** Hands one chunk of events to the client. */
+  push(chunk: Uint8Array): void;
+  /** Whether the client ended the stream (destroyed the response, cancelled the body). */
+  closed(): boolean;
+  /** Whether the client aborted the request. */
+  aborted(): boolean;
+  /** Whether the watch-cut fault hit the stream. */
+  cutRequested(): boolean;
+  /** Given the reader of the API's stream, so the client can cancel it. */
+  reading(reader: ReadableStreamDefaultReader<Uint8Array>): void;
+}
+
+/**
+ * Feeds a watch stream into a client until one side ends it, and records its end (both
+ * transports). Resolves how it ended; the caller ends its side accordingly.
+ * @internal
+ */
+export async function pumpWatch(route: TransportRoute, x: { method: string; path: string }, response: Response, openedAt: number, sink: WatchSink): Promise<WireWatchEnd['how']> {
+  const reader = response.body!.getReader();
+  sink.reading(reader);
+  let events = 0;
+  const errors: string[] = [];
+  const decoder = new TextDecoder();
+  let how: WireWatchEnd['how'] = 'close';
+  let by: WireWatchEnd['by'] = 'server';
+  for (;;) {
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      how = 'cut';
+      break;
+    }
+    if (chunk.done || route.dead) break;
+    const text = decoder.decode(chunk.value, { stream: true });
+    const answers: number[] = [];
+    for (const line of text.split('\n')) {
+      if (line === '') continue;
+      events++;
+      if (line.startsWith('{"type":"ERROR"')) errors.push(/"reason":"([^"]*)"/.exec(line)?.[1] ?? 'Unknown');
+      else {
+        const rv = /"resourceVersion":"(\d+)"/.exec(line)?.[1];
+        if (rv !== undefined) answers.push(Number(rv));
+      }
+    }
+    const wait = free(route);
+    if (wait) await wait;
+    if (sink.closed() || route.dead) break;
+    // the program's handlers of these events (and what they go on to do) answer them
+    const store = hostContext.getStore();
+    if (store?.sandbox !== undefined && answers.length > 0) hostContext.run({ scope: store.scope, sandbox: store.sandbox, answers }, () => sink.push(chunk.value));
+    else sink.push(chunk.value);
+  }
+  if (sink.cutRequested()) how = 'cut';
+  else if (sink.closed() || sink.aborted()) {
+    by = 'client';
+    how = 'abort';
+  } else if (errors.length > 0) how = 'expire';
+  route.events?.watchEnd({ method: x.method, path: x.path, openedAt, endedAt: route.now(), by, how, events, errors });
+  void reader.cancel().catch(noop);
+  return how;
+}
+
+/**
+ * Runs a watch's stream detached from the program's schedule that (re)opened it: its events are
+ * news from the world, whatever opened it, so their handlers never run as that schedule's
+ * continuation.
+ * @internal
+ */
+export function detached<T>(fn: () => Promise<T>): Promise<T> {
+  const store = hostContext.getStore();
+  return store?.timer !== undefined || store?.wake !== undefined ? hostContext.run({ scope: store.scope, ...(store.sandbox ? { sandbox: store.sandbox } : {}) }, fn) : fn();
+}
+
 type RequestFn = typeof http.request;
 
 function install(): void {
@@ -143,10 +323,9 @@ function install(): void {
     function request(this: unknown, ...args: unknown[]): http.ClientRequest {
       const o = requestOptions(mod, args);
       if (o === undefined) return (fn as (...a: unknown[]) => http.ClientRequest).apply(this, args);
-      const token = bearer(o.headers);
-      const route = token !== undefined ? routes.get(token) : undefined;
-      if (route === undefined && (token === undefined || !retired.has(token))) return (fn as (...a: unknown[]) => http.ClientRequest).apply(this, args);
-      const req = new InProcessRequest(o, route);
+      const route = resolveRoute(o.headers['authorization']);
+      if (route === undefined) return (fn as (...a: unknown[]) => http.ClientRequest).apply(this, args);
+      const req = new InProcessRequest(o, route ?? undefined);
       if (o.callback) req.once('response', o.callback);
       if (isGet) req.end();
       return req as unknown as http.ClientRequest;
@@ -206,12 +385,6 @@ function requestOptions(mod: 'http' | 'https', args: unknown[]): Options | undef
     ...(opts['signal'] instanceof AbortSignal ? { signal: opts['signal'] } : {}),
     ...(callback ? { callback } : {}),
   };
-}
-
-function bearer(headers: Record<string, string>): string | undefined {
-  const auth = headers['authorization'];
-  if (auth === undefined || !/^bearer /i.test(auth)) return undefined;
-  return auth.slice(7).trim();
 }
 
 /**
@@ -368,37 +541,23 @@ class InProcessRequest extends Writable {
   }
 
   private async send(route: TransportRoute): Promise<void> {
-    route.sent?.();
-    const startedAt = route.now();
-    const url = `https://${KUBE_HOST}${this.path}`;
     const body = this.chunks.length === 0 ? '' : Buffer.concat(this.chunks).toString('utf8');
-    const request = new LightRequest(url, this.method, this.headers, body, () => this.aborter.signal);
     const self = this;
-    const response = await route.api.handle(request as unknown as Request, {
-      get signal() {
-        return self.aborter.signal;
-      },
+    const done = await exchange(route, {
+      method: this.method,
+      path: this.path,
+      headers: this.headers,
+      body,
+      signal: () => this.aborter.signal,
       cut: () => this.cut(),
       // an api-error connection fault: the request fails as node's does on a refused or reset socket
       fail: (code) => {
         this.destroy(Object.assign(new Error(code === 'ECONNREFUSED' ? `connect ECONNREFUSED ${KUBE_HOST}` : 'socket hang up'), { code }));
       },
+      gone: () => self.destroyed,
     });
-    if (this.destroyed || route.dead) {
-      // a dead process never sees its response (its code must not run again)
-      if (!(response instanceof TextResponse)) void response.body?.cancel().catch(noop);
-      return;
-    }
-    const wait = free(route);
-    if (wait) {
-      await wait;
-      if (this.destroyed || route.dead) {
-        if (!(response instanceof TextResponse)) void response.body?.cancel().catch(noop);
-        return;
-      }
-    }
-    const watch = watchResponses.has(response);
-    route.events?.request({ method: this.method, path: this.path, status: response.status, startedAt, answeredAt: route.now(), watch });
+    if (done === undefined) return;
+    const { response, startedAt, watch } = done;
     const res = new IncomingMessage(this.socket as unknown as Socket);
     this.res = res;
     res.statusCode = response.status;
@@ -420,12 +579,7 @@ class InProcessRequest extends Writable {
     res.rawHeaders = rawHeaders;
     (res as { req?: unknown }).req = this;
     this.emit('response', res);
-    if (watch) {
-      // a watch's events are news from the world, whatever opened it: its handlers never run as
-      // the continuation of the program's schedule that (re)opened the watch
-      const store = hostContext.getStore();
-      await (store?.timer !== undefined || store?.wake !== undefined ? hostContext.run({ scope: store.scope, ...(store.sandbox ? { sandbox: store.sandbox } : {}) }, () => this.stream(route, response, res, startedAt)) : this.stream(route, response, res, startedAt));
-    }
+    if (watch) await detached(() => this.stream(route, response, res, startedAt));
     else {
       const text = await responseText(response);
       if (res.destroyed || route.dead) return;
@@ -442,48 +596,13 @@ class InProcessRequest extends Writable {
     // while a chunked body is being read, the parser listens on the socket: node-fetch takes a
     // close in that state for a dropped connection ("Premature close")
     this.socket.on('data', noop);
-    const reader = response.body!.getReader();
-    this.reader = reader;
-    let events = 0;
-    const errors: string[] = [];
-    const decoder = new TextDecoder();
-    let how: WireWatchEnd['how'] = 'close';
-    let by: WireWatchEnd['by'] = 'server';
-    for (;;) {
-      let chunk: ReadableStreamReadResult<Uint8Array>;
-      try {
-        chunk = await reader.read();
-      } catch {
-        how = 'cut';
-        break;
-      }
-      if (chunk.done || route.dead) break;
-      const text = decoder.decode(chunk.value, { stream: true });
-      const answers: number[] = [];
-      for (const line of text.split('\n')) {
-        if (line === '') continue;
-        events++;
-        if (line.startsWith('{"type":"ERROR"')) errors.push(/"reason":"([^"]*)"/.exec(line)?.[1] ?? 'Unknown');
-        else {
-          const rv = /"resourceVersion":"(\d+)"/.exec(line)?.[1];
-          if (rv !== undefined) answers.push(Number(rv));
-        }
-      }
-      const wait = free(route);
-      if (wait) await wait;
-      if (res.destroyed || route.dead) break;
-      // the program's handlers of these events (and what they go on to do) answer them
-      const store = hostContext.getStore();
-      if (store?.sandbox !== undefined && answers.length > 0) hostContext.run({ scope: store.scope, sandbox: store.sandbox, answers }, () => res.push(Buffer.from(chunk.value)));
-      else res.push(Buffer.from(chunk.value));
-    }
-    if (this.cutRequested) how = 'cut';
-    else if (res.destroyed || this.aborter.signal.aborted) {
-      by = 'client';
-      how = 'abort';
-    } else if (errors.length > 0) how = 'expire';
-    route.events?.watchEnd({ method: this.method, path: this.path, openedAt, endedAt: route.now(), by, how, events, errors });
-    void reader.cancel().catch(noop);
+    const how = await pumpWatch(route, this, response, openedAt, {
+      push: (chunk) => res.push(Buffer.from(chunk)),
+      closed: () => res.destroyed,
+      aborted: () => this.aborter.signal.aborted,
+      cutRequested: () => this.cutRequested,
+      reading: (reader) => (this.reader = reader),
+    });
     if (res.destroyed || route.dead) return;
     if (how === 'cut') {
       // the connection dropped mid-body: the socket closes under the parser

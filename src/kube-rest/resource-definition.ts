@@ -37,6 +37,13 @@ export interface ResourceDefinition {
    * @defaultValue undefined
    */
   strategicMerge?: StrategicMergeSchema;
+  /**
+   * Top-level fields served under another name than the one they are stored under (stored name →
+   * served name), for a kind served in two groups with different spellings (events.k8s.io/v1
+   * Event: `message` is served as `note`). Reads rename stored → served, writes served → stored.
+   * @internal
+   */
+  wireNames?: Readonly<Record<string, string>>;
 }
 
 /** A definition with every default applied. @public */
@@ -54,6 +61,8 @@ export interface ResolvedResource {
   readonly shape: 'spec' | 'flat';
   readonly statusSubresource: boolean;
   readonly strategicMerge: StrategicMergeSchema | undefined;
+  /** See {@link ResourceDefinition.wireNames}. @internal */
+  readonly wireNames?: Readonly<Record<string, string>>;
 }
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -84,5 +93,6 @@ export function resolveResource(def: ResourceDefinition, where = 'steadystate.cr
     shape,
     statusSubresource: def.statusSubresource ?? shape === 'spec',
     strategicMerge: def.strategicMerge,
+    ...(def.wireNames !== undefined ? { wireNames: def.wireNames } : {}),
   };
 }

@@ -79,6 +79,14 @@ export function toWire(obj: StoredObject, resource: ResolvedResource, fields?: F
     if (!SERVED_FIRST.has(k) && v !== undefined) out[k] = cloneJson(v) as Json;
   }
   if (resource.statusSubresource || Object.keys(obj.status).length > 0) out['status'] = cloneJson(obj.status);
+  return resource.wireNames !== undefined ? renamed(out, resource.wireNames, false) : out;
+}
+
+/** Top-level fields renamed stored → served (or back, `inbound`), in their order. */
+function renamed(obj: JsonObject, names: Readonly<Record<string, string>>, inbound: boolean): JsonObject {
+  const map = inbound ? Object.fromEntries(Object.entries(names).map(([k, v]) => [v, k])) : names;
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(obj)) out[map[k] ?? k] = v;
   return out;
 }
 
@@ -88,8 +96,10 @@ export function toWire(obj: StoredObject, resource: ResolvedResource, fields?: F
  * @throws KubeStatusError (400) on a body that names another kind, namespace or name
  * @internal
  */
-export function fromWire(body: unknown, resource: ResolvedResource, route: { namespace: string | undefined; name: string | undefined }): NewObject & { metadata: { name?: string | undefined } } {
-  if (!isObject(body)) throw new KubeStatusError('BadRequest', `the body of the request was in an unknown format: expected a JSON object for ${resource.kind}`);
+export function fromWire(sent: unknown, resource: ResolvedResource, route: { namespace: string | undefined; name: string | undefined }): NewObject & { metadata: { name?: string | undefined } } {
+  if (!isObject(sent)) throw new KubeStatusError('BadRequest', `the body of the request was in an unknown format: expected a JSON object for ${resource.kind}`);
+  // a kind served with another spelling in this group is stored with the stored one
+  const body = resource.wireNames !== undefined ? renamed(sent, resource.wireNames, true) : sent;
   checkMicroTimes(body, resource);
   if (body['kind'] !== undefined && body['kind'] !== resource.kind) {
     throw new KubeStatusError('BadRequest', `the kind of the object (${String(body['kind'])}) does not match the kind of the resource on the URL (${resource.kind}, ${resource.plural})`);
