@@ -114,11 +114,12 @@ export const programActs: Property = Object.freeze({
   name: 'program-acts',
   description: 'a hosted program acts: in the fault-free run with objects of its kind it sends writes (beyond its Lease and Events) to the API server or calls a downstream service',
   options: Object.freeze({}),
-  // judged on the fault-free run: a program a fault stopped (an informer never restarted after a
-  // watch error) is a finding of the properties, in its own words, not a program that cannot act
-  needsTwin: true,
+  // judged on runs no fault acted in: a program a fault stopped (an informer never restarted after
+  // a watch error) is a finding of the properties, in their words, not a program that cannot act;
+  // no twin asked for, so a native controller's runs cost nothing more
+  needsTwin: false,
   probes: () => [],
-  judge: (run: RunRecord, twin: RunRecord | undefined): Verdict => programActsIn(twin ?? (run.trace.some((e) => e.type === 'fault:inject') ? undefined : run)),
+  judge: (run: RunRecord): Verdict => programActsIn(run.trace.some((e) => e.type === 'fault:inject') ? undefined : run),
 });
 
 function programActsIn(run: RunRecord | undefined): Verdict {

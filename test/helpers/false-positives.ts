@@ -14,7 +14,7 @@ import { falsePositiveCorpus, type FalsePositiveCase } from '../../examples/fals
  */
 // 40, not 100 (stops 38, 39): with 84-92 cases the gate took a third of CI's 10 minutes on a 2-CPU
 // machine; the hunts (150 runs × several seeds, swarm and guided) are what measure the rate
-export const GATE_RUNS = 40;
+export const GATE_RUNS = 32;
 /** Runs a failing direction (a buggy twin, a pending oracle false alarm) may take to fail; check stops at the first failure. */
 export const FIND_RUNS = 100;
 const SEED = 11;
