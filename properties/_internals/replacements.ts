@@ -33,6 +33,15 @@ const sameReconcile = (a: TimelineRequest | undefined, b: TimelineRequest | unde
   return x !== undefined && y !== undefined && x.actor === y.actor && x.startIndex === y.startIndex;
 };
 
+/** The controller a reconcile's request came from (replicas of one controller are one). */
+const controllerOf = (r: TimelineRequest | undefined): string | undefined => r?.reconcile?.actor.replace(/\/\d+$/, '');
+
+/** One controller's reconcile deleted the resource and another controller's made it again: two controllers disagreeing about it, settled by destroying it. */
+const otherControllers = (deleted: TimelineRequest | undefined, created: TimelineRequest | undefined): boolean => {
+  const [d, c] = [controllerOf(deleted), controllerOf(created)];
+  return d !== undefined && c !== undefined && d !== c;
+};
+
 /**
  * Every external resource of the run's fake services, with its content (its body as created,
  * apart from id, idempotency keys and times, uids named by their objects; prefixed by
@@ -91,7 +100,8 @@ export function transientContents(run: RunRecord, aliases: ReadonlyMap<string, s
 /**
  * External resources destroyed and made again, per content: a DELETE of the only live resource
  * of a fake service that has its content, followed in the same reconcile by a create of one
- * alike: the reconcile judged a resource wrong and replaced it with one just like it. A bucket
+ * alike: the reconcile judged a resource wrong and replaced it with one just like it; or
+ * followed by a create of one alike by another controller than the one that deleted it. A bucket
  * deleted and created again converges to the same end state, but what it held is gone. Not one:
  * deleting one of two alike copies (a duplicate cleaned up), a resource replaced by a different
  * one (a new location), a removal by drift, a resource the deleting reconcile had made itself (a
@@ -112,8 +122,11 @@ export function replacements(run: RunRecord, aliases: ReadonlyMap<string, string
     const gone = destroyed.get(life.content);
     if (gone === undefined) return;
     destroyed.delete(life.content);
-    // one decision: the reconcile that deleted it made it again, and it had not made the one it deleted
-    if (!sameReconcile(gone.deleted, life.created) || sameReconcile(gone.created, gone.deleted)) return;
+    // one decision: the reconcile that deleted it made it again, and it had not made the one it deleted;
+    // or two: a controller deleted what another keeps, and that one made it again (a sweeper that
+    // took a live owner's bucket for an orphan on a stale cache, and the provisioner; corpus
+    // orphan-sweeper's twin, which no built-in property caught before, stop 40)
+    if ((!sameReconcile(gone.deleted, life.created) && !otherControllers(gone.deleted, life.created)) || sameReconcile(gone.created, gone.deleted)) return;
     const list = out.get(life.content) ?? [];
     list.push({ where: `${life.service}/${life.collection}`, deleted: gone.id, recreated: life.id, deleteRequest: gone.deleted, createRequest: life.created });
     out.set(life.content, list);

@@ -14,6 +14,9 @@ import { TENANT, tenantControllerCachedRead } from '../../examples/false-positiv
 import { WORKER_POOL, workerPool } from '../../examples/false-positives/worker-pool.js';
 import { bucketLocation } from '../../examples/false-positives/bucket-location.js';
 import { replacements, transientContents } from '../../properties/_internals/replacements.js';
+import { readFileSync } from 'node:fs';
+import { check } from '../../src/index.js';
+import { orphanSweeper } from '../../examples/false-positives/orphan-sweeper.js';
 
 // the second watch delivery of the run is the new Pod's ADDED event: the cache misses the Pod until the settle relist
 const dropPodAdded = { events: [{ kind: 'watch-event-loss', nth: 1 }], background: [] };
@@ -214,22 +217,24 @@ describe('noExtraDestructiveActions on external resources (a resource destroyed 
   });
 
   describe('what counts as a replacement', () => {
-    type Change = { op: 'create' | 'delete' | 'remove'; id: string; collection: string; body: Record<string, unknown>; pass?: number };
+    type Change = { op: 'create' | 'delete' | 'remove'; id: string; collection: string; body: Record<string, unknown>; pass?: number; by?: string };
     const bucket = (id: string, location: string, owner = 'uid-a') => ({ id, collection: 'buckets', body: { id, owner, location, 'idempotency-key': `k-${id}` } });
     const base = 'https://storage.example/v1';
     // each change made by a request of reconcile pass `pass` (1 unless given); removals are out of band
     const runOf = (history: Change[]) => {
       const trace: Record<string, unknown>[] = [];
       let pass = 0;
+      let by = 'c';
       history.forEach((c, i) => {
         if (c.op === 'remove') return;
         const p = c.pass ?? 1;
-        if (p !== pass) {
-          if (pass > 0) trace.push({ t: i, type: 'reconcile:end', controller: 'c', replica: 0, key: 'default/a', n: pass, result: 'done' });
-          trace.push({ t: i, type: 'reconcile:start', controller: 'c', replica: 0, key: 'default/a', n: (pass = p) });
+        if (p !== pass || (c.by ?? 'c') !== by) {
+          if (pass > 0) trace.push({ t: i, type: 'reconcile:end', controller: by, replica: 0, key: 'default/a', n: pass, result: 'done' });
+          by = c.by ?? 'c';
+          trace.push({ t: i, type: 'reconcile:start', controller: by, replica: 0, key: 'default/a', n: (pass = p) });
         }
         const url = c.op === 'create' ? `${base}/${c.collection}` : `${base}/${c.collection}/${c.id}`;
-        trace.push({ t: i, start: i, type: 'downstream:request', seq: i, actor: 'controller:c/0', method: c.op === 'create' ? 'POST' : 'DELETE', url, endpoint: url, status: c.op === 'create' ? 201 : 204, outcome: 'ok', mutating: true, applied: true, responseHeaders: c.op === 'create' ? { location: `${base}/${c.collection}/${c.id}` } : {} });
+        trace.push({ t: i, start: i, type: 'downstream:request', seq: i, actor: `controller:${by}/0`, method: c.op === 'create' ? 'POST' : 'DELETE', url, endpoint: url, status: c.op === 'create' ? 201 : 204, outcome: 'ok', mutating: true, applied: true, responseHeaders: c.op === 'create' ? { location: `${base}/${c.collection}/${c.id}` } : {} });
       });
       const services = [{ name: 'storage.example', baseUrl: base, createdCount: 0, resources: [], byOwner: [], history: history.map(({ pass: _p, ...c }) => c) }];
       return { trace, writes: [{ verb: 'create', kind: 'Bucket', key: 'default/a', uid: 'uid-a' }], downstream: { services } } as unknown as RunRecord;
@@ -265,6 +270,10 @@ describe('noExtraDestructiveActions on external resources (a resource destroyed 
       expect([...transientContents(run, uidAliases(run.writes))]).toEqual(['storage.example/locks {"name":"schema","owner":"<uid of Bucket default/a>"}']);
       const kept = runOf([{ op: 'create', ...lock('1'), pass: 1 }, { op: 'delete', ...lock('1'), pass: 1 }, { op: 'create', ...lock('3'), pass: 2 }]);
       expect([...transientContents(kept, uidAliases(kept.writes))]).toEqual([]);
+    });
+    it('one controller deleted it and another made one alike again: two controllers settling a disagreement by destroying it (orphan-sweeper\'s twin, stop 40); not one controller\'s later pass', () => {
+      expect(counted([{ op: 'create', ...bucket('1', 'eu'), by: 'provisioner' }, { op: 'delete', ...bucket('1', 'eu'), pass: 2, by: 'sweeper' }, { op: 'create', ...bucket('2', 'eu'), pass: 3, by: 'provisioner' }])).toEqual(['1->2']);
+      expect(counted([{ op: 'create', ...bucket('1', 'eu'), by: 'provisioner' }, { op: 'delete', ...bucket('1', 'eu'), pass: 2, by: 'provisioner' }, { op: 'create', ...bucket('2', 'eu'), pass: 3, by: 'provisioner' }])).toEqual([]);
     });
     it('not another owner’s resource alike apart from the owner', () => {
       expect(counted([{ op: 'create', ...bucket('1', 'eu') }, { op: 'delete', ...bucket('1', 'eu') }, { op: 'create', ...bucket('2', 'eu', 'uid-b') }])).toEqual([]);
@@ -321,5 +330,18 @@ describe('noExtraDestructiveActions: a user write the API server refused and the
     expect(at([fault(16_500, 1), attempt(16_500, 1, 'TooManyRequests'), fault(21_500, 2), attempt(21_500, 2, 'TooManyRequests'), attempt(26_500, 3)])).toEqual([26_500]);
     // never answered for itself: no variation
     expect(at([fault(16_500, 1), attempt(16_500, 1, 'TooManyRequests'), fault(21_500, 2), attempt(21_500, 2, 'TooManyRequests')])).toBeUndefined();
+  });
+});
+
+describe('noExtraDestructiveActions: a controller that destroys what another keeps (stop 40)', () => {
+  // the twin's shrunk catch: one Bucket, a 360 ms stale snapshot of the sweeper's cache
+  const scenario = JSON.parse(readFileSync(new URL('./fixtures/orphan-sweeper-twin.json', import.meta.url), 'utf8')) as Scenario;
+  const judged = (controllers: readonly ControllerDefinition[]) => check(controllers, { ...orphanSweeper.options, properties: [noExtraDestructiveActions()], runs: 1, seed: 1, corpus: { scenarios: [scenario] }, shrink: false });
+  it("fails the sweeper that took a live owner's bucket for an orphan on a stale cache, the provisioner making it again (only the case's own oracle caught it before)", async () => {
+    const r = await judged(orphanSweeper.buggy!.controllers);
+    expect(r.ok ? 'passed' : r.summary).toBe('extra destructive actions on storage/buckets: a resource destroyed and made again 1 time under faults, 0 without');
+  });
+  it('passes the two-phase sweeper under the same fault', async () => {
+    expect((await judged(orphanSweeper.controllers)).ok).toBe(true);
   });
 });
