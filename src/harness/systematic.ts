@@ -10,7 +10,8 @@ import { ScenarioRunner } from './scenario-runner.js';
 import { ALL_STRATEGIES, type SystematicStrategy } from './systematic-plans.js';
 import { SystematicSearch } from './systematic-strategies/search.js';
 import { templateKey, type WorkloadActionType } from '../arbitrary/workload.js';
-import { parseKey, type JsonObject, type NewObject } from '../store/object.js';
+import { cloneJson, parseKey, type JsonObject, type NewObject } from '../store/object.js';
+import type { ResolvedStory } from './story.js';
 
 /** Options of {@link checkSystematic}: those of `check` that apply, plus the base scenarios and strategies. @public */
 export interface SystematicOptions
@@ -125,7 +126,7 @@ async function systematicSearch(target: ControllerDefinition | readonly Controll
   const maxRuns = wantedMaxRuns ?? 5000;
   if (!Number.isInteger(maxRuns) || maxRuns < 1) throw new TypeError(`${where}: options.maxRuns must be an integer ≥ 1, got ${JSON.stringify(wantedMaxRuns)}.`);
   const names = new Set(o.controllers.map((c) => c.name));
-  const bases: Scenario[] = scenarios === undefined ? defaultBases(o.objects, o.controllers, o.replicas, o.scenarioOptions, o.environment.map((e) => ({ name: e.actor.name, ...(e.params ? { params: e.params } : {}) })), o.actions) : Array.isArray(scenarios) ? [...(scenarios as readonly Scenario[])] : [scenarios as Scenario];
+  const bases: Scenario[] = scenarios === undefined ? defaultBases(o.objects, o.controllers, o.replicas, o.scenarioOptions, o.environment.map((e) => ({ name: e.actor.name, ...(e.params ? { params: e.params } : {}) })), o.actions, o.story) : Array.isArray(scenarios) ? [...(scenarios as readonly Scenario[])] : [scenarios as Scenario];
   bases.forEach((s, i) => {
     for (const c of s.controllers) if (!names.has(c.name)) throw new TypeError(`${where}: options.scenarios[${i}] names controller "${c.name}", which is not among the controllers given (${[...names].join(', ')}).`);
   });
@@ -222,8 +223,22 @@ function defaultBases(
   options: Scenario['options'] & object,
   environment: EnvironmentRef[],
   actions: readonly WorkloadActionType[],
+  story: ResolvedStory | undefined,
 ): Scenario[] {
   const window = options.faultWindowMs ?? 30_000;
+  // a story is the world the templates' objects live in (a sweeper object its buckets need): each
+  // base starts from it, its timed actions among the base's own (ignored before, stop 40: an
+  // orphan-sweeper without its BucketSweeper left every orphan a recreation made)
+  const base = (w: WorkloadAction[]): Scenario => ({
+    seed: 1,
+    controllers: controllers.map((c) => ({ name: c.name, ...(replicas > 1 ? { replicas } : {}) })),
+    ...(environment.length > 0 ? { environment } : {}),
+    initialObjects: story ? story.objects.map((x) => cloneJson(x)) : [],
+    workload: story ? [...story.actions.map((a) => cloneJson(a)), ...w].sort((a, b) => a.at - b.at) : w,
+    faults: emptyFaultPlan(),
+    ...(Object.keys(options).length > 0 ? { options: { ...options } } : {}),
+  });
+  if (objects.length === 0 && story) return [base([])];
   // from one spec to another: by update, else by merge patch (the keys only `from` has set to null), else not at all
   const change = (at: number, kind: string, key: string, from: JsonObject, to: JsonObject): WorkloadAction | undefined =>
     actions.includes('update')
@@ -260,14 +275,6 @@ function defaultBases(
     const ref1 = parseKey(key1);
     const second: NewObject = { ...object, metadata: { ...object.metadata, name: ref1.name }, spec: other ?? first };
     const two: WorkloadAction[] = [{ at: 0, type: 'create', object }, { at: Math.round(window / 8), type: 'create', object: second }];
-    return [workload, two].map((w) => ({
-      seed: 1,
-      controllers: controllers.map((c) => ({ name: c.name, ...(replicas > 1 ? { replicas } : {}) })),
-      ...(environment.length > 0 ? { environment } : {}),
-      initialObjects: [],
-      workload: w,
-      faults: emptyFaultPlan(),
-      ...(Object.keys(options).length > 0 ? { options: { ...options } } : {}),
-    }));
+    return [workload, two].map(base);
   }).flat();
 }

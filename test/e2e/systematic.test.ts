@@ -14,6 +14,8 @@ import { appObjects, deterministicNameApp, generateNameApp } from './crash-fixtu
 import { auditCorrect } from '../../examples/fault-targets/duplication/correct.js';
 import { CONFIG } from '../../examples/fault-targets/duplication/audit.js';
 import { sameEndState } from '../../properties/same-end-state.js';
+import { orphanSweeper } from '../../examples/false-positives/orphan-sweeper.js';
+import { propertiesOf } from '../helpers/false-positives.js';
 
 const replicas = { objects: replicaObjects, faults: allFaults, properties: [convergence()] };
 
@@ -98,6 +100,13 @@ describe('checkSystematic', () => {
     // by merge patch when only patches are allowed
     const patched = await checkSystematic(auditCorrect, { ...audit, actions: ['patch'] });
     expect(patched.ok).toBe(false);
+  });
+
+  it('starts every base scenario from the story, the world its objects need (a sweeper for the buckets): ignored before, every orphan a recreation made was left', async () => {
+    const { maxObjects: _m, ...options } = orphanSweeper.options;
+    const r = await checkSystematic(orphanSweeper.controllers, { ...options, faults: allFaults, properties: propertiesOf(orphanSweeper), strategies: ['recreation'], depth: 1, maxPlans: 20, determinism: false, shrink: false });
+    expect(r.ok ? 'passed' : `${r.property}: ${r.summary}`).toBe('passed');
+    expect(r.systematic.plans).toBeGreaterThan(0);
   });
 
   it('skips a strategy whose fault kind is not given, and says why', async () => {
