@@ -106,7 +106,7 @@ const BOOKKEEPING = /\/(leases|events)(\/|\?|$)/;
  * property holds of a world it never touches, in the fault-free run as in the faulted ones. The
  * usual causes are a setup the simulation does not give it and a bug no fault is needed for: a
  * Lease stamped with a plain Date that the API server refuses, so the program never leads (found
- * by a reach hunt, stop 40, which passed such an elector), `loadFromCluster()`, a watch of another
+ * by a reach hunt, stop 40, which passed such an elector), a watch of another
  * kind or namespace. Not judged on runs cut short, nor for a program that exited (never-exits
  * names that).
  */
@@ -127,7 +127,9 @@ function programActsIn(run: RunRecord | undefined): Verdict {
   if (run.requests.length > 0) return { ok: true };
   for (const program of run.programs) {
     const kind = run.primaryKinds[run.controllers.indexOf(program)];
-    const objects = run.writes.filter((w) => w.actor === 'user' && w.verb === 'create' && w.kind === kind && w.error === undefined);
+    // an object the user deleted again may rightly get nothing (a program skips what is being
+    // deleted; a create and a Foreground delete at t=0 are gone in 5 ms): only those left count
+    const objects = run.writes.filter((w, i) => w.actor === 'user' && w.verb === 'create' && w.kind === kind && w.error === undefined && !run.writes.some((d, j) => j > i && d.actor === 'user' && d.verb === 'delete' && d.kind === kind && d.key === w.key));
     if (objects.length === 0) continue;
     if (run.trace.some((e) => e.type === 'process:exit' && e['controller'] === program)) continue;
     const requests = run.trace.filter((e) => e.type === 'http:request' && e['controller'] === program);
@@ -150,7 +152,7 @@ function programActsIn(run: RunRecord | undefined): Verdict {
         `Let: the user create ${objects.map((w) => `${kind} ${w.key}`).slice(0, 3).join(', ')}${objects.length > 3 ? ` and ${objects.length - 3} more` : ''} for the program ${program} to act on. ` +
         `Then: in the fault-free run, by t=${fmtSeconds(run.timing.end)}, it had ${what}, and called no downstream service${printed}. Every property holds of a world a program never touches, so this check would pass whatever the program does. ` +
         (refused ? `Its ${String(refused['method'])} ${String(refused['path'])} was refused with ${String(refused['status'])}, as a real API server refuses it: fix that request (a Lease's renewTime and acquireTime are MicroTimes: client-node's new V1MicroTime(), not new Date()). ` : '') +
-        `Check that it loads its kubeconfig with loadFromDefault() (KUBECONFIG points at the simulated cluster), that it watches ${kind} where the samples are, and that the samples (--sample) need something done.`,
+        `Check that it loads its kubeconfig with loadFromDefault() or loadFromCluster() (both find the simulated cluster), that it watches ${kind} where the samples are, and that the samples (--sample) need something done.`,
       evidence: { program, kind, objects: objects.length, requests: requests.length, top, ...(last ? { lastOutput: String(last['message']) } : {}) } as JsonObject,
     };
   }

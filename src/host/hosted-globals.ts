@@ -1,5 +1,6 @@
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { currentSandbox, type ProcessSandbox } from './host-context.js';
+import { installVirtualFiles } from './virtual-files.js';
 
 /**
  * Timers of hosted processes, by handle: `clearTimeout` works on them from any context, as on a
@@ -50,8 +51,9 @@ export function installHostedGlobals(): { clearVirtual(timer: unknown): boolean;
  * Replaces what a hosted program reads from the host with functions that ask the sandbox whose
  * code is running (and fall back to the host's own for everything else): `Date`,
  * `performance.now`, `process.hrtime`, `process.uptime`, `process.env`, `process.argv`,
- * `console.*`, `process.stdout/stderr.write`, and the `node:timers` / `node:timers/promises`
- * exports (ESM named imports included). Global `setTimeout` and friends are the run guard's.
+ * `console.*`, `process.stdout/stderr.write`, the `node:timers` / `node:timers/promises`
+ * exports (ESM named imports included), and the `node:fs` reads of an incarnation's virtual
+ * files (virtual-files.ts). Global `setTimeout` and friends are the run guard's.
  * @internal
  */
 export function activateHostedGlobals(): void {
@@ -210,6 +212,8 @@ export function activateHostedGlobals(): void {
       return s ? sleep(s, 0, undefined, undefined, true) : (realYield.call(scheduler) as Promise<unknown>);
     });
   }
+  // files only the incarnation has (its service-account token, CA and namespace)
+  undo.push(installVirtualFiles());
   syncBuiltinESMExports();
 
   restoreActive = () => {

@@ -3,6 +3,7 @@ import { ProcessExitSignal } from './exit-signal.js';
 import { hostContext, SCHEDULE_MIN_MS, type HostStore, type ProcessSandbox, type RunEscape, type RunScope, type TimerCause } from './host-context.js';
 import { activateHostedGlobals, virtualTimers } from './hosted-globals.js';
 import { cleanStack, describeThrown } from './stack.js';
+import { setVirtualFiles } from './virtual-files.js';
 
 /** What a sandbox needs from the simulation: virtual time and the kernel's activity signal. @internal */
 export interface SandboxClock {
@@ -27,6 +28,11 @@ export interface SandboxOptions {
   onDeath(escape: RunEscape): void;
   /** Which incarnation of its replica this is (1, 2, …): names its schedules in the trace. @defaultValue 1 */
   incarnation?: number;
+  /**
+   * Files only this incarnation sees (absolute path → contents): its reads of these exact paths
+   * through `node:fs` are answered from memory, nothing is written to the disk (virtual-files.ts).
+   */
+  files?: Readonly<Record<string, string | Uint8Array>>;
 }
 
 /** The longest line kept from a program's output (longer ones are cut). */
@@ -57,10 +63,10 @@ export interface Sandbox extends ProcessSandbox {
 /**
  * Creates the sandbox of one incarnation of a hosted process: timers on the virtual clock
  * (`setTimeout`, `setInterval`, `setImmediate`, their `clear*`, `timers/promises`), `Date`,
- * `performance.now()` and `process.hrtime` on simulated time, its own `process.env` and
- * `process.argv`, and its output captured. The run guard's patched globals dispatch to it while
- * its code runs (async context), and turn its exits, uncaught exceptions and unhandled
- * rejections into {@link SandboxOptions.onDeath}.
+ * `performance.now()` and `process.hrtime` on simulated time, its own `process.env`,
+ * `process.argv` and virtual files ({@link SandboxOptions.files}), and its output captured.
+ * The run guard's patched globals dispatch to it while its code runs (async context), and turn
+ * its exits, uncaught exceptions and unhandled rejections into {@link SandboxOptions.onDeath}.
  * @internal
  */
 export function createSandbox(o: SandboxOptions): Sandbox {
@@ -172,6 +178,7 @@ export function createSandbox(o: SandboxOptions): Sandbox {
     },
   };
   (sandbox as { store: HostStore }).store = { scope: o.scope, sandbox };
+  if (o.files !== undefined) setVirtualFiles(sandbox, o.files);
 
   function stop(): void {
     alive = false;

@@ -11,6 +11,7 @@ import { holdTransport, KUBE_HOST, routeToken, type WireEvents } from './in-proc
 import { kubeconfigFor } from './kubeconfig.js';
 import { writeKubeconfigFile } from './kubeconfig-file.js';
 import { kubeWorldOf } from './kube-world.js';
+import { IN_CLUSTER_ENV, serviceAccountFiles } from './service-account.js';
 import type { ResourceDefinition } from './resource-definition.js';
 
 /** The server of in-process kubeconfigs. @internal */
@@ -32,7 +33,10 @@ export interface HostedKubeOptions {
   requestLatencyMs: number;
   resources: readonly ResourceDefinition[];
   backoff: ResolvedRestartBackoff;
-  /** Variables added to the incarnation's environment (over the host's; KUBECONFIG is set last). */
+  /**
+   * Variables added to the incarnation's environment (over the host's and the in-cluster
+   * `KUBERNETES_SERVICE_HOST`/`PORT`; KUBECONFIG is set last).
+   */
   env: Readonly<Record<string, string>>;
   /** `process.argv` of the incarnation. */
   argv: readonly string[];
@@ -43,11 +47,10 @@ export interface HostedKubeOptions {
   start(ctx: IncarnationContext, sandbox: Sandbox): unknown;
 }
 
-/** The host's environment when steadystate loaded, without in-cluster service variables. */
+/** The host's environment when steadystate loaded, without its own in-cluster service variables (a host running in a pod). */
 const hostEnv: Record<string, string | undefined> = (() => {
   const e = { ...process.env };
-  delete e['KUBERNETES_SERVICE_HOST'];
-  delete e['KUBERNETES_SERVICE_PORT'];
+  for (const k of Object.keys(e)) if (k.startsWith('KUBERNETES_SERVICE_') || k.startsWith('KUBERNETES_PORT')) delete e[k];
   return e;
 })();
 
@@ -57,8 +60,10 @@ const replicasOf = new WeakMap<RuntimeEnv, Map<string, { incarnations: number; b
 /**
  * Starts one incarnation of a hosted process against the world's simulated API: a sandbox
  * (virtual timers and clocks, its own env and argv, output captured, exits turned into events),
- * a bearer token routed through the in-process transport, a kubeconfig file in `KUBECONFIG`,
- * and its wire traffic recorded (`http:request`, `watch:close`). When its code ends itself
+ * a bearer token routed through the in-process transport, a kubeconfig file in `KUBECONFIG`
+ * (`loadFromDefault()`), the in-cluster service variables and service-account files of a pod
+ * (`loadFromCluster()`: the token, a CA and the namespace, virtual files only this incarnation
+ * reads, nothing written under /var/run), and its wire traffic recorded (`http:request`, `watch:close`). When its code ends itself
  * (`process.exit`, an uncaught exception, an unhandled rejection) the death is a `process:exit`
  * trace entry and the runtime restarts the replica after the CrashLoopBackOff delay. The settle
  * phase does nothing to it: no relist, no stream is touched.
@@ -111,9 +116,11 @@ export function startHostedKubeProcess(env: RuntimeEnv, replica: ProcessReplica,
       activity: () => kernel.external(),
     },
     epochMs: VIRTUAL_EPOCH_MS,
-    // as in a pod: HOSTNAME names the replica
-    env: { ...hostEnv, HOSTNAME: `${replica.name}-${replica.replica}`, ...o.env, KUBECONFIG: file.path },
+    // as in a pod: HOSTNAME names the replica, the API server's service is in the environment
+    env: { ...hostEnv, HOSTNAME: `${replica.name}-${replica.replica}`, ...IN_CLUSTER_ENV, ...o.env, KUBECONFIG: file.path },
     argv: [...o.argv],
+    // and the service account's token (this incarnation's), CA and namespace are mounted
+    files: serviceAccountFiles(token),
     onOutput: (level, message) => {
       if (recording) trace.push({ t: kernel.now(), type: 'log', ...who, level, message });
     },

@@ -46,4 +46,11 @@ describe('program-acts: a hosted program that never writes fails the run, one th
     const { programs: _, ...native } = run;
     expect(programActs.judge(native, undefined).ok).toBe(true);
   });
+
+  it('does not count an object the user deleted again: a program rightly skips what is being deleted (a create and a Foreground delete at t=0, gone in 5 ms; stop 41)', async () => {
+    const gone = { ...scenario('date'), workload: [...scenario('date').workload, { at: 0, type: 'delete', kind: 'Echo', key: 'default/echo-0', propagationPolicy: 'Foreground' }] } as Scenario;
+    const { run } = await simulate(gone, { controllers: [elector(false)], tailMs: 0 });
+    expect(run.writes.some((w) => w.actor === 'user' && w.verb === 'delete' && w.key === 'default/echo-0')).toBe(true);
+    expect(programActs.judge(run, undefined).ok).toBe(true);
+  });
 });
