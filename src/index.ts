@@ -156,6 +156,7 @@ export { replay } from './replay.js';
 export type { ReplayOptions, ReplayResult } from './replay.js';
 export { writeReports, reporters, allReportFormats, toReportModel, toReproductionFile, parseReproductionFile, ReproductionFileError, reproductionFormatVersion, toJunitReport, ReportWriteError, safeFileName } from './report/index.js';
 export type { ReportFormat, Reporter, ReportersMap, ReporterOptionsMap, WriteReportsOptions, WrittenReports, ReportModel, PassedReportModel, FailedReportModel, ReportContext, ControllerSource, ReproductionFile, JunitCase, JunitSuite, JunitReport, ObjectTimeline } from './report/index.js';
+export type { CodeDigest } from './report/code-digest.js';
 export { loadCorpus, saveToCorpus } from './report/corpus.js';
 export type { CorpusEntry, LoadedCorpus } from './report/corpus.js';
 

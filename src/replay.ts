@@ -13,6 +13,9 @@ import { wallClock } from './wall-clock.js';
 import type { JsonObject } from './store/object.js';
 import type { ControllerDefinition } from './runtime/define-controller.js';
 import { editedFields, type ReproductionFile } from './report/json.js';
+import { sameCodeAs, type ReplayedCode } from './report/code-digest.js';
+import type { ControllerSource } from './report/result.js';
+import { replayedCodeOf } from './report/controller-source.js';
 import { createTimelineRecorder, type ObjectTimeline } from './report/timeline-recorder.js';
 import type { ConvergedSeries } from './report/timeline.js';
 
@@ -53,6 +56,12 @@ export interface ReplayResult {
    * replay with this set never passes.
    */
   nondeterminism: { summary: string; explanation: string } | null;
+  /**
+   * Whether the code is the code the check ran (the reproduction's `controller.source.codeDigest`
+   * against the module now); null when either is unknown. With the same code a trace that
+   * differs is never a fix: the replay fails with `nondeterminism` set.
+   */
+  sameCode: boolean | null;
   run: RunRecord;
 }
 
@@ -85,7 +94,16 @@ export async function replay(
   reproduction: ReproductionFile | { scenario: Scenario; property: string | Property },
   options: ReplayOptions = {},
 ): Promise<ReplayResult> {
-  return replayWith(target, reproduction, options, true);
+  return replayWith(target, reproduction, options, true, replayedCodeOf(target, process.cwd()));
+}
+
+/**
+ * {@link replay} with the code digest taken by the caller before the module loaded (the CLI):
+ * code run at import cannot then change what the digest says.
+ * @internal
+ */
+export async function replayCode(target: ControllerDefinition | readonly ControllerDefinition[], reproduction: ReproductionFile, options: ReplayOptions, code: ReplayedCode): Promise<ReplayResult> {
+  return replayWith(target, reproduction, options, true, code);
 }
 
 /** @param confirm - confirm a failure an early stop predicted with a run to the end (a verdict); false records the run as the check reported it (timelines) */
@@ -94,6 +112,7 @@ async function replayWith(
   reproduction: ReproductionFile | { scenario: Scenario; property: string | Property },
   options: ReplayOptions,
   confirm: boolean,
+  code: ReplayedCode | null = null,
 ): Promise<ReplayResult> {
   const controllers = Array.isArray(target) ? [...(target as readonly ControllerDefinition[])] : [target as ControllerDefinition];
   const isFile = 'type' in reproduction && reproduction.type === 'steadystate/reproduction';
@@ -149,6 +168,7 @@ async function replayWith(
       sameTrace: expectedHash === null ? null : run.hash === expectedHash,
       mismatches,
       nondeterminism: null,
+      sameCode: null,
       run,
     };
   }
@@ -160,9 +180,27 @@ async function replayWith(
   // process has (not yet) run: make sure it is not the host's doing, over as many runs as the
   // check had made before it failed (state kept between runs shows only after some)
   let nondeterminism: ReplayResult['nondeterminism'] = null;
+  const recorded = (file?.controller.source as ControllerSource | null | undefined)?.codeDigest;
+  const sameCode = sameCodeAs(file?.controller.source as ControllerSource | null | undefined, code);
   if (sameTrace === false && mismatches.length === 0 && outcome.failure === undefined) {
     const report = await checkDeterminism(outcome.run, (s) => runner.simulate(s), createHostProbe(), stabilityRuns(file));
     if (!report.ok) nondeterminism = { summary: `the scenario gives different traces in this process (${report.hashes.join(', ')}), so this replay's pass proves nothing: the controller depends on something outside the simulation`, explanation: report.explanation ?? '' };
+    else if (sameCode === true) {
+      // only a code change may turn a recorded failure into a pass: with the same code, the run
+      // differs because the controller noticed the replay (argv, thread, environment; red team H5)
+      nondeterminism = recorded?.changedDuringCheck
+        ? {
+            summary: 'the code under test changed its own files while the check ran, so no replay can tell a fix from code that behaves differently when replayed, and this pass proves nothing',
+            explanation: 'A module that edits its own source (or what it imports) during a check has no code to compare with. Stop it from writing its files, then run steadystate check again: its verdict on fresh runs is the one to trust.',
+          }
+        : {
+            summary: `the code is unchanged since the check (the same digest over its ${recorded!.files} file${recorded!.files === 1 ? '' : 's'} and the versions of the packages it imports), yet this run differs from the one the check recorded, so this pass proves nothing: the controller behaves differently when it is replayed`,
+            explanation: [
+              'A replay reports a fix only when the code changed. With the same code, a different run means the controller depends on something outside the simulation that differs between the check and the replay: how the process was started (process.argv, the main thread or a worker, environment variables such as VITEST) or state it keeps or reads at run time (a file, a counter of runs).',
+              'Make the reconcile depend only on what the simulation gives it. If you did change something this digest does not cover (a file read at run time, a module imported through a computed path), run steadystate check again: its verdict on fresh runs is the one to trust.',
+            ].join('\n'),
+          };
+    }
   }
   return {
     ok: outcome.failure === undefined && mismatches.length === 0 && nondeterminism === null,
@@ -173,6 +211,7 @@ async function replayWith(
     sameTrace,
     mismatches,
     nondeterminism,
+    sameCode,
     run: outcome.run,
   };
 }

@@ -9,6 +9,7 @@
  * copy of steadystate in the process.
  * @packageDocumentation
  */
+import { endChildProcesses } from '../host/child-processes.js';
 import { exitWithVerdict, lockProcessExit, takeStrayExits } from '../host/exit-lock.js';
 import { processIo } from './io.js';
 import { run } from './main.js';
@@ -21,5 +22,9 @@ for (const stray of takeStrayExits()) {
   process.stderr.write(`steadystate: code outside any run called ${stray.call}; it was refused (the exit code is the verdict's)${stray.stack ? `\n${stray.stack.split('\n').slice(1, 4).join('\n')}` : ''}\n`);
   if (code === 0) code = 1;
 }
-// worker threads, msw or user code may hold handles open: exit once output is flushed
-io.stdout.write('', () => process.stderr.write('', () => exitWithVerdict(code)));
+// worker threads, msw or user code may hold handles open: exit once output is flushed; processes
+// user code started end with the command (a detached one could rewrite its files afterwards)
+io.stdout.write('', () => process.stderr.write('', () => {
+  endChildProcesses();
+  exitWithVerdict(code);
+}));

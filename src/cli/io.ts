@@ -1,4 +1,5 @@
 import { escapingStream } from './terminal-text.js';
+import { endChildProcesses } from '../host/child-processes.js';
 
 /**
  * What a command may touch of its process: output streams, working directory and environment.
@@ -10,11 +11,13 @@ export interface CliIo {
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** Ends the processes the checked code started (the real CLI only: a test's io leaves its process's children alone). */
+  endChildProcesses?: () => number[];
 }
 
 /** The real process's io; every string written to it is escaped for the terminal. @internal */
 export function processIo(): CliIo {
-  return { stdout: escapingStream(verdictStdout()), stderr: escapingStream(process.stderr), cwd: process.cwd(), env: process.env };
+  return { stdout: escapingStream(verdictStdout()), stderr: escapingStream(process.stderr), cwd: process.cwd(), env: process.env, endChildProcesses };
 }
 
 let claimed: NodeJS.WriteStream | undefined;

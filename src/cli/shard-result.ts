@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { CheckResult } from '../harness/check-result.js';
 import type { ReportContext } from '../report/result.js';
 import { version } from '../report/version.js';
@@ -58,7 +58,7 @@ export function readShardResults(inputs: readonly string[], cwd: string): ShardR
     }
     if (file?.format !== FORMAT || typeof file.result !== 'object' || file.result === null) throw new UsageError(`steadystate merge: ${input}: ${SHARD_RESULT_FILE} is not a shard result of steadystate check (no "format": "${FORMAT}").`);
     if (!file.result.shard) throw new UsageError(`steadystate merge: ${input} is the result of an unsharded check; merge only the shards of one check run with --shard i/n.`);
-    return { input, file };
+    return { input, file, dir: dirname(path) };
   });
   const first = files[0]!.file.result;
   const seen = new Map<number, string>();
@@ -72,7 +72,60 @@ export function readShardResults(inputs: readonly string[], cwd: string): ShardR
     if (dup !== undefined) throw new UsageError(`steadystate merge: ${input} and ${dup} are both shard ${r.shard!.index + 1}/${r.shard!.count}; give each shard once.`);
     seen.set(r.shard!.index, input);
   }
+  consistent(files);
   return files.map((f) => f.file);
+}
+
+/**
+ * What a merge can check of shard results it cannot trust blindly (code under test ran in the
+ * shard's process and can write files; red team H6, stop 40): every shard ran the same code, the
+ * shards that passed judged the same properties and faults, and no shard says it passed while its
+ * directory holds a reproduction of a failure of that same check.
+ * @throws UsageError naming the shard
+ */
+function consistent(files: readonly { input: string; file: ShardResultFile; dir: string }[]): void {
+  const code = (f: ShardResultFile): string | undefined => f.context.source?.codeDigest?.sha256;
+  const first = files[0]!;
+  for (const { input, file } of files.slice(1)) {
+    if (code(file) !== undefined && code(first.file) !== undefined && code(file) !== code(first.file)) {
+      throw new UsageError(`steadystate merge: ${input} and ${first.input} ran different code (their code digests differ): the module or what it imports changed between the shard jobs. Run every shard of the check on the same commit.`);
+    }
+  }
+  const passed = files.filter((f) => f.file.result.ok);
+  const same = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
+  for (const { input, file } of passed.slice(1)) {
+    const ref = passed[0]!;
+    if (!same(file.result.properties, ref.file.result.properties) || !same(file.result.faults, ref.file.result.faults)) {
+      throw new UsageError(`steadystate merge: ${input} judged other properties or faults than ${ref.input} (${file.result.properties.join(', ')} / ${file.result.faults.join(', ')} against ${ref.file.result.properties.join(', ')} / ${ref.file.result.faults.join(', ')}). Run every shard with the same flags.`);
+    }
+  }
+  for (const { input, file, dir } of passed) {
+    const failure = failureIn(dir, file);
+    if (failure !== undefined) {
+      throw new UsageError(
+        `steadystate merge: ${input} says shard ${file.result.shard!.index + 1}/${file.result.shard!.count} passed, but the same folder holds ${failure}, a reproduction of a failure of that check (same controller, seed and code). Its ${SHARD_RESULT_FILE} was rewritten after the check wrote it, or the folder mixes two runs: run that shard again into an empty --report-dir.`,
+      );
+    }
+  }
+}
+
+/** A reproduction in `dir` of a failure of the check `file` is the result of (same controller and seed, and the same code when both record it). */
+function failureIn(dir: string, file: ShardResultFile): string | undefined {
+  const code = file.context.source?.codeDigest?.sha256;
+  for (const name of safeList(dir)) {
+    if (!name.endsWith('.json') || name === SHARD_RESULT_FILE) continue;
+    let repro: { type?: unknown; seed?: unknown; controller?: { name?: unknown; source?: { codeDigest?: { sha256?: unknown } } | null } };
+    try {
+      repro = JSON.parse(readFileSync(join(dir, name), 'utf8')) as typeof repro;
+    } catch {
+      continue;
+    }
+    if (repro?.type !== 'steadystate/reproduction' || repro.controller?.name !== file.result.controller || repro.seed !== file.result.seed) continue;
+    const theirs = repro.controller.source?.codeDigest?.sha256;
+    if (code !== undefined && theirs !== undefined && theirs !== code) continue;
+    return name;
+  }
+  return undefined;
 }
 
 function safeList(dir: string): string[] {

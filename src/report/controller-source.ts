@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { relative, sep } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
+import { codeDigestOf, type ReplayedCode } from './code-digest.js';
 import { controllerDefinedAt, type ControllerDefinition } from '../runtime/define-controller.js';
 import type { ControllerSource } from './result.js';
 
@@ -34,4 +35,14 @@ function exportAt(text: string, line: number): string | undefined {
   if (/^\s*export\s+default\b/.test(at)) return 'default';
   const all = [...text.matchAll(/(?:^|\n)\s*export\s+(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=\n]*)?=\s*defineController\s*\(/g)].map((m) => m[1]!);
   return all.length === 1 ? all[0] : undefined;
+}
+
+/** The module and export that define the (first) controller a replay runs, and its digest; null when that cannot be told. @internal */
+export function replayedCodeOf(target: ControllerDefinition | readonly ControllerDefinition[], cwd: string): ReplayedCode | null {
+  const first = Array.isArray(target) ? (target as readonly ControllerDefinition[])[0] : (target as ControllerDefinition);
+  if (first === undefined) return null;
+  const source = locateControllerSource(first, cwd);
+  if (source === null) return null;
+  const path = resolve(cwd, source.module);
+  return { path, cwd, exportName: source.exportName, digest: codeDigestOf(path) };
 }

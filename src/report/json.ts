@@ -104,6 +104,9 @@ function reproductionDigests(file: ReproductionFile): Record<string, string> {
   // as the file holds them: through JSON (undefined members dropped), keys sorted
   const digest = (v: unknown): string => hex8(fnv1a(stableStringify(v === undefined ? null : JSON.parse(JSON.stringify(v)))));
   const out: Record<string, string> = { 'controller.name': digest(file.controller.name), property: digest(file.property), inputs: digest(file.inputs), traceHash: digest(file.traceHash) };
+  // the code the check ran: a replay that finds it unchanged never reports a fix (code-digest.ts)
+  const code = (file.controller.source as { codeDigest?: unknown } | null)?.codeDigest;
+  if (code !== undefined) out['controller.source.codeDigest'] = digest(code);
   for (const [k, v] of Object.entries(file.scenario)) if (v !== undefined) out[`scenario.${k}`] = digest(v);
   return out;
 }

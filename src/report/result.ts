@@ -8,6 +8,7 @@ import { codeNeeded, type RecordedInputs } from '../harness/recorded-inputs.js';
 import type { Scenario } from '../harness/scenario.js';
 import type { JsonObject } from '../store/object.js';
 import type { ProgramSpec } from '../kube-rest/define-program.js';
+import type { CodeDigest } from './code-digest.js';
 import type { ObjectTimeline } from './timeline-recorder.js';
 import { buildTimeline, formatTime, type ConvergedSeries, type ReportTimeline } from './timeline.js';
 import { version } from './version.js';
@@ -25,6 +26,8 @@ export interface ControllerSource {
   checkOptions?: string | null;
   /** A program checked with `--program` (then `module` is its entry and `exportName` is empty): how to host it again. */
   program?: ProgramSpec;
+  /** The code the check ran (the module's local import graph, package versions): a replay that finds it unchanged and the run different fails instead of reporting a fix. */
+  codeDigest?: CodeDigest | null;
 }
 
 /** What a report knows beyond the `CheckResult` itself. @public */

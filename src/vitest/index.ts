@@ -13,8 +13,9 @@
  * the report paths. A passing check prints nothing.
  * @packageDocumentation
  */
+import { resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { expect } from 'vitest';
+import { afterEach, beforeEach, chai, expect } from 'vitest';
 import { check } from '../check.js';
 import type { CheckOptions } from '../harness/check-options.js';
 import type { CheckResult } from '../harness/check-result.js';
@@ -25,6 +26,7 @@ import { failedAtText, proofLayout, resultNotes } from '../report/result.js';
 import { parseReproductionFile, ReproductionFileError, type ReproductionFile } from '../report/json.js';
 import { recordTimelines, replay, type ReplayOptions, type ReplayResult } from '../replay.js';
 import { locateControllerSource } from '../report/controller-source.js';
+import { codeDigestOf } from '../report/code-digest.js';
 import { defaultEnvironment } from '../defaults.js';
 
 /** Options of `toPassCheck`: everything `check` takes, plus where reports go. @public */
@@ -112,7 +114,9 @@ async function toPassCheck(received: unknown, options: ToPassCheckOptions = {}):
   let written: WrittenReports | undefined;
   if (reportDir !== false) {
     const timelines = await recordTimelines(target, result.scenario, checkOptions, result.property);
-    const source = locateControllerSource(first, process.cwd());
+    const located = locateControllerSource(first, process.cwd());
+    // the code that failed, for toPassReproduction and replay to tell a fix from a controller that behaves differently when replayed
+    const source = located && { ...located, codeDigest: codeDigestOf(resolve(process.cwd(), located.module)) };
     written = writeReports(result, { dir: reportDir, context: { objectTimelines: timelines.objects, converged: timelines.converged, source, builtInEnvironment: defaultEnvironment().map((a) => a.name) } });
   }
   return { pass: false, message: () => failureMessage(result, written) };
@@ -167,7 +171,32 @@ async function toPassReproduction(received: unknown, reproduction: string | Repr
   return { pass: false, message: () => [`${file.controller.name} still fails ${r.property} on the reproduction (${trace})`, r.failure?.summary ?? '', '', proofLayout(r.failure?.explanation ?? '')].join('\n') };
 }
 
-expect.extend({ toPassCheck, toHold, toPassReproduction });
+const ours = { toPassCheck, toHold, toPassReproduction };
+expect.extend(ours);
+
+/** Where vitest installs matchers: what `expect(x).toPassCheck` calls. */
+const assertion = (chai as unknown as { Assertion: { prototype: Record<string, unknown> } }).Assertion.prototype;
+let installed = new Map(Object.keys(ours).map((name) => [name, assertion[name]]));
+
+/**
+ * Throws when a matcher of ours is no longer the one `expect` calls: code the test imports ran
+ * `expect.extend({ toPassCheck: … })` and every check would pass (red team H7, stop 40). Puts
+ * ours back first, so one such module fails the tests it ran in, not every later one. Run before
+ * and after every test; a matcher is still only as trustworthy as the code the test file imports
+ * (the CLI's gate runs checked code in a worker that cannot reach these).
+ * @internal
+ */
+export function checkMatchers(): void {
+  const replaced = [...installed].filter(([name, fn]) => assertion[name] !== fn).map(([name]) => name);
+  if (replaced.length === 0) return;
+  expect.extend(ours);
+  installed = new Map(Object.keys(ours).map((name) => [name, assertion[name]]));
+  throw new Error(
+    `steadystate: the matcher${replaced.length > 1 ? 's' : ''} ${replaced.join(', ')} ${replaced.length > 1 ? 'were' : 'was'} replaced after steadystate/vitest registered ${replaced.length > 1 ? 'them' : 'it'} (an expect.extend in a module this test imports, or in the test): ${replaced.length > 1 ? 'their' : 'its'} verdicts in this test cannot be trusted. Remove the other registration; steadystate's matchers are back for the next test.`,
+  );
+}
+beforeEach(checkMatchers);
+afterEach(checkMatchers);
 
 export type { ReproductionFile } from '../report/json.js';
 export type { ReplayOptions } from '../replay.js';

@@ -1,6 +1,7 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixture, runCli, tempDir } from './cli-helpers.js';
+import { fixture, root, runCli, tempDir } from './cli-helpers.js';
 
 /**
  * Holes a red team found in stop 40, each closed: a module that is buggy (a hot loop, or an
@@ -42,5 +43,87 @@ describe('steadystate check on modules that tamper with the harness (red team, s
       expect(replay.code, `${name} replay: ${replay.stderr}`).toBe(1);
       expect(replay.stdout).toMatch(new RegExp(`FAIL ${name} still fails no-hot-loop`));
     }
+  });
+});
+
+describe('steadystate replay tells a fix from a controller that behaves differently when replayed (red team H5, stop 41)', () => {
+  /** A module in a temp folder, written as `body` (its controller: a hot loop unless `fixed`). */
+  const controllerModule = (dir: string, body: string): string => {
+    const path = join(dir, 'web.ts');
+    writeFileSync(path, `import { defineController } from ${JSON.stringify(join(root, 'src/index.js'))};\n${body}`);
+    return path;
+  };
+  const reconcile = (fixed: string) => `
+export const checkOptions = { objects: { kind: 'ReplicaSet', spec: [{ replicas: 2 }], status: { replicas: 0 } } };
+export const web = defineController({
+  name: 'web',
+  for: 'ReplicaSet',
+  async reconcile(ctx) {
+    const rs = await ctx.client.tryGet<{ replicas: number }, { replicas?: number; observedGeneration?: number; ticks?: number }>('ReplicaSet', ctx.key);
+    if (!rs) return;
+    if (${fixed}) {
+      if (rs.status.replicas === rs.spec.replicas && rs.status.observedGeneration === rs.metadata.generation) return;
+      await ctx.client.updateStatus({ ...rs, status: { replicas: rs.spec.replicas, observedGeneration: rs.metadata.generation } });
+      return;
+    }
+    await ctx.client.updateStatus({ ...rs, status: { replicas: rs.spec.replicas, observedGeneration: rs.metadata.generation, ticks: (rs.status.ticks ?? 0) + 1 } });
+    return { requeueAfter: 100 };
+  },
+});
+`;
+
+  it('a controller that is buggy except when process.argv says replay: the same code with a different run fails the replay (exit 1), it is not "fixed"', async () => {
+    const dir = tempDir();
+    const r = await runCli(['check', fixture(join('hostile', 'detects-replay.ts')), '--runs', '2', '--seed', '1', '--workers', '0', '--report-dir', dir]);
+    expect(r.code, r.stderr).toBe(1);
+    const file = join(dir, 'detects-replay-no-hot-loop-1.json');
+    expect(JSON.parse(readFileSync(file, 'utf8')).controller.source.codeDigest).toMatchObject({ sha256: expect.stringMatching(/^[0-9a-f]{64}$/), files: expect.any(Number) });
+    const replay = await runCli(['replay', file]);
+    expect(replay.code, replay.stderr).toBe(1);
+    expect(replay.stdout).toMatch(/FAIL detects-replay passes this replay, but the code is unchanged since the check/);
+    expect(replay.stdout).not.toMatch(/so the code changed/);
+    const json = await runCli(['replay', file, '--json']);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, sameTrace: false, sameCode: true });
+  });
+
+  it('the same controller really fixed after the check: its replay passes (exit 0), and says the code changed', async () => {
+    const dir = tempDir();
+    const path = controllerModule(dir, reconcile('false'));
+    const r = await runCli(['check', path, '--runs', '2', '--seed', '1', '--workers', '0', '--report-dir', dir], { cwd: dir });
+    expect(r.code, r.stderr).toBe(1);
+    const file = join(dir, 'web-no-hot-loop-1.json');
+    controllerModule(dir, reconcile('true'));
+    const replay = await runCli(['replay', file], { cwd: dir });
+    expect(replay.code, replay.stdout + replay.stderr).toBe(0);
+    expect(replay.stdout).toMatch(/so the code changed since the report was written/);
+    expect(replay.stdout).toMatch(/PASS web now satisfies no-hot-loop/);
+  });
+
+  it('a module that edits its own file during the check and behaves when replayed: no replay can call that a fix (exit 1)', async () => {
+    const dir = tempDir();
+    const path = controllerModule(dir, `import { appendFileSync } from 'node:fs';\nif (!process.argv.includes('replay')) appendFileSync(new URL(import.meta.url), '\\n// touched');\n${reconcile("process.argv.includes('replay')")}`);
+    const r = await runCli(['check', path, '--runs', '2', '--seed', '1', '--workers', '0', '--report-dir', dir], { cwd: dir });
+    expect(r.code, r.stderr).toBe(1);
+    const file = join(dir, 'web-no-hot-loop-1.json');
+    expect(JSON.parse(readFileSync(file, 'utf8')).controller.source.codeDigest.changedDuringCheck).toBe(true);
+    const replay = await runCli(['replay', file], { cwd: dir });
+    expect(replay.code, replay.stdout + replay.stderr).toBe(1);
+    expect(replay.stdout).toMatch(/changed its own files while the check ran/);
+  });
+});
+
+describe('steadystate check ends the processes the checked code started (red team H6, stop 41)', () => {
+  it('a detached process started at import that would rewrite the shard result after the CLI exits is ended with the check: merge still fails (exit 1)', async () => {
+    const dir = tempDir();
+    for (const shard of ['1/2', '2/2']) {
+      const r = await runCli(['check', fixture(join('hostile', 'forges-shard.ts')), '--runs', '4', '--seed', '7', '--shard', shard, '--report-dir', join(dir, `s${shard[0]}`)], { cwd: dir });
+      expect(r.code, r.stderr.split('\n').filter((l) => !l.startsWith('steadystate check forges-shard:')).join('\n')).toBe(1);
+    }
+    // the forger polled every 100 ms for the CLI to be gone
+    await new Promise((r) => setTimeout(r, 1500));
+    const merged = await runCli(['merge', 's1', 's2', '--report-dir', 'merged'], { cwd: dir });
+    expect(merged.code, merged.stdout + merged.stderr).toBe(1);
+    expect(merged.stdout).toMatch(/FAIL forges-shard fails no-hot-loop/);
   });
 });

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -66,5 +66,28 @@ describe('steadystate merge', () => {
     const partial = await cli(['merge', 'a'], dir);
     expect(partial.code).toBe(1);
     expect(partial.stderr).toMatch(/missing shard 2\/2 of 2/);
+  });
+
+  it('refuses a shard result that says "passed" beside its own failure reproduction, or shards that ran different code (exit 2)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'steadystate-merge-'));
+    const codes = await shards('edge.ts', 40, 3, dir);
+    const failed = codes.indexOf(1) + 1;
+    expect(failed).toBeGreaterThan(0);
+    const path = join(dir, `shard-${failed}`, 'shard-result.json');
+    const original = readFileSync(path, 'utf8');
+    // what a process left behind by the checked code did (red team H6): the failure rewritten as a pass
+    const file = JSON.parse(original) as { result: Record<string, unknown>; context: { source: { codeDigest: { sha256: string } } } };
+    const { property: _p, summary: _s, explanation: _e, evidence: _v, scenario: _c, originalScenario: _o, path: _a, failedAtRun: _f, shrinks: _h, run: _r, determinism: _d, ...rest } = file.result;
+    writeFileSync(path, JSON.stringify({ ...file, result: { ...rest, ok: true } }));
+    const forged = await cli(['merge', 'shard-1', 'shard-2', 'shard-3', 'shard-4', '--report-dir', 'merged'], dir);
+    expect(forged.code, forged.stdout).toBe(2);
+    expect(forged.stderr).toMatch(new RegExp(`shard-${failed} says shard ${failed}/4 passed, but the same folder holds edge-.*\\.json, a reproduction of a failure of that check`));
+    // another commit in one shard job
+    const other = JSON.parse(original) as typeof file;
+    other.context.source.codeDigest.sha256 = '0'.repeat(64);
+    writeFileSync(path, JSON.stringify(other));
+    const mixed = await cli(['merge', 'shard-1', 'shard-2', 'shard-3', 'shard-4', '--report-dir', 'merged'], dir);
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toMatch(/ran different code/);
   });
 });

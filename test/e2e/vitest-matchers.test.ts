@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { failureOf } from '../helpers/failure-of.js';
 import type { ToPassCheckOptions } from '../../src/vitest/index.js';
-import '../../src/vitest/index.js';
+import { checkMatchers } from '../../src/vitest/index.js';
 import { check } from '../../src/check.js';
 import { defineController } from '../../src/runtime/define-controller.js';
 import { eventLoss } from '../../faults/index.js';
@@ -95,5 +95,18 @@ describe('toPassReproduction', () => {
     // the fix: same name, level-triggered logic
     const fixed = defineController({ name: 'edge-triggered', for: levelTriggered.for, resyncPeriodMs: levelTriggered.resyncPeriodMs, reconcile: levelTriggered.reconcile });
     await expect(fixed).toPassReproduction(file);
+  });
+});
+
+describe("the matchers a test calls are steadystate's (red team H7)", () => {
+  it("a module that re-registers toPassCheck is caught before and after every test, and steadystate's matcher is put back", async () => {
+    expect(() => checkMatchers()).not.toThrow();
+    // what a controller module did at import: every check would pass
+    expect.extend({ toPassCheck: async () => ({ pass: true, message: () => '' }) });
+    await expect(edgeTriggered).toPassCheck({ ...options, reportDir: false, corpus: false });
+    expect(() => checkMatchers()).toThrow(/the matcher toPassCheck was replaced after steadystate\/vitest registered it/);
+    // back: the buggy controller fails again
+    await expect(expect(edgeTriggered).toPassCheck({ ...options, reportDir: false, corpus: false })).rejects.toThrow(/fails/);
+    expect(() => checkMatchers()).not.toThrow();
   });
 });

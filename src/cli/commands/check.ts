@@ -1,10 +1,11 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { snapshotIntrinsics } from '../../host/intrinsics.js';
 import type { CheckResult } from '../../harness/check-result.js';
 import type { Story } from '../../harness/story.js';
 import { shardSize } from '../../harness/shard.js';
 import type { SystematicReport } from '../../harness/systematic.js';
 import type { RecordedTimelines } from '../../replay.js';
+import { codeDigestOf, type CodeDigest } from '../../report/code-digest.js';
 import { passSummary } from '../../report/pass-summary.js';
 import { systematicSummary } from '../../report/systematic-summary.js';
 import { realTimersNote, type ControllerSource } from '../../report/result.js';
@@ -42,16 +43,19 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
   const spec: TargetSpec = { cwd: io.cwd, ...(program ? { program } : { module: o.module! }), ...(o.controller !== undefined ? { controller: o.controller } : {}), ...(o.faults ? { faults: o.faults } : {}), ...(o.properties ? { properties: o.properties } : {}) };
   // the report writers load here while the worker loads the module
   void import('../../report/index.js').catch(() => undefined);
+  // the code as it was before any of it ran (code that edits its own files must not pass for a fix)
+  const entry = program ? program.entry : resolve(io.cwd, o.module!);
+  const codeBefore = codeDigestOf(entry);
   const target = await openCheckTarget(spec, { workers, watchdogMs: o.watchdog }, program ? `the program ${JSON.stringify(o.program)}` : JSON.stringify(o.module));
   try {
-    return await checkTarget(o, io, target, story, program);
+    return await checkTarget(o, io, target, story, program, () => codeAfterCheck(codeBefore, entry));
   } finally {
     target.close();
   }
 }
 
 /** The check of a loaded target: plan, run, report. */
-async function checkTarget(o: CheckCommandOptions, io: CliIo, target: CheckTarget, story: Story | undefined, program: ProgramSpec | undefined): Promise<number> {
+async function checkTarget(o: CheckCommandOptions, io: CliIo, target: CheckTarget, story: Story | undefined, program: ProgramSpec | undefined, codeDigest: () => CodeDigest | null): Promise<number> {
   // the built-ins as the module left them at load (`--workers 0`): the verdict and the reports are written with these
   const intact = snapshotIntrinsics();
   const facts = target.facts;
@@ -91,6 +95,8 @@ async function checkTarget(o: CheckCommandOptions, io: CliIo, target: CheckTarge
   } finally {
     progress.stop();
   }
+  // a process the checked code left running must not outlive the check and rewrite its reports
+  io.endChildProcesses?.();
   const { result, timelines } = ran;
   // a gate that judged no property passes vacuously: `checkOptions.properties: []`, or code under
   // test that emptied the list the worker judged with (a replaced array iterator, red team stop 40)
@@ -98,12 +104,15 @@ async function checkTarget(o: CheckCommandOptions, io: CliIo, target: CheckTarge
     io.stderr.write(`steadystate check: ${facts.name}: no property was judged${result.ok ? ', so its pass would say nothing' : ''}. ${o.properties !== undefined ? 'Name at least one property with --properties' : 'Leave `properties` out of checkOptions (every default property is judged) or name at least one'}; a module that replaces the built-ins (Array.prototype[Symbol.iterator], …) at import cannot be checked.\n`);
     return 2;
   }
-  const source: ControllerSource = program
+  const named: ControllerSource = program
     ? (() => {
         const portable = portableSpec(program, io.cwd);
         return { module: portable.entry, exportName: '', checkOptions: null, program: portable };
       })()
     : { module: facts.relativePath, exportName: facts.exportName, checkOptions: facts.hasCheckOptions ? 'checkOptions' : null };
+  // what a replay compares to tell a fix from a controller that behaves differently when replayed:
+  // only reproductions and shard results carry it (a pass writes neither)
+  const source: ControllerSource = !result.ok || o.shard ? { ...named, codeDigest: codeDigest() } : named;
   const context = { source, objectTimelines: timelines.objects, converged: timelines.converged, builtInEnvironment: facts.builtInEnvironment };
   const replaced = intact.restore();
   if (replaced.length > 0) io.stderr.write(`steadystate check: the code under test replaced built-ins that steadystate computes its verdict and writes its reports with: ${replaced.join(', ')}. They are put back before the reports and the verdict are written (a replaced JSON.stringify would forge them). A controller must not patch built-ins: keep its helpers in its own functions.\n`);
@@ -114,6 +123,17 @@ async function checkTarget(o: CheckCommandOptions, io: CliIo, target: CheckTarge
   if (o.json) io.stdout.write(`${JSON.stringify(jsonSummary(result, written), null, 2)}\n`);
   else io.stdout.write(humanSummary(result, written, io));
   return result.ok ? 0 : 1;
+}
+
+/**
+ * The digest a reproduction records: the code as the check found it, marked when the code under
+ * test changed its own files during the check (a replay then never reports a fix from a differing
+ * trace: the code it loads is not the code that failed).
+ */
+function codeAfterCheck(before: CodeDigest | null, entry: string): CodeDigest | null {
+  if (before === null) return null;
+  const after = codeDigestOf(entry);
+  return after?.sha256 === before.sha256 ? before : { ...before, changedDuringCheck: true };
 }
 
 /** checkSystematic's default cap on plans (the progress bar's total when --runs is not given). */

@@ -1,7 +1,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { parseReproductionFile, ReproductionFileError, type ReproductionFile } from '../../report/json.js';
-import { replay, type ReplayResult } from '../../replay.js';
+import { replayCode, type ReplayResult } from '../../replay.js';
+import { codeDigestOf } from '../../report/code-digest.js';
 import { proofLayout, type ControllerSource } from '../../report/result.js';
 import { programCheckOptions, programController } from '../program-controller.js';
 import type { ProgramSpec } from '../program-target.js';
@@ -35,6 +36,9 @@ export async function replayCommand(o: ReplayCommandOptions, io: CliIo): Promise
   if (moduleName === undefined) {
     throw new UsageError(`steadystate replay: ${o.report} does not say which module holds controller "${file.controller.name}" (it was written from a test, not by steadystate check). Pass it: steadystate replay ${o.report} --module path/to/controller.ts.`);
   }
+  // the code before any of it runs: what it does at import cannot change the digest compared
+  const modulePath = resolve(io.cwd, moduleName);
+  const digest = codeDigestOf(modulePath);
   const mod = await loadModule(moduleName, io.cwd, 'replay');
   const exportName = o.module === undefined ? file.controller.source?.exportName : undefined;
   const byExport = exportName !== undefined ? mod.controllers.find((c) => c.exportName === exportName) : undefined;
@@ -55,13 +59,13 @@ export async function replayCommand(o: ReplayCommandOptions, io: CliIo): Promise
 
   let result: ReplayResult;
   try {
-    result = await replay(picked.controller, file, base);
+    result = await replayCode(picked.controller, file, base, { path: modulePath, cwd: io.cwd, exportName: picked.exportName, digest });
   } catch (err) {
     if (err instanceof TypeError && err.message.startsWith('steadystate')) throw new UsageError(err.message);
     throw err;
   }
   if (o.json) {
-    io.stdout.write(`${JSON.stringify({ ok: result.ok, property: result.property, sameTrace: result.sameTrace, hash: result.hash, expectedHash: result.expectedHash, mismatches: result.mismatches, nondeterminism: result.nondeterminism, failure: result.failure }, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify({ ok: result.ok, property: result.property, sameTrace: result.sameTrace, sameCode: result.sameCode, hash: result.hash, expectedHash: result.expectedHash, mismatches: result.mismatches, nondeterminism: result.nondeterminism, failure: result.failure }, null, 2)}\n`);
     return result.ok ? 0 : 1;
   }
   const lines: string[] = [];
@@ -90,15 +94,17 @@ export async function replayCommand(o: ReplayCommandOptions, io: CliIo): Promise
 
 /** A reproduction of a program checked with --program: hosted again from its recorded spec. */
 async function replayProgram(o: ReplayCommandOptions, io: CliIo, file: ReproductionFile, spec: ProgramSpec): Promise<number> {
+  const entry = resolve(io.cwd, spec.entry);
+  const code = { path: entry, cwd: io.cwd, exportName: '', digest: codeDigestOf(entry) };
   const controller = programController(spec, io.cwd);
   // the fake services of its --service flags, rebuilt from the recorded spec
-  const result = await replay(controller, file, programCheckOptions(spec, `the services ${o.report} records`));
+  const result = await replayCode(controller, file, programCheckOptions(spec, `the services ${o.report} records`), code);
   if (result.mismatches.length > 0 && !o.json) {
     io.stdout.write(`${label(io, false)} this replay does not run what the check ran, so it cannot pass:\n${result.mismatches.map((m) => `  - ${m}`).join('\n')}\nThe program's check options are only its --service flags (recorded in controller.source.program.services); run steadystate check --program ${spec.entry} again to get a fresh reproduction.\n`);
     return 1;
   }
   if (o.json) {
-    io.stdout.write(`${JSON.stringify({ ok: result.ok, property: result.property, sameTrace: result.sameTrace, hash: result.hash, expectedHash: result.expectedHash, mismatches: result.mismatches, nondeterminism: result.nondeterminism, failure: result.failure }, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify({ ok: result.ok, property: result.property, sameTrace: result.sameTrace, sameCode: result.sameCode, hash: result.hash, expectedHash: result.expectedHash, mismatches: result.mismatches, nondeterminism: result.nondeterminism, failure: result.failure }, null, 2)}\n`);
     return result.ok ? 0 : 1;
   }
   const head = result.sameTrace ? `Replayed ${o.report}: identical trace (hash ${result.hash}).` : `Replayed ${o.report}: the trace differs (recorded ${result.expectedHash ?? '?'}, now ${result.hash}).`;
