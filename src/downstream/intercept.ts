@@ -37,6 +37,14 @@ export interface DownstreamHost {
   after(ms: number, fn: () => void): void | { cancelled: boolean };
   park: Kernel['park'];
   touch(): void;
+  /**
+   * Tells the simulation that code it does not drive as a task may run now (`Kernel.external`),
+   * so it lets that code run before virtual time moves on. Called when the wait of a call made
+   * without a task (a hosted program's, or any global `fetch`) ends: without it, the caller would
+   * hear the answer whenever the kernel next happened to give the host a turn, which depends on
+   * how often its loop went round waiting on real work (module loading, real I/O), not on the run.
+   */
+  external?(): void;
   /** The fault seam: asked once per request that reaches routing; undefined means pass. */
   decide?: ((info: FetchInfo) => FetchDecision) | undefined;
   /** Called with each record as it is appended to the log. */
@@ -303,20 +311,28 @@ class DownstreamImpl implements Downstream {
     throw timeoutError(call.parts.method, call.parts.url, this.options.timeoutMs);
   }
 
-  /** Parks the task for `ms` virtual ms; rejects with {@link Aborted} when the signal fires. */
+  /**
+   * Parks the task for `ms` virtual ms; rejects with {@link Aborted} when the signal fires. A
+   * call without a task wakes its caller through `host.external`: no task of the kernel's
+   * resumes, so nothing else would make the kernel let the caller's code (the rest of this call,
+   * its record, the caller's reaction) run at this virtual time.
+   */
   private wait(call: Call, ms: number): Promise<void> {
     const { host } = this;
     const signal = call.parts.signal;
+    const wake = call.task === undefined ? host.external?.bind(host) : undefined;
     return host.park<void>(call.task, (resolve, reject) => {
       let onAbort: (() => void) | undefined;
       const handle = host.after(ms, () => {
         if (onAbort) signal?.removeEventListener('abort', onAbort);
         resolve();
+        wake?.();
       });
       if (signal) {
         onAbort = () => {
           if (handle) handle.cancelled = true;
           reject(new Aborted(signal.reason));
+          wake?.();
         };
         signal.addEventListener('abort', onAbort, { once: true });
       }

@@ -45,6 +45,9 @@ export function createRunDownstream(world: World, options: CreateDownstreamOptio
       touch() {
         kernel.touch();
       },
+      external() {
+        kernel.external();
+      },
       decide(info) {
         return seams.hasFetchHooks ? seams.decideFetch(info) : { type: 'pass' };
       },

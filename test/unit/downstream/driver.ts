@@ -9,6 +9,7 @@ export function hostFor(kernel: Kernel, decide?: (info: FetchInfo) => FetchDecis
     after: (ms, fn) => kernel.after(ms, fn),
     park: kernel.park.bind(kernel),
     touch: () => kernel.touch(),
+    external: () => kernel.external(),
     decide,
   };
 }

@@ -190,6 +190,24 @@ describe('createDownstream: fault decisions', () => {
     expect(ds.log[0]).toMatchObject({ tEnd: 500, outcome: 'aborted', applied: false });
   });
 
+  it('a call without a task (a hosted program, a global fetch) is answered when its latency ends, not when the kernel next yields', async () => {
+    const kernel = new Kernel();
+    const dns = fakeRestService({ baseUrl: DNS, latencyMs: 50 });
+    const ds = createDownstream(hostFor(kernel), { services: [dns] });
+    const heard: string[] = [];
+    const ac = new AbortController();
+    kernel.at(100, () => {
+      // code outside any kernel task: nothing but the downstream can tell the kernel it waits
+      void ds.fetch(undefined, 'unknown', `${DNS}/records`, post({})).then((r) => heard.push(`${r.status} at ${kernel.now()}`));
+      void ds.fetch(undefined, 'unknown', `${DNS}/records`, { signal: ac.signal }).catch((e: Error) => heard.push(`${e.name} at ${kernel.now()}`));
+    });
+    kernel.at(120, () => ac.abort());
+    kernel.at(5_000, () => undefined);
+    await kernel.run(10_000);
+    expect(heard).toEqual(['AbortError at 120', '201 at 150']);
+    expect(ds.log.map((r) => `${r.outcome} ${r.t}-${r.tEnd}`)).toEqual(['aborted 100-120', 'ok 100-150']);
+  });
+
   it('an already aborted signal rejects at once', async () => {
     const { kernel, ds, dns } = setup();
     const r = await runTask(kernel, (task) => ds.fetch(task, 'ctl', `${DNS}/records`, { ...post({}), signal: AbortSignal.abort() }));
