@@ -13,6 +13,7 @@ import { wallClock } from './wall-clock.js';
 import type { JsonObject } from './store/object.js';
 import type { ControllerDefinition } from './runtime/define-controller.js';
 import { editedFields, type ReproductionFile } from './report/json.js';
+import { version } from './report/version.js';
 import { sameCodeAs, type ReplayedCode } from './report/code-digest.js';
 import type { ControllerSource } from './report/result.js';
 import { replayedCodeOf } from './report/controller-source.js';
@@ -201,6 +202,17 @@ async function replayWith(
             ].join('\n'),
           };
     }
+  }
+  // the same run judged again gives the same verdict: a pass on the identical trace means the
+  // judging changed, and with the same code, or for a built-in property of this very steadystate
+  // version (its judge is ours, whatever the module changed), only tampering changes it: a built-in
+  // the judges use replaced by the code under test (red team N12, stop 41)
+  if (sameTrace === true && outcome.failure === undefined && mismatches.length === 0 && file && (sameCode === true || (builtInProperty(file.property.name) !== undefined && file.steadystate === version))) {
+    nondeterminism = {
+      summary: `the trace is identical to the one the check recorded, yet ${property.name} now holds of it, so this pass proves nothing: the same run judged by the same code cannot change its verdict`,
+      explanation:
+        'A replay reports a fix when the run changes. Here the run is the one that failed, and only its judging changed: something the property computes with was replaced (a built-in such as Array.prototype.push patched by the code under test, at import or while it runs). Remove that patch and run the replay again.',
+    };
   }
   return {
     ok: outcome.failure === undefined && mismatches.length === 0 && nondeterminism === null,

@@ -4,6 +4,7 @@ import { forgedControllerProblem, isControllerDefinition, type ControllerDefinit
 import { pinGlobalFetch } from '../downstream/install-global-fetch.js';
 import { guardNetwork } from '../downstream/net-guard.js';
 import { importUserModule } from './import-module.js';
+import { snapshotIntrinsics } from '../host/intrinsics.js';
 import { loadTimeoutMs } from './load-timeout.js';
 import { UsageError } from './usage-error.js';
 
@@ -101,7 +102,18 @@ export async function loadModule(file: string, cwd: string, command: string, onI
   pinGlobalFetch();
   guardNetwork();
   onImport?.();
+  const before = snapshotIntrinsics();
   const exports = await importUserModule(abs, file, command, loadTimeoutMs());
+  // the verdict is computed with these built-ins, in this thread: a module that replaced one at
+  // import (Array.prototype.push dropping failure records, an iterator skipping judges) could
+  // pass anything (red team N1, stop 41). Keys it only added (a polyfill) stay; hijacking ones
+  // (Object.prototype.then) and replacements are refused.
+  const replaced = before.changed().filter((c) => !c.endsWith(' (added)') || /\.(then|toJSON) \(added\)$/.test(c));
+  if (replaced.length > 0) {
+    throw new UsageError(
+      `steadystate ${command}: ${JSON.stringify(file)} replaced built-ins at import: ${replaced.join(', ')}. steadystate judges every run with them, so a module that replaces them cannot be checked (its verdict could be anything). Keep helpers in your own functions, not on the built-ins' prototypes.`,
+    );
+  }
   const controllers: ExportedController[] = [];
   for (const [exportName, value] of Object.entries(exports)) {
     if (isControllerDefinition(value)) controllers.push({ exportName, controller: value });
@@ -130,7 +142,13 @@ export function pickController(mod: LoadedModule, file: string, name: string | u
     );
   }
   if (name !== undefined) {
-    const hit = mod.controllers.find((c) => c.exportName === name) ?? mod.controllers.find((c) => c.controller.name === name);
+    const byExport = mod.controllers.find((c) => c.exportName === name);
+    const byName = mod.controllers.find((c) => c.controller.name === name);
+    // one name for two controllers: checking either could be checking the wrong one (red team N11)
+    if (byExport && byName && byExport.controller !== byName.controller) {
+      throw new UsageError(`steadystate ${command}: --controller ${name} is ambiguous in ${JSON.stringify(file)}: it is the export ${name} (controller "${byExport.controller.name}") and the name of the controller exported as ${byName.exportName}. Rename one of them so that each name means one controller.`);
+    }
+    const hit = byExport ?? byName;
     if (hit) return hit;
     throw new UsageError(`steadystate ${command}: --controller ${name} matches no controller exported by ${JSON.stringify(file)}. It exports: ${names.join(', ')}.`);
   }

@@ -274,13 +274,19 @@ class CheckRun {
     }
     // an early stop is a prediction: the minimal scenario, run to its end, must fail too
     const confirmed = property ? await this.runner.confirmEarlyStop(minimal.run, property) : undefined;
-    // it did not: that failure was never real, so the check runs again with no early stops (slow, exact)
-    if (confirmed === null) return new CheckRun(this.o, false).run();
+    // it did not: either the monitor predicted wrong (the check runs again with no early stops: slow,
+    // exact) or the same scenario does not run the same twice (a controller that misbehaves only in
+    // its first simulations of the process would otherwise pass: red team N4, stop 41). Tell them apart first.
+    let earlyDeterminism: DeterminismReport | undefined;
+    if (confirmed === null) {
+      earlyDeterminism = o.determinism ? await this.determinismOf(minimal.run, property ? [property] : o.properties) : undefined;
+      if (earlyDeterminism === undefined || earlyDeterminism.ok) return new CheckRun(this.o, false).run();
+    }
     // the verdict of the minimal scenario (its words and evidence, not those of the original)
     const judged = property ? await this.runner.judgeRun(minimal.run, { properties: [property] }) : found.outcome;
     const judgedFailure = judged.failure ?? failure;
     const finalFailure = confirmed ? { ...judgedFailure, explanation: `${judgedFailure.explanation}\nConfirmed without the early stop: the same scenario run to its end fails ${confirmed.property} too (${confirmed.summary}).` } : judgedFailure;
-    const determinism = o.determinism ? await this.determinismOf(minimal.run, property ? [property] : o.properties) : { ok: true, hashes: [minimal.run.hash, minimal.run.hash] as [string, string] };
+    const determinism = earlyDeterminism ?? (o.determinism ? await this.determinismOf(minimal.run, property ? [property] : o.properties) : { ok: true, hashes: [minimal.run.hash, minimal.run.hash] as [string, string] });
     this.progress('done', 1);
 
     const base = {

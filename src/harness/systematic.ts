@@ -179,12 +179,21 @@ async function systematicSearch(target: ControllerDefinition | readonly Controll
     minimal = { scenario: m.scenario, run: m.run };
     reductions = m.reductions;
   }
-  // an early stop is a prediction: the minimal plan run to its end must fail too, else search again without early stops
-  if (property && (await runner.confirmEarlyStop(minimal.run, property)) === null) return systematicSearch(target, options, false);
+  // an early stop is a prediction: the minimal plan run to its end must fail too, else search again
+  // without early stops, unless the plan does not run the same twice (red team N4: a controller that
+  // misbehaves only in its first simulations would pass)
+  let determinism: DeterminismReport = { ok: true, hashes: [minimal.run.hash, minimal.run.hash] };
+  let judgedDeterminism = false;
+  if (property && (await runner.confirmEarlyStop(minimal.run, property)) === null) {
+    if (!o.determinism) return systematicSearch(target, options, false);
+    determinism = await checkDeterminism(minimal.run, (s) => runner.simulate(s, [property]), o.hostProbe);
+    if (determinism.ok) return systematicSearch(target, options, false);
+    common.determinismChecked = 1;
+    judgedDeterminism = true;
+  }
   const judged = property ? await runner.judgeRun(minimal.run, { properties: [property] }) : found.outcome;
   const f = judged.failure ?? failure;
-  let determinism: DeterminismReport = { ok: true, hashes: [minimal.run.hash, minimal.run.hash] };
-  if (o.determinism) {
+  if (o.determinism && !judgedDeterminism) {
     determinism = await checkDeterminism(minimal.run, (s) => runner.simulate(s, property ? [property] : o.properties), o.hostProbe);
     common.determinismChecked = 1;
   }

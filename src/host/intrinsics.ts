@@ -14,6 +14,8 @@
 export interface IntrinsicsSnapshot {
   /** Restores what changed since the snapshot; returns the names (`JSON.stringify`), empty when nothing did. */
   restore(): string[];
+  /** What changed since the snapshot, without restoring it (added keys end in " (added)"). */
+  changed(): string[];
 }
 
 /**
@@ -158,7 +160,7 @@ function take(): { saved: Saved[]; globals: (PropertyDescriptor | undefined)[] }
   return { saved, globals };
 }
 
-function restoreTo(saved: Saved[], globals: (PropertyDescriptor | undefined)[]): string[] {
+function restoreTo(saved: Saved[], globals: (PropertyDescriptor | undefined)[], apply = true): string[] {
   const changed: string[] = [];
   const g = globalThis as unknown as Record<string, unknown>;
   // the globals first: `globalThis.Object = …` would otherwise hide the rest
@@ -169,6 +171,7 @@ function restoreTo(saved: Saved[], globals: (PropertyDescriptor | undefined)[]):
     const accessor = 'seen' in d;
     if (now !== undefined && same(now.value, d.value) && now.get === d.get && now.set === d.set && (!accessor || g[GLOBALS[i]!] === d.seen)) continue;
     changed[changed.length] = `globalThis.${GLOBALS[i]!}`;
+    if (!apply) continue;
     defineProperty(g, GLOBALS[i]!, d);
     if (accessor) g[GLOBALS[i]!] = d.seen;
   }
@@ -186,7 +189,7 @@ function restoreTo(saved: Saved[], globals: (PropertyDescriptor | undefined)[]):
         }
       if (had) continue;
       changed[changed.length] = `${propName(name, k)} (added)`;
-      deleteProperty(holder, k);
+      if (apply) deleteProperty(holder, k);
     }
     for (let j = 0; j < keys.length; j++) {
       const k = keys[j]!;
@@ -194,6 +197,7 @@ function restoreTo(saved: Saved[], globals: (PropertyDescriptor | undefined)[]):
       const now = gopd(holder, k);
       if (now !== undefined && same(now.value, d.value) && now.get === d.get && now.set === d.set) continue;
       changed[changed.length] = propName(name, k);
+      if (!apply) continue;
       if (d.configurable || now === undefined) defineProperty(holder, k, d);
       else if (now.writable) (holder as Record<PropertyKey, unknown>)[k] = d.value;
     }
@@ -204,7 +208,7 @@ function restoreTo(saved: Saved[], globals: (PropertyDescriptor | undefined)[]):
 /** Takes the snapshot. @internal */
 export function snapshotIntrinsics(): IntrinsicsSnapshot {
   const { saved, globals } = take();
-  return { restore: () => restoreTo(saved, globals) };
+  return { restore: () => restoreTo(saved, globals), changed: () => restoreTo(saved, globals, false) };
 }
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
@@ -310,5 +314,6 @@ export function guardIntrinsics(): IntrinsicsGuard {
       }
     },
     restore: () => restoreTo(saved, globals),
+    changed: () => restoreTo(saved, globals, false),
   };
 }

@@ -4,7 +4,8 @@
  * always use these, never whatever a program left behind.
  * @internal
  */
-export const originals = {
+// frozen: code under test imports this very module and could undo the exit fix (red team N5, stop 41)
+export const originals = Object.freeze({
   exit: process.exit.bind(process) as (code?: number) => never,
   /** Node's native exit, which `process.exit` calls after the 'exit' event: code under test that replaced it (or `process.emit`) would choose the CLI's exit code. */
   reallyExit: (process as unknown as { reallyExit: (code: number) => never }).reallyExit.bind(process),
@@ -18,4 +19,4 @@ export const originals = {
   Date: globalThis.Date,
   dateNow: Date.now,
   performanceNow: performance.now.bind(performance),
-};
+});

@@ -52,7 +52,7 @@ describe('steadystate check', () => {
     for (const ext of ['.json', '.md', '.html', '.junit.xml']) expect(existsSync(base + ext), ext).toBe(true);
     expect(r.stdout).toContain('Replay: npx steadystate replay reports/edge-triggered-convergence-1.json');
     const repro = JSON.parse(readFileSync(base + '.json', 'utf8')) as ReproductionFile;
-    expect(repro.controller.source).toEqual({ module: expect.stringMatching(/cli-fixtures\/edge\.ts$/), exportName: 'edgeTriggered', checkOptions: 'checkOptions' });
+    expect(repro.controller.source).toEqual({ module: expect.stringMatching(/cli-fixtures\/edge\.ts$/), exportName: 'edgeTriggered', checkOptions: 'checkOptions', codeDigest: { sha256: expect.stringMatching(/^[0-9a-f]{64}$/), files: expect.any(Number) } });
     expect(repro.scenario.faults.events).toEqual([{ kind: 'event-loss', nth: 0 }]);
     expect(readdirSync(join(dir, 'reports', 'corpus', 'edge-triggered'))).toHaveLength(1);
 

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixture, root, runCli, tempDir } from './cli-helpers.js';
@@ -17,11 +17,14 @@ describe('steadystate check on modules that tamper with the harness (red team, s
     expect(r.stderr).toMatch(/Cannot assign to read only property/);
   });
 
-  it('a replaced array iterator that empties the judges, or checkOptions.properties: [], judges nothing: exit 2, never a pass', async () => {
-    for (const name of ['iter-patch', 'empty-properties']) {
+  it('a replaced array iterator that empties the judges is refused at load, checkOptions.properties: [] judges nothing: exit 2, never a pass', async () => {
+    for (const [name, message] of [
+      ['iter-patch', /replaced built-ins at import: Array\.prototype\.values, Array\.prototype\[Symbol\.iterator\]/],
+      ['empty-properties', /no property was judged/],
+    ] as const) {
       const r = await runCli(['check', hostile(name), '--runs', '2', '--seed', '1', '--workers', '0']);
       expect(r.code, `${name}: ${r.stderr}`).toBe(2);
-      expect(r.stderr).toMatch(/no property was judged/);
+      expect(r.stderr).toMatch(message);
       expect(r.stdout).not.toMatch(/PASS/);
     }
   });
@@ -125,5 +128,47 @@ describe('steadystate check ends the processes the checked code started (red tea
     const merged = await runCli(['merge', 's1', 's2', '--report-dir', 'merged'], { cwd: dir });
     expect(merged.code, merged.stdout + merged.stderr).toBe(1);
     expect(merged.stdout).toMatch(/FAIL forges-shard fails no-hot-loop/);
+  });
+});
+
+describe('red team, stop 41: a buggy or sloppy module never gets exit 0', () => {
+  it('N1: Array.prototype.push replaced at import to drop failure records is refused at load (exit 2), in a worker and in this thread', async () => {
+    for (const workers of ['1', '0']) {
+      const r = await runCli(['check', hostile('push-patch'), '--runs', '2', '--seed', '1', '--workers', workers]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/replaced built-ins at import: Array\.prototype\.push/);
+    }
+  });
+
+  it('N5: the saved native exit cannot be swapped: originals is frozen, so the module fails to load (exit 2)', async () => {
+    const r = await runCli(['check', hostile('originals-exit'), '--runs', '2', '--seed', '1', '--workers', '0']);
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/Cannot assign to read only property 'reallyExit'/);
+  });
+
+  it('N6: a controller no object ever reaches (its `for`, or checkOptions.objects.kind with a typo) is not a pass (exit 2)', async () => {
+    const wrong = await runCli(['check', hostile('sloppy'), '--controller', 'wrongKind', '--runs', '3', '--seed', '1', '--workers', '0']);
+    expect(wrong.code, wrong.stdout + wrong.stderr).toBe(2);
+    expect(wrong.stderr).toMatch(/no reconcile ran in 3 runs: no Deployment object ever reached the controller/);
+    const typo = await runCli(['check', hostile('kind-typo-options'), '--runs', '3', '--seed', '1', '--workers', '0']);
+    expect(typo.code, typo.stdout + typo.stderr).toBe(2);
+    expect(typo.stderr).toMatch(/no reconcile ran/);
+  });
+
+  it('N8, N10: a shard with no run to make is refused, and a refused shard leaves no earlier shard result behind for merge', async () => {
+    const dir = tempDir();
+    const first = await runCli(['check', hostile('sloppy'), '--controller', 'swallows', '--runs', '2', '--seed', '1', '--workers', '0', '--shard', '2/2', '--report-dir', join(dir, 's')]);
+    expect(first.code, first.stderr).not.toBe(2);
+    expect(existsSync(join(dir, 's', 'shard-result.json'))).toBe(true);
+    const none = await runCli(['check', hostile('sloppy'), '--controller', 'swallows', '--runs', '2', '--seed', '1', '--workers', '0', '--shard', '3/3', '--report-dir', join(dir, 's')]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/--shard 3\/3 of a check of 2 runs has no run to make/);
+    expect(existsSync(join(dir, 's', 'shard-result.json'))).toBe(false);
+  });
+
+  it('N11: --controller naming one export and another controller is ambiguous (exit 2), not a guess', async () => {
+    const r = await runCli(['check', hostile('two-names'), '--controller', 'web', '--runs', '2', '--seed', '1', '--workers', '0']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--controller web is ambiguous/);
   });
 });

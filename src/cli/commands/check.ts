@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { snapshotIntrinsics } from '../../host/intrinsics.js';
 import type { CheckResult } from '../../harness/check-result.js';
@@ -11,7 +12,7 @@ import { systematicSummary } from '../../report/systematic-summary.js';
 import { realTimersNote, type ControllerSource } from '../../report/result.js';
 import { ensureWritableDir, ReportWriteError } from '../../report/write-atomic.js';
 import type { WrittenReports } from '../../report/index.js';
-import { writeShardResult } from '../shard-result.js';
+import { SHARD_RESULT_FILE, writeShardResult } from '../shard-result.js';
 import type { CheckJob, TargetFacts, TargetSpec } from '../check-job.js';
 import { openCheckTarget, type CheckTarget } from '../check-target.js';
 import type { CliIo } from '../io.js';
@@ -36,6 +37,9 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
     if (err instanceof ReportWriteError) throw new UsageError(`steadystate check: --report-dir ${o.reportDir} cannot be written (${err.message.replace(/^.*?\(([^)]*)\).*$/, '$1')}). Pass a directory you can write to, e.g. --report-dir ./reports.`);
     throw err;
   }
+  // a shard's result is written only when its check ends with a verdict: one left by an earlier
+  // run must not be merged as this run's (a check that exits 2 writes none; red team N10)
+  if (o.shard) rmSync(join(o.reportDir, SHARD_RESULT_FILE), { force: true });
   // a story file that cannot be used is refused before the module loads and the run starts
   const story = await storyOfFlags(o, io.cwd);
   const program = programSpecOf(o, io.cwd);
@@ -64,6 +68,10 @@ async function checkTarget(o: CheckCommandOptions, io: CliIo, target: CheckTarge
     io.stderr.write(`steadystate check: note: ${facts.name} has no \`sample\` specs${program ? '' : ` and ${o.module ?? ''} exports no \`checkOptions.objects\``}, so objects of kind ${facts.for} are generated with an empty spec. ${add} to test realistic objects.\n`);
   }
   searchFlags(o, facts);
+  const runsAsked = o.runs ?? facts.runs ?? 100;
+  if (o.shard && o.search !== 'systematic' && shardSize(runsAsked, o.shard) === 0) {
+    throw new UsageError(`steadystate check: --shard ${o.shard.index + 1}/${o.shard.count} of a check of ${runsAsked} runs has no run to make, and would pass having checked nothing. Use at most ${runsAsked} shards, or more --runs.`);
+  }
   const seed = o.seed ?? facts.seed ?? randomSeed();
   // systematic plans are derived, not drawn: the corpus of drawn scenarios is for check's runs
   const replaysCorpus = o.search !== 'systematic' && (o.shard === undefined || o.shard.index === 0);
@@ -100,8 +108,9 @@ async function checkTarget(o: CheckCommandOptions, io: CliIo, target: CheckTarge
   const { result, timelines } = ran;
   // a gate that judged no property passes vacuously: `checkOptions.properties: []`, or code under
   // test that emptied the list the worker judged with (a replaced array iterator, red team stop 40)
-  if (result.properties.length === 0) {
-    io.stderr.write(`steadystate check: ${facts.name}: no property was judged${result.ok ? ', so its pass would say nothing' : ''}. ${o.properties !== undefined ? 'Name at least one property with --properties' : 'Leave `properties` out of checkOptions (every default property is judged) or name at least one'}; a module that replaces the built-ins (Array.prototype[Symbol.iterator], …) at import cannot be checked.\n`);
+  // (a failure stands whatever the list says: a worker terminated while shrinking reports none; red team N9)
+  if (result.ok && result.properties.length === 0) {
+    io.stderr.write(`steadystate check: ${facts.name}: no property was judged, so its pass would say nothing. ${o.properties !== undefined ? 'Name at least one property with --properties' : 'Leave `properties` out of checkOptions (every default property is judged) or name at least one'}; a module that replaces the built-ins (Array.prototype[Symbol.iterator], …) at import cannot be checked.\n`);
     return 2;
   }
   const named: ControllerSource = program
@@ -112,6 +121,17 @@ async function checkTarget(o: CheckCommandOptions, io: CliIo, target: CheckTarge
     : { module: facts.relativePath, exportName: facts.exportName, checkOptions: facts.hasCheckOptions ? 'checkOptions' : null };
   // what a replay compares to tell a fix from a controller that behaves differently when replayed:
   // only reproductions and shard results carry it (a pass writes neither)
+  // a pass that checked nothing is not a pass (red team N6, N8): no completed run (a --time-limit
+  // shorter than one run), or a controller that no object ever reached (a typo in \`for\` or in
+  // checkOptions.objects.kind); hosted programs have program-acts for that
+  if (result.ok && result.runs === 0) {
+    io.stderr.write(`steadystate check: ${facts.name}: no run completed${o.timeLimit !== undefined ? ` within --time-limit ${o.timeLimit} ms` : ''}, so a pass would say nothing. Give the check more time or fewer --runs.\n`);
+    return 2;
+  }
+  if (result.ok && !program && !('systematic' in result) && result.stats.reconciles === 0) {
+    io.stderr.write(`steadystate check: ${facts.name}: no reconcile ran in ${result.runs} runs: no ${facts.for} object ever reached the controller, so every property held of a world it never touched. Check that defineController's \`for\` names the kind the samples and checkOptions.objects create (${facts.for}), and that the story or samples create some.\n`);
+    return 2;
+  }
   const source: ControllerSource = !result.ok || o.shard ? { ...named, codeDigest: codeDigest() } : named;
   const context = { source, objectTimelines: timelines.objects, converged: timelines.converged, builtInEnvironment: facts.builtInEnvironment };
   const replaced = intact.restore();
