@@ -1,7 +1,7 @@
 import { Kernel, type KernelOptions } from '../sim/kernel.js';
 import { createRng, type Rng } from '../sim/rng.js';
 import { Trace, type TraceEntry } from '../sim/trace.js';
-import { fnv1a, hex8 } from '../sim/hash.js';
+import { fnv1aJsonList, hex8 } from '../sim/hash.js';
 import { ObjectStore, type WriteRecord } from '../store/store.js';
 import type { NewObject, StoredObject } from '../store/object.js';
 import type { ValidationOptions } from '../store/immutability.js';
@@ -107,18 +107,35 @@ export interface World {
 /** Virtual ms between an owner's removal and the garbage collector's cascade. */
 export const GC_DELAY_MS = 5;
 
+/** Top-level fields {@link digestOf} does not list with the others (spec and status come first, the rest is metadata or fixed). */
+function notOther(k: string): boolean {
+  return k === 'spec' || k === 'apiVersion' || k === 'kind' || k === 'metadata' || k === 'status';
+}
+
+/** A reusable list for {@link digestOf} (never kept: filled, hashed, emptied of references). */
+const digestParts: unknown[] = [undefined, undefined, undefined, undefined, undefined, undefined, undefined];
+
+/**
+ * `hex8(fnv1a(JSON.stringify([spec, status, labels, annotations, finalizers, ownerReferences,
+ * deletionTimestamp ?? null, others?])))`, where `others` holds the top-level fields besides
+ * spec (ConfigMap data, …) only when there are some, so other digests stay as they were. Hashed
+ * as the text would be, without building the text (it runs on every store write).
+ */
 function digestOf(o: StoredObject): string {
   const m = o.metadata;
-  // top-level fields besides spec (ConfigMap data, …) only when present, so other digests stay as they were
-  let others: Record<string, unknown> | undefined;
-  for (const k in o) {
-    if (k === 'spec' || k === 'apiVersion' || k === 'kind' || k === 'metadata' || k === 'status') continue;
-    const v = (o as Record<string, unknown>)[k];
-    if (v !== undefined) (others ??= {})[k] = v;
+  const parts = digestParts;
+  parts[0] = o.spec;
+  parts[1] = o.status;
+  parts[2] = m.labels;
+  parts[3] = m.annotations;
+  parts[4] = m.finalizers;
+  parts[5] = m.ownerReferences;
+  parts[6] = m.deletionTimestamp ?? null;
+  try {
+    return hex8(fnv1aJsonList(parts, o as unknown as Record<string, unknown>, notOther));
+  } finally {
+    for (let i = 0; i < parts.length; i++) parts[i] = undefined;
   }
-  const parts: unknown[] = [o.spec, o.status, m.labels, m.annotations, m.finalizers, m.ownerReferences, m.deletionTimestamp ?? null];
-  if (others !== undefined) parts.push(others);
-  return hex8(fnv1a(JSON.stringify(parts)));
 }
 
 /**
@@ -137,6 +154,15 @@ const WRITE_FIELDS: { [K in keyof Required<WriteRecord>]: true } = { t: true, ac
  * @internal
  */
 export function writeEntry(w: WriteRecord, digest: string | undefined): TraceEntry {
+  // the usual record (a write that changed an object, or a no-op): one literal, keys in the same order
+  if (w.uid !== undefined && w.markedForDeletion === undefined && w.removed === undefined && w.error === undefined && !('markedForDeletion' in w) && !('removed' in w) && !('error' in w)) {
+    if (w.rv !== undefined) {
+      if (digest !== undefined) return { type: 'store:write', t: w.t, actor: w.actor, verb: w.verb, kind: w.kind, key: w.key, uid: w.uid, rv: w.rv, changed: w.changed, noop: w.noop, digest } as unknown as TraceEntry;
+    } else if (!('rv' in w)) {
+      if (digest !== undefined) return { type: 'store:write', t: w.t, actor: w.actor, verb: w.verb, kind: w.kind, key: w.key, uid: w.uid, changed: w.changed, noop: w.noop, digest } as unknown as TraceEntry;
+      return { type: 'store:write', t: w.t, actor: w.actor, verb: w.verb, kind: w.kind, key: w.key, uid: w.uid, changed: w.changed, noop: w.noop } as unknown as TraceEntry;
+    }
+  }
   const e = { type: 'store:write', t: w.t, actor: w.actor, verb: w.verb, kind: w.kind, key: w.key } as unknown as TraceEntry;
   if (w.uid !== undefined || 'uid' in w) e['uid'] = w.uid;
   if (w.rv !== undefined || 'rv' in w) e['rv'] = w.rv;

@@ -16,6 +16,8 @@ export interface InformerEvent {
 interface StreamEvent {
   ev: WatchEvent;
   seq: number;
+  /** `keyOf(ev.object.metadata)`, made once per event. */
+  key: string;
 }
 
 /** Events a stream keeps for replays (duplication): enough for any replay a plan asks for. */
@@ -211,25 +213,26 @@ export class Informer {
       : undefined;
     const now = kernel.now();
     const at = now + this.env.watchLatencyMs + (this.stallUntil > now ? this.stallUntil - now : 0);
+    const e: StreamEvent = { ev, seq, key: keyOf(ev.object.metadata) };
     if (d === undefined || d.type === 'deliver') {
-      this.enqueue({ ev, seq }, gen, at);
+      this.enqueue(e, gen, at);
       return;
     }
     const detail = d.type === 'delay' ? { ms: d.ms } : d.type === 'lag' ? { versions: d.versions, untilMs: d.untilMs } : d.type === 'duplicate' ? { replay: d.replay ?? 1, afterMs: d.afterMs ?? 0 } : d.type === 'error' ? { status: d.status } : {};
-    trace.push({ t: now, type: 'watch:event', controller: this.options.controller, replica: this.options.replica, kind: this.options.kind, key: keyOf(ev.object.metadata), event: ev.type, rv: ev.rv, decision: d.type, seq, ...detail });
+    trace.push({ t: now, type: 'watch:event', controller: this.options.controller, replica: this.options.replica, kind: this.options.kind, key: e.key, event: ev.type, rv: ev.rv, decision: d.type, seq, ...detail });
     switch (d.type) {
       case 'drop':
         return;
       case 'duplicate':
-        this.enqueue({ ev, seq }, gen, at);
+        this.enqueue(e, gen, at);
         this.replay(gen, at + (d.afterMs ?? 0), Math.max(1, d.replay ?? 1));
         return;
       case 'delay':
-        this.enqueue({ ev, seq }, gen, at + d.ms);
+        this.enqueue(e, gen, at + d.ms);
         return;
       case 'prompt':
         this.expedite(gen, at);
-        this.enqueue({ ev, seq }, gen, at);
+        this.enqueue(e, gen, at);
         return;
       case 'lag':
         this.holdVersions = Math.max(0, d.versions);
@@ -239,7 +242,7 @@ export class Informer {
           this.holdVersions = 0;
           this.release(gen);
         });
-        this.held.push({ ev, seq });
+        this.held.push(e);
         this.release(gen);
         return;
       case 'disconnect':
@@ -275,9 +278,9 @@ export class Informer {
     if (!replay) {
       this.recent.push(e);
       if (this.recent.length > REPLAYABLE) this.recent.shift();
-      this.newestSeq.set(keyOf(e.ev.object.metadata), e.seq);
+      this.newestSeq.set(e.key, e.seq);
     }
-    if (!this.env.seams.hasWatchHooks) this.env.kernel.at(when, () => this.deliver(e.ev, gen, e.seq, replay));
+    if (!this.env.seams.hasWatchHooks) this.env.kernel.at(when, () => this.deliver(e, gen, replay));
     else this.schedule(e, gen, when, replay);
   }
 
@@ -303,7 +306,7 @@ export class Informer {
     entry.handle = this.env.kernel.at(when, () => {
       const i = this.pending.indexOf(entry);
       if (i >= 0) this.pending.splice(i, 1);
-      this.deliver(e.ev, gen, e.seq, replay);
+      this.deliver(e, gen, replay);
     });
     this.pending.push(entry);
   }
@@ -324,7 +327,7 @@ export class Informer {
    */
   private replay(gen: number, at: number, count: number): void {
     for (const e of this.recent.slice(-count)) {
-      if (this.newestSeq.get(keyOf(e.ev.object.metadata)) !== e.seq) continue;
+      if (this.newestSeq.get(e.key) !== e.seq) continue;
       this.enqueue(e, gen, at, true);
     }
   }
@@ -333,9 +336,9 @@ export class Informer {
    * `replay`: the copy of an event this stream already applied (duplication): handlers see it
    * again, the cache and the resume point stay as they are.
    */
-  private deliver(ev: WatchEvent, gen: number, seq: number, replay = false): void {
+  private deliver(e: StreamEvent, gen: number, replay = false): void {
     if (this.stopped || gen !== this.generation) return;
-    const key = keyOf(ev.object.metadata);
+    const { ev, seq, key } = e;
     const old = this.cache.get(key);
     if (!replay) {
       if (ev.type === 'DELETED') this.cache.delete(key);

@@ -38,7 +38,10 @@ const STS_MUTABLE = "updates to statefulset spec for fields other than 'replicas
 /** The immutable-field errors of replacing `cur` by `next` (none: an empty list). @internal */
 export function immutabilityErrors(cur: StoredObject, next: StoredObject, options: ValidationOptions | undefined): FieldError[] {
   const out: FieldError[] = [];
-  switch (cur.kind) {
+  // the built-in kinds below but ConfigMap, Secret and the bindings check spec only: a write that kept
+  // the stored spec (a status write) changes none of it
+  const specKept = cur.spec === next.spec;
+  switch (specKept && cur.kind !== 'ConfigMap' && cur.kind !== 'Secret' && cur.kind !== 'RoleBinding' && cur.kind !== 'ClusterRoleBinding' ? '' : cur.kind) {
     case 'Pod':
       pod(cur, next, out);
       break;
@@ -80,7 +83,8 @@ export function immutabilityErrors(cur: StoredObject, next: StoredObject, option
       if (!jsonEqual(cur['roleRef'], next['roleRef'])) out.push({ field: 'roleRef', type: 'FieldValueInvalid', body: `Invalid value: ${shown(next['roleRef'])}: cannot change roleRef` });
       break;
   }
-  for (const path of options?.immutable?.[cur.kind] ?? []) {
+  const paths = options?.immutable?.[cur.kind];
+  if (paths !== undefined && paths !== null) for (const path of paths) {
     if (!jsonEqual(at(cur, path), at(next, path))) out.push({ field: path, type: 'FieldValueInvalid', body: `Invalid value: ${shown(at(next, path))}: field is immutable` });
   }
   return out;

@@ -1,6 +1,6 @@
 import { parseFieldSelector } from './field-selector.js';
 import type { StoredObject } from './object.js';
-import { matchesSelector, parseSelector, type LabelSelector } from './selector.js';
+import { matchesSelector, selectorRequirements, type LabelSelector } from './selector.js';
 
 /** Which objects a list returns. @public */
 export interface ListOptions {
@@ -17,7 +17,7 @@ export interface ListOptions {
  * @internal
  */
 export function selectObjects(objects: Iterable<StoredObject>, options: ListOptions): StoredObject[] {
-  const reqs = parseSelector(options.labelSelector);
+  const reqs = selectorRequirements(options.labelSelector);
   const fields = parseFieldSelector(options.fieldSelector);
   const out: StoredObject[] = [];
   for (const o of objects) {

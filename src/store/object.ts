@@ -158,8 +158,15 @@ export const VIRTUAL_EPOCH_MS = Date.UTC(2026, 0, 1);
 
 /** RFC 3339 timestamp for a virtual time in milliseconds. @public */
 export function virtualTimestamp(ms: number): string {
-  return new Date(VIRTUAL_EPOCH_MS + ms).toISOString();
+  // the last one made is kept: a run stamps many objects at one virtual instant (creations, deletions)
+  if (ms !== lastStampMs) {
+    lastStamp = new Date(VIRTUAL_EPOCH_MS + ms).toISOString();
+    lastStampMs = ms;
+  }
+  return lastStamp;
 }
+let lastStampMs = Number.NaN;
+let lastStamp = '';
 
 /** Virtual milliseconds of a timestamp produced by {@link virtualTimestamp}. @public */
 export function fromVirtualTimestamp(ts: string): number {

@@ -22,6 +22,29 @@ const NOT_EXISTS_RE = new RegExp(String.raw`^!\s*(${KEY})$`);
 const EXISTS_RE = new RegExp(String.raw`^(${KEY})$`);
 const SET_VALUE_RE = new RegExp(String.raw`^${VALUE}$`);
 
+/** Parsed string selectors (read-only: shared by every list that names the selector). */
+const parsedSelectors = new Map<string, readonly Requirement[]>();
+const MAX_PARSED_SELECTORS = 256;
+const NO_REQUIREMENTS: readonly Requirement[] = Object.freeze([]);
+
+/**
+ * {@link parseSelector} for the list paths, which only read the requirements: a string selector
+ * is parsed once (a controller lists by the same selector on every reconcile). The result must
+ * not be changed. A malformed selector throws every time, as parseSelector does.
+ * @internal
+ */
+export function selectorRequirements(sel: LabelSelector | undefined): readonly Requirement[] {
+  if (sel === undefined) return NO_REQUIREMENTS;
+  if (typeof sel !== 'string') return parseSelector(sel);
+  let reqs = parsedSelectors.get(sel);
+  if (reqs === undefined) {
+    reqs = parseSelector(sel);
+    if (parsedSelectors.size >= MAX_PARSED_SELECTORS) parsedSelectors.clear();
+    parsedSelectors.set(sel, reqs);
+  }
+  return reqs;
+}
+
 /**
  * Parses a label selector: the Kubernetes string syntax (`a=b`, `a==b`, `a!=b`, `a in (x, y)`,
  * `a notin (x)`, `a`, `!a`, `a>1`, `a<1`, comma-separated, spaces allowed) or the object form
@@ -96,7 +119,7 @@ function splitTopLevel(s: string): string[] {
 }
 
 /** True when the labels satisfy every requirement. @public */
-export function matchesSelector(reqs: Requirement[], labels: Record<string, string> | undefined): boolean {
+export function matchesSelector(reqs: readonly Requirement[], labels: Record<string, string> | undefined): boolean {
   for (const r of reqs) {
     const v = labels?.[r.key];
     switch (r.op) {

@@ -467,6 +467,8 @@ export class ObjectStore {
   }
 
   private recordError(actor: string, verb: WriteVerb, kind: string, key: string, error: StoreErrorReason, uid?: string): void {
-    this.record({ t: this.clock.now(), actor, verb, kind, key, ...(uid !== undefined ? { uid } : {}), changed: [], noop: false, error });
+    // two literals, not a conditional spread (V8's slow path)
+    const t = this.clock.now();
+    this.record(uid !== undefined ? { t, actor, verb, kind, key, uid, changed: [], noop: false, error } : { t, actor, verb, kind, key, changed: [], noop: false, error });
   }
 }

@@ -84,6 +84,9 @@ function isStringMap(v: unknown): boolean {
 const KEY = /^[-._a-zA-Z0-9]+$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
+/** The answer for every kind but ConfigMap and Secret: one frozen empty list, none made per write (callers only read it). */
+const NO_ERRORS = Object.freeze([]) as unknown as FieldError[];
+
 /**
  * The content checks kube-apiserver makes of ConfigMaps and Secrets on every write: entries map
  * valid keys to strings (base64 ones for `binaryData` and a Secret's `data`), a key is in `data`
@@ -91,7 +94,7 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
  * @internal
  */
 export function contentErrors(o: StoredObject): FieldError[] {
-  if (o.kind !== 'ConfigMap' && o.kind !== 'Secret') return [];
+  if (o.kind !== 'ConfigMap' && o.kind !== 'Secret') return NO_ERRORS;
   const out: FieldError[] = [];
   const entries = (field: string, base64: boolean): string[] => {
     const v = o[field];

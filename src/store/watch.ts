@@ -22,6 +22,20 @@ interface Watcher {
   since: number;
 }
 
+/** Sends a queued event to one watcher, unless the watcher started after it or watches another namespace. */
+function deliverTo(w: Watcher, ev: WatchEvent, bookmark: boolean): void {
+  if (bookmark ? ev.rv < w.since : ev.rv <= w.since) return;
+  if (!bookmark && w.namespace !== undefined && ev.object.metadata.namespace !== w.namespace) return;
+  w.fn(ev);
+}
+
+/** Stops a watcher (a second stop changes nothing). */
+function unwatch(kw: KindWatch, w: Watcher): boolean {
+  if (!kw.watchers.delete(w)) return false;
+  kw.list = [...kw.watchers];
+  return true;
+}
+
 /**
  * The watch state of one kind: its bounded event history and its watchers. The store keeps one
  * per kind beside the objects and hands it to {@link WatchHub}.
@@ -36,6 +50,8 @@ export interface KindWatch {
   /** Highest resourceVersion evicted from the history: what a lagging replica's list can reach back to. */
   evictedRv: number;
   watchers: Set<Watcher>;
+  /** `[...watchers]`, replaced (never changed in place) whenever a watcher starts or stops. */
+  list: readonly Watcher[];
 }
 
 /**
@@ -47,8 +63,18 @@ export interface KindWatch {
  */
 export class WatchHub {
   /** Watch events waiting to be dispatched, in resourceVersion order. */
-  private queue: { kw: KindWatch; ev: WatchEvent }[] = [];
+  // two parallel lists, kept and reused from one write to the next (no pair object per event, no new list per flush);
+  // slots before `queueHead` are emptied as they are delivered, so nothing delivered is kept alive
+  private queueKinds: (KindWatch | undefined)[] = [];
+  private queueEvents: (WatchEvent | undefined)[] = [];
   private queueHead = 0;
+  private queueLength = 0;
+
+  private enqueue(kw: KindWatch, ev: WatchEvent): void {
+    this.queueKinds[this.queueLength] = kw;
+    this.queueEvents[this.queueLength] = ev;
+    this.queueLength++;
+  }
   private dispatching = false;
 
   /** @param historyLimit - watch events retained per kind */
@@ -56,7 +82,7 @@ export class WatchHub {
 
   /** Fresh watch state for a kind the store has not seen yet. */
   createKind(): KindWatch {
-    return { history: [], historyStart: 0, compactedRv: 0, evictedRv: 0, watchers: new Set() };
+    return { history: [], historyStart: 0, compactedRv: 0, evictedRv: 0, watchers: new Set(), list: [] };
   }
 
   /** Appends an event to the kind's history and queues it for the watchers; see {@link flush}. */
@@ -72,7 +98,7 @@ export class WatchHub {
       }
     }
     // a watcher that starts later begins after this event's version, so none needs it
-    if (kw.watchers.size > 0) this.queue.push({ kw, ev });
+    if (kw.watchers.size > 0) this.enqueue(kw, ev);
   }
 
   /**
@@ -84,21 +110,27 @@ export class WatchHub {
     if (this.dispatching) return;
     this.dispatching = true;
     try {
-      while (this.queueHead < this.queue.length) {
-        const { kw, ev } = this.queue[this.queueHead++]!;
+      while (this.queueHead < this.queueLength) {
+        const kw = this.queueKinds[this.queueHead]!;
+        const ev = this.queueEvents[this.queueHead]!;
+        this.queueKinds[this.queueHead] = undefined;
+        this.queueEvents[this.queueHead] = undefined;
+        this.queueHead++;
         const bookmark = ev.type === 'BOOKMARK';
-        for (const w of [...kw.watchers]) {
+        // the watchers as they were when delivery of this event began (copy-on-write: a watch
+        // started or stopped meanwhile replaces the list), with no copy of the set per event
+        const list = kw.list;
+        for (let i = 0; i < list.length; i++) {
+          const w = list[i]!;
           if (!kw.watchers.has(w)) continue; // stopped by an earlier callback
-          if (bookmark ? ev.rv < w.since : ev.rv <= w.since) continue;
-          if (!bookmark && w.namespace !== undefined && ev.object.metadata.namespace !== w.namespace) continue;
-          w.fn(ev);
+          deliverTo(w, ev, bookmark);
         }
       }
     } finally {
       this.dispatching = false;
-      if (this.queueHead >= this.queue.length) {
-        this.queue = [];
+      if (this.queueHead >= this.queueLength) {
         this.queueHead = 0;
+        this.queueLength = 0;
       }
     }
   }
@@ -122,6 +154,7 @@ export class WatchHub {
       }
     }
     kw.watchers.add(w);
+    kw.list = [...kw.watchers];
     // Writes made by the callback during the replay are queued behind it, so the watcher sees
     // every event once and in resourceVersion order.
     const outer = this.dispatching;
@@ -129,20 +162,20 @@ export class WatchHub {
     try {
       for (const ev of replay) fn(ev);
     } catch (err) {
-      kw.watchers.delete(w);
+      unwatch(kw, w);
       throw err;
     } finally {
       if (!outer) this.dispatching = false;
     }
     this.flush();
-    return { stop: () => kw.watchers.delete(w) };
+    return { stop: () => unwatch(kw, w) };
   }
 
   /** Sends a BOOKMARK at store version `rv` to every watcher of a kind. */
   bookmark(kw: KindWatch, kind: string, rv: number): void {
     const ev: WatchEvent = { type: 'BOOKMARK', object: { kind, metadata: { resourceVersion: String(rv) } } as StoredObject, rv };
     if (kw.watchers.size === 0) return;
-    this.queue.push({ kw, ev });
+    this.enqueue(kw, ev);
     this.flush();
   }
 
