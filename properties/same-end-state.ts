@@ -153,6 +153,10 @@ function withPaceMasks(masks: LearnedMasks, twinState: ReturnType<typeof stateOf
  * starting deadline, or started with the spec of that later moment, is where a fault that cost
  * the controller a second leads too. Objects the two runs' users declared differently (the
  * user's last action on one refused fault-free, accepted here) and what they own are not compared.
+ * Nor is an object that ends exactly as in the fault-free run of the user's actions as this
+ * run's API server accepted them (a retry after a refusal a fault caused, at its time and in its
+ * order, so that what failed here because of it fails there too: src/harness/twin.ts
+ * `userAcceptedLate`), whatever it depends on by name (an HTTPRoute's backend Service).
  * A run in which drift is the only world-changing fault is judged by what drift changed (was it
  * repaired? see {@link SameEndStateOptions.judgeDrift} and drift-marks.ts).
  * @example properties.sameEndState({ masks: ['metadata.generation', 'status.observedGeneration', 'status.conditions[type=Ready].message'] })
@@ -220,8 +224,8 @@ export const sameEndState = defineProperty<SameEndStateOptions>({
     const m = /^(\S+) (\S+)$/.exec(d0.id);
     if (m && m[1] !== 'downstream' && !m[2]!.includes('*')) then.push(lastActions(timelineOf(run), m[1]!, m[2]!.replace(/ #\d+$/, ''), at, run));
     if (masked) then.push(`${masked}, so they are not compared`);
-    if (apart.length > 0) then.push(`not compared, because the user's action on them was refused in the fault-free run and accepted in this one: ${fmtList(apart, 3)}`);
-    if (busy.length > 0) then.push(`not compared, because they end as in a fault-free run whose controller was busy while its user replaced a short-lived declaration, or slow to make a decision by the clock, or late to an object whose end is timing dependent: ${fmtList(busy, 3)}`);
+    if (apart.length > 0) then.push(`not compared, because the two runs' users declared them differently (the user's last action on them refused in one run and accepted in the other): ${fmtList(apart, 3)}`);
+    if (busy.length > 0) then.push(`not compared, because they end as in a fault-free run whose controller was busy while its user replaced a short-lived declaration, or slow to make a decision by the clock, or late to an object whose end is timing dependent, or whose user's actions took effect when and in the order this run's did: ${fmtList(busy, 3)}`);
     if (left.length > 0) then.push(`not compared, because they were fixed when the object was made under another declaration of its owner and the API refuses to change them: ${fmtList(left, 3)}`);
     then.push('a reconciler that decides from current state (not from the events it happened to see) ends in the same state whatever faults it met');
     const sides = leafSides(d0);

@@ -5,6 +5,7 @@ import type { WriteRecord } from '../src/store/store.js';
 import type { TraceEntry } from '../src/sim/trace.js';
 import { WORKLOAD_KINDS, workloadReady } from '../src/environment/workload-ready.js';
 import { explanation, fmtActor, fmtDuration, fmtFault, fmtPaths, fmtTime, letFacts } from '../src/report/explain.js';
+import { deploymentMinimumAvailability } from './_internals/deployment-availability.js';
 
 /** Options of {@link statusTruthfulness}. @public */
 export interface StatusTruthfulnessOptions {
@@ -17,7 +18,7 @@ export interface StatusTruthfulnessOptions {
   reported?: (object: StoredObject) => boolean;
   /**
    * What "actually ready" means for an object; a string means "no, because …".
-   * @defaultValue every workload it controls (Deployment, StatefulSet, ReplicaSet, DaemonSet, Job, Pod, PersistentVolumeClaim, by controller ownerReference) is ready by `workloadReady`, and so is every other object it controls that controls workloads in turn (a custom resource child with its own workloads); an object that controls none, transitively, is not judged, and neither is a run without environment actors (nothing ever becomes ready there)
+   * @defaultValue every workload it controls (Deployment, StatefulSet, ReplicaSet, DaemonSet, Job, Pod, PersistentVolumeClaim, by controller ownerReference) is ready by `workloadReady`, and so is every other object it controls that controls workloads in turn (a custom resource child with its own workloads); a Deployment judged itself is ready as Kubernetes means `Available` (its ReplicaSets, old and new, have at least `replicas − maxUnavailable` pods available); an object that controls none, transitively, is not judged, and neither is a run without environment actors (nothing ever becomes ready there)
    */
   actual?: (object: StoredObject, view: WorldView) => boolean | string;
   /** How long a claim may stand while it is false (watch latency plus the reconcile that notices). @defaultValue 1000 */
@@ -45,6 +46,8 @@ interface Interval extends Mismatch {
   end: number;
   /** Index of the sample that opened it (the write that caused it, when samples follow writes). */
   index: number;
+  /** Index of the sample that closed it (the number of samples when it is open at the end). */
+  endIndex: number;
   /** Open at the end of the run. */
   open: boolean;
 }
@@ -65,6 +68,15 @@ interface Interval extends Mismatch {
  * earliest. With the default `actual`, an object that controls no workload (directly or through the objects it controls) is not judged, nor
  * is a run without environment actors (nothing ever becomes ready there): pass `actual` to
  * judge anything else.
+ *
+ * Only the controllers' own claims are judged: the probe notes, after every write, which objects'
+ * readiness claim (the Ready/Available conditions' statuses, `status.ready`, a readiness phase; or
+ * the value of a given `reported`) the write changed, so each claim has an author. A mismatch whose
+ * claim was set, all along, by another writer (the environment's Deployment controller writes a
+ * Deployment's `Available`, a person writes a status by hand) is someone else's report, not the
+ * controller's: a Reloader-like controller `for: 'Deployment'` that only restarts pods is not held
+ * to the Deployment controller's `Available`. A claim a fault wrote (drift) keeps the author it had;
+ * one whose author is unknown (set before the probe ran, or at a write to another object) is judged.
  * @example properties.statusTruthfulness({ actual: (app, view) => view.list('Pod').filter(isMine(app)).every(isReady) })
  * @public
  */
@@ -140,6 +152,13 @@ function ownerIndex(view: WorldView): OwnerIndex {
 }
 
 function readinessOf(o: StoredObject, index: OwnerIndex, seen: Set<string> = new Set()): true | string | undefined {
+  // a Deployment judged itself (a controller `for: 'Deployment'`): Available is minimum
+  // availability, which a rollout keeps while the old ReplicaSet serves, not "every ReplicaSet ready"
+  if (o.kind === 'Deployment') {
+    const sets = (index.workloads.get(o.metadata.uid) ?? []).filter((d) => d.kind === 'ReplicaSet');
+    const available = deploymentMinimumAvailability(o, sets);
+    if (available !== undefined) return available;
+  }
   seen.add(o.metadata.uid);
   const why: string[] = [];
   let judged = false;
@@ -168,36 +187,78 @@ function probe(o: StatusTruthfulnessOptions, ctx: ProbeContext | undefined): Pro
   // workloads and the objects that may control them (never on a Lease or an Event, the writes of
   // leader election and of the API): the same immutable snapshots give the last sample's answer
   const pure = o.reported === undefined && o.actual === undefined;
+  // what a claim is made of, to know which write made it: the default claim's words, or the given claim's value
+  const signature = o.reported === undefined ? claimSignature : (x: StoredObject) => (reported(x) ? 'true' : '');
+  /** Per judged object (kind and key): the snapshot last seen, its uid and its claim's signature. */
+  const claims = new Map<string, { obj: StoredObject; uid: string; sig: string }>();
   let last: { objs: StoredObject[]; result: true | string } | undefined;
   return {
     name: NAME,
     everyMs: 'write',
     phases: ['faults', 'settle', 'tail'],
     fn(view) {
-      if (!pure) return sample(view);
-      if (last && unchanged(view, kinds, last.objs)) return last.result;
-      const result = sample(view);
-      last = { objs: relevantObjects(view, kinds), result };
-      return result;
+      // the same snapshots: no claim changed either
+      if (pure && last && unchanged(view, kinds, last.objs)) return last.result;
+      const changed: ClaimChange[] = [];
+      const result = sample(view, changed);
+      if (pure) last = { objs: relevantObjects(view, kinds), result };
+      if (changed.length === 0) return result;
+      const data = { claims: changed };
+      return result === true ? { ok: true, data } : { ok: false, detail: result, data };
     },
   };
 
-  function sample(view: WorldView): true | string {
+  function sample(view: WorldView, changed: ClaimChange[]): true | string {
       const out: Mismatch[] = [];
       // built once per sample, and only when an object is judged by the default definition
       let index: OwnerIndex | undefined;
       for (const kind of kinds ?? view.kinds().filter((k) => !NOT_JUDGED.has(k))) {
         for (const obj of view.list(kind)) {
           if (obj.metadata.deletionTimestamp !== undefined) continue;
+          const key = keyOf(obj.metadata);
+          noteClaim(kind, key, obj, changed);
           const a = user ? user(obj, view) : readinessOf(obj, (index ??= ownerIndex(view)));
           if (a === undefined) continue;
           const r = reported(obj);
           if (r === (a === true)) continue;
-          out.push({ kind, key: keyOf(obj.metadata), type: r ? 'claim' : 'unreported', why: r ? (typeof a === 'string' ? a : 'not ready') : 'it is actually ready' });
+          out.push({ kind, key, type: r ? 'claim' : 'unreported', why: r ? (typeof a === 'string' ? a : 'not ready') : 'it is actually ready' });
         }
       }
       return out.length === 0 ? true : JSON.stringify(out);
   }
+
+  /** Notes in `changed` an object whose claim changed since the last sample (the write this sample follows made it), or that is new. */
+  function noteClaim(kind: string, key: string, obj: StoredObject, changed: ClaimChange[]): void {
+    const id = `${kind}\u0000${key}`;
+    const had = claims.get(id);
+    if (had !== undefined && had.obj === obj) return;
+    const sig = signature(obj);
+    const fresh = had === undefined || had.uid !== obj.metadata.uid;
+    if (fresh || sig !== had.sig) changed.push([kind, key, fresh ? 1 : 0, sig === '' ? 0 : 1]);
+    claims.set(id, { obj, uid: obj.metadata.uid, sig });
+  }
+}
+
+/**
+ * A change of an object's claim a sample saw: kind, key, 1 when the object is new to the probe
+ * (a new object or a new incarnation), and 1 when it makes any claim now (0: it says nothing of readiness).
+ */
+type ClaimChange = [string, string, 0 | 1, 0 | 1];
+
+/** The default claim's words in an object's status: the Ready/Available conditions' statuses, `status.ready`, a readiness phase ('' when it says nothing of readiness). */
+function claimSignature(o: StoredObject): string {
+  let sig = '';
+  const c = o.status['conditions'];
+  if (Array.isArray(c)) {
+    for (const x of c) {
+      if (x !== null && typeof x === 'object' && !Array.isArray(x) && (x['type'] === 'Ready' || x['type'] === 'Available')) sig += `${String(x['type'])}=${String(x['status'])};`;
+    }
+  }
+  const ready = o.status['ready'];
+  if (typeof ready === 'boolean') sig += `ready=${String(ready)};`;
+  const phase = o.status['phase'];
+  if (typeof phase === 'string' && READINESS_PHASES.has(phase)) sig += `phase=${phase};`;
+  return sig;
 }
 
 /** Whether a default sample may read this kind: a judged kind, a workload, or a kind judged or followed. */
@@ -245,17 +306,77 @@ function intervalsOf(samples: readonly ProbeSample[], kinds: ReadonlySet<string>
       const m = now.get(id);
       if (m && m.type === iv.type) continue;
       iv.end = s.t;
+      iv.endIndex = index;
       iv.open = false;
       open.delete(id);
     }
     for (const [id, m] of now) {
       if (open.has(id)) continue;
-      const iv: Interval = { ...m, start: s.t, end, index, open: true };
+      const iv: Interval = { ...m, start: s.t, end, index, endIndex: samples.length, open: true };
       open.set(id, iv);
       out.push(iv);
     }
   });
   return out;
+}
+
+/** A claim's author: the actor of the write that set it; '' when no one has claimed anything yet or the writer is unknown. */
+interface Authorship {
+  /** Index of the sample after which it holds. */
+  index: number;
+  author: string;
+}
+
+/**
+ * Writers that tamper with what others wrote rather than report anything themselves: the faults
+ * (drift's edit of a status, a recreation from the manifest). A claim they change keeps its author.
+ */
+const FAULT_WRITER = /^(fault:|environment:(drift|recreation)$)/;
+
+/** Who set each object's claim, by kind and key, in sample order (from the claim changes the probe noted). */
+function claimAuthors(run: RunRecord, samples: readonly ProbeSample[]): Map<string, Authorship[]> {
+  const out = new Map<string, Authorship[]>();
+  samples.forEach((s, index) => {
+    const changes = s.data?.['claims'];
+    if (!Array.isArray(changes)) return;
+    const w = s.write !== undefined ? run.writes[s.write] : undefined;
+    for (const c of changes) {
+      if (!Array.isArray(c)) continue;
+      const [kind, key, fresh, claims] = c as ClaimChange;
+      let author: string;
+      // a new object that says nothing of readiness: nobody has claimed anything of it yet
+      if (fresh === 1 && claims === 0) author = '';
+      // the write this sample follows is not to it: the claim was set before the probe ran (an initial object)
+      else if (w === undefined || w.kind !== kind || w.key !== key) author = '';
+      else if (FAULT_WRITER.test(w.actor)) {
+        if (fresh === 0) continue;
+        author = '';
+      } else author = w.actor;
+      const id = `${kind}\u0000${key}`;
+      const list = out.get(id);
+      if (list) list.push({ index, author });
+      else out.set(id, [{ index, author }]);
+    }
+  });
+  return out;
+}
+
+/**
+ * The writer whose claim a mismatch is, when it is not the controllers': every claim of the
+ * object in force during the interval (the one it opened under, and any set before it closed)
+ * was set by an actor other than a controller under test (the environment's own controllers, a
+ * person). Undefined when a controller set any of them, or an author is unknown: judged.
+ */
+function othersClaim(authors: readonly Authorship[] | undefined, iv: Interval): string | undefined {
+  let inForce = '';
+  const during: string[] = [];
+  for (const a of authors ?? []) {
+    if (a.index <= iv.index) inForce = a.author;
+    else if (a.index < iv.endIndex) during.push(a.author);
+    else break;
+  }
+  const others = (x: string) => x !== '' && !x.startsWith('controller:');
+  return others(inForce) && during.every(others) ? inForce : undefined;
 }
 
 /** The controller write that opened a claim interval, if a controller made the claim. */
@@ -304,6 +425,7 @@ function judge(run: RunRecord, o: StatusTruthfulnessOptions): Verdict {
     return { ok: true, stats: { judged: false } };
   }
   const intervals = intervalsOf(samples, kinds, end);
+  const authors = claimAuthors(run, samples);
   // a controller that never speaks of readiness for a kind (no Ready/Available condition, no
   // status.ready, no phase) makes no claim to hold to: "unreported" needs a vocabulary to report in
   const speaks = new Set<string>();
@@ -312,9 +434,15 @@ function judge(run: RunRecord, o: StatusTruthfulnessOptions): Verdict {
   for (const iv of intervals) if (iv.type === 'claim') speaks.add(iv.kind);
   const violations: Violation[] = [];
   let worstLag = 0;
+  // mismatches over claims another writer made (a Deployment's Available, the Deployment controller's)
+  let othersClaims = 0;
   for (const iv of intervals) {
     let v: Violation;
     if (iv.type === 'unreported' && !speaks.has(iv.kind)) continue;
+    if (othersClaim(authors.get(`${iv.kind}\u0000${iv.key}`), iv) !== undefined) {
+      othersClaims++;
+      continue;
+    }
     if (iv.type === 'unreported') {
       v = { iv, deadline: Math.max(iv.start, settleStart) + o.boundMs, by: undefined, rule: 'unreported' };
       if (!iv.open) worstLag = Math.max(worstLag, iv.end - iv.start);
@@ -332,7 +460,7 @@ function judge(run: RunRecord, o: StatusTruthfulnessOptions): Verdict {
     return fail(run, o, undefined, `the ${NAME} probe never ran: pass the property to simulate/check (options.properties) so it can sample the run`);
   }
   if (violations.length === 0) {
-    return { ok: true, stats: { judged: true, mismatches: intervals.length, maxReportLatencyMs: worstLag } };
+    return { ok: true, stats: { judged: true, mismatches: intervals.length, othersClaims, maxReportLatencyMs: worstLag } };
   }
   violations.sort((a, b) => a.deadline - b.deadline || a.iv.start - b.iv.start);
   return fail(run, o, violations[0]!, undefined);

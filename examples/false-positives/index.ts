@@ -111,6 +111,9 @@ import { zoneCache } from './zone-cache.js';
 import { orphanSweeper } from './orphan-sweeper.js';
 import { blueGreen } from './blue-green.js';
 import { acmeOrder } from './acme-order.js';
+import { referenceGrant } from './reference-grant.js';
+import { configReloader } from './config-reloader.js';
+import { singletonOperator } from './singleton-operator.js';
 
 export type { FalsePositiveCase } from './_shared/case.js';
 
@@ -211,4 +214,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   orphanSweeper,
   blueGreen,
   acmeOrder,
+  referenceGrant,
+  configReloader,
+  singletonOperator,
 ];

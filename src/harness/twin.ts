@@ -841,48 +841,87 @@ export function phaseVariations(run: Pick<RunRecord, 'trace'>, twin: Pick<RunRec
 }
 
 /**
- * The fault-free `scenario` with the user's actions at the times the faulty `run` accepted them:
- * an action whose first attempt the API server refused (an `api-error` on the user's write) and a
+ * The fault-free `scenario` with the user's intent as it took effect in the faulty `run`: an
+ * action whose first attempt the API server refused (an `api-error` on the user's write) and a
  * retry later answered (accepted, or refused for a reason of the API server's own: a NotFound,
  * the object gone by then) happens at that retry's time, and the user's later actions on the same
- * object no earlier (they waited behind it, as in the run). Undefined when no action was late.
+ * object no earlier (they waited behind it, as in the run). An action the run's user sent once
+ * (`retry: false`) into a fault that refused it, unapplied, is left out: it never took effect.
+ * Undefined when no action was late or left out.
  * (A TTL extension that a 429 held back 5 s, past the TTL: the Job was deleted on time and the
  * retry found it gone, as a fault-free patch sent then would: corpus ttl-after-finished, stop 37.)
+ *
+ * At one instant, the actions keep the order in which the run's user sent them: first those due
+ * then (scheduled before the run began, in the order the user gave them), then the retries
+ * accepted then (scheduled during the run), in the order the run answered them, each followed by
+ * the actions on its object that waited behind it. So what failed in the run because of a late
+ * action fails in this run for the same reason, by the API server's own answer, with nothing
+ * guessed: a Service created in a namespace whose create a 500 held back, sent at the very
+ * instant the create's retry was accepted but before it, is refused NotFound here too, never
+ * retried, and the world has no Service in either run (corpus reference-grant: an HTTPRoute whose
+ * backend the Service is, by name, resolves to BackendNotFound in both).
  *
  * Why a history a healthy control plane produces: when the user's change reaches the API server is
  * up to the user's tool (kubectl run a second later, a GitOps sync on its next pass); a controller
  * that decides by time (a grace period that ends, a deadline) acts on whatever spec was accepted
  * then, and no correct controller can know of a write that failed and will be retried (corpus
  * graceful-scaledown, stop 35: a drained member deleted 0.5 s before the user's retried scale-up
- * was accepted, and made again). Who uses it: as a `slow` variation (no-extra-destructive-actions'
- * most creates and deletes of benign runs, same-end-state's alternatives), only when a property
- * failed and learns, since it depends on the faulty run.
+ * was accepted, and made again); nor can it act on a declaration that never took effect, nor on
+ * one the API server refused because of it. Who uses it: as a `slow` variation
+ * (no-extra-destructive-actions' most creates and deletes of benign runs, same-end-state's
+ * whole-object alternatives), only when a property failed and learns, since it depends on the
+ * faulty run. What it may hide: only ends the fault-free control plane reaches under the user's
+ * intent as the run's API server accepted it; a refusal a controller caused (a wrong delete
+ * answered NotFound) is not moved or left out, so the fault-free run here accepts that action.
  * @internal
  */
 export function userAcceptedLate(run: Pick<RunRecord, 'trace'>, scenario: Scenario): Scenario | undefined {
-  const attempts = run.trace.filter((e) => e.type === 'user:action');
+  const attempts: { e: RunRecord['trace'][number]; pos: number }[] = [];
+  run.trace.forEach((e, pos) => {
+    if (e.type === 'user:action') attempts.push({ e, pos });
+  });
   const faults = run.trace.filter((e) => e.type === 'fault:inject' && e['actor'] === 'user');
-  const injected = (e: (typeof attempts)[number]) => faults.some((f) => f.t === e.t && f['key'] === e['key'] && f['action'] === e['action'] && f['attempt'] === e['attempt']);
+  // an unnumbered attempt (a single one, `retry: false`) is the first
+  const injected = (e: RunRecord['trace'][number]) => faults.find((f) => f.t === e.t && f['key'] === e['key'] && f['action'] === e['action'] && f['attempt'] === (e['attempt'] ?? 1));
   const workload = scenario.workload.map((a) => ({ ...a }));
-  let moved = false;
+  // per action moved: where the run answered it (the trace position of the accepted retry, or of its object's leader's)
+  const movedAt = new Map<number, number>();
+  const dropped = new Set<number>();
   workload.forEach((a, i) => {
     if (a.type === 'deleteOwned') return;
     const id = objectOf(a);
-    const of = (e: (typeof attempts)[number]) => e['action'] === a.type && `${String(e['kind'])} ${String(e['key'])}` === id;
-    if (!attempts.some((e) => e.t === a.at && of(e) && e['attempt'] === 1 && e['error'] !== undefined)) return;
+    const of = (e: RunRecord['trace'][number]) => e['action'] === a.type && `${String(e['kind'])} ${String(e['key'])}` === id;
+    if (a.retry === false) {
+      // sent once, into a fault that refused it unapplied: the run's user never declared it
+      const only = attempts.find(({ e }) => e.t === a.at && of(e) && e['attempt'] === undefined);
+      const f = only && only.e['error'] !== undefined ? injected(only.e) : undefined;
+      if (f !== undefined && f['applied'] !== true) dropped.add(i);
+      return;
+    }
+    if (!attempts.some(({ e }) => e.t === a.at && of(e) && e['attempt'] === 1 && e['error'] !== undefined)) return;
     // the first retry the API server answered for itself: accepted, or refused for a reason of its
     // own (a NotFound because the object was gone by then: the fault-free user sent then is refused too)
-    const accepted = attempts.find((e) => e.t > a.at && of(e) && typeof e['attempt'] === 'number' && e['attempt'] > 1 && (e['error'] === undefined || !injected(e)));
+    const accepted = attempts.find(({ e }) => e.t > a.at && of(e) && typeof e['attempt'] === 'number' && e['attempt'] > 1 && (e['error'] === undefined || !injected(e)));
     if (accepted === undefined) return;
-    moved = true;
     for (let j = i; j < workload.length; j++) {
       const b = workload[j]!;
-      if ((j === i || (b.type !== 'deleteOwned' && objectOf(b) === id)) && b.at < accepted.t) workload[j] = { ...b, at: accepted.t };
+      // the actions on the object that waited behind it (one due at that very instant waited too)
+      if (j === i || (b.type !== 'deleteOwned' && objectOf(b) === id && b.at <= accepted.e.t)) {
+        workload[j] = { ...b, at: Math.max(b.at, accepted.e.t) };
+        movedAt.set(j, accepted.pos);
+      }
     }
   });
-  if (!moved) return undefined;
-  // stable: actions at one instant keep the order the user gave them
-  return { ...scenario, workload: workload.map((a, i) => [a, i] as const).sort((x, y) => x[0].at - y[0].at || x[1] - y[1]).map(([a]) => a) };
+  if (movedAt.size === 0 && dropped.size === 0) return undefined;
+  // at one instant: the actions due then in the order the user gave them, then the retries in the order the run answered them
+  const key = (i: number) => [workload[i]!.at, movedAt.has(i) ? 1 : 0, movedAt.get(i) ?? 0, i] as const;
+  const order = workload.map((_, i) => i).filter((i) => !dropped.has(i));
+  order.sort((x, y) => {
+    const a = key(x);
+    const b = key(y);
+    return a[0] - b[0] || a[1] - b[1] || a[2] - b[2] || a[3] - b[3];
+  });
+  return { ...scenario, workload: order.map((i) => workload[i]!) };
 }
 
 /** Who wrote each resource version (`store:write` actors), read from the trace as it grows. */
