@@ -8,6 +8,7 @@ import type { RuntimeEnv } from './env.js';
 import type { Informer } from './informer.js';
 import type { ConnectionFailure, WriteInfo } from './seams.js';
 import type { TraceEntry } from '../sim/trace.js';
+import { kernelHooks } from '../sim/kernel.js';
 
 /** Thrown into a reconcile whose process crashed; the runtime discards its outcome. @public */
 export class CrashedError extends Error {
@@ -99,6 +100,11 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner): Cli
   const { store, seams, kernel, trace } = env;
 
   function checkpoint(phase: 'before' | 'after', verb: string, write: boolean): void {
+    // the store, the trace and the records run synchronously inside this call, under the built-ins
+    // of this moment: a reconcile that swapped one just around its call (Array.prototype.push
+    // dropping its write records, Map.prototype.get catching the store's map) fails the run here,
+    // not only when it next hands control back to the kernel (red team N2, N3, stop 41)
+    kernelHooks.userCodeReturned?.();
     if (!owner.alive) throw new CrashedError(owner.name);
     kernel.touch();
     if (!seams.hasCallHooks) return;

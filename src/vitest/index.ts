@@ -108,6 +108,17 @@ async function toPassCheck(received: unknown, options: ToPassCheckOptions = {}):
     };
   } else if (corpus !== false && corpus !== true) corpusOption = corpus;
   const result = await check(target, { ...checkOptions, ...(corpusOption ? { corpus: corpusOption } : {}) });
+  // a pass that judged nothing is no verdict (red team N7, N6, N8; the CLI exits 2)
+  if (result.ok && (result.properties.length === 0 || result.runs === 0 || result.stats.reconciles === 0)) {
+    const why =
+      result.properties.length === 0
+        ? 'no property was judged (checkOptions.properties is empty)'
+        : result.runs === 0
+          ? 'no run completed (timeLimitMs?)'
+          : `no reconcile ran in ${result.runs} runs: no ${first.for} object ever reached the controller (check its \`for\` and checkOptions.objects.kind)`;
+    // neither a pass nor a failure: `.not.toPassCheck()` must not read it as the bug it expects
+    throw new Error(`steadystate: ${result.controller} passed vacuously: ${why}, so the pass would say nothing`);
+  }
   if (result.ok) {
     return { pass: true, message: () => `expected ${result.controller} to fail a property, but all ${result.properties.length} held over ${result.runs} runs (seed ${result.seed})` };
   }

@@ -166,6 +166,17 @@ describe('red team, stop 41: a buggy or sloppy module never gets exit 0', () => 
     expect(existsSync(join(dir, 's', 'shard-result.json'))).toBe(false);
   });
 
+  it('N2, N3: a reconcile that swaps Array.prototype.push around its own write (hiding it), or Map.prototype.get to catch the store, fails the run at that client call (exit 1)', async () => {
+    for (const [name, builtin] of [
+      ['hide-writes', 'Array.prototype.push'],
+      ['map-capture', 'Map.prototype.get'],
+    ] as const) {
+      const r = await runCli(['check', hostile(name), '--runs', '3', '--seed', '1', '--workers', '0']);
+      expect(r.code, `${name}: ${r.stdout}${r.stderr}`).toBe(1);
+      expect(r.stdout).toContain(`replaced the built-in ${builtin}`);
+    }
+  });
+
   it('N11: --controller naming one export and another controller is ambiguous (exit 2), not a guess', async () => {
     const r = await runCli(['check', hostile('two-names'), '--controller', 'web', '--runs', '2', '--seed', '1', '--workers', '0']);
     expect(r.code).toBe(2);

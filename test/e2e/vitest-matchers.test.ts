@@ -57,6 +57,13 @@ describe('toPassCheck', () => {
     expect(message).toMatch(/expected level-triggered to fail a property, but all 2 held over 30 runs/);
   });
 
+  it('a vacuous pass is no verdict, either way: no property judged, or no object ever reached the controller (red team N6, N7)', async () => {
+    await expect(expect(levelTriggered).toPassCheck({ ...options, properties: [], reportDir: false })).rejects.toThrow(/passed vacuously: no property was judged/);
+    const elsewhere = defineController({ ...levelTriggered, name: 'elsewhere', for: 'Deployment' });
+    await expect(expect(elsewhere).toPassCheck({ ...options, reportDir: false })).rejects.toThrow(/passed vacuously: no reconcile ran in 30 runs: no Deployment object/);
+    await expect(expect(elsewhere).not.toPassCheck({ ...options, reportDir: false })).rejects.toThrow(/passed vacuously/);
+  });
+
   it('names a wrong received value', async () => {
     const message = await failureOf(expect({ name: 'web' }).toPassCheck());
     expect(message).toMatch(/x must be a controller made by defineController .*got an object with keys name/);
