@@ -28,6 +28,7 @@ import { recordTimelines, replay, type ReplayOptions, type ReplayResult } from '
 import { locateControllerSource } from '../report/controller-source.js';
 import { codeDigestOf } from '../report/code-digest.js';
 import { defaultEnvironment } from '../defaults.js';
+import { snapshotIntrinsics } from '../host/intrinsics.js';
 
 /** Options of `toPassCheck`: everything `check` takes, plus where reports go. @public */
 export interface ToPassCheckOptions extends Omit<CheckOptions, 'corpus'> {
@@ -91,7 +92,23 @@ function failureMessage(result: Extract<CheckResult, { ok: false }>, written: Wr
   return lines.join('\n');
 }
 
+/** The built-ins when this module loaded (the setup file: before the test file's imports). */
+const atSetup = snapshotIntrinsics();
+
+/**
+ * Throws when code loaded since the setup replaced a built-in the judges compute with (an
+ * `Array.prototype.push` dropping failure records at import; red team N1, stop 41). `Math` and
+ * `Date` are left to tests that mock them; added keys (polyfills) are fine.
+ */
+function assertIntactBuiltins(matcher: string): void {
+  const replaced = atSetup.changed().filter((c) => !/^(Math|Date)[.[]/.test(c) && (!c.endsWith(' (added)') || /\.(then|toJSON) \(added\)$/.test(c)));
+  if (replaced.length > 0) {
+    throw new Error(`steadystate: ${matcher} cannot judge here: code loaded after steadystate/vitest replaced built-ins the verdict is computed with (${replaced.join(', ')}). Keep helpers in your own functions; steadystate check runs a module in a worker and refuses such a module.`);
+  }
+}
+
 async function toPassCheck(received: unknown, options: ToPassCheckOptions = {}): Promise<MatcherResult> {
+  assertIntactBuiltins('toPassCheck');
   const target = controllersOf(received, 'toPassCheck');
   const { reportDir = 'reports', corpus = true, ...checkOptions } = options;
   const first = Array.isArray(target) ? target[0]! : target;
@@ -143,6 +160,7 @@ function toHold(received: unknown): MatcherResult {
 }
 
 async function toPassReproduction(received: unknown, reproduction: string | ReproductionFile, options: ReplayOptions = {}): Promise<MatcherResult> {
+  assertIntactBuiltins('toPassReproduction');
   const target = controllersOf(received, 'toPassReproduction');
   let file: ReproductionFile;
   if (typeof reproduction === 'string') {

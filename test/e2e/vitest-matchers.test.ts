@@ -59,7 +59,7 @@ describe('toPassCheck', () => {
 
   it('a vacuous pass is no verdict, either way: no property judged, or no object ever reached the controller (red team N6, N7)', async () => {
     await expect(expect(levelTriggered).toPassCheck({ ...options, properties: [], reportDir: false })).rejects.toThrow(/passed vacuously: no property was judged/);
-    const elsewhere = defineController({ ...levelTriggered, name: 'elsewhere', for: 'Deployment' });
+    const elsewhere = defineController({ name: 'elsewhere', for: 'Deployment', reconcile: levelTriggered.reconcile });
     await expect(expect(elsewhere).toPassCheck({ ...options, reportDir: false })).rejects.toThrow(/passed vacuously: no reconcile ran in 30 runs: no Deployment object/);
     await expect(expect(elsewhere).not.toPassCheck({ ...options, reportDir: false })).rejects.toThrow(/passed vacuously/);
   });
@@ -115,5 +115,19 @@ describe("the matchers a test calls are steadystate's (red team H7)", () => {
     // back: the buggy controller fails again
     await expect(expect(edgeTriggered).toPassCheck({ ...options, reportDir: false, corpus: false })).rejects.toThrow(/fails/);
     expect(() => checkMatchers()).not.toThrow();
+  });
+
+  it('a built-in the judges compute with, replaced after the setup (at the import of a module), makes the matchers refuse to judge (red team N1)', async () => {
+    const push = Array.prototype.push;
+    // what a controller module did at import: failure records dropped
+    Array.prototype.push = function (this: unknown[], ...items: unknown[]) {
+      return push.apply(this, items);
+    };
+    try {
+      await expect(expect(edgeTriggered).toPassCheck({ ...options, reportDir: false, corpus: false })).rejects.toThrow(/toPassCheck cannot judge here: .*replaced built-ins .*\(Array\.prototype\.push\)/);
+    } finally {
+      Array.prototype.push = push;
+    }
+    await expect(expect(edgeTriggered).toPassCheck({ ...options, reportDir: false, corpus: false })).rejects.toThrow(/fails/);
   });
 });
