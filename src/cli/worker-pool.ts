@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { CheckFailed, CheckResult } from '../harness/check-result.js';
 import type { RunRecord } from '../harness/property.js';
@@ -16,7 +17,11 @@ import type { WorkerCommand, WorkerInput, WorkerMessage } from './worker.js';
 /** Options of {@link runCheckInWorkers}. @internal */
 export interface PoolOptions {
   workers: number;
-  /** Wall-clock ms a worker may go without starting a simulation before it is terminated. */
+  /**
+   * Wall-clock ms a worker may go without a simulation step before it is terminated, counting
+   * only time its thread was busy (see {@link stalledFor}): a worker waiting (on a module loading,
+   * starved of CPU by a loaded host) is not stuck.
+   */
   watchdogMs: number;
   /** Totals over all workers, and the phase (shrinking, when a worker shrinks a failure). */
   onProgress?: (runs: number, total: number, failures: number, detail: ProgressDetail) => void;
@@ -106,6 +111,31 @@ export async function openInWorker(spec: TargetSpec, what: string): Promise<Open
 
 /** Wall-clock allowance for a worker to load tsx and the user's module. */
 const LOAD_GRACE_MS = 60_000;
+/**
+ * Wall-clock ms a worker may go without a simulation step while its thread is idle (waiting, not
+ * running code) before the watchdog ends it anyway: a safety net for a wait that never ends.
+ * Idle waits inside a run are bounded on their own (a module load's hold, real I/O declared
+ * blocked), so this is far above any of them, however loaded the host.
+ */
+const IDLE_CEILING_MS = 600_000;
+
+/**
+ * How long a worker has been stuck since its last heartbeat, as the watchdog judges it, or
+ * undefined while it is not: `wallMs` of wall time, of which its thread was busy (its event loop
+ * running code, not waiting: {@link HarnessWorker.busyMs}) for `busyMs`. A reconcile in a
+ * synchronous loop, a loop on `await null` or a blocking call keeps the thread busy all along,
+ * so it is caught after `watchdogMs` as before; a thread that waits (the kernel holding virtual
+ * time while a hosted program's module loads on the loader thread, which a loaded host can make
+ * last many seconds) is not stuck, whatever the wall clock says. Busy time is wall time too (a
+ * thread descheduled mid-loop stays busy), so a hang is caught as fast on a loaded host.
+ * @internal
+ */
+export function stalledFor(wallMs: number, busyMs: number | undefined, watchdogMs: number): boolean {
+  if (wallMs <= watchdogMs) return false;
+  // no measure of the thread (it has ended, or this Node cannot tell): wall time alone, as before
+  if (busyMs === undefined) return true;
+  return busyMs > watchdogMs || wallMs > Math.max(IDLE_CEILING_MS, watchdogMs);
+}
 /** Past the module's own load timeout, before a top level that never yields is given up on (its timeout cannot fire then). */
 const IMPORT_MARGIN_MS = 2_000;
 
@@ -115,6 +145,8 @@ interface Slot {
   job: CheckJob;
   worker: HarnessWorker | undefined;
   lastBeat: number;
+  /** The worker thread's busy time ({@link HarnessWorker.busyMs}) at `lastBeat`. */
+  busyAtBeat: number | undefined;
   lastScenario: Scenario | undefined;
   /** 0-based index of the generated run last started (undefined while replaying the corpus). */
   lastRunIndex: number | undefined;
@@ -150,7 +182,7 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
   for (let k = 0; k < options.workers; k++) {
     const shard = { index: base.index + base.count * k, count: base.count * options.workers };
     // the corpus is replayed once, by the first worker
-    slots.push({ k, job: { ...job, shard, corpus: k === 0 ? (job.corpus ?? []) : [], corpusNames: k === 0 ? (job.corpusNames ?? []) : [] }, worker: undefined, lastBeat: 0, lastScenario: undefined, lastRunIndex: undefined, runsBefore: 0, runs: 0, total: 0, failures: 0, phase: 'corpus', detail: undefined, labels: new Map(), current: k === 0 && options.first ? options.first.current : new Int32Array(new SharedArrayBuffer(4)), recording: false, reported: undefined });
+    slots.push({ k, job: { ...job, shard, corpus: k === 0 ? (job.corpus ?? []) : [], corpusNames: k === 0 ? (job.corpusNames ?? []) : [] }, worker: undefined, lastBeat: 0, busyAtBeat: undefined, lastScenario: undefined, lastRunIndex: undefined, runsBefore: 0, runs: 0, total: 0, failures: 0, phase: 'corpus', detail: undefined, labels: new Map(), current: k === 0 && options.first ? options.first.current : new Int32Array(new SharedArrayBuffer(4)), recording: false, reported: undefined });
   }
   const results: CheckResult[] = [];
   const timelines = new Map<CheckResult, RecordedTimelines>();
@@ -221,9 +253,13 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
       slot.job = job;
       // loading tsx and the user's module is not a stuck scenario: the watchdog starts after it
       slot.lastBeat = Date.now() + LOAD_GRACE_MS;
+      slot.busyAtBeat = worker.busyMs();
       worker.on('message', (m: WorkerMessage) => {
         if (slot.worker !== worker) return;
-        if (!slot.recording) slot.lastBeat = Date.now();
+        if (!slot.recording) {
+          slot.lastBeat = Date.now();
+          slot.busyAtBeat = worker.busyMs();
+        }
         switch (m.type) {
           case 'task':
             slot.labels.set(m.id, m.label);
@@ -255,6 +291,7 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
               // the check is over: a replay records the report's timelines, with the loading grace
               slot.recording = true;
               slot.lastBeat = Date.now() + LOAD_GRACE_MS;
+              slot.busyAtBeat = slot.worker?.busyMs();
               break;
             }
             stop(slot);
@@ -268,6 +305,7 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
           case 'importing':
           case 'opened':
           case 'planned':
+          case 'thread':
             break;
           case 'error':
             if (m.usage) usage ??= new UsageError(m.message, m.detail !== undefined ? { detail: m.detail } : {});
@@ -291,7 +329,7 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
     const timer = setInterval(() => {
       const now = Date.now();
       for (const slot of slots) {
-        if (!slot.worker || now - slot.lastBeat <= options.watchdogMs) continue;
+        if (!slot.worker || !stalledFor(now - slot.lastBeat, busySince(slot.worker, slot.busyAtBeat), options.watchdogMs)) continue;
         if (slot.recording) {
           // a replay for the report's timelines that does not end: the report goes without them
           stop(slot);
@@ -333,6 +371,12 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
   const merged = mergeCheckResults([...results, ...hangs], job.shard);
   const picked = merged.ok ? undefined : results.find((r) => !r.ok && r.scenario === merged.scenario);
   return { result: { ...merged, runs: merged.runs + stoppedRuns }, timelines: (picked && timelines.get(picked)) ?? { objects: [], converged: null } };
+}
+
+/** Busy ms of a worker's thread since a reading `before` ({@link HarnessWorker.busyMs}), or undefined when either is unknown. */
+function busySince(worker: HarnessWorker, before: number | undefined): number | undefined {
+  const now = worker.busyMs();
+  return now === undefined || before === undefined ? undefined : now - before;
 }
 
 /** The verdict for a scenario whose worker had to be terminated. */
@@ -396,9 +440,10 @@ export async function simulateInWorker(module: string, exportName: string, scena
   const worker = spawnWorker({ kind: 'simulate', module, exportName, scenario });
   return new Promise((resolve, reject) => {
     let started = Number.POSITIVE_INFINITY;
+    let busyAtStart: number | undefined;
     const timer = setInterval(() => {
       const stalled = Date.now() - started;
-      if (stalled <= watchdogMs) return;
+      if (!stalledFor(stalled, busySince(worker, busyAtStart), watchdogMs)) return;
       clearInterval(timer);
       void worker.terminate();
       resolve({ hung: true, stalledMs: stalled });
@@ -408,7 +453,10 @@ export async function simulateInWorker(module: string, exportName: string, scena
       void worker.terminate();
     };
     worker.on('message', (m: WorkerMessage) => {
-      if (m.type === 'sim') started = Date.now();
+      if (m.type === 'sim') {
+        started = Date.now();
+        busyAtStart = worker.busyMs();
+      }
       else if (m.type === 'result') {
         end();
         resolve({ hung: false, hash: (m.result as { hash: string }).hash });
@@ -435,12 +483,19 @@ export async function simulateInWorker(module: string, exportName: string, scena
  * @internal
  */
 export class HarnessWorker extends EventEmitter {
+  /** The thread's kernel thread id, once it said (Linux): {@link busyMs} then leaves out the time it was starved. */
+  private tid: number | undefined;
+  private starved = 0;
+
   constructor(
     private readonly thread: Worker,
     private readonly port: MessagePort,
   ) {
     super();
-    port.on('message', (m: WorkerMessage) => this.emit('message', m));
+    port.on('message', (m: WorkerMessage) => {
+      if (m.type === 'thread') this.tid = m.tid;
+      this.emit('message', m);
+    });
     thread.on('error', (err) => this.emit('error', err));
     thread.on('exit', (code) => {
       // a result posted right before the thread ended may still be queued on the port
@@ -452,6 +507,37 @@ export class HarnessWorker extends EventEmitter {
 
   postMessage(command: WorkerCommand): void {
     this.port.postMessage(command);
+  }
+
+  /**
+   * Wall-clock ms, cumulative, the thread has spent stuck-able: its event loop running code (not
+   * waiting for I/O, timers or messages: libuv's loop metrics, read from this thread, which count
+   * a wait still in progress as idle), less the time it was ready to run but had no CPU (Linux's
+   * run-queue wait in `/proc/self/task/TID/schedstat`; a loaded host starves a thread that is
+   * compiling a module graph, which is not stuck). Undefined when it cannot be told (the thread
+   * has ended). A loop or a blocking call (Atomics.wait, execSync) counts all its time.
+   */
+  busyMs(): number | undefined {
+    let active: number;
+    try {
+      active = this.thread.performance.eventLoopUtilization().active;
+    } catch {
+      return undefined;
+    }
+    if (!Number.isFinite(active)) return undefined;
+    return active - this.starvedMs();
+  }
+
+  /** Ms the thread waited for a CPU (run-queue wait), cumulative: the last reading where it cannot be read now (0 before any). */
+  private starvedMs(): number {
+    if (this.tid === undefined) return this.starved;
+    try {
+      const waited = Number(readFileSync(`/proc/self/task/${this.tid}/schedstat`, 'utf8').split(' ')[1]);
+      if (Number.isFinite(waited)) this.starved = waited / 1e6;
+    } catch {
+      // the thread has ended, or no schedstat here: the last reading stands
+    }
+    return this.starved;
   }
 
   terminate(): Promise<number> {

@@ -1,3 +1,4 @@
+import { readlinkSync } from 'node:fs';
 import { isMainThread, MessagePort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import type { Scenario } from '../harness/scenario.js';
 import { simulate } from '../simulate.js';
@@ -28,7 +29,9 @@ export type WorkerMessage =
   | { type: 'timelines'; timelines: RecordedTimelines }
   | { type: 'error'; usage: boolean; message: string; detail?: string }
   | { type: 'beat' }
-  | { type: 'task'; id: number; label: string };
+  | { type: 'task'; id: number; label: string }
+  /** The thread's kernel thread id (Linux), so the pool can tell a starved thread from a stuck one: sent first. */
+  | { type: 'thread'; tid: number };
 
 /**
  * What the pool passes in `workerData`: a check job, or one scenario to simulate (replaying a
@@ -97,6 +100,8 @@ if (port) {
   lockProcessExit();
   const input = workerData as WorkerInput;
   const send = (m: WorkerMessage): void => void apply(postMessage, port, [m]);
+  const tid = threadId();
+  if (tid !== undefined) send({ type: 'thread', tid });
   if (input.current) {
     // name the task that is running: a synchronous loop never lets this thread say anything else
     const current = new Int32Array(input.current);
@@ -150,6 +155,19 @@ if (port) {
     }, fail);
   } else {
     simulateOne(input, () => send({ type: 'sim', scenario: input.scenario, runIndex: undefined })).then((result) => send({ type: 'result', result, timelines: false }), fail);
+  }
+}
+
+/**
+ * This thread's kernel thread id, from `/proc/thread-self` (Linux; a synchronous read runs on the
+ * calling thread), or undefined where there is none.
+ */
+function threadId(): number | undefined {
+  try {
+    const tid = Number(/\/task\/(\d+)$/.exec(readlinkSync('/proc/thread-self'))?.[1]);
+    return Number.isSafeInteger(tid) && tid > 0 ? tid : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -22,7 +22,9 @@ export const INCARNATION_QUERY = 'steadystate-incarnation';
 
 /**
  * Passes an importer's incarnation query on to the project files it imports, and tells the main
- * thread when the loader is busy (a program still loading modules is still starting up).
+ * thread when the loader is busy (a program still loading modules is still starting up): at the
+ * start and at the end of every resolve and load, so a slow step (a large file transformed by a
+ * starved loader thread) counts as progress when it ends, not only when it begins.
  */
 const HOOKS = `
 const Q = ${JSON.stringify(INCARNATION_QUERY)};
@@ -33,11 +35,14 @@ export function initialize(data) {
 }
 export async function load(url, context, next) {
   port?.postMessage(0);
-  return next(url, context);
+  const r = await next(url, context);
+  port?.postMessage(0);
+  return r;
 }
 export async function resolve(specifier, context, next) {
   port?.postMessage(0);
   const r = await next(specifier, context);
+  port?.postMessage(0);
   const parent = context.parentURL;
   if (!parent || !r.url.startsWith('file:') || r.url.includes('/node_modules/')) return r;
   const m = re.exec(parent);

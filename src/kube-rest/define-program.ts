@@ -159,10 +159,16 @@ function projectRoot(entry: string): string {
   }
 }
 
-/** Wall-clock ms virtual time is held for one module's load at most. */
-const LOAD_HOLD_MS = 30_000;
-/** Wall-clock ms of loader quiet after which a settled program that has not waited on the simulation yet is taken as idle. */
-const IDLE_AFTER_LOAD_MS = 1_000;
+/**
+ * Wall-clock bounds of a module's load hold, in ms. `stalledMs`: loader quiet (no module resolved
+ * or loaded) after which a load that has not settled is given up on: a bound on a load that
+ * stopped progressing, never on a slow one (under host load importing can take longer than any
+ * fixed budget, and a hold ended early starts the program at another virtual time: a false
+ * `determinism` failure). `idleAfterLoadMs`: loader quiet after which a settled program that has
+ * not waited on the simulation yet is taken as idle. Tests shorten them.
+ * @internal
+ */
+export const loadHoldBounds = { stalledMs: 30_000, idleAfterLoadMs: 1_000 };
 
 /** Loads one incarnation's module at a time per world (the order of their first requests must not depend on the loader). */
 const loading = new WeakMap<RuntimeEnv, Promise<unknown>>();
@@ -170,32 +176,51 @@ const loading = new WeakMap<RuntimeEnv, Promise<unknown>>();
 /**
  * Imports the module while holding virtual time still: the loader's real I/O (resolving,
  * transforming, reading files) must not let the simulation move on. Time is held until the
- * program first waits on the simulation (a virtual timer, a request, or its death), within
- * wall-clock bounds; incarnations of one world load one after another.
+ * program first waits on the simulation (a virtual timer, a request, or its death), or, with
+ * bounds in wall-clock time, until the loader has been quiet a while (see {@link loadHoldBounds}):
+ * never while modules are still being loaded, however slowly. Incarnations of one world load one
+ * after another; one that is dead by its turn (its run ended while an earlier one loaded) is
+ * never imported, so a program whose run is over cannot start and throw outside any run.
  */
 function load(env: RuntimeEnv, run: () => Promise<unknown>, sandbox: Sandbox): Promise<unknown> {
   const previous = loading.get(env) ?? Promise.resolve();
-  const mine = previous.then(run);
+  const mine = previous.then(() => (sandbox.alive ? run() : undefined));
   const turn = new Promise<void>((resolveTurn) => {
     // start-up may go on after the module settled (a CommonJS program importing an ESM client,
     // a file read): time moves once the program first waits on the simulation; a program that
     // never does (idle until a signal) or a top level awaiting real I/O forever must not freeze
-    // the run, so wall-clock bounds end the hold too
+    // the run, so bounds on the loader's quiet end the hold too
     const timers: NodeJS.Timeout[] = [];
+    let ended = false;
     const done = (): void => {
+      if (ended) return;
+      ended = true;
       for (const t of timers) originals.clearTimeout(t);
+      timers.length = 0;
       resolveTurn();
     };
-    const after = (ms: number, fn: () => void): void => void timers.push(originals.setTimeout(fn, ms).unref());
-    after(LOAD_HOLD_MS, done);
+    const after = (ms: number, fn: () => void): void => {
+      if (!ended) timers.push(originals.setTimeout(fn, ms).unref());
+    };
+    // ends the hold once the loader has been quiet for `bound()` ms; measured from the later of
+    // this load's start and the loader's last resolve or load, so a slow load that keeps loading
+    // modules is never cut short. Before giving up, one more host turn lets loader messages
+    // already queued (a starved thread reads them late) count.
+    const quietFor = (bound: () => number, since: number): (() => void) => {
+      const check = (recheck: boolean): void => {
+        if (ended) return;
+        const quiet = originals.performanceNow() - Math.max(since, loaderIdleSince());
+        if (quiet < bound()) after(bound() - quiet, () => check(true));
+        else if (recheck) originals.setImmediate(() => check(false));
+        else done();
+      };
+      return () => check(true);
+    };
+    // counted from this load's turn (an earlier incarnation's hold may still be on)
+    void previous.then(() => after(loadHoldBounds.stalledMs, quietFor(() => loadHoldBounds.stalledMs, originals.performanceNow())));
     sandbox.onFirstWait(done);
     // settled without waiting yet: go on once the loader has been idle a while (no module pending)
-    const idle = (): void => {
-      const quiet = originals.performanceNow() - loaderIdleSince();
-      if (quiet >= IDLE_AFTER_LOAD_MS) done();
-      else after(IDLE_AFTER_LOAD_MS - quiet, idle);
-    };
-    mine.then(idle, done);
+    mine.then(() => quietFor(() => loadHoldBounds.idleAfterLoadMs, 0)(), done);
   });
   env.kernel.hold(turn);
   loading.set(env, turn);

@@ -1,0 +1,3 @@
+import { chain as rest } from './b.js';
+
+export const chain = ['a', ...rest];

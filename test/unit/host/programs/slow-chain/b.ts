@@ -1,0 +1,3 @@
+import { chain as rest } from './c.js';
+
+export const chain = ['b', ...rest];

@@ -1,0 +1,3 @@
+import { chain as rest } from './d.js';
+
+export const chain = ['c', ...rest];

@@ -1,0 +1,3 @@
+import { chain as rest } from './e.js';
+
+export const chain = ['d', ...rest];

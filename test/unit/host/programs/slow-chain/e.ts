@@ -1,0 +1,3 @@
+import { chain as rest } from './f.js';
+
+export const chain = ['e', ...rest];
