@@ -126,7 +126,7 @@ async function toPassCheck(received: unknown, options: ToPassCheckOptions = {}):
   } else if (corpus !== false && corpus !== true) corpusOption = corpus;
   const result = await check(target, { ...checkOptions, ...(corpusOption ? { corpus: corpusOption } : {}) });
   // a pass that judged nothing is no verdict (red team N7, N6, N8; the CLI exits 2)
-  if (result.ok && (result.properties.length === 0 || result.runs === 0 || result.stats.reconciles === 0)) {
+  if (result.ok && (result.properties.length === 0 || result.runs === 0 || (result.stats.reconciles === 0 && result.stats.storeWritesPerObject === 0))) {
     const why =
       result.properties.length === 0
         ? 'no property was judged (checkOptions.properties is empty)'

@@ -5,6 +5,7 @@ import { defineFault, type FaultModule } from '../../src/harness/fault.js';
 import type { World } from '../../src/harness/world.js';
 import type { Informer } from '../../src/runtime/informer.js';
 import type { WatchEvent } from '../../src/store/watch.js';
+import { keyOf } from '../../src/store/object.js';
 import fc from 'fast-check';
 import { realismCheck, type RealismTarget } from '../helpers/fault-laws.js';
 import { livenessViolations, notificationViolations, streamViolations, watchViolations } from '../helpers/realism.js';
@@ -38,8 +39,8 @@ const timeMachine: FaultModule = defineFault({
           return undefined;
         }
         const inf = informers(world).find((x) => x.kind === i.kind)!;
-        const raw = inf as unknown as { generation: number; deliver(ev: WatchEvent, gen: number, seq: number): void };
-        world.kernel.after(50, () => raw.deliver(old, raw.generation, i.seq));
+        const raw = inf as unknown as { generation: number; deliver(e: { ev: WatchEvent; seq: number; key: string }, gen: number): void };
+        world.kernel.after(50, () => raw.deliver({ ev: old, seq: i.seq, key: keyOf(old.object.metadata) }, raw.generation));
         fired({ key: k });
         return undefined;
       },

@@ -123,12 +123,13 @@ async function checkTarget(o: CheckCommandOptions, io: CliIo, target: CheckTarge
   // only reproductions and shard results carry it (a pass writes neither)
   // a pass that checked nothing is not a pass (red team N6, N8): no completed run (a --time-limit
   // shorter than one run), or a controller that no object ever reached (a typo in \`for\` or in
-  // checkOptions.objects.kind); hosted programs have program-acts for that
+  // checkOptions.objects.kind): no reconcile and no write (a hosted program has no reconciles; it
+  // has program-acts)
   if (result.ok && result.runs === 0) {
     io.stderr.write(`steadystate check: ${facts.name}: no run completed${o.timeLimit !== undefined ? ` within --time-limit ${o.timeLimit} ms` : ''}, so a pass would say nothing. Give the check more time or fewer --runs.\n`);
     return 2;
   }
-  if (result.ok && !program && !('systematic' in result) && result.stats.reconciles === 0) {
+  if (result.ok && !program && !('systematic' in result) && result.stats.reconciles === 0 && result.stats.storeWritesPerObject === 0) {
     io.stderr.write(`steadystate check: ${facts.name}: no reconcile ran in ${result.runs} runs: no ${facts.for} object ever reached the controller, so every property held of a world it never touched. Check that defineController's \`for\` names the kind the samples and checkOptions.objects create (${facts.for}), and that the story or samples create some.\n`);
     return 2;
   }
