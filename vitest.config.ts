@@ -32,6 +32,7 @@ const HEAVY = [
   'test/e2e/bug-zoo.test.ts',
   'test/e2e/package.test.ts',
   'test/e2e/cli-check.test.ts',
+  'test/e2e/cli-hostile.test.ts',
   'test/e2e/false-positives-a.test.ts',
   'test/e2e/false-positives-b.test.ts',
   'test/e2e/story-false-positives.test.ts',

@@ -38,7 +38,7 @@ describe('steadystate check on modules that tamper with the harness (red team, s
   it('process.emit wrapped, or process.reallyExit and process.stdout._write replaced at import, in this thread: the verdict and its exit code stand, for check and replay', async () => {
     for (const name of ['emit-exit', 'forges-stdout']) {
       const dir = tempDir();
-      const r = await runCli(['check', hostile(name), '--runs', '2', '--seed', '1', '--workers', '0', '--report-dir', dir]);
+      const r = await runCli(['check', hostile(name), '--runs', '2', '--seed', '1', '--shrink-time-limit', '200', '--workers', '0', '--report-dir', dir]);
       expect(r.code, `${name}: ${r.stderr}`).toBe(1);
       expect(r.stdout).toMatch(new RegExp(`FAIL ${name} fails no-hot-loop`));
       if (name === 'emit-exit') continue;
@@ -77,7 +77,7 @@ export const web = defineController({
 
   it('a controller that is buggy except when process.argv says replay: the same code with a different run fails the replay (exit 1), it is not "fixed"', async () => {
     const dir = tempDir();
-    const r = await runCli(['check', fixture(join('hostile', 'detects-replay.ts')), '--runs', '2', '--seed', '1', '--workers', '0', '--report-dir', dir]);
+    const r = await runCli(['check', fixture(join('hostile', 'detects-replay.ts')), '--runs', '2', '--seed', '1', '--shrink-time-limit', '200', '--workers', '0', '--report-dir', dir]);
     expect(r.code, r.stderr).toBe(1);
     const file = join(dir, 'detects-replay-no-hot-loop-1.json');
     expect(JSON.parse(readFileSync(file, 'utf8')).controller.source.codeDigest).toMatchObject({ sha256: expect.stringMatching(/^[0-9a-f]{64}$/), files: expect.any(Number) });
@@ -93,7 +93,7 @@ export const web = defineController({
   it('the same controller really fixed after the check: its replay passes (exit 0), and says the code changed', async () => {
     const dir = tempDir();
     const path = controllerModule(dir, reconcile('false'));
-    const r = await runCli(['check', path, '--runs', '2', '--seed', '1', '--workers', '0', '--report-dir', dir], { cwd: dir });
+    const r = await runCli(['check', path, '--runs', '2', '--seed', '1', '--shrink-time-limit', '200', '--workers', '0', '--report-dir', dir], { cwd: dir });
     expect(r.code, r.stderr).toBe(1);
     const file = join(dir, 'web-no-hot-loop-1.json');
     controllerModule(dir, reconcile('true'));
@@ -106,7 +106,7 @@ export const web = defineController({
   it('a module that edits its own file during the check and behaves when replayed: no replay can call that a fix (exit 1)', async () => {
     const dir = tempDir();
     const path = controllerModule(dir, `import { appendFileSync } from 'node:fs';\nif (!process.argv.includes('replay')) appendFileSync(new URL(import.meta.url), '\\n// touched');\n${reconcile("process.argv.includes('replay')")}`);
-    const r = await runCli(['check', path, '--runs', '2', '--seed', '1', '--workers', '0', '--report-dir', dir], { cwd: dir });
+    const r = await runCli(['check', path, '--runs', '2', '--seed', '1', '--shrink-time-limit', '200', '--workers', '0', '--report-dir', dir], { cwd: dir });
     expect(r.code, r.stderr).toBe(1);
     const file = join(dir, 'web-no-hot-loop-1.json');
     expect(JSON.parse(readFileSync(file, 'utf8')).controller.source.codeDigest.changedDuringCheck).toBe(true);
@@ -120,7 +120,7 @@ describe('steadystate check ends the processes the checked code started (red tea
   it('a detached process started at import that would rewrite the shard result after the CLI exits is ended with the check: merge still fails (exit 1)', async () => {
     const dir = tempDir();
     for (const shard of ['1/2', '2/2']) {
-      const r = await runCli(['check', fixture(join('hostile', 'forges-shard.ts')), '--runs', '4', '--seed', '7', '--shard', shard, '--report-dir', join(dir, `s${shard[0]}`)], { cwd: dir });
+      const r = await runCli(['check', fixture(join('hostile', 'forges-shard.ts')), '--runs', '4', '--shrink-time-limit', '200', '--seed', '7', '--shard', shard, '--report-dir', join(dir, `s${shard[0]}`)], { cwd: dir });
       expect(r.code, r.stderr.split('\n').filter((l) => !l.startsWith('steadystate check forges-shard:')).join('\n')).toBe(1);
     }
     // the forger polled every 100 ms for the CLI to be gone
@@ -171,7 +171,7 @@ describe('red team, stop 41: a buggy or sloppy module never gets exit 0', () => 
       ['hide-writes', 'Array.prototype.push'],
       ['map-capture', 'Map.prototype.get'],
     ] as const) {
-      const r = await runCli(['check', hostile(name), '--runs', '3', '--seed', '1', '--workers', '0']);
+      const r = await runCli(['check', hostile(name), '--runs', '3', '--seed', '1', '--shrink-time-limit', '200', '--workers', '0']);
       expect(r.code, `${name}: ${r.stdout}${r.stderr}`).toBe(1);
       expect(r.stdout).toContain(`replaced the built-in ${builtin}`);
     }

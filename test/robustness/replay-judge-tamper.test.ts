@@ -16,19 +16,20 @@ const hot = defineController({
     const rs = await ctx.client.tryGet<{ replicas: number }, { ticks?: number }>('ReplicaSet', ctx.key);
     if (!rs) return;
     await ctx.client.updateStatus({ ...rs, status: { ticks: (rs.status.ticks ?? 0) + 1 } });
-    return { requeueAfter: 100 };
+    return { requeueAfter: 1000 };
   },
 });
 
 describe('replay: an identical trace with a different verdict is never a fix (red team N12)', () => {
   it('a no-hot-loop whose judge now says "holds" on the very run that failed: the replay fails, saying the judging changed', async () => {
-    const result = await check(hot, { runs: 1, seed: 1, properties: [noHotLoop()], shrink: false });
+    const result = await check(hot, { runs: 1, seed: 1, properties: [noHotLoop()], faults: [], shrink: false });
     expect(result.ok).toBe(false);
     const file = toReproductionFile(toReportModel(result) as Parameters<typeof toReproductionFile>[0]);
     // the same property, but its judge tampered with (as a patched built-in would make it)
     const real = noHotLoop();
     const tampered = { ...real, judge: () => ({ ok: true as const }) };
-    const r = await replay(hot, file, { properties: [tampered] });
+    const r = await replay(hot, file, { properties: [tampered], faults: [] });
+    expect(r.mismatches).toEqual([]);
     expect(r.sameTrace).toBe(true);
     expect(r.failure).toBeNull();
     expect(r.ok).toBe(false);
