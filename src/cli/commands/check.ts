@@ -119,10 +119,8 @@ async function checkTarget(o: CheckCommandOptions, io: CliIo, target: CheckTarge
         return { module: portable.entry, exportName: '', checkOptions: null, program: portable };
       })()
     : { module: facts.relativePath, exportName: facts.exportName, checkOptions: facts.hasCheckOptions ? 'checkOptions' : null };
-  // what a replay compares to tell a fix from a controller that behaves differently when replayed:
-  // only reproductions and shard results carry it (a pass writes neither)
   // a pass that checked nothing is not a pass (red team N6, N8): no completed run (a --time-limit
-  // shorter than one run), or a controller that no object ever reached (a typo in \`for\` or in
+  // shorter than one run), or a controller that no object ever reached (a typo in `for` or in
   // checkOptions.objects.kind): no reconcile and no write (a hosted program has no reconciles; it
   // has program-acts)
   if (result.ok && result.runs === 0) {
@@ -133,6 +131,8 @@ async function checkTarget(o: CheckCommandOptions, io: CliIo, target: CheckTarge
     io.stderr.write(`steadystate check: ${facts.name}: no reconcile ran in ${result.runs} runs: no ${facts.for} object ever reached the controller, so every property held of a world it never touched. Check that defineController's \`for\` names the kind the samples and checkOptions.objects create (${facts.for}), and that the story or samples create some.\n`);
     return 2;
   }
+  // what a replay compares to tell a fix from a controller that behaves differently when replayed:
+  // only reproductions and shard results carry it (a pass writes neither)
   const source: ControllerSource = !result.ok || o.shard ? { ...named, codeDigest: codeDigest() } : named;
   const context = { source, objectTimelines: timelines.objects, converged: timelines.converged, builtInEnvironment: facts.builtInEnvironment };
   const replaced = intact.restore();
