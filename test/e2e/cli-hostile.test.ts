@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixture, root, runCli, tempDir } from './cli-helpers.js';
+import { fixture, root, runCli, runCliInProcess, tempDir } from './cli-helpers.js';
 
 /**
  * Holes a red team found in stop 40, each closed: a module that is buggy (a hot loop, or an
@@ -147,20 +147,20 @@ describe('red team, stop 41: a buggy or sloppy module never gets exit 0', () => 
   });
 
   it('N6: a controller no object ever reaches (its `for`, or checkOptions.objects.kind with a typo) is not a pass (exit 2)', async () => {
-    const wrong = await runCli(['check', hostile('sloppy'), '--controller', 'wrongKind', '--runs', '3', '--seed', '1', '--workers', '0']);
+    const wrong = await runCliInProcess(['check', hostile('sloppy'), '--controller', 'wrongKind', '--runs', '3', '--seed', '1', '--workers', '0', '--report-dir', join(tempDir(), 'r')], tempDir());
     expect(wrong.code, wrong.stdout + wrong.stderr).toBe(2);
     expect(wrong.stderr).toMatch(/no reconcile ran in 3 runs: no Deployment object ever reached the controller/);
-    const typo = await runCli(['check', hostile('kind-typo-options'), '--runs', '3', '--seed', '1', '--workers', '0']);
+    const typo = await runCliInProcess(['check', hostile('kind-typo-options'), '--runs', '3', '--seed', '1', '--workers', '0', '--report-dir', join(tempDir(), 'r')], tempDir());
     expect(typo.code, typo.stdout + typo.stderr).toBe(2);
     expect(typo.stderr).toMatch(/no reconcile ran/);
   });
 
   it('N8, N10: a shard with no run to make is refused, and a refused shard leaves no earlier shard result behind for merge', async () => {
     const dir = tempDir();
-    const first = await runCli(['check', hostile('sloppy'), '--controller', 'swallows', '--runs', '2', '--seed', '1', '--workers', '0', '--shard', '2/2', '--report-dir', join(dir, 's')]);
+    const first = await runCliInProcess(['check', hostile('sloppy'), '--controller', 'swallows', '--runs', '2', '--seed', '1', '--workers', '0', '--shard', '2/2', '--report-dir', join(dir, 's')], tempDir());
     expect(first.code, first.stderr).not.toBe(2);
     expect(existsSync(join(dir, 's', 'shard-result.json'))).toBe(true);
-    const none = await runCli(['check', hostile('sloppy'), '--controller', 'swallows', '--runs', '2', '--seed', '1', '--workers', '0', '--shard', '3/3', '--report-dir', join(dir, 's')]);
+    const none = await runCliInProcess(['check', hostile('sloppy'), '--controller', 'swallows', '--runs', '2', '--seed', '1', '--workers', '0', '--shard', '3/3', '--report-dir', join(dir, 's')], tempDir());
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/--shard 3\/3 of a check of 2 runs has no run to make/);
     expect(existsSync(join(dir, 's', 'shard-result.json'))).toBe(false);
@@ -178,7 +178,7 @@ describe('red team, stop 41: a buggy or sloppy module never gets exit 0', () => 
   });
 
   it('N11: --controller naming one export and another controller is ambiguous (exit 2), not a guess', async () => {
-    const r = await runCli(['check', hostile('two-names'), '--controller', 'web', '--runs', '2', '--seed', '1', '--workers', '0']);
+    const r = await runCliInProcess(['check', hostile('two-names'), '--controller', 'web', '--runs', '2', '--seed', '1', '--workers', '0', '--report-dir', join(tempDir(), 'r')], tempDir());
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--controller web is ambiguous/);
   });
