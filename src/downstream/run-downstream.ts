@@ -1,10 +1,11 @@
-import type { Task } from '../sim/kernel.js';
+import type { Kernel, Task } from '../sim/kernel.js';
 import type { World } from '../harness/world.js';
 import type { RunDownstream } from '../harness/simulate.js';
 import { createDownstream, type CreateDownstreamOptions } from './intercept.js';
 import { installGlobalFetch } from './install-global-fetch.js';
 import type { RefusedRequest } from './net-guard.js';
 import { callerOf } from '../harness/isolation.js';
+import { currentSandbox } from '../host/host-context.js';
 
 /** What properties read about the fake services at the end of a run. @public */
 export interface DownstreamState {
@@ -61,7 +62,10 @@ export function createRunDownstream(world: World, options: CreateDownstreamOptio
     options,
   );
   world.downstreamServices = ds.services;
-  const restore = installGlobalFetch(ds, () => 'unknown');
+  // a hosted program's calls are its replica's; a reconcile's (a library calling the global fetch)
+  // the controller's when it is the only task running: properties group requests and match
+  // crashes by actor (honours-retry-after, no-duplicate-side-effects)
+  const restore = installGlobalFetch(ds, () => currentSandbox()?.actor ?? actorOfRunningTask(kernel) ?? 'unknown');
   return {
     fetch(task: Task | undefined, actor: string, input: string | URL | Request, init?: RequestInit) {
       return ds.fetch(task, actor, input, init);
@@ -96,4 +100,12 @@ export function recordRefused(world: World, request: RefusedRequest, caller: str
   const entry = { t: kernel.now(), type: 'network:refused' as const, actor: caller ?? 'code outside any reconcile', via: request.via, target: request.target };
   trace.push(request.url !== undefined ? { ...entry, method: request.method, url: request.url } : entry);
   kernel.touch();
+}
+
+/** The controller actor of the one task running (a reconcile or watch map), if exactly one runs. */
+function actorOfRunningTask(kernel: Kernel): string | undefined {
+  const running = kernel.runnable();
+  if (running.length !== 1) return undefined;
+  const m = /^(?:reconcile|handler) (.+?\/\d+) /.exec(running[0]!.label);
+  return m ? `controller:${m[1]}` : undefined;
 }

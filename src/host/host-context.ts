@@ -42,6 +42,8 @@ export interface RealTimerUse {
  */
 export interface ProcessSandbox {
   readonly alive: boolean;
+  /** The actor its requests are recorded as (`controller:<name>/<replica>`), when it is a replica's process. */
+  readonly actor?: string;
   setTimeout(fn: (...args: unknown[]) => void, ms: unknown, args: unknown[], repeat: boolean): object;
   setImmediate(fn: (...args: unknown[]) => void, args: unknown[]): object;
   /** Cancels a timer of this sandbox; false if `timer` is not one of its timers. */

@@ -33,6 +33,8 @@ export interface SandboxOptions {
    * through `node:fs` are answered from memory, nothing is written to the disk (virtual-files.ts).
    */
   files?: Readonly<Record<string, string | Uint8Array>>;
+  /** The actor its requests are recorded as: its global `fetch` calls to downstream services are this actor's. */
+  actor?: string;
 }
 
 /** The longest line kept from a program's output (longer ones are cut). */
@@ -106,6 +108,7 @@ export function createSandbox(o: SandboxOptions): Sandbox {
   const timers = new Map<number, VirtualTimeout>();
 
   const sandbox: Sandbox = {
+    ...(o.actor !== undefined ? { actor: o.actor } : {}),
     get alive() {
       return alive;
     },

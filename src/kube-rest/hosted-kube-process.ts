@@ -105,6 +105,7 @@ export function startHostedKubeProcess(env: RuntimeEnv, replica: ProcessReplica,
   const sandbox = createSandbox({
     scope,
     incarnation,
+    actor: replica.actor,
     clock: {
       now: () => kernel.now(),
       after(ms, fn) {

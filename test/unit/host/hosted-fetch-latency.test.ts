@@ -49,6 +49,14 @@ describe('a hosted program fetching from a fake service with latency', () => {
     expect(logs.slice(0, 3)).toEqual([`#0: list 200 (0) after ${LATENCY} ms, create 201 after ${LATENCY} ms`, `#1: list 200 (1) after ${LATENCY} ms, create 201 after ${LATENCY} ms`, `#2: list 200 (2) after ${LATENCY} ms, create 201 after ${LATENCY} ms`]);
   });
 
+  it("records each request as the program replica's, not an unknown actor", async () => {
+    // properties group requests and match crashes by actor (honours-retry-after excuses an early
+    // retry by a replica that crashed in between; no-duplicate-side-effects names who created)
+    const run = await runWith(0);
+    const actors = new Set(run.trace.filter((e) => e.type === 'downstream:request').map((e) => e['actor']));
+    expect([...actors]).toEqual(['controller:p/0']);
+  });
+
   it('gives the same trace however often the kernel waited on real work', async () => {
     const hashes = new Set<string>();
     for (const extra of [0, 1, 2, 3]) hashes.add((await runWith(extra)).hash);
