@@ -8,7 +8,8 @@ const MAX_FACTS = 3;
 /**
  * What a hosted program did on the wire that explains a failure, in sentences: watches that
  * ended and were never opened again (nor the resource listed), writes the API refused and reads
- * it failed (5xx, 429) that were never retried, and process deaths with the last line printed
+ * it failed (5xx, 429) that were never retried, invalid writes (400, 422) never followed by a valid
+ * one, and process deaths with the last line printed
  * before them. Built from the
  * `http:request`, `watch:close` and `process:exit` trace entries; empty for runs without
  * hosted programs.
@@ -43,10 +44,20 @@ export function wireStory(trace: readonly TraceEntry[], options: { exits?: boole
     const status = Number(r['status']);
     // a read answered 404 is an answer; a read answered 5xx or 429 (a list, a watch, a get) is owed a retry like a write
     if (status < 400 || (r['method'] === 'GET' && status < 500 && status !== 429)) continue;
+    // a delete answered 404 (already gone) and a create answered 409 (already exists) are answers
+    // the program acts on, not refusals it owes a retry
+    if ((r['method'] === 'DELETE' && status === 404) || (r['method'] === 'POST' && status === 409)) continue;
     const path = resourcePath(String(r['path']));
-    const retried = requests.some((x) => x.t > r.t && sameProcess(x, r) && x['method'] === r['method'] && resourcePath(String(x['path'])) === path);
-    if (retried) continue;
-    facts.push(`${String(r['method'])} ${path} by ${who(r)} answered ${status} at ${fmtTime(r.t)} and was never retried`);
+    const invalid = status === 400 || status === 422;
+    // an invalid request is refused again unchanged: what the program owes is a valid one (the
+    // last refusal of a path speaks for the ones before it)
+    const again = requests.some((x) => x.t > r.t && sameProcess(x, r) && x['method'] === r['method'] && resourcePath(String(x['path'])) === path && (!invalid || Number(x['status']) < 400 || Number(x['status']) === 400 || Number(x['status']) === 422));
+    if (again) continue;
+    facts.push(
+      invalid
+        ? `${String(r['method'])} ${path} by ${who(r)} was refused as invalid (${status}) at ${fmtTime(r.t)} and no valid one followed`
+        : `${String(r['method'])} ${path} by ${who(r)} answered ${status} at ${fmtTime(r.t)} and was never retried`,
+    );
     if (facts.length >= MAX_FACTS) return facts;
   }
   return facts;

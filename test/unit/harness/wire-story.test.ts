@@ -52,4 +52,18 @@ describe('wireStory', () => {
     // listed again later, or watched: retried
     expect(wireStory([...trace.slice(0, -1), req(5_010, 'GET', '/apis/apps/v1/deployments?watch=true&resourceVersion=0', 200, { watch: true }), tail])).toEqual([]);
   });
+
+  it("does not blame a delete answered 404 or a create answered 409 (answers, not refusals), and calls a 422 invalid, not unretried", () => {
+    const trace: TraceEntry[] = [
+      req(10, 'DELETE', '/api/v1/namespaces/team-a/secrets/db', 404),
+      req(11, 'POST', '/api/v1/namespaces/team-a/secrets', 409),
+      req(12, 'POST', '/api/v1/namespaces/team-b/configmaps', 422),
+      // the same invalid create sent again and refused again: still no valid one
+      req(20, 'POST', '/api/v1/namespaces/team-b/configmaps', 422),
+      tail,
+    ];
+    expect(wireStory(trace)).toEqual(['POST /api/v1/namespaces/team-b/configmaps by copier/0 was refused as invalid (422) at t=0.02 s and no valid one followed']);
+    // a valid create followed: nothing to say
+    expect(wireStory([...trace.slice(0, -1), req(30, 'POST', '/api/v1/namespaces/team-b/configmaps', 201), tail])).toEqual([]);
+  });
 });
