@@ -87,7 +87,43 @@ export function moduleCheckOptions(exports: Record<string, unknown>, file: strin
   const o = exports['checkOptions'];
   if (o === undefined) return {};
   if (o === null || typeof o !== 'object' || Array.isArray(o)) throw new UsageError(`steadystate check: ${JSON.stringify(file)} exports checkOptions, but it is not an options object (got ${o === null ? 'null' : Array.isArray(o) ? 'an array' : typeof o}). Export the options check() takes, e.g. export const checkOptions = { objects: { spec: { replicas: 3 } } }.`);
+  const owned = commandOwned(o as Record<string, unknown>);
+  if (owned.length > 0) {
+    throw new UsageError(
+      `steadystate check: ${JSON.stringify(file)} exports checkOptions that set ${owned.map((k) => k.name).join(', ')}: the command owns ${owned.length === 1 ? 'it' : 'them'} (a verdict must not depend on what the module under test decides about its own budget, progress, corpus or determinism check). Remove ${owned.length === 1 ? 'it' : 'them'} from checkOptions; ${owned.map((k) => k.instead).join('; ')}.`,
+    );
+  }
   return o as CheckOptions;
+}
+
+/**
+ * checkOptions fields the command sets itself, with what to use instead. A module may describe
+ * its world (objects, story, environment, downstream, faults, properties, bounds); these decide
+ * which runs count and how they are judged, so a module that set them could pick its own verdict
+ * (red team, stop 42: a budget clock that cut exactly the failing run, `resumeAt` past it, a
+ * corpus callback that rewrote the failure as a pass, the determinism check turned off).
+ */
+const COMMAND_OWNED: readonly { name: string; instead: string; set(v: unknown): boolean }[] = Object.freeze([
+  { name: 'wallClock', instead: 'the command measures time itself', set: (v: unknown) => v !== undefined },
+  { name: 'hostProbe', instead: 'the command watches the host itself', set: (v: unknown) => v !== undefined },
+  { name: 'timeLimitMs', instead: 'pass --time-limit', set: (v: unknown) => v !== undefined },
+  { name: 'shrinkTimeLimitMs', instead: 'pass --shrink-time-limit', set: (v: unknown) => v !== undefined },
+  { name: 'resumeAt', instead: 'the command resumes after a hung run itself', set: (v: unknown) => v !== undefined },
+  { name: 'hungRuns', instead: 'the command records hung runs itself', set: (v: unknown) => v !== undefined },
+  { name: 'path', instead: 'replay a failure with steadystate replay <reproduction.json>', set: (v: unknown) => v !== undefined },
+  { name: 'shard', instead: 'pass --shard i/n', set: (v: unknown) => v !== undefined },
+  { name: 'onProgress', instead: 'the command prints progress', set: (v: unknown) => v !== undefined },
+  { name: 'onSimulation', instead: 'the command watches simulations itself', set: (v: unknown) => v !== undefined },
+  { name: 'onHeartbeat', instead: 'the command watches simulations itself', set: (v: unknown) => v !== undefined },
+  { name: 'corpus.onFailure', instead: 'the command saves each new failure to <report-dir>/corpus and replays it first next time', set: (v: unknown) => v !== undefined },
+  { name: 'determinism: false', instead: 'the determinism check is part of every verdict (sample less often with determinism: { sampleEvery: n })', set: (v: unknown) => v === false },
+]);
+
+function commandOwned(o: Record<string, unknown>): (typeof COMMAND_OWNED)[number][] {
+  const corpus = o['corpus'];
+  const value = (name: string): unknown =>
+    name === 'corpus.onFailure' ? (corpus !== null && typeof corpus === 'object' ? (corpus as Record<string, unknown>)['onFailure'] : undefined) : name === 'determinism: false' ? o['determinism'] : o[name];
+  return COMMAND_OWNED.filter((k) => k.set(value(k.name)));
 }
 
 /** The full check options of a job. @internal */
