@@ -87,13 +87,18 @@ export function moduleCheckOptions(exports: Record<string, unknown>, file: strin
   const o = exports['checkOptions'];
   if (o === undefined) return {};
   if (o === null || typeof o !== 'object' || Array.isArray(o)) throw new UsageError(`steadystate check: ${JSON.stringify(file)} exports checkOptions, but it is not an options object (got ${o === null ? 'null' : Array.isArray(o) ? 'an array' : typeof o}). Export the options check() takes, e.g. export const checkOptions = { objects: { spec: { replicas: 3 } } }.`);
-  const owned = commandOwned(o as Record<string, unknown>);
+  // read once into plain data: a getter must not answer the refusal below one thing and the
+  // check another (red team stop 42, G1/G2)
+  const snapshot: Record<string, unknown> = { ...(o as Record<string, unknown>) };
+  const corpus = snapshot['corpus'];
+  if (corpus !== null && typeof corpus === 'object' && !Array.isArray(corpus)) snapshot['corpus'] = { ...(corpus as Record<string, unknown>) };
+  const owned = commandOwned(snapshot);
   if (owned.length > 0) {
     throw new UsageError(
       `steadystate check: ${JSON.stringify(file)} exports checkOptions that set ${owned.map((k) => k.name).join(', ')}: the command owns ${owned.length === 1 ? 'it' : 'them'} (a verdict must not depend on what the module under test decides about its own budget, progress, corpus or determinism check). Remove ${owned.length === 1 ? 'it' : 'them'} from checkOptions; ${owned.map((k) => k.instead).join('; ')}.`,
     );
   }
-  return o as CheckOptions;
+  return snapshot as CheckOptions;
 }
 
 /**

@@ -23,4 +23,11 @@ describe('steadystate check on a module whose checkOptions set what the command 
     expect(r.stderr).toMatch(message);
     expect(r.stdout).not.toMatch(/PASS/);
   });
+
+  it("owned-getter.ts: a getter that hides the field from the refusal's read hides it from the check too: the options are read once (exit 1, the hot loop's failure)", async () => {
+    const dir = tempDir();
+    const r = await runCliInProcess(['check', fixture(join('hostile', 'owned-getter.ts')), '--runs', '5', '--seed', '1', '--shrink-time-limit', '200', '--workers', '0', '--report-dir', join(dir, 'r')], dir);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/FAIL/);
+  });
 });
