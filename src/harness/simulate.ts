@@ -159,10 +159,11 @@ async function simulateGuarded(world: World, scenario: Scenario, opts: ResolvedS
     for (const obj of scenario.initialObjects) createAsUser(world, obj);
 
     // faults
-    const byKind = new Map<string, FaultModule>();
-    for (const f of options.faults ?? []) byKind.set(f.kind, f);
+    // the modules by kind, made only when the plan names a fault (most runs of a loop over seeds name one or none)
+    let byKind: Map<string, FaultModule> | undefined;
     const kinds = new Set<string>([...scenario.faults.events.map((e) => e.kind), ...scenario.faults.background.map((b) => b.kind)]);
     for (const kind of [...kinds].sort()) {
+      byKind ??= byName(options.faults, (f) => f.kind);
       const mod = byKind.get(kind);
       if (!mod) throw new ScenarioError(`steadystate.simulate: the fault plan names kind "${kind}", but no fault module of that kind was given (known: ${[...byKind.keys()].join(', ') || 'none'}). Pass it in options.faults or remove it from the plan.`);
       const rng = world.rng.fork(`fault:${kind}`);
@@ -193,9 +194,9 @@ async function simulateGuarded(world: World, scenario: Scenario, opts: ResolvedS
     for (const install of options.install ?? []) uninstall.push(install(world));
 
     // environment actors
-    const envByName = new Map<string, EnvironmentActor>();
-    for (const a of options.environment ?? []) envByName.set(a.name, a);
+    let envByName: Map<string, EnvironmentActor> | undefined;
     for (const ref of scenario.environment ?? []) {
+      envByName ??= byName(options.environment, (a) => a.name);
       const actor = envByName.get(ref.name);
       if (!actor) throw new ScenarioError(`steadystate.simulate: the scenario names environment actor "${ref.name}", but none of that name was given (known: ${[...envByName.keys()].join(', ') || 'none'}).`);
       uninstall.push(actor.install(world, ref.params ?? {}));
@@ -356,6 +357,13 @@ async function simulateGuarded(world: World, scenario: Scenario, opts: ResolvedS
     const replaced = loops.release();
     if (replaced.length > 0) recordEscape(scope, { kind: 'replaced-builtin', code: 1, message: replaced.join(', ') });
   }
+}
+
+/** `items` by name, the last of a name winning. */
+function byName<T>(items: readonly T[] | undefined, name: (item: T) => string): Map<string, T> {
+  const out = new Map<string, T>();
+  for (const item of items ?? []) out.set(name(item), item);
+  return out;
 }
 
 function allObjects(world: World): RunRecord['finalObjects'] {

@@ -9,7 +9,7 @@ import type { ControllerSource, FailedReportModel } from './result.js';
 import { version } from './version.js';
 
 /** Format version of {@link ReproductionFile}; bumped on any incompatible change. @public */
-export const reproductionFormatVersion = 2;
+export const reproductionFormatVersion = 3;
 
 /**
  * The self-contained reproduction of a failure (SPEC §6): everything `steadystate replay` needs

@@ -342,7 +342,7 @@ export class ControllerInstance implements ClientOwner {
       trace.push({ t: kernel.now(), type: 'reconcile:end', controller: this.name, replica: this.replica, key, n, result: 'done', ms: kernel.now() - startedAt });
     }
     this.queue.done(key);
-    this.pump();
+    if (this.queue.length > 0) this.pump();
   }
 
   crash(reason: string, restartAfterMs?: number): void {

@@ -84,7 +84,7 @@ export class ObjectStore {
   private readonly gc: GarbageCollector;
   private readonly namespaces: NamespaceLifecycle;
   private readonly clock: Clock;
-  private readonly onWrite: ((w: WriteRecord) => void) | undefined;
+  readonly #onWrite: ((w: WriteRecord) => void) | undefined;
   private readonly uidPrefix: string;
   private readonly validation: ValidationOptions | undefined;
 
@@ -92,7 +92,7 @@ export class ObjectStore {
     this.validation = options.validation;
     this.clock = options.clock;
     this.watches = new WatchHub(options.historyLimit ?? 1000);
-    this.onWrite = options.onWrite;
+    this.#onWrite = options.onWrite;
     this.gc = new GarbageCollector(this, options.defer ?? ((fn) => fn()));
     this.namespaces = new NamespaceLifecycle(this, options.defer ?? ((fn) => fn()));
     this.uidPrefix = options.uidPrefix ?? 'uid';
@@ -429,7 +429,13 @@ export class ObjectStore {
     // spec, or any other content field (a CRD's top-level fields, ConfigMap data), as for custom resources
     const specChanged = !contentEqual(cur, next);
     // `build` returned a fresh object (its metadata may be cur's): set the versions on it, no second copy
-    next.metadata = { ...next.metadata, resourceVersion: String(rv), generation: cur.metadata.generation + (specChanged ? 1 : 0) };
+    // copied, then the two versions stored: the same object (and key order) as
+    // `{ ...next.metadata, resourceVersion, generation }`, which V8 (Node 20) builds on a slower
+    // path (a spread literal that redefines fields: ~6% of a write-heavy simulation's profile)
+    const metadata = { ...next.metadata };
+    metadata.resourceVersion = String(rv);
+    metadata.generation = cur.metadata.generation + (specChanged ? 1 : 0);
+    next.metadata = metadata;
     if (next.metadata.deletionTimestamp !== undefined && next.metadata.finalizers.length === 0) {
       this.rv--; // the removal takes the version
       this.gc.unindexOwners(cur, key); // the index holds cur's owners, which this write may have changed
@@ -454,7 +460,11 @@ export class ObjectStore {
 
   private remove(ks: KindState, key: string, cur: StoredObject): { rv: number; object: StoredObject } {
     const rv = ++this.rv;
-    const gone: StoredObject = { ...cur, metadata: { ...cur.metadata, resourceVersion: String(rv) } };
+    // copies, then the field stored: the objects `{ ...cur, metadata: { ...cur.metadata, resourceVersion } }` builds, off V8's slower path for spread literals that redefine a field
+    const metadata = { ...cur.metadata };
+    metadata.resourceVersion = String(rv);
+    const gone: StoredObject = { ...cur };
+    gone.metadata = metadata;
     ks.objects.delete(key);
     this.gc.removed(cur, key);
     if (cur.kind === 'Namespace') this.namespaces.changed(cur, 'removed');
@@ -463,7 +473,7 @@ export class ObjectStore {
   }
 
   private record(w: WriteRecord): void {
-    this.onWrite?.(w);
+    this.#onWrite?.(w);
   }
 
   private recordError(actor: string, verb: WriteVerb, kind: string, key: string, error: StoreErrorReason, uid?: string): void {

@@ -90,7 +90,8 @@ describe('the reproduction file (JSON)', () => {
     const other = text.replace(`"steadystate": "${version}"`, '"steadystate": "9.9.9"');
     expect(() => parseReproductionFile(other, 'r.json')).toThrow(ReproductionFileError);
     expect(() => parseReproductionFile(other, 'r.json')).toThrow(/written by steadystate 9\.9\.9 .*this is steadystate/);
-    expect(() => parseReproductionFile(text.replace('"formatVersion": 2', '"formatVersion": 1'), 'r.json')).toThrow(/format 1.*format 2/);
+    // a file of the format before (2: traces of runs cut by the step budget changed with format 3) is refused
+    expect(() => parseReproductionFile(text.replace(`"formatVersion": ${reproductionFormatVersion}`, '"formatVersion": 2'), 'r.json')).toThrow(new RegExp(`format 2.*format ${reproductionFormatVersion}`));
     expect(() => parseReproductionFile(text.replace('"traceReads": true', '"traceReads": "yes"'), 'r.json')).toThrow(/field inputs\.traceReads must be a boolean/);
     expect(() => parseReproductionFile(text.replace(/"seed": 42/, '"seed": "42"'), 'r.json')).toThrow(/field seed must be a number/);
     expect(() => parseReproductionFile('[1,2]', 'r.json')).toThrow(/is not a steadystate reproduction/);

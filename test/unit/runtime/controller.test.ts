@@ -241,6 +241,23 @@ describe('runaway loops', () => {
     expect(reconcileStarts(r.trace).length).toBeGreaterThan(400);
     expect(r.timing.exhausted).toBeUndefined();
   });
+
+  it('a reconcile that leaves its queue empty schedules no pump: a write per reconcile costs two kernel events (delivery, pump)', async () => {
+    const c = defineController({
+      name: 'c',
+      for: 'Thing',
+      resyncPeriodMs: 0,
+      async reconcile(ctx) {
+        const t = await ctx.client.get('Thing', ctx.key);
+        await ctx.client.updateStatus({ ...t, status: { lastSeen: ctx.clock.now() } });
+      },
+    });
+    const { run: r, world } = await run(scenario({ controllers: [{ name: 'c' }], initialObjects: [obj('a')], options: { faultWindowMs: 1000, settleMs: 0 } }), [c]);
+    const reconciles = reconcileStarts(r.trace).length;
+    expect(reconciles).toBeGreaterThan(400);
+    // an idle pump after every reconcile made it three (a third of the hot loop's events did nothing)
+    expect(world.kernel.steps).toBeLessThanOrEqual(2 * reconciles + 10);
+  });
 });
 
 describe('event handlers: owners and map functions', () => {
