@@ -15,7 +15,9 @@ export function recording(p: Property, onVerdict: (run: RunRecord, v: Verdict) =
   const learning = new WeakSet<RunRecord>();
   const learn = p.learn;
   return {
-    name: p.name,
+    // its own name: a property named like a built-in must be the built-in (check refuses
+    // look-alikes), and this one holds whatever the built-in it wraps says
+    name: `rec-${p.name}`,
     description: p.description,
     options: p.options,
     needsTwin: p.needsTwin,

@@ -1,4 +1,4 @@
-import { defineProperty, type Verdict } from '../src/harness/property.js';
+import { defineProperty, nothingToJudge, type Verdict } from '../src/harness/property.js';
 import { explanation, fmtDuration, fmtList, fmtTime, letFacts } from '../src/report/explain.js';
 import { fmtReconcile } from './_internals/last-actions.js';
 import { staleReplay, staleReplayAdvice } from './_internals/replayed.js';
@@ -115,6 +115,7 @@ export const boundedDownstreamQps = defineProperty<BoundedDownstreamQpsOptions>(
         }
       }
     }
+    if (requests.length === 0) return nothingToJudge('the controllers sent no downstream request', { peakPerWindow: 0 });
     return { ok: true, stats: { peakPerWindow: peak } };
   },
 });

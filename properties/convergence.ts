@@ -1,4 +1,4 @@
-import { defineProperty, type ProbeSample, type RunRecord, type Verdict } from '../src/harness/property.js';
+import { defineProperty, nothingToJudge, type ProbeSample, type RunRecord, type Verdict } from '../src/harness/property.js';
 import type { WorldView } from '../src/harness/world.js';
 import type { JsonObject } from '../src/store/object.js';
 import { collapseFacts, explanation, fmtActor, fmtDuration, fmtList, fmtObject, fmtOccurrences, fmtTime, letFacts } from '../src/report/explain.js';
@@ -107,7 +107,7 @@ export const convergence = defineProperty<ConvergenceOptions>({
     const last = inWindow[inWindow.length - 1];
     // a user predicate cannot say which object it waits for: with a declaration the API refused, it is not the controller's to meet
     if (o.converged !== undefined && notAccepted.length > 0 && last && !last.state) {
-      return { ok: true, stats: { judged: false, reason: `the user's desired state was never accepted: ${fmtList(notAccepted.map(fmtNotAccepted), 3)}`, notAccepted: notAccepted.map((n) => ({ ...n })) } };
+      return nothingToJudge(`the user's desired state was never accepted: ${fmtList(notAccepted.map(fmtNotAccepted), 3)}`, { notAccepted: notAccepted.map((n) => ({ ...n })) });
     }
     return fail(run, o, inWindow, deadline, need, notAccepted, noise);
   },

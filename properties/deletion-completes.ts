@@ -1,4 +1,4 @@
-import { defineProperty, type Verdict } from '../src/harness/property.js';
+import { defineProperty, nothingToJudge, type Verdict } from '../src/harness/property.js';
 import { explanation, fmtDuration, fmtList, fmtObject, fmtTime, fmtValue, letFacts } from '../src/report/explain.js';
 import { lastActions } from './_internals/last-actions.js';
 import { ownerGroups, ownerMatches, readDownstream } from './_internals/downstream-state.js';
@@ -66,7 +66,7 @@ export const deletionCompletes = defineProperty<DeletionCompletesOptions>({
         evidence: { kind: m.kind, key: m.key, uid, markedAt: m.t, deadline, removedAt: gone?.t ?? null, finalizers },
       };
     }
-    if (!o.externalCleanup) return { ok: true, stats: { deletions: marked.size } };
+    if (!o.externalCleanup) return marked.size === 0 ? nothingToJudge(NOTHING_DELETED, { deletions: 0 }) : { ok: true, stats: { deletions: marked.size } };
     // leaked: external resources of an object that is gone
     const present = new Set(run.finalObjects.map((x) => `${x.kind} ${keyOfObject(x)}`));
     const groups = ownerGroups(readDownstream(run.downstream), o.ownerField);
@@ -88,9 +88,11 @@ export const deletionCompletes = defineProperty<DeletionCompletesOptions>({
         evidence: { kind: r.kind, key: r.key, uid, removedAt: r.t, leaked: leaked.map((g) => ({ service: g.service, collection: g.collection, owner: g.owner, ids: g.ids })) },
       };
     }
-    return { ok: true, stats: { deletions: marked.size } };
+    return marked.size === 0 && removed.size === 0 ? nothingToJudge(NOTHING_DELETED, { deletions: 0 }) : { ok: true, stats: { deletions: marked.size } };
   },
 });
+
+const NOTHING_DELETED = 'nothing was deleted (no object was marked for deletion or removed)';
 
 /**
  * Why the external resource leaked, from the evidence: no finalizer; a create made after the

@@ -1,4 +1,4 @@
-import { defineProperty, type Verdict } from '../src/harness/property.js';
+import { defineProperty, nothingToJudge, type Verdict } from '../src/harness/property.js';
 import { explanation, fmtActor, fmtDuration, fmtRequest, fmtTime, letFacts } from '../src/report/explain.js';
 import { timelineOf, type TimelineRequest } from './_internals/timeline.js';
 
@@ -69,7 +69,7 @@ export const honoursRetryAfter = defineProperty<HonoursRetryAfterOptions>({
         evidence: { answer: { t: q.answer.tEnd, status: q.answer.status, url: q.answer.url, retryAfterSeconds: q.seconds }, early: { t: r.t, actor: r.actor, method: r.method, url: r.url }, earlyByMs: early },
       };
     }
-    return { ok: true };
+    return answers.length === 0 ? nothingToJudge(`no downstream or API answer was a ${[...statuses].join(' or ')} with a Retry-After in seconds`) : { ok: true };
   },
 });
 

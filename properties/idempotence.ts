@@ -1,4 +1,4 @@
-import { defineProperty, type Verdict } from '../src/harness/property.js';
+import { defineProperty, nothingToJudge, type Verdict } from '../src/harness/property.js';
 import { explanation, fmtList, fmtRequest, fmtTime, fmtWrite, plural } from '../src/report/explain.js';
 import { fmtReconcile } from './_internals/last-actions.js';
 import { convergedAtTail } from './_internals/primary.js';
@@ -32,8 +32,8 @@ export const idempotence = defineProperty<IdempotenceOptions>({
     !(o.maxWrites >= 0) ? `maxWrites must be ≥ 0, got ${String(o.maxWrites)}` : !(o.maxMutatingCalls >= 0) ? `maxMutatingCalls must be ≥ 0, got ${String(o.maxMutatingCalls)}` : !Array.isArray(o.ignoreKinds) ? 'ignoreKinds must be an array of kind names' : undefined,
   judge: (run, o): Verdict => {
     const { tailStart, end } = run.timing;
-    if (!(end > tailStart)) return { ok: true, stats: { judged: false, reason: 'the run has no tail (tailMs: 0)' } };
-    if (!convergedAtTail(run)) return { ok: true, stats: { judged: false, reason: 'the world had not converged when the tail began (convergence reports it)' } };
+    if (!(end > tailStart)) return nothingToJudge('the run has no tail (tailMs: 0)');
+    if (!convergedAtTail(run)) return nothingToJudge('the world had not converged when the tail began (convergence reports it)');
     const tl = timelineOf(run);
     const ignore = new Set(o.ignoreKinds);
     // what the controller's own schedule did (a Job per time slot) is not re-reconciling an unchanged world

@@ -1,4 +1,4 @@
-import { defineProperty, type LearnedMasks, type RunRecord, type Verdict } from '../src/harness/property.js';
+import { defineProperty, nothingToJudge, type LearnedMasks, type RunRecord, type Verdict } from '../src/harness/property.js';
 import { copiesAtOnce } from './_internals/copies-at-once.js';
 import { uidAliases } from './_internals/normalize.js';
 import { transientContents } from './_internals/replacements.js';
@@ -85,7 +85,7 @@ export const noDuplicateSideEffects = defineProperty<NoDuplicateSideEffectsOptio
       const transient = transientCopies(run, o, twin, learned, tl.requests);
       if (transient) return transient;
     }
-    if (unjudged.length > 0) return { ok: true, stats: { judged: false, reason: `could not judge: no resource of ${fmtList(unjudged, 3)} names its owner (no ownerField, idempotency key, or field holding a primary object's uid or namespace/name); set ownerField` } };
+    if (unjudged.length > 0) return nothingToJudge(`could not judge: no resource of ${fmtList(unjudged, 3)} names its owner (no ownerField, idempotency key, or field holding a primary object's uid or namespace/name); set ownerField`);
     if (services.length > 0) return { ok: true };
     // no fake service to look at: judge the requests, per reconcile key and endpoint
     for (const [k, posts] of groupBy(
@@ -96,7 +96,8 @@ export const noDuplicateSideEffects = defineProperty<NoDuplicateSideEffectsOptio
       const deletes = tl.requests.filter((r) => r.method === 'DELETE' && r.reconcile?.key === key && r.t > posts[0]!.t);
       if (posts.length > o.maxPerOwner && deletes.length === 0) return fromRequests(run, key, posts, tl.requests);
     }
-    return { ok: true };
+    // no fake service and no create sent downstream: no side effect to count
+    return tl.requests.some((r) => r.method === 'POST' && r.reconcile) ? { ok: true } : nothingToJudge('the controllers created nothing downstream (no fake service holds their resources, and no reconcile sent a POST)');
   },
 });
 

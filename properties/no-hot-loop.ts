@@ -1,4 +1,4 @@
-import { defineProperty, type Verdict } from '../src/harness/property.js';
+import { defineProperty, nothingToJudge, type Verdict } from '../src/harness/property.js';
 import { explanation, fmtDuration, fmtList, fmtObject, fmtTime, plural } from '../src/report/explain.js';
 import { chainOf, fmtChain, selfTriggering } from './_internals/chain.js';
 import type { LiveRun, RunMonitor, RunRecord } from '../src/harness/property.js';
@@ -56,8 +56,8 @@ function tailVerdict(run: RunRecord, o: NoHotLoopOptions): Verdict {
   const early = run.timing.stoppedEarly?.property === 'no-hot-loop' ? run.timing.stoppedEarly : undefined;
   const from = early ? early.from : run.timing.tailStart + o.quietAfterMs;
   const to = run.timing.end;
-  if (!early && !(to > from)) return { ok: true, stats: { judged: false, reason: `the tail is shorter than quietAfterMs (${o.quietAfterMs} ms)` } };
-  if (!early && !convergedAtTail(run)) return { ok: true, stats: { judged: false, reason: 'the world had not converged when the tail began (convergence reports it)' } };
+  if (!early && !(to > from)) return nothingToJudge(`the tail is shorter than quietAfterMs (${o.quietAfterMs} ms)`);
+  if (!early && !convergedAtTail(run)) return nothingToJudge('the world had not converged when the tail began (convergence reports it)');
   const tl = timelineOf(run);
   const ignore = new Set(o.ignoreKinds);
   // what the controller's own schedule did (a Job per time slot, and what follows from it) is no loop

@@ -1,4 +1,4 @@
-import { defineProperty, type RunRecord, type Verdict } from '../src/harness/property.js';
+import { defineProperty, nothingToJudge, type RunRecord, type Verdict } from '../src/harness/property.js';
 import type { Scenario } from '../src/harness/scenario.js';
 import type { StoredObject } from '../src/store/object.js';
 import { explanation, fmtList, fmtObject, fmtTime, fmtValue, letFacts } from '../src/report/explain.js';
@@ -234,17 +234,17 @@ export const recovery = defineProperty<RecoveryOptions>({
   },
   judge: (run, o, twin, extras, learned): Verdict => {
     const r = findRevert(run.scenario);
-    if (!r) return { ok: true, stats: { judged: false, reason: 'the workload reverts no spec' } };
+    if (!r) return nothingToJudge('the workload reverts no spec');
     const judged = hasFaults(run.scenario) ? twin : run;
-    if (!judged) return { ok: true, stats: { judged: false, reason: 'no fault-free twin run was given' } };
+    if (!judged) return nothingToJudge('no fault-free twin run was given');
     const before = extras[BEFORE];
-    if (!before) return { ok: true, stats: { judged: false, reason: `the harness did not run the extra run "${BEFORE}"` } };
+    if (!before) return nothingToJudge(`the harness did not run the extra run "${BEFORE}"`);
     const early = refusedBefore(judged, r);
-    if (early !== undefined) return { ok: true, stats: { judged: false, reason: `the user's ${early.action} of ${fmtObject(r.kind, r.key)} at ${fmtTime(early.t)} was refused (${early.error}): the spec the workload returns to at ${fmtTime(r.backAt)} may never have been the object's, so there is no earlier state to restore` } };
+    if (early !== undefined) return nothingToJudge(`the user's ${early.action} of ${fmtObject(r.kind, r.key)} at ${fmtTime(early.t)} was refused (${early.error}): the spec the workload returns to at ${fmtTime(r.backAt)} may never have been the object's, so there is no earlier state to restore`);
     const refused = refusal(judged, r);
-    if (refused !== undefined) return { ok: true, stats: { judged: false, reason: `the revert of ${fmtObject(r.kind, r.key)} at ${fmtTime(r.backAt)} was refused (${refused}): its spec never went back, so there is no earlier state to restore` } };
+    if (refused !== undefined) return nothingToJudge(`the revert of ${fmtObject(r.kind, r.key)} at ${fmtTime(r.backAt)} was refused (${refused}): its spec never went back, so there is no earlier state to restore`);
     const lost = removedByControllers(judged, before, r);
-    if (lost.length > 0) return { ok: true, stats: { judged: false, reason: `while the spec of ${fmtObject(r.kind, r.key)} was away, a controller deleted ${fmtList(lost, 3)}, which the earlier end state still has: it does not own them, so no revert brings them back, and the world the revert returns to is not the earlier one (an eviction, a cleanup of someone else's objects)` } };
+    if (lost.length > 0) return nothingToJudge(`while the spec of ${fmtObject(r.kind, r.key)} was away, a controller deleted ${fmtList(lost, 3)}, which the earlier end state still has: it does not own them, so no revert brings them back, and the world the revert returns to is not the earlier one (an eviction, a cleanup of someone else's objects)`);
     return compare(judged, judged !== run, before, r, o, learned);
   },
 });

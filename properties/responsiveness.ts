@@ -1,4 +1,4 @@
-import { defineProperty, type RunRecord, type Verdict } from '../src/harness/property.js';
+import { defineProperty, nothingToJudge, type RunRecord, type Verdict } from '../src/harness/property.js';
 import { explanation, fmtDuration, fmtTime, letFacts, plural } from '../src/report/explain.js';
 import { fmtReconcile } from './_internals/last-actions.js';
 import { Leadership } from './_internals/leadership.js';
@@ -109,7 +109,7 @@ export const responsiveness = defineProperty<ResponsivenessOptions>({
     let worst: Wait | undefined;
     for (const w of all) if (w.latency > o.maxLatencyMs && (!worst || w.latency > worst.latency)) worst = w;
     const p = all.map((w) => w.latency).sort((a, b) => a - b);
-    if (!worst) return { ok: true, stats: { changes: all.length, maxLatencyMs: p.at(-1) ?? 0 } };
+    if (!worst) return all.length === 0 ? nothingToJudge('no change reached a controller that had to wait for it (no event was followed by a reconcile to time)', { changes: 0, maxLatencyMs: 0 }) : { ok: true, stats: { changes: all.length, maxLatencyMs: p.at(-1) ?? 0 } };
     const n = worst.notify;
     const until = worst.start ?? run.timing.end;
     // what kept the worker(s) of that replica busy meanwhile: the longest reconcile overlapping the wait

@@ -1,4 +1,4 @@
-import { defineProperty, type Verdict } from '../src/harness/property.js';
+import { defineProperty, nothingToJudge, type Verdict } from '../src/harness/property.js';
 import type { WorldView } from '../src/harness/world.js';
 import { explanation, fmtTime, fmtWrite, letFacts } from '../src/report/explain.js';
 import { fmtReconcile } from './_internals/last-actions.js';
@@ -61,6 +61,7 @@ export const safetyInvariants = defineProperty<SafetyInvariantsOptions>({
         evidence: { invariant: name, t: s.t, detail: why, write: w ? { t: w.t, actor: w.actor, verb: w.verb, kind: w.kind, key: w.key, changed: w.changed } : null, failedChecks: again },
       };
     }
+    if (checked === 0) return nothingToJudge(Object.keys(o.invariants).length === 0 ? 'no invariant was given (options.invariants is empty)' : 'no invariant was checked: no store write happened after its probe was installed', { checks: 0 });
     return { ok: true, stats: { checks: checked } };
   },
 });

@@ -1,4 +1,4 @@
-import { defineProperty, type LearnedMasks, type RunRecord, type Verdict } from '../src/harness/property.js';
+import { defineProperty, nothingToJudge, type LearnedMasks, type RunRecord, type Verdict } from '../src/harness/property.js';
 import type { Json } from '../src/store/object.js';
 import { explanation, fmtList, fmtTime, letFacts } from '../src/report/explain.js';
 import { declaredApart } from './_internals/refused-in-twin.js';
@@ -55,7 +55,11 @@ export interface SameEndStateOptions {
    * shards). For these, an object (and what it owns) may also end as in a fault-free run whose
    * controller came to it later, until one of the user's changes of it at most 30 s on, or that
    * saw each of the user's changes of it only when the next one came, or that first looked at it
-   * only after the user created the next object of its kind. Declare
+   * only after the user created the next object of its kind; and, where this run's controller was
+   * idle, cut short or late (a crash between two writes of one reconcile, a decision refused
+   * once and retried seconds later, a reconcile whose slow calls decided late), as in a fault-free
+   * run (in a world as slow as this run's, when the world was slowed) whose controller was held
+   * there, or whose write was answered that much later. Declare
    * only such a design: for any other kind, an end that depends on when the controller first saw
    * its object (a default written from the engine it saw first) is a bug this property reports.
    * @defaultValue []
@@ -194,7 +198,7 @@ export const sameEndState = defineProperty<SameEndStateOptions>({
   judge: (run, o, twin, _extras, learned): Verdict => {
     const excess = historyExcess(run.settledObjects, o.history);
     if (excess.length > 0) return overLimit(run, excess);
-    if (!twin) return { ok: true, stats: { judged: false, reason: 'no fault-free twin run was given' } };
+    if (!twin) return nothingToJudge('no fault-free twin run was given');
     const changed = firedKinds(run, o.skipUnderFaults);
     // drift alone: what it changed is judged (was it repaired?), the rest of the world is not comparable
     const driftOnly = o.judgeDrift && changed.length > 0 && changed.every((k) => k === 'drift');

@@ -1,4 +1,4 @@
-import { defineProperty, type Probe, type ProbeContext, type ProbeSample, type RunRecord, type Verdict } from '../src/harness/property.js';
+import { defineProperty, nothingToJudge, type Probe, type ProbeContext, type ProbeSample, type RunRecord, type Verdict } from '../src/harness/property.js';
 import type { WorldView } from '../src/harness/world.js';
 import { keyOf, type StoredObject } from '../src/store/object.js';
 import type { WriteRecord } from '../src/store/store.js';
@@ -191,6 +191,8 @@ function probe(o: StatusTruthfulnessOptions, ctx: ProbeContext | undefined): Pro
   const signature = o.reported === undefined ? claimSignature : (x: StoredObject) => (reported(x) ? 'true' : '');
   /** Per judged object (kind and key): the snapshot last seen, its uid and its claim's signature. */
   const claims = new Map<string, { obj: StoredObject; uid: string; sig: string }>();
+  /** Kinds with an object whose actual readiness was defined at some sample (noted once, in the sample's data as `judged`). */
+  const evaluated = new Set<string>();
   let last: { objs: StoredObject[]; result: true | string } | undefined;
   return {
     name: NAME,
@@ -200,15 +202,16 @@ function probe(o: StatusTruthfulnessOptions, ctx: ProbeContext | undefined): Pro
       // the same snapshots: no claim changed either
       if (pure && last && unchanged(view, kinds, last.objs)) return last.result;
       const changed: ClaimChange[] = [];
-      const result = sample(view, changed);
+      const newly: string[] = [];
+      const result = sample(view, changed, newly);
       if (pure) last = { objs: relevantObjects(view, kinds), result };
-      if (changed.length === 0) return result;
-      const data = { claims: changed };
+      if (changed.length === 0 && newly.length === 0) return result;
+      const data = { ...(changed.length > 0 ? { claims: changed } : {}), ...(newly.length > 0 ? { judged: newly } : {}) };
       return result === true ? { ok: true, data } : { ok: false, detail: result, data };
     },
   };
 
-  function sample(view: WorldView, changed: ClaimChange[]): true | string {
+  function sample(view: WorldView, changed: ClaimChange[], newly: string[]): true | string {
       const out: Mismatch[] = [];
       // built once per sample, and only when an object is judged by the default definition
       let index: OwnerIndex | undefined;
@@ -219,6 +222,10 @@ function probe(o: StatusTruthfulnessOptions, ctx: ProbeContext | undefined): Pro
           noteClaim(kind, key, obj, changed);
           const a = user ? user(obj, view) : readinessOf(obj, (index ??= ownerIndex(view)));
           if (a === undefined) continue;
+          if (!evaluated.has(kind)) {
+            evaluated.add(kind);
+            newly.push(kind);
+          }
           const r = reported(obj);
           if (r === (a === true)) continue;
           out.push({ kind, key, type: r ? 'claim' : 'unreported', why: r ? (typeof a === 'string' ? a : 'not ready') : 'it is actually ready' });
@@ -422,7 +429,7 @@ function judge(run: RunRecord, o: StatusTruthfulnessOptions): Verdict {
   const { settleStart } = run.timing;
   if (o.actual === undefined && (run.scenario.environment ?? []).length === 0) {
     // with no environment actor nothing ever becomes ready, so a claim cannot be checked
-    return { ok: true, stats: { judged: false } };
+    return nothingToJudge('no environment actor runs, so nothing ever becomes ready to hold a readiness claim against; pass `actual` to say what ready means without one');
   }
   const intervals = intervalsOf(samples, kinds, end);
   const authors = claimAuthors(run, samples);
@@ -436,6 +443,8 @@ function judge(run: RunRecord, o: StatusTruthfulnessOptions): Verdict {
   let worstLag = 0;
   // mismatches over claims another writer made (a Deployment's Available, the Deployment controller's)
   let othersClaims = 0;
+  // mismatches held to the controllers (the others are not theirs, or not claims)
+  let held = 0;
   for (const iv of intervals) {
     let v: Violation;
     if (iv.type === 'unreported' && !speaks.has(iv.kind)) continue;
@@ -443,6 +452,7 @@ function judge(run: RunRecord, o: StatusTruthfulnessOptions): Verdict {
       othersClaims++;
       continue;
     }
+    held++;
     if (iv.type === 'unreported') {
       v = { iv, deadline: Math.max(iv.start, settleStart) + o.boundMs, by: undefined, rule: 'unreported' };
       if (!iv.open) worstLag = Math.max(worstLag, iv.end - iv.start);
@@ -460,10 +470,35 @@ function judge(run: RunRecord, o: StatusTruthfulnessOptions): Verdict {
     return fail(run, o, undefined, `the ${NAME} probe never ran: pass the property to simulate/check (options.properties) so it can sample the run`);
   }
   if (violations.length === 0) {
+    const unjudged = held === 0 ? nothingJudged(samples, kinds, authors, o) : undefined;
+    if (unjudged !== undefined) return nothingToJudge(unjudged, { mismatches: intervals.length, othersClaims });
     return { ok: true, stats: { judged: true, mismatches: intervals.length, othersClaims, maxReportLatencyMs: worstLag } };
   }
   violations.sort((a, b) => a.deadline - b.deadline || a.iv.start - b.iv.start);
   return fail(run, o, violations[0]!, undefined);
+}
+
+/**
+ * Why a run without a mismatch held to the controllers judged no claim of theirs, if it did not:
+ * no object of the judged kinds had a readiness to compare with (it controls no workload), or the
+ * controllers never wrote a readiness claim on one that had.
+ */
+function nothingJudged(samples: readonly ProbeSample[], kinds: ReadonlySet<string>, authors: ReadonlyMap<string, readonly Authorship[]>, o: StatusTruthfulnessOptions): string | undefined {
+  const evaluated = new Set<string>();
+  for (const s of samples) {
+    const j = s.data?.['judged'];
+    if (Array.isArray(j)) for (const k of j) if (typeof k === 'string' && kinds.has(k)) evaluated.add(k);
+  }
+  const names = [...kinds].join(', ') || 'the primary kinds';
+  if (evaluated.size === 0) {
+    return o.actual === undefined
+      ? `no ${names} object controls a workload (a Deployment, StatefulSet, Pod, …) whose readiness its claim could be held to; pass \`actual\` to say what ready means for it`
+      : `no ${names} object existed while the probe ran`;
+  }
+  for (const [id, list] of authors) {
+    if (evaluated.has(id.slice(0, id.indexOf('\u0000'))) && list.some((a) => a.author.startsWith('controller:'))) return undefined;
+  }
+  return `the controllers wrote no readiness claim (a Ready or Available condition, status.ready, a readiness phase) on ${[...evaluated].join(', ')}`;
 }
 
 function fail(run: RunRecord, o: StatusTruthfulnessOptions, v: Violation | undefined, problem: string | undefined): Verdict {

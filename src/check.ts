@@ -8,7 +8,7 @@ import { createHostProbe } from './host-probe.js';
 import type { Story } from './harness/story.js';
 import { loadManifests, loadStory } from './story/load-story.js';
 import { wallClock } from './wall-clock.js';
-import { passSummary } from './report/pass-summary.js';
+import { heldText, passSummary } from './report/pass-summary.js';
 
 /**
  * Checks a controller (or several sharing the world) under generated workloads and injected
@@ -43,7 +43,7 @@ export function check(target: ControllerDefinition | readonly ControllerDefiniti
 /** What `verbose` prints: the CLI's pass summary; on a failure, the coverage of the runs before it. */
 function printVerbose(result: CheckResult, level: 1 | 2, log: (line: string) => void): void {
   if (result.ok) {
-    log(`steadystate: ${result.controller} passes: ${result.runs} runs, seed ${result.seed}; every property held: ${result.properties.join(', ')}`);
+    log(`steadystate: ${result.controller} passes: ${result.runs} runs, seed ${result.seed}; ${heldText(result)}`);
     for (const line of passSummary(result, level)) log(`  ${line}`);
     return;
   }

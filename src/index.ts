@@ -66,7 +66,7 @@ export {
 export type { DriftOptions } from '../faults/index.js';
 
 // properties
-export { defineProperty } from './harness/property.js';
+export { defineProperty, nothingToJudge } from './harness/property.js';
 export type { Property, PropertyFactory, PropertyDefinition, Verdict, RunRecord, LearnedMasks, BenignRuns, Probe, ProbeResult, ProbeSample, RecordedRequest } from './harness/property.js';
 export type { NeverExitsOptions } from '../properties/never-exits.js';
 export type { RunEscape, RealTimerUse, ExitKind } from './host/host-context.js';

@@ -1,4 +1,4 @@
-import type { RunRecord } from '../../src/harness/property.js';
+import { nothingToJudge, type RunRecord, type Verdict } from '../../src/harness/property.js';
 import { timelineOf } from './timeline.js';
 
 /**
@@ -17,8 +17,8 @@ export function firedKinds(run: RunRecord, kinds: readonly string[]): string[] {
 }
 
 /** The verdict of a comparison skipped because a world-changing fault fired. */
-export function skipped(kinds: readonly string[]): { ok: true; stats: { judged: false; reason: string } } {
-  return { ok: true, stats: { judged: false, reason: `${kinds.join(', ')} changed the world itself, so no other run is comparable` } };
+export function skipped(kinds: readonly string[]): Verdict {
+  return nothingToJudge(`${kinds.join(', ')} changed the world itself, so no other run is comparable`);
 }
 
 /**
@@ -33,8 +33,8 @@ export function healedAt(run: RunRecord): number {
 }
 
 /** The verdict of a judgement skipped because an injected stall outlasted the settle phase. */
-export function stillStalled(at: number): { ok: true; stats: { judged: false; reason: string } } {
-  return { ok: true, stats: { judged: false, reason: `a downstream call held by an injected hang or latency was still in flight at t=${at} ms` } };
+export function stillStalled(at: number): Verdict {
+  return nothingToJudge(`a downstream call held by an injected hang or latency was still in flight at t=${at} ms`);
 }
 
 /**

@@ -3,6 +3,7 @@ import type { RecordedTimelines } from '../replay.js';
 import type { CheckJob, PlannedJob, TargetFacts, TargetSpec } from './check-job.js';
 import { progressDetail, type ProgressDetail } from './progress.js';
 import { openInWorker, runCheckInWorkers } from './worker-pool.js';
+import { warmUpCompiler } from '../host/child-processes.js';
 
 /**
  * What `steadystate check` checks, loaded where its runs will run. With worker threads (the
@@ -32,6 +33,7 @@ export interface CheckTarget {
  */
 export async function openCheckTarget(spec: TargetSpec, pool: { workers: number; watchdogMs: number }, what: string): Promise<CheckTarget> {
   if (pool.workers > 0) {
+    await warmUpCompiler(); // before any worker runs the checked code: the one child process spared (red team rt42 F6b)
     const opened = await openInWorker(spec, what);
     return {
       facts: opened.facts,

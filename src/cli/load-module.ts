@@ -5,6 +5,8 @@ import { pinGlobalFetch } from '../downstream/install-global-fetch.js';
 import { guardNetwork } from '../downstream/net-guard.js';
 import { importUserModule } from './import-module.js';
 import { snapshotIntrinsics } from '../host/intrinsics.js';
+import { trustExitListeners } from '../host/exit-lock.js';
+import { warmUpCompiler } from '../host/child-processes.js';
 import { loadTimeoutMs } from './load-timeout.js';
 import { UsageError } from './usage-error.js';
 
@@ -97,17 +99,25 @@ export async function loadModule(file: string, cwd: string, command: string, onI
   }
   await ensureTypeScript();
   await ensureEsmDetection();
+  // the compiler's service is started and its pid recorded before the module runs: only it outlives the check (red team rt42 F6b)
+  await warmUpCompiler();
   // from here on the process runs user code: its saved fetch reaches the simulation, and no
   // connection leaves the process (the CLI exits when the command ends, so this is never released)
   pinGlobalFetch();
   guardNetwork();
+  // the exit listeners the CLI runs at its exit are those present now: the module's could rewrite the reports (red team rt42 F11)
+  trustExitListeners();
+  // steadystate's own classes are frozen before the module can patch one (red team rt42 F4); loaded here, not at start-up (`--help` stays fast)
+  (await import('./seal-harness.js')).sealHarness();
   onImport?.();
   const before = snapshotIntrinsics();
   const exports = await importUserModule(abs, file, command, loadTimeoutMs());
   // the verdict is computed with these built-ins, in this thread: a module that replaced one at
   // import (Array.prototype.push dropping failure records, an iterator skipping judges) could
-  // pass anything (red team N1, stop 41). Keys it only added (a polyfill) stay; hijacking ones
-  // (Object.prototype.then) and replacements are refused.
+  // pass anything (red team N1, stop 41). Data keys it only added to a built-in's prototype (a
+  // polyfill) stay; hijacking ones (Array.prototype.then), any key added to Object.prototype or any
+  // added accessor (inherited by the harness's own objects: an `interrupted` getter dropped failing
+  // runs, red team rt42 F3), and replacements are refused.
   const replaced = before.changed().filter((c) => !c.endsWith(' (added)') || /\.(then|toJSON) \(added\)$/.test(c));
   if (replaced.length > 0) {
     throw new UsageError(

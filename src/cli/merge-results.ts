@@ -23,6 +23,9 @@ export function mergeCheckResults(results: readonly CheckResult[], shard: Shard 
     simulations: results.reduce((n, r) => n + (r.simulations ?? 0), 0),
     // only checks plan their runs (a systematic search does not): no total is not a total of 0
     ...(results.some((r) => r.plannedRuns !== undefined) ? { plannedRuns: results.reduce((n, r) => n + (r.plannedRuns ?? 0), 0) } : {}),
+    // a merged check judged what its slices judged (per property: runs judged and not, the first reason)
+    ...(results.some((r) => r.propertyRuns !== undefined) ? { propertyRuns: mergePropertyRuns(results) } : {}),
+    ...(results.some((r) => r.couldNotJudge !== undefined) ? { couldNotJudge: mergeCouldNotJudge(results) } : {}),
   };
   const failures = results.filter((r): r is CheckFailed => !r.ok);
   const order = (f: CheckFailed): number => (f.failedAtRun > 0 ? f.failedAtRun : Number.MAX_SAFE_INTEGER);
@@ -41,6 +44,35 @@ function unionOf(lists: readonly string[][]): string[] {
   const out: string[] = [];
   for (const l of lists) for (const x of l) if (!out.includes(x)) out.push(x);
   return out;
+}
+
+function mergePropertyRuns(results: readonly CheckResult[]): NonNullable<CheckResult['propertyRuns']> {
+  const byName = new Map<string, NonNullable<CheckResult['propertyRuns']>[number]>();
+  for (const r of results) {
+    for (const p of r.propertyRuns ?? []) {
+      const m = byName.get(p.name);
+      if (!m) byName.set(p.name, { ...p });
+      else {
+        m.judged += p.judged;
+        m.unjudged += p.unjudged;
+        m.reason ??= p.reason;
+        m.ms = Math.round((m.ms + p.ms) * 10) / 10;
+      }
+    }
+  }
+  return [...byName.values()];
+}
+
+function mergeCouldNotJudge(results: readonly CheckResult[]): NonNullable<CheckResult['couldNotJudge']> {
+  const byProperty = new Map<string, NonNullable<CheckResult['couldNotJudge']>[number]>();
+  for (const r of results) {
+    for (const u of r.couldNotJudge ?? []) {
+      const m = byProperty.get(u.property);
+      if (!m) byProperty.set(u.property, { ...u });
+      else m.runs += u.runs;
+    }
+  }
+  return [...byProperty.values()];
 }
 
 function mergeCoverage(lists: readonly FaultCoverage[][]): FaultCoverage[] {

@@ -6,7 +6,7 @@ import type { ValidationOptions } from '../store/immutability.js';
 import type { HostSourceProbe } from './determinism.js';
 import type { EnvironmentActor } from './environment.js';
 import type { FaultModule } from './fault.js';
-import type { Property } from './property.js';
+import { isLookAlikeProperty, type Property } from './property.js';
 import { resolveScenarioOptions, scenarioSchema, type Scenario, type ScenarioOptions } from './scenario.js';
 import { resolveStory, type ResolvedStory, type Story } from './story.js';
 import { schemaProblem } from './schema-problem.js';
@@ -297,6 +297,7 @@ export function resolveCheckOptions(target: ControllerDefinition | readonly Cont
   properties.forEach((p, i) => {
     if (typeof p === 'function') fail(`options.properties[${i}] is a property factory; call it: properties.${camel(String((p as { propertyName?: string }).propertyName ?? 'convergence'))}() instead of properties.${camel(String((p as { propertyName?: string }).propertyName ?? 'convergence'))}.`);
     if (!p || typeof p !== 'object' || typeof p.judge !== 'function' || typeof p.name !== 'string') fail(`options.properties[${i}] is not a property (got ${describe(p)}). Use the built-ins (properties.convergence(), …) or defineProperty({...})().`);
+    if (isLookAlikeProperty(p)) fail(`options.properties[${i}] is named "${p.name}" but is not steadystate's ${p.name}: a pass would read as the built-in's. Use properties.${camel(p.name)}() for the built-in, or give your own property another name (defineProperty({ name: 'my-${p.name}', … })).`);
     // a kind no controller reconciles would declare nothing: a misspelling, said now rather than ignored
     const reconciled = controllers.map((c) => c.for);
     for (const kind of p.timingDependent ?? []) if (!reconciled.includes(kind)) fail(`options.properties[${i}] (${p.name}) declares ${JSON.stringify(kind)} timing dependent, but no controller reconciles that kind (they reconcile ${reconciled.map((k) => JSON.stringify(k)).join(', ')}). Name the kind a controller is defined \`for\`.`);

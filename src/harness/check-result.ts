@@ -96,9 +96,11 @@ interface CheckCommon {
   /** Wall-clock ms the check took (with the host clock the public `check` injects). */
   elapsedMs?: number;
   /**
-   * Per property: the runs it judged, the runs it could not judge (a judge that says so, e.g.
-   * recovery on a run without a revert, and the runs after a failing property), why, and the
-   * wall ms its judge took. A property judged in no run says nothing about the controller.
+   * Per property: the runs it judged, the runs it had nothing to judge in (its verdict said
+   * `judged: false`, e.g. recovery on a run without a revert, status-truthfulness on a run
+   * without a claim of the controllers'), the first reason, and the wall ms its judge took. A
+   * property judged in no run says nothing about the controller (the pass report notes it); a
+   * pass in which no property judged any run is refused (the CLI exits 2, `toPassCheck` throws).
    */
   propertyRuns?: { name: string; judged: number; unjudged: number; reason: string | null; ms: number }[];
   /**

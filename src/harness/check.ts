@@ -331,7 +331,9 @@ class CheckRun {
     // the report names the mask as a possible cause, it does not replace the failure
     const problems = this.configurationProblems();
     if (problems.length > 0) result.warnings = [...(result.warnings ?? []), ...problems.map((m) => `${m} (It masked nothing in this check: if it is misspelled, the difference it was meant to mask may be why this failed.)`)];
-    if (!found.fromCorpus && o.corpus.onFailure) await o.corpus.onFailure(result);
+    // the callback gets a copy: what it does with it must not change the verdict or the
+    // reproduction this returns (red team stop 42, F8: `failure.ok = true` made a failure pass)
+    if (!found.fromCorpus && o.corpus.onFailure) await o.corpus.onFailure(Object.freeze({ ...result, scenario: structuredClone(result.scenario), ...(result.originalScenario !== undefined ? { originalScenario: structuredClone(result.originalScenario) } : {}) }));
     return result;
   }
 

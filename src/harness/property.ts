@@ -115,9 +115,30 @@ export interface RunRecord {
   realTimers?: RealTimerUse;
 }
 
-/** A property's verdict. @public */
+/**
+ * A property's verdict: it held (`ok: true`), it held because there was nothing in the run for it
+ * to judge (`ok: true, judged: false`, with `why`: a run without a revert for `recovery`, without a
+ * deletion for `deletion-completes`), or it failed. A check counts, per property, the runs it
+ * judged and those it could not, and a check in which no property judged any run does not pass
+ * (the CLI exits 2, `toPassCheck` throws): such a pass would say nothing. Build the second kind
+ * with {@link nothingToJudge}.
+ * @public
+ */
 export type Verdict =
-  | { ok: true; stats?: JsonObject }
+  | {
+      ok: true;
+      /** The property judged the run (the default when absent). */
+      judged?: true;
+      stats?: JsonObject;
+    }
+  | {
+      ok: true;
+      /** Nothing in the run was the property's to judge: it held vacuously. */
+      judged: false;
+      /** Why, in words a controller author acts on ("the workload deletes nothing"). */
+      why: string;
+      stats?: JsonObject;
+    }
   | {
       ok: false;
       /** One line. */
@@ -126,6 +147,30 @@ export type Verdict =
       explanation: string;
       evidence: JsonObject;
     };
+
+/**
+ * The verdict of a property that had nothing to judge in a run (no object of its kind, no
+ * deletion, no revert, no claim): it holds, but says nothing.
+ * @example if (deleted.length === 0) return nothingToJudge('nothing was deleted');
+ * @public
+ */
+export function nothingToJudge(why: string, stats?: JsonObject): Verdict {
+  return { ok: true, judged: false, why, ...(stats ? { stats } : {}) };
+}
+
+/**
+ * Whether a verdict judged nothing, and why: `judged: false` (with `why`), or, from properties
+ * written before that was typed, `stats.judged === false` (with `stats.reason`, if any).
+ * Undefined for a verdict that judged the run (or failed).
+ * @internal
+ */
+export function unjudgedReason(verdict: Verdict): { why: string | undefined } | undefined {
+  if (!verdict.ok) return undefined;
+  if (verdict.judged === false) return { why: verdict.why };
+  if (verdict.stats?.['judged'] !== false) return undefined;
+  const reason = verdict.stats['reason'];
+  return { why: typeof reason === 'string' ? reason : undefined };
+}
 
 /** What a {@link RunMonitor} sees while the run happens. @public */
 export interface LiveRun {
@@ -289,6 +334,32 @@ export interface PropertyDefinition<O extends object> {
 export type PropertyFactory<O extends object> = ((options?: Partial<O>) => Property) & { readonly propertyName: string; readonly description: string };
 
 /** Defines a property (an oracle): a pure judge of a recorded run. @public */
+/** The built-in property factories (registered once, by properties/index.ts), their names, and the properties they made. */
+const builtInFactories = new WeakSet<object>();
+const builtInNames = new Set<string>();
+const builtInProperties = new WeakSet<Property>();
+let builtInsRegistered = false;
+
+/**
+ * Registers the built-in property factories, once (properties/index.ts does, before any user
+ * code loads): the properties they make are told apart from look-alikes, a property of the user's
+ * that takes a built-in's name and so would make a pass read as the built-in's (red team stop 42).
+ * @internal
+ */
+export function registerBuiltInProperties(factories: readonly PropertyFactory<object>[]): void {
+  if (builtInsRegistered) throw new Error('steadystate: the built-in properties are registered once, by steadystate itself');
+  builtInsRegistered = true;
+  for (const f of factories) {
+    builtInFactories.add(f);
+    builtInNames.add(f.propertyName);
+  }
+}
+
+/** A property named like a built-in that no built-in factory made. @internal */
+export function isLookAlikeProperty(p: Property): boolean {
+  return builtInNames.has(p.name) && !builtInProperties.has(p);
+}
+
 export function defineProperty<O extends object>(def: PropertyDefinition<O>): PropertyFactory<O> {
   if (!/^[a-z][a-z0-9-]*$/.test(def.name)) throw new TypeError(`steadystate.defineProperty: name must be kebab-case (the file name), got ${JSON.stringify(def.name)}`);
   const factory = (options?: Partial<O>): Property => {
@@ -304,7 +375,7 @@ export function defineProperty<O extends object>(def: PropertyDefinition<O>): Pr
     const monitor = def.monitor;
     const learn = def.learn;
     const problems = def.problems;
-    return {
+    const property: Property = {
       name: def.name,
       description: def.description,
       options: toJson(resolved),
@@ -319,8 +390,11 @@ export function defineProperty<O extends object>(def: PropertyDefinition<O>): Pr
       judge: (run, twin, extras, learned) => def.judge(run, resolved, twin, extras ?? {}, learned),
       ...(problems ? { problems: () => problems(resolved) } : {}),
     };
+    if (builtInFactories.has(branded)) builtInProperties.add(property);
+    return property;
   };
-  return Object.assign(factory, { propertyName: def.name, description: def.description });
+  const branded = Object.assign(factory, { propertyName: def.name, description: def.description });
+  return branded;
 }
 
 function camel(name: string): string {

@@ -1,6 +1,6 @@
 import { thrownMessage } from '../sim/thrown.js';
 import type { JsonObject } from '../store/object.js';
-import type { BenignRuns, LearnedMasks, Property, RunRecord, Verdict } from './property.js';
+import { unjudgedReason, type BenignRuns, type LearnedMasks, type Property, type RunRecord, type Verdict } from './property.js';
 import { resolveScenarioOptions, type Scenario } from './scenario.js';
 import { simulate, type SimulateOptions } from './simulate.js';
 import { runGuards } from './run-guards.js';
@@ -73,7 +73,7 @@ export class ScenarioRunner {
   readonly twins: TwinRunner;
   /** Masks differential properties learned from benign runs, per scenario shape. */
   readonly learned = new LearnedCache();
-  /** Per property: runs it said it could not judge (`stats.judged: false` with a reason starting "could not judge"), and the first reason. */
+  /** Per property: runs it said it could not judge (`judged: false` with a reason starting "could not judge"), and the first reason. */
   readonly unjudged = new Map<string, { runs: number; reason: string }>();
   /** Simulations run (scenarios and twins). */
   simulations = 0;
@@ -135,7 +135,7 @@ export class ScenarioRunner {
       extras: {},
       ...(p.learnsFromBusy === true ? { busy: await this.twins.busyOf(twin.scenario, inputKinds(this.simulateOptions.controllers, twin.scenario)) } : {}),
       ...(p.learnsFromSlow === true
-        ? { slow: [...(await this.twins.slowOf(twin, this.simulateOptions.controllers)), ...(await this.twins.phaseOf(twin, run, this.simulateOptions.controllers)), ...(await this.twins.acceptedOf(twin, run)), ...(await this.twins.lagOf(twin, this.simulateOptions.controllers, p.timingDependent ?? [])), ...(await this.twins.idleOf(twin, run, this.simulateOptions.controllers, p.timingDependent ?? []))] }
+        ? { slow: [...(await this.twins.slowOf(twin, this.simulateOptions.controllers)), ...(await this.twins.phaseOf(twin, run, this.simulateOptions.controllers)), ...(await this.twins.acceptedOf(twin, run)), ...(await this.twins.lagOf(twin, this.simulateOptions.controllers, p.timingDependent ?? [])), ...(await this.twins.idleOf(twin, run, this.simulateOptions.controllers, p.timingDependent ?? [], this.slowKinds))] }
         : {}),
       ...(p.learnsFromSlow === true ? { world: await this.twins.worldOf(run, this.slowKinds) } : {}),
     };
@@ -185,7 +185,7 @@ export class ScenarioRunner {
     const getTwin = async () => (twin ??= remember || !hasFaults(run.scenario) ? await this.twins.twinOf(run.scenario, run) : await this.simulate(twinScenario(run.scenario), this.twinProperties, false));
     const failures: PropertyFailure[] = [];
     let latencyMs: number | undefined;
-    if (run.timing.interrupted) return { run, twin: undefined, failure: undefined, failures: [], interrupted: true };
+    if (Object.hasOwn(run.timing, 'interrupted') && run.timing.interrupted) return { run, twin: undefined, failure: undefined, failures: [], interrupted: true };
     // a run stopped early is judged by the property whose failure was certain (the others would judge a cut-short run)
     const stopped = run.timing.stoppedEarly;
     const judges = stopped ? properties.filter((p) => p.name === stopped.property) : properties;
@@ -217,8 +217,8 @@ ${wire}` : verdict.explanation, evidence: verdict.evidence });
         if (options.all) continue;
         break;
       }
-      const reason = verdict.stats?.['reason'];
-      if (verdict.stats?.['judged'] === false && typeof reason === 'string' && reason.startsWith('could not judge')) {
+      const reason = unjudgedReason(verdict)?.why;
+      if (reason !== undefined && reason.startsWith('could not judge')) {
         const u = this.unjudged.get(p.name);
         if (u) u.runs++;
         else this.unjudged.set(p.name, { runs: 1, reason });
@@ -234,10 +234,10 @@ ${wire}` : verdict.explanation, evidence: verdict.evidence });
 
   private count(name: string, verdict: Verdict, ms: number): void {
     const t = this.tally.get(name) ?? { judged: 0, unjudged: 0, reason: undefined, ms: 0 };
-    const stats = verdict.ok ? verdict.stats : undefined;
-    if (stats?.['judged'] === false) {
+    const unjudged = unjudgedReason(verdict);
+    if (unjudged) {
       t.unjudged++;
-      t.reason ??= typeof stats['reason'] === 'string' ? stats['reason'] : undefined;
+      t.reason ??= unjudged.why;
     } else t.judged++;
     t.ms += ms;
     this.tally.set(name, t);

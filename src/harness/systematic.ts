@@ -156,6 +156,11 @@ async function systematicSearch(target: ControllerDefinition | readonly Controll
     corpusReplayed: 0,
     determinismChecked: 0,
     simulations: runner.simulations,
+    // per property, the plans it judged and those it had nothing to judge in (as check counts its runs)
+    propertyRuns: o.properties.map((p) => {
+      const t = runner.tally.get(p.name);
+      return { name: p.name, judged: t?.judged ?? 0, unjudged: t?.unjudged ?? 0, reason: t?.reason ?? null, ms: Math.round((t?.ms ?? 0) * 10) / 10 };
+    }),
   };
   const systematic = search.report();
   if (!found) {

@@ -50,11 +50,46 @@ export function lockProcessExit(): void {
   });
 }
 
+/** The `exit` listeners present before the checked code first loaded in this thread (undefined: none has loaded). */
+let trusted: Set<unknown> | undefined;
+
 /**
- * Ends the process with `code`, the verdict's, whatever the code under test left behind: its
- * `process.on('exit')` listeners still run (cleanup), but one that throws cannot stop the exit and
- * one that sets `process.exitCode` (or calls `process.exit(0)`) cannot change the code, which
- * would otherwise turn a failed check into a passed CI gate.
+ * Takes the `exit` listeners present now as the only ones {@link exitWithVerdict} runs: called
+ * right before the checked code first loads in this thread (the first call wins). A listener
+ * the checked code adds at import or in a run never runs at the CLI's exit, after the reports and
+ * the shard result are written: it could rewrite them (`--workers 0`, red team rt42 F11). The
+ * harness's own listeners added later go through {@link onHarnessExit}.
+ * @internal
+ */
+export function trustExitListeners(): void {
+  trusted ??= new Set(process.rawListeners('exit'));
+}
+
+/** The harness's own exit cleanups ({@link onHarnessExit}), each run once. */
+const cleanups: (() => void)[] = [];
+
+/**
+ * Adds a harness cleanup to run at exit (like `process.once('exit', fn)`), also when the checked
+ * code has loaded since {@link trustExitListeners}: kept here, not trusted by identity from the
+ * process's listener list (which the checked code could have rewritten).
+ * @internal
+ */
+export function onHarnessExit(fn: () => void): void {
+  let ran = false;
+  const once = (): void => {
+    if (ran) return;
+    ran = true;
+    fn();
+  };
+  cleanups.push(once);
+  process.on('exit', once);
+}
+
+/**
+ * Ends the process with `code`, the verdict's, whatever the code under test left behind: the
+ * harness's `process.on('exit')` listeners still run (cleanup), but one that throws cannot stop
+ * the exit; the checked code's own listeners do not run ({@link trustExitListeners}), so none can
+ * change the code (`process.exitCode`, `process.exit(0)`) or rewrite the files just written.
  * @internal
  */
 export function exitWithVerdict(code: number): never {
@@ -62,7 +97,7 @@ export function exitWithVerdict(code: number): never {
   // the listeners run here, not through process.emit, and the exit is Node's native one saved at
   // load: code under test that replaced process.reallyExit or wrapped process.emit at import would
   // otherwise pick the code (`replay` and `--workers 0` load it in this thread; red team, stop 40)
-  for (const l of listeners) {
+  for (const l of [...listeners.filter((f) => trusted === undefined || trusted.has(f)), ...cleanups]) {
     try {
       l.call(process, code);
     } catch {

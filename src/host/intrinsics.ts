@@ -14,7 +14,11 @@
 export interface IntrinsicsSnapshot {
   /** Restores what changed since the snapshot; returns the names (`JSON.stringify`), empty when nothing did. */
   restore(): string[];
-  /** What changed since the snapshot, without restoring it (added keys end in " (added)"). */
+  /**
+   * What changed since the snapshot, without restoring it. A data key added to a prototype other
+   * than Object.prototype (a polyfill) ends in " (added)"; one added to Object.prototype, or an
+   * added accessor, says so after it (", inherited by every object", ", an accessor").
+   */
   changed(): string[];
 }
 
@@ -188,7 +192,11 @@ function restoreTo(saved: Saved[], globals: (PropertyDescriptor | undefined)[], 
           break;
         }
       if (had) continue;
-      changed[changed.length] = `${propName(name, k)} (added)`;
+      // a key added to Object.prototype is read by every object that lacks its own (the harness's
+      // optional flags: `timing.interrupted`), and an accessor runs code wherever it is read: no
+      // polyfill adds either (red team rt42 F3), so neither is labelled a plain addition
+      const added = gopd(holder, k);
+      changed[changed.length] = `${propName(name, k)} (added)${holder === Object.prototype ? ', inherited by every object' : added !== undefined && !('value' in added) ? ', an accessor' : ''}`;
       if (apply) deleteProperty(holder, k);
     }
     for (let j = 0; j < keys.length; j++) {

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { onHarnessExit } from '../host/exit-lock.js';
 
 let dir: string | undefined;
 let files = 0;
@@ -15,7 +16,7 @@ export function writeKubeconfigFile(name: string, text: string): { path: string;
   if (dir === undefined) {
     const d = mkdtempSync(join(tmpdir(), 'steadystate-kubeconfig-'));
     dir = d;
-    process.once('exit', () => rmSync(d, { recursive: true, force: true }));
+    onHarnessExit(() => rmSync(d, { recursive: true, force: true }));
   }
   const path = join(dir, `${name.replace(/[^A-Za-z0-9_.-]+/g, '-')}-${++files}.kubeconfig`);
   writeFileSync(path, text, 'utf8');

@@ -88,8 +88,19 @@ ${lat ? `<tr><th>convergence latency p50 / p90 / p99 / max</th><td>${lat.p50} / 
 <tr><th>store writes per object</th><td>${s.storeWritesPerObject.toFixed(2)}</td></tr>
 <tr><th>peak downstream QPS</th><td>${s.peakDownstreamQps}</td></tr>
 </tbody></table></section>
-${behaviour(m)}
+${judged(m)}${behaviour(m)}
 ${systematic(m)}${coverage(m)}`;
+}
+
+/** What each property judged: the runs it judged, those it had nothing to judge in and why; a property that judged no run is noted. */
+function judged(m: PassedReportModel): string {
+  if (m.propertyRuns.length === 0) return '';
+  const unit = m.systematic ? 'plans' : 'runs';
+  const notes = m.propertyRuns.filter((p) => p.judged === 0).map((p) => `<p class="note"><strong>Note:</strong> <code>${esc(p.name)}</code> judged 0 of ${p.judged + p.unjudged} ${unit}${p.reason ? ` (${esc(p.reason)})` : ''}: it says nothing about this controller here.</p>`);
+  return `<section id="judged"><h2>What each property judged</h2>${notes.join('')}<table><thead><tr><th>property</th><th>${unit} judged</th><th>nothing to judge in</th><th>why (the first)</th></tr></thead><tbody>
+${m.propertyRuns.map((p) => `<tr><td>${esc(p.name)}</td><td>${p.judged}</td><td>${p.unjudged}</td><td>${esc(p.reason ?? '')}</td></tr>`).join('\n')}
+</tbody></table></section>
+`;
 }
 
 /** Behaviour coverage of a pass and its growth run after run, as an inline SVG curve (a flat end says more runs find little new). */

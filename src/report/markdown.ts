@@ -60,7 +60,7 @@ function failed(m: FailedReportModel): string[] {
 function passed(m: PassedReportModel): string[] {
   const out: string[] = [];
   out.push(`# steadystate: \`${code(m.controller)}\` passes`, '');
-  out.push(`${m.runs} scenario${m.runs === 1 ? '' : 's'} (seed \`${m.seed}\`, ${m.corpusReplayed} from the regression corpus); every property held: ${m.properties.map((p) => `\`${code(p)}\``).join(', ')}.`, '');
+  out.push(`${m.runs} scenario${m.runs === 1 ? '' : 's'} (seed \`${m.seed}\`, ${m.corpusReplayed} from the regression corpus); every property held: ${m.properties.map((p) => `\`${code(p)}\``).join(', ')}${m.propertyRuns.some((p) => p.judged === 0) ? ` (${m.propertyRuns.filter((p) => p.judged === 0).map((p) => `\`${code(p.name)}\``).join(', ')} judged no run: nothing in the runs was theirs to judge)` : ''}.`, '');
   if (m.cutShort) out.push(`> **Note:** ${text(m.cutShort)}`, '');
   if (m.corpusNote) out.push(`> **Note:** ${text(m.corpusNote)}`, '');
   const s = m.stats;
@@ -72,9 +72,27 @@ function passed(m: PassedReportModel): string[] {
   out.push(row(['reconciles (all runs)', String(s.reconciles)]));
   out.push(row(['determinism double-checked', `${m.determinismChecked} runs`]));
   out.push('');
+  out.push(...judged(m));
   out.push(...behaviour(m));
   out.push(...systematic(m));
   out.push(...coverage(m));
+  return out;
+}
+
+/**
+ * What each property judged: the runs it judged, and those it had nothing to judge in, with why
+ * (a pass says what it judged). A property that judged no run is noted: it says nothing here.
+ */
+function judged(m: PassedReportModel): string[] {
+  if (m.propertyRuns.length === 0) return [];
+  const unit = m.systematic ? 'plans' : 'runs';
+  const out = ['## What each property judged', ''];
+  for (const p of m.propertyRuns) {
+    if (p.judged === 0) out.push(`> **Note:** \`${code(p.name)}\` judged 0 of ${p.judged + p.unjudged} ${unit}${p.reason ? ` (${text(p.reason)})` : ''}: it says nothing about this controller here.`, '');
+  }
+  out.push(`| property | ${unit} judged | nothing to judge in | why (the first ${unit === 'runs' ? 'run' : 'plan'}) |`, '|---|---|---|---|');
+  for (const p of m.propertyRuns) out.push(row([p.name, String(p.judged), String(p.unjudged), p.reason ?? '']));
+  out.push('');
   return out;
 }
 

@@ -23,12 +23,14 @@ import { isControllerDefinition, type ControllerDefinition } from '../runtime/de
 import { loadCorpus, saveToCorpus } from '../report/corpus.js';
 import { writeReports, type WrittenReports } from '../report/index.js';
 import { failedAtText, proofLayout, resultNotes } from '../report/result.js';
+import { judgedNothing } from '../report/pass-summary.js';
 import { parseReproductionFile, ReproductionFileError, type ReproductionFile } from '../report/json.js';
 import { recordTimelines, replay, type ReplayOptions, type ReplayResult } from '../replay.js';
 import { locateControllerSource } from '../report/controller-source.js';
 import { codeDigestOf } from '../report/code-digest.js';
 import { defaultEnvironment } from '../defaults.js';
 import { snapshotIntrinsics } from '../host/intrinsics.js';
+import { sealHarness } from '../cli/seal-harness.js';
 
 /** Options of `toPassCheck`: everything `check` takes, plus where reports go. @public */
 export interface ToPassCheckOptions extends Omit<CheckOptions, 'corpus'> {
@@ -94,6 +96,7 @@ function failureMessage(result: Extract<CheckResult, { ok: false }>, written: Wr
 
 /** The built-ins when this module loaded (the setup file: before the test file's imports). */
 const atSetup = snapshotIntrinsics();
+sealHarness(); // steadystate's own classes frozen before the test file's imports can patch one (red team rt42 F4)
 
 /**
  * Throws when code loaded since the setup replaced a built-in the judges compute with (an
@@ -125,16 +128,20 @@ async function toPassCheck(received: unknown, options: ToPassCheckOptions = {}):
     };
   } else if (corpus !== false && corpus !== true) corpusOption = corpus;
   const result = await check(target, { ...checkOptions, ...(corpusOption ? { corpus: corpusOption } : {}) });
-  // a pass that judged nothing is no verdict (red team N7, N6, N8; the CLI exits 2)
-  if (result.ok && (result.properties.length === 0 || result.runs === 0 || (result.stats.reconciles === 0 && result.stats.storeWritesPerObject === 0))) {
+  // a pass that judged nothing is no verdict (red team N7, N6, N8, N7b; the CLI exits 2)
+  const nothing = result.ok ? judgedNothing(result) : undefined;
+  if (result.ok && (result.properties.length === 0 || result.runs === 0 || (result.stats.reconciles === 0 && result.stats.storeWritesPerObject === 0) || nothing !== undefined)) {
     const why =
       result.properties.length === 0
         ? 'no property was judged (checkOptions.properties is empty)'
         : result.runs === 0
           ? 'no run completed (timeLimitMs?)'
-          : `no reconcile ran in ${result.runs} runs: no ${first.for} object ever reached the controller (check its \`for\` and checkOptions.objects.kind)`;
+          : result.stats.reconciles === 0 && result.stats.storeWritesPerObject === 0
+            ? `no reconcile ran in ${result.runs} runs: no ${first.for} object ever reached the controller (check its \`for\` and checkOptions.objects.kind)`
+            : nothing!;
+    const fix = why === nothing ? '. Select properties that apply to the controller (leave options.properties out to judge the default properties), or give the runs what these properties judge (the reasons above)' : '';
     // neither a pass nor a failure: `.not.toPassCheck()` must not read it as the bug it expects
-    throw new Error(`steadystate: ${result.controller} passed vacuously: ${why}, so the pass would say nothing`);
+    throw new Error(`steadystate: ${result.controller} passed vacuously: ${why}, so the pass would say nothing${fix}`);
   }
   if (result.ok) {
     return { pass: true, message: () => `expected ${result.controller} to fail a property, but all ${result.properties.length} held over ${result.runs} runs (seed ${result.seed})` };

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ReproductionFile } from '../../src/report/json.js';
-import { fixture, root, runCli, tempDir } from './cli-helpers.js';
+import { fixture, root, runCli, runCliInProcess, tempDir } from './cli-helpers.js';
 
 /** `steadystate check` and `replay` end to end: exit codes, reports, corpus, sharding, workers. */
 
@@ -24,6 +24,29 @@ interface JsonOut {
 
 const parse = (stdout: string): JsonOut => JSON.parse(stdout) as JsonOut;
 
+/**
+ * A check in this thread (`--workers 0`, the same `run` as the bin, no child process), for tests
+ * about what a check computes (the corpus it replays, how shards add up) rather than about the
+ * process or the worker threads; each start of the bin loads the engine again (about 2 s of CPU).
+ * The report folder is absolute: a relative one would be this process's working directory's.
+ */
+const checkInProcess = (args: readonly string[], reportDir: string) => runCliInProcess([...args, '--workers', '0', '--report-dir', reportDir], dirname(reportDir));
+
+/**
+ * `check edge.ts --seed 1 --runs 30 --faults event-loss` in a fresh folder, by the bin in its
+ * default worker thread: run once for the tests that read what it prints and writes (none of them
+ * writes into its reports).
+ */
+let edgeFailure: Promise<{ dir: string; run: Awaited<ReturnType<typeof runCli>> }> | undefined;
+const EDGE_FAILURE = ['check', fixture('edge.ts'), '--seed', '1', '--runs', '30', '--faults', 'event-loss'];
+function edgeFailureRun(): Promise<{ dir: string; run: Awaited<ReturnType<typeof runCli>> }> {
+  edgeFailure ??= (async () => {
+    const dir = tempDir();
+    return { dir, run: await runCli(EDGE_FAILURE, { cwd: dir }) };
+  })();
+  return edgeFailure;
+}
+
 /** Properties the level-triggered fixture satisfies under every fault (the tests here are about the CLI, not the oracles). */
 const SOUND = 'convergence,idempotence,no-hot-loop';
 
@@ -43,8 +66,7 @@ describe('steadystate check', () => {
   });
 
   it('exits 1 on a failure after writing all four reports and the corpus; replay reproduces the identical trace', async () => {
-    const dir = tempDir();
-    const r = await runCli(['check', fixture('edge.ts'), '--seed', '1', '--runs', '30', '--faults', 'event-loss'], { cwd: dir });
+    const { dir, run: r } = await edgeFailureRun();
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toMatch(/^FAIL edge-triggered fails convergence/);
     expect(r.stdout).toMatch(/Let: .*Then: /s);
@@ -61,17 +83,18 @@ describe('steadystate check', () => {
     expect(replay.stdout).toContain(`identical trace (hash ${repro.traceHash})`);
     expect(replay.stdout).toMatch(/FAIL edge-triggered still fails convergence/);
 
-    const json = await runCli(['replay', 'reports/edge-triggered-convergence-1.json', '--json'], { cwd: dir });
+    // the same replay in this thread (the bin's replay is the one above)
+    const json = await runCliInProcess(['replay', 'reports/edge-triggered-convergence-1.json', '--json'], dir);
     expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, property: 'convergence', sameTrace: true, hash: repro.traceHash });
   });
 
   it('replays the regression corpus first on the next check of the same controller', async () => {
-    const dir = tempDir();
-    const first = await runCli(['check', fixture('edge.ts'), '--seed', '1', '--runs', '30', '--json'], { cwd: dir });
+    const reports = join(tempDir(), 'reports');
+    const first = await checkInProcess(['check', fixture('edge.ts'), '--seed', '1', '--runs', '30', '--json'], reports);
     expect(first.code).toBe(1);
     expect(parse(first.stdout).corpusReplayed).toBe(0);
     // another seed: the corpus scenario still fails first
-    const second = await runCli(['check', fixture('edge.ts'), '--seed', '99', '--runs', '30', '--json'], { cwd: dir });
+    const second = await checkInProcess(['check', fixture('edge.ts'), '--seed', '99', '--runs', '30', '--json'], reports);
     const out = parse(second.stdout);
     expect(second.code).toBe(1);
     expect(out.corpusReplayed).toBe(1);
@@ -91,11 +114,11 @@ describe('steadystate check', () => {
   it('the shards of one seed together are exactly the unsharded check', async () => {
     const dir = tempDir();
     const args = ['check', fixture('level.ts'), '--seed', '11', '--runs', '30', '--json', '--faults', 'event-loss,duplication,delay', '--properties', SOUND];
-    const [whole, ...shards] = await Promise.all([
-      runCli(args, { cwd: dir }),
-      ...[1, 2, 3].map((i) => runCli([...args, '--shard', `${i}/3`, '--report-dir', `reports-${i}`], { cwd: dir })),
-    ]);
-    const w = parse(whole!.stdout);
+    // one after the other: checks in this thread patch its globals for the length of each run
+    const whole = await checkInProcess(args, join(dir, 'reports'));
+    const shards: Awaited<ReturnType<typeof runCliInProcess>>[] = [];
+    for (const i of [1, 2, 3]) shards.push(await checkInProcess([...args, '--shard', `${i}/3`], join(dir, `reports-${i}`)));
+    const w = parse(whole.stdout);
     const s = shards.map((x) => parse(x.stdout));
     expect(s.map((x) => x.shard)).toEqual([
       { index: 0, count: 3 },
@@ -139,9 +162,9 @@ describe('steadystate check', () => {
   }, 180_000);
 
   it("writes a failure's reports identically from a worker thread and from this thread, timelines included (the worker that failed records them)", async () => {
-    const fail = ['check', fixture('edge.ts'), '--seed', '1', '--runs', '30', '--faults', 'event-loss'];
-    const [a, b] = [tempDir(), tempDir()];
-    const [w1, w0] = await Promise.all([runCli(fail, { cwd: a }), runCli([...fail, '--workers', '0'], { cwd: b })]);
+    // the worker thread's: the check of the failure test above (same command line, fresh folder)
+    const b = tempDir();
+    const [{ dir: a, run: w1 }, w0] = await Promise.all([edgeFailureRun(), runCli([...EDGE_FAILURE, '--workers', '0'], { cwd: b })]);
     expect([w1.code, w0.code]).toEqual([1, 1]);
     const html = (dir: string): string => readFileSync(join(dir, 'reports', 'edge-triggered-convergence-1.html'), 'utf8');
     expect(html(a)).toBe(html(b));

@@ -10,46 +10,56 @@ import { fixture, root, runCli, runCliInProcess, tempDir } from './cli-helpers.j
  */
 const hostile = (name: string) => fixture(join('hostile', `${name}.ts`));
 
-describe('steadystate check on modules that tamper with the harness (red team, stop 40)', () => {
+// CI budget: the suites whose tests only start child processes run their tests concurrently, and a
+// test's independent child processes run side by side (a shorter file, where a CPU is free; the
+// same CPU time); tests that run the CLI in-process (this thread's globals) stay one at a time. A
+// test that shares the CPUs with its neighbours gets more time than vitest's default minute.
+const CONCURRENT_TIMEOUT = 180_000;
+
+describe.concurrent('steadystate check on modules that tamper with the harness (red team, stop 40)', () => {
   it('swapping the property catalogue for look-alikes at import is refused: the catalogue is frozen (exit 2)', async () => {
     const r = await runCli(['check', hostile('patch-catalogue'), '--runs', '2', '--seed', '1', '--workers', '0']);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/Cannot assign to read only property/);
-  });
+  }, CONCURRENT_TIMEOUT);
 
   it('a replaced array iterator that empties the judges is refused at load, checkOptions.properties: [] judges nothing: exit 2, never a pass', async () => {
-    for (const [name, message] of [
+    const cases = [
       ['iter-patch', /replaced built-ins at import: Array\.prototype\.values, Array\.prototype\[Symbol\.iterator\]/],
       ['empty-properties', /no property was judged/],
-    ] as const) {
-      const r = await runCli(['check', hostile(name), '--runs', '2', '--seed', '1', '--workers', '0']);
+    ] as const;
+    const runs = await Promise.all(cases.map(([name]) => runCli(['check', hostile(name), '--runs', '2', '--seed', '1', '--workers', '0'])));
+    for (const [i, [name, message]] of cases.entries()) {
+      const r = runs[i]!;
       expect(r.code, `${name}: ${r.stderr}`).toBe(2);
       expect(r.stderr).toMatch(message);
       expect(r.stdout).not.toMatch(/PASS/);
     }
-  });
+  }, CONCURRENT_TIMEOUT);
 
   it('a reconcile that reaches the store through ctx to undo its bug cannot: ctx holds the instance in a JS-private field (exit 1)', async () => {
     const r = await runCli(['check', hostile('ctx-internals'), '--controller', 'cheats', '--runs', '5', '--seed', '1', '--workers', '0']);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toMatch(/FAIL cheats fails convergence/);
-  });
+  }, CONCURRENT_TIMEOUT);
 
   it('process.emit wrapped, or process.reallyExit and process.stdout._write replaced at import, in this thread: the verdict and its exit code stand, for check and replay', async () => {
-    for (const name of ['emit-exit', 'forges-stdout']) {
-      const dir = tempDir();
-      const r = await runCli(['check', hostile(name), '--runs', '2', '--seed', '1', '--shrink-time-limit', '200', '--workers', '0', '--report-dir', dir]);
-      expect(r.code, `${name}: ${r.stderr}`).toBe(1);
-      expect(r.stdout).toMatch(new RegExp(`FAIL ${name} fails no-hot-loop`));
-      if (name === 'emit-exit') continue;
-      const replay = await runCli(['replay', join(dir, `${name}-no-hot-loop-1.json`)]);
-      expect(replay.code, `${name} replay: ${replay.stderr}`).toBe(1);
-      expect(replay.stdout).toMatch(new RegExp(`FAIL ${name} still fails no-hot-loop`));
-    }
-  });
+    await Promise.all(
+      ['emit-exit', 'forges-stdout'].map(async (name) => {
+        const dir = tempDir();
+        const r = await runCli(['check', hostile(name), '--runs', '2', '--seed', '1', '--shrink-time-limit', '200', '--workers', '0', '--report-dir', dir]);
+        expect(r.code, `${name}: ${r.stderr}`).toBe(1);
+        expect(r.stdout).toMatch(new RegExp(`FAIL ${name} fails no-hot-loop`));
+        if (name === 'emit-exit') return;
+        const replay = await runCli(['replay', join(dir, `${name}-no-hot-loop-1.json`)]);
+        expect(replay.code, `${name} replay: ${replay.stderr}`).toBe(1);
+        expect(replay.stdout).toMatch(new RegExp(`FAIL ${name} still fails no-hot-loop`));
+      }),
+    );
+  }, CONCURRENT_TIMEOUT);
 });
 
-describe('steadystate replay tells a fix from a controller that behaves differently when replayed (red team H5, stop 41)', () => {
+describe.concurrent('steadystate replay tells a fix from a controller that behaves differently when replayed (red team H5, stop 41)', () => {
   /** A module in a temp folder, written as `body` (its controller: a hot loop unless `fixed`). */
   const controllerModule = (dir: string, body: string): string => {
     const path = join(dir, 'web.ts');
@@ -81,14 +91,13 @@ export const web = defineController({
     expect(r.code, r.stderr).toBe(1);
     const file = join(dir, 'detects-replay-no-hot-loop-1.json');
     expect(JSON.parse(readFileSync(file, 'utf8')).controller.source.codeDigest).toMatchObject({ sha256: expect.stringMatching(/^[0-9a-f]{64}$/), files: expect.any(Number) });
-    const replay = await runCli(['replay', file]);
+    const [replay, json] = await Promise.all([runCli(['replay', file]), runCli(['replay', file, '--json'])]);
     expect(replay.code, replay.stderr).toBe(1);
     expect(replay.stdout).toMatch(/FAIL detects-replay passes this replay, but the code is unchanged since the check/);
     expect(replay.stdout).not.toMatch(/so the code changed/);
-    const json = await runCli(['replay', file, '--json']);
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, sameTrace: false, sameCode: true });
-  });
+  }, CONCURRENT_TIMEOUT);
 
   it('the same controller really fixed after the check: its replay passes (exit 0), and says the code changed', async () => {
     const dir = tempDir();
@@ -101,7 +110,7 @@ export const web = defineController({
     expect(replay.code, replay.stdout + replay.stderr).toBe(0);
     expect(replay.stdout).toMatch(/so the code changed since the report was written/);
     expect(replay.stdout).toMatch(/PASS web now satisfies no-hot-loop/);
-  });
+  }, CONCURRENT_TIMEOUT);
 
   it('a module that edits its own file during the check and behaves when replayed: no replay can call that a fix (exit 1)', async () => {
     const dir = tempDir();
@@ -113,19 +122,19 @@ export const web = defineController({
     const replay = await runCli(['replay', file], { cwd: dir });
     expect(replay.code, replay.stdout + replay.stderr).toBe(1);
     expect(replay.stdout).toMatch(/changed its own files while the check ran/);
-  });
+  }, CONCURRENT_TIMEOUT);
 });
 
 describe('steadystate check ends the processes the checked code started (red team H6, stop 41)', () => {
   it('a detached process started at import that would rewrite the shard result after the CLI exits is ended with the check: merge still fails (exit 1)', async () => {
     const dir = tempDir();
-    for (const shard of ['1/2', '2/2']) {
-      const r = await runCli(['check', fixture(join('hostile', 'forges-shard.ts')), '--runs', '4', '--shrink-time-limit', '200', '--seed', '7', '--shard', shard, '--report-dir', join(dir, `s${shard[0]}`)], { cwd: dir });
-      expect(r.code, r.stderr.split('\n').filter((l) => !l.startsWith('steadystate check forges-shard:')).join('\n')).toBe(1);
-    }
+    // the two shard jobs of a CI matrix, side by side (each its own CLI, forger and report folder)
+    const shards = await Promise.all(['1/2', '2/2'].map((shard) => runCli(['check', fixture(join('hostile', 'forges-shard.ts')), '--runs', '4', '--shrink-time-limit', '200', '--seed', '7', '--shard', shard, '--report-dir', join(dir, `s${shard[0]}`)], { cwd: dir })));
+    for (const r of shards) expect(r.code, r.stderr.split('\n').filter((l) => !l.startsWith('steadystate check forges-shard:')).join('\n')).toBe(1);
     // the forger polled every 100 ms for the CLI to be gone
     await new Promise((r) => setTimeout(r, 1500));
-    const merged = await runCli(['merge', 's1', 's2', '--report-dir', 'merged'], { cwd: dir });
+    // merge only reads the shard folders: in-process (no module is loaded)
+    const merged = await runCliInProcess(['merge', 's1', 's2', '--report-dir', 'merged'], dir);
     expect(merged.code, merged.stdout + merged.stderr).toBe(1);
     expect(merged.stdout).toMatch(/FAIL forges-shard fails no-hot-loop/);
   });
@@ -133,8 +142,8 @@ describe('steadystate check ends the processes the checked code started (red tea
 
 describe('red team, stop 41: a buggy or sloppy module never gets exit 0', () => {
   it('N1: Array.prototype.push replaced at import to drop failure records is refused at load (exit 2), in a worker and in this thread', async () => {
-    for (const workers of ['1', '0']) {
-      const r = await runCli(['check', hostile('push-patch'), '--runs', '2', '--seed', '1', '--workers', workers]);
+    const runs = await Promise.all(['1', '0'].map((workers) => runCli(['check', hostile('push-patch'), '--runs', '2', '--seed', '1', '--workers', workers])));
+    for (const r of runs) {
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toMatch(/replaced built-ins at import: Array\.prototype\.push/);
     }
@@ -167,11 +176,13 @@ describe('red team, stop 41: a buggy or sloppy module never gets exit 0', () => 
   });
 
   it('N2, N3: a reconcile that swaps Array.prototype.push around its own write (hiding it), or Map.prototype.get to catch the store, fails the run at that client call (exit 1)', async () => {
-    for (const [name, builtin] of [
+    const cases = [
       ['hide-writes', 'Array.prototype.push'],
       ['map-capture', 'Map.prototype.get'],
-    ] as const) {
-      const r = await runCli(['check', hostile(name), '--runs', '3', '--seed', '1', '--shrink-time-limit', '200', '--workers', '0']);
+    ] as const;
+    const runs = await Promise.all(cases.map(([name]) => runCli(['check', hostile(name), '--runs', '3', '--seed', '1', '--shrink-time-limit', '200', '--workers', '0'])));
+    for (const [i, [name, builtin]] of cases.entries()) {
+      const r = runs[i]!;
       expect(r.code, `${name}: ${r.stdout}${r.stderr}`).toBe(1);
       expect(r.stdout).toContain(`replaced the built-in ${builtin}`);
     }

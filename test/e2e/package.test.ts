@@ -161,6 +161,17 @@ function npx(args: readonly string[], cwd: string): Promise<CommandResult> {
   return timed(`npx ${args.join(' ')}`, () => runCommand('npx', args, { cwd, timeoutMs: 180_000 }));
 }
 
+/**
+ * `npx vitest run buggy/` in the consumer project, run once: the first vitest test reads its
+ * failure, and the regression test takes the report it wrote (a second run of the same failing
+ * test would only find the same failure again, in the corpus).
+ */
+let buggyVitest: Promise<CommandResult> | undefined;
+function buggyVitestRun(dir: string): Promise<CommandResult> {
+  buggyVitest ??= npx(['vitest', 'run', 'buggy/'], dir);
+  return buggyVitest;
+}
+
 beforeAll(async () => {
   packDir = mkdtempSync(join(tmpdir(), 'steadystate-pack-'));
   tarball = await timed('npm pack (build included)', () => packPackage(packDir!));
@@ -238,7 +249,7 @@ describe("a fresh project following the README's 'In your project' section", () 
     expect(good.code, good.output).toBe(0);
     expect(good.output).toMatch(/1 passed/);
 
-    const buggy = await npx(['vitest', 'run', 'buggy/'], dir);
+    const buggy = await buggyVitestRun(dir);
     expect(buggy.code, buggy.output).toBe(1);
     expect(buggy.output).toMatch(/Replay: await expect\(replicas\)\.toPassReproduction\("reports\/replicas-[\w-]+\.json", checkOptions\);/);
     expect(buggy.output).toMatch(/npx steadystate replay reports\/replicas-[\w-]+\.json/);
@@ -250,10 +261,11 @@ describe("a fresh project following the README's 'In your project' section", () 
 
   it('vitest: the regression test of the report runs as pasted: it fails on the buggy controller with the recorded failure and passes once fixed', async (ctx) => {
     const dir = consumer(ctx);
-    const buggy = await npx(['vitest', 'run', 'buggy/controller.test.ts'], dir);
+    // the failing run of the test above (buggy/ holds only controller.test.ts), and the reports it wrote
+    const buggy = await buggyVitestRun(dir);
     expect(buggy.code, buggy.output).toBe(1);
     const json = /reports\/(replicas-[\w-]+)\.json/.exec(buggy.output)![1]!;
-    // the first vitest test above saved this failure to the corpus: it may be found there first (and says so)
+    // a failure found in the corpus says so
     const property = /replicas fails ([\w-]+) \((?:run \d+ of|corpus entry \d+ of)/.exec(buggy.output)![1]!;
     const md = readFileSync(join(dir, 'reports', `${json}.md`), 'utf8');
     const pasted = /As a regression test, saved as `([^`]+)`[^\n]*\n\n```ts\n([\s\S]*?)```/.exec(md);

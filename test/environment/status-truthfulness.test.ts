@@ -181,7 +181,7 @@ describe('statusTruthfulness', () => {
   it('does not judge a run without environment actors (nothing becomes ready there) unless told what ready means', async () => {
     const bare = { ...mirrorScenario(), environment: [] };
     const { verdict } = await judgeScenario(statusTruthfulness(), bare, { controllers: [deploymentMirrorBuggy] });
-    expect(verdict).toEqual({ ok: true, stats: { judged: false } });
+    expect(verdict).toEqual({ ok: true, judged: false, why: expect.stringContaining('no environment actor runs') });
     const told = await judgeScenario(statusTruthfulness({ actual: () => 'nothing runs' }), bare, { controllers: [deploymentMirrorBuggy] });
     expect(expectFailure(told.verdict).summary).toContain('while not actually ready (nothing runs)');
   });

@@ -172,7 +172,7 @@ describe("convergence: the user's desired state was never accepted", () => {
     const actions = run.trace.filter((e) => e.type === 'user:action' && e['key'] === 'default/web' && e.t < run.timing.tailStart);
     expect(actions.at(-1)).toMatchObject({ action: 'create', error: 'AlreadyExists' });
     // before: "not converged within 10.0 s after faults stopped: App default/web is not ready"
-    expect(verdict).toMatchObject({ ok: true, stats: { judged: false, reason: expect.stringContaining("the user's desired state was never accepted: the create of App default/web at t=1.2 s was answered AlreadyExists") } });
+    expect(verdict).toMatchObject({ ok: true, judged: false, why: expect.stringContaining("the user's desired state was never accepted: the create of App default/web at t=1.2 s was answered AlreadyExists") });
     // the default judgement says so too
     const d = await verdictOf(c, recreate, delayed);
     expect(d).toMatchObject({ ok: true, stats: { note: expect.stringContaining("the user's desired state was never accepted") } });

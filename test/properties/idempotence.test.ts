@@ -27,6 +27,6 @@ describe('idempotence', () => {
   });
   it('does not judge a run without a tail', async () => {
     const { verdict } = await judgeScenario(idempotence(), scenario, { controllers: [unconditionalWriteBuggy], options: { tailMs: 0 } });
-    expect(verdict).toEqual({ ok: true, stats: { judged: false, reason: 'the run has no tail (tailMs: 0)' } });
+    expect(verdict).toEqual({ ok: true, judged: false, why: 'the run has no tail (tailMs: 0)' });
   });
 });

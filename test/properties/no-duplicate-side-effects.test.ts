@@ -84,7 +84,7 @@ describe('noDuplicateSideEffects: finding the owner without ownerField', () => {
 
   it('says it could not judge when no resource names its owner (never a silent pass)', () => {
     const v = noDuplicateSideEffects().judge({ ...base, writes, downstream: shop([{ item: 'book' }, { item: 'book' }]) } as RunRecord, undefined);
-    expect(v).toMatchObject({ ok: true, stats: { judged: false, reason: expect.stringContaining('could not judge: no resource of shop names its owner') } });
+    expect(v).toMatchObject({ ok: true, judged: false, why: expect.stringContaining('could not judge: no resource of shop names its owner') });
   });
 });
 

@@ -47,7 +47,7 @@ describe('recovery and a revert the API refused', () => {
   it('does not judge a revert that never happened (an update refused as Invalid), and says why', async () => {
     const { verdict, run } = await judgeScenario(recovery(), podRevert({ at: 3000, type: 'patch', kind: 'Pod', key: 'default/web-0', patch: { spec: { ...pod('web:1'), nodeName: null } } }), side);
     expect(run.trace.filter((e) => e.type === 'user:action' && e.t === 3000).map((e) => e['error'])).toEqual(['Invalid']);
-    expect(verdict).toEqual({ ok: true, stats: { judged: false, reason: 'the revert of Pod default/web-0 at t=3.0 s was refused (Invalid): its spec never went back, so there is no earlier state to restore' } });
+    expect(verdict).toEqual({ ok: true, judged: false, why: 'the revert of Pod default/web-0 at t=3.0 s was refused (Invalid): its spec never went back, so there is no earlier state to restore' });
   });
 
   it('still fails the same controller when the revert is accepted (a spec patch back to web:1)', async () => {

@@ -35,7 +35,7 @@ describe('findRevert', () => {
   });
   it('passes runs without a revert, saying so', async () => {
     const { verdict } = await judgeScenario(recovery(), { ...scenario, workload: scenario.workload.slice(0, 2) }, { controllers: [podsNoScaleDownBuggy] });
-    expect(verdict).toEqual({ ok: true, stats: { judged: false, reason: 'the workload reverts no spec' } });
+    expect(verdict).toEqual({ ok: true, judged: false, why: 'the workload reverts no spec' });
   });
   it('asks for a fault-free run of the workload without the change and its revert', () => {
     const extra = recovery().extraRuns!({ ...scenario, faults: { events: [{ kind: 'event-loss', nth: 0 }], background: [] } })['recovery:before']!;

@@ -35,9 +35,9 @@ propertyLaws({
 });
 
 describe('safetyInvariants', () => {
-  it('holds vacuously without invariants', async () => {
+  it('holds vacuously without invariants, and says it judged nothing', async () => {
     const { verdict } = await judgeScenario(safetyInvariants(), scenario, { controllers: [podsSurgeBuggy] });
-    expect(verdict).toEqual({ ok: true, stats: { checks: 0 } });
+    expect(verdict).toEqual({ ok: true, judged: false, why: 'no invariant was given (options.invariants is empty)', stats: { checks: 0 } });
   });
   it('names the invariant and the write in the evidence', async () => {
     const v = expectFailure((await judgeScenario(property, scenario, { controllers: [podsSurgeBuggy] })).verdict);

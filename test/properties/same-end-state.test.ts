@@ -52,7 +52,7 @@ describe('sameEndState', () => {
   });
   it('does not judge without a twin', async () => {
     const { run } = await judgeScenario(sameEndState(), replicas('edge-triggered', oneLost), { controllers: [edgeTriggered] });
-    expect(sameEndState().judge(run, undefined)).toEqual({ ok: true, stats: { judged: false, reason: 'no fault-free twin run was given' } });
+    expect(sameEndState().judge(run, undefined)).toEqual({ ok: true, judged: false, why: 'no fault-free twin run was given' });
   });
 });
 

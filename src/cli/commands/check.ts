@@ -7,7 +7,7 @@ import { shardSize } from '../../harness/shard.js';
 import type { SystematicReport } from '../../harness/systematic.js';
 import type { RecordedTimelines } from '../../replay.js';
 import { codeDigestOf, type CodeDigest } from '../../report/code-digest.js';
-import { passSummary } from '../../report/pass-summary.js';
+import { heldText, judgedNothing, passSummary } from '../../report/pass-summary.js';
 import { systematicSummary } from '../../report/systematic-summary.js';
 import { realTimersNote, type ControllerSource } from '../../report/result.js';
 import { ensureWritableDir, ReportWriteError } from '../../report/write-atomic.js';
@@ -127,8 +127,17 @@ async function checkTarget(o: CheckCommandOptions, io: CliIo, target: CheckTarge
     io.stderr.write(`steadystate check: ${facts.name}: no run completed${o.timeLimit !== undefined ? ` within --time-limit ${o.timeLimit} ms` : ''}, so a pass would say nothing. Give the check more time or fewer --runs.\n`);
     return 2;
   }
-  if (result.ok && !program && !('systematic' in result) && result.stats.reconciles === 0 && result.stats.storeWritesPerObject === 0) {
+  if (result.ok && !program && result.stats.reconciles === 0 && result.stats.storeWritesPerObject === 0) {
     io.stderr.write(`steadystate check: ${facts.name}: no reconcile ran in ${result.runs} runs: no ${facts.for} object ever reached the controller, so every property held of a world it never touched. Check that defineController's \`for\` names the kind the samples and checkOptions.objects create (${facts.for}), and that the story or samples create some.\n`);
+    return 2;
+  }
+  // a pass in which every selected property had nothing to judge in every run (recovery without a
+  // revert, status-truthfulness without a claim of the controller's) says nothing (red team N7b);
+  // one property that judged no run while others did is a note of the pass, not a failure
+  const nothing = judgedNothing(result);
+  if (nothing !== undefined) {
+    const select = o.properties !== undefined ? 'leave --properties out to judge the default properties, or name ones that apply (e.g. --properties convergence,idempotence,no-hot-loop)' : 'leave `properties` out of checkOptions to judge the default properties, or name ones that apply';
+    io.stderr.write(`steadystate check: ${facts.name} passed vacuously: ${nothing}, so its pass would say nothing about the controller. Select properties that apply to it: ${select}; or give the runs what these properties judge (the reasons above).\n`);
     return 2;
   }
   // what a replay compares to tell a fix from a controller that behaves differently when replayed:
@@ -211,7 +220,7 @@ function randomSeed(): number {
 }
 
 function jsonSummary(result: CheckResult, written: WrittenReports): unknown {
-  const common = { controller: result.controller, runs: result.runs, seed: result.seed, ...(result.cutShort ? { cutShort: result.cutShort } : {}), ...(written.model.corpusNote ? { corpusNote: written.model.corpusNote } : {}), properties: result.properties, faults: result.faults, stats: result.stats, coverage: result.coverage, corpusReplayed: result.corpusReplayed, ...(result.shard ? { shard: result.shard } : {}), reports: written.files };
+  const common = { controller: result.controller, runs: result.runs, seed: result.seed, ...(result.cutShort ? { cutShort: result.cutShort } : {}), ...(written.model.corpusNote ? { corpusNote: written.model.corpusNote } : {}), properties: result.properties, ...(result.propertyRuns ? { propertyRuns: result.propertyRuns } : {}), faults: result.faults, stats: result.stats, coverage: result.coverage, corpusReplayed: result.corpusReplayed, ...(result.shard ? { shard: result.shard } : {}), reports: written.files };
   if (result.ok) return { ok: true, ...common };
   const m = written.model;
   return { ok: false, ...common, property: result.property, summary: result.summary, explanation: result.explanation, path: result.path, failedAtRun: result.failedAtRun, shrinks: result.shrinks, traceHash: result.run.hash, replay: m.ok ? null : m.replay.command };
@@ -231,7 +240,7 @@ function humanSummary(result: CheckResult, written: WrittenReports, io: CliIo): 
   const shard = result.shard ? ` (shard ${result.shard.index + 1}/${result.shard.count})` : '';
   if (result.ok) {
     const runs = 'systematic' in result ? `${result.runs} systematic plans` : `${result.runs} runs${shard}, seed ${result.seed}`;
-    lines.push(`${paint(32, 'PASS')} ${result.controller}: ${runs}; every property held: ${result.properties.join(', ')}`);
+    lines.push(`${paint(32, 'PASS')} ${result.controller}: ${runs}; ${heldText(result)}`);
     lines.push(...passSummary(result).map((l) => `  ${l}`));
     lines.push(...systematicLines(result).map((l) => `  ${l}`));
     if (result.realTimers) lines.push(`  note: ${realTimersNote(result.realTimers)}`);

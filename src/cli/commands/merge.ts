@@ -4,6 +4,7 @@ import type { CliIo } from '../io.js';
 import type { MergeCommandOptions } from '../options.js';
 import { readShardResults } from '../shard-result.js';
 import { writeReports } from '../../report/index.js';
+import { judgedNothing } from '../../report/pass-summary.js';
 import { ensureWritableDir, ReportWriteError } from '../../report/write-atomic.js';
 import { UsageError } from '../usage-error.js';
 
@@ -11,7 +12,8 @@ import { UsageError } from '../usage-error.js';
  * `steadystate merge <shard-report-dir>…`: merges the shard results of one `--shard` check (a CI
  * matrix: one job per shard) into the result the unsharded check has (runs, coverage and stats
  * add up; the failure with the lowest run number wins), and writes one report and one JUnit file
- * for it. Returns 0 when every shard passed and every shard is there, 1 when one failed.
+ * for it. Returns 0 when every shard passed and every shard is there, 1 when one failed, 2 when
+ * the merged pass judged nothing (no property judged any run of any shard).
  * @throws UsageError for inputs that are not the shards of one check (exit 2)
  * @internal
  */
@@ -30,6 +32,12 @@ export async function mergeCommand(o: MergeCommandOptions, io: CliIo): Promise<n
     files.map((f) => f.result),
     undefined,
   );
+  // the merged check judged what its shards judged: none of its properties any run is no pass (as for check)
+  const nothing = judgedNothing(merged);
+  if (nothing !== undefined) {
+    io.stderr.write(`steadystate merge: ${merged.controller} passed vacuously over ${files.length} of ${count} shards: ${nothing}, so the merged pass would say nothing about the controller. Run the shards with properties that apply to it (leave --properties out to judge the default properties).\n`);
+    return 2;
+  }
   const failedShard = merged.ok ? undefined : files.find((f) => !f.result.ok && f.result.failedAtRun === merged.failedAtRun && f.result.property === merged.property);
   const written = writeReports(merged, { dir: reportDir, context: (failedShard ?? files[0]!).context });
   const paths = Object.values(written.files);

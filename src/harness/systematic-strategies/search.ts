@@ -151,7 +151,7 @@ export class SystematicSearch {
   }
 
   private async judge(s: Scenario, reference: RunRecord | undefined): Promise<ScenarioOutcome> {
-    const outcome = await this.runner.judge(s, this.opts.properties ? { properties: this.opts.properties } : {});
+    const outcome = await this.runner.judge(s, { ...(this.opts.properties ? { properties: this.opts.properties } : {}), tally: true });
     this.runs++;
     if (reference) this.coverage.add(outcome.run, reference);
     this.stats.add(runStats(outcome.run, !outcome.failure, outcome.latencyMs));
