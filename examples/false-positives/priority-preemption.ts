@@ -43,8 +43,13 @@ import { sameJson } from '../bug-zoo/shared/same-json.js';
  * when the scheduler first came to them: a Pod it first sees only after a higher-priority Pod took
  * the room is left pending, where the fault-free run bound it and then evicted it. Both are the
  * ends of a correct scheduler (a fault-free one busy for a few seconds ends the same way), and
- * same-end-state does not yet accept the second: see the report of this case's hunt (about 1 run
- * in 100 to 150 with every fault kind).
+ * same-end-state accepts the second as the end of a fault-free run that was late there (Pods are
+ * declared timing dependent). So too when one walk of the queue is cut short after some of its
+ * bindings (a crash right after binding report-0; restarted a second later, the scheduler found a
+ * higher-priority Pod created meanwhile and evicted report-0 for it, where the fault-free walk had
+ * bound report-1 too before that Pod came): a fault-free scheduler whose binding was answered a
+ * second late ends the same (src/harness/twin.ts pausePoints; systematic mode, crash after the
+ * 8th write).
  *
  * Its buggy twin plans preemption from its informer cache (usage and candidates), binding still
  * on a live look: a cache behind a Pod's deletion shows the node fuller than it is, and it evicts

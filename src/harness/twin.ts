@@ -54,6 +54,22 @@ export interface BenignVariation {
   also?: { controller: string; at: number; ms: number; key?: string }[];
   /** Start this hosted program this much later (its timers tick at another phase; see {@link phaseVariations}). */
   startDelay?: { controller: string; ms: number };
+  /**
+   * Answer one write of a controller this much later: the write (`verb` of `kind` `key`, made at
+   * `at`) is applied on time and its reconcile goes on only `ms` later (a slow API response; see
+   * {@link pausePoints}).
+   */
+  pause?: WritePause;
+}
+
+/** Where a {@link BenignVariation.pause} holds a reconcile: right after one of its writes. @internal */
+export interface WritePause {
+  controller: string;
+  at: number;
+  verb: string;
+  kind: string;
+  key: string;
+  ms: number;
 }
 
 /** The longest the `busy` variation keeps a controller's workers from taking a key (virtual ms). */
@@ -376,23 +392,31 @@ const IDLE_MAX_WINDOWS = 3;
 export function idleWindows(run: Pick<RunRecord, 'trace' | 'timing'>, twin: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined, kinds: ReadonlySet<string>): { controller: string; at: number; ms: number }[] {
   const names = new Set((defs ?? []).filter((d) => d.process === undefined && kinds.has(d.for)).map((d) => d.name));
   if (names.size === 0) return [];
-  const starts = (r: Pick<RunRecord, 'trace' | 'timing'>) => {
+  // per controller, when each changing reconcile (a store write, or a mutating downstream call the
+  // service accepted) began; of the faulty run, when it first changed something (`acted`): a
+  // reconcile whose calls took seconds (slow downstream answers, timeouts retried within it)
+  // decided when it wrote, not when it began (corpus image-mirror: a reconcile begun at 5 s copied
+  // at 20 s, after the user had changed the destination at 16.8 s; and its copies ran on to the end
+  // while the user deleted the mirror, as a fault-free controller's do when it is busy then)
+  const starts = (r: Pick<RunRecord, 'trace' | 'timing'>, acted = false) => {
     const by = new Map<string, number[]>();
-    for (const c of changingReconciles(r.trace, names, r.timing.tailStart)) {
+    const began = new Map<string, number>();
+    for (const c of changingReconciles(r.trace, names, r.timing.tailStart, undefined, true)) {
       const list = by.get(c.controller) ?? [];
-      if (list.at(-1) !== c.start) list.push(c.start);
+      if (began.get(c.controller) !== c.start || list.length === 0) list.push(acted ? c.at : c.start);
+      began.set(c.controller, c.start);
       by.set(c.controller, list);
     }
     return by;
   };
   // the reconciles of each changing write, in order: the n-th decision of each run
-  const decisions = (r: Pick<RunRecord, 'trace' | 'timing'>) => {
+  const decisions = (r: Pick<RunRecord, 'trace' | 'timing'>, acted = false) => {
     const by = new Map<string, number[]>();
-    for (const c of changingReconciles(r.trace, names, r.timing.tailStart)) by.set(c.controller, [...(by.get(c.controller) ?? []), c.start]);
+    for (const c of changingReconciles(r.trace, names, r.timing.tailStart, undefined, true)) by.set(c.controller, [...(by.get(c.controller) ?? []), acted ? c.at : c.start]);
     return by;
   };
-  const faulty = starts(run);
-  const faultyDecisions = decisions(run);
+  const faulty = starts(run, true);
+  const faultyDecisions = decisions(run, true);
   const windows = new Map<string, { controller: string; from: number; until: number }>();
   const add = (controller: string, from: number, until: number) => {
     const id = `${controller} ${until}`;
@@ -440,6 +464,179 @@ export function idleVariations(run: Pick<RunRecord, 'trace' | 'timing'>, twin: P
     out.push({ seed, jitterMs: 0, shuffleLists: false, slow: ws[0]!, ...(ws.length > 1 ? { also: ws.slice(1) } : {}) });
     if (ws.length > 1) for (let i = 0; i < ws.length; i++) out.push({ seed: seed + 1 + i, jitterMs: 0, shuffleLists: false, slow: ws[i]! });
   }
+  return out;
+}
+
+/**
+ * A write of the controller's own leader-election Lease (src/runtime/leader-election.ts): its
+ * elector renews it on a timer, also while a slow reconcile is open, and that is no decision.
+ */
+function leaseRenewal(e: RunRecord['trace'][number], actor: string): boolean {
+  return e['kind'] === 'Lease' && e['key'] === `kube-system/${actor.slice('controller:'.length, actor.lastIndexOf('/'))}-leader`;
+}
+
+/** A write that changed something, made inside a reconcile of a (non-hosted) controller before the quiet tail. */
+interface ReconcileWrite {
+  controller: string;
+  /** The key reconciled, and when (and which, `n`) that reconcile began. */
+  key: string;
+  start: number;
+  n: number;
+  t: number;
+  verb: string;
+  kind: string;
+  object: string;
+  changed: string;
+}
+
+/**
+ * Each write that changed something by one of `controllers` before the quiet tail, with the
+ * reconcile it belongs to (per replica, the last one begun and not ended; a crash ends them all:
+ * a crashed reconcile never ends in the trace, and the restarted process's writes are its own).
+ */
+function reconcileWrites(run: Pick<RunRecord, 'trace' | 'timing'>, controllers: ReadonlySet<string>): ReconcileWrite[] {
+  const open = new Map<string, { key: string; n: number; t: number }[]>();
+  const out: ReconcileWrite[] = [];
+  for (const e of run.trace) {
+    if (e.t >= run.timing.tailStart) break;
+    if (e.type === 'reconcile:start' || e.type === 'reconcile:end' || e.type === 'controller:crash') {
+      const controller = String(e['controller']);
+      if (!controllers.has(controller)) continue;
+      const actor = `controller:${controller}/${String(e['replica'] ?? 0)}`;
+      let spans = open.get(actor);
+      if (!spans) open.set(actor, (spans = []));
+      if (e.type === 'controller:crash') spans.length = 0;
+      else if (e.type === 'reconcile:start') spans.push({ key: String(e['key']), n: Number(e['n']), t: e.t });
+      else {
+        const i = spans.findIndex((x) => x.n === e['n'] && x.key === e['key']);
+        if (i >= 0) spans.splice(i, 1);
+      }
+      continue;
+    }
+    if (e.type !== 'store:write' || e['error'] !== undefined || e['noop'] === true) continue;
+    const actor = String(e['actor']);
+    const span = open.get(actor)?.at(-1);
+    if (!span || leaseRenewal(e, actor)) continue;
+    out.push({ controller: actor.slice('controller:'.length, actor.lastIndexOf('/')), key: span.key, start: span.t, n: span.n, t: e.t, verb: String(e['verb']), kind: String(e['kind']), object: String(e['key']), changed: JSON.stringify(e['changed'] ?? []) });
+  }
+  return out;
+}
+
+/** The same write: same verb of the same object, changing the same fields. */
+const sameWrite = (a: ReconcileWrite, b: ReconcileWrite) => a.verb === b.verb && a.kind === b.kind && a.object === b.object && a.changed === b.changed;
+
+/**
+ * Where the faulty `run`'s controller of a timing-dependent kind was cut short, or late, in the
+ * middle of what its fault-free `base` run did at once: per controller, the first of its writes
+ * where the two runs part (another write, or the same one later), when the faulty run's write
+ * there came later than the base run's and both runs had made every write before it alike. The
+ * base run's reconcile is paused right after the last write the two share, until the faulty run's
+ * next write (at most {@link OVERTAKEN_MAX_MS}): then it goes on from a fresh look, as the faulty
+ * run's controller did. (A scheduler bound one Pod of its walk of the queue and crashed; restarted
+ * a second later, it found a higher-priority Pod created meanwhile and evicted the Pod it had just
+ * bound, where the fault-free run had bound the whole queue at once: corpus priority-preemption,
+ * systematic mode's crash after the 8th write. An API error on the second binding, retried after
+ * its backoff, makes the same history.)
+ *
+ * Why a history a healthy control plane produces: every write is an API call, and an answer that
+ * takes a second (a busy API server, etcd latency, client-side throttling) is ordinary; a
+ * controller whose decisions are one at a time (kube-scheduler binds one Pod per scheduling cycle)
+ * sees the world change between two of them. Only for the kinds the user declared timing
+ * dependent; who uses it: same-end-state's alternatives (whole objects that end exactly as in
+ * such a run), asked for only when the judgement failed, since it depends on the faulty run.
+ * @internal
+ */
+export function pausePoints(run: Pick<RunRecord, 'trace' | 'timing'>, base: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined, kinds: ReadonlySet<string>): WritePause[] {
+  const names = [...new Set((defs ?? []).filter((d) => d.process === undefined && kinds.has(d.for)).map((d) => d.name))].sort();
+  if (names.length === 0) return [];
+  const mine = reconcileWrites(run, new Set(names));
+  const theirs = reconcileWrites(base, new Set(names));
+  const out: WritePause[] = [];
+  for (const controller of names) {
+    const f = mine.filter((w) => w.controller === controller);
+    const b = theirs.filter((w) => w.controller === controller);
+    let i = 0;
+    while (i < b.length && i < f.length && sameWrite(b[i]!, f[i]!) && b[i]!.t === f[i]!.t) i++;
+    if (i === 0 || i >= b.length || i >= f.length) continue;
+    const prev = b[i - 1]!;
+    // a pause inside one reconcile, between two of its writes (a hold at a reconcile's start is the idle windows')
+    if (b[i]!.n !== prev.n || b[i]!.start !== prev.start || b[i]!.key !== prev.key) continue;
+    const until = f[i]!.t;
+    // the faulty run's next write came later than the base run's: lateness, not another choice at the same moment
+    if (until <= b[i]!.t || until - prev.t > OVERTAKEN_MAX_MS) continue;
+    out.push({ controller, at: prev.t, verb: prev.verb, kind: prev.kind, key: prev.object, ms: until - prev.t });
+  }
+  return out;
+}
+
+/**
+ * Per key of a controller of a timing-dependent kind: the first of its reconciles where the
+ * faulty `run` decided later or otherwise than its fault-free `base` run (other writes, or none
+ * where the base run wrote), when the two had decided alike on that key before; the key is held
+ * in the base run from that reconcile's start until the faulty run made the same decision, or,
+ * when it decided otherwise, until its next reconcile of the key that worked or changed
+ * something (at most {@link IDLE_MAX_WINDOWS} keys, the earliest). Requests first seen a quarter
+ * of a second or two seconds late (reordering, a lagging list) are retried on other beats, and
+ * which of them takes a budget's last disruption follows. The decision the
+ * faulty run made there in a world a fault had changed (a budget whose status was a quarter of a
+ * second behind its spec, so the eviction was refused for a generation not yet observed) is one
+ * the base run never makes, and its next attempt came seconds later: a fault-free run whose key
+ * waited in the workqueue until then decides when the faulty run decided again (corpus
+ * disruption-budget, seed 202: drain-web-0 refused and tried again 2 s later, after evict-web-1
+ * took the budget's one disruption, where the fault-free run had granted drain-web-0). Why a
+ * history a healthy control plane produces, and who uses it: as {@link idleKeyWindows}.
+ * @internal
+ */
+export function divergedKeyWindows(run: Pick<RunRecord, 'trace' | 'timing'>, base: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined, kinds: ReadonlySet<string>): { controller: string; at: number; ms: number; key: string }[] {
+  const names = new Set((defs ?? []).filter((d) => d.process === undefined && kinds.has(d.for)).map((d) => d.name));
+  if (names.size === 0) return [];
+  // per controller and key, its reconciles that changed something, in order, each with its writes
+  const decisions = (r: Pick<RunRecord, 'trace' | 'timing'>) => {
+    const by = new Map<string, { start: number; n: number; writes: ReconcileWrite[] }[]>();
+    for (const w of reconcileWrites(r, names)) {
+      const id = `${w.controller}\u0000${w.key}`;
+      const list = by.get(id) ?? [];
+      const last = list.at(-1);
+      if (last && last.n === w.n && last.start === w.start) last.writes.push(w);
+      else list.push({ start: w.start, n: w.n, writes: [w] });
+      by.set(id, list);
+    }
+    return by;
+  };
+  const same = (a: { writes: ReconcileWrite[] }, b: { writes: ReconcileWrite[] }) => a.writes.length === b.writes.length && a.writes.every((w, i) => sameWrite(w, b.writes[i]!));
+  const faulty = decisions(run);
+  const good = new Map<string, number[]>();
+  for (const [id, list] of faulty) good.set(id, list.map((d) => d.start));
+  for (const w of reconcilesThatWorked(run, names)) good.set(`${w.controller}\u0000${w.key}`, [...(good.get(`${w.controller}\u0000${w.key}`) ?? []), w.start]);
+  const out: { controller: string; at: number; ms: number; key: string }[] = [];
+  for (const [id, list] of decisions(base)) {
+    const mine = faulty.get(id) ?? [];
+    let j = 0;
+    while (j < list.length && j < mine.length && same(list[j]!, mine[j]!) && list[j]!.start === mine[j]!.start) j++;
+    if (j >= list.length) continue;
+    const from = list[j]!.start;
+    // the faulty run's decision there came no earlier: held until it came when it came later (the
+    // same decision or another); when it came at once and was another, until the key's next attempt after it
+    const other = mine[j];
+    if (other !== undefined && other.start < from) continue;
+    const until = other !== undefined && (other.start > from || same(list[j]!, other)) ? other.writes[0]!.t : (good.get(id) ?? []).filter((t) => t > (other?.start ?? from)).sort((a, b) => a - b)[0];
+    if (until === undefined || until <= from || until - from > OVERTAKEN_MAX_MS) continue;
+    const [controller, key] = id.split('\u0000') as [string, string];
+    out.push({ controller, at: from, ms: until - Math.max(0, from - 1), key });
+  }
+  return out.sort((a, b) => a.at - b.at).slice(0, IDLE_MAX_WINDOWS);
+}
+
+/**
+ * The variations a faulty `run` suggests for its fault-free `base` run beyond {@link idleVariations}:
+ * each {@link pausePoints} pause, and the {@link divergedKeyWindows} holds, all at once and each alone.
+ * @internal
+ */
+export function lateVariations(run: Pick<RunRecord, 'trace' | 'timing'>, base: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined, kinds: ReadonlySet<string>): BenignVariation[] {
+  const out: BenignVariation[] = pausePoints(run, base, defs, kinds).map((p, i) => ({ seed: 5200 + i, jitterMs: 0, shuffleLists: false, pause: p }));
+  const ws = divergedKeyWindows(run, base, defs, kinds);
+  if (ws.length > 0) out.push({ seed: 5300, jitterMs: 0, shuffleLists: false, slow: ws[0]!, ...(ws.length > 1 ? { also: ws.slice(1) } : {}) });
+  if (ws.length > 1) for (let i = 0; i < ws.length; i++) out.push({ seed: 5301 + i, jitterMs: 0, shuffleLists: false, slow: ws[i]! });
   return out;
 }
 
@@ -719,10 +916,20 @@ function controllerOfActor(actor: string): string | undefined {
  * A hosted program's (one of `hosted`) is its own decision: keyed by the object written, begun
  * when the timer behind it fired, else {@link HOSTED_REACTION_MS} before it.
  */
-function* changingReconciles(trace: RunRecord['trace'], controllers: ReadonlySet<string>, until: number, hosted: ReadonlySet<string> = new Set()): Generator<{ controller: string; key: string; start: number; write: { verb: string; kind: string } }> {
+function* changingReconciles(trace: RunRecord['trace'], controllers: ReadonlySet<string>, until: number, hosted: ReadonlySet<string> = new Set(), downstream = false): Generator<{ controller: string; key: string; start: number; at: number; write: { verb: string; kind: string } }> {
   const open = new Map<string, { key: string; n: unknown; t: number }[]>();
   for (const e of trace) {
     if (e.t >= until) return;
+    if (downstream && e.type === 'downstream:request') {
+      // a mutating call the service accepted (it is traced when its answer came)
+      const status = Number(e['status']);
+      if (e['mutating'] !== true || status < 200 || status >= 300) continue;
+      const raw = String(e['actor']);
+      const actor = raw.startsWith('controller:') ? raw : `controller:${raw}`;
+      const span = open.get(actor)?.at(-1);
+      if (span) yield { controller: actor.slice('controller:'.length, actor.lastIndexOf('/')), key: span.key, start: span.t, at: e.t, write: { verb: String(e['method']), kind: 'downstream' } };
+      continue;
+    }
     if (e.type === 'reconcile:start' || e.type === 'reconcile:end') {
       const controller = String(e['controller']);
       if (!controllers.has(controller)) continue;
@@ -741,13 +948,13 @@ function* changingReconciles(trace: RunRecord['trace'], controllers: ReadonlySet
     if (hosted.size > 0) {
       const c = controllerOfActor(actor);
       if (c !== undefined && hosted.has(c)) {
-        if (controllers.has(c)) yield { controller: c, key: `${String(e['kind'])} ${String(e['key'])}`, start: typeof e['firedAt'] === 'number' ? e['firedAt'] : Math.max(0, e.t - HOSTED_REACTION_MS), write: { verb: String(e['verb']), kind: String(e['kind']) } };
+        if (controllers.has(c)) yield { controller: c, key: `${String(e['kind'])} ${String(e['key'])}`, start: typeof e['firedAt'] === 'number' ? e['firedAt'] : Math.max(0, e.t - HOSTED_REACTION_MS), at: e.t, write: { verb: String(e['verb']), kind: String(e['kind']) } };
         continue;
       }
     }
     const span = open.get(actor)?.at(-1);
-    if (!span) continue;
-    yield { controller: actor.slice('controller:'.length, actor.lastIndexOf('/')), key: span.key, start: span.t, write: { verb: String(e['verb']), kind: String(e['kind']) } };
+    if (!span || leaseRenewal(e, actor)) continue;
+    yield { controller: actor.slice('controller:'.length, actor.lastIndexOf('/')), key: span.key, start: span.t, at: e.t, write: { verb: String(e['verb']), kind: String(e['kind']) } };
   }
 }
 
@@ -1004,6 +1211,7 @@ export function installVariation(world: World, v: BenignVariation, faultWindowMs
   if (v.slow) holdFor(world, v.slow);
   for (const h of v.also ?? []) holdFor(world, h);
   if (v.startDelay) world.startDelays.set(v.startDelay.controller, v.startDelay.ms);
+  if (v.pause) pauseAfter(world, v.pause);
   if (v.resyncAt !== undefined) {
     const at = v.resyncAt < 1 ? Math.round(v.resyncAt * faultWindowMs) : v.resyncAt;
     world.kernel.at(at, () => {
@@ -1047,6 +1255,45 @@ function holdFor(world: World, slow: { controller: string; at: number; ms: numbe
     world.kernel.at(Math.max(0, slow.at - 1) + slow.ms, () => {
       for (const inst of held) inst.hold(false);
     });
+  });
+}
+
+/** The client methods that write. */
+const WRITE_METHODS = ['create', 'update', 'updateStatus', 'patch', 'patchStatus', 'delete'] as const;
+
+/**
+ * Answers the controller's write of {@link WritePause} `ms` late: every live instance's client
+ * (from a millisecond before the write) parks the reconcile on the virtual clock right after that
+ * write is applied (the store, the trace and the informers see it on time), once.
+ */
+function pauseAfter(world: World, p: WritePause): void {
+  world.kernel.at(Math.max(0, p.at - 1), () => {
+    let done = false;
+    const actor = `controller:${p.controller}/`;
+    const matches = () => {
+      const entries = world.trace.entries;
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const e = entries[i]!;
+        if (e.type !== 'store:write') continue;
+        return e.t === p.at && String(e['actor']).startsWith(actor) && e['error'] === undefined && e['verb'] === p.verb && e['kind'] === p.kind && e['key'] === p.key;
+      }
+      return false;
+    };
+    for (const inst of world.managers.flatMap((m) => m.live()).filter((x) => x.def.name === p.controller)) {
+      const client = inst.client as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+      for (const m of WRITE_METHODS) {
+        const orig = client[m];
+        if (typeof orig !== 'function') continue;
+        client[m] = async (...args: unknown[]) => {
+          const r = await orig.apply(client, args);
+          if (!done && world.kernel.now() === p.at && matches()) {
+            done = true;
+            await world.kernel.sleep(undefined, p.ms);
+          }
+          return r;
+        };
+      }
+    }
   });
 }
 
@@ -1192,12 +1439,30 @@ export class TwinRunner {
     return this.memo(this.lag, scenario, () => this.runDeciding(twin, scenario, variations, runVariation), [...kinds].sort().join(','));
   }
 
-  /** The fault-free run `twin` under each {@link idleVariations} of `run` for the timing-dependent `kinds` in which the held controller {@link keepsDeciding} (not cached: they depend on the faulty run). */
-  async idleOf(twin: RunRecord, run: RunRecord, defs: readonly ControllerDefinition[] | undefined, kinds: readonly string[]): Promise<RunRecord[]> {
+  /**
+   * The fault-free run `twin` under each {@link idleVariations} of `run` for the timing-dependent
+   * `kinds` in which the held controller {@link keepsDeciding}; and the {@link lateVariations} of
+   * `run`, of the fault-free control plane in a world as slow as the run's when faults that slow
+   * the world (`slowKinds`) acted in it (see {@link worldOf}; else of `twin`): a controller late by
+   * a quarter of a second in a world whose Pods came up late is only both at once. Not cached:
+   * they depend on the faulty run.
+   */
+  async idleOf(twin: RunRecord, run: RunRecord, defs: readonly ControllerDefinition[] | undefined, kinds: readonly string[], slowKinds: ReadonlySet<string> = new Set()): Promise<RunRecord[]> {
     const runVariation = this.runVariation;
-    const variations = runVariation && kinds.length > 0 ? idleVariations(run, twin, defs, new Set(kinds)) : [];
-    if (!runVariation || variations.length === 0) return [];
-    return this.runDeciding(twin, twinScenario(twin.scenario), variations, runVariation);
+    if (!runVariation || kinds.length === 0) return [];
+    const declared = new Set(kinds);
+    const idle = idleVariations(run, twin, defs, declared);
+    const out = idle.length === 0 ? [] : await this.runDeciding(twin, twinScenario(twin.scenario), idle, runVariation);
+    const world = worldScenario(run, slowKinds);
+    let base = twin;
+    let scenario = twinScenario(twin.scenario);
+    if (world !== undefined && world !== run.scenario) {
+      this.benignSimulations++;
+      base = await runVariation(world, WORLD_VARIATION);
+      scenario = world;
+    }
+    const late = world === run.scenario ? [] : lateVariations(run, base, defs, declared);
+    return late.length === 0 ? out : [...out, ...(await this.runDeciding(base, scenario, late, runVariation))];
   }
 
   /** The fault-free run of `twin`'s scenario with the user's actions when `run` accepted them ({@link userAcceptedLate}; not cached: it depends on the faulty run). */
@@ -1219,21 +1484,12 @@ export class TwinRunner {
    */
   async worldOf(run: RunRecord, slowKinds: ReadonlySet<string>): Promise<RunRecord[]> {
     const runVariation = this.runVariation;
-    if (!runVariation || slowKinds.size === 0) return [];
-    const { events, background } = run.scenario.faults;
-    if (events.every((e) => slowKinds.has(e.kind)) && background.every((b) => b.rate === 0 || slowKinds.has(b.kind))) {
-      return events.length > 0 || background.some((b) => b.rate > 0) ? [run] : [];
-    }
-    const pinned = new Map<string, FaultEvent>();
-    for (const e of run.trace) {
-      if (e.type !== 'fault:inject' || typeof e['kind'] !== 'string' || !slowKinds.has(e['kind']) || typeof e['key'] !== 'string') continue;
-      const delayMs = e['delayMs'];
-      const id = `${e['kind']}\u0000${e['key']}\u0000${String(delayMs)}`;
-      if (!pinned.has(id)) pinned.set(id, { kind: e['kind'], target: e['key'], ...(typeof delayMs === 'number' ? { params: { delayMs } } : {}) });
-    }
-    if (pinned.size === 0) return [];
+    if (!runVariation) return [];
+    const world = worldScenario(run, slowKinds);
+    if (world === undefined) return [];
+    if (world === run.scenario) return [run];
     this.benignSimulations++;
-    return [await runVariation({ ...run.scenario, faults: { events: [...pinned.values()], background: [] } }, { seed: 401, jitterMs: 0, shuffleLists: false })];
+    return [await runVariation(world, WORLD_VARIATION)];
   }
 
   /** The fault-free run `twin` under each {@link phaseVariations} `run` suggests (not cached: they depend on the faulty run). */
@@ -1259,6 +1515,33 @@ export class TwinRunner {
     p.catch(() => cache.delete(key));
     return p;
   }
+}
+
+/** The variation a slow world runs under: none (see {@link TwinRunner.worldOf}). */
+const WORLD_VARIATION: BenignVariation = { seed: 401, jitterMs: 0, shuffleLists: false };
+
+/**
+ * The scenario of the fault-free control plane in a world as slow as `run`'s (see
+ * {@link TwinRunner.worldOf}): `run`'s own scenario when faults that slow the world
+ * (`slowKinds`) are all it has, else its scenario with only those, pinned to the objects they
+ * acted on; undefined when none acted.
+ * @internal
+ */
+export function worldScenario(run: RunRecord, slowKinds: ReadonlySet<string>): Scenario | undefined {
+  if (slowKinds.size === 0) return undefined;
+  const { events, background } = run.scenario.faults;
+  if (events.every((e) => slowKinds.has(e.kind)) && background.every((b) => b.rate === 0 || slowKinds.has(b.kind))) {
+    return events.length > 0 || background.some((b) => b.rate > 0) ? run.scenario : undefined;
+  }
+  const pinned = new Map<string, FaultEvent>();
+  for (const e of run.trace) {
+    if (e.type !== 'fault:inject' || typeof e['kind'] !== 'string' || !slowKinds.has(e['kind']) || typeof e['key'] !== 'string') continue;
+    const delayMs = e['delayMs'];
+    const id = `${e['kind']}\u0000${e['key']}\u0000${String(delayMs)}`;
+    if (!pinned.has(id)) pinned.set(id, { kind: e['kind'], target: e['key'], ...(typeof delayMs === 'number' ? { params: { delayMs } } : {}) });
+  }
+  if (pinned.size === 0) return undefined;
+  return { ...run.scenario, faults: { events: [...pinned.values()], background: [] } };
 }
 
 /**

@@ -31,11 +31,6 @@ export function gateOptions(c: FalsePositiveCase, runs = GATE_RUNS) {
  * an oracle fix lands, that test fails and the controller moves into the gate.
  */
 export const PENDING_ORACLE_FIXES: Readonly<Record<string, { properties: readonly string[]; why: string; seed?: number }>> = {
-  'priority-preemption': {
-    properties: ['same-end-state'],
-    seed: 16,
-    why: 'which Pods a preempting scheduler leaves depends on which competitor it decided on first, and on where earlier Pods landed: timing, not state (declared: timingDependent Pods). The lag variations cover a first look after the next competitor was created (src/harness/twin.ts firstLookAfterNext: the shrunk case in false-positives-regressions passes), and a scheduler idle over the seconds the faulted one decided nothing (idleWindows: a stalled watch, stop 37; guided 5/450 → 3/450), not yet the rest: 2/450 swarm and 3/450 guided hunt runs (seeds 1-3) still differ by an evicted-or-pending Pod after api-error, api-conflict, coalescing, duplication or event loss, where the faulted scheduler was late by less than half a second between an eviction and the binding it made room for, and a later competitor took the room, or where a crash cut one walk of the queue short after some of its bindings (no benign variation pauses a scheduler between two Pods of one walk yet; the crash before the second decision of a run is covered since stop 39: idleWindows by the n-th decision)',
-  },
 };
 
 /** Every built-in property, the case's own in place of those of the same name, minus those its design does not promise. */

@@ -3,11 +3,11 @@ import { sameEndState } from '../../properties/same-end-state.js';
 import { noExtraDestructiveActions } from '../../properties/no-extra-destructive-actions.js';
 import { recovery } from '../../properties/recovery.js';
 import { CRON_TASK, cronTaskController, cronTaskStuckController, cronTaskTwiceController } from '../../examples/false-positives/cron-task.js';
-import { defineController, job, podLifecycle, type Scenario } from '../../src/index.js';
+import { defineController, job, podLifecycle, simulate, type Scenario } from '../../src/index.js';
 import { ScenarioRunner } from '../../src/harness/scenario-runner.js';
 import { cronRunnerController } from '../../examples/client-node/steadystate.js';
 import type { TraceEntry } from '../../src/sim/trace.js';
-import { BENIGN_VARIATIONS, SLOW_HOLDS_MS, idleKeyWindows, idleVariations, idleWindows, keepsDeciding, lagPoints, lagVariations, overtakenPoints, phaseVariations, slowPoints, slowVariations, twinScenario } from '../../src/harness/twin.js';
+import { BENIGN_VARIATIONS, SLOW_HOLDS_MS, divergedKeyWindows, idleKeyWindows, idleVariations, idleWindows, installVariation, keepsDeciding, lagPoints, lagVariations, lateVariations, overtakenPoints, pausePoints, phaseVariations, slowPoints, slowVariations, twinScenario } from '../../src/harness/twin.js';
 import { payoutController } from '../../examples/false-positives/payout-transfer.js';
 import { allFaults } from '../../faults/index.js';
 import { expectFailure, judgeScenario } from '../helpers/property-laws.js';
@@ -376,5 +376,102 @@ describe('idle windows: where a faulty run\'s controller of a timing-dependent k
       { seed: 5001, jitterMs: 0, shuffleLists: false, slow: a },
       { seed: 5002, jitterMs: 0, shuffleLists: false, slow: b },
     ]);
+  });
+});
+
+describe('late variations: a faulty run cut short or late in the middle of what its fault-free run did at once (hand-made traces)', () => {
+  const timing = { faultWindowEnd: 30_000, lastActionAt: 0, settleStart: 30_000, tailStart: 60_000, end: 70_000 };
+  const sched = defineController({ name: 'sched', for: 'Pod', reconcile: async () => {} });
+  const start = (t: number, n: number, key: string) => ({ t, type: 'reconcile:start', controller: 'sched', replica: 0, key, n }) as TraceEntry;
+  const end = (t: number, n: number, key: string, result = 'done') => ({ t, type: 'reconcile:end', controller: 'sched', replica: 0, key, n, result }) as TraceEntry;
+  const write = (t: number, verb: string, key: string, changed: string[] = ['spec.nodeName']) => ({ t, type: 'store:write', actor: 'controller:sched/0', verb, kind: 'Pod', key, changed, noop: false }) as TraceEntry;
+  // the fault-free walk binds report-0 and report-1 at once; the faulty one crashed right after report-0,
+  // and its restarted process evicted report-0 a second later for a Pod created meanwhile
+  const twin = { trace: [start(5000, 1, 'default/report-0'), write(5000, 'update', 'default/report-0'), write(5000, 'update', 'default/report-1'), end(5000, 1, 'default/report-0')], timing };
+  const crashed = {
+    trace: [start(5000, 1, 'default/report-0'), write(5000, 'update', 'default/report-0'), { t: 5000, type: 'controller:crash', controller: 'sched', replica: 0 } as TraceEntry, start(6000, 1, 'default/api'), write(6000, 'delete', 'default/report-0', ['.']), end(6000, 1, 'default/api')],
+    timing,
+  };
+
+  it('pauses the fault-free reconcile right after the last write the two runs share, until the faulty run wrote again', () => {
+    expect(pausePoints(crashed, twin, [sched], new Set(['Pod']))).toEqual([{ controller: 'sched', at: 5000, verb: 'update', kind: 'Pod', key: 'default/report-0', ms: 1000 }]);
+    expect(lateVariations(crashed, twin, [sched], new Set(['Pod']))).toEqual([{ seed: 5200, jitterMs: 0, shuffleLists: false, pause: { controller: 'sched', at: 5000, verb: 'update', kind: 'Pod', key: 'default/report-0', ms: 1000 } }]);
+  });
+
+  it('not for kinds not declared timing dependent, nor when the runs part at the first write, nor for another choice made at the same moment, nor between two reconciles (the idle windows hold those)', () => {
+    const apart = { trace: [start(5000, 1, 'default/report-0'), write(5000, 'update', 'default/report-0'), end(5000, 1, 'default/report-0'), start(5000, 2, 'default/report-1'), write(5000, 'update', 'default/report-1'), end(5000, 2, 'default/report-1')], timing };
+    expect(pausePoints(crashed, apart, [sched], new Set(['Pod']))).toEqual([]);
+    expect(pausePoints(crashed, twin, [sched], new Set(['Wave']))).toEqual([]);
+    const other = { trace: [start(5000, 1, 'default/report-1'), write(5000, 'update', 'default/report-1'), end(5000, 1, 'default/report-1')], timing };
+    expect(pausePoints(other, twin, [sched], new Set(['Pod']))).toEqual([]);
+    const sameMoment = { trace: [start(5000, 1, 'default/report-0'), write(5000, 'update', 'default/report-0'), write(5000, 'delete', 'default/logs', ['.']), end(5000, 1, 'default/report-0')], timing };
+    expect(pausePoints(sameMoment, twin, [sched], new Set(['Pod']))).toEqual([]);
+  });
+
+  it('per key: the first reconcile where the faulty run decided otherwise holds the key until the faulty run\'s next reconcile of it that worked', () => {
+    const evictor = defineController({ name: 'sched', for: 'EvictionRequest', reconcile: async () => {} });
+    const status = (t: number, message: string) => ({ t, type: 'store:write', actor: 'controller:sched/0', verb: 'updateStatus', kind: 'EvictionRequest', key: 'default/drain', changed: [message], noop: false }) as TraceEntry;
+    const look = (t: number, n: number, writes: TraceEntry[]) => [start(t, n, 'default/drain'), ...writes, end(t, n, 'default/drain', 'requeueAfter')];
+    // both refuse at 4 s; at 16 s the fault-free run grants (takes the budget's disruption, deletes the Pod),
+    // the faulty one refuses again (a budget status a fault held back) and tries again at 18 s
+    const base = { trace: [...look(4000, 1, [status(4000, 'status.message')]), ...look(16_000, 2, [write(16_000, 'delete', 'default/web-0', ['.']), status(16_000, 'status.phase')])], timing };
+    const run = { trace: [...look(4000, 1, [status(4000, 'status.message')]), ...look(16_000, 2, [status(16_000, 'status.message')]), ...look(18_000, 3, [status(18_000, 'status.message')])], timing };
+    expect(divergedKeyWindows(run, base, [evictor], new Set(['EvictionRequest']))).toEqual([{ controller: 'sched', at: 16_000, ms: 18_000 - 15_999, key: 'default/drain' }]);
+    expect(lateVariations(run, base, [evictor], new Set(['EvictionRequest']))).toEqual([{ seed: 5300, jitterMs: 0, shuffleLists: false, slow: { controller: 'sched', at: 16_000, ms: 2001, key: 'default/drain' } }]);
+    // the same grant a quarter of a second later (its request first seen late): held until then
+    const late = { trace: [...look(4000, 1, [status(4000, 'status.message')]), ...look(16_250, 2, [write(16_250, 'delete', 'default/web-0', ['.']), status(16_250, 'status.phase')])], timing };
+    expect(divergedKeyWindows(late, base, [evictor], new Set(['EvictionRequest']))).toEqual([{ controller: 'sched', at: 16_000, ms: 16_250 - 15_999, key: 'default/drain' }]);
+    // decided alike throughout: no hold; a kind not declared: none
+    expect(divergedKeyWindows(base, base, [evictor], new Set(['EvictionRequest']))).toEqual([]);
+    expect(divergedKeyWindows(run, base, [evictor], new Set(['Pod']))).toEqual([]);
+  });
+});
+
+describe('the pause variation: a write answered late', () => {
+  const ITEM = 'Item';
+  // one reconcile, two status writes
+  const twoSteps = defineController({
+    name: 'two-steps',
+    for: ITEM,
+    reconcile: async (ctx) => {
+      const o = await ctx.client.tryGet(ITEM, ctx.key, { live: true });
+      if (!o || o.status['b'] === 1) return;
+      await ctx.client.patchStatus(ITEM, ctx.key, { status: { a: 1 } });
+      await ctx.client.patchStatus(ITEM, ctx.key, { status: { b: 1 } });
+    },
+  });
+  const scenario: Scenario = { seed: 1, controllers: [{ name: 'two-steps' }], initialObjects: [], workload: [{ at: 1000, type: 'create', object: { kind: ITEM, metadata: { name: 'x', namespace: 'default' }, spec: {} } }], faults: { events: [], background: [] } };
+  const writes = (r: { trace: readonly TraceEntry[] }) => r.trace.filter((e) => e.type === 'store:write' && e['actor'] === 'controller:two-steps/0').map((e) => `${e.t} ${String(e['changed'])}`);
+
+  it('the write is applied on time, and the reconcile goes on only after the pause', async () => {
+    const plain = (await simulate(scenario, { controllers: [twoSteps] })).run;
+    const [first] = writes(plain);
+    const at = Number(first!.split(' ')[0]);
+    expect(writes(plain)).toEqual([`${at} status.a`, `${at} status.b`]);
+    const paused = (await simulate(scenario, { controllers: [twoSteps], install: [(w) => installVariation(w, { seed: 1, jitterMs: 0, shuffleLists: false, pause: { controller: 'two-steps', at, verb: 'patchStatus', kind: ITEM, key: 'default/x', ms: 700 } }, 30_000)] })).run;
+    expect(writes(paused)).toEqual([`${at} status.a`, `${at + 700} status.b`]);
+  });
+});
+
+describe('idle windows date a faulted reconcile by what it did (hand-made traces)', () => {
+  const timing = { faultWindowEnd: 30_000, lastActionAt: 0, settleStart: 30_000, tailStart: 60_000, end: 70_000 };
+  const mirror = defineController({ name: 'mirror', for: 'ImageMirror', reconcile: async () => {} });
+  const start = (t: number, n: number) => ({ t, type: 'reconcile:start', controller: 'mirror', replica: 0, key: 'default/m', n }) as TraceEntry;
+  const end = (t: number, n: number) => ({ t, type: 'reconcile:end', controller: 'mirror', replica: 0, key: 'default/m', n, result: 'requeueAfter' }) as TraceEntry;
+  const status = (t: number) => ({ t, type: 'store:write', actor: 'controller:mirror/0', verb: 'updateStatus', kind: 'ImageMirror', key: 'default/m', changed: ['status.tags'], noop: false }) as TraceEntry;
+  const copy = (t: number, status = 202) => ({ t, type: 'downstream:request', start: t - 30, actor: 'controller:mirror/0', method: 'POST', url: 'https://registry.example/api/copies', status, mutating: true }) as TraceEntry;
+  const lease = (t: number) => ({ t, type: 'store:write', actor: 'controller:mirror/0', verb: 'update', kind: 'Lease', key: 'kube-system/mirror-leader', changed: ['spec.renewTime'], noop: false }) as TraceEntry;
+  // fault-free: copies at once (0 s) and again at 2.5 s; faulted: one reconcile begun at 5 s whose slow calls ran
+  // until it copied at 20 s (its elector renewed the lease at 10 s meanwhile)
+  const twin = { trace: [start(0, 1), copy(30), status(30), end(30, 1), start(2500, 2), copy(2530), end(2530, 2)], timing };
+  const run = { trace: [start(5000, 1), lease(10_000), copy(20_030), status(20_030), end(20_030, 1)], timing };
+
+  it('a reconcile decided when it first changed something (a mutating call the service accepted, or a store write), not when it began', () => {
+    expect(idleWindows(run, twin, [mirror], new Set(['ImageMirror']))).toEqual([{ controller: 'mirror', at: 0, ms: 20_030 - 0 }]);
+  });
+
+  it('a lease renewal inside an open reconcile is no decision, nor is a copy the service refused', () => {
+    const refused = { trace: [start(5000, 1), lease(10_000), copy(12_000, 503), copy(20_030), end(20_030, 1)], timing };
+    expect(idleWindows(refused, twin, [mirror], new Set(['ImageMirror']))).toEqual([{ controller: 'mirror', at: 0, ms: 20_030 }]);
   });
 });
