@@ -1,4 +1,4 @@
-import { defineProperty, type RunRecord, type Verdict } from '../src/harness/property.js';
+import { defineProperty, nothingToJudge, type RunRecord, type Verdict } from '../src/harness/property.js';
 import { NAMESPACE_CONTROLLER_ACTOR } from '../src/store/namespace-lifecycle.js';
 import { explanation, fmtActor, fmtList, fmtTime, letFacts, plural } from '../src/report/explain.js';
 import { fmtReconcile } from './_internals/last-actions.js';
@@ -9,6 +9,7 @@ import { groupBy } from './_internals/windows.js';
 import { fmtLearned } from './_internals/masks.js';
 import { replacements, transientContents, type Replacement } from './_internals/replacements.js';
 import { DEFAULT_HISTORY, historyOf, historyProblem, type HistorySelector } from './_internals/history.js';
+import { changesTemplate, podsDeleted, TEMPLATE_KINDS, templatePaths, unansweredWrites } from './_internals/template-changes.js';
 
 /** Options of {@link noExtraDestructiveActions}. @public */
 export interface NoExtraDestructiveActionsOptions {
@@ -31,6 +32,17 @@ export interface NoExtraDestructiveActionsOptions {
    * @defaultValue [{ kind: 'ControllerRevision' }, { kind: 'Secret', type: 'helm.sh/release.v1', labels: ['name'] }]
    */
   history: HistorySelector[];
+  /**
+   * Workload kinds whose Pod-template changes (`spec.template`) count as destructive actions on
+   * them: each makes the environment replace the workload's Pods (a Deployment rolls every Pod
+   * over to a new ReplicaSet, a StatefulSet or DaemonSet deletes and recreates each one), so a
+   * restart made for nothing, on a view of the world already replaced, destroys as much as
+   * deleting the Pods would. Per object, changes of its template by controllers under faults do
+   * not exceed the fault-free twin's. Add custom workloads whose `spec.template` is a Pod
+   * template (`Rollout`, `CloneSet`); `[]` turns template counting off.
+   * @defaultValue ['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job']
+   */
+  templateKinds: string[];
 }
 
 /** Generated-name suffixes (the store's 5 characters) are ignored, so generated objects compare by prefix. */
@@ -157,6 +169,10 @@ interface Tally {
    * one delete (the surplus trimmed; the held-back Pod replaced).
    */
   unacknowledged: number;
+  /** Changes of its Pod template (see {@link NoExtraDestructiveActionsOptions.templateKinds}): each replaces its Pods. */
+  restarts: TimelineWrite[];
+  /** Of those, the ones the API server applied while their answer was lost: the controller rightly asked again. */
+  unansweredRestarts: number;
 }
 
 /** Whether a write is of an object that records history (see {@link NoExtraDestructiveActionsOptions.history}). */
@@ -167,7 +183,7 @@ function historyWrite(run: RunRecord, history: readonly HistorySelector[]): (w: 
   return (w) => byKind.has(w.kind) || kept.has(`${w.kind} ${w.key}`);
 }
 
-function tally(run: RunRecord, ignore: Set<string>, history: readonly HistorySelector[]): Map<string, Tally> {
+function tally(run: RunRecord, ignore: Set<string>, history: readonly HistorySelector[], templateKinds: ReadonlySet<string>): Map<string, Tally> {
   const all = timelineOf(run).writes;
   const isHistory = historyWrite(run, history);
   const ghost = stillborn(run, all);
@@ -181,7 +197,17 @@ function tally(run: RunRecord, ignore: Set<string>, history: readonly HistorySel
     const creates = xs.filter((w) => w.verb === 'create');
     const deletes = xs.filter((w) => w.verb === 'delete');
     const replaced = deletes.filter((w) => w.uid !== undefined && w.t <= (held.get(w.uid) ?? -1)).length;
-    out.set(id, { creates, deletes, unacknowledged: creates.filter((w) => w.uid !== undefined && unacked.has(w.uid)).length + replaced });
+    out.set(id, { creates, deletes, unacknowledged: creates.filter((w) => w.uid !== undefined && unacked.has(w.uid)).length + replaced, restarts: [], unansweredRestarts: 0 });
+  }
+  if (templateKinds.size === 0) return out;
+  const restarts = all.filter((w) => w.actor.startsWith('controller:') && !ignore.has(w.kind) && changesTemplate(w, templateKinds) && !isHistory(w));
+  if (restarts.length === 0) return out;
+  const unanswered = unansweredWrites(run);
+  for (const [id, xs] of groupBy(restarts, (w) => objectId(w, aliases))) {
+    let t = out.get(id);
+    if (!t) out.set(id, (t = { creates: [], deletes: [], unacknowledged: 0, restarts: [], unansweredRestarts: 0 }));
+    t.restarts = xs;
+    t.unansweredRestarts = xs.filter((w) => unanswered.has(w.index)).length;
   }
   return out;
 }
@@ -204,6 +230,15 @@ function tally(run: RunRecord, ignore: Set<string>, history: readonly HistorySel
  * marked `slowsTheWorld`, pinned to the objects they held back): an EndpointSlice deleted when the
  * last Ready Pod went while the next was still starting, and made again when it became Ready.
  *
+ * A change of a workload's Pod template counts too (Deployment, StatefulSet, DaemonSet,
+ * ReplicaSet, Job: `templateKinds`): it destroys every Pod of the workload as surely as deleting
+ * them, since the environment replaces each one (a rollout restart), though the controller wrote
+ * no delete. A restart decided on a cache behind the API server goes onto a state already
+ * replaced and is followed by another: the same end state, every Pod replaced once more. Per
+ * workload, more template changes by controllers than in the fault-free twin fail, unless the
+ * change was decided on reads that all went to the API server (another legal path), or the API
+ * server applied one while its answer was lost (the controller rightly asked again).
+ *
  * External resources of fake services count too, by replacement: a reconcile that deletes the
  * only resource with some content and creates one alike (see `replacements`) destroyed what the
  * first one held, a bucket's data, although the end state converges. More of those than in the
@@ -215,10 +250,17 @@ function tally(run: RunRecord, ignore: Set<string>, history: readonly HistorySel
  */
 export const noExtraDestructiveActions = defineProperty<NoExtraDestructiveActionsOptions>({
   name: 'no-extra-destructive-actions',
-  description: 'per object, controller creates and deletes under faults do not exceed those of the fault-free twin',
-  defaults: { skipUnderFaults: [...WORLD_CHANGING_FAULTS], slack: 0, ignoreKinds: [...RECORD_KINDS], masks: [], learn: true, history: [...DEFAULT_HISTORY] },
+  description: 'per object, controller creates and deletes (and Pod-template changes of workloads, which replace their Pods) under faults do not exceed those of the fault-free twin',
+  defaults: { skipUnderFaults: [...WORLD_CHANGING_FAULTS], slack: 0, ignoreKinds: [...RECORD_KINDS], masks: [], learn: true, history: [...DEFAULT_HISTORY], templateKinds: [...TEMPLATE_KINDS] },
   needsTwin: true,
-  validate: (o) => (!(o.slack >= 0) ? `slack must be ≥ 0, got ${String(o.slack)}` : !Array.isArray(o.masks) || o.masks.some((m) => typeof m !== 'string' || m === '') ? 'masks must be an array of object patterns such as "Job default/web-*"' : historyProblem(o.history)),
+  validate: (o) =>
+    !(o.slack >= 0)
+      ? `slack must be ≥ 0, got ${String(o.slack)}`
+      : !Array.isArray(o.masks) || o.masks.some((m) => typeof m !== 'string' || m === '')
+        ? 'masks must be an array of object patterns such as "Job default/web-*"'
+        : !Array.isArray(o.templateKinds) || o.templateKinds.some((k) => typeof k !== 'string' || k === '')
+          ? 'templateKinds must be an array of workload kinds such as "Deployment" (or [] to count no template change)'
+          : historyProblem(o.history),
   learnsFromSlow: true,
   learn: (benign, o) => {
     if (!o.learn) return {};
@@ -226,7 +268,8 @@ export const noExtraDestructiveActions = defineProperty<NoExtraDestructiveAction
     // a slow controller's runs too: a slot missed past its deadline makes its Job no more, and keeps the previous one
     // and the fault-free control plane's in a world as slow as the run's (Pods never Ready while faults act leave a Service none to route to)
     const benignRuns = [...benign.twin, ...(benign.slow ?? []), ...(benign.world ?? [])];
-    const tallies = benignRuns.map((r) => tally(r, ignore, o.history));
+    const kinds = new Set(o.templateKinds);
+    const tallies = benignRuns.map((r) => tally(r, ignore, o.history, kinds));
     const ids = new Set(tallies.flatMap((t) => [...t.keys()]));
     const count = (t: ReturnType<typeof tally>, id: string) => [t.get(id)?.creates.length ?? 0, t.get(id)?.deletes.length ?? 0] as const;
     // where benign runs disagree, the most any of them made is what a fault-free run may make
@@ -235,6 +278,11 @@ export const noExtraDestructiveActions = defineProperty<NoExtraDestructiveAction
       const counts = tallies.map((t) => count(t, id));
       if (new Set(counts.map((c) => c.join('/'))).size < 2) continue;
       out.push(`${id}: up to ${counts.reduce((m, c) => Math.max(m, c[0]), 0)} creates and ${counts.reduce((m, c) => Math.max(m, c[1]), 0)} deletes`);
+    }
+    for (const id of [...ids].sort()) {
+      const counts = tallies.map((t) => t.get(id)?.restarts.length ?? 0);
+      if (new Set(counts).size < 2) continue;
+      out.push(`${id}: up to ${counts.reduce((m, c) => Math.max(m, c), 0)} Pod-template changes`);
     }
     const replaced = benignRuns.map((r) => replacements(r, uidAliases(r.writes)));
     for (const content of [...new Set(replaced.flatMap((m) => [...m.keys()]))].sort()) {
@@ -245,19 +293,23 @@ export const noExtraDestructiveActions = defineProperty<NoExtraDestructiveAction
     return { counts: out };
   },
   judge: (run, o, twin, _extras, learned): Verdict => {
-    if (!twin) return { ok: true, stats: { judged: false, reason: 'no fault-free twin run was given' } };
+    if (!twin) return nothingToJudge('no fault-free twin run was given');
     const changed = firedKinds(run, o.skipUnderFaults);
     if (changed.length > 0) return skipped(changed);
     const ignore = new Set(o.ignoreKinds);
-    const mine = tally(run, ignore, o.history);
-    const theirs = tally(twin, ignore, o.history);
+    const kinds = new Set(o.templateKinds);
+    const mine = tally(run, ignore, o.history, kinds);
+    const theirs = tally(twin, ignore, o.history, kinds);
     const benignMax = new Map<string, [number, number]>();
     const benignReplaced = new Map<string, number>();
+    const benignRestarts = new Map<string, number>();
     for (const e of learned?.['counts'] ?? []) {
       const m = /^(.*): up to (\d+) creates and (\d+) deletes$/.exec(e);
       if (m) benignMax.set(m[1]!, [Number(m[2]), Number(m[3])]);
       const r = /^(.*): up to (\d+) replacements$/.exec(e);
       if (r) benignReplaced.set(r[1]!, Number(r[2]));
+      const t = /^(.*): up to (\d+) Pod-template changes$/.exec(e);
+      if (t) benignRestarts.set(t[1]!, Number(t[2]));
     }
     const userMasks = o.masks.map(globOf);
     for (const [id, { creates, deletes, unacknowledged: unacked }] of mine) {
@@ -284,6 +336,15 @@ export const noExtraDestructiveActions = defineProperty<NoExtraDestructiveAction
         explanation: explanation(letFacts(run.trace, { until: acts.at(-1)!.t }), then),
         evidence: { object: id, creates: creates.length, deletes: deletes.length, twinCreates: base.creates.length, twinDeletes: base.deletes.length, actions: acts.map((w) => ({ t: w.t, actor: w.actor, verb: w.verb, key: w.key })) },
       };
+    }
+    // workloads whose Pods were replaced for nothing: their template changed more often than without faults
+    for (const [id, { restarts, unansweredRestarts }] of mine) {
+      if (restarts.length === 0 || userMasks.some((re) => re.test(id))) continue;
+      const base = theirs.get(id)?.restarts ?? [];
+      // a change decided on reads that all went to the API server is another legal path (as for a resource replaced, below)
+      const counted = restarts.filter((w) => !onLiveView(run, w));
+      if (counted.length - Math.max(base.length, benignRestarts.get(id) ?? 0) - unansweredRestarts <= o.slack) continue;
+      return restartVerdict(run, twin, id, restarts, base, learned);
     }
     // external resources destroyed and made again
     const theirsReplaced = replacements(twin, uidAliases(twin.writes));
@@ -320,5 +381,83 @@ function replacedVerdict(run: RunRecord, content: string, list: readonly Replace
     summary: `extra destructive actions on ${x.where}: a resource destroyed and made again ${plural(list.length, 'time')} under faults, ${base} without`,
     explanation: explanation(letFacts(run.trace, { until: (create ?? del)?.t ?? run.timing.end }), then),
     evidence: { object: `${x.where}/${x.deleted}`, content: what, replacements: list.length, twinReplacements: base, actions: list.map((r) => ({ deleted: r.deleted, recreated: r.recreated, deletedAt: r.deleteRequest?.t ?? null, createdAt: r.createRequest?.t ?? null, actor: r.deleteRequest?.actor ?? null })) },
+  };
+}
+
+/** What the reconcile that made a write read, up to the write, from its informer cache (`ConfigMap default/settings`, `the Pod list`). */
+function cachedReads(run: RunRecord, w: TimelineWrite): string[] {
+  const r = w.reconcile;
+  if (!r) return [];
+  const out = new Set<string>();
+  for (let i = r.startIndex + 1; i < w.index; i++) {
+    const e = run.trace[i]!;
+    if (e.type !== 'store:read' || e['actor'] !== r.actor || e['cached'] === false) continue;
+    out.add(typeof e['key'] === 'string' ? `${String(e['kind'])} ${e['key']}` : `the ${String(e['kind'])} list`);
+  }
+  return [...out];
+}
+
+/**
+ * The changes of a run the fault-free run has no counterpart for: each of the fault-free run's
+ * changes, in order, is paired with the first change of the run not yet paired that came at the
+ * same time or later (or, when none did, the next one), and the rest are left.
+ */
+function beyond(restarts: readonly TimelineWrite[], base: readonly TimelineWrite[]): TimelineWrite[] {
+  const paired = new Set<number>();
+  let next = 0;
+  for (const b of base) {
+    let i = next;
+    while (i < restarts.length && restarts[i]!.t < b.t) i++;
+    if (i >= restarts.length) i = next;
+    if (i >= restarts.length) break;
+    paired.add(i);
+    next = i + 1;
+  }
+  return restarts.filter((_, i) => !paired.has(i));
+}
+
+/** What a change of a workload's Pod template does to its Pods, as the environment's controllers do it. */
+function rollsOver(kind: string): string {
+  if (kind === 'Deployment') return 'makes the Deployment controller roll every Pod over to a new ReplicaSet';
+  if (kind === 'StatefulSet') return 'makes the StatefulSet controller delete and recreate its Pods one by one';
+  if (kind === 'DaemonSet') return 'makes the DaemonSet controller replace its Pod on every node';
+  return 'replaces its Pods (every Pod made from then on differs from those running)';
+}
+
+/** The verdict for a workload whose Pod template controllers changed more often than without faults. */
+function restartVerdict(run: RunRecord, twin: RunRecord, id: string, restarts: readonly TimelineWrite[], base: readonly TimelineWrite[], learned: Parameters<typeof fmtLearned>[0]): Verdict {
+  const kind = id.slice(0, id.indexOf(' '));
+  const key = restarts[0]!.key;
+  const at = (ws: readonly TimelineWrite[]) => (ws.length === 0 ? '' : ` (${ws.map((w) => `at ${fmtTime(w.t)}`).join(', ')})`);
+  const then = [
+    `${fmtList([...new Set(restarts.map((w) => fmtActor(w.actor)))], 2)} changed the Pod template of ${id} ${plural(restarts.length, 'time')}${at(restarts)}, against ${plural(base.length, 'time')} in the fault-free run${at(base)}`,
+    `each change ${rollsOver(kind)}: ${plural(restarts.length - base.length, 'restart')} of the workload the fault-free run did not need`,
+  ];
+  const pods = podsDeleted(run, kind, key);
+  if (pods !== undefined) then.push(`the environment deleted ${plural(pods, 'Pod')} of it, against ${podsDeleted(twin, kind, base[0]?.key ?? key) ?? 0} in the fault-free run`);
+  const unmatched = beyond(restarts, base);
+  if (unmatched.length > 0 && unmatched.length < restarts.length) then.push(`the fault-free run made none like ${unmatched.length === 1 ? 'the change' : 'the changes'} ${fmtList(unmatched.map((w) => `at ${fmtTime(w.t)}`), 3)}`);
+  for (const w of unmatched.slice(0, 2)) {
+    if (!w.reconcile) continue;
+    const cached = cachedReads(run, w);
+    then.push(`the change at ${fmtTime(w.t)} (${fmtList(templatePaths(w), 2)}) came from the ${fmtReconcile(w.reconcile)}${cached.length > 0 ? `, which read ${fmtList(cached, 3)} from its informer cache` : ''}`);
+  }
+  const note = fmtLearned(learned);
+  if (note) then.push(`${note}: that many are allowed`);
+  then.push(
+    'a restart was decided on a wrong view of the world (the end state can look right: a later restart repairs it): decide a new Pod template on objects re-read live right before writing it (the ConfigMaps and Secrets it hashes, the owner\'s spec, what the workload already runs), never on a cache that may be behind the API server or on progress a crash may have lost, and write it with the resourceVersion read; keep a restart\'s value deterministic (a hash, a generation), so that a retry writes the same one',
+  );
+  return {
+    ok: false,
+    summary: `extra destructive actions on ${id}: its Pod template changed ${plural(restarts.length, 'time')} under faults (each replaces its Pods), ${base.length} without`,
+    explanation: explanation(letFacts(run.trace, { until: restarts.at(-1)!.t }), then),
+    evidence: {
+      object: id,
+      templateChanges: restarts.length,
+      twinTemplateChanges: base.length,
+      podsDeleted: pods ?? null,
+      twinPodsDeleted: podsDeleted(twin, kind, base[0]?.key ?? key) ?? null,
+      actions: restarts.map((w) => ({ t: w.t, actor: w.actor, verb: w.verb, key: w.key, changed: templatePaths(w), cachedReads: cachedReads(run, w) })),
+    },
   };
 }

@@ -33,6 +33,13 @@ interface CanaryStatus {
   observedGeneration?: number;
 }
 
+/** The image of the stable Deployment this Canary (this uid) already runs, read live, if any. */
+async function runningStableImage(ctx: ReconcileContext, c: { metadata: { namespace?: string; name: string; uid: string } }): Promise<string | undefined> {
+  const d = await ctx.client.tryGet<{ template?: { spec?: { containers?: { image?: string }[] } } }>('Deployment', { namespace: c.metadata.namespace, name: `${c.metadata.name}-stable` }, { live: true });
+  if (!d || d.metadata.deletionTimestamp !== undefined || !d.metadata.ownerReferences.some((r) => r.uid === c.metadata.uid)) return undefined;
+  return d.spec.template?.spec?.containers?.[0]?.image;
+}
+
 async function reconcile(ctx: ReconcileContext): Promise<ReconcileResult> {
   // progress is kept in status: decide on the latest one, not on a cache that may lag this controller's own writes
   const c = await ctx.client.tryGet<CanarySpec, CanaryStatus>(CANARY, ctx.key, { live: true });
@@ -41,8 +48,14 @@ async function reconcile(ctx: ReconcileContext): Promise<ReconcileResult> {
   const owner = [controllerRef(c)];
   const now = ctx.clock.now();
   const st = c.status;
-  // the first image is stable at once; a later one starts a walk over the steps
-  const stableImage = st.stableImage ?? c.spec.image;
+  // the first image is stable at once; a later one starts a walk over the steps. With none recorded
+  // yet, the stable Deployment this Canary already runs says which image is stable (read live): a
+  // crash between creating it and recording status, then a new image, would otherwise promote that
+  // image to stable at once, every stable Pod replaced without a canary walk (found by
+  // no-extra-destructive-actions counting Pod-template changes: crash-restart before the first
+  // status write, then a new image at 2 s and the old one back at 5.8 s, the stable Deployment
+  // rolled to web:2 and back where the fault-free run never touched it)
+  const stableImage = st.stableImage ?? (await runningStableImage(ctx, c)) ?? c.spec.image;
   let step = st.canaryImage === c.spec.image ? (st.step ?? 0) : 0;
   // undefined while the step's hold has not begun (its canary does not serve yet)
   let startedAt = st.canaryImage === c.spec.image && st.stepStartedAt !== undefined ? fromVirtualTimestamp(st.stepStartedAt) : undefined;

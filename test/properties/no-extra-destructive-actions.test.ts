@@ -8,7 +8,7 @@ import { aliasUids, uidAliases } from '../../properties/_internals/normalize.js'
 import { singleChildCorrect } from '../../examples/fault-targets/single-child/correct.js';
 import { auditCorrect } from '../../examples/fault-targets/duplication/correct.js';
 import { migrationController, SCHEMA_MIGRATION } from '../../examples/false-positives/migration-runner.js';
-import { job, podLifecycle } from '../../src/index.js';
+import { defineController, deployment, job, podLifecycle } from '../../src/index.js';
 import type { ControllerDefinition, RunRecord, Scenario } from '../../src/index.js';
 import { TENANT, tenantControllerCachedRead } from '../../examples/false-positives/namespace-provisioner.js';
 import { WORKER_POOL, workerPool } from '../../examples/false-positives/worker-pool.js';
@@ -343,5 +343,194 @@ describe('noExtraDestructiveActions: a controller that destroys what another kee
   });
   it('passes the two-phase sweeper under the same fault', async () => {
     expect((await judged(orphanSweeper.controllers)).ok).toBe(true);
+  });
+});
+
+describe('noExtraDestructiveActions: a workload restarted for nothing (its Pod template changed more often than without faults)', () => {
+  // A small config reloader: it keeps the ConfigMap's `version` in the Deployment's pod template
+  // (a change is a rollout), and waits until the ConfigMap has been quiet for a second before
+  // restarting (a burst of edits is one restart). `onCache` decides the restart on its cached
+  // ConfigMap, as config-reloader's buggy twin does: a cache that missed the burst's last edit
+  // restarts every Pod onto a version already replaced, then again. The correct one reads the
+  // ConfigMap live. The end state is the same either way.
+  const HASH = 'example.com/config-version';
+  const PENDING = 'example.com/pending';
+  const SINCE = 'example.com/pending-since';
+  const reloader = (name: string, onCache: boolean): ControllerDefinition =>
+    defineController({
+      name,
+      for: 'Deployment',
+      watches: [{ kind: 'ConfigMap', map: (o) => [`${o.metadata.namespace}/web`] }],
+      async reconcile(ctx) {
+        const d = await ctx.client.tryGet<{ template: { metadata?: { annotations?: Record<string, string> } } }>('Deployment', ctx.key);
+        if (!d) return;
+        const cm = await ctx.client.tryGet('ConfigMap', { namespace: d.metadata.namespace, name: 'settings' }, onCache ? {} : { live: true });
+        const want = String((cm?.['data'] as Record<string, string> | undefined)?.['version'] ?? '');
+        const have = d.spec.template.metadata?.annotations?.[HASH];
+        const pending = d.metadata.annotations[PENDING];
+        const since = Number(d.metadata.annotations[SINCE] ?? 'NaN');
+        const rv = { resourceVersion: d.metadata.resourceVersion };
+        const ref = { namespace: d.metadata.namespace, name: d.metadata.name };
+        if (want === have) {
+          if (pending !== undefined) await ctx.client.patch('Deployment', ref, { metadata: { annotations: { [PENDING]: null, [SINCE]: null } } }, rv);
+          return;
+        }
+        const now = ctx.clock.now();
+        if (pending !== want || !Number.isFinite(since)) {
+          await ctx.client.patch('Deployment', ref, { metadata: { annotations: { [PENDING]: want, [SINCE]: String(now) } } }, rv);
+          return { requeueAfter: 1000 };
+        }
+        if (now < since + 1000) return { requeueAfter: since + 1000 - now };
+        await ctx.client.patch('Deployment', ref, { metadata: { annotations: { [PENDING]: null, [SINCE]: null } }, spec: { template: { metadata: { annotations: { [HASH]: want } } } } }, rv);
+        return;
+      },
+    });
+  const cached = reloader('reloader-cached', true);
+  const live = reloader('reloader-live', false);
+  const settings = (version: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'default' }, data: { version } });
+  const web = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', namespace: 'default' },
+    spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' }, annotations: { [HASH]: '1' } }, spec: { containers: [{ name: 'web', image: 'web:1' }] } } },
+  };
+  // a burst of two edits; the controller's watch loses the second one (the cache shows version 2 until the settle relist)
+  const burst = (name: string, faults: Scenario['faults']): Scenario => ({
+    seed: 0,
+    controllers: [{ name }],
+    environment: [{ name: 'deployment' }, { name: 'pod-lifecycle' }],
+    initialObjects: [settings('1'), web],
+    workload: [
+      { at: 2000, type: 'apply', object: settings('2') },
+      { at: 2400, type: 'apply', object: settings('3') },
+    ],
+    faults,
+    options: { faultWindowMs: 10_000, settleMs: 10_000 },
+  });
+  const lost = { events: [{ kind: 'test-watch-drop', nth: 1, target: 'ConfigMap' }], background: [] };
+  const env = { options: { environment: [deployment, podLifecycle] } };
+  const restarts = (r: RunRecord | undefined) => (r?.writes ?? []).filter((w) => w.kind === 'Deployment' && w.actor.startsWith('controller:') && !w.noop && w.error === undefined && w.changed.some((p) => p.startsWith('spec.template'))).length;
+
+  propertyLaws({
+    property: noExtraDestructiveActions(),
+    buggy: { controllers: [cached], scenario: burst(cached.name, lost), ...env },
+    correct: {
+      controllers: [live],
+      scenarios: [
+        { name: "the burst's last edit lost on its way to the cache", scenario: burst(live.name, lost) },
+        { name: 'event loss', scenario: { ...burst(live.name, { events: [{ kind: 'event-loss', nth: 1 }], background: [{ kind: 'event-loss', rate: 0.3 }] }) } },
+      ],
+      ...env,
+    },
+    explains: [
+      'a test-watch-drop fault at t=2.4 s (controller reloader-cached, key settings, event MODIFIED',
+      'controller reloader-cached/0 changed the Pod template of Deployment default/web 2 times (at t=3.001 s, at t=11.0 s)',
+      'against 1 time in the fault-free run',
+      'makes the Deployment controller roll every Pod over to a new ReplicaSet',
+      /the environment deleted \d+ Pods of it, against 2 in the fault-free run/,
+      // the restart onto version 2, already replaced by 3 at the API server
+      'the fault-free run made none like the change at t=3.001 s; the change at t=3.001 s (spec.template.metadata.annotations) came from the reconcile of default/web by reloader-cached/0 at t=3.001 s (done), which read Deployment default/web and ConfigMap default/settings from its informer cache',
+      're-read live',
+    ],
+  });
+
+  it('the buggy run restarts twice where the fault-free run restarts once, and ends the same', async () => {
+    const { verdict, run, twin } = await judgeScenario(noExtraDestructiveActions(), burst(cached.name, lost), { controllers: [cached], ...env });
+    expect([restarts(run), restarts(twin)]).toEqual([2, 1]);
+    const template = (r: RunRecord | undefined) => JSON.stringify(r?.settledObjects.find((o) => o.kind === 'Deployment')?.spec['template']);
+    expect(template(run)).toBe(template(twin));
+    const v = expectFailure(verdict);
+    expect(v.summary).toBe('extra destructive actions on Deployment default/web: its Pod template changed 2 times under faults (each replaces its Pods), 1 without');
+    expect(v.evidence).toMatchObject({ object: 'Deployment default/web', templateChanges: 2, twinTemplateChanges: 1, twinPodsDeleted: 2 });
+  });
+
+  it('templateKinds: [] turns template counting off; masks, slack and a learned variation allow it', async () => {
+    const judge = async (p: ReturnType<typeof noExtraDestructiveActions>, learned?: Record<string, string[]>) => {
+      const { run, twin } = await judgeScenario(p, burst(cached.name, lost), { controllers: [cached], ...env });
+      return p.judge(run, twin, {}, learned).ok;
+    };
+    expect(await judge(noExtraDestructiveActions({ templateKinds: [] }))).toBe(true);
+    expect(await judge(noExtraDestructiveActions({ templateKinds: ['StatefulSet'] }))).toBe(true);
+    expect(await judge(noExtraDestructiveActions({ masks: ['Deployment default/*'] }))).toBe(true);
+    expect(await judge(noExtraDestructiveActions({ slack: 1 }))).toBe(true);
+    expect(await judge(noExtraDestructiveActions(), { counts: ['Deployment default/web: up to 2 Pod-template changes'] })).toBe(true);
+    expect(await judge(noExtraDestructiveActions(), { counts: ['Deployment default/web: up to 1 Pod-template changes'] })).toBe(false);
+    expect(() => noExtraDestructiveActions({ templateKinds: [''] })).toThrow(/templateKinds/);
+  });
+
+  it('learns the Pod-template changes benign fault-free runs disagree on', () => {
+    const p = noExtraDestructiveActions();
+    const w = (t: number, changed: string[]) => ({ t, type: 'store:write', actor: 'controller:r/0', verb: 'patch', kind: 'Deployment', key: 'default/web', uid: 'u1', rv: t, changed, noop: false });
+    const runOf = (entries: Record<string, unknown>[]) => ({ trace: entries, writes: [], finalObjects: [], primaryKinds: [], controllers: [], downstream: undefined }) as unknown as RunRecord;
+    const once = runOf([w(1, ['spec.template.metadata.annotations'])]);
+    const twice = runOf([w(1, ['spec.template.metadata.annotations']), w(2, ['spec.template.spec.containers'])]);
+    // a metadata write is no restart
+    const meta = runOf([w(1, ['spec.template.metadata.annotations']), w(2, ['metadata.annotations'])]);
+    expect(p.learn!({ twin: [once, twice] } as never)).toEqual({ counts: ['Deployment default/web: up to 2 Pod-template changes'] });
+    expect(p.learn!({ twin: [once, meta] } as never)).toEqual({ counts: [] });
+  });
+
+  it('a retried restart whose first answer was lost is not extra: the controller could not know it had been applied', async () => {
+    // the restart's patch is applied but its answer lost; the controller (stamping the moment, as
+    // `kubectl rollout restart` does, and recording what it restarted for once the restart is
+    // answered) asks again and changes the template once more
+    const stamper = (live: boolean) =>
+      defineController({
+      name: 'stamper',
+      for: 'ConfigMap',
+      async reconcile(ctx) {
+        const cm = await ctx.client.tryGet('ConfigMap', ctx.key, live ? { live: true } : {});
+        const d = await ctx.client.tryGet<{ template: { metadata?: { annotations?: Record<string, string> } } }>('Deployment', { namespace: 'default', name: 'web' }, { live: true });
+        if (!cm || !d) return;
+        const version = String((cm['data'] as Record<string, string>)['version']);
+        if (d.metadata.annotations['example.com/restarted-for'] === version) return;
+        await ctx.client.patch('Deployment', { namespace: 'default', name: 'web' }, { spec: { template: { metadata: { annotations: { 'example.com/restartedAt': String(ctx.clock.now()) } } } } });
+        await ctx.client.patch('Deployment', { namespace: 'default', name: 'web' }, { metadata: { annotations: { 'example.com/restarted-for': version } } });
+      },
+    });
+    const stamp = stamper(false);
+    // (its ConfigMap read from the cache: a restart decided on reads that all went to the API server would not count anyway)
+    // calls that reach the API server: the Deployment read at t=0 (0), then at 2 s the read (1) and the restart's patch (2)
+    const base = burst('stamper', { events: [{ kind: 'api-error', nth: 2, params: { status: 504, applied: true } }], background: [] });
+    const s: Scenario = { ...base, initialObjects: [settings('1'), { ...web, metadata: { ...web.metadata, annotations: { 'example.com/restarted-for': '1' } } }], workload: [{ at: 2000, type: 'apply', object: settings('2') }] };
+    const { verdict, run, twin } = await judgeScenario(noExtraDestructiveActions(), s, { controllers: [stamp], ...env });
+    expect([restarts(run), restarts(twin)]).toEqual([2, 1]);
+    expect(verdict.ok).toBe(true);
+    // answered (not applied): nothing to excuse, and nothing extra happens
+    const answered = { ...s, faults: { events: [{ kind: 'api-error', nth: 2, params: { status: 504, applied: false } }], background: [] } };
+    const again = await judgeScenario(noExtraDestructiveActions(), answered, { controllers: [stamp], ...env });
+    expect([restarts(again.run), again.verdict.ok]).toEqual([1, true]);
+    // with every read live (calls: 0-1 at t=0, reads 2-3 and the patch 4 at 2 s), the same two restarts are another legal path whatever the API server answered
+    const livePlan = { ...s, faults: { events: [{ kind: 'api-error', nth: 4, params: { status: 504, applied: true } }], background: [] } };
+    const onLive = await judgeScenario(noExtraDestructiveActions(), livePlan, { controllers: [stamper(true)], ...env });
+    expect([restarts(onLive.run), restarts(onLive.twin)]).toEqual([2, 1]);
+    expect(noExtraDestructiveActions().judge({ ...onLive.run, trace: onLive.run.trace.filter((e) => !(e.type === 'fault:inject' && e['applied'] === true)) }, onLive.twin).ok).toBe(true);
+  });
+});
+
+describe('noExtraDestructiveActions: a canary promoted without its walk after a crash (found by Pod-template counting, stop 42)', () => {
+  // story:canary-rollout, swarm seed 1: the controller crashed before its first status write (so
+  // no stable image was recorded) and again as it restarted; by the time it reconciled, the user
+  // had set web:2, which it took for the first image: the stable Deployment rolled to web:2 at
+  // once, with no canary step, and back to web:1 after the user's revert. The fault-free run never
+  // touched the stable Deployment. canary-rollout now takes the stable image from the stable
+  // Deployment it already runs when status has none.
+  it('the corpus canary keeps its stable Deployment through crashes before its first status write', async () => {
+    const { canaryRollout, CANARY } = await import('../../examples/false-positives/canary-rollout.js');
+    const canary = (image: string) => ({ apiVersion: 'example.com/v1', kind: CANARY, metadata: { name: 'web', namespace: 'default' }, spec: { image, replicas: 4, steps: [10, 50, 100], stepMs: 2000 } });
+    const s: Scenario = {
+      seed: 13,
+      controllers: [{ name: 'canary' }],
+      environment: [{ name: 'deployment' }, { name: 'pod-lifecycle' }],
+      initialObjects: [canary('web:1')],
+      workload: [
+        { at: 2000, type: 'apply', object: canary('web:2') },
+        { at: 5836, type: 'apply', object: canary('web:1') },
+      ],
+      // before the first status write (client call 7) and before the restarted process's first call
+      faults: { events: [{ kind: 'crash-restart', nth: 7, params: { point: 'before-call' } }, { kind: 'crash-restart', nth: 8, params: { point: 'before-call' } }], background: [] },
+    };
+    const r = await check(canaryRollout.controllers, { ...canaryRollout.options, properties: [noExtraDestructiveActions()], runs: 1, seed: 1, corpus: { scenarios: [s] }, shrink: false });
+    expect(r.ok ? 'passed' : r.summary).toBe('passed');
   });
 });
