@@ -114,6 +114,9 @@ import { acmeOrder } from './acme-order.js';
 import { referenceGrant } from './reference-grant.js';
 import { configReloader } from './config-reloader.js';
 import { singletonOperator } from './singleton-operator.js';
+import { syncWaves } from './sync-waves.js';
+import { nodeUpgrade } from './node-upgrade.js';
+import { gangScheduler } from './gang-scheduler.js';
 
 export type { FalsePositiveCase } from './_shared/case.js';
 
@@ -217,4 +220,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   referenceGrant,
   configReloader,
   singletonOperator,
+  syncWaves,
+  nodeUpgrade,
+  gangScheduler,
 ];
