@@ -238,16 +238,18 @@ export const nodeUpgrade: FalsePositiveCase = {
     objects: { kind: PLAN, namespace: '', names: ['cluster'], spec: [{ version: 'v1.30.1' }, { version: 'v1.31.0' }] },
     environment: [kubeletUpgrade],
   },
-  // a plan deleted (or set to another version) mid-walk leaves the Nodes where the walk had got,
-  // one node per reboot: how far depends on when the controller came to each step, as a paused
-  // wave's does (corpus hunt: 4/200 runs with a delete ended one node short or one node further
-  // than the fault-free run after API errors or coalesced events), declared timing to same-end-state
+  // a plan deleted mid-walk leaves the Nodes where the walk had got, one node per reboot: how far
+  // depends on when the controller came to each step, as a paused wave's does (corpus hunt: 4/200
+  // runs with a delete ended one node short of the fault-free run after API errors or coalesced
+  // events). Declaring UpgradePlan timing dependent did not help (its pace masks cover what the
+  // plan owns, not Nodes), and made same-end-state run for minutes on one scenario (check seed
+  // 205): the walk's Node fields are masked instead (WALK_FIELDS)
   properties: [
     safetyInvariants({ invariants: { 'at most one node unavailable': atMostOneUnavailable } }),
     convergence({ converged: upgraded }),
     ...endStateProperties().map((p) =>
       p.name === 'same-end-state'
-        ? sameEndState({ ...(p.options as Partial<SameEndStateOptions>), masks: [...(p.options['masks'] as string[]), ...WALK_FIELDS], timingDependent: [PLAN] })
+        ? sameEndState({ ...(p.options as Partial<SameEndStateOptions>), masks: [...(p.options['masks'] as string[]), ...WALK_FIELDS] })
         : p,
     ),
   ],
