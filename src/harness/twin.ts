@@ -337,7 +337,12 @@ export function lagPoints(run: Pick<RunRecord, 'trace' | 'timing'>, defs: readon
     else byKey.set(id, [p]);
   }
   const picked: SlowPoint[] = [];
-  for (let k = 0; picked.length < LAG_MAX_POINTS; k++) {
+  // bounded by the longest group too: the groups may hold fewer points than the cap (points the
+  // filter above dropped), and the loop must end then (it spun for ever: corpus node-upgrade with
+  // its plan declared timing dependent, stop 42)
+  let longest = 0;
+  for (const list of byKey.values()) longest = Math.max(longest, list.length);
+  for (let k = 0; k < longest && picked.length < LAG_MAX_POINTS; k++) {
     for (const list of byKey.values()) {
       if (k < list.length && picked.length < LAG_MAX_POINTS) picked.push(list[k]!);
     }

@@ -284,6 +284,15 @@ describe('decisions a deletion of their own object overtakes from afar (hand-mad
     expect(lag([...reconcile(100, 'default/p-0', 1), userDelete(18_900, 'default/p-0')], ['Payout'])).toEqual([{ controller: 'payout', at: 100, key: 'default/p-0', overtakenAt: 18_900 }]);
   });
 
+  it("ends when the points kept per change are fewer than the cap (it spun for ever: node-upgrade, stop 42)", () => {
+    const userChange = (t: number): TraceEntry => ({ t, type: 'store:write', actor: 'user', verb: 'update', kind: 'Payout', key: 'default/p-0', changed: ['spec.amount'], noop: false }) as TraceEntry;
+    // five decisions before the first change: 5 × 2 points, over the cap; the second change's are
+    // all before the first change (dropped), leaving five
+    const trace = [...[100, 200, 300, 400, 500].flatMap((t, i) => reconcile(t, 'default/p-0', i + 1)), userChange(1_000), userChange(2_000)];
+    const points = lagPoints({ trace, timing }, [payoutController], new Set(['Payout']));
+    expect(points.map((p) => [p.at, p.overtakenAt])).toEqual([100, 200, 300, 400, 500].map((t) => [t, 1_000]));
+  });
+
   it('for a kind declared timing dependent: every request the user created and withdrew, held from its creation until its withdrawal, all at once', () => {
     const userCreate = (t: number, key: string): TraceEntry => ({ t, type: 'store:write', actor: 'user', verb: 'create', kind: 'Payout', key, changed: ['.'], noop: false }) as TraceEntry;
     // two requests, each denied until the user withdrew it (disruption-budget, stop 40), and a third never withdrawn
