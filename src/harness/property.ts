@@ -338,6 +338,8 @@ export type PropertyFactory<O extends object> = ((options?: Partial<O>) => Prope
 const builtInFactories = new WeakSet<object>();
 const builtInNames = new Set<string>();
 const builtInProperties = new WeakSet<Property>();
+/** Built-ins whose options hold no function of the user's (a predicate runs user code on the run). */
+const withoutUserCode = new WeakSet<Property>();
 let builtInsRegistered = false;
 
 /**
@@ -353,6 +355,14 @@ export function registerBuiltInProperties(factories: readonly PropertyFactory<ob
     builtInFactories.add(f);
     builtInNames.add(f.propertyName);
   }
+}
+
+/**
+ * A property one of steadystate's own factories made with options that hold no function: no code
+ * of the user's runs while it judges, so it is trusted not to edit the run. @internal
+ */
+export function judgesWithoutUserCode(p: Property): boolean {
+  return withoutUserCode.has(p);
 }
 
 /** A property named like a built-in that no built-in factory made. @internal */
@@ -390,11 +400,21 @@ export function defineProperty<O extends object>(def: PropertyDefinition<O>): Pr
       judge: (run, twin, extras, learned) => def.judge(run, resolved, twin, extras ?? {}, learned),
       ...(problems ? { problems: () => problems(resolved) } : {}),
     };
-    if (builtInFactories.has(branded)) builtInProperties.add(property);
+    if (builtInFactories.has(branded)) {
+      builtInProperties.add(property);
+      if (!holdsFunction(resolved)) withoutUserCode.add(property);
+    }
     return property;
   };
   const branded = Object.assign(factory, { propertyName: def.name, description: def.description });
   return branded;
+}
+
+function holdsFunction(value: unknown, depth = 0): boolean {
+  if (typeof value === 'function') return true;
+  if (typeof value !== 'object' || value === null || depth > 8) return false;
+  for (const v of Object.values(value)) if (holdsFunction(v, depth + 1)) return true;
+  return false;
 }
 
 function camel(name: string): string {

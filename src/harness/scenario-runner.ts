@@ -1,6 +1,6 @@
 import { thrownMessage } from '../sim/thrown.js';
 import type { JsonObject } from '../store/object.js';
-import { unjudgedReason, type BenignRuns, type LearnedMasks, type Property, type RunRecord, type Verdict } from './property.js';
+import { judgesWithoutUserCode, unjudgedReason, type BenignRuns, type LearnedMasks, type Property, type RunRecord, type Verdict } from './property.js';
 import { resolveScenarioOptions, type Scenario } from './scenario.js';
 import { simulate, type SimulateOptions } from './simulate.js';
 import { runGuards } from './run-guards.js';
@@ -8,6 +8,7 @@ import { reverseSimultaneous } from './user-actions.js';
 import { inputKinds, installVariation, LearnedCache, scenarioShape, TwinRunner, twinScenario, type BenignVariation } from './twin.js';
 import { wireParagraph } from './wire-story.js';
 import { NEVER_EXITS } from './escape-verdict.js';
+import { readOnlyHint, sealRun, sealValue } from './sealed-run.js';
 
 /** A property that did not hold on a run. @internal */
 export interface PropertyFailure {
@@ -196,13 +197,22 @@ export class ScenarioRunner {
     for (const p of [...runGuards.filter((g) => !judges.includes(g)), ...judges]) {
       const clock = this.simulateOptions.wallClock;
       const t0 = clock?.();
+      // code of the user's (a property, or a predicate given to a built-in) judges read-only records (see sealed-run.ts)
+      const untrusted = !judgesWithoutUserCode(p) && !runGuards.includes(p);
+      if (untrusted) sealRun(run);
       const extras = await this.extraRuns(p, run.scenario);
       const t = p.needsTwin ? await getTwin() : undefined;
+      if (untrusted) {
+        if (t) sealRun(t);
+        for (const r of Object.values(extras ?? {})) sealRun(r);
+      }
       // masks already learned for this shape first; learn this scenario's only when they are not enough
       let learned: LearnedMasks | undefined = p.learn && this.learned.learnedFor(p.name) ? this.learned.get(p.name, shapeOf(p.learnsFromBusy === true)) : undefined;
       let verdict = judgeSafely(p, run, t, extras, learned);
       if (!verdict.ok && p.learn && t) {
-        const mine = learnSafely(p, await this.benignRuns(t, extras, p, run));
+        const benign = await this.benignRuns(t, extras, p, run);
+        if (untrusted) sealValue(benign);
+        const mine = learnSafely(p, benign);
         if (mine) {
           learned = this.learned.add(p.name, shapeOf(p.learnsFromBusy === true), mine);
           verdict = judgeSafely(p, run, t, extras, learned);
@@ -282,7 +292,7 @@ function judgeSafely(p: Property, run: RunRecord, twin: RunRecord | undefined, e
     return {
       ok: false,
       summary: `the property "${p.name}" threw while judging the run`,
-      explanation: `Let: the run of this scenario be judged by "${p.name}". Then: its judge threw ${err instanceof Error ? err.name : 'a value'}: ${message}. This is a bug in the property (or in a predicate you passed to it), not a verdict on the reconciler.`,
+      explanation: `Let: the run of this scenario be judged by "${p.name}". Then: its judge threw ${err instanceof Error ? err.name : 'a value'}: ${message}. This is a bug in the property (or in a predicate you passed to it), not a verdict on the reconciler.${readOnlyHint(err)}`,
       evidence: { error: message },
     };
   }
