@@ -1,4 +1,5 @@
 import { permuteList } from './list-permutation.js';
+import { wireForm } from './wire-form.js';
 import { NotFoundError, ServerError } from '../store/errors.js';
 import { cloneJson, keyOf, parseKey, type JsonObject, type NewObject, type StoredObject } from '../store/object.js';
 import type { DeleteOptions, ListOptions } from '../store/store.js';
@@ -261,23 +262,28 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner): Cli
       checkpoint('after', 'list', false);
       return items.map((o) => cloneJson(o)) as unknown as StoredObject<S, T>[];
     },
-    async create<S, T>(object: NewObject<S, T>) {
+    async create<S, T>(sent: NewObject<S, T>) {
+      const object = wireForm(sent, `create ${String(sent?.kind)}`);
       const key = object.metadata.name ? keyOf({ namespace: object.metadata.namespace, name: object.metadata.name }) : `${object.metadata.namespace ?? ''}/${object.metadata.generateName ?? ''}*`;
       return write('create', object.kind, key, () => store.create(owner.actor, object));
     },
-    async update<S, T>(object: NewObject<S, T> & { metadata: { name: string } }) {
+    async update<S, T>(sent: NewObject<S, T> & { metadata: { name: string } }) {
+      const object = wireForm(sent, `update ${String(sent?.kind)}`);
       return write('update', object.kind, keyOf(object.metadata), () => store.update(owner.actor, object));
     },
-    async updateStatus<S, T>(object: NewObject<S, T> & { metadata: { name: string } }) {
+    async updateStatus<S, T>(sent: NewObject<S, T> & { metadata: { name: string } }) {
+      const object = wireForm(sent, `updateStatus ${String(sent?.kind)}`);
       return write('updateStatus', object.kind, keyOf(object.metadata), () => store.updateStatus(owner.actor, object));
     },
     async patch<S, T>(kind: string, key: KeyOrRef, patch: JsonObject, options: PatchOptions = {}) {
       const ref = refOf(key);
-      return write('patch', kind, keyOf(ref), () => store.patch<S, T>(owner.actor, kind, ref, patch, options));
+      const body = wireForm(patch, `patch ${String(kind)}`);
+      return write('patch', kind, keyOf(ref), () => store.patch<S, T>(owner.actor, kind, ref, body, options));
     },
     async patchStatus<S, T>(kind: string, key: KeyOrRef, patch: JsonObject, options: PatchOptions = {}) {
       const ref = refOf(key);
-      return write('patchStatus', kind, keyOf(ref), () => store.patch<S, T>(owner.actor, kind, ref, patch, { ...options, subresource: 'status' }));
+      const body = wireForm(patch, `patchStatus ${String(kind)}`);
+      return write('patchStatus', kind, keyOf(ref), () => store.patch<S, T>(owner.actor, kind, ref, body, { ...options, subresource: 'status' }));
     },
     async delete(kind: string, key: KeyOrRef, options?: DeleteOptions) {
       const ref = refOf(key);
