@@ -4,7 +4,7 @@ import { checkSystematic } from '../check-systematic.js';
 import type { SystematicOptions } from '../harness/systematic.js';
 import { defaultEnvironment, defaultProperties } from '../defaults.js';
 import { recordTimelines, type RecordedTimelines } from '../replay.js';
-import { loadCorpus, saveToCorpus } from '../report/corpus.js';
+import { loadCorpus, saveToCorpus, type CorpusSnapshot } from '../report/corpus.js';
 import { resolveCheckOptions, type CheckOptions, type CheckProgress, type ResolvedCheckOptions } from '../harness/check-options.js';
 import { scenarioMisfit } from '../harness/scenario-fit.js';
 import { settleMinimum } from '../harness/settle-minimum.js';
@@ -49,6 +49,8 @@ export interface CheckJob {
   hungRuns?: number[];
   /** Regression corpus root (e.g. `reports/corpus`): new failures are saved there. */
   corpusRoot?: string;
+  /** The corpus files as they were before the module loaded (replayed instead of what is on disk then). */
+  corpusSnapshot?: CorpusSnapshot;
   /** `--search`: swarm (the default), guided, or systematic (`checkSystematic`; `runs` caps its plans). */
   search?: SearchMode;
   /** Wall-clock budgets (ms) of the search and of shrinking. */
@@ -306,8 +308,9 @@ export interface PlannedJob {
  */
 export function planJob(target: JobTarget, job: CheckJob, replayCorpus: boolean): PlannedJob {
   // only this program's entries (a program's name defaults to its file's: a/main.ts and b/main.ts are both "main"), and no program's for a module's controller
-  const corpus = replayCorpus && job.corpusRoot !== undefined ? loadCorpus(job.corpusRoot, target.controller.name, { program: job.program?.entry ?? null }) : { scenarios: [], files: [], skipped: [] };
-  const { job: validated, misfits } = validateJob(target.controller, { ...job, corpus: corpus.scenarios, corpusNames: corpus.files }, target.base);
+  const corpus = replayCorpus && job.corpusRoot !== undefined ? loadCorpus(job.corpusRoot, target.controller.name, { program: job.program?.entry ?? null, ...(job.corpusSnapshot ? { snapshot: job.corpusSnapshot } : {}) }) : { scenarios: [], files: [], skipped: [] };
+  const { corpusSnapshot: _read, ...rest } = job;
+  const { job: validated, misfits } = validateJob(target.controller, { ...rest, corpus: corpus.scenarios, corpusNames: corpus.files }, target.base);
   return { job: validated, skipped: corpus.skipped, misfits: misfits.map((m) => ({ file: corpus.files[m.index] ?? `entry ${m.index + 1}`, reason: m.reason })) };
 }
 

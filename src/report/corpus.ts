@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { parseScenario, type Scenario } from '../harness/scenario.js';
 import { fnv1a, hex8, stableStringify } from '../sim/hash.js';
 import { version } from './version.js';
@@ -67,6 +67,43 @@ function entryFromRoot(root: string, entry: string): string {
 }
 
 /**
+ * The text of every corpus entry file under `root` (`<root>/<controller>/*.json`), by path. The
+ * CLI reads it before the checked module loads: a module that deleted or rewrote the corpus at
+ * import would otherwise skip the replay of the failures it once had (red team H1, stop 43).
+ * @internal
+ */
+export type CorpusSnapshot = Record<string, string>;
+
+/** Reads {@link CorpusSnapshot}; files that cannot be read are left out (loading reports nothing for them either). @internal */
+export function snapshotCorpus(root: string): CorpusSnapshot {
+  const out: CorpusSnapshot = {};
+  let dirs: string[];
+  try {
+    dirs = readdirSync(root);
+  } catch {
+    return out;
+  }
+  for (const d of dirs.sort()) {
+    const dir = join(root, d);
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names.sort()) {
+      if (!name.endsWith('.json')) continue;
+      try {
+        out[join(dir, name)] = readFileSync(join(dir, name), 'utf8');
+      } catch {
+        // unreadable now: the load would skip it too
+      }
+    }
+  }
+  return out;
+}
+
+/**
  * Loads one controller's corpus, in file-name order (stable across machines). Files that are
  * not corpus entries are skipped and reported, never fatal: the corpus is a cache of past
  * failures, not an input the user wrote.
@@ -74,16 +111,18 @@ function entryFromRoot(root: string, entry: string): string {
  * relative to the working directory): entries another program of the same name saved, or that
  * name no program, are skipped; `null` for a module's controller: entries a program saved are
  * skipped. Absent: every entry of the controller's name is loaded (as before programs).
+ * `snapshot`: the files as {@link snapshotCorpus} read them earlier, instead of the disk.
  * @public
  */
-export function loadCorpus(root: string, controller: string, options: { program?: string | null } = {}): LoadedCorpus {
+export function loadCorpus(root: string, controller: string, options: { program?: string | null; snapshot?: CorpusSnapshot } = {}): LoadedCorpus {
   const dir = corpusDir(root, controller);
   const out: LoadedCorpus = { scenarios: [], files: [], skipped: [] };
-  if (!existsSync(dir)) return out;
-  for (const name of readdirSync(dir).filter((n) => n.endsWith('.json')).sort()) {
+  const snapshot = options.snapshot;
+  const names = snapshot ? Object.keys(snapshot).filter((f) => dirname(f) === dir).map((f) => basename(f)) : existsSync(dir) ? readdirSync(dir) : [];
+  for (const name of names.filter((n) => n.endsWith('.json')).sort()) {
     const file = join(dir, name);
     try {
-      const data = JSON.parse(readFileSync(file, 'utf8')) as Partial<CorpusEntry> | null;
+      const data = JSON.parse(snapshot ? snapshot[file]! : readFileSync(file, 'utf8')) as Partial<CorpusEntry> | null;
       if (data?.type !== 'steadystate/corpus-entry' || typeof data.scenario !== 'object' || data.scenario === null) {
         out.skipped.push({ file, reason: 'not a steadystate corpus entry' });
         continue;

@@ -7,6 +7,7 @@ import { shardSize } from '../../harness/shard.js';
 import type { SystematicReport } from '../../harness/systematic.js';
 import type { RecordedTimelines } from '../../replay.js';
 import { codeDigestOf, type CodeDigest } from '../../report/code-digest.js';
+import { snapshotCorpus, type CorpusSnapshot } from '../../report/corpus.js';
 import { heldText, judgedNothing, passSummary } from '../../report/pass-summary.js';
 import { systematicSummary } from '../../report/systematic-summary.js';
 import { realTimersNote, type ControllerSource } from '../../report/result.js';
@@ -50,16 +51,18 @@ export async function checkCommand(o: CheckCommandOptions, io: CliIo): Promise<n
   // the code as it was before any of it ran (code that edits its own files must not pass for a fix)
   const entry = program ? program.entry : resolve(io.cwd, o.module!);
   const codeBefore = codeDigestOf(entry);
+  // the regression corpus as it was before any of the module's code ran (red team H1, stop 43)
+  const corpusSnapshot = snapshotCorpus(join(o.reportDir, 'corpus'));
   const target = await openCheckTarget(spec, { workers, watchdogMs: o.watchdog }, program ? `the program ${JSON.stringify(o.program)}` : JSON.stringify(o.module));
   try {
-    return await checkTarget(o, io, target, story, program, () => codeAfterCheck(codeBefore, entry));
+    return await checkTarget(o, io, target, story, program, () => codeAfterCheck(codeBefore, entry), corpusSnapshot);
   } finally {
     target.close();
   }
 }
 
 /** The check of a loaded target: plan, run, report. */
-async function checkTarget(o: CheckCommandOptions, io: CliIo, target: CheckTarget, story: Story | undefined, program: ProgramSpec | undefined, codeDigest: () => CodeDigest | null): Promise<number> {
+async function checkTarget(o: CheckCommandOptions, io: CliIo, target: CheckTarget, story: Story | undefined, program: ProgramSpec | undefined, codeDigest: () => CodeDigest | null, corpusSnapshot: CorpusSnapshot): Promise<number> {
   // the built-ins as the module left them at load (`--workers 0`): the verdict and the reports are written with these
   const intact = snapshotIntrinsics();
   const facts = target.facts;
@@ -88,6 +91,7 @@ async function checkTarget(o: CheckCommandOptions, io: CliIo, target: CheckTarge
     ...(o.timeLimit !== undefined ? { timeLimitMs: o.timeLimit } : {}),
     ...(o.shrinkTimeLimit !== undefined ? { shrinkTimeLimitMs: o.shrinkTimeLimit } : {}),
     corpusRoot: join(o.reportDir, 'corpus'),
+    ...(replaysCorpus ? { corpusSnapshot } : {}),
   };
   const { job, skipped, misfits } = await target.plan(planned, replaysCorpus);
   for (const s of skipped) io.stderr.write(`steadystate check: skipped corpus file ${s.file}: ${s.reason}\n`);

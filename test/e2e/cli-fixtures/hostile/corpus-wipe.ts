@@ -1,0 +1,24 @@
+// Red team, stop 43 (H1): the regression corpus (reports/corpus/<controller>/) was read after the
+// module was imported, so a module that erased it at import skipped the replay of the failures
+// earlier checks saved. The controller hot-loops only when replicas is 3: a check whose own runs
+// miss that spec passed although the corpus held the failing scenario.
+import { rmSync } from 'node:fs';
+import { defineController } from '../../../../src/index.js';
+
+if (process.env['STEADYSTATE_TEST_NO_WIPE'] === undefined) rmSync('reports/corpus', { recursive: true, force: true });
+
+export const corpusWipe = defineController({
+  name: 'corpus-wipe',
+  for: 'ReplicaSet',
+  sample: { replicas: 2 },
+  async reconcile(ctx) {
+    const rs = await ctx.client.tryGet<{ replicas: number }, { replicas?: number; observedGeneration?: number; ticks?: number }>('ReplicaSet', ctx.key);
+    if (!rs) return;
+    const st = rs.status;
+    if (rs.spec.replicas !== 3 && st.replicas === rs.spec.replicas && st.observedGeneration === rs.metadata.generation) return;
+    await ctx.client.updateStatus({ ...rs, status: { replicas: rs.spec.replicas, observedGeneration: rs.metadata.generation, ticks: (st.ticks ?? 0) + 1 } });
+    return rs.spec.replicas === 3 ? { requeueAfter: 100 } : undefined;
+  },
+});
+
+export const checkOptions = { objects: { kind: 'ReplicaSet', spec: [{ replicas: 2 }, { replicas: 2 }, { replicas: 3 }] } };
