@@ -117,6 +117,9 @@ import { singletonOperator } from './singleton-operator.js';
 import { syncWaves } from './sync-waves.js';
 import { nodeUpgrade } from './node-upgrade.js';
 import { gangScheduler } from './gang-scheduler.js';
+import { storageMigration } from './storage-migration.js';
+import { clusterQuota } from './cluster-quota.js';
+import { taintEviction } from './taint-eviction.js';
 
 export type { FalsePositiveCase } from './_shared/case.js';
 
@@ -223,4 +226,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   syncWaves,
   nodeUpgrade,
   gangScheduler,
+  storageMigration,
+  clusterQuota,
+  taintEviction,
 ];
