@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { check } from '../../src/check.js';
-import { defineController, type ReconcileContext } from '../../src/runtime/define-controller.js';
+import { defineController } from '../../src/runtime/define-controller.js';
+import type { ReconcileContext } from '../../src/runtime/reconcile.js';
 import { noHotLoop, idempotence, convergence } from '../../properties/index.js';
 
 /**
