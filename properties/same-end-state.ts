@@ -11,6 +11,7 @@ import { DEFAULT_HISTORY, historyExcess, historyProblem, type HistoryExcess, typ
 import { firedKinds, healedAt, RECORD_KINDS, skipped, stillStalled, WORLD_CHANGING_FAULTS } from './_internals/skip.js';
 import { timelineOf } from './_internals/timeline.js';
 import { settledDownstream } from './_internals/downstream-state.js';
+import { acceptedPacedFields, learnPacedFields, PACED_FIELDS } from './_internals/paced-fields.js';
 
 /** Options of {@link sameEndState}. @public */
 export interface SameEndStateOptions {
@@ -59,7 +60,10 @@ export interface SameEndStateOptions {
    * idle, cut short or late (a crash between two writes of one reconcile, a decision refused
    * once and retried seconds later, a reconcile whose slow calls decided late), as in a fault-free
    * run (in a world as slow as this run's, when the world was slowed) whose controller was held
-   * there, or whose write was answered that much later. Declare
+   * there, or whose write was answered that much later. Objects such a kind's controller writes
+   * without owning them, and that no controller reconciles (the Nodes an upgrade plan cordons and
+   * asks for a version), are judged field by field: each field that differs ends, on both sides,
+   * with a value it has in such a later fault-free run (properties/_internals/paced-fields.ts). Declare
    * only such a design: for any other kind, an end that depends on when the controller first saw
    * its object (a default written from the engine it saw first) is a bug this property reports.
    * @defaultValue []
@@ -190,9 +194,13 @@ export const sameEndState = defineProperty<SameEndStateOptions>({
     // reaches when one of its decisions by the clock came later (whole objects, not masks)
     // and ends the fault-free control plane reaches in a world as slow as the run's (a snapshot of a claim the user
     // deleted before it ever bound is never cut): the world's pace is no fault of the control plane
-    const alternatives = states[0] ? learnAlternatives(states[0], [...(benign.busy ?? []), ...(benign.slow ?? []), ...(benign.world ?? [])].map((r) => stateOf(r, o)), masks) : [];
+    const late = [...(benign.slow ?? []), ...(benign.world ?? [])].map((record) => ({ record, state: stateOf(record, o) }));
+    const busyStates = (benign.busy ?? []).map((r) => stateOf(r, o));
+    const alternatives = states[0] ? learnAlternatives(states[0], [...busyStates, ...late.map((l) => l.state)], masks) : [];
     const all = benign.world && benign.world.length > 0 && states[0] ? withPaceMasks(masks, states[0], benign.twin[0]!, benign.world, o) : masks;
-    return alternatives.length > 0 ? { ...all, alternatives } : all;
+    // objects a timing-dependent kind's controller walks through without owning them: field by field as in a later fault-free run
+    const paced = states[0] ? learnPacedFields({ record: benign.twin[0]!, state: states[0] }, late, new Set(o.timingDependent)) : [];
+    return { ...all, ...(alternatives.length > 0 ? { alternatives } : {}), ...(paced.length > 0 ? { [PACED_FIELDS]: paced } : {}) };
   },
   problems: (o) => tallyOf(tallies, o, DEFAULT_MASKS).problems(o.masks, DEFAULT_MASKS),
   judge: (run, o, twin, _extras, learned): Verdict => {
@@ -213,7 +221,7 @@ export const sameEndState = defineProperty<SameEndStateOptions>({
     // of a slow one (a decision by the clock made later): a destination, not a fault's mark
     const busy: string[] = [];
     const diffs = notApart.filter((d) => {
-      const ok = acceptedAlternative(d.id, d.change === 'extra' ? undefined : d.expected, d.change === 'missing' ? undefined : d.actual, learned);
+      const ok = acceptedAlternative(d.id, d.change === 'extra' ? undefined : d.expected, d.change === 'missing' ? undefined : d.actual, learned) || acceptedPacedFields(d, learned);
       if (ok) busy.push(d.id);
       return !ok;
     });

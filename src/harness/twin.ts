@@ -580,7 +580,9 @@ export function pausePoints(run: Pick<RunRecord, 'trace' | 'timing'>, base: Pick
  * where the base run wrote), when the two had decided alike on that key before; the key is held
  * in the base run from that reconcile's start until the faulty run made the same decision, or,
  * when it decided otherwise, until its next reconcile of the key that worked or changed
- * something (at most {@link IDLE_MAX_WINDOWS} keys, the earliest). Requests first seen a quarter
+ * something (at most {@link IDLE_MAX_WINDOWS} keys, the earliest). After the same decision made
+ * later, the key's next decisions pair up again and are held likewise, up to the one where the
+ * runs part (at most {@link DIVERGED_MAX_PER_KEY} windows per key). Requests first seen a quarter
  * of a second or two seconds late (reordering, a lagging list) are retried on other beats, and
  * which of them takes a budget's last disruption follows. The decision the
  * faulty run made there in a world a fault had changed (a budget whose status was a quarter of a
@@ -613,35 +615,66 @@ export function divergedKeyWindows(run: Pick<RunRecord, 'trace' | 'timing'>, bas
   const good = new Map<string, number[]>();
   for (const [id, list] of faulty) good.set(id, list.map((d) => d.start));
   for (const w of reconcilesThatWorked(run, names)) good.set(`${w.controller}\u0000${w.key}`, [...(good.get(`${w.controller}\u0000${w.key}`) ?? []), w.start]);
-  const out: { controller: string; at: number; ms: number; key: string }[] = [];
+  const perKey: { controller: string; at: number; ms: number; key: string }[][] = [];
   for (const [id, list] of decisions(base)) {
     const mine = faulty.get(id) ?? [];
-    let j = 0;
-    while (j < list.length && j < mine.length && same(list[j]!, mine[j]!) && list[j]!.start === mine[j]!.start) j++;
-    if (j >= list.length) continue;
-    const from = list[j]!.start;
-    // the faulty run's decision there came no earlier: held until it came when it came later (the
-    // same decision or another); when it came at once and was another, until the key's next attempt after it
-    const other = mine[j];
-    if (other !== undefined && other.start < from) continue;
-    const until = other !== undefined && (other.start > from || same(list[j]!, other)) ? other.writes[0]!.t : (good.get(id) ?? []).filter((t) => t > (other?.start ?? from)).sort((a, b) => a - b)[0];
-    if (until === undefined || until <= from || until - from > OVERTAKEN_MAX_MS) continue;
     const [controller, key] = id.split('\u0000') as [string, string];
-    out.push({ controller, at: from, ms: until - Math.max(0, from - 1), key });
+    const windows: { controller: string; at: number; ms: number; key: string }[] = [];
+    for (let j = 0; j < list.length && windows.length < DIVERGED_MAX_PER_KEY; j++) {
+      const from = list[j]!.start;
+      const other = mine[j];
+      if (other !== undefined && same(list[j]!, other) && other.start === from) continue;
+      // the faulty run's decision there came no earlier: held until it came when it came later (the
+      // same decision or another); when it came at once and was another, until the key's next attempt after it
+      if (other !== undefined && other.start < from) break;
+      const alike = other !== undefined && same(list[j]!, other);
+      const until = other !== undefined && (other.start > from || alike) ? other.writes[0]!.t : (good.get(id) ?? []).filter((t) => t > (other?.start ?? from)).sort((a, b) => a - b)[0];
+      if (until === undefined || until <= from || until - from > OVERTAKEN_MAX_MS) break;
+      windows.push({ controller, at: from, ms: until - Math.max(0, from - 1), key });
+      // the same decision later: the two runs' next decisions of the key pair up again (a request
+      // refused on later beats, then granted a beat later than fault-free, or refused for good once
+      // others took the disruptions first: corpus disruption-budget, seed 202 unshrunk); after
+      // another decision they no longer do
+      if (!alike) break;
+    }
+    if (windows.length > 0) perKey.push(windows);
   }
-  return out.sort((a, b) => a.at - b.at).slice(0, IDLE_MAX_WINDOWS);
+  return perKey
+    .sort((a, b) => a[0]!.at - b[0]!.at)
+    .slice(0, IDLE_MAX_WINDOWS)
+    .flat()
+    .sort((a, b) => a.at - b.at);
 }
+
+/** At most this many {@link divergedKeyWindows} per key: a request refused on a few beats before the one that counts. */
+const DIVERGED_MAX_PER_KEY = 4;
 
 /**
  * The variations a faulty `run` suggests for its fault-free `base` run beyond {@link idleVariations}:
- * each {@link pausePoints} pause, and the {@link divergedKeyWindows} holds, all at once and each alone.
+ * each {@link pausePoints} pause, and the {@link divergedKeyWindows} holds: each key's first, all
+ * at once and each alone; and every window, all at once and each key's alone.
  * @internal
  */
 export function lateVariations(run: Pick<RunRecord, 'trace' | 'timing'>, base: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined, kinds: ReadonlySet<string>): BenignVariation[] {
   const out: BenignVariation[] = pausePoints(run, base, defs, kinds).map((p, i) => ({ seed: 5200 + i, jitterMs: 0, shuffleLists: false, pause: p }));
-  const ws = divergedKeyWindows(run, base, defs, kinds);
-  if (ws.length > 0) out.push({ seed: 5300, jitterMs: 0, shuffleLists: false, slow: ws[0]!, ...(ws.length > 1 ? { also: ws.slice(1) } : {}) });
-  if (ws.length > 1) for (let i = 0; i < ws.length; i++) out.push({ seed: 5301 + i, jitterMs: 0, shuffleLists: false, slow: ws[i]! });
+  const all = divergedKeyWindows(run, base, defs, kinds);
+  const keyOfWindow = (w: { controller: string; key: string }) => `${w.controller}\u0000${w.key}`;
+  const keys = [...new Set(all.map(keyOfWindow))];
+  const held = (ws: typeof all, seed: number): BenignVariation => ({ seed, jitterMs: 0, shuffleLists: false, slow: ws[0]!, ...(ws.length > 1 ? { also: ws.slice(1) } : {}) });
+  // each key's first window: all at once, and each alone
+  const ws = keys.map((k) => all.find((w) => keyOfWindow(w) === k)!);
+  if (ws.length > 0) out.push(held(ws, 5300));
+  if (ws.length > 1) for (let i = 0; i < ws.length; i++) out.push(held([ws[i]!], 5301 + i));
+  // and with the windows past the first (the same decisions made later, to the one that parts): all at once, and each key alone
+  if (all.length > ws.length) {
+    out.push(held(all, 5310));
+    if (keys.length > 1) {
+      for (const [i, k] of keys.entries()) {
+        const mine = all.filter((w) => keyOfWindow(w) === k);
+        if (mine.length > 1) out.push(held(mine, 5311 + i));
+      }
+    }
+  }
   return out;
 }
 
@@ -1586,7 +1619,7 @@ export class LearnedCache {
       const property = key.slice(0, key.indexOf('\u0000'));
       let set = per.get(property);
       if (!set) per.set(property, (set = new Set()));
-      for (const [name, list] of Object.entries(masks)) for (const m of list) set.add(name === 'paths' ? m : name === 'alternatives' ? `${m.slice(0, m.indexOf('\u0000'))} (ends as in a fault-free run of a busy or slow controller)` : `${m} (${name})`);
+      for (const [name, list] of Object.entries(masks)) for (const m of list) set.add(name === 'paths' ? m : name === 'alternatives' ? `${m.slice(0, m.indexOf('\u0000'))} (ends as in a fault-free run of a busy or slow controller)` : name === 'pacedFields' ? `${m.split('\u0000').slice(0, 2).join(': ')} (as in a fault-free run whose timing-dependent controller came later)` : `${m} (${name})`);
     }
     return [...per].map(([property, set]) => ({ property, masks: [...set].sort() })).filter((x) => x.masks.length > 0);
   }

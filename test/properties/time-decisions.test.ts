@@ -434,6 +434,29 @@ describe('late variations: a faulty run cut short or late in the middle of what 
     expect(divergedKeyWindows(base, base, [evictor], new Set(['EvictionRequest']))).toEqual([]);
     expect(divergedKeyWindows(run, base, [evictor], new Set(['Pod']))).toEqual([]);
   });
+
+  it("per key: the same decisions made later are followed to the one where the runs part (disruption-budget, seed 202 unshrunk)", () => {
+    const evictor = defineController({ name: 'sched', for: 'EvictionRequest', reconcile: async () => {} });
+    const status = (t: number, message: string) => ({ t, type: 'store:write', actor: 'controller:sched/0', verb: 'updateStatus', kind: 'EvictionRequest', key: 'default/drain', changed: [message], noop: false }) as TraceEntry;
+    const look = (t: number, n: number, writes: TraceEntry[]) => [start(t, n, 'default/drain'), ...writes, end(t, n, 'default/drain', 'requeueAfter')];
+    // both refuse at 4 s; the fault-free run refuses again at 10 s, the faulty one at 12 s (its beat
+    // moved); both refuse at 16 s; at 16.002 s the fault-free run grants, the faulty one refuses at 18 s
+    const grant = (t: number) => [write(t, 'delete', 'default/web-0', ['.']), status(t, 'status.phase')];
+    const base = { trace: [...look(4000, 1, [status(4000, 'status.message')]), ...look(10_000, 2, [status(10_000, 'status.message')]), ...look(16_001, 3, [status(16_001, 'status.message')]), ...look(16_002, 4, grant(16_002))], timing };
+    const run = { trace: [...look(4000, 1, [status(4000, 'status.message')]), ...look(12_000, 2, [status(12_000, 'status.message')]), ...look(16_001, 3, [status(16_001, 'status.message')]), ...look(18_000, 4, [status(18_000, 'status.message')])], timing };
+    const windows = [
+      { controller: 'sched', at: 10_000, ms: 12_000 - 9_999, key: 'default/drain' },
+      { controller: 'sched', at: 16_002, ms: 18_000 - 16_001, key: 'default/drain' },
+    ];
+    expect(divergedKeyWindows(run, base, [evictor], new Set(['EvictionRequest']))).toEqual(windows);
+    expect(lateVariations(run, base, [evictor], new Set(['EvictionRequest']))).toEqual([
+      { seed: 5300, jitterMs: 0, shuffleLists: false, slow: windows[0] },
+      { seed: 5310, jitterMs: 0, shuffleLists: false, slow: windows[0], also: [windows[1]] },
+    ]);
+    // after another decision the runs' decisions no longer pair up: held until the next attempt, nothing past it
+    const other = { trace: [...look(4000, 1, [status(4000, 'status.message')]), ...look(10_000, 2, grant(10_000)), ...look(12_000, 3, [status(12_000, 'status.message')]), ...look(16_500, 4, [status(16_500, 'status.message')])], timing };
+    expect(divergedKeyWindows(other, base, [evictor], new Set(['EvictionRequest']))).toEqual([{ controller: 'sched', at: 10_000, ms: 12_000 - 9_999, key: 'default/drain' }]);
+  });
 });
 
 describe('the pause variation: a write answered late', () => {
