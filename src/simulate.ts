@@ -1,8 +1,9 @@
-import { defaultFaults, withDefaultEnvironment } from './defaults.js';
+import { defaultEnvironment, defaultFaults, withDefaultEnvironment } from './defaults.js';
 import { ScenarioError, simulate as simulateWith, type SimulateOptions, type SimulationResult } from './harness/simulate.js';
 import { scenarioSchema, type Scenario } from './harness/scenario.js';
 import { schemaProblem } from './harness/schema-problem.js';
 import { wallClock } from './wall-clock.js';
+import type { FaultModule } from './harness/fault.js';
 
 /**
  * Runs one scenario with the built-in fault catalogue and the built-in environment actors
@@ -17,12 +18,18 @@ import { wallClock } from './wall-clock.js';
 export async function simulate(scenario: Scenario, options: SimulateOptions): Promise<SimulationResult> {
   // a scenario is user data (often read from a file): validate it whole, naming the JSON path
   validateScenario(scenario);
+  // no faults or actors of the caller's: the built-in lists themselves (only read), not a copy per run
   const extra = options.faults ?? [];
-  const kinds = new Set(extra.map((f) => f.kind));
+  let faults: readonly FaultModule[];
+  if (extra.length === 0) faults = defaultFaults();
+  else {
+    const kinds = new Set(extra.map((f) => f.kind));
+    faults = [...extra, ...defaultFaults().filter((f) => !kinds.has(f.kind))];
+  }
   return await simulateWith(scenario, {
     ...options,
-    faults: [...extra, ...defaultFaults().filter((f) => !kinds.has(f.kind))],
-    environment: withDefaultEnvironment(options.environment ?? []),
+    faults,
+    environment: options.environment === undefined || options.environment.length === 0 ? defaultEnvironment() : withDefaultEnvironment(options.environment),
     wallClock: options.wallClock ?? wallClock,
   });
 }

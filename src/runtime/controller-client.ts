@@ -100,12 +100,12 @@ function refOf(key: KeyOrRef): { namespace?: string; name: string } {
 export function createControllerClient(env: RuntimeEnv, owner: ClientOwner): Client {
   const { store, seams, kernel, trace } = env;
 
-  function checkpoint(phase: 'before' | 'after', verb: string, write: boolean): void {
+  function checkpoint(phase: 'before' | 'after', verb: string, write: boolean, noCallerCodeSinceBefore = false): void {
     // the store, the trace and the records run synchronously inside this call, under the built-ins
     // of this moment: a reconcile that swapped one just around its call (Array.prototype.push
     // dropping its write records, Map.prototype.get catching the store's map) fails the run here,
     // not only when it next hands control back to the kernel (red team N2, N3, stop 41)
-    kernelHooks.userCodeReturned?.();
+    if (!noCallerCodeSinceBefore) kernelHooks.userCodeReturned?.();
     if (!owner.alive) throw new CrashedError(owner.name);
     kernel.touch();
     if (!seams.hasCallHooks) return;
@@ -169,7 +169,11 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner): Cli
     }
     const o = owner.informer(kind).get(k);
     traceRead('get', kind, k, true);
-    checkpoint('after', 'get', false);
+    // a cached read of a string key with no options ran no code of the caller's since the look
+    // 'before' (no getter of a key object or options object, no toString of a kind): the
+    // built-ins are as that look left them, so the look 'after' is skipped (the rest of the
+    // seam is not)
+    checkpoint('after', 'get', false, options === undefined && typeof key === 'string' && typeof kind === 'string');
     return o ? cloneJson(o) : undefined;
   }
 

@@ -1,0 +1,111 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { defineController, simulate, type Scenario } from '../../../src/index.js';
+import { kernelHooks } from '../../../src/sim/kernel.js';
+
+/**
+ * The client's seams look at the built-ins (the run guard's quick check) before a call and after
+ * it; the look after a cached read is skipped only when no code of the caller's can have run in
+ * between (a string key, no options). speed43.
+ */
+const scenario: Scenario = {
+  seed: 1,
+  controllers: [{ name: 'web' }],
+  initialObjects: [{ kind: 'WebApp', metadata: { name: 'a', namespace: 'default' }, spec: { replicas: 1 } }],
+  workload: [],
+  faults: { events: [], background: [] },
+  options: { faultWindowMs: 100, settleMs: 100 },
+};
+
+/** Counts the guard's looks (kernelHooks.userCodeReturned calls) while installed. */
+function countLooks(): { looks: () => number; restore: () => void } {
+  let n = 0;
+  let fn: (() => void) | undefined;
+  const own = Object.getOwnPropertyDescriptor(kernelHooks, 'userCodeReturned')!;
+  Object.defineProperty(kernelHooks, 'userCodeReturned', {
+    configurable: true,
+    enumerable: true,
+    get: () =>
+      fn === undefined
+        ? undefined
+        : () => {
+            n++;
+            fn!();
+          },
+    set: (f: (() => void) | undefined) => {
+      fn = f;
+    },
+  });
+  return {
+    looks: () => n,
+    restore: () => {
+      Object.defineProperty(kernelHooks, 'userCodeReturned', { ...own, value: fn });
+    },
+  };
+}
+
+let undo: (() => void) | undefined;
+afterEach(() => {
+  undo?.();
+  undo = undefined;
+});
+
+describe('the built-ins looks of a cached read', () => {
+  it('a string key with no options: one look (before the call), the object still read', async () => {
+    const c = countLooks();
+    undo = c.restore;
+    const seen: { looks: number; name: unknown }[] = [];
+    const web = defineController({
+      name: 'web',
+      for: 'WebApp',
+      resyncPeriodMs: 0,
+      async reconcile(ctx) {
+        if (seen.length > 0) return;
+        const n0 = c.looks();
+        const p = ctx.client.tryGet('WebApp', 'default/a');
+        seen.push({ looks: c.looks() - n0, name: (await p)?.metadata.name });
+      },
+    });
+    const { run } = await simulate(scenario, { controllers: [web], tailMs: 0 });
+    expect(seen).toEqual([{ looks: 1, name: 'a' }]);
+    expect(run.escapes ?? []).toEqual([]);
+  });
+
+  it("a key object (its getters are the caller's code) or options: looks before and after, and a built-in replaced by a getter is back when the call returns", async () => {
+    const c = countLooks();
+    undo = c.restore;
+    const get = Map.prototype.get;
+    const seen: { looks: number; restored?: boolean }[] = [];
+    const web = defineController({
+      name: 'web',
+      for: 'WebApp',
+      resyncPeriodMs: 0,
+      async reconcile(ctx) {
+        if (seen.length > 0) return;
+        let n0 = c.looks();
+        let p: Promise<unknown> = ctx.client.tryGet('WebApp', 'default/a', {});
+        seen.push({ looks: c.looks() - n0 });
+        await p;
+        const key = {
+          namespace: 'default',
+          get name() {
+            Map.prototype.get = function (this: Map<unknown, unknown>, k: unknown) {
+              return get.call(this, k);
+            };
+            return 'a';
+          },
+        };
+        n0 = c.looks();
+        p = ctx.client.tryGet('WebApp', key);
+        seen.push({ looks: c.looks() - n0, restored: Map.prototype.get === get });
+        await p;
+      },
+    });
+    try {
+      const { run } = await simulate(scenario, { controllers: [web], tailMs: 0 });
+      expect(seen).toEqual([{ looks: 2 }, { looks: 2, restored: true }]);
+      expect(run.escapes?.map((e) => e.message)).toEqual(['Map.prototype.get']);
+    } finally {
+      Map.prototype.get = get;
+    }
+  });
+});
