@@ -9,13 +9,16 @@
  * copy of steadystate in the process.
  * @packageDocumentation
  */
-import { endChildProcesses } from '../host/child-processes.js';
+import { endChildProcesses, markDescendants } from '../host/child-processes.js';
 import { exitWithVerdict, lockProcessExit, takeStrayExits } from '../host/exit-lock.js';
 import { processIo } from './io.js';
+import { restoreWritten } from './written-files.js';
 import { run } from './main.js';
 
 // the exit code comes only from the verdict: user code's process.exit is recorded, never obeyed
 lockProcessExit();
+// every process started from here on carries this run's token: found at the end even when a double fork took it out of the process tree
+markDescendants();
 const io = processIo();
 let code = await run(process.argv.slice(2), io);
 for (const stray of takeStrayExits()) {
@@ -26,5 +29,8 @@ for (const stray of takeStrayExits()) {
 // user code started end with the command (a detached one could rewrite its files afterwards)
 io.stdout.write('', () => process.stderr.write('', () => {
   endChildProcesses();
+  // what one of them rewrote before it was ended is put back as the command wrote it
+  const restored = restoreWritten();
+  if (restored.length > 0) process.stderr.write(`steadystate: a process the checked code started rewrote or deleted ${restored.join(', ')} after steadystate wrote ${restored.length === 1 ? 'it' : 'them'}; put back as written.\n`);
   exitWithVerdict(code);
 }));

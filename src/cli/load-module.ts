@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { forgedControllerProblem, isControllerDefinition, type ControllerDefinition } from '../runtime/define-controller.js';
 import { pinGlobalFetch } from '../downstream/install-global-fetch.js';
 import { guardNetwork } from '../downstream/net-guard.js';
@@ -7,6 +8,7 @@ import { importUserModule } from './import-module.js';
 import { snapshotIntrinsics } from '../host/intrinsics.js';
 import { trustExitListeners } from '../host/exit-lock.js';
 import { warmUpCompiler } from '../host/child-processes.js';
+import { trackModuleThreads } from '../host/module-threads.js';
 import { loadTimeoutMs } from './load-timeout.js';
 import { UsageError } from './usage-error.js';
 
@@ -81,6 +83,15 @@ export interface LoadedModule {
   controllers: ExportedController[];
 }
 
+/** The `steadystate` command's file (argv[1] under `npx steadystate`), in a checkout and in the published package. */
+function steadystateBin(): string {
+  for (const up of ['../../bin/steadystate.js', '../../../bin/steadystate.js']) {
+    const path = fileURLToPath(new URL(up, import.meta.url));
+    if (existsSync(path)) return path;
+  }
+  return 'steadystate';
+}
+
 /**
  * Loads a user's module (TypeScript or JavaScript) and finds the controllers it exports.
  * @param file - path as the user typed it, resolved against `cwd`
@@ -109,6 +120,17 @@ export async function loadModule(file: string, cwd: string, command: string, onI
   trustExitListeners();
   // steadystate's own classes are frozen before the module can patch one (red team rt42 F4); loaded here, not at start-up (`--help` stays fast)
   (await import('./seal-harness.js')).sealHarness();
+  // the module sees one command line wherever it runs (check in a worker or in this thread,
+  // replay): `node <steadystate's bin>`. What the CLI was asked (`check`, `replay`, their flags)
+  // must not tell a replay from the check it reproduces (red team F5, stop 43). Not the module's
+  // own path: the "am I the entry point?" guard (`import.meta.url === pathToFileURL(argv[1]).href`)
+  // would run an operator's production main() inside the check (red team H3, stop 43). Not in a
+  // vitest worker (a test running the CLI in-process): the test runner's own command line stays its own
+  if (!('__vitest_worker__' in globalThis)) {
+    process.argv.splice(0, process.argv.length, process.execPath, steadystateBin());
+    // threads the module starts in this thread are ended before the verdict is written (red team H5, H6, stop 43)
+    trackModuleThreads();
+  }
   onImport?.();
   const before = snapshotIntrinsics();
   const exports = await importUserModule(abs, file, command, loadTimeoutMs());

@@ -92,6 +92,8 @@ export interface ReplayCommandOptions {
   module?: string;
   watchdog: number;
   json: boolean;
+  /** The user changed the code since the check (a fix): a pass on code other than the check's may exit 0. */
+  fixed?: boolean;
 }
 
 /** Options of `steadystate merge`. @internal */
@@ -288,14 +290,15 @@ export const commandSpecs: Readonly<Record<CommandName, CommandSpec>> = {
   },
   replay: {
     name: 'replay',
-    summary: 'rerun a reproduction file: the identical trace and the same failure (exit 1), or exit 0 once it is fixed',
+    summary: 'rerun a reproduction file: the identical trace and the same failure (exit 1), or, once you fixed the code, exit 0 with --fixed',
     positionals: [{ name: 'report', description: 'a reproduction .json written by steadystate check (under reports/)' }],
     flags: [
       { name: 'module', short: 'm', value: 'FILE', description: 'load the controller from this module instead of the one the report names', parse: nonEmpty },
       { name: 'watchdog', value: 'MS', description: 'for a scenario that hung: wall-clock ms before its worker is terminated', defaultText: '10000', parse: integer(100, 3_600_000, 'a wall-clock time in milliseconds', 10000) },
+      { name: 'fixed', description: 'you changed the code since the check (your fix): a pass on code that differs from the code the check ran exits 0 (without it, such a pass exits 1: code can rewrite its own files)' },
       jsonFlag,
     ],
-    examples: ['steadystate replay reports/web-convergence-42.json'],
+    examples: ['steadystate replay reports/web-convergence-42.json', 'steadystate replay reports/web-convergence-42.json --fixed'],
   },
   merge: {
     name: 'merge',

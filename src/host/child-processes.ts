@@ -1,8 +1,37 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isMainThread } from 'node:worker_threads';
+
+/**
+ * The environment variable every process the CLI starts inherits, holding this CLI's token (after
+ * the tokens of CLIs it runs under, comma-separated): {@link endChildProcesses} finds by it the
+ * processes that left the CLI's process tree (red team F6, stop 43).
+ * @internal
+ */
+export const RUN_TOKEN_ENV = 'STEADYSTATE_RUN_TOKEN';
+/** This CLI's token, once {@link markDescendants} ran. */
+let token: string | undefined;
+
+/**
+ * Marks every process this process starts from now on, and what those start in turn: they
+ * inherit {@link RUN_TOKEN_ENV} with a token of this run (random, fresh per CLI). A process that
+ * a double fork re-parented to init (a shell starting it with `setsid … &`, `nohup`, a daemon's
+ * fork) is no child of the CLI any more, but its environment still names the run. Call it once,
+ * in the CLI's main thread, before any checked code is loaded (worker threads copy the
+ * environment when they start). What a process with the same uid can do against it (start its
+ * child with an emptied environment: `env -i`, `spawn(…, { env: {} })`) is documented in the
+ * README.
+ * @internal
+ */
+export function markDescendants(): void {
+  if (token !== undefined || !isMainThread) return;
+  token = randomBytes(16).toString('hex');
+  const outer = process.env[RUN_TOKEN_ENV];
+  process.env[RUN_TOKEN_ENV] = outer ? `${outer},${token}` : token;
+}
 
 /** The pids of the compiler's service (esbuild, which tsx compiles through), listed before any checked code ran ({@link warmUpCompiler}). */
 const compiler = new Set<number>();
@@ -48,17 +77,68 @@ export async function warmUpCompiler(): Promise<void> {
  */
 export function endChildProcesses(): number[] {
   const ended: number[] = [];
-  for (const child of childrenOf(process.pid)) {
-    if (compiler.has(child.pid)) continue;
-    try {
-      // a detached child leads its own group: its own children go with it
-      process.kill(child.pgid === child.pid ? -child.pid : child.pid, 'SIGKILL');
+  // a process being ended may start another meanwhile (it carries the token too): again until none is left
+  for (let round = 0; round < 10; round++) {
+    const found = [...childrenOf(process.pid), ...markedProcesses()].filter((p) => !compiler.has(p.pid) && p.pid !== process.pid && !ended.includes(p.pid));
+    if (found.length === 0) break;
+    for (const child of found) {
+      try {
+        // a detached child leads its own group: its own children go with it
+        process.kill(child.pgid === child.pid ? -child.pid : child.pid, 'SIGKILL');
+      } catch {
+        // gone already
+      }
       ended.push(child.pid);
-    } catch {
-      // gone already
     }
   }
   return ended;
+}
+
+/**
+ * The processes whose environment carries this CLI's token ({@link markDescendants}): those it
+ * started and what they started, wherever they were re-parented. Only processes of this user
+ * can be read (and signalled); a zombie's environment reads empty.
+ */
+function markedProcesses(): ProcessEntry[] {
+  if (token === undefined) return [];
+  const out: ProcessEntry[] = [];
+  for (const name of procEntries()) {
+    if (Number(name) === process.pid) continue;
+    let env: string;
+    try {
+      env = readFileSync(`/proc/${name}/environ`, 'latin1');
+    } catch {
+      continue;
+    }
+    const at = env.indexOf(`${RUN_TOKEN_ENV}=`);
+    if (at < 0 || (at > 0 && env[at - 1] !== '\0')) continue;
+    const end = env.indexOf('\0', at);
+    const tokens = env.slice(at + RUN_TOKEN_ENV.length + 1, end < 0 ? env.length : end).split(',');
+    if (!tokens.includes(token)) continue;
+    const entry = statOf(name);
+    if (entry) out.push(entry);
+  }
+  return out;
+}
+
+function procEntries(): string[] {
+  try {
+    return readdirSync('/proc').filter((n) => /^\d+$/.test(n));
+  } catch {
+    return [];
+  }
+}
+
+/** "pid (comm) state ppid pgrp …" of /proc/<pid>/stat: comm may hold spaces and parentheses, so read after the last ')'. */
+function statOf(name: string): (ProcessEntry & { ppid: number }) | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { pid: Number(name), ppid: Number(fields[1]), pgid: Number(fields[2]) };
 }
 
 interface ProcessEntry {
@@ -67,24 +147,10 @@ interface ProcessEntry {
 }
 
 function childrenOf(parent: number): ProcessEntry[] {
-  let names: string[];
-  try {
-    names = readdirSync('/proc');
-  } catch {
-    return [];
-  }
   const out: ProcessEntry[] = [];
-  for (const name of names) {
-    if (!/^\d+$/.test(name)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    // "pid (comm) state ppid pgrp …": comm may hold spaces and parentheses, so read after the last ')'
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(fields[1]) === parent) out.push({ pid: Number(name), pgid: Number(fields[2]) });
+  for (const name of procEntries()) {
+    const entry = statOf(name);
+    if (entry?.ppid === parent) out.push({ pid: entry.pid, pgid: entry.pgid });
   }
   return out;
 }

@@ -85,9 +85,9 @@ export const web = defineController({
 });
 `;
 
-  it('a controller that is buggy except when process.argv says replay: the same code with a different run fails the replay (exit 1), it is not "fixed"', async () => {
+  it('a controller that is buggy except when it runs in the main thread (replay; the check runs it in a worker): the same code with a different run fails the replay (exit 1), it is not "fixed"', async () => {
     const dir = tempDir();
-    const r = await runCli(['check', fixture(join('hostile', 'detects-replay.ts')), '--runs', '2', '--seed', '1', '--shrink-time-limit', '200', '--workers', '0', '--report-dir', dir]);
+    const r = await runCli(['check', fixture(join('hostile', 'detects-replay.ts')), '--runs', '2', '--seed', '1', '--shrink-time-limit', '200', '--report-dir', dir]);
     expect(r.code, r.stderr).toBe(1);
     const file = join(dir, 'detects-replay-no-hot-loop-1.json');
     expect(JSON.parse(readFileSync(file, 'utf8')).controller.source.codeDigest).toMatchObject({ sha256: expect.stringMatching(/^[0-9a-f]{64}$/), files: expect.any(Number) });
@@ -99,23 +99,26 @@ export const web = defineController({
     expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, sameTrace: false, sameCode: true });
   }, CONCURRENT_TIMEOUT);
 
-  it('the same controller really fixed after the check: its replay passes (exit 0), and says the code changed', async () => {
+  it('the same controller really fixed after the check: its replay passes with --fixed (exit 0), and without the flag exits 1 asking for it (red team F5, stop 43)', async () => {
     const dir = tempDir();
     const path = controllerModule(dir, reconcile('false'));
     const r = await runCli(['check', path, '--runs', '2', '--seed', '1', '--shrink-time-limit', '200', '--workers', '0', '--report-dir', dir], { cwd: dir });
     expect(r.code, r.stderr).toBe(1);
     const file = join(dir, 'web-no-hot-loop-1.json');
     controllerModule(dir, reconcile('true'));
-    const replay = await runCli(['replay', file], { cwd: dir });
+    const [replay, unflagged] = await Promise.all([runCli(['replay', file, '--fixed'], { cwd: dir }), runCli(['replay', file], { cwd: dir })]);
     expect(replay.code, replay.stdout + replay.stderr).toBe(0);
     expect(replay.stdout).toMatch(/so the code changed since the report was written/);
-    expect(replay.stdout).toMatch(/PASS web now satisfies no-hot-loop/);
+    expect(replay.stdout).toMatch(/PASS web now satisfies no-hot-loop on this scenario \(on code you changed since the check: --fixed\)/);
+    // code can rewrite its own files: a pass on other code than the check's is a fix only when the user says so
+    expect(unflagged.code, unflagged.stdout + unflagged.stderr).toBe(1);
+    expect(unflagged.stdout).toMatch(/FAIL web now satisfies no-hot-loop on this scenario, but the code differs from the code the check ran .*pass --fixed to say so/);
   }, CONCURRENT_TIMEOUT);
 
   it('a module that edits its own file during the check and behaves when replayed: no replay can call that a fix (exit 1)', async () => {
     const dir = tempDir();
-    const path = controllerModule(dir, `import { appendFileSync } from 'node:fs';\nif (!process.argv.includes('replay')) appendFileSync(new URL(import.meta.url), '\\n// touched');\n${reconcile("process.argv.includes('replay')")}`);
-    const r = await runCli(['check', path, '--runs', '2', '--seed', '1', '--shrink-time-limit', '200', '--workers', '0', '--report-dir', dir], { cwd: dir });
+    const path = controllerModule(dir, `import { appendFileSync } from 'node:fs';\nimport { isMainThread } from 'node:worker_threads';\nif (!isMainThread) appendFileSync(new URL(import.meta.url), '\\n// touched');\n${reconcile('isMainThread')}`);
+    const r = await runCli(['check', path, '--runs', '2', '--seed', '1', '--shrink-time-limit', '200', '--report-dir', dir], { cwd: dir });
     expect(r.code, r.stderr).toBe(1);
     const file = join(dir, 'web-no-hot-loop-1.json');
     expect(JSON.parse(readFileSync(file, 'utf8')).controller.source.codeDigest.changedDuringCheck).toBe(true);

@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { snapshotIntrinsics } from '../../host/intrinsics.js';
+import { endModuleThreads } from '../../host/module-threads.js';
 import type { CheckResult } from '../../harness/check-result.js';
 import type { Story } from '../../harness/story.js';
 import { shardSize } from '../../harness/shard.js';
@@ -14,6 +15,7 @@ import { realTimersNote, type ControllerSource } from '../../report/result.js';
 import { ensureWritableDir, ReportWriteError } from '../../report/write-atomic.js';
 import type { WrittenReports } from '../../report/index.js';
 import { SHARD_RESULT_FILE, writeShardResult } from '../shard-result.js';
+import { rememberWritten } from '../written-files.js';
 import type { CheckJob, TargetFacts, TargetSpec } from '../check-job.js';
 import { openCheckTarget, type CheckTarget } from '../check-target.js';
 import type { CliIo } from '../io.js';
@@ -107,8 +109,9 @@ async function checkTarget(o: CheckCommandOptions, io: CliIo, target: CheckTarge
   } finally {
     progress.stop();
   }
-  // a process the checked code left running must not outlive the check and rewrite its reports
+  // a process or a thread the checked code left running must not outlive the check and rewrite its reports or forge its verdict line
   io.endChildProcesses?.();
+  await endModuleThreads();
   const { result, timelines } = ran;
   // a gate that judged no property passes vacuously: `checkOptions.properties: []`, or code under
   // test that emptied the list the worker judged with (a replaced array iterator, red team stop 40)
@@ -153,7 +156,9 @@ async function checkTarget(o: CheckCommandOptions, io: CliIo, target: CheckTarge
   const { writeReports } = await import('../../report/index.js');
   const written = writeReports(result, { dir: o.reportDir, context });
   // a shard of a CI matrix leaves its whole result for `steadystate merge`
-  if (o.shard) writeShardResult(o.reportDir, result, context);
+  const shardFile = o.shard ? writeShardResult(o.reportDir, result, context) : undefined;
+  // put back at exit if a process of the checked code rewrites them before it is ended (red team F6, stop 43; the real CLI's exit only)
+  if (io.endChildProcesses) rememberWritten([...Object.values(written.files), ...(shardFile !== undefined ? [shardFile] : [])].map((f) => resolve(io.cwd, f)));
   if (o.json) io.stdout.write(`${JSON.stringify(jsonSummary(result, written), null, 2)}\n`);
   else io.stdout.write(humanSummary(result, written, io));
   return result.ok ? 0 : 1;
