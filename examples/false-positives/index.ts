@@ -120,6 +120,9 @@ import { gangScheduler } from './gang-scheduler.js';
 import { storageMigration } from './storage-migration.js';
 import { clusterQuota } from './cluster-quota.js';
 import { taintEviction } from './taint-eviction.js';
+import { leaseCron } from './lease-cron.js';
+import { caRotation } from './ca-rotation.js';
+import { txtRegistry } from './txt-registry.js';
 
 export type { FalsePositiveCase } from './_shared/case.js';
 
@@ -229,4 +232,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   storageMigration,
   clusterQuota,
   taintEviction,
+  leaseCron,
+  caRotation,
+  txtRegistry,
 ];
