@@ -4,7 +4,7 @@ import { checkSystematic } from '../check-systematic.js';
 import type { SystematicOptions } from '../harness/systematic.js';
 import { defaultEnvironment, defaultProperties } from '../defaults.js';
 import { recordTimelines, type RecordedTimelines } from '../replay.js';
-import { loadCorpus, saveToCorpus, type CorpusSnapshot } from '../report/corpus.js';
+import { loadCorpus, type CorpusSnapshot } from '../report/corpus.js';
 import { resolveCheckOptions, type CheckOptions, type CheckProgress, type ResolvedCheckOptions } from '../harness/check-options.js';
 import { scenarioMisfit } from '../harness/scenario-fit.js';
 import { settleMinimum } from '../harness/settle-minimum.js';
@@ -160,14 +160,8 @@ export function jobOptions(job: CheckJob, base: CheckOptions, hooks: CheckJobHoo
     corpus: {
       scenarios: [...(base.corpus?.scenarios ?? []), ...(job.corpus ?? [])],
       names: [...(base.corpus?.scenarios ?? []).map((_, i) => base.corpus?.names?.[i] ?? `checkOptions.corpus.scenarios[${i}]`), ...(job.corpusNames ?? [])],
-      onFailure: async (failure) => {
-        await base.corpus?.onFailure?.(failure);
-        // only new failures arrive here (not corpus replays); a nondeterministic one would not replay
-        if (job.corpusRoot !== undefined && failure.property !== 'determinism' && failure.property !== 'fault-coverage') {
-          // a program's entries name its entry: another program of the same name must not replay them
-          saveToCorpus(job.corpusRoot, { controller: failure.controller, property: failure.property, summary: failure.summary, scenario: failure.scenario, ...(job.program !== undefined ? { program: job.program.entry } : {}) });
-        }
-      },
+      // the CLI saves a new failure to job.corpusRoot itself, after the checked code ended (commands/check.ts)
+      ...(base.corpus?.onFailure ? { onFailure: base.corpus.onFailure } : {}),
     },
     onProgress: (p) => {
       userProgress?.(p);

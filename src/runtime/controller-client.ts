@@ -89,7 +89,50 @@ export function downstreamCheckpoint(env: RuntimeEnv, owner: ClientOwner, phase:
 
 function refOf(key: KeyOrRef): { namespace?: string; name: string } {
   if (typeof key === 'string') return parseKey(key);
-  return key.namespace !== undefined ? { namespace: key.namespace, name: key.name } : { name: key.name };
+  // strings, read once: a getter or a toString of the caller's runs here, never in a call's window
+  const namespace: unknown = key.namespace;
+  const name = String(key.name);
+  return namespace !== undefined ? { namespace: String(namespace), name } : { name };
+}
+
+/** The kind as a string, converted here (before a call's window) when the caller passed something else. */
+function kindOf(kind: unknown): string {
+  return typeof kind === 'string' ? kind : String(kind);
+}
+
+/**
+ * Options as plain data, each field read once before the call's window: the store never reads
+ * an object of the caller's, whose getter could run inside the window (red team H0, stop 43).
+ */
+function plainPatchOptions(o: PatchOptions | undefined): PatchOptions {
+  const rv: unknown = o?.resourceVersion;
+  return rv === undefined ? {} : { resourceVersion: String(rv) };
+}
+
+function plainDeleteOptions(o: DeleteOptions | undefined): DeleteOptions | undefined {
+  if (o === undefined || o === null) return undefined;
+  const pre: unknown = o.preconditions;
+  const policy: unknown = o.propagationPolicy;
+  const out: DeleteOptions = {};
+  if (typeof pre === 'object' && pre !== null) {
+    const { uid, resourceVersion } = pre as { uid?: unknown; resourceVersion?: unknown };
+    out.preconditions = { ...(uid !== undefined ? { uid: String(uid) } : {}), ...(resourceVersion !== undefined ? { resourceVersion: String(resourceVersion) } : {}) };
+  }
+  if (policy !== undefined) out.propagationPolicy = String(policy) as NonNullable<DeleteOptions['propagationPolicy']>;
+  return out;
+}
+
+function plainListOptions(o: (ListOptions & ReadOptions) | undefined): ListOptions & ReadOptions {
+  if (o === undefined || o === null) return {};
+  const namespace: unknown = o.namespace;
+  const labelSelector: unknown = o.labelSelector;
+  const fieldSelector: unknown = o.fieldSelector;
+  return {
+    ...(o.live === true ? { live: true } : {}),
+    ...(namespace !== undefined ? { namespace: String(namespace) } : {}),
+    ...(labelSelector !== undefined ? { labelSelector: wireForm(labelSelector, 'list: labelSelector') as NonNullable<ListOptions['labelSelector']> } : {}),
+    ...(fieldSelector !== undefined ? { fieldSelector: String(fieldSelector) } : {}),
+  };
 }
 
 /**
@@ -156,11 +199,14 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner): Cli
     }
   }
 
-  function readOne(kind: string, key: KeyOrRef, options: ReadOptions | undefined): StoredObject | undefined {
-    checkpoint('before', 'get', false);
+  function readOne(kindArg: string, key: KeyOrRef, options: ReadOptions | undefined): StoredObject | undefined {
+    // the caller's arguments as plain data before the window: no code of theirs runs inside it
+    const kind = kindOf(kindArg);
     // a string key is its own key unless it starts with '/' (an empty namespace, which keyOf drops): no parse and rejoin per read
     const k = typeof key === 'string' && key.charCodeAt(0) !== 47 ? key : keyOf(refOf(key));
-    if (options?.live) {
+    const live = options?.live === true;
+    checkpoint('before', 'get', false);
+    if (live) {
       decideRead('get', kind, k);
       traceRead('get', kind, k, false);
       const o = store.peek(kind, k);
@@ -169,11 +215,10 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner): Cli
     }
     const o = owner.informer(kind).get(k);
     traceRead('get', kind, k, true);
-    // a cached read of a string key with no options ran no code of the caller's since the look
-    // 'before' (no getter of a key object or options object, no toString of a kind): the
-    // built-ins are as that look left them, so the look 'after' is skipped (the rest of the
-    // seam is not)
-    checkpoint('after', 'get', false, options === undefined && typeof key === 'string' && typeof kind === 'string');
+    // a cached read ran no code of the caller's since the look 'before' (its arguments were read
+    // into plain data before it): the built-ins are as that look left them, so the look 'after'
+    // is skipped (the rest of the seam is not)
+    checkpoint('after', 'get', false, true);
     return o ? cloneJson(o) : undefined;
   }
 
@@ -243,7 +288,9 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner): Cli
     async tryGet<S, T>(kind: string, key: KeyOrRef, options?: ReadOptions) {
       return readOne(kind, key, options) as unknown as StoredObject<S, T> | undefined;
     },
-    async list<S, T>(kind: string, options: ListOptions & ReadOptions = {}) {
+    async list<S, T>(kindArg: string, listOptions?: ListOptions & ReadOptions) {
+      const kind = kindOf(kindArg);
+      const options = plainListOptions(listOptions);
       checkpoint('before', 'list', false);
       let items: StoredObject[];
       if (options.live) {
@@ -279,18 +326,24 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner): Cli
       const object = wireForm(sent, `updateStatus ${String(sent?.kind)}`);
       return write('updateStatus', object.kind, keyOf(object.metadata), () => store.updateStatus(owner.actor, object));
     },
-    async patch<S, T>(kind: string, key: KeyOrRef, patch: JsonObject, options: PatchOptions = {}) {
+    async patch<S, T>(kindArg: string, key: KeyOrRef, patch: JsonObject, patchOptions?: PatchOptions) {
+      const kind = kindOf(kindArg);
       const ref = refOf(key);
-      const body = wireForm(patch, `patch ${String(kind)}`);
+      const options = plainPatchOptions(patchOptions);
+      const body = wireForm(patch, `patch ${kind}`);
       return write('patch', kind, keyOf(ref), () => store.patch<S, T>(owner.actor, kind, ref, body, options));
     },
-    async patchStatus<S, T>(kind: string, key: KeyOrRef, patch: JsonObject, options: PatchOptions = {}) {
+    async patchStatus<S, T>(kindArg: string, key: KeyOrRef, patch: JsonObject, patchOptions?: PatchOptions) {
+      const kind = kindOf(kindArg);
       const ref = refOf(key);
-      const body = wireForm(patch, `patchStatus ${String(kind)}`);
+      const options = plainPatchOptions(patchOptions);
+      const body = wireForm(patch, `patchStatus ${kind}`);
       return write('patchStatus', kind, keyOf(ref), () => store.patch<S, T>(owner.actor, kind, ref, body, { ...options, subresource: 'status' }));
     },
-    async delete(kind: string, key: KeyOrRef, options?: DeleteOptions) {
+    async delete(kindArg: string, key: KeyOrRef, deleteOptions?: DeleteOptions) {
+      const kind = kindOf(kindArg);
       const ref = refOf(key);
+      const options = plainDeleteOptions(deleteOptions);
       write('delete', kind, keyOf(ref), () => store.delete(owner.actor, kind, ref, options));
     },
   };

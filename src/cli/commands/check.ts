@@ -8,7 +8,7 @@ import { shardSize } from '../../harness/shard.js';
 import type { SystematicReport } from '../../harness/systematic.js';
 import type { RecordedTimelines } from '../../replay.js';
 import { codeDigestOf, type CodeDigest } from '../../report/code-digest.js';
-import { snapshotCorpus, type CorpusSnapshot } from '../../report/corpus.js';
+import { saveToCorpus, snapshotCorpus, type CorpusSnapshot } from '../../report/corpus.js';
 import { heldText, judgedNothing, passSummary } from '../../report/pass-summary.js';
 import { systematicSummary } from '../../report/systematic-summary.js';
 import { realTimersNote, type ControllerSource } from '../../report/result.js';
@@ -157,8 +157,15 @@ async function checkTarget(o: CheckCommandOptions, io: CliIo, target: CheckTarge
   const written = writeReports(result, { dir: o.reportDir, context });
   // a shard of a CI matrix leaves its whole result for `steadystate merge`
   const shardFile = o.shard ? writeShardResult(o.reportDir, result, context) : undefined;
+  // a new failure joins the regression corpus here, in the CLI's thread after the checked code's
+  // processes and threads ended, never in the thread that runs it: its timers could delete the
+  // entry at once (red team H1c, stop 43). A nondeterministic failure would not replay.
+  const corpusFile =
+    !result.ok && o.search !== 'systematic' && result.fromCorpus === undefined && result.property !== 'determinism' && result.property !== 'fault-coverage'
+      ? saveToCorpus(join(o.reportDir, 'corpus'), { controller: result.controller, property: result.property, summary: result.summary, scenario: result.scenario, ...(program !== undefined ? { program: program.entry } : {}) })
+      : undefined;
   // put back at exit if a process of the checked code rewrites them before it is ended (red team F6, stop 43; the real CLI's exit only)
-  if (io.endChildProcesses) rememberWritten([...Object.values(written.files), ...(shardFile !== undefined ? [shardFile] : [])].map((f) => resolve(io.cwd, f)));
+  if (io.endChildProcesses) rememberWritten([...Object.values(written.files), ...(shardFile !== undefined ? [shardFile] : []), ...(corpusFile !== undefined ? [corpusFile] : [])].map((f) => resolve(io.cwd, f)));
   if (o.json) io.stdout.write(`${JSON.stringify(jsonSummary(result, written), null, 2)}\n`);
   else io.stdout.write(humanSummary(result, written, io));
   return result.ok ? 0 : 1;

@@ -1,11 +1,20 @@
 // Red team, stop 43 (H1): the regression corpus (reports/corpus/<controller>/) was read after the
 // module was imported, so a module that erased it at import skipped the replay of the failures
 // earlier checks saved. The controller hot-loops only when replicas is 3: a check whose own runs
-// miss that spec passed although the corpus held the failing scenario.
-import { rmSync } from 'node:fs';
+// miss that spec passed although the corpus held the failing scenario. H1c: the failure a check
+// found was saved by the thread that runs the module, whose interval deleted it at once; the CLI
+// now saves it itself after the checked code ended.
+import { existsSync, rmSync } from 'node:fs';
 import { defineController } from '../../../../src/index.js';
 
-if (process.env['STEADYSTATE_TEST_NO_WIPE'] === undefined) rmSync('reports/corpus', { recursive: true, force: true });
+if (process.env['STEADYSTATE_TEST_NO_WIPE'] === undefined) {
+  rmSync('reports/corpus', { recursive: true, force: true });
+  const every = globalThis.setInterval;
+  const t = every(() => {
+    if (existsSync('reports/corpus')) rmSync('reports/corpus', { recursive: true, force: true });
+  }, 1);
+  (t as { unref?: () => void }).unref?.();
+}
 
 export const corpusWipe = defineController({
   name: 'corpus-wipe',
