@@ -23,7 +23,12 @@ export interface ConvergenceOptions {
   checkEveryMs: number;
   /** Virtual ms after the last fault and user action within which convergence must hold. @defaultValue the settle phase length */
   budgetMs?: number;
-  /** Kinds whose controller writes do not break quiet (leader election renews its Lease). @defaultValue ['Lease'] */
+  /**
+   * Kinds whose controller writes do not break quiet. A Lease renewed at a leader elector's
+   * pace never does (see `_internals/election.ts`); every other Lease write does, unless
+   * `'Lease'` is listed here.
+   * @defaultValue []
+   */
   ignoreKinds: string[];
 }
 
@@ -69,7 +74,7 @@ interface Judged {
 export const convergence = defineProperty<ConvergenceOptions>({
   name: NAME,
   description: 'after faults stop, every declared object converges and the world stays quiet on several consecutive checks within the settle budget',
-  defaults: { stableFor: 3, checkEveryMs: 1000, ignoreKinds: ['Lease'] },
+  defaults: { stableFor: 3, checkEveryMs: 1000, ignoreKinds: [] },
   // which kinds report observedGeneration: the fault-free twin knows it when faults kept the run from ever writing one
   needsTwin: (o) => o.converged === undefined,
   validate: (o) => {

@@ -5,6 +5,7 @@ import { convergedAtTail } from './_internals/primary.js';
 import { staleReplay, staleReplayAdvice } from './_internals/replayed.js';
 import { byScheduledWork, scheduledWork } from './_internals/scheduled.js';
 import { timelineOf } from './_internals/timeline.js';
+import { electionWrites, leftOut } from './_internals/election.js';
 
 /** Options of {@link idempotence}. @public */
 export interface IdempotenceOptions {
@@ -12,7 +13,12 @@ export interface IdempotenceOptions {
   maxWrites: number;
   /** Mutating downstream calls (POST, PUT, PATCH, DELETE) allowed in the tail. @defaultValue 0 */
   maxMutatingCalls: number;
-  /** Kinds whose writes do not count (leader election renews its Lease on its own). @defaultValue ['Lease'] */
+  /**
+   * Kinds whose writes do not count. A Lease renewed at a leader elector's pace (at most once a
+   * second, changing only an elector's fields: see `_internals/election.ts`) never counts; every
+   * other Lease write does, unless `'Lease'` is listed here.
+   * @defaultValue []
+   */
   ignoreKinds: string[];
 }
 
@@ -27,7 +33,7 @@ export interface IdempotenceOptions {
 export const idempotence = defineProperty<IdempotenceOptions>({
   name: 'idempotence',
   description: 'extra reconciles and re-applied identical specs on the converged world make no writes and no mutating downstream calls',
-  defaults: { maxWrites: 0, maxMutatingCalls: 0, ignoreKinds: ['Lease'] },
+  defaults: { maxWrites: 0, maxMutatingCalls: 0, ignoreKinds: [] },
   validate: (o) =>
     !(o.maxWrites >= 0) ? `maxWrites must be ≥ 0, got ${String(o.maxWrites)}` : !(o.maxMutatingCalls >= 0) ? `maxMutatingCalls must be ≥ 0, got ${String(o.maxMutatingCalls)}` : !Array.isArray(o.ignoreKinds) ? 'ignoreKinds must be an array of kind names' : undefined,
   judge: (run, o): Verdict => {
@@ -37,11 +43,11 @@ export const idempotence = defineProperty<IdempotenceOptions>({
     const tl = timelineOf(run);
     const ignore = new Set(o.ignoreKinds);
     // what the controller's own schedule did (a Job per time slot) is not re-reconciling an unchanged world
-    const scheduled = scheduledWork(tl, tailStart);
+    const scheduled = scheduledWork(tl, tailStart, { election: electionWrites(run) });
     const isScheduled = (x: Parameters<typeof byScheduledWork>[0]) => byScheduledWork(x, scheduled);
     // a reconcile already running when the tail began (a renewal its timer started at 59.9 s, writing at 60 s) is no re-reconcile the tail made
     const begunInTail = (x: { reconcile: { start: number } | undefined }) => x.reconcile === undefined || x.reconcile.start >= tailStart;
-    const tailWrites = tl.writes.filter((w) => w.t >= tailStart && w.actor.startsWith('controller:') && !ignore.has(w.kind) && begunInTail(w));
+    const tailWrites = tl.writes.filter((w) => w.t >= tailStart && w.actor.startsWith('controller:') && !leftOut(run, ignore, w) && begunInTail(w));
     const tailCalls = tl.requests.filter((r) => r.t >= tailStart && r.mutating && r.actor.startsWith('controller:') && begunInTail(r));
     const writes = tailWrites.filter((w) => !isScheduled(w));
     const calls = tailCalls.filter((r) => !isScheduled(r));

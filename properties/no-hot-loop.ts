@@ -9,6 +9,7 @@ import { byScheduledWork, scheduledWork } from './_internals/scheduled.js';
 import { timelineOf, type TimelineWrite } from './_internals/timeline.js';
 import { groupBy } from './_internals/windows.js';
 import { isRecord } from './_internals/json.js';
+import { ElectionScan, electionWrites, leftOut } from './_internals/election.js';
 import type { StoredObject } from '../src/store/object.js';
 
 /** Options of {@link noHotLoop}. @public */
@@ -17,7 +18,12 @@ export interface NoHotLoopOptions {
   maxWrites: number;
   /** The quiet tail starts this long after the tail's extra reconciles were sent (those are idempotence's). @defaultValue 2000 */
   quietAfterMs: number;
-  /** Kinds whose writes do not count (leader election renews its Lease). @defaultValue ['Lease'] */
+  /**
+   * Kinds whose writes do not count. A Lease renewed at a leader elector's pace (at most once a
+   * second, changing only an elector's fields: see `_internals/election.ts`) never counts; every
+   * other Lease write does, unless `'Lease'` is listed here.
+   * @defaultValue []
+   */
   ignoreKinds: string[];
 }
 
@@ -34,7 +40,7 @@ export interface NoHotLoopOptions {
 export const noHotLoop = defineProperty<NoHotLoopOptions>({
   name: 'no-hot-loop',
   description: 'in the quiet tail controllers make at most the allowed number of writes (default none), and nowhere does one stamp the time on an object a thousand times in a row while nothing else happens',
-  defaults: { maxWrites: 0, quietAfterMs: 2000, ignoreKinds: ['Lease'] },
+  defaults: { maxWrites: 0, quietAfterMs: 2000, ignoreKinds: [] },
   monitor: (o, ctx) => loopMonitor(o, ctx?.primaryKinds),
   validate: (o) => (!(o.maxWrites >= 0) ? `maxWrites must be ≥ 0, got ${String(o.maxWrites)}` : !(o.quietAfterMs >= 0) ? `quietAfterMs must be ≥ 0, got ${String(o.quietAfterMs)}` : undefined),
   judge: (run, o): Verdict => {
@@ -61,8 +67,8 @@ function tailVerdict(run: RunRecord, o: NoHotLoopOptions): Verdict {
   const tl = timelineOf(run);
   const ignore = new Set(o.ignoreKinds);
   // what the controller's own schedule did (a Job per time slot, and what follows from it) is no loop
-  const scheduled = scheduledWork(tl, run.timing.tailStart);
-  const quiet = tl.writes.filter((w) => w.t >= from && w.t <= to && w.actor.startsWith('controller:') && !ignore.has(w.kind));
+  const scheduled = scheduledWork(tl, run.timing.tailStart, { election: electionWrites(run) });
+  const quiet = tl.writes.filter((w) => w.t >= from && w.t <= to && w.actor.startsWith('controller:') && !leftOut(run, ignore, w));
   const writes = quiet.filter((w) => !byScheduledWork(w, scheduled));
   if (writes.length <= o.maxWrites) return { ok: true, stats: { quietWrites: writes.length, ...(quiet.length > writes.length ? { scheduledWrites: quiet.length - writes.length } : {}) } };
 
@@ -138,10 +144,13 @@ export class StampScan {
   constructor(
     private readonly ignore: ReadonlySet<string>,
     private readonly limit: number,
+    /** Lease renewals at an elector's pace, never counted (see {@link ElectionScan}). */
+    private readonly election: ElectionScan = new ElectionScan(),
   ) {}
 
   /** Scans the entries of `trace` not scanned yet (`stamped`: the run's stamp-only write indices, ascending). */
   scan(trace: readonly TraceEntry[], stamped: readonly number[]): StampStreak | undefined {
+    this.election.scan(trace);
     for (; this.index < trace.length; this.index++) {
       const e = trace[this.index]!;
       if (EXTERNAL.has(e.type)) {
@@ -158,7 +167,7 @@ export class StampScan {
         continue;
       }
       const kind = String(e['kind']);
-      if (this.ignore.has(kind)) continue;
+      if (this.ignore.has(kind) || (kind === 'Lease' && this.election.has(this.index))) continue;
       if (stamped[this.stampedIndex] !== w) {
         this.streaks.clear();
         continue;
@@ -186,7 +195,7 @@ function streakLimitOf(o: NoHotLoopOptions): number {
 function stampingLoop(run: RunRecord, ignore: ReadonlySet<string>, limit: number): StampStreak | undefined {
   const stamped = run.stamped ?? [];
   if (stamped.length < limit) return undefined;
-  const scan = new StampScan(ignore, limit);
+  const scan = new StampScan(ignore, limit, electionWrites(run));
   return scan.scan(run.trace, stamped);
 }
 
@@ -247,6 +256,7 @@ function loopMonitor(o: NoHotLoopOptions, kinds: readonly string[] | undefined):
   const streakLimit = streakLimitOf(o);
   const ignore = new Set(o.ignoreKinds);
   const stamps = new StampScan(ignore, streakLimit);
+  const election = new ElectionScan();
   // stricter than the default test: a controller still stepping a status field toward its spec
   // (status.replicas 2 of spec.replicas 500) is converging, not looping
   const converged = (view: LiveRun['view']): boolean => {
@@ -269,6 +279,7 @@ function loopMonitor(o: NoHotLoopOptions, kinds: readonly string[] | undefined):
         if (s) return { reason: `${s.count} writes in a row to ${s.object} changing only the time stamp ${s.fields.join(', ')}`, from: s.from };
       }
       let hot: { count: number; from: number; key: string } | undefined;
+      election.scan(run.trace);
       for (; scanned < run.trace.length; scanned++) {
         const e = run.trace[scanned]!;
         if (EXTERNAL.has(e.type)) {
@@ -282,7 +293,7 @@ function loopMonitor(o: NoHotLoopOptions, kinds: readonly string[] | undefined):
           streaks.clear();
           continue;
         }
-        if (ignore.has(kind)) continue;
+        if (ignore.has(kind) || (kind === 'Lease' && election.has(scanned))) continue;
         if (run.phase === 'tail' && e.t >= run.timing.tailStart + o.quietAfterMs) tailWrites++;
         const key = `${kind} ${String(e['key'])}`;
         const fields: Fields = e['noop'] === true ? NOTHING : e['changed'];

@@ -3,6 +3,7 @@ import type { WorldView } from '../../src/harness/world.js';
 import type { JsonObject, StoredObject } from '../../src/store/object.js';
 import type { TraceEntry } from '../../src/sim/trace.js';
 import { isRecord } from './json.js';
+import { electionWrites, leftOut } from './election.js';
 import { keyOfObject } from './primary.js';
 import { byScheduledWork, firedBy, scheduledWork, type ScheduledSpan } from './scheduled.js';
 import { primaryKindOf, timelineOf, type ProgramSpan, type ReconcileSpan, type Timeline } from './timeline.js';
@@ -274,7 +275,7 @@ export interface Noise {
 
 /**
  * (b): everything that breaks quiet in a run, in time order: controller writes that changed
- * something (kinds in `ignoreKinds` aside: leader election renews its Lease), reconciles that
+ * something (kinds in `ignoreKinds` and Lease renewals at an elector's pace aside), reconciles that
  * failed, and immediate requeues. With `scheduledFrom`, the writes of scheduled work from then on
  * are not noise (see `scheduled.ts`: a reconcile the controller's own `requeueAfter` timer started
  * on a world at a fixed point, and what follows from it, such as recording the Job it started
@@ -286,11 +287,11 @@ export function noiseOf(run: RunRecord, ignoreKinds: readonly string[], schedule
   const tl = timelineOf(run);
   const ignore = new Set(ignoreKinds);
   // a copy: scheduledWork's set is shared by every property that asks (and stamps are noise only here)
-  const scheduled = scheduledFrom === undefined ? undefined : new Set(scheduledWork(tl, scheduledFrom, { catchingUp: true }));
+  const scheduled = scheduledFrom === undefined ? undefined : new Set(scheduledWork(tl, scheduledFrom, { catchingUp: true, election: electionWrites(run) }));
   if (scheduled) for (const s of stamps(run, tl, scheduled)) scheduled.delete(s);
   const out: Noise[] = [];
   for (const w of tl.writes) {
-    if (!w.actor.startsWith('controller:') || w.error !== undefined || w.noop || ignore.has(w.kind)) continue;
+    if (!w.actor.startsWith('controller:') || w.error !== undefined || w.noop || leftOut(run, ignore, w)) continue;
     if (scheduled && byScheduledWork(w, scheduled)) continue;
     out.push({ t: w.t, what: 'write', actor: w.actor, object: `${w.kind} ${w.key}`, detail: w.removed ? 'removed it' : w.verb === 'create' ? 'created it' : w.changed.join(', ') || w.verb });
   }
@@ -313,7 +314,8 @@ function stamps(run: RunRecord, tl: Timeline, scheduled: ReadonlySet<ScheduledSp
   const own = new Map<ReconcileSpan | ProgramSpan, boolean>();
   for (const w of tl.writes) {
     const r = w.reconcile ?? w.program;
-    if (!r || !scheduled.has(r) || w.noop || w.error !== undefined) continue;
+    // a Lease renewal at an elector's pace (the runtime's lands in whichever reconcile is running) is no change of the reconcile's
+    if (!r || !scheduled.has(r) || w.noop || w.error !== undefined || (w.kind === 'Lease' && electionWrites(run).has(w.index))) continue;
     const primary = w.kind === primaryKindOf(run, r.actor);
     const mine = 'key' in r ? w.key === r.key && primary : primary && w.verb !== 'create' && !w.removed;
     own.set(r, (own.get(r) ?? true) && mine);

@@ -1,4 +1,5 @@
 import type { ProgramSpan, ReactionSpan, ReconcileSpan, Timeline } from './timeline.js';
+import { runtimeElectionLease, type ElectionScan } from './election.js';
 
 /**
  * Scheduled work (idempotence, no-hot-loop): what a controller does because a time it chose
@@ -8,7 +9,8 @@ import type { ProgramSpan, ReactionSpan, ReconcileSpan, Timeline } from './timel
  *
  * A reconcile is started by the controller's own timer when the previous reconcile of the key by
  * the same process asked to `requeueAfter` and it started exactly then (or that timer had come
- * due by its end: see `dueBy`). It is scheduled work when
+ * due by its end: see `dueBy`), or when an earlier reconcile's timer, still queued, fired then
+ * (see `QueuedTimers`). It is scheduled work when
  * the world was at a fixed point before it: every reconcile of that key by that process since
  * `from` (the tail's extra reconciles) changed nothing; and when it is not a poll loop: the
  * previous scheduled change of the key was at least {@link MIN_SCHEDULE_MS} earlier. Once such a
@@ -41,14 +43,14 @@ export type ScheduledSpan = ReconcileSpan | ProgramSpan | ReactionSpan;
  * missing fixed point, and its schedule counts from that firing (a ServiceAccount first seen at the
  * settle start's relist, rotating every 2 s: hunt of service-account-tokens, stop 38).
  */
-export function scheduledWork(tl: Timeline, from: number, options: { catchingUp?: boolean } = {}): ReadonlySet<ScheduledSpan> {
+export function scheduledWork(tl: Timeline, from: number, options: { catchingUp?: boolean; election?: ElectionScan } = {}): ReadonlySet<ScheduledSpan> {
   let byFrom = cache.get(tl);
   if (!byFrom) cache.set(tl, (byFrom = new Map()));
   // the cache key: the start, negated when catching up (starts are ≥ 0)
   const key = options.catchingUp ? -from - 1 : from;
   let found = byFrom.get(key);
   if (!found) {
-    const all: Set<ScheduledSpan> = findScheduledWork(tl, from, options.catchingUp === true);
+    const all: Set<ScheduledSpan> = findScheduledWork(tl, from, options.catchingUp === true, options.election);
     if (tl.programSpans.length > 0 || tl.reactionSpans.length > 0) {
       const firings = findScheduledFirings(tl, from);
       for (const s of firings) all.add(s);
@@ -140,7 +142,7 @@ function findScheduledFirings(tl: Timeline, from: number): Set<ProgramSpan> {
   return out;
 }
 
-function findScheduledWork(tl: Timeline, from: number, catchingUp: boolean): Set<ReconcileSpan> {
+function findScheduledWork(tl: Timeline, from: number, catchingUp: boolean, election: ElectionScan | undefined): Set<ReconcileSpan> {
   // what each reconcile changed (objects; a mutating downstream call counts as a change too)
   const changing = new Map<ReconcileSpan, Set<string>>();
   const change = (span: ReconcileSpan, what: string) => {
@@ -148,8 +150,10 @@ function findScheduledWork(tl: Timeline, from: number, catchingUp: boolean): Set
     if (set) set.add(what);
     else changing.set(span, new Set([what]));
   };
-  // not Leases: a leader-election renewal lands in whichever reconcile of the process is running (idempotence and no-hot-loop leave them out too)
-  for (const w of tl.writes) if (w.reconcile && !w.noop && !w.error && w.kind !== 'Lease') change(w.reconcile, `${w.kind} ${w.key}`);
+  // not Lease renewals at an elector's pace (election.ts): the runtime's lands in whichever reconcile of the process is running
+  // (idempotence and no-hot-loop leave them out too); without the run's scan (a hand-made timeline), the runtime's election Lease
+  const electing = (w: (typeof tl.writes)[number]) => w.kind === 'Lease' && (election ? election.has(w.index) : w.key === runtimeElectionLease(w.actor));
+  for (const w of tl.writes) if (w.reconcile && !w.noop && !w.error && !electing(w)) change(w.reconcile, `${w.kind} ${w.key}`);
   for (const r of tl.requests) if (r.reconcile && r.mutating) change(r.reconcile, `${r.method} ${r.endpoint}`);
   // the reconcile and object of each resource version, and the writes behind each process's notifications of a key
   const byRv = new Map<number, { span: ReconcileSpan | undefined; actor: string; object: string }>();
@@ -170,12 +174,14 @@ function findScheduledWork(tl: Timeline, from: number, catchingUp: boolean): Set
   // keys whose reconciles since `from` changed something outside a schedule: no fixed point to keep
   const unsettled = new Set<string>();
   const lastChange = new Map<string, number>();
+  const queued = new QueuedTimers(tl);
   for (const span of tl.reconciles) {
     const k = `${span.actor}\u0000${span.key}`;
     const prev = last.get(k);
     last.set(k, span);
+    const fired = queued.fired(k, span);
     if (span.start < from || unsettled.has(k)) continue;
-    if (prev !== undefined && (firedBy(prev, span) || dueBy(prev, span))) {
+    if ((prev !== undefined && (firedBy(prev, span) || dueBy(prev, span))) || fired) {
       if (span.start - (lastChange.get(k) ?? -Infinity) < MIN_SCHEDULE_MS) {
         // a poll loop: its changes are no schedule, and nothing after them a consequence
         if (changing.has(span)) unsettled.add(k);
@@ -215,6 +221,43 @@ function findScheduledWork(tl: Timeline, from: number, catchingUp: boolean): Set
   }
   for (const s of consequences) timers.add(s);
   return timers;
+}
+
+/**
+ * The `requeueAfter` timers of each key as the workqueue keeps them (`addAfter`: one per key, the
+ * earliest asked wins, so a later reconcile's request does not replace an earlier, sooner one; a
+ * crash empties the queue): a reconcile the timer of an earlier reconcile than the one just before
+ * started is timer work too. Found by a lock renewed every 5 s with a 5 s resync: the resync's
+ * reconcile (t=15.000 s) came between the timer's request (10.001 s) and its firing (15.001 s).
+ */
+class QueuedTimers {
+  /** Per key, what waits in the queue: a `requeueAfter` timer, or a retry's backoff (`timer: false`), which shares its slot. */
+  private readonly pending = new Map<string, { at: number; setAt: number; actor: string; timer: boolean }>();
+  constructor(private readonly tl: Timeline) {}
+
+  /** Whether a pending timer of `k` started `span` (call in start order, once per reconcile); then records `span`'s own request. */
+  fired(k: string, span: ReconcileSpan): boolean {
+    const p = this.pending.get(k);
+    let fired = false;
+    if (p !== undefined && this.crashedSince(p.actor, p.setAt, span.start)) this.pending.delete(k);
+    else if (p !== undefined && p.at <= span.start) {
+      fired = p.timer && span.start - p.at <= 1;
+      this.pending.delete(k);
+    }
+    if (span.end === undefined) return fired;
+    const retry = (span.result === 'error' || span.result === 'requeue') && span.retryInMs !== undefined && span.retryInMs > 0;
+    const ms = span.result === 'requeueAfter' ? span.requeueAfter : retry ? span.retryInMs : undefined;
+    if (ms !== undefined && ms > 0) {
+      const at = span.end + ms;
+      const cur = this.pending.get(k);
+      if (cur === undefined || cur.at > at) this.pending.set(k, { at, setAt: span.end, actor: span.actor, timer: !retry });
+    }
+    return fired;
+  }
+
+  private crashedSince(actor: string, from: number, to: number): boolean {
+    return this.tl.crashes.some((c) => c.t >= from && c.t <= to && `controller:${String(c['controller'])}/${typeof c['replica'] === 'number' ? c['replica'] : 0}` === actor);
+  }
 }
 
 /**
