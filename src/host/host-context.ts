@@ -59,6 +59,9 @@ export interface ProcessSandbox {
   die(escape: RunEscape): void;
 }
 
+/** A real timeout this short is waited for: a yield, not a wait on the world outside. @internal */
+export const SOON_MS = 20;
+
 /** One run the guard watches over. @internal */
 export interface RunScope {
   readonly id: number;
@@ -68,6 +71,13 @@ export interface RunScope {
   readonly realTimers: RealTimerUse;
   /** Pending real timers the run's code created: cleared when the run ends. */
   readonly pending: Map<object, 'timeout' | 'interval' | 'immediate'>;
+  /**
+   * Of those, the timeouts of at most {@link SOON_MS} and the immediates (a reconcile yielding to
+   * the event loop, `await new Promise((r) => setTimeout(r, 0))`), each with what ends the wait
+   * for it: fired, cleared or the run ended. The kernel waits for them before it calls a task
+   * blocked on something outside the simulation (red team H2b, stop 43).
+   */
+  readonly soon: Map<object, () => void>;
   /** The run hosts programs: its code runs in the async context (see {@link hostContext}). */
   readonly hosted: boolean;
 }

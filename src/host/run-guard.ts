@@ -1,5 +1,5 @@
 import { ProcessExitSignal, exitCodeOf, selfSignal } from './exit-signal.js';
-import { hostContext, type HostStore, type RunEscape, type RunScope } from './host-context.js';
+import { hostContext, SOON_MS, type HostStore, type RunEscape, type RunScope } from './host-context.js';
 import { cleanStack, describeThrown, firstUserFrame, stackHere } from './stack.js';
 import { installHostedGlobals } from './hosted-globals.js';
 import { originals } from './originals.js';
@@ -54,7 +54,7 @@ type AnyFn = (...args: unknown[]) => unknown;
  * @internal
  */
 export async function guardRun<T>(now: () => number, body: (scope: RunScope) => Promise<T>, options: { hosted: boolean }): Promise<T> {
-  const scope: RunScope = { id: nextScopeId++, now, escapes: [], realTimers: { setTimeout: 0, setInterval: 0, setImmediate: 0, clearedAtEnd: 0 }, pending: new Map(), hosted: options.hosted };
+  const scope: RunScope = { id: nextScopeId++, now, escapes: [], realTimers: { setTimeout: 0, setInterval: 0, setImmediate: 0, clearedAtEnd: 0 }, pending: new Map(), soon: new Map(), hosted: options.hosted };
   enter(scope);
   try {
     // The async context costs every promise a hook (a third of the native runtime's speed), so
@@ -131,6 +131,8 @@ function leave(scope: RunScope): void {
     else clear.clearTimeout(timer as NodeJS.Timeout);
   }
   scope.pending.clear();
+  for (const done of scope.soon.values()) done();
+  scope.soon.clear();
   scopes.delete(scope);
   // no hosted run left: turn the async context (and its promise hook) off again
   if (scope.hosted && ![...scopes].some((s) => s.hosted)) hostContext.disable();
@@ -183,6 +185,7 @@ const PROMISIFY = Symbol.for('nodejs.util.promisify.custom');
  * the guard's functions again (about a fifth of a short simulation's fixed cost).
  */
 let hooked: (() => void) | undefined;
+let hookedSoon: (() => Promise<void> | undefined) | undefined;
 let parked: { uncaught: ((...a: unknown[]) => void)[]; unhandled: ((...a: unknown[]) => void)[] } = { uncaught: [], unhandled: [] };
 let hosted: ReturnType<typeof installHostedGlobals> | undefined;
 /** The built-ins the kernel's seams check while the guard is installed. */
@@ -248,7 +251,39 @@ function onUnhandled(reason: unknown): void {
   onThrown(reason, 'unhandled-rejection', 'a promise');
 }
 
-function track(scope: RunScope, kind: TimerKind, create: (cb: AnyFn) => object, fn: AnyFn): object {
+/** Ends the wait for a short timer (fired, cleared). */
+function settleSoon(scope: RunScope, handle: object): void {
+  const done = scope.soon.get(handle);
+  if (done === undefined) return;
+  scope.soon.delete(handle);
+  done();
+}
+
+/** Waiters of {@link soonRealTimer}: resolved when any short timer of any run ends. */
+let soonWaiters: (() => void)[] = [];
+
+/**
+ * The kernel's seam (kernelHooks.soonRealTimer): a promise that settles when a short real timer
+ * the run's code is waiting on fires (or is cleared, or the run ends), or undefined when there is
+ * none.
+ */
+function soonRealTimer(): Promise<void> | undefined {
+  let any = false;
+  for (const s of scopes) if (s.soon.size > 0) any = true;
+  if (!any) return undefined;
+  return new Promise<void>((resolve) => {
+    soonWaiters[soonWaiters.length] = resolve;
+  });
+}
+
+function wakeSoonWaiters(): void {
+  if (soonWaiters.length === 0) return;
+  const all = soonWaiters;
+  soonWaiters = [];
+  for (const w of all) w();
+}
+
+function track(scope: RunScope, kind: TimerKind, create: (cb: AnyFn) => object, fn: AnyFn, ms?: unknown): object {
   const counter = kind === 'timeout' ? 'setTimeout' : kind === 'interval' ? 'setInterval' : 'setImmediate';
   scope.realTimers[counter]++;
   if (scope.realTimers.firstSite === undefined) {
@@ -266,10 +301,13 @@ function track(scope: RunScope, kind: TimerKind, create: (cb: AnyFn) => object, 
         recordEscape(scope, { kind: 'uncaught', code: 1, message: describeThrown(err), ...withStack(err instanceof Error ? cleanStack(err.stack) : undefined), where: `a ${counter} callback (a real timer)` });
       }
       return undefined;
+    } finally {
+      if (handle !== undefined && scope.soon.has(handle)) settleSoon(scope, handle);
     }
   };
   handle = create(callback);
   scope.pending.set(handle, kind);
+  if (kind === 'immediate' || (kind === 'timeout' && !(Number(ms) > SOON_MS))) scope.soon.set(handle, wakeSoonWaiters);
   return handle;
 }
 
@@ -281,7 +319,7 @@ const timerGuard = {
     if (typeof fn !== 'function') return (prev.setTimeout as AnyFn)(fn, ms, ...args);
     if (store?.sandbox !== undefined) return store.sandbox.setTimeout(fn as AnyFn, ms, args, false);
     const scope = scopeOf(store);
-    if (scope !== undefined) return track(scope, 'timeout', (cb) => (prev.setTimeout as AnyFn)(cb, ms, ...args) as object, fn as AnyFn);
+    if (scope !== undefined) return track(scope, 'timeout', (cb) => (prev.setTimeout as AnyFn)(cb, ms, ...args) as object, fn as AnyFn, ms);
     return (prev.setTimeout as AnyFn)(fn, ms, ...args);
   },
   setInterval(fn: unknown, ms?: unknown, ...args: unknown[]): unknown {
@@ -318,7 +356,12 @@ Object.assign(timerGuard.setImmediate, { [PROMISIFY]: (value?: unknown) => new P
 function clearReal(timer: unknown, real: AnyFn): void {
   if (timer === undefined || timer === null) return;
   if (hosted?.clearVirtual(timer)) return;
-  if (typeof timer === 'object') for (const s of scopes) s.pending.delete(timer);
+  if (typeof timer === 'object') {
+    for (const s of scopes) {
+      s.pending.delete(timer);
+      settleSoon(s, timer);
+    }
+  }
   real(timer);
 }
 
@@ -334,6 +377,8 @@ function install(): () => void {
   setCurrentIntrinsicsGuard(builtins);
   hooked = kernelHooks.userCodeReturned;
   kernelHooks.userCodeReturned = userCodeReturned;
+  hookedSoon = kernelHooks.soonRealTimer;
+  kernelHooks.soonRealTimer = soonRealTimer;
 
   process.exit = processGuard.exit as typeof process.exit;
   process.abort = processGuard.abort as typeof process.abort;
@@ -374,6 +419,8 @@ function uninstall(): void {
   const g = globalThis as unknown as Record<string, unknown>;
   const prev = previous;
   kernelHooks.userCodeReturned = hooked;
+  kernelHooks.soonRealTimer = hookedSoon;
+  wakeSoonWaiters();
   hooked = undefined;
   builtins = undefined;
   setCurrentIntrinsicsGuard(undefined);

@@ -42,7 +42,17 @@ export const kernelHooks: {
    * reconcile: must be cheap.
    */
   userCodeReturned: (() => void) | undefined;
-} = { onTaskStart: undefined, userCodeReturned: undefined };
+  /**
+   * A promise that settles when a short real timer the run's code set (a yield to the event loop:
+   * `setTimeout(r, 0)`, `setImmediate`) has fired, or undefined when none is pending (the run
+   * guard's). Before it calls a task blocked, the kernel waits for such timers, each once, so
+   * whether a yield resumes in time does not depend on the machine's load (red team H2b, stop 43).
+   */
+  soonRealTimer: (() => Promise<void> | undefined) | undefined;
+} = { onTaskStart: undefined, userCodeReturned: undefined, soonRealTimer: undefined };
+
+/** At most this many short real timers waited for per run: a reconcile polling the wall clock in a loop is still blocked. */
+const SOON_WAITS_MAX = 1000;
 
 export interface KernelOptions {
   /**
@@ -119,6 +129,8 @@ export class Kernel {
    * no delay that always fires again) must end the run, not hang it.
    */
   maxSteps = Number.POSITIVE_INFINITY;
+  /** Short real timers waited for so far ({@link kernelHooks}.soonRealTimer). */
+  private soonWaits = 0;
   /** Set when the run stopped because maxSteps was reached. */
   exhausted = false;
   /**
@@ -415,6 +427,15 @@ export class Kernel {
           } else {
             idleMicro++;
             if (idleMacro >= this.blockedAfter) {
+              // a short real timer of the run's code still to fire: a yield, waited for until it fires
+              const soon = this.soonWaits < SOON_WAITS_MAX ? kernelHooks.soonRealTimer?.() : undefined;
+              if (soon !== undefined) {
+                this.soonWaits++;
+                await soon;
+                idleMicro = 0;
+                idleMacro = 0;
+                continue;
+              }
               this.abandonRunnable();
               idleMicro = 0;
               idleMacro = 0;
