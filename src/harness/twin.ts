@@ -394,9 +394,10 @@ const IDLE_MAX_WINDOWS = 3;
  * run's), asked for only when the judgement failed, since it depends on the faulty run.
  * @internal
  */
-export function idleWindows(run: Pick<RunRecord, 'trace' | 'timing'>, twin: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined, kinds: ReadonlySet<string>): { controller: string; at: number; ms: number }[] {
+export function idleWindows(run: Pick<RunRecord, 'trace' | 'timing'>, twin: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined, kinds: ReadonlySet<string>, pastCutShort = false): { controller: string; at: number; ms: number }[] {
   const names = new Set((defs ?? []).filter((d) => d.process === undefined && kinds.has(d.for)).map((d) => d.name));
   if (names.size === 0) return [];
+  const extend = pastCutShort ? cutShortUntil(run, names) : (_c: string, until: number) => until;
   // per controller, when each changing reconcile (a store write, or a mutating downstream call the
   // service accepted) began; of the faulty run, when it first changed something (`acted`): a
   // reconcile whose calls took seconds (slow downstream answers, timeouts retried within it)
@@ -423,7 +424,8 @@ export function idleWindows(run: Pick<RunRecord, 'trace' | 'timing'>, twin: Pick
   const faulty = starts(run, true);
   const faultyDecisions = decisions(run, true);
   const windows = new Map<string, { controller: string; from: number; until: number }>();
-  const add = (controller: string, from: number, until: number) => {
+  const add = (controller: string, from: number, decided: number) => {
+    const until = extend(controller, decided);
     const id = `${controller} ${until}`;
     const w = windows.get(id);
     if (!w) windows.set(id, { controller, from, until });
@@ -454,17 +456,68 @@ export function idleWindows(run: Pick<RunRecord, 'trace' | 'timing'>, twin: Pick
       }
     }
   }
-  return [...windows.values()]
+  // windows carried past cut-short reconciles may overlap: one hold of a controller at a time, so overlapping ones are one
+  const merged: { controller: string; from: number; until: number }[] = [];
+  for (const w of [...windows.values()].sort((a, b) => a.controller.localeCompare(b.controller) || a.from - b.from)) {
+    const last = merged.at(-1);
+    if (pastCutShort && last && last.controller === w.controller && w.from <= last.until) last.until = Math.max(last.until, w.until);
+    else merged.push({ ...w });
+  }
+  return merged
     .sort((a, b) => b.until - b.from - (a.until - a.from) || a.from - b.from)
     .slice(0, IDLE_MAX_WINDOWS)
     .sort((a, b) => a.from - b.from)
     .map((w) => ({ controller: w.controller, at: w.from, ms: w.until - Math.max(0, w.from - 1) }));
 }
 
-/** The variations of {@link idleWindows}: all of them at once, and each alone when there are several. @internal */
+/**
+ * For {@link idleWindows} carried past cut-short reconciles: a decision of the faulty run dated at
+ * `until` (the first changing write of its reconcile) whose reconciles dated there all ended in an
+ * error or never ended (an API error after their first writes, a crash) is no decision the
+ * controller finished: the window runs on to the controller's first reconcile from then on that
+ * ended well (done, or requeueAfter). Found by the guided hunt (seed 301): corpus
+ * cluster-placement, whose placement controller created the PlacementDecision at 6 s and whose
+ * every write of the choice failed until 30 s, when cluster-a was back (the fault-free run had
+ * moved web off cluster-a at 6 s, and sticky decisions kept it off); corpus priority-preemption,
+ * whose scheduler bound api at 7.7 s and failed on its next binding, bound critical at 20.8 s and
+ * failed again, and whose first walk of the queue that ended well, at 30 s, bound batch in the room
+ * left, where the fault-free run had bound batch at once and evicted it for critical. A fault-free
+ * controller whose workers were held until that look ends the same way; the end must still be
+ * exactly such a run's (whole objects).
+ */
+function cutShortUntil(run: Pick<RunRecord, 'trace' | 'timing'>, names: ReadonlySet<string>): (controller: string, until: number) => number {
+  const idOf = (w: { controller: string; key: string; n: number }) => `${w.controller}\u0000${w.key}\u0000${w.n}`;
+  // the reconciles that ended otherwise than in an error (a requeue it asked for is no cut)
+  const ended = new Set<string>();
+  for (const e of run.trace) if (e.type === 'reconcile:end' && e['result'] !== 'error' && names.has(String(e['controller']))) ended.add(`${String(e['controller'])}\u0000${String(e['key'])}\u0000${String(e['n'])}`);
+  const good = new Map<string, number[]>();
+  for (const w of reconcilesThatWorked(run, names)) good.set(w.controller, [...(good.get(w.controller) ?? []), w.start]);
+  // per controller and time of a reconcile's first changing write: whether every reconcile dated there was cut short
+  const cut = new Map<string, boolean>();
+  const seen = new Set<string>();
+  for (const w of reconcileWrites(run, names)) {
+    const id = idOf(w);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const at = `${w.controller}\u0000${w.t}`;
+    cut.set(at, (cut.get(at) ?? true) && !ended.has(id));
+  }
+  return (controller, until) => {
+    if (cut.get(`${controller}\u0000${until}`) !== true) return until;
+    return (good.get(controller) ?? []).filter((t) => t >= until).sort((a, b) => a - b)[0] ?? until;
+  };
+}
+
+/**
+ * The variations of {@link idleWindows} (and, when they differ, of those carried past cut-short
+ * reconciles), and of {@link idleKeyWindows}: all of them at once, and each alone when there are several. @internal
+ */
 export function idleVariations(run: Pick<RunRecord, 'trace' | 'timing'>, twin: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined, kinds: ReadonlySet<string>): BenignVariation[] {
   const out: BenignVariation[] = [];
-  for (const [ws, seed] of [[idleWindows(run, twin, defs, kinds), 5000], [idleKeyWindows(run, twin, defs, kinds), 5100]] as const) {
+  const idle = idleWindows(run, twin, defs, kinds);
+  const past = idleWindows(run, twin, defs, kinds, true);
+  const sets: [readonly { controller: string; at: number; ms: number; key?: string }[], number][] = [[idle, 5000], [JSON.stringify(past) === JSON.stringify(idle) ? [] : past, 5050], [idleKeyWindows(run, twin, defs, kinds), 5100]];
+  for (const [ws, seed] of sets) {
     if (ws.length === 0) continue;
     out.push({ seed, jitterMs: 0, shuffleLists: false, slow: ws[0]!, ...(ws.length > 1 ? { also: ws.slice(1) } : {}) });
     if (ws.length > 1) for (let i = 0; i < ws.length; i++) out.push({ seed: seed + 1 + i, jitterMs: 0, shuffleLists: false, slow: ws[i]! });

@@ -375,6 +375,42 @@ describe('idle windows: where a faulty run\'s controller of a timing-dependent k
     const late = { trace: [...bind(0, 1, 'default/web'), ...bind(12_300, 2, 'default/critical'), ...bind(13_300, 3, 'default/probe'), ...bind(20_400, 4, 'default/ingest')], timing };
     expect(idleWindows(late, twin, [sched], new Set(['Pod']))).toEqual([]);
   });
+  it("past cut-short reconciles: a decision whose reconcile ended in an error after its first write holds on to the controller's first reconcile that ended well", () => {
+    const cut = (t: number, n: number, key: string, result = 'error'): TraceEntry[] => [
+      { t, type: 'reconcile:start', controller: 'sched', replica: 0, key, n } as TraceEntry,
+      { t, type: 'store:write', actor: 'controller:sched/0', verb: 'update', kind: 'Pod', key, changed: ['spec.nodeName'], noop: false } as TraceEntry,
+      { t, type: 'reconcile:end', controller: 'sched', replica: 0, key, n, result } as TraceEntry,
+    ];
+    const fail = (t: number, n: number, key: string): TraceEntry[] => [
+      { t, type: 'reconcile:start', controller: 'sched', replica: 0, key, n } as TraceEntry,
+      { t, type: 'reconcile:end', controller: 'sched', replica: 0, key, n, result: 'error' } as TraceEntry,
+    ];
+    // the twin walks the queue at 0 s; the faulty run bound web at 6 s and its next binding failed, its retries failed, and its walk at 20 s ended well
+    const twin3 = { trace: bind(0, 1, 'default/web'), timing };
+    const run3 = { trace: [...cut(6_000, 1, 'default/web'), ...fail(9_000, 2, 'default/web'), ...bind(20_000, 3, 'default/web')], timing };
+    expect(idleWindows(run3, twin3, [sched], new Set(['Pod']))).toEqual([{ controller: 'sched', at: 0, ms: 6_000 }]);
+    expect(idleWindows(run3, twin3, [sched], new Set(['Pod']), true)).toEqual([{ controller: 'sched', at: 0, ms: 20_000 }]);
+    expect(idleVariations(run3, twin3, [sched], new Set(['Pod']))).toContainEqual({ seed: 5050, jitterMs: 0, shuffleLists: false, slow: { controller: 'sched', at: 0, ms: 20_000 } });
+    // a reconcile that ended well, or asked for a requeue, is a decision made: no window past it
+    for (const result of ['done', 'requeue', 'requeueAfter']) {
+      const whole = { trace: [...cut(6_000, 1, 'default/web', result), ...fail(9_000, 2, 'default/web'), ...bind(20_000, 3, 'default/web')], timing };
+      expect(idleWindows(whole, twin3, [sched], new Set(['Pod']), true)).toEqual([{ controller: 'sched', at: 0, ms: 6_000 }]);
+      expect(idleVariations(whole, twin3, [sched], new Set(['Pod'])).map((v) => v.seed)).not.toContain(5050);
+    }
+    // windows carried past it that overlap are one hold (a controller is held or not): web's runs on to a look that
+    // ended well at 10 s (the controller's first), into api's window from 8 s to its binding at 15 s
+    const look = (t: number, n: number, key: string): TraceEntry[] => [
+      { t, type: 'reconcile:start', controller: 'sched', replica: 0, key, n } as TraceEntry,
+      { t, type: 'reconcile:end', controller: 'sched', replica: 0, key, n, result: 'done' } as TraceEntry,
+    ];
+    const twin4 = { trace: [...bind(0, 1, 'default/web'), ...bind(8_000, 2, 'default/api')], timing };
+    const run4 = { trace: [...cut(6_000, 1, 'default/web'), ...look(10_000, 2, 'default/web'), ...bind(15_000, 3, 'default/api')], timing };
+    expect(idleWindows(run4, twin4, [sched], new Set(['Pod']))).toEqual([
+      { controller: 'sched', at: 0, ms: 6_000 },
+      { controller: 'sched', at: 8_000, ms: 15_000 - 7_999 },
+    ]);
+    expect(idleWindows(run4, twin4, [sched], new Set(['Pod']), true)).toEqual([{ controller: 'sched', at: 0, ms: 15_000 }]);
+  });
   it('several windows: all at once, and each alone', () => {
     // the faulty run decided again at 14.5 s (after the twin's 12 s and 13 s) and at 21 s (after its 20.1 s)
     const twice = { trace: [...bind(0, 1, 'default/web'), ...bind(1_000, 2, 'default/web'), ...bind(14_500, 3, 'default/a'), ...bind(21_000, 4, 'default/b')], timing };
