@@ -43,6 +43,9 @@ const HEAVY = [
   'test/robustness/cli-modules.test.ts',
   'test/e2e/cli-robustness.test.ts',
   'test/e2e/cli-program.test.ts',
+  'test/e2e/cli-hostile-replay.test.ts',
+  'test/e2e/cli-hostile-fork.test.ts',
+  'test/e2e/cli-hostile-corpus.test.ts',
 ];
 
 class HeavyFirst extends BaseSequencer {

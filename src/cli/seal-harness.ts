@@ -8,6 +8,7 @@
  * patch them. test/architecture-sealed.test.ts checks that every exported class is listed here.
  * @packageDocumentation
  */
+import { ElectionScan } from '../../properties/_internals/election.js';
 import { Declarations, PendingRetries } from '../../properties/_internals/esr.js';
 import { Leadership } from '../../properties/_internals/leadership.js';
 import { MaskTally } from '../../properties/_internals/masks.js';
@@ -59,6 +60,7 @@ import { StoryFileError } from '../story/story-file-error.js';
 export const SEALED_CLASSES: readonly (abstract new (...args: never[]) => unknown)[] = [
   Declarations,
   PendingRetries,
+  ElectionScan,
   Leadership,
   MaskTally,
   StampScan,

@@ -59,8 +59,8 @@ export interface ProcessSandbox {
   die(escape: RunEscape): void;
 }
 
-/** A real timeout this short is waited for: a yield, not a wait on the world outside. @internal */
-export const SOON_MS = 20;
+/** A real timeout this short (`setTimeout(fn)`, `setTimeout(fn, 0)`) is waited for: a yield, not a wait on the world outside. @internal */
+export const SOON_MS = 1;
 
 /** One run the guard watches over. @internal */
 export interface RunScope {
@@ -72,7 +72,7 @@ export interface RunScope {
   /** Pending real timers the run's code created: cleared when the run ends. */
   readonly pending: Map<object, 'timeout' | 'interval' | 'immediate'>;
   /**
-   * Of those, the timeouts of at most {@link SOON_MS} and the immediates (a reconcile yielding to
+   * Of those, the timeouts of at most {@link SOON_MS} ms and the immediates (a reconcile yielding to
    * the event loop, `await new Promise((r) => setTimeout(r, 0))`), each with what ends the wait
    * for it: fired, cleared or the run ended. The kernel waits for them before it calls a task
    * blocked on something outside the simulation (red team H2b, stop 43).
