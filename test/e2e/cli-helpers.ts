@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { PassThrough } from 'node:stream';
 import { dirname, join, resolve } from 'node:path';
@@ -69,4 +69,36 @@ export async function runCliInProcess(args: readonly string[], cwd: string): Pro
   err.on('data', (d: Buffer) => (stderr += d.toString()));
   const code = await run(args, { stdout: out, stderr: err, cwd, env: { ...process.env, CI: 'true', NO_COLOR: '1' } });
   return { code, stdout, stderr };
+}
+
+/**
+ * `web.ts` in `dir`: `prelude`, then a ReplicaSet controller `web` that hot-loops on a status
+ * counter unless the JS expression `fixed` is true (then it writes status once), with checkOptions.
+ * The hostile-replay tests vary the prelude and the condition.
+ */
+export function hotLoopModule(dir: string, prelude: string, fixed: string): string {
+  const path = join(dir, 'web.ts');
+  writeFileSync(
+    path,
+    `import { defineController } from ${JSON.stringify(join(root, 'src/index.js'))};
+${prelude}
+export const checkOptions = { objects: { kind: 'ReplicaSet', spec: [{ replicas: 2 }], status: { replicas: 0 } } };
+export const web = defineController({
+  name: 'web',
+  for: 'ReplicaSet',
+  async reconcile(ctx) {
+    const rs = await ctx.client.tryGet<{ replicas: number }, { replicas?: number; observedGeneration?: number; ticks?: number }>('ReplicaSet', ctx.key);
+    if (!rs) return;
+    if (${fixed}) {
+      if (rs.status.replicas === rs.spec.replicas && rs.status.observedGeneration === rs.metadata.generation) return;
+      await ctx.client.updateStatus({ ...rs, status: { replicas: rs.spec.replicas, observedGeneration: rs.metadata.generation } });
+      return;
+    }
+    await ctx.client.updateStatus({ ...rs, status: { replicas: rs.spec.replicas, observedGeneration: rs.metadata.generation, ticks: (rs.status.ticks ?? 0) + 1 } });
+    return { requeueAfter: 100 };
+  },
+});
+`,
+  );
+  return path;
 }

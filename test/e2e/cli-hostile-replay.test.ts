@@ -1,7 +1,7 @@
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { root, runCli, tempDir } from './cli-helpers.js';
+import { hotLoopModule, root, runCli, tempDir } from './cli-helpers.js';
 
 /**
  * Red team F5 (stop 43): a module that tells `steadystate replay` from the check it reproduces
@@ -11,33 +11,7 @@ import { root, runCli, tempDir } from './cli-helpers.js';
  */
 const CONCURRENT_TIMEOUT = 180_000;
 
-/** A controller module in `dir`: a hot loop unless `fixed` (a JS expression) is true. */
-function controllerModule(dir: string, prelude: string, fixed: string): string {
-  const path = join(dir, 'web.ts');
-  writeFileSync(
-    path,
-    `import { defineController } from ${JSON.stringify(join(root, 'src/index.js'))};
-${prelude}
-export const checkOptions = { objects: { kind: 'ReplicaSet', spec: [{ replicas: 2 }], status: { replicas: 0 } } };
-export const web = defineController({
-  name: 'web',
-  for: 'ReplicaSet',
-  async reconcile(ctx) {
-    const rs = await ctx.client.tryGet<{ replicas: number }, { replicas?: number; observedGeneration?: number; ticks?: number }>('ReplicaSet', ctx.key);
-    if (!rs) return;
-    if (${fixed}) {
-      if (rs.status.replicas === rs.spec.replicas && rs.status.observedGeneration === rs.metadata.generation) return;
-      await ctx.client.updateStatus({ ...rs, status: { replicas: rs.spec.replicas, observedGeneration: rs.metadata.generation } });
-      return;
-    }
-    await ctx.client.updateStatus({ ...rs, status: { replicas: rs.spec.replicas, observedGeneration: rs.metadata.generation, ticks: (rs.status.ticks ?? 0) + 1 } });
-    return { requeueAfter: 100 };
-  },
-});
-`,
-  );
-  return path;
-}
+const controllerModule = hotLoopModule;
 
 const check = (path: string, dir: string) => runCli(['check', path, '--runs', '2', '--seed', '1', '--shrink-time-limit', '200', '--report-dir', dir], { cwd: dir });
 

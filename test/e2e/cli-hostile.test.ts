@@ -1,7 +1,7 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixture, root, runCli, runCliInProcess, tempDir } from './cli-helpers.js';
+import { fixture, hotLoopModule, runCli, runCliInProcess, tempDir } from './cli-helpers.js';
 
 /**
  * Holes a red team found in stop 40, each closed: a module that is buggy (a hot loop, or an
@@ -60,31 +60,6 @@ describe.concurrent('steadystate check on modules that tamper with the harness (
 });
 
 describe.concurrent('steadystate replay tells a fix from a controller that behaves differently when replayed (red team H5, stop 41)', () => {
-  /** A module in a temp folder, written as `body` (its controller: a hot loop unless `fixed`). */
-  const controllerModule = (dir: string, body: string): string => {
-    const path = join(dir, 'web.ts');
-    writeFileSync(path, `import { defineController } from ${JSON.stringify(join(root, 'src/index.js'))};\n${body}`);
-    return path;
-  };
-  const reconcile = (fixed: string) => `
-export const checkOptions = { objects: { kind: 'ReplicaSet', spec: [{ replicas: 2 }], status: { replicas: 0 } } };
-export const web = defineController({
-  name: 'web',
-  for: 'ReplicaSet',
-  async reconcile(ctx) {
-    const rs = await ctx.client.tryGet<{ replicas: number }, { replicas?: number; observedGeneration?: number; ticks?: number }>('ReplicaSet', ctx.key);
-    if (!rs) return;
-    if (${fixed}) {
-      if (rs.status.replicas === rs.spec.replicas && rs.status.observedGeneration === rs.metadata.generation) return;
-      await ctx.client.updateStatus({ ...rs, status: { replicas: rs.spec.replicas, observedGeneration: rs.metadata.generation } });
-      return;
-    }
-    await ctx.client.updateStatus({ ...rs, status: { replicas: rs.spec.replicas, observedGeneration: rs.metadata.generation, ticks: (rs.status.ticks ?? 0) + 1 } });
-    return { requeueAfter: 100 };
-  },
-});
-`;
-
   it('a controller that is buggy except when it runs in the main thread (replay; the check runs it in a worker): the same code with a different run fails the replay (exit 1), it is not "fixed"', async () => {
     const dir = tempDir();
     const r = await runCli(['check', fixture(join('hostile', 'detects-replay.ts')), '--runs', '2', '--seed', '1', '--shrink-time-limit', '200', '--report-dir', dir]);
@@ -101,11 +76,11 @@ export const web = defineController({
 
   it('the same controller really fixed after the check: its replay passes with --fixed (exit 0), and without the flag exits 1 asking for it (red team F5, stop 43)', async () => {
     const dir = tempDir();
-    const path = controllerModule(dir, reconcile('false'));
+    const path = hotLoopModule(dir, '', 'false');
     const r = await runCli(['check', path, '--runs', '2', '--seed', '1', '--shrink-time-limit', '200', '--workers', '0', '--report-dir', dir], { cwd: dir });
     expect(r.code, r.stderr).toBe(1);
     const file = join(dir, 'web-no-hot-loop-1.json');
-    controllerModule(dir, reconcile('true'));
+    hotLoopModule(dir, '', 'true');
     const [replay, unflagged] = await Promise.all([runCli(['replay', file, '--fixed'], { cwd: dir }), runCli(['replay', file], { cwd: dir })]);
     expect(replay.code, replay.stdout + replay.stderr).toBe(0);
     expect(replay.stdout).toMatch(/so the code changed since the report was written/);
@@ -117,7 +92,7 @@ export const web = defineController({
 
   it('a module that edits its own file during the check and behaves when replayed: no replay can call that a fix (exit 1)', async () => {
     const dir = tempDir();
-    const path = controllerModule(dir, `import { appendFileSync } from 'node:fs';\nimport { isMainThread } from 'node:worker_threads';\nif (!isMainThread) appendFileSync(new URL(import.meta.url), '\\n// touched');\n${reconcile('isMainThread')}`);
+    const path = hotLoopModule(dir, `import { appendFileSync } from 'node:fs';\nimport { isMainThread } from 'node:worker_threads';\nif (!isMainThread) appendFileSync(new URL(import.meta.url), '\\n// touched');`, 'isMainThread');
     const r = await runCli(['check', path, '--runs', '2', '--seed', '1', '--shrink-time-limit', '200', '--report-dir', dir], { cwd: dir });
     expect(r.code, r.stderr).toBe(1);
     const file = join(dir, 'web-no-hot-loop-1.json');
