@@ -12,6 +12,7 @@
 import { endChildProcesses, markDescendants } from '../host/child-processes.js';
 import { exitWithVerdict, lockProcessExit, takeStrayExits } from '../host/exit-lock.js';
 import { processIo } from './io.js';
+import { endLauncherChannel } from './launcher-channel.js';
 import { restoreWritten } from './written-files.js';
 import { run } from './main.js';
 
@@ -32,5 +33,7 @@ io.stdout.write('', () => process.stderr.write('', () => {
   // what one of them rewrote before it was ended is put back as the command wrote it
   const restored = restoreWritten();
   if (restored.length > 0) process.stderr.write(`steadystate: a process the checked code started rewrote or deleted ${restored.join(', ')} after steadystate wrote ${restored.length === 1 ? 'it' : 'them'}; put back as written.\n`);
+  // the launcher (bin/steadystate.js) copies stdout up to this mark; a child that exits without it was ended by other code
+  endLauncherChannel();
   exitWithVerdict(code);
 }));

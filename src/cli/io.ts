@@ -1,4 +1,5 @@
 import { escapingStream } from './terminal-text.js';
+import { launcherChannel } from './launcher-channel.js';
 import { endChildProcesses } from '../host/child-processes.js';
 
 /**
@@ -17,7 +18,11 @@ export interface CliIo {
 
 /** The real process's io; every string written to it is escaped for the terminal. @internal */
 export function processIo(): CliIo {
-  return { stdout: escapingStream(verdictStdout()), stderr: escapingStream(process.stderr), cwd: process.cwd(), env: process.env, endChildProcesses };
+  // under the launcher (bin/steadystate.js) the verdict goes over its channel; console.log and
+  // process.stdout.write still go to stderr first (this process's fd 1 is the launcher's stderr anyway), in order with it
+  const channel = launcherChannel();
+  const stdout = verdictStdout();
+  return { stdout: escapingStream(channel ?? stdout), stderr: escapingStream(process.stderr), cwd: process.cwd(), env: process.env, endChildProcesses };
 }
 
 let claimed: NodeJS.WriteStream | undefined;
