@@ -48,6 +48,8 @@ import { HASH, SITE, specHash, type SiteSpec } from '../examples/fault-targets/r
 import { singleChildCorrect } from '../examples/fault-targets/single-child/correct.js';
 import { singleChildBuggy } from '../examples/fault-targets/single-child/buggy.js';
 import { APP } from '../examples/fault-targets/single-child/app.js';
+import { singleChildExpectations } from '../examples/fault-targets/in-memory-state/correct.js';
+import { singleChildMemoryBuggy } from '../examples/fault-targets/in-memory-state/buggy.js';
 
 /** One correct controller (or set sharing a world) and how to check it. */
 export interface Target {
@@ -181,6 +183,8 @@ const faultTargetPairs: FaultTargetPair[] = [
     properties: [convergence({ converged: every(SITE, (s) => s.metadata.annotations[HASH] === specHash(s.spec as unknown as SiteSpec) || `annotation ${String(s.metadata.annotations[HASH])}`) })],
   },
   { name: 'fault:single-child', controllers: [singleChildCorrect], buggy: [singleChildBuggy], pairedFaults: ['stale-snapshot', 'crash-restart'], options: { objects: { kind: APP, name: 'web', spec: [{ image: 'nginx:1' }, { image: 'nginx:2' }] } } },
+  // in-memory state (ctx.state): an expectations cache a crash may lose vs "I created it" kept only in memory
+  { name: 'fault:in-memory-state', controllers: [singleChildExpectations], buggy: [singleChildMemoryBuggy], pairedFaults: ['crash-restart'], options: { objects: { kind: APP, name: 'web', spec: [{ image: 'nginx:1' }, { image: 'nginx:2' }] } } },
 ];
 
 /** The false-positive corpus (examples/false-positives/): correct controllers of shapes the zoo does not have. */

@@ -5,9 +5,10 @@ import { eventsOf, rate, str, strongest } from './_internals/plan.js';
 
 /**
  * Crash/restart: the controller process dies (OOM kill, node failure, a rollout) between two
- * API calls, losing its queue, its cache and every in-memory note, and comes back after the
- * scenario's `restartDelayMs` with fresh informers. "Right after the k-th write" is the point
- * that finds crash-consistency bugs: the first of two writes happened, the second never will.
+ * API calls, losing its queue, its cache and every in-memory note (`ctx.state` is made afresh),
+ * and comes back after the scenario's `restartDelayMs` with fresh informers. "Right after the
+ * k-th write" is the point that finds crash-consistency bugs: the first of two writes happened,
+ * the second never will.
  * A correct reconciler survives because it reconciles from observed state and its steps are
  * idempotent (deterministic names); one that creates with a generated name and records it in a
  * second write creates again after the restart.

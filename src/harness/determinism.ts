@@ -61,8 +61,35 @@ export function explainDivergence(d: { index: number; first: TraceEntry | null; 
   if (blocked) causes.push('a reconcile waited on something outside the simulation (a real timer, setTimeout/setImmediate, or unmocked I/O such as a socket or file) and was given up on');
   if (causes.length === 0) causes.push('Math.random or crypto randomness, Date.now/new Date()/performance.now(), real timers (setTimeout, setInterval), unmocked I/O, or state kept in module-level variables between runs');
   lines.push(`Likely cause${causes.length === 1 ? '' : 's'}: ${causes.join('; ')}.`);
-  lines.push('Fix: take time from ctx.clock, randomness from data in the object (or a deterministic function of it), and route I/O through ctx.fetch and ctx.client; keep no state outside the store between reconciles.');
+  const programs = first.programs ?? [];
+  const reconcilers = first.controllers.some((c) => !programs.includes(c));
+  // nothing else seen: the usual culprit is correct production code keeping memory in a module
+  if (used.length === 0 && !blocked) {
+    if (reconcilers) lines.push(MODULE_STATE_HINT);
+    if (programs.length > 0) lines.push(programStateHint(programs));
+  }
+  const memory = reconcilers ? "keep in-memory state in defineController's `state` (ctx.state), not in module-level variables" : 'keep in-memory state where each incarnation makes it afresh, not on globalThis';
+  lines.push(`Fix: take time from ctx.clock, randomness from data in the object (or a deterministic function of it), and route I/O through ctx.fetch and ctx.client; ${memory}.`);
   return lines.join('\n');
+}
+
+/**
+ * The hint for a re-run that diverged with no other source of nondeterminism seen. Correct
+ * controllers keep memory (expectations, "last seen" maps) in the process; steadystate runs every
+ * simulation in one process and repeats uids across them, so module-level state leaks.
+ * @internal
+ */
+export const MODULE_STATE_HINT =
+  "Hint: no other source of nondeterminism was seen. State kept in module-level variables (a cache keyed by uid, a \"last seen generation\" map, a counter) survives between steadystate's simulations, because one process runs them all (a check's runs, their fault-free twins, these re-runs) and an object gets the same uid in each. In a real cluster that memory lives in the controller's process: fresh in a new cluster, lost on a restart. Keep it in defineController's `state` option instead (`state: () => ({ expectations: new Map() })`, read as ctx.state): steadystate makes it fresh for every run and every replica, and a crash-restart loses it.";
+
+/**
+ * The same hint for controllers that run as processes of their own: a hosted program's own
+ * modules are loaded afresh for each incarnation (src/host/fresh-import.ts), so what leaks is
+ * what that does not renew.
+ * @internal
+ */
+export function programStateHint(programs: readonly string[]): string {
+  return `Hint: ${programs.join(', ')} run${programs.length === 1 ? 's' : ''} as ${programs.length === 1 ? 'a process' : 'processes'} of ${programs.length === 1 ? 'its' : 'their'} own. A hosted program's own modules are loaded afresh for every incarnation (each run, each restart), but globalThis and the libraries under node_modules are shared by all of steadystate's simulations in this process, and so is the module that calls kubeController: state kept there (a cache on globalThis, a library's module-level singleton, a variable beside kubeController) survives between runs. Keep it in the program's own modules, or for kubeController inside \`start\`, which runs once per incarnation.`;
 }
 
 function hint(source: string): string {

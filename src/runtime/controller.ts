@@ -407,6 +407,22 @@ export class ControllerInstance implements ClientOwner {
   get reconcileCount(): number {
     return this.reconciles;
   }
+
+  /** Whether {@link memory} made this incarnation's state yet (a factory that throws leaves it unmade). */
+  private memoryMade = false;
+  private memoryValue: unknown;
+
+  /**
+   * This incarnation's in-memory state (`ctx.state`), made by the definition's `state` factory on
+   * first use. A restart is a new instance, so a crash loses it, as a process restart does.
+   */
+  memory(): unknown {
+    if (!this.memoryMade) {
+      this.memoryValue = this.def.state?.();
+      this.memoryMade = true;
+    }
+    return this.memoryValue;
+  }
 }
 
 /**
@@ -520,6 +536,9 @@ class Context implements ReconcileContext {
   }
   get log(): TraceLogger {
     return (this.#logImpl ??= new TraceLogger(this.#inst));
+  }
+  get state(): unknown {
+    return this.#inst.memory();
   }
   get fetch(): ReconcileContext['fetch'] {
     const impl = this.#inst.env.fetch;

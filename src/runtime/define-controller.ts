@@ -32,8 +32,8 @@ export interface WatchMapping {
   map: (object: StoredObject, ctx: WatchMapContext) => string[] | Promise<string[]>;
 }
 
-/** Options of {@link defineController}. @public */
-export interface ControllerOptions {
+/** Options of {@link defineController}; `S` is the type of its in-memory {@link ControllerOptions.state}. @public */
+export interface ControllerOptions<S = unknown> {
   /** Unique name; also the actor name in the trace (`controller:<name>/<replica>`). */
   name: string;
   /** The primary kind: its events enqueue its own key. */
@@ -43,7 +43,19 @@ export interface ControllerOptions {
   /** Custom mappings. @defaultValue [] */
   watches?: WatchMapping[];
   /** The reconcile function. */
-  reconcile: Reconciler;
+  reconcile: Reconciler<S>;
+  /**
+   * Makes the controller's in-memory state, which reconciles reach as `ctx.state`: what a real
+   * controller keeps in its process (client-go's ControllerExpectations, a "last seen
+   * generation" map, a rate-limit bucket). It is called once for each incarnation of each
+   * replica (lazily, on its first reconcile), so, as with a process's memory, every run starts
+   * with a fresh one and a crash-restart loses it. Keep such state here rather than in
+   * module-level variables: one process runs all of a check's simulations (its runs, their
+   * fault-free twins, the determinism re-runs), so a module-level cache carries entries from one
+   * into the next, and a simulated crash does not clear it.
+   * @defaultValue undefined (`ctx.state` is undefined)
+   */
+  state?: () => S;
   /**
    * Re-enqueue every cached key this often (virtual ms); 0 disables.
    * @defaultValue 36_000_000 (10 h, controller-runtime's SyncPeriod)
@@ -83,7 +95,9 @@ export interface ControllerOptions {
 }
 
 /** A controller as a value (like an msw handler): pass it to `simulate` or `check`. @public */
-export interface ControllerDefinition extends Readonly<Required<Omit<ControllerOptions, 'rateLimiter' | 'sample' | 'process' | 'leaderElection'>>> {
+export interface ControllerDefinition extends Readonly<Required<Omit<ControllerOptions, 'rateLimiter' | 'sample' | 'process' | 'leaderElection' | 'state'>>> {
+  /** Makes a replica incarnation's in-memory state ({@link ControllerOptions.state}), when it has one. */
+  readonly state?: () => unknown;
   /** {@link ControllerOptions.leaderElection}: undefined means on whenever more than one replica runs. */
   readonly leaderElection: boolean | undefined;
   /** The controller's own process, when it brings one ({@link ControllerOptions.process}). */
@@ -108,9 +122,13 @@ export interface ControllerDefinition extends Readonly<Required<Omit<ControllerO
  *   },
  * });
  * ```
+ * In-memory state (fresh per replica incarnation, lost on a crash) goes in `state`:
+ * ```ts
+ * defineController({ name: 'web', for: 'WebApp', state: () => ({ expected: new Map<string, string>() }), reconcile(ctx) { ctx.state.expected.get(ctx.key); } });
+ * ```
  * @public
  */
-export function defineController(options: ControllerOptions): ControllerDefinition {
+export function defineController<S = undefined>(options: ControllerOptions<S>): ControllerDefinition {
   const where = 'steadystate.defineController';
   if (options === null || typeof options !== 'object') throw new TypeError(`${where}: expected an options object, got ${String(options)}`);
   if (typeof options.name !== 'string' || options.name === '') throw new TypeError(`${where}: "name" must be a non-empty string, got ${JSON.stringify(options.name)}`);
@@ -124,6 +142,7 @@ export function defineController(options: ControllerOptions): ControllerDefiniti
   if (options.sample !== undefined && ![options.sample].flat().every((x) => x !== null && typeof x === 'object' && !Array.isArray(x)))
     throw new TypeError(`${where}({ name: "${options.name}" }): "sample" must be a spec object or a list of them, e.g. sample: { replicas: 3 }`);
   if (options.leaderElection !== undefined && typeof options.leaderElection !== 'boolean') throw new TypeError(`${where}({ name: "${options.name}" }): leaderElection must be true, false (the controller runs without it) or left out (on when more than one replica runs), got ${JSON.stringify(options.leaderElection)}`);
+  if (options.state !== undefined && typeof options.state !== 'function') throw new TypeError(`${where}({ name: "${options.name}" }): "state" must be a function that makes the in-memory state of one replica, e.g. state: () => ({ expectations: new Map() }), got ${typeof options.state}`);
   if (options.process !== undefined && typeof options.process?.start !== 'function') throw new TypeError(`${where}({ name: "${options.name}" }): "process" must be an object with start(env, replica), such as kubeController(...) makes`);
   const rl = options.rateLimiter ?? {};
   const def: ControllerDefinition = Object.freeze({
@@ -132,13 +151,15 @@ export function defineController(options: ControllerOptions): ControllerDefiniti
     for: options.for,
     owns: [...(options.owns ?? [])],
     watches: [...(options.watches ?? [])],
-    reconcile: options.reconcile,
+    // the context gives each reconcile the state its definition's factory made, so S holds
+    reconcile: options.reconcile as Reconciler,
     resyncPeriodMs: resync,
     maxConcurrentReconciles: workers,
     leaderElection: options.leaderElection,
     predicates: [...(options.predicates ?? [])],
     sample: options.sample === undefined ? [] : isSpecList(options.sample) ? [...options.sample] : [options.sample],
     ...(options.process !== undefined ? { process: options.process } : {}),
+    ...(options.state !== undefined ? { state: options.state } : {}),
     rateLimiter: { baseDelayMs: rl.baseDelayMs ?? 5, maxDelayMs: rl.maxDelayMs ?? 1_000_000, qps: rl.qps ?? 10, burst: rl.burst ?? 100 },
   });
   const site = callSite(new Error().stack);

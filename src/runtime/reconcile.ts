@@ -22,10 +22,11 @@ export interface ReconcileLogger {
 }
 
 /**
- * What a reconcile receives: only the key of the primary object plus ways to look at the world.
+ * What a reconcile receives: only the key of the primary object plus ways to look at the world,
+ * and this replica's in-memory state (`S`, from the `state` option of `defineController`).
  * @public
  */
-export interface ReconcileContext {
+export interface ReconcileContext<S = unknown> {
   /** `namespace/name` (or `name` when cluster-scoped). */
   readonly key: string;
   readonly namespace: string | undefined;
@@ -40,7 +41,14 @@ export interface ReconcileContext {
   readonly controller: string;
   /** Replica index (0 unless the scenario runs several replicas). */
   readonly replica: number;
+  /**
+   * This replica's in-memory state (an expectations cache, a "last seen" map): what
+   * `defineController`'s `state` option made for the running incarnation, shared by its reconciles.
+   * Like a process's memory, it is new in every run and lost when the replica crashes; undefined
+   * when the controller declares no `state`.
+   */
+  readonly state: S;
 }
 
 /** A reconcile function. @public */
-export type Reconciler = (ctx: ReconcileContext) => Promise<ReconcileResult> | ReconcileResult;
+export type Reconciler<S = unknown> = (ctx: ReconcileContext<S>) => Promise<ReconcileResult> | ReconcileResult;
