@@ -150,8 +150,8 @@ export const leaseCron: FalsePositiveCase = {
   buggy: {
     controllers: [defineLeaseCron('patch-claim')],
     caughtBy: ['no-duplicate-side-effects'],
-    // (the two-replica race of its unguarded claim is not what catches it: a reconcile's store calls take no virtual time, so two
-    // active replicas never interleave between a read and a write; see scratch/corpus43b/REPORT.md)
+    // (second-replica alone catches it too since stop 44: two active replicas' API calls are round trips that interleave, both
+    // read the slot unclaimed, both merge-patch their claim and both post the run)
     why: 'it trusts a claim it wrote and posts without looking at the API (and claims with a merge patch without the resourceVersion it read): a retry after the record of a firing was refused, or after a restart between its POST and that record, posts the run again',
   },
 };

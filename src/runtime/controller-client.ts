@@ -9,7 +9,7 @@ import type { RuntimeEnv } from './env.js';
 import type { Informer } from './informer.js';
 import type { ConnectionFailure, WriteInfo } from './seams.js';
 import type { TraceEntry } from '../sim/trace.js';
-import { kernelHooks } from '../sim/kernel.js';
+import { kernelHooks, type Task } from '../sim/kernel.js';
 
 /** Thrown into a reconcile whose process crashed; the runtime discards its outcome. @public */
 export class CrashedError extends Error {
@@ -29,6 +29,12 @@ export interface ClientOwner {
   crash(reason: string): void;
   /** Calls made by this instance (crash points). */
   callSeq: number;
+  /**
+   * While another replica of the controller is active at the same time (the second-replica
+   * fault): the virtual ms of the next leg of an API round trip (to the server, or back).
+   * Undefined otherwise, and then calls take no time.
+   */
+  readonly callLegMs?: ((leg: 'request' | 'response') => number) | undefined;
 }
 
 /**
@@ -140,8 +146,45 @@ function plainListOptions(o: (ListOptions & ReadOptions) | undefined): ListOptio
  * informers, writes to the store, every call passing the fault seams.
  * @internal
  */
-export function createControllerClient(env: RuntimeEnv, owner: ClientOwner): Client {
+export function createControllerClient(env: RuntimeEnv, owner: ClientOwner, task?: Task): Client {
   const { store, seams, kernel, trace } = env;
+
+  /**
+   * One leg of an API round trip (`request`: to the server, `response`: back), made only by a
+   * reconcile's own client (`task`) while `owner.callLegMs` is set: the reconcile parks, so
+   * another active replica's calls land between its read and its write, as over a real network
+   * (split brain races a read-modify-write only so). A zero-ms leg still yields to the kernel.
+   */
+  function leg(which: 'request' | 'response'): Promise<void> {
+    const ms = owner.callLegMs?.(which) ?? 0;
+    // a client kept past its reconcile (stored by the code under test) parks whoever calls it
+    // now, which the kernel cannot name: an anonymous park, as a patched global fetch's
+    return kernel.sleep(task !== undefined && kernel.isLive(task) ? task : undefined, ms);
+  }
+
+  /**
+   * Whether calls take time now. Checked before any await: an untimed call keeps the exact
+   * microtask path it always had (concurrent reconciles of one replica interleave by it).
+   */
+  function timed(): boolean {
+    return task !== undefined && owner.callLegMs !== undefined;
+  }
+
+  /** A timed call to the API server: `call` runs at the server, between the two legs of its round trip. */
+  async function roundTrip<R>(call: () => R): Promise<R> {
+    await leg('request');
+    let result: R;
+    try {
+      result = call();
+    } catch (err) {
+      await leg('response');
+      throw owner.alive ? err : new CrashedError(owner.name);
+    }
+    await leg('response');
+    // a replica that crashed while the answer was on its way never sees it
+    if (!owner.alive) throw new CrashedError(owner.name);
+    return result;
+  }
 
   function checkpoint(phase: 'before' | 'after', verb: string, write: boolean, noCallerCodeSinceBefore = false): void {
     // the store, the trace and the records run synchronously inside this call, under the built-ins
@@ -279,72 +322,87 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner): Cli
     return result;
   }
 
+  /** One list, cached or live, as copies. */
+  function listNow(kind: string, options: ListOptions & ReadOptions): StoredObject[] {
+    checkpoint('before', 'list', false);
+    let items: StoredObject[];
+    if (options.live) {
+      decideRead('list', kind, undefined);
+      items = store.select(kind, options);
+    } else {
+      const reqs = selectorRequirements(options.labelSelector);
+      items = [];
+      for (const o of owner.informer(kind).values()) {
+        if (options.namespace !== undefined && o.metadata.namespace !== options.namespace) continue;
+        if (reqs.length > 0 && !matchesSelector(reqs, o.metadata.labels)) continue;
+        items.push(o);
+      }
+    }
+    if (seams.hasListHooks) {
+      const d = seams.decideList({ t: kernel.now(), actor: owner.actor, kind, count: items.length, seq: seams.listSeq++ });
+      if (d.type === 'shuffle') items = permuteList([...items], d.seed);
+    }
+    traceRead('list', kind, undefined, !options.live, { count: items.length });
+    checkpoint('after', 'list', false);
+    return items.map((o) => cloneJson(o));
+  }
+
   const client: Client = {
     async get<S, T>(kind: string, key: KeyOrRef, options?: ReadOptions) {
-      const o = readOne(kind, key, options);
+      // a cached read is local to the process: only a live read is a round trip
+      const o = options?.live === true && timed() ? await roundTrip(() => readOne(kind, key, options)) : readOne(kind, key, options);
       if (!o) throw new NotFoundError(`${kind} "${keyOf(refOf(key))}" not found`);
       return o as unknown as StoredObject<S, T>;
     },
     async tryGet<S, T>(kind: string, key: KeyOrRef, options?: ReadOptions) {
-      return readOne(kind, key, options) as unknown as StoredObject<S, T> | undefined;
+      const o = options?.live === true && timed() ? await roundTrip(() => readOne(kind, key, options)) : readOne(kind, key, options);
+      return o as unknown as StoredObject<S, T> | undefined;
     },
     async list<S, T>(kindArg: string, listOptions?: ListOptions & ReadOptions) {
       const kind = kindOf(kindArg);
       const options = plainListOptions(listOptions);
-      checkpoint('before', 'list', false);
-      let items: StoredObject[];
-      if (options.live) {
-        decideRead('list', kind, undefined);
-        items = store.select(kind, options);
-      } else {
-        const reqs = selectorRequirements(options.labelSelector);
-        items = [];
-        for (const o of owner.informer(kind).values()) {
-          if (options.namespace !== undefined && o.metadata.namespace !== options.namespace) continue;
-          if (reqs.length > 0 && !matchesSelector(reqs, o.metadata.labels)) continue;
-          items.push(o);
-        }
-      }
-      if (seams.hasListHooks) {
-        const d = seams.decideList({ t: kernel.now(), actor: owner.actor, kind, count: items.length, seq: seams.listSeq++ });
-        if (d.type === 'shuffle') items = permuteList([...items], d.seed);
-      }
-      traceRead('list', kind, undefined, !options.live, { count: items.length });
-      checkpoint('after', 'list', false);
-      return items.map((o) => cloneJson(o)) as unknown as StoredObject<S, T>[];
+      const items = options.live === true && timed() ? await roundTrip(() => listNow(kind, options)) : listNow(kind, options);
+      return items as unknown as StoredObject<S, T>[];
     },
     async create<S, T>(sent: NewObject<S, T>) {
       const object = wireForm(sent, `create ${String(sent?.kind)}`);
       const key = object.metadata.name ? keyOf({ namespace: object.metadata.namespace, name: object.metadata.name }) : `${object.metadata.namespace ?? ''}/${object.metadata.generateName ?? ''}*`;
-      return write('create', object.kind, key, () => store.create(owner.actor, object));
+      const apply = () => store.create(owner.actor, object);
+      return timed() ? roundTrip(() => write('create', object.kind, key, apply)) : write('create', object.kind, key, apply);
     },
     async update<S, T>(sent: NewObject<S, T> & { metadata: { name: string } }) {
       const object = wireForm(sent, `update ${String(sent?.kind)}`);
-      return write('update', object.kind, keyOf(object.metadata), () => store.update(owner.actor, object));
+      const apply = () => store.update(owner.actor, object);
+      return timed() ? roundTrip(() => write('update', object.kind, keyOf(object.metadata), apply)) : write('update', object.kind, keyOf(object.metadata), apply);
     },
     async updateStatus<S, T>(sent: NewObject<S, T> & { metadata: { name: string } }) {
       const object = wireForm(sent, `updateStatus ${String(sent?.kind)}`);
-      return write('updateStatus', object.kind, keyOf(object.metadata), () => store.updateStatus(owner.actor, object));
+      const apply = () => store.updateStatus(owner.actor, object);
+      return timed() ? roundTrip(() => write('updateStatus', object.kind, keyOf(object.metadata), apply)) : write('updateStatus', object.kind, keyOf(object.metadata), apply);
     },
     async patch<S, T>(kindArg: string, key: KeyOrRef, patch: JsonObject, patchOptions?: PatchOptions) {
       const kind = kindOf(kindArg);
       const ref = refOf(key);
       const options = plainPatchOptions(patchOptions);
       const body = wireForm(patch, `patch ${kind}`);
-      return write('patch', kind, keyOf(ref), () => store.patch<S, T>(owner.actor, kind, ref, body, options));
+      const apply = () => store.patch<S, T>(owner.actor, kind, ref, body, options);
+      return timed() ? roundTrip(() => write('patch', kind, keyOf(ref), apply)) : write('patch', kind, keyOf(ref), apply);
     },
     async patchStatus<S, T>(kindArg: string, key: KeyOrRef, patch: JsonObject, patchOptions?: PatchOptions) {
       const kind = kindOf(kindArg);
       const ref = refOf(key);
       const options = plainPatchOptions(patchOptions);
       const body = wireForm(patch, `patchStatus ${kind}`);
-      return write('patchStatus', kind, keyOf(ref), () => store.patch<S, T>(owner.actor, kind, ref, body, { ...options, subresource: 'status' }));
+      const apply = () => store.patch<S, T>(owner.actor, kind, ref, body, { ...options, subresource: 'status' });
+      return timed() ? roundTrip(() => write('patchStatus', kind, keyOf(ref), apply)) : write('patchStatus', kind, keyOf(ref), apply);
     },
     async delete(kindArg: string, key: KeyOrRef, deleteOptions?: DeleteOptions) {
       const kind = kindOf(kindArg);
       const ref = refOf(key);
       const options = plainDeleteOptions(deleteOptions);
-      write('delete', kind, keyOf(ref), () => store.delete(owner.actor, kind, ref, options));
+      const apply = () => store.delete(owner.actor, kind, ref, options);
+      if (timed()) await roundTrip(() => write('delete', kind, keyOf(ref), apply));
+      else write('delete', kind, keyOf(ref), apply);
     },
   };
   return client;

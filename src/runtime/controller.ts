@@ -32,6 +32,12 @@ export class ControllerInstance implements ClientOwner {
    */
   private holds = 0;
   callSeq = 0;
+  /**
+   * While another replica of this controller is active at the same time (set by the manager for
+   * the second-replica fault): the virtual ms of each leg of an API round trip. Undefined: calls
+   * take no time.
+   */
+  callLegMs: ((leg: 'request' | 'response') => number) | undefined;
   readonly queue: WorkQueue;
   private readonly informers = new Map<string, Informer>();
   private busy = 0;
@@ -527,7 +533,8 @@ class Context implements ReconcileContext {
     this.#task = task;
     this.namespace = ref.namespace;
     this.name = ref.name;
-    this.client = inst.client;
+    // while another replica is active too, each reconcile's calls are round trips of its own task
+    this.client = inst.callLegMs === undefined ? inst.client : createControllerClient(inst.env, inst, task);
     this.controller = inst.name;
     this.replica = inst.replica;
   }

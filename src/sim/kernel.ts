@@ -334,6 +334,11 @@ export class Kernel {
     return this.live.slice();
   }
 
+  /** Whether `task` was started and has not finished (nor been abandoned). */
+  isLive(task: Task): boolean {
+    return this.live.includes(task);
+  }
+
   /** Live tasks not parked on the simulation: the code running now is one of them. */
   runnable(): Task[] {
     const out: Task[] = [];
