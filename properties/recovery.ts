@@ -4,6 +4,7 @@ import type { StoredObject } from '../src/store/object.js';
 import { explanation, fmtList, fmtObject, fmtTime, fmtValue, letFacts } from '../src/report/explain.js';
 import { fixedAtCreation, madeWhileAway } from './_internals/fixed-at-creation.js';
 import { heldByOthers } from './_internals/held-by-others.js';
+import { scheduledRecords } from './_internals/scheduled-records.js';
 import { jsonEq, mergePatch } from './_internals/json.js';
 import { lastActions } from './_internals/last-actions.js';
 import { applyLearned, CONDITION_MASKS, fmtDiff, fmtLearned, learnStateMasks, masksProblem, tallyOf, type MaskTally } from './_internals/masks.js';
@@ -198,6 +199,13 @@ function hasFaults(s: Scenario): boolean {
  * listed in the stats (`heldByOthers`) and left out; what names nobody, or a consumer gone, stays
  * compared (see `_internals/held-by-others.ts`).
  *
+ * Nor is a status count of records the controller's scheduled work posted to a downstream log
+ * that nobody deletes from (a cron's reports, `_internals/scheduled-records.ts`): a slot fired
+ * while the spec asked for more runs stays fired after the revert, and a truthful count says so;
+ * the count must equal the object's records in each run, and the earlier end state's run must
+ * have made such records by the clock. A high-water mark of the spec counts nothing and stays
+ * compared.
+ *
  * Nor is a run in which a controller, while the spec was away, deleted objects outside the
  * subtree that the earlier end state still has (a drained node's evicted Pods): it owns none of
  * them, so no revert brings them back, and the object's status may count them. Such a run is
@@ -279,9 +287,11 @@ function compare(run: RunRecord, isTwin: boolean, before: RunRecord, r: Revert, 
   const { kept: unheld, left } = fixedAtCreation(compareStates(applyLearned(subtreeState(before, r, o, tally), learned), applyLearned(subtreeState(run, r, o, tally), learned)), run, before, { run: madeWhileAway(r), twin: madeWhileAway(r, true) });
   // what a consumer both runs end with still holds (a slot granted while the pool was bigger) is history, not a leak
   const ids = new Set([run, before].flatMap((x) => subtree(x.settledObjects, r.kind, r.key).map((s) => `${s.kind} ${keyOfObject(s)}`)));
-  const { kept: diffs, held } = heldByOthers(unheld, run, before, ids);
+  const { kept: unclaimed, held } = heldByOthers(unheld, run, before, ids);
+  // a status count of records its scheduled work posted to a log nobody deletes from: a run fired while the spec was away stays fired
+  const { kept: diffs, counted } = scheduledRecords(unclaimed, run, before, r.kind, r.key);
   tallyObjects(run.settledObjects, o.masks, DEFAULT_MASKS, tally);
-  if (diffs.length === 0) return { ok: true, stats: { judged: true, revertedAt: r.backAt, ...(left.length > 0 ? { fixedAtCreation: left } : {}), ...(held.length > 0 ? { heldByOthers: held } : {}) } };
+  if (diffs.length === 0) return { ok: true, stats: { judged: true, revertedAt: r.backAt, ...(left.length > 0 ? { fixedAtCreation: left } : {}), ...(held.length > 0 ? { heldByOthers: held } : {}), ...(counted.length > 0 ? { scheduledRecords: counted } : {}) } };
   const at = run.timing.tailStart;
   const earlier = 'the earlier end state';
   const letPart = [
@@ -297,6 +307,7 @@ function compare(run: RunRecord, isTwin: boolean, before: RunRecord, r: Revert, 
   if (masked) then.push(`${masked}, so they are not compared`);
   if (held.length > 0) then.push(`not compared, because another object both runs end with still holds them (granted while the spec was away; a revert does not take back what is in use): ${fmtList(held, 3)}`);
   if (left.length > 0) then.push(`not compared, because they were fixed when the object was made while the spec was away and the API refuses to change them: ${fmtList(left, 3)}`);
+  if (counted.length > 0) then.push(`not compared, because they count records the controller's scheduled work posted to a log nobody deletes from (work done while the spec was away stays done): ${fmtList(counted, 3)}`);
   then.push('reconcile toward the current spec from observed state: undo what the old spec needed (delete extra resources), keep no high-water marks');
   const sides = leafSides(diffs[0]!);
   then.push(`${diffs[0]!.id}, - ${earlier}, + after the revert:\n${fmtDiff(sides.expected, sides.actual, earlier, 'after the revert')}\n`);

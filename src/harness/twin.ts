@@ -732,6 +732,89 @@ export function lateVariations(run: Pick<RunRecord, 'trace' | 'timing'>, base: P
 }
 
 /**
+ * Where a faulty `run`'s controller that decides by the clock (it ended a reconcile of the twin
+ * with `requeueAfter`: a cron, a deadline) made a decision of a key later than its fault-free
+ * `twin` did, past a change the user made meanwhile to that key's own object: the
+ * {@link divergedKeyWindows} of the twin for those controllers' kinds, each key's first only; and,
+ * per key, from the reconcile of the twin's first accepted mutating downstream call the faulty run
+ * made later (a report posted) until that call in the faulty run (a claim written before an outage
+ * decided nothing yet: corpus lease-cron, hunt seed 307 run 60); each kept when the user changed
+ * the key's object inside it. Held there, the twin's key decides when the
+ * faulty run's did, with the spec of that moment (corpus lease-cron, scratch/lease44: a schedule
+ * whose ADDED event was lost was first seen 13.2 s later, at the user's update of it, and fired
+ * all its slots with the updated report, where the fault-free run had fired three with the
+ * earlier one; the 10 s {@link slowPoints} holds end 0.2 s before that update).
+ *
+ * Why a history a healthy control plane produces: as for {@link slowPoints} (a key waits in a
+ * workqueue, a notification is lost until the next event of the object), and the faulty run itself
+ * shows how long (at most {@link OVERTAKEN_MAX_MS}). What it may hide: only what deciding after
+ * that change of the object rather than before it changes, for a controller that reads the clock;
+ * an end no fault-free run of such a hold reaches (a slot never fired, one fired twice) is still
+ * reported. Who uses it: same-end-state's alternatives (whole objects that end exactly as in such
+ * a run), asked for only when the judgement failed, since it depends on the faulty run.
+ * @internal
+ */
+export function respecWindows(run: Pick<RunRecord, 'trace' | 'timing'>, twin: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined): { controller: string; at: number; ms: number; key: string }[] {
+  const timed = new Set<string>();
+  for (const e of twin.trace) if (e.type === 'reconcile:end' && e['result'] === 'requeueAfter') timed.add(String(e['controller']));
+  const mine = (defs ?? []).filter((d) => d.process === undefined && timed.has(d.name));
+  if (mine.length === 0) return [];
+  const kindOf = new Map(mine.map((d) => [d.name, d.for]));
+  // per object, when the user changed it (not its deletion: slowPoints and overtakenPoints hold past those)
+  const changes = new Map<string, number[]>();
+  for (const e of run.trace) {
+    if (e.t >= run.timing.tailStart) break;
+    if (e.type !== 'store:write' || e['actor'] !== 'user' || e['error'] !== undefined || e['noop'] === true || e['verb'] === 'delete') continue;
+    const id = `${String(e['kind'])} ${String(e['key'])}`;
+    changes.set(id, [...(changes.get(id) ?? []), e.t]);
+  }
+  const seen = new Set<string>();
+  const out: { controller: string; at: number; ms: number; key: string }[] = [];
+  const keep = (w: { controller: string; at: number; ms: number; key: string }) => {
+    const release = Math.max(0, w.at - 1) + w.ms;
+    if ((changes.get(`${kindOf.get(w.controller) ?? ''} ${w.key}`) ?? []).some((t) => t > w.at && t < release)) out.push(w);
+  };
+  for (const w of divergedKeyWindows(run, twin, mine, new Set(mine.map((d) => d.for)))) {
+    const id = `${w.controller}\u0000${w.key}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    keep(w);
+  }
+  // the same by the key's calls to downstream services (a report posted): a reconcile whose claim was written but whose
+  // call failed (an outage, a lost answer) decided nothing yet; the call that took is the decision
+  const calls = (r: Pick<RunRecord, 'trace' | 'timing'>) => {
+    const by = new Map<string, { start: number; at: number }[]>();
+    for (const c of changingReconciles(r.trace, new Set(kindOf.keys()), r.timing.tailStart, new Set(), true)) {
+      if (c.write.kind !== 'downstream') continue;
+      const id = `${c.controller}\u0000${c.key}`;
+      by.set(id, [...(by.get(id) ?? []), { start: c.start, at: c.at }]);
+    }
+    return by;
+  };
+  const faulty = calls(run);
+  for (const [id, list] of calls(twin)) {
+    const theirs = faulty.get(id) ?? [];
+    const j = list.findIndex((c, i) => theirs[i] === undefined || theirs[i]!.at !== c.at);
+    const other = j < 0 ? undefined : theirs[j];
+    if (other === undefined || other.at <= list[j]!.start || other.at - list[j]!.start > OVERTAKEN_MAX_MS) continue;
+    const [controller, key] = id.split('\u0000') as [string, string];
+    const from = list[j]!.start;
+    const w = { controller, at: from, ms: other.at + 1 - Math.max(0, from - 1), key };
+    if (!out.some((x) => x.controller === w.controller && x.key === w.key && x.at === w.at && x.ms === w.ms)) keep(w);
+  }
+  return out;
+}
+
+/** The {@link respecWindows} of `run`: all at once, and each alone. @internal */
+export function respecVariations(run: Pick<RunRecord, 'trace' | 'timing'>, twin: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined): BenignVariation[] {
+  const ws = respecWindows(run, twin, defs);
+  if (ws.length === 0) return [];
+  const out: BenignVariation[] = [{ seed: 5400, jitterMs: 0, shuffleLists: false, slow: ws[0]!, ...(ws.length > 1 ? { also: ws.slice(1) } : {}) }];
+  if (ws.length > 1) for (const [i, w] of ws.entries()) out.push({ seed: 5401 + i, jitterMs: 0, shuffleLists: false, slow: w });
+  return out;
+}
+
+/**
  * Like {@link idleWindows}, per key: where the fault-free run's controller changed something for
  * a key of a timing-dependent kind and the faulted run's did nothing for that key for seconds (its
  * reconciles of it all failed: API errors and their backoff), the key held from then until the
@@ -1531,7 +1614,8 @@ export class TwinRunner {
   }
 
   /**
-   * The fault-free run `twin` under each {@link idleVariations} of `run` for the timing-dependent
+   * The fault-free run `twin` under each {@link respecVariations} of `run` (for every kind) and
+   * each {@link idleVariations} of `run` for the timing-dependent
    * `kinds` in which the held controller {@link keepsDeciding}; and the {@link lateVariations} of
    * `run`, of the fault-free control plane in a world as slow as the run's when faults that slow
    * the world (`slowKinds`) acted in it (see {@link worldOf}; else of `twin`): a controller late by
@@ -1540,10 +1624,14 @@ export class TwinRunner {
    */
   async idleOf(twin: RunRecord, run: RunRecord, defs: readonly ControllerDefinition[] | undefined, kinds: readonly string[], slowKinds: ReadonlySet<string> = new Set()): Promise<RunRecord[]> {
     const runVariation = this.runVariation;
-    if (!runVariation || kinds.length === 0) return [];
+    if (!runVariation) return [];
+    // a clock-driven decision the faulty run made after a change of its object (any kind: no declaration needed)
+    const respec = respecVariations(run, twin, defs);
+    const later = respec.length === 0 ? [] : await this.runDeciding(twin, twinScenario(twin.scenario), respec, runVariation);
+    if (kinds.length === 0) return later;
     const declared = new Set(kinds);
     const idle = idleVariations(run, twin, defs, declared);
-    const out = idle.length === 0 ? [] : await this.runDeciding(twin, twinScenario(twin.scenario), idle, runVariation);
+    const out = [...later, ...(idle.length === 0 ? [] : await this.runDeciding(twin, twinScenario(twin.scenario), idle, runVariation))];
     const world = worldScenario(run, slowKinds);
     let base = twin;
     let scenario = twinScenario(twin.scenario);

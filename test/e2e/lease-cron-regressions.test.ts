@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { check, defineController, type ReconcileContext, type Scenario, type StoredObject } from '../../src/index.js';
+import { faultsFor, huntTargets, propertiesFor } from '../../bench/hunt-targets.js';
+import { leaseCronController, REPORT_SCHEDULE } from '../../examples/false-positives/lease-cron.js';
+import { RESYNC_MS } from '../../examples/false-positives/_shared/resync.js';
+
+/**
+ * lease-cron (a correct cron posting a report per slot to an API with no undo) failed two oracles
+ * in the corpus hunt (scratch/lease44): recovery judged its count of fired slots as if firing were
+ * reversible, and same-end-state compared a late firing, made with the spec of its moment, with a
+ * fault-free run that never reached that delay. Each scenario failed before the oracle fix.
+ */
+const target = huntTargets.find((t) => t.name === 'corpus:lease-cron')!;
+
+async function judge(controllers: readonly (typeof leaseCronController)[], scenario: Scenario): Promise<string> {
+  const out = await check([...controllers], { ...target.options, faults: faultsFor(target, []), properties: propertiesFor(target, []), runs: 1, seed: 1, shrink: false, corpus: { scenarios: [scenario] } });
+  return out.ok ? 'passed' : `${out.property}: ${out.summary}`;
+}
+
+// a property of the runtime's object, read on it (its classes keep private fields: a proxy is no receiver for them)
+const own = (target: object, prop: string | symbol): unknown => {
+  const v = Reflect.get(target, prop, target) as unknown;
+  return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+};
+
+// lease-cron whose status also keeps a high-water mark of the runs ever asked for: what recovery must still catch
+const plannedHighWater = defineController({
+  name: leaseCronController.name,
+  for: REPORT_SCHEDULE,
+  owns: ['Lease'],
+  leaderElection: false,
+  resyncPeriodMs: RESYNC_MS,
+  reconcile: (ctx: ReconcileContext) => {
+    const client = new Proxy(ctx.client, {
+      get(target, prop) {
+        if (prop !== 'updateStatus') return own(target, prop);
+        return async (o: StoredObject<{ runs: number }, { plannedRuns?: number }>) => {
+          const live = await target.get<{ runs: number }, { plannedRuns?: number }>(REPORT_SCHEDULE, ctx.key, { live: true });
+          const status = { ...o.status, plannedRuns: Math.max(live.status?.plannedRuns ?? 0, o.spec.runs) };
+          // the status the reconcile wrote, with the mark: written only when it changes something
+          return JSON.stringify(status) === JSON.stringify(live.status) ? live : target.updateStatus({ ...o, status });
+        };
+      },
+    });
+    return leaseCronController.reconcile(new Proxy(ctx, { get: (target, prop) => (prop === 'client' ? client : own(target, prop)) }));
+  },
+});
+
+describe('lease-cron: recovery of a schedule whose runs went up and back', () => {
+  // hunt seed 306 run 38, shrunk, no fault: runs 3 -> 4 at 15.6 s (slot 4 was due since 14.1 s, so it fired at once) and back
+  // at 16.8 s: the posted run stays posted, and status.firedRuns says 4 where the run without the excursion says 3
+  const upAndBack: Scenario = {"seed":2147483644,"controllers":[{"name":"lease-cron"}],"initialObjects":[],"workload":[{"at":2100,"type":"create","object":{"kind":"ReportSchedule","metadata":{"name":"report-0","namespace":"default"},"spec":{"everyMs":3000,"runs":3,"report":"digest"}}},{"at":15600,"kind":"ReportSchedule","key":"default/report-0","type":"patch","patch":{"spec":{"runs":4,"report":"audit"}}},{"at":16800,"kind":"ReportSchedule","key":"default/report-0","type":"update","spec":{"everyMs":3000,"runs":3,"report":"digest"}}],"faults":{"events":[],"background":[]}};
+  it('a slot fired while the spec asked for more runs stays counted after the revert: passes', { timeout: 60_000 }, async () => {
+    expect(await judge([leaseCronController], upAndBack)).toBe('passed');
+  });
+  it('a high-water mark of the runs asked for is still no recovery', { timeout: 60_000 }, async () => {
+    expect(await judge([plannedHighWater], upAndBack)).toMatch(/^recovery: .*status\.plannedRuns is 4, 3 in the earlier end state/);
+  });
+});
+
+describe("lease-cron: a schedule first seen at its user's update, 13.2 s after it was made", () => {
+  // hunt seed 303 run 98 (same-end-state): report-0's ADDED event was lost at 12.6 s, so the controller first saw it at the
+  // user's update at 25.8 s and fired its four slots with the updated report, where the fault-free run fired three with
+  // the earlier one; a fault-free run whose key waited until then (src/harness/twin.ts respecWindows) ends the same
+  const seenAtUpdate: Scenario = {"seed": 15, "controllers": [{"name": "lease-cron"}], "initialObjects": [{"apiVersion": "reports.example.com/v1", "kind": "ReportSchedule", "metadata": {"name": "digest", "namespace": "default"}, "spec": {"everyMs": 3000, "runs": 4, "report": "digest"}}, {"apiVersion": "reports.example.com/v1", "kind": "ReportSchedule", "metadata": {"name": "audit", "namespace": "default"}, "spec": {"everyMs": 5000, "runs": 2, "report": "audit"}}], "workload": [{"at": 4000, "type": "patch", "kind": "ReportSchedule", "key": "default/digest", "patch": {"spec": {"everyMs": 2000}}}, {"at": 12600, "type": "create", "object": {"kind": "ReportSchedule", "metadata": {"name": "report-0", "namespace": "default"}, "spec": {"everyMs": 3000, "runs": 3, "report": "digest"}}}, {"at": 25800, "kind": "ReportSchedule", "key": "default/report-0", "type": "update", "spec": {"everyMs": 2000, "runs": 4, "report": "audit"}}, {"at": 30000, "kind": "ReportSchedule", "key": "default/report-0", "type": "delete"}], "faults": {"events": [{"kind": "duplication", "nth": 18, "params": {"replay": 1, "afterMs": 1974}}, {"kind": "reordering", "nth": 21, "params": {"holdMs": 555}}, {"kind": "delay", "nth": 0, "params": {"ms": 652}}, {"kind": "api-conflict", "nth": 0, "target": "user"}], "background": [{"kind": "watch-event-loss", "rate": 0.41}, {"kind": "reordering", "rate": 0, "params": {"holdMs": 1992}}, {"kind": "delay", "rate": 0.26, "params": {"ms": 2}}, {"kind": "stale-snapshot", "rate": 0.28, "params": {"lagMs": 3057}}, {"kind": "environment-slow-rollout", "rate": 0.03, "params": {"delayMs": 13363}}]}};
+  it("ends as a fault-free run whose key waited past its object's update: passes", { timeout: 60_000 }, async () => {
+    expect(await judge([leaseCronController], seenAtUpdate)).toBe('passed');
+  });
+  // hunt seed 307 run 60 (same-end-state): a reports API outage from 3.9 s to 13.0 s, then answers lost: report-0's claim was
+  // written at 14.1 s but its POST failed, and its slots were posted at 20.0 s, after the user's update to "audit" at 18.6 s;
+  // the window ends at the call that took, not at the claim (the reconcile that changed something)
+  const postedAfterOutage: Scenario = {"seed": 12, "controllers": [{"name": "lease-cron"}], "initialObjects": [{"apiVersion": "reports.example.com/v1", "kind": "ReportSchedule", "metadata": {"name": "digest", "namespace": "default"}, "spec": {"everyMs": 3000, "runs": 4, "report": "digest"}}, {"apiVersion": "reports.example.com/v1", "kind": "ReportSchedule", "metadata": {"name": "audit", "namespace": "default"}, "spec": {"everyMs": 5000, "runs": 2, "report": "audit"}}], "workload": [{"at": 900, "type": "create", "object": {"kind": "ReportSchedule", "metadata": {"name": "report-0", "namespace": "default"}, "spec": {"everyMs": 3000, "runs": 3, "report": "digest"}}}, {"at": 4000, "type": "patch", "kind": "ReportSchedule", "key": "default/digest", "patch": {"spec": {"everyMs": 2000}}}, {"at": 9900, "kind": "ReportSchedule", "key": "default/report-0", "type": "patch", "patch": {"spec": {"runs": 4}}}, {"at": 13200, "kind": "ReportSchedule", "key": "default/report-0", "type": "patch", "patch": {"spec": {"everyMs": 3000, "report": "digest"}}}, {"at": 18600, "kind": "ReportSchedule", "key": "default/report-0", "type": "update", "spec": {"everyMs": 2000, "runs": 4, "report": "audit"}}, {"at": 19500, "kind": "ReportSchedule", "key": "default/report-0", "type": "update", "spec": {"everyMs": 2000, "runs": 4, "report": "audit"}}], "faults": {"events": [{"kind": "environment-slow-rollout", "params": {"delayMs": 3828}}, {"kind": "watch-event-loss", "nth": 5}, {"kind": "stale-snapshot", "nth": 10, "params": {"list": true, "versionsBack": 3, "catchUpMs": 4598}}, {"kind": "flaky-downstream", "at": 3900, "params": {"fail": "outage", "forMs": 9100, "reset": true}}], "background": [{"kind": "event-loss", "rate": 0.04}, {"kind": "watch-event-loss", "rate": 0.09}, {"kind": "flaky-downstream", "rate": 0.49, "params": {"fail": "applied-but-lost"}}]}};
+  it('a schedule whose posts an outage held past its update ends as a fault-free run whose key waited that long: passes', { timeout: 60_000 }, async () => {
+    expect(await judge([leaseCronController], postedAfterOutage)).toBe('passed');
+  });
+});
