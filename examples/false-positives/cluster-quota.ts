@@ -3,6 +3,7 @@ import { convergence } from '../../properties/convergence.js';
 import type { FalsePositiveCase } from './_shared/case.js';
 import { RESYNC_MS } from './_shared/resync.js';
 import { writeStatus } from './_shared/status.js';
+import { sameJson } from '../bug-zoo/shared/same-json.js';
 
 /**
  * OpenShift's ClusterResourceQuota, in small: a cluster-scoped `ClusterQuota` limits what a set
@@ -124,10 +125,11 @@ export function quotasSettled(view: WorldView): true | string {
     if (q.metadata.deletionTimestamp !== undefined) continue;
     const want = statusFor(q, usageOf(q, namespaces, widgets));
     const s = q.status;
+    // by value: the API server serves the status with its keys sorted, not in statusFor's order
     if (s.observedGeneration !== q.metadata.generation) return `ClusterQuota ${q.metadata.name} has not observed generation ${q.metadata.generation}`;
-    if (JSON.stringify(s.namespaces ?? null) !== JSON.stringify(want.namespaces)) return `ClusterQuota ${q.metadata.name} reports namespaces ${JSON.stringify(s.namespaces ?? null)}, its selected namespaces hold ${JSON.stringify(want.namespaces)}`;
-    if (JSON.stringify(s.total ?? null) !== JSON.stringify(want.total)) return `ClusterQuota ${q.metadata.name} reports total ${JSON.stringify(s.total ?? null)}, want ${JSON.stringify(want.total)}`;
-    if (JSON.stringify(s.exceeded ?? null) !== JSON.stringify(want.exceeded)) return `ClusterQuota ${q.metadata.name} reports exceeded ${JSON.stringify(s.exceeded ?? null)}, want ${JSON.stringify(want.exceeded)}`;
+    if (!sameJson(s.namespaces ?? null, want.namespaces)) return `ClusterQuota ${q.metadata.name} reports namespaces ${JSON.stringify(s.namespaces ?? null)}, its selected namespaces hold ${JSON.stringify(want.namespaces)}`;
+    if (!sameJson(s.total ?? null, want.total)) return `ClusterQuota ${q.metadata.name} reports total ${JSON.stringify(s.total ?? null)}, want ${JSON.stringify(want.total)}`;
+    if (!sameJson(s.exceeded ?? null, want.exceeded)) return `ClusterQuota ${q.metadata.name} reports exceeded ${JSON.stringify(s.exceeded ?? null)}, want ${JSON.stringify(want.exceeded)}`;
   }
   return true;
 }

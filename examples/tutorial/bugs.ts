@@ -19,7 +19,7 @@ export const tutorialBugs: readonly TutorialBug[] = [
     name: 'hot-loop',
     property: 'no-hot-loop',
     description: 'stamps status.lastSyncTime on every reconcile and writes status unconditionally',
-    changes: [{ from: '    if (JSON.stringify(rec.status) !== JSON.stringify(status)) await ctx.client.updateStatus({ ...rec, status });', to: '    await ctx.client.updateStatus({ ...rec, status: { ...status, lastSyncTime: new Date(ctx.clock.now()).toISOString() } });' }],
+    changes: [{ from: '    if (!isDeepStrictEqual(rec.status, status)) await ctx.client.updateStatus({ ...rec, status });', to: '    await ctx.client.updateStatus({ ...rec, status: { ...status, lastSyncTime: new Date(ctx.clock.now()).toISOString() } });' }],
   },
   {
     name: 'stuck-deletion',

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { defineController, fakeRestService, type CheckOptions, type ReconcileContext, type StoredObject } from 'steadystate';
 
 // A DnsRecord publishes one record at an external DNS provider (a REST API).
@@ -72,8 +73,9 @@ export const dnsRecords = defineController({
 
     const generation = rec.metadata.generation;
     const status: DnsRecordStatus = { recordId: record.id, observedGeneration: generation, conditions: [{ type: 'Ready', status: 'True', reason: 'Published', observedGeneration: generation }] };
-    // compare before writing: an unconditional status write is a hot loop
-    if (JSON.stringify(rec.status) !== JSON.stringify(status)) await ctx.client.updateStatus({ ...rec, status });
+    // compare before writing (an unconditional status write is a hot loop), by value: the API server
+    // serves a custom resource with its keys sorted, so JSON.stringify of what we built would differ
+    if (!isDeepStrictEqual(rec.status, status)) await ctx.client.updateStatus({ ...rec, status });
     return undefined;
   },
 });

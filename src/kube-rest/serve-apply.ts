@@ -132,7 +132,7 @@ export function serveApply(c: ServeContext): Response {
         undo = table.commit(resource.kind, key, live.metadata.uid, plan.entries);
         return storedFromPatched(plan.merged, live, c);
       },
-      { ...(scope === 'status' ? { subresource: 'status' as const } : {}), ...(precondition !== undefined ? { resourceVersion: precondition } : {}) },
+      { ...(scope === 'status' ? { subresource: 'status' as const } : { statusSubresource: resource.statusSubresource }), ...(precondition !== undefined ? { resourceVersion: precondition } : {}) },
     );
     return jsonResponse(toWire(result, resource, table));
   } catch (err) {

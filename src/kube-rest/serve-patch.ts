@@ -80,7 +80,8 @@ export function servePatch(c: ServeContext): Response {
       before = cur;
       return storedFromPatched(apply(toWire(cur, resource)), cur, c);
     },
-    status ? { subresource: 'status' } : {},
+    // a kind without /status (a CRD without subresources.status) stores the status a patch writes
+    status ? { subresource: 'status' } : { statusSubresource: resource.statusSubresource },
   );
   recordUpdate(c, before, result);
   return jsonResponse(toWire(result, resource, fieldManagersOf(store)));

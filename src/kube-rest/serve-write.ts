@@ -1,3 +1,4 @@
+import { keysSorted } from '../store/key-order.js';
 import { cloneJson, keyOf, type JsonObject, type StoredObject } from '../store/object.js';
 import type { ServeContext } from './serve-context.js';
 import { jsonResponse, KubeStatusError } from './status.js';
@@ -24,7 +25,28 @@ export function readJson(c: ServeContext): unknown {
 export function serveCreate(c: ServeContext): Response {
   const body = readJson(c);
   const input = fromWire(body, c.resource, { namespace: c.namespace, name: undefined });
+  checkOwnerApiVersions(c, input.metadata.ownerReferences, undefined);
   return jsonResponse(toWire(createObject(c, input), c.resource), 201);
+}
+
+/**
+ * 422 for a new ownerReference without apiVersion, as kube-apiserver's ValidateOwnerReferences
+ * answers (the in-process store takes one: kinds have no group there). References the stored
+ * object already has are not judged again.
+ */
+function checkOwnerApiVersions(c: ServeContext, refs: readonly { apiVersion?: string | undefined; kind: string; name: string; uid: string }[] | undefined, cur: StoredObject | undefined): void {
+  for (const r of refs ?? []) {
+    if (typeof r.apiVersion === 'string' && r.apiVersion !== '') continue;
+    if (cur?.metadata.ownerReferences.some((o) => o.uid === r.uid && o.apiVersion === r.apiVersion)) continue;
+    const what = `${c.resource.kind}${c.resource.group !== '' ? `.${c.resource.group}` : ''} "${c.name ?? ''}"`;
+    const message = 'Invalid value: "": version must not be empty';
+    throw new KubeStatusError('Invalid', `${what} is invalid: metadata.ownerReferences.apiVersion: ${message} (set apiVersion of the owner ${r.kind} "${r.name}", e.g. "apps/v1" or "example.com/v1")`, {
+      ...(c.name !== undefined ? { name: c.name } : {}),
+      ...(c.resource.group !== '' ? { group: c.resource.group } : {}),
+      kind: c.resource.kind,
+      causes: [{ reason: 'FieldValueInvalid', message, field: 'metadata.ownerReferences.apiVersion' }],
+    });
+  }
 }
 
 /** Creates an object as POST does (status reset, a CRD established); also server-side apply's create. @internal */
@@ -74,7 +96,10 @@ export function serveUpdate(c: ServeContext): Response {
   if (!before) {
     throw new KubeStatusError('NotFound', `${c.resource.plural}${c.resource.group !== '' ? `.${c.resource.group}` : ''} "${c.name}" not found`, { name: c.name!, kind: c.resource.plural });
   }
-  const updated = store.update(c.info.actor, obj);
+  // a kind without /status (a CRD without subresources.status) stores the status a PUT sends
+  checkOwnerApiVersions(c, obj.metadata.ownerReferences, before);
+  // a custom resource allows no unconditional PUT (customResourceStrategy.AllowUnconditionalUpdate)
+  const updated = store.update(c.info.actor, obj, { statusSubresource: c.resource.statusSubresource, requireResourceVersion: keysSorted(c.resource.kind) });
   recordUpdate(c, before, updated);
   return jsonResponse(toWire(updated, c.resource, fields));
 }
@@ -88,6 +113,7 @@ export function notFound(c: ServeContext): KubeStatusError {
 export function storedFromPatched(patched: JsonObject, cur: StoredObject, c: ServeContext): StoredObject {
   const input = fromWire({ ...patched, apiVersion: c.resource.apiVersion, kind: c.resource.kind }, c.resource, { namespace: c.namespace, name: undefined });
   const m = input.metadata;
+  checkOwnerApiVersions(c, m.ownerReferences, cur);
   return {
     ...input,
     ...(cur.apiVersion !== undefined ? { apiVersion: cur.apiVersion } : {}),

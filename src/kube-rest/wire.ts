@@ -1,3 +1,4 @@
+import { cloneSorted, keysSorted, sortedShallow } from '../store/key-order.js';
 import { cloneJson, type Json, type JsonObject, type NewObject, type StoredObject } from '../store/object.js';
 import type { FieldManagers } from './managed-fields.js';
 import type { ResolvedResource } from './resource-definition.js';
@@ -79,7 +80,11 @@ export function toWire(obj: StoredObject, resource: ResolvedResource, fields?: F
     if (!SERVED_FIRST.has(k) && v !== undefined) out[k] = cloneJson(v) as Json;
   }
   if (resource.statusSubresource || Object.keys(obj.status).length > 0) out['status'] = cloneJson(obj.status);
-  return resource.wireNames !== undefined ? renamed(out, resource.wireNames, false) : out;
+  // a custom resource is unstructured JSON to kube-apiserver: served with every key sorted (metadata too), see store/key-order.ts
+  const served = resource.wireNames !== undefined ? renamed(out, resource.wireNames, false) : out;
+  if (!keysSorted(resource.kind)) return served;
+  served['metadata'] = cloneSorted(meta);
+  return sortedShallow(served);
 }
 
 /** Top-level fields renamed stored → served (or back, `inbound`), in their order. */

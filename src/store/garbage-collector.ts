@@ -21,6 +21,10 @@ export const FOREGROUND_FINALIZER = 'foregroundDeletion';
  */
 export interface GarbageCollectorTarget {
   peek(kind: string, key: string): StoredObject | undefined;
+  /** Whether `kind` is namespaced; undefined when the store does not know (a custom kind without a CRD). */
+  namespaced(kind: string): boolean | undefined;
+  /** Whether `kind` ever held an object or a watcher (an owner kind nothing is known of cannot be resolved). */
+  knowsKind(kind: string): boolean;
   transform(actor: string, kind: string, ref: { namespace?: string; name: string }, fn: (current: StoredObject) => StoredObject): StoredObject;
   delete(actor: string, kind: string, ref: { namespace?: string; name: string }, options: { preconditions: { uid: string }; propagationPolicy?: PropagationPolicy }): StoredObject;
 }
@@ -189,12 +193,72 @@ export class GarbageCollector {
     this.defer(() => this.collect(ownerUid, policy));
   }
 
-  /** A new ownerReference to an owner that is already gone makes the object garbage at once. */
+  /**
+   * A new ownerReference to an owner that is absent makes the object garbage: one already
+   * deleted (at once), or one that kube-controller-manager's collector cannot find where it
+   * looks: by kind and name in the dependent's namespace (a cluster-scoped owner kind by name),
+   * with the reference's uid. So an owner in another namespace, a uid that never existed and the
+   * right uid under the wrong name are all absent (event OwnerRefInvalidNamespace for the first).
+   * The collector verifies later (through `defer`), as the real one does with a live GET.
+   */
   collectDangling(obj: StoredObject, before: StoredObject | undefined): void {
+    let unresolved = false;
     for (const r of obj.metadata.ownerReferences) {
-      if (!this.deletedUids.has(r.uid)) continue;
-      if (before?.metadata.ownerReferences.some((o) => o.uid === r.uid)) continue;
-      this.cascade(r.uid, 'Background');
+      if (this.deletedUids.has(r.uid)) {
+        if (!before?.metadata.ownerReferences.some((o) => o.uid === r.uid)) this.cascade(r.uid, 'Background');
+        continue;
+      }
+      if (before?.metadata.ownerReferences.some((o) => o.uid === r.uid && o.name === r.name && o.kind === r.kind)) continue;
+      if (this.ownerState(obj, r) === 'absent') unresolved = true;
+    }
+    if (!unresolved) return;
+    const kind = obj.kind;
+    const uid = obj.metadata.uid;
+    const ref = refOf(obj);
+    const key = ref.namespace !== undefined ? `${ref.namespace}/${ref.name}` : ref.name;
+    this.defer(() => this.collectUnresolved(kind, key, uid));
+  }
+
+  /**
+   * Whether the owner `r` of `dep` exists where kube-controller-manager's collector looks for it:
+   * 'absent' (collectable), 'present', or 'unresolvable' (a namespaced owner of a cluster-scoped
+   * dependent, or an owner kind nothing is known of: the real collector keeps such a dependent).
+   */
+  private ownerState(dep: StoredObject, r: { kind: string; name: string; uid: string }): 'present' | 'absent' | 'unresolvable' {
+    if (!this.target.knowsKind(r.kind)) return 'unresolvable';
+    const scope = this.target.namespaced(r.kind);
+    const ns = dep.metadata.namespace;
+    const at = (key: string): boolean => this.target.peek(r.kind, key)?.metadata.uid === r.uid;
+    if (scope === false) return at(r.name) ? 'present' : 'absent';
+    if (ns === undefined) {
+      if (scope === true) return 'unresolvable';
+      // a custom kind of unknown scope: cluster-scoped if found by name; a live namespaced owner of a cluster-scoped dependent is unresolvable
+      if (at(r.name)) return 'present';
+      return this.liveUids.has(r.uid) ? 'unresolvable' : 'absent';
+    }
+    if (at(`${ns}/${r.name}`)) return 'present';
+    // a custom kind of unknown scope may be a cluster-scoped owner
+    if (scope === undefined && at(r.name)) return 'present';
+    return 'absent';
+  }
+
+  /** The collector's look at a dependent with an absent owner: deleted when no owner is left, else the absent references go. */
+  private collectUnresolved(kind: string, key: string, uid: string): void {
+    const obj = this.target.peek(kind, key);
+    if (!obj || obj.metadata.uid !== uid || obj.metadata.deletionTimestamp !== undefined) return;
+    const absent = obj.metadata.ownerReferences.filter((r) => this.ownerState(obj, r) === 'absent');
+    if (absent.length === 0) return;
+    const ref = refOf(obj);
+    const solid = obj.metadata.ownerReferences.some((r) => this.ownerState(obj, r) !== 'absent');
+    try {
+      if (solid) {
+        const gone = new Set(absent.map((r) => r.uid));
+        this.target.transform(GARBAGE_COLLECTOR_ACTOR, kind, ref, (c) => ({ ...c, metadata: { ...c.metadata, ownerReferences: c.metadata.ownerReferences.filter((r) => !gone.has(r.uid)) } }));
+      } else {
+        this.target.delete(GARBAGE_COLLECTOR_ACTOR, kind, ref, { preconditions: { uid } });
+      }
+    } catch {
+      // changed under us: the next write of its owners looks again
     }
   }
 

@@ -9,6 +9,8 @@ import { applyMergePatch } from './merge-patch.js';
 import { cloneJson, contentEqual, contentOf, jsonEqual, keyOf, type Json, type JsonObject, type NewObject, type ObjectRef, type StoredObject } from './object.js';
 import { checkUid, deletePreconditionConflict, resourceVersionConflict } from './preconditions.js';
 import { generateNameSuffix, prepareForCreate, prepareForDeletion, prepareForPatch, prepareForStatusUpdate, prepareForUpdate } from './strategy.js';
+import { cloneSorted, keysSorted } from './key-order.js';
+import { builtinNamespaced } from './scope.js';
 import { immutabilityErrors, type FieldError, type ValidationOptions } from './immutability.js';
 import { contentErrors, fieldErrorsText, invalidName, invalidObject, invalidTransition } from './validation.js';
 import { WatchHub, type KindWatch, type Watch, type WatchEvent } from './watch.js';
@@ -42,6 +44,24 @@ export interface StoreOptions {
 export interface WriteOptions {
   /** Precondition: fail with 409 unless the object is at this resourceVersion. */
   resourceVersion?: string;
+  /**
+   * Whether the kind serves a status subresource. Without one (a CRD without
+   * `subresources.status`), a write through the main resource stores status too, and a status
+   * change bumps generation, as kube-apiserver does. @defaultValue what the kind's
+   * CustomResourceDefinition in the store says, else true
+   */
+  statusSubresource?: boolean;
+}
+
+/** Options of {@link ObjectStore.update}. @public */
+export interface UpdateOptions extends Pick<WriteOptions, 'statusSubresource'> {
+  /**
+   * Refuse an update without `metadata.resourceVersion` (422), as kube-apiserver does for custom
+   * resources (their strategy allows no unconditional update). @defaultValue true for a custom
+   * kind written by a controller; the harness's own actors (a user's `kubectl apply`, which is a
+   * patch on a real cluster) write unconditionally
+   */
+  requireResourceVersion?: boolean;
 }
 
 /** Options of {@link ObjectStore.delete}. @public */
@@ -68,8 +88,14 @@ interface KindState {
  * (`write-record.ts`), and tells `watch.ts` (history, watchers, 410 Gone) and
  * `garbage-collector.ts` (ownerReference cascade). Lists filter by `list-options.ts`.
  *
- * Known limits (stated, as controller-runtime's fake client does): no admission, no defaulting
- * beyond server-set metadata, no validation of spec shapes, every kind has a status subresource.
+ * Metadata is validated as kube-apiserver does (names, label keys and values, annotation size,
+ * one controller reference, no resourceVersion on create), built-in kinds have their scope (a
+ * cluster-scoped one's namespace is cleared, a namespaced one needs one), and a custom kind's
+ * CustomResourceDefinition in the store gives its scope and whether it has the status subresource.
+ *
+ * Known limits (stated, as controller-runtime's fake client does): no admission but
+ * NamespaceLifecycle's, no defaulting beyond server-set metadata, no validation of spec shapes,
+ * updateStatus by the harness's own actors works on every kind (a controller's is refused, 404, for a CRD without /status).
  * @public
  */
 export class ObjectStore {
@@ -87,6 +113,8 @@ export class ObjectStore {
   readonly #onWrite: ((w: WriteRecord) => void) | undefined;
   private readonly uidPrefix: string;
   private readonly validation: ValidationOptions | undefined;
+  /** What the CustomResourceDefinitions in the store say of their kinds; rebuilt after a CRD write. */
+  private crdKinds: Map<string, { namespaced: boolean; statusSubresource: boolean }> | undefined;
 
   constructor(options: StoreOptions) {
     this.validation = options.validation;
@@ -108,6 +136,11 @@ export class ObjectStore {
     return [...this.kinds.keys()];
   }
 
+  /** Whether `kind` ever held an object or a watcher. @internal */
+  knowsKind(kind: string): boolean {
+    return this.kinds.has(kind);
+  }
+
   private kind(kind: string): KindState {
     let k = this.kinds.get(kind);
     if (!k) {
@@ -115,6 +148,51 @@ export class ObjectStore {
       this.kinds.set(kind, k);
     }
     return k;
+  }
+
+  /**
+   * Whether objects of `kind` live in a namespace: known for the built-in kinds and for kinds a
+   * CustomResourceDefinition in the store defines; undefined otherwise (an empty namespace then
+   * means cluster-scoped). @internal
+   */
+  namespaced(kind: string): boolean | undefined {
+    return builtinNamespaced(kind) ?? this.crdKind(kind)?.namespaced;
+  }
+
+  /** Whether a write through the main resource of `kind` keeps status (no status subresource). */
+  private mainWritesStatus(kind: string, option: boolean | undefined): boolean {
+    // a built-in kind without /status (Lease, ConfigMap) has no status field at all: nothing to keep
+    if (!keysSorted(kind)) return false;
+    if (option !== undefined) return !option;
+    return this.crdKind(kind)?.statusSubresource === false;
+  }
+
+  private crdKind(kind: string): { namespaced: boolean; statusSubresource: boolean } | undefined {
+    if (this.count(CRD) === 0) return undefined;
+    if (this.crdKinds === undefined) {
+      this.crdKinds = new Map();
+      for (const crd of this.peekAll(CRD)) {
+        const info = crdKindInfo(crd);
+        if (info !== undefined && !this.crdKinds.has(info.kind)) this.crdKinds.set(info.kind, info);
+      }
+    }
+    return this.crdKinds.get(kind);
+  }
+
+  /**
+   * 404 for a controller's write to /status of a custom kind whose CRD in the store has no status
+   * subresource, as kube-apiserver answers (the status must go through the main resource). The
+   * harness's own actors stand for whatever writes status in the scenario and are not refused.
+   */
+  private refuseMissingStatusSubresource(actor: string, verb: WriteVerb, kind: string, key: string): void {
+    if (!actor.startsWith('controller:') || !keysSorted(kind) || this.crdKind(kind)?.statusSubresource !== false) return;
+    this.recordError(actor, verb, kind, key, 'NotFound', this.peek(kind, key)?.metadata.uid);
+    throw new NotFoundError(`the server could not find the requested resource (${kind} "${key}"/status: the CustomResourceDefinition of ${kind} has no status subresource; write status through the main resource, or add subresources.status to the CRD)`);
+  }
+
+  /** `ref` as the key the server stores it under: a cluster-scoped kind's namespace is dropped, as a client sends it to the cluster path. */
+  private keyFor(kind: string, ref: { namespace?: string | undefined; name: string }): string {
+    return ref.namespace && this.namespaced(kind) === false ? ref.name : keyOf(ref);
   }
 
   // ---------------------------------------------------------------- reads
@@ -137,8 +215,9 @@ export class ObjectStore {
 
   /** @throws NotFoundError */
   get<S = JsonObject, T = JsonObject>(kind: string, ref: { namespace?: string | undefined; name: string }): StoredObject<S, T> {
-    const obj = this.peek(kind, keyOf(ref));
-    if (!obj) throw new NotFoundError(`${kind} "${keyOf(ref)}" not found`);
+    const key = this.keyFor(kind, ref);
+    const obj = this.peek(kind, key);
+    if (!obj) throw new NotFoundError(`${kind} "${key}" not found`);
     return cloneJson(obj) as unknown as StoredObject<S, T>;
   }
 
@@ -153,6 +232,8 @@ export class ObjectStore {
   select(kind: string, options: ListOptions = {}): StoredObject[] {
     const k = this.kinds.get(kind);
     if (!k) return [];
+    // a cluster-scoped kind listed "in a namespace" is listed whole, as a client lists it at the cluster path
+    if (options.namespace && this.namespaced(kind) === false) return selectObjects(k.objects.values(), { ...options, namespace: undefined });
     return selectObjects(k.objects.values(), options);
   }
 
@@ -177,11 +258,23 @@ export class ObjectStore {
   /** Creates an object; `generateName` gives a server-chosen unique name. @throws AlreadyExistsError, InvalidError */
   create<S = JsonObject, T = JsonObject>(actor: string, input: NewObject<S, T>): StoredObject<S, T> {
     const ks = this.kind(input.kind);
-    // an empty namespace is no namespace (cluster-scoped), as keyOf already treats it
-    const namespace = input.metadata.namespace ? input.metadata.namespace : undefined;
+    const scope = this.namespaced(input.kind);
+    // an empty namespace is no namespace (cluster-scoped), as keyOf already treats it; a
+    // cluster-scoped kind's namespace is cleared, as kube-apiserver's rest.BeforeCreate does
+    const namespace = input.metadata.namespace && scope !== false ? input.metadata.namespace : undefined;
+    if (namespace === undefined && scope === true) {
+      const what = input.metadata.name || input.metadata.generateName || '';
+      this.recordError(actor, 'create', input.kind, what, 'Invalid');
+      throw new InvalidError(
+        `${input.kind} "${what}": metadata.namespace: Required value: a ${input.kind} is namespaced; the API server has no cluster-wide URL to create one at (kube-apiserver answers 405: the server does not allow this method on the requested resource). Set metadata.namespace on the object.`,
+        [{ field: 'metadata.namespace', type: 'FieldValueRequired', body: 'Required value' }],
+      );
+    }
     let name = input.metadata.name;
     if (!name && input.metadata.generateName) {
-      do name = `${input.metadata.generateName}${generateNameSuffix(++this.uidCounter * 7919 + this.rv)}`;
+      // kube-apiserver's SimpleNameGenerator keeps at most 58 characters of the prefix (63 with the suffix)
+      const prefix = input.metadata.generateName.slice(0, 58);
+      do name = `${prefix}${generateNameSuffix(++this.uidCounter * 7919 + this.rv)}`;
       while (ks.objects.has(keyOf({ namespace, name })));
     }
     if (!name) {
@@ -189,10 +282,17 @@ export class ObjectStore {
       throw new InvalidError(`${input.kind}: metadata.name or metadata.generateName is required`);
     }
     const key = keyOf({ namespace, name });
-    const badName = invalidName(name, namespace);
+    // names by the kind's rule only for kinds the server knows (built-in, or with a CRD): a made-up kind keeps the '/' rule
+    const badName = invalidName(name, namespace, keysSorted(input.kind) && this.crdKind(input.kind) === undefined ? undefined : input.kind);
     if (badName !== undefined) {
       this.recordError(actor, 'create', input.kind, key, 'Invalid');
       throw new InvalidError(`${input.kind} "${key}": ${badName}`);
+    }
+    const sentRv = input.metadata.resourceVersion;
+    if (sentRv !== undefined && sentRv !== '') {
+      // kube-apiserver's storage refuses it (an internal error, as it answers); a copy of a read object carries it
+      this.recordError(actor, 'create', input.kind, key, 'InternalError');
+      throw new StoreError('InternalError', 500, `Internal error occurred: resourceVersion should not be set on objects to be created (${input.kind} "${key}" carries metadata.resourceVersion "${sentRv}": a copy of an object read from the server must drop it, and its uid and creationTimestamp)`);
     }
     if (ks.objects.has(key)) {
       this.recordError(actor, 'create', input.kind, key, 'AlreadyExists');
@@ -218,6 +318,7 @@ export class ObjectStore {
     obj.metadata.resourceVersion = String(rv);
     this.incarnations.set(`${input.kind}\u0000${key}`, (this.incarnations.get(`${input.kind}\u0000${key}`) ?? 0) + 1);
     ks.objects.set(key, obj);
+    if (obj.kind === CRD) this.crdKinds = undefined;
     this.gc.added(obj, key);
     this.watches.emit(ks.watch, { type: 'ADDED', object: obj, rv });
     this.record({ t: now, actor, verb: 'create', kind: obj.kind, key, uid: obj.metadata.uid, rv, changed: ['.'], noop: false });
@@ -234,22 +335,40 @@ export class ObjectStore {
    * and not current; an empty resourceVersion is an unconditional update. 409 too when
    * `metadata.uid` is set and names another object (one deleted and recreated under the name).
    */
-  update<S = JsonObject, T = JsonObject>(actor: string, obj: NewObject<S, T> & { metadata: { name: string } }): StoredObject<S, T> {
+  update<S = JsonObject, T = JsonObject>(actor: string, obj: NewObject<S, T> & { metadata: { name: string } }, options: UpdateOptions = {}): StoredObject<S, T> {
     const m = obj.metadata;
-    return this.write(actor, 'update', obj.kind, keyOf(m as ObjectRef), m.resourceVersion, (cur) =>
-      prepareForUpdate(checkUid(cur, m.uid), cloneJson(contentOf(obj)), {
-        labels: cloneJson(m.labels),
-        annotations: cloneJson(m.annotations),
-        finalizers: cloneJson(m.finalizers),
-        ownerReferences: cloneJson(m.ownerReferences),
-      }),
+    if (!m.resourceVersion && (options.requireResourceVersion ?? (keysSorted(obj.kind) && actor.startsWith('controller:')))) {
+      const key = this.keyFor(obj.kind, m as ObjectRef);
+      this.recordError(actor, 'update', obj.kind, key, 'Invalid', this.peek(obj.kind, key)?.metadata.uid);
+      throw new InvalidError(
+        `${obj.kind} "${key}": metadata.resourceVersion: Invalid value: 0x0: must be specified for an update (a custom resource allows no unconditional update: send the resourceVersion of the object you read, or patch it)`,
+        [{ field: 'metadata.resourceVersion', type: 'FieldValueInvalid', body: 'Invalid value: 0x0: must be specified for an update' }],
+      );
+    }
+    // a custom resource's keys are sorted in the copies (key-order.ts); labels and annotations, Go maps, for every kind
+    const copy = keysSorted(obj.kind) ? cloneSorted : cloneJson;
+    const withStatus = this.mainWritesStatus(obj.kind, options.statusSubresource);
+    return this.write(actor, 'update', obj.kind, this.keyFor(obj.kind, m as ObjectRef), m.resourceVersion, (cur) =>
+      prepareForUpdate(
+        checkUid(cur, m.uid),
+        copy(contentOf(obj)),
+        {
+          labels: cloneSorted(m.labels),
+          annotations: cloneSorted(m.annotations),
+          finalizers: cloneJson(m.finalizers),
+          ownerReferences: copy(m.ownerReferences),
+        },
+        withStatus ? (copy(obj.status ?? {}) as JsonObject) : undefined,
+      ),
+      withStatus,
     ) as unknown as StoredObject<S, T>;
   }
 
   /** Writes status only, through the status subresource; never bumps generation. */
   updateStatus<S = JsonObject, T = JsonObject>(actor: string, obj: NewObject<S, T> & { metadata: { name: string } }): StoredObject<S, T> {
-    return this.write(actor, 'updateStatus', obj.kind, keyOf(obj.metadata as ObjectRef), obj.metadata.resourceVersion, (cur) =>
-      prepareForStatusUpdate(checkUid(cur, obj.metadata.uid), cloneJson(obj.status as JsonObject | undefined)),
+    this.refuseMissingStatusSubresource(actor, 'updateStatus', obj.kind, this.keyFor(obj.kind, obj.metadata as ObjectRef));
+    return this.write(actor, 'updateStatus', obj.kind, this.keyFor(obj.kind, obj.metadata as ObjectRef), obj.metadata.resourceVersion, (cur) =>
+      prepareForStatusUpdate(checkUid(cur, obj.metadata.uid), (keysSorted(obj.kind) ? cloneSorted : cloneJson)(obj.status as JsonObject | undefined)),
     ) as unknown as StoredObject<S, T>;
   }
 
@@ -285,8 +404,10 @@ export class ObjectStore {
   ): StoredObject {
     const status = options.subresource === 'status';
     const verb: WriteVerb = status ? 'patchStatus' : 'patch';
-    const key = keyOf(ref);
-    return this.write(actor, verb, kind, key, options.resourceVersion, (cur) => prepareForPatch(kind, key, cur, fn(cloneJson(cur)), status));
+    const key = this.keyFor(kind, ref);
+    if (status) this.refuseMissingStatusSubresource(actor, verb, kind, key);
+    const withStatus = !status && this.mainWritesStatus(kind, options.statusSubresource);
+    return this.write(actor, verb, kind, key, options.resourceVersion, (cur) => prepareForPatch(kind, key, cur, fn(cloneJson(cur)), status, withStatus), withStatus);
   }
 
   /**
@@ -295,7 +416,7 @@ export class ObjectStore {
    */
   delete(actor: string, kind: string, ref: { namespace?: string | undefined; name: string }, options: DeleteOptions = {}): StoredObject {
     const ks = this.kind(kind);
-    const key = keyOf(ref);
+    const key = this.keyFor(kind, ref);
     const cur = ks.objects.get(key);
     const now = this.clock.now();
     if (!cur) {
@@ -357,7 +478,9 @@ export class ObjectStore {
    * than the retained history (the client must relist).
    */
   watch(kind: string, fromRv: number | undefined, fn: (ev: WatchEvent) => void, options: { namespace?: string } = {}): Watch {
-    return this.watches.watch(this.kind(kind).watch, this.rv, fromRv, fn, options.namespace ? options.namespace : undefined);
+    // a cluster-scoped kind is watched whole, as a client watches it at the cluster path
+    const namespace = options.namespace && this.namespaced(kind) !== false ? options.namespace : undefined;
+    return this.watches.watch(this.kind(kind).watch, this.rv, fromRv, fn, namespace);
   }
 
   /** Sends a BOOKMARK with the current resourceVersion to every watcher of a kind. */
@@ -388,7 +511,7 @@ export class ObjectStore {
   // ---------------------------------------------------------------- internals
 
   /** The write path of update, updateStatus, patch and transform: checks, then store, watch, GC. */
-  private write(actor: string, verb: WriteVerb, kind: string, key: string, expectedRv: string | undefined, build: (cur: StoredObject) => StoredObject): StoredObject {
+  private write(actor: string, verb: WriteVerb, kind: string, key: string, expectedRv: string | undefined, build: (cur: StoredObject) => StoredObject, mainWritesStatus = false): StoredObject {
     const ks = this.kind(kind);
     const cur = ks.objects.get(key);
     const now = this.clock.now();
@@ -427,7 +550,8 @@ export class ObjectStore {
     }
     const rv = ++this.rv;
     // spec, or any other content field (a CRD's top-level fields, ConfigMap data), as for custom resources
-    const specChanged = !contentEqual(cur, next);
+    // without a status subresource, status is content too (kube-apiserver's customResourceStrategy)
+    const specChanged = !contentEqual(cur, next) || (mainWritesStatus && !jsonEqual(cur.status, next.status));
     // `build` returned a fresh object (its metadata may be cur's): set the versions on it, no second copy
     // copied, then the two versions stored: the same object (and key order) as
     // `{ ...next.metadata, resourceVersion, generation }`, which V8 (Node 20) builds on a slower
@@ -446,6 +570,7 @@ export class ObjectStore {
       return cloneJson(removed.object);
     }
     ks.objects.set(key, next);
+    if (kind === CRD) this.crdKinds = undefined;
     const ownersChanged = !jsonEqual(cur.metadata.ownerReferences, next.metadata.ownerReferences);
     if (ownersChanged) {
       this.gc.unindexOwners(cur, key);
@@ -466,6 +591,7 @@ export class ObjectStore {
     const gone: StoredObject = { ...cur };
     gone.metadata = metadata;
     ks.objects.delete(key);
+    if (cur.kind === CRD) this.crdKinds = undefined;
     this.gc.removed(cur, key);
     if (cur.kind === 'Namespace') this.namespaces.changed(cur, 'removed');
     this.watches.emit(ks.watch, { type: 'DELETED', object: gone, rv });
@@ -481,4 +607,19 @@ export class ObjectStore {
     const t = this.clock.now();
     this.record(uid !== undefined ? { t, actor, verb, kind, key, uid, changed: [], noop: false, error } : { t, actor, verb, kind, key, changed: [], noop: false, error });
   }
+}
+
+const CRD = 'CustomResourceDefinition';
+
+/** The kind a CustomResourceDefinition defines, its scope and whether its storage version serves /status; undefined when malformed. */
+function crdKindInfo(crd: StoredObject): { kind: string; namespaced: boolean; statusSubresource: boolean } | undefined {
+  const spec = crd.spec as Record<string, unknown>;
+  const names = spec['names'];
+  const kind = names !== null && typeof names === 'object' ? (names as Record<string, unknown>)['kind'] : undefined;
+  if (typeof kind !== 'string' || kind === '') return undefined;
+  const versions = Array.isArray(spec['versions']) ? (spec['versions'] as unknown[]).filter((v): v is Record<string, unknown> => v !== null && typeof v === 'object') : [];
+  const version = versions.find((v) => v['storage'] === true) ?? versions[0];
+  const sub = version?.['subresources'];
+  const statusSubresource = sub !== null && typeof sub === 'object' && (sub as Record<string, unknown>)['status'] !== undefined;
+  return { kind, namespaced: spec['scope'] !== 'Cluster', statusSubresource };
 }

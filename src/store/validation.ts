@@ -8,11 +8,109 @@ import type { StoredObject } from './object.js';
  * cover only the shapes the store itself relies on: the store does no schema validation.
  */
 
-/** Why a name cannot be stored, or undefined. Keys are `namespace/name`, so no `/`. @internal */
-export function invalidName(name: string, namespace: string | undefined): string | undefined {
+/**
+ * Why a name cannot be stored, or undefined, worded as kube-apiserver's name validation: keys are
+ * `namespace/name`, so never a `/`; a Service's name is a DNS-1035 label, a Namespace's a
+ * DNS-1123 label (both at most 63 characters), RBAC names are path segments (`system:…`), and
+ * every other kind's name a lowercase RFC 1123 subdomain of at most 253 characters (custom
+ * resources too). A namespace is a DNS-1123 label.
+ * @internal
+ */
+export function invalidName(name: string, namespace: string | undefined, kind?: string): string | undefined {
   if (name.includes('/')) return `metadata.name: Invalid value: "${name}": may not contain '/'`;
   if (namespace !== undefined && namespace.includes('/')) return `metadata.namespace: Invalid value: "${namespace}": may not contain '/'`;
+  if (namespace !== undefined) {
+    const ns = dnsLabelError(namespace, DNS1123_LABEL, DNS1123_LABEL_MSG);
+    if (ns !== undefined) return `metadata.namespace: Invalid value: "${namespace}": ${ns}`;
+  }
+  if (kind === undefined) return undefined;
+  let bad: string | undefined;
+  if (kind === 'Service') bad = dnsLabelError(name, DNS1035_LABEL, DNS1035_LABEL_MSG);
+  else if (kind === 'Namespace') bad = dnsLabelError(name, DNS1123_LABEL, DNS1123_LABEL_MSG);
+  else if (PATH_SEGMENT_KINDS.has(kind)) bad = name === '.' || name === '..' ? `may not be '${name}'` : name.includes('%') ? "may not contain '%'" : undefined;
+  else bad = subdomainError(name);
+  if (bad === undefined) return undefined;
+  const hint = kind === 'Service' || kind === 'Namespace' ? `; a ${kind} name is at most 63 lower-case letters, digits and '-'` : '';
+  return `metadata.name: Invalid value: "${name}": ${bad}${hint} (derive names with lower-case letters, digits, '-' and '.' only, and shorten or hash long parts)`;
+}
+
+/** Kinds whose names are path segments only (rbac's ValidateRBACName): `system:controller:x` is a valid ClusterRole name. */
+const PATH_SEGMENT_KINDS: ReadonlySet<string> = new Set(['Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding']);
+
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS1123_LABEL_MSG = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+const DNS1035_LABEL_MSG = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const DNS1123_SUBDOMAIN_MSG = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+
+function dnsLabelError(v: string, re: RegExp, msg: string): string | undefined {
+  if (v.length > 63) return 'must be no more than 63 characters';
+  return re.test(v) ? undefined : msg;
+}
+
+function subdomainError(v: string): string | undefined {
+  if (v.length > 253) return 'must be no more than 253 characters';
+  return DNS1123_SUBDOMAIN.test(v) ? undefined : DNS1123_SUBDOMAIN_MSG;
+}
+
+const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const QUALIFIED_NAME_MSG = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+const LABEL_VALUE_MSG = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+
+/** apimachinery's IsQualifiedName: an optional DNS-subdomain prefix and `/`, then a name part of at most 63 characters. */
+function qualifiedNameError(key: string): string | undefined {
+  const parts = key.split('/');
+  if (parts.length > 2) return `a qualified name ${QUALIFIED_NAME_MSG.slice('name part '.length)} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`;
+  const name = parts[parts.length - 1]!;
+  if (parts.length === 2) {
+    const prefix = parts[0]!;
+    if (prefix === '') return 'prefix part must be non-empty';
+    const bad = subdomainError(prefix);
+    if (bad !== undefined) return `prefix part ${bad}`;
+  }
+  if (name === '') return 'name part must be non-empty';
+  if (name.length > 63) return 'name part must be no more than 63 characters';
+  return QUALIFIED_NAME.test(name) ? undefined : QUALIFIED_NAME_MSG;
+}
+
+/** apimachinery's ValidateLabels: keys are qualified names, values at most 63 characters of the label alphabet. */
+function labelError(labels: Record<string, string>): string | undefined {
+  for (const k in labels) {
+    const key = qualifiedNameError(k);
+    if (key !== undefined) return `metadata.labels: Invalid value: ${JSON.stringify(k)}: ${key}`;
+    const v = labels[k]!;
+    if (v.length > 63) return `metadata.labels: Invalid value: ${JSON.stringify(v)}: must be no more than 63 characters (a label value is short: put a long value, an image reference or a URL in an annotation, or a hash of it in the label)`;
+    if (!LABEL_VALUE.test(v)) return `metadata.labels: Invalid value: ${JSON.stringify(v)}: ${LABEL_VALUE_MSG} (put a value with other characters, an image reference or a URL, in an annotation)`;
+  }
   return undefined;
+}
+
+/** kube-apiserver's total size limit of annotations (keys and values), `TotalAnnotationSizeLimitB`. */
+const ANNOTATIONS_LIMIT = 256 * 1024;
+/** kube-apiserver's size limit of a ConfigMap's or Secret's data (`MaxSecretSize`, the ConfigMap check alike). */
+const DATA_LIMIT = 1024 * 1024;
+
+function annotationsError(annotations: Record<string, string>): string | undefined {
+  let size = 0;
+  for (const k in annotations) {
+    const key = qualifiedNameError(k);
+    if (key !== undefined) return `metadata.annotations: Invalid value: ${JSON.stringify(k)}: ${key}`;
+    size += utf8Length(k) + utf8Length(annotations[k]!);
+  }
+  if (size > ANNOTATIONS_LIMIT) return `metadata.annotations: Too long: may not be more than ${ANNOTATIONS_LIMIT} bytes (keep large data in a ConfigMap or Secret and reference it)`;
+  return undefined;
+}
+
+/** Bytes of `s` in UTF-8, without encoding it. */
+function utf8Length(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80) n += c >= 0x800 && (c < 0xd800 || c > 0xdfff) ? 2 : 1;
+  }
+  return n;
 }
 
 /**
@@ -25,10 +123,24 @@ export function invalidName(name: string, namespace: string | undefined): string
 export function invalidObject(o: StoredObject, stored?: StoredObject): string | undefined {
   const m = o.metadata;
   const sm = stored?.metadata;
-  if (m.labels !== sm?.labels && !isStringMap(m.labels)) return 'metadata.labels: Invalid value: must map strings to strings';
-  if (m.annotations !== sm?.annotations && !isStringMap(m.annotations)) return 'metadata.annotations: Invalid value: must map strings to strings';
+  if (m.labels !== sm?.labels) {
+    if (!isStringMap(m.labels)) return 'metadata.labels: Invalid value: must map strings to strings';
+    const bad = sm !== undefined && jsonShallowEqual(m.labels, sm.labels) ? undefined : labelError(m.labels);
+    if (bad !== undefined) return bad;
+  }
+  if (m.annotations !== sm?.annotations) {
+    if (!isStringMap(m.annotations)) return 'metadata.annotations: Invalid value: must map strings to strings';
+    const bad = sm !== undefined && jsonShallowEqual(m.annotations, sm.annotations) ? undefined : annotationsError(m.annotations);
+    if (bad !== undefined) return bad;
+  }
   if (m.finalizers !== sm?.finalizers && !validFinalizers(m.finalizers)) return 'metadata.finalizers: Invalid value: must be a list of non-empty strings';
-  if (m.ownerReferences !== sm?.ownerReferences && !validOwnerReferences(m.ownerReferences)) return 'metadata.ownerReferences: Invalid value: each needs kind, name and uid';
+  if (m.ownerReferences !== sm?.ownerReferences) {
+    if (!validOwnerReferences(m.ownerReferences)) return 'metadata.ownerReferences: Invalid value: each needs kind, name and uid';
+    if (m.ownerReferences.filter((r) => r.controller === true).length > 1) {
+      const names = m.ownerReferences.filter((r) => r.controller === true).map((r) => `${r.kind}/${r.name}`);
+      return `metadata.ownerReferences: Invalid value: ${JSON.stringify(names)}: Only one reference can have Controller set to true (mark the other owners controller: false)`;
+    }
+  }
   if (!isPlainObject(o.spec)) return 'spec: Invalid value: must be an object';
   if (!isPlainObject(o.status)) return 'status: Invalid value: must be an object';
   const top = o as unknown as Record<string, unknown>;
@@ -75,6 +187,17 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
+/** Same keys and values (string maps): an unchanged map is not validated again (a stored one passed). */
+function jsonShallowEqual(a: Record<string, string>, b: Record<string, string>): boolean {
+  let n = 0;
+  for (const k in a) {
+    if (a[k] !== b[k]) return false;
+    n++;
+  }
+  for (const _ in b) n--;
+  return n === 0;
+}
+
 function isStringMap(v: unknown): boolean {
   if (!isPlainObject(v)) return false;
   for (const k in v) if (typeof v[k] !== 'string') return false;
@@ -114,6 +237,19 @@ export function contentErrors(o: StoredObject): FieldError[] {
   if (o.kind === 'ConfigMap') {
     const binary = entries('binaryData', true);
     for (const k of binary) if (data.includes(k)) out.push({ field: `data[${k}]`, type: 'FieldValueInvalid', body: `Invalid value: ${JSON.stringify(k)}: duplicate of key present in binaryData` });
+  }
+  if (out.length === 0) {
+    let size = 0;
+    for (const f of o.kind === 'ConfigMap' ? ['data', 'binaryData'] : ['data']) {
+      const v = o[f];
+      if (!isPlainObject(v)) continue;
+      // binaryData and a Secret's data are base64 on the wire: the limit counts the decoded bytes
+      const decoded = f === 'binaryData' || o.kind === 'Secret';
+      for (const k in v) size += utf8Length(k) + (decoded ? Math.floor(((v[k] as string).length * 3) / 4) : utf8Length(v[k] as string));
+    }
+    if (size > DATA_LIMIT) {
+      out.push({ field: 'data', type: 'FieldValueInvalid', body: `Too long: must have at most ${DATA_LIMIT} bytes (a ${o.kind} holds at most 1 MiB: split the data, or keep it elsewhere)` });
+    }
   }
   if (o['immutable'] !== undefined && typeof o['immutable'] !== 'boolean') out.push({ field: 'immutable', type: 'FieldValueInvalid', body: `Invalid value: ${JSON.stringify(o['immutable'])}: must be a boolean` });
   return out;

@@ -35,7 +35,7 @@ export function edgeScenario(kind = 'ReplicaSet', name = 'web', controller = 'ed
     seed: 7,
     controllers: [{ name: controller }],
     initialObjects: [],
-    workload: [{ at: 0, type: 'create', object: { kind, metadata: { name, namespace: 'default', labels: { app: '<script>x</script>' } }, spec: { replicas: 3 }, status: { replicas: 0 } } }],
+    workload: [{ at: 0, type: 'create', object: { kind, metadata: { name, namespace: 'default', labels: { app: 'web' }, annotations: { note: '<script>x</script>' } }, spec: { replicas: 3 }, status: { replicas: 0 } } }],
     faults: { events: [{ kind: 'event-loss', nth: 0 }], background: [] },
     options: { faultWindowMs: 10_000, settleMs: 10_000 },
   };

@@ -1,5 +1,6 @@
 import type { JsonObject, ReconcileContext, StoredObject } from '../../../src/index.js';
 import { ensureOwned } from '../shared/owned.js';
+import { sameJson } from '../shared/same-json.js';
 
 /**
  * A `WebApp` runs an image as a Deployment and tells its users, through a `Ready` condition,
@@ -41,6 +42,7 @@ export function applyDeployment(ctx: ReconcileContext, app: WebApp): Promise<Sto
 /** Writes the Ready condition (and observedGeneration) when it changed. */
 export async function reportReady(ctx: ReconcileContext, app: WebApp, ready: boolean, reason: string): Promise<void> {
   const status: WebAppStatus = { conditions: [{ type: 'Ready', status: ready ? 'True' : 'False', reason }], observedGeneration: app.metadata.generation };
-  if (JSON.stringify(app.status) === JSON.stringify(status)) return;
+  // by value: the API server serves a custom resource with its keys sorted, not in the order built here
+  if (sameJson(app.status, status)) return;
   await ctx.client.updateStatus({ ...app, status });
 }

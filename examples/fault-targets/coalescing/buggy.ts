@@ -1,4 +1,5 @@
 import { defineController, type StoredObject } from '../../../src/index.js';
+import { sameJson } from '../../bug-zoo/shared/same-json.js';
 import { BATCH, TASK, batchOf, type BatchStatus, type TaskStatus } from './batch.js';
 
 /**
@@ -21,7 +22,7 @@ export const batchBuggy = defineController({
       if (seen[t.metadata.name] === 'Running' && now === 'Succeeded') succeeded++;
       seen[t.metadata.name] = now;
     }
-    if (succeeded !== b.status.succeeded || JSON.stringify(seen) !== JSON.stringify(b.status.seen ?? {})) {
+    if (succeeded !== b.status.succeeded || !sameJson(seen, b.status.seen ?? {})) {
       await ctx.client.updateStatus({ ...b, status: { succeeded, seen } });
     }
   },

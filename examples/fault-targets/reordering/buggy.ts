@@ -1,11 +1,11 @@
-import { defineController } from '../../../src/index.js';
+import { defineController, type JsonObject } from '../../../src/index.js';
 import { HASH, SITE, specHash, type SiteSpec } from './site.js';
 
 /**
- * Buggy: writes back the whole cached object with its resourceVersion cleared (an
- * unconditional update, `kubectl replace --force` style) just to set one annotation. When the
- * cache holds an older version (events arrived out of order) it silently reverts the user's
- * newer spec: a lost update.
+ * Buggy: writes back the whole cached object as a merge patch (no resourceVersion: a patch is
+ * unconditional; an update of a custom resource without one is refused by kube-apiserver) just
+ * to set one annotation. When the cache holds an older version (events arrived out of order) it
+ * silently reverts the user's newer spec: a lost update.
  */
 export const siteBuggy = defineController({
   name: 'site-buggy',
@@ -15,6 +15,6 @@ export const siteBuggy = defineController({
     if (!site) return;
     const hash = specHash(site.spec);
     if (site.metadata.annotations[HASH] === hash) return;
-    await ctx.client.update({ ...site, metadata: { ...site.metadata, resourceVersion: '', annotations: { ...site.metadata.annotations, [HASH]: hash } } });
+    await ctx.client.patch(SITE, ctx.key, { spec: site.spec as unknown as JsonObject, metadata: { annotations: { ...site.metadata.annotations, [HASH]: hash } } });
   },
 });

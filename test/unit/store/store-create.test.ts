@@ -44,12 +44,13 @@ describe('ObjectStore.create', () => {
     expect(w.spec).toEqual({ replicas: 3 });
   });
 
-  it('ignores a uid or resourceVersion supplied by the caller', () => {
+  it('ignores a uid supplied by the caller, and refuses a resourceVersion (kube-apiserver: "should not be set on objects to be created")', () => {
     const { store } = makeStore();
     store.create('user', widget('first'));
-    const o = store.create('user', widget('a', {}, { uid: 'mine', resourceVersion: '999' }));
+    const o = store.create('user', widget('a', {}, { uid: 'mine' }));
     expect(o.metadata.uid).not.toBe('mine');
     expect(o.metadata.resourceVersion).toBe('2');
+    expect(() => store.create('user', widget('b', {}, { resourceVersion: '999' }))).toThrow(/resourceVersion should not be set on objects to be created/);
   });
 
   it('gives every object a distinct uid', () => {

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { apiFixture, configMap } from './kube-helpers.js';
+
+/*
+ * The API server's answers where kube-apiserver's differ from a plain object store (red team
+ * rt44): status of a custom resource without the status subresource, unconditional updates of
+ * custom resources, ownerReferences without apiVersion, label values.
+ */
+const WIDGETS = '/apis/example.com/v1/namespaces/default/widgets';
+const widgetResource = { group: 'example.com', version: 'v1', kind: 'Widget', plural: 'widgets', statusSubresource: false };
+const widget = (name: string, extra: Record<string, unknown> = {}) => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name }, spec: { size: 1 }, ...extra });
+
+describe('kube-rest: what kube-apiserver does that a plain store does not', () => {
+  it('stores status sent through the main resource of a kind without /status (PUT, merge patch, apply), bumping generation', async () => {
+    const f = apiFixture({ resources: [widgetResource] });
+    const created = (await f.req('POST', WIDGETS, widget('w'))).json;
+    const put = await f.req('PUT', `${WIDGETS}/w`, { ...created, status: { size: 1 } });
+    expect(put.json.status).toEqual({ size: 1 });
+    expect(put.json.metadata.generation).toBe(2);
+    const patched = await f.req('PATCH', `${WIDGETS}/w`, { status: { observedGeneration: 2 } }, { 'content-type': 'application/merge-patch+json' });
+    expect(patched.json.status).toEqual({ observedGeneration: 2, size: 1 });
+    expect(patched.json.metadata.generation).toBe(3);
+    const applied = await f.req('PATCH', `${WIDGETS}/w?fieldManager=m`, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, status: { ready: true } }, { 'content-type': 'application/apply-patch+yaml' });
+    expect(applied.json.status).toMatchObject({ ready: true });
+  });
+
+  it('refuses an unconditional PUT of a custom resource (422), and takes it for a ConfigMap', async () => {
+    const f = apiFixture({ resources: [widgetResource] });
+    await f.req('POST', WIDGETS, widget('w'));
+    const put = await f.req('PUT', `${WIDGETS}/w`, widget('w', { spec: { size: 2 } }));
+    expect(put.json).toMatchObject({ reason: 'Invalid', code: 422 });
+    expect(put.json.message).toMatch(/metadata\.resourceVersion: Invalid value: 0x0: must be specified for an update/);
+    await f.req('POST', '/api/v1/namespaces/default/configmaps', configMap('a'));
+    expect((await f.req('PUT', '/api/v1/namespaces/default/configmaps/a', configMap('a', { v: '2' }))).status).toBe(200);
+  });
+
+  it('refuses a new ownerReference without apiVersion, and a label value with "/" (422)', async () => {
+    const f = apiFixture();
+    const noVersion = await f.req('POST', '/api/v1/namespaces/default/configmaps', configMap('a', {}, { metadata: { ownerReferences: [{ kind: 'App', name: 'x', uid: 'u1' }] } }));
+    expect(noVersion.json).toMatchObject({ reason: 'Invalid', code: 422 });
+    expect(noVersion.json.message).toMatch(/metadata\.ownerReferences\.apiVersion: Invalid value: "": version must not be empty/);
+    const label = await f.req('POST', '/api/v1/namespaces/default/configmaps', configMap('b', {}, { metadata: { labels: { image: 'web:1.2/x' } } }));
+    expect(label.json).toMatchObject({ reason: 'Invalid', code: 422 });
+  });
+});
