@@ -4,5 +4,5 @@ import { buggyTwins, corpusGate } from '../helpers/false-positives.js';
 /** The false-positive corpus gate, second half (see test/helpers/false-positives.ts). */
 describe('false-positive corpus (part 2 of 2)', () => {
   corpusGate(1, 2);
-  buggyTwins();
+  buggyTwins(1, 2);
 });
