@@ -12,8 +12,8 @@ import { check } from '../../src/index.js';
 describe('false-positive corpus through stories: quiet on every property', () => {
   it('checks at least five controllers through a story', () => expect(falsePositiveStories.length).toBeGreaterThanOrEqual(5));
   for (const c of falsePositiveStories) {
-    it(`${c.case.name}: 60 runs around its story`, async () => {
-      const r = await check(c.case.controllers, { ...storyOptions(c), faults: faultsFor(c.case, []), properties: propertiesFor(c.case, []), runs: 60, seed: 1 });
+    it(`${c.case.name}: 40 runs around its story`, async () => {
+      const r = await check(c.case.controllers, { ...storyOptions(c), faults: faultsFor(c.case, []), properties: propertiesFor(c.case, []), runs: 40, seed: 1 });
       expect(r.ok, r.ok ? '' : `${r.property} at run ${r.failedAtRun}: ${r.summary}\n${r.explanation}\n${JSON.stringify(r.scenario)}`).toBe(true);
       expect(r.scenario).toBeNull();
       // the story ran: its objects by their names, faults around them
