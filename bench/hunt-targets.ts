@@ -50,6 +50,8 @@ import { singleChildBuggy } from '../examples/fault-targets/single-child/buggy.j
 import { APP } from '../examples/fault-targets/single-child/app.js';
 import { singleChildExpectations } from '../examples/fault-targets/in-memory-state/correct.js';
 import { singleChildMemoryBuggy } from '../examples/fault-targets/in-memory-state/buggy.js';
+import { reminderBuggy, reminderCorrect } from '../examples/fault-targets/reminder/sender.js';
+import { mailDownstream, REMINDER } from '../examples/fault-targets/reminder/reminder.js';
 
 /** One correct controller (or set sharing a world) and how to check it. */
 export interface Target {
@@ -185,6 +187,14 @@ const faultTargetPairs: FaultTargetPair[] = [
   { name: 'fault:single-child', controllers: [singleChildCorrect], buggy: [singleChildBuggy], pairedFaults: ['stale-snapshot', 'crash-restart'], options: { objects: { kind: APP, name: 'web', spec: [{ image: 'nginx:1' }, { image: 'nginx:2' }] } } },
   // in-memory state (ctx.state): an expectations cache a crash may lose vs "I created it" kept only in memory
   { name: 'fault:in-memory-state', controllers: [singleChildExpectations], buggy: [singleChildMemoryBuggy], pairedFaults: ['crash-restart'], options: { objects: { kind: APP, name: 'web', spec: [{ image: 'nginx:1' }, { image: 'nginx:2' }] } } },
+  // two active replicas (leaderElection: false) racing a read-modify-write claim: guarded by resourceVersion vs a merge patch
+  {
+    name: 'fault:reminder',
+    controllers: [reminderCorrect], buggy: [reminderBuggy], pairedFaults: ['second-replica'],
+    options: { objects: { kind: REMINDER, spec: [{ everyMs: 2000, times: 3, to: 'team@example.com' }, { everyMs: 3000, times: 2, to: 'ops@example.com' }] }, downstream: mailDownstream },
+    // at most once by design: the slot is claimed before the mail is sent
+    withoutFaults: { 'flaky-downstream': 'at most once: a failed send is not retried', 'crash-restart': 'at most once: a crash between the claim and the send loses that mail', 'api-error': 'at most once: a claim applied but answered with an error (reset, 504) is not sent' },
+  },
 ];
 
 /** The false-positive corpus (examples/false-positives/): correct controllers of shapes the zoo does not have. */

@@ -29,8 +29,8 @@ export interface ScheduledSplit {
  * of the collection (a log, not resources kept in line with the spec); in the earlier end state's
  * run the controller made such records in scheduled work (a reconcile its own `requeueAfter`
  * started, `_internals/scheduled.ts`: what it does when a time it chose comes); and there the leaf
- * moved with each record it posted (a write of the object changing it, after the POST, in the
- * same reconcile). A high-water mark of the spec was set before any record and moved with none:
+ * moved with each record it posted (a write of the object changing it in the same reconcile:
+ * after each POST, a count, or before each, a claim as the reminder fault target makes). A high-water mark of the spec was set before any record and moved with none:
  * still compared. What it may hide: a leak of external resources made by the clock one per
  * reconcile and counted in status (recovery compares no downstream resources in any case).
  * @internal
@@ -123,11 +123,23 @@ function posts(tl: Timeline, url: string, key: string): TimelineRequest[] {
 
 /**
  * Whether the object's `path` moved with every record posted to `url` in `tl` (the earlier end
- * state's fault-free run): each POST made in a reconcile is followed, in that reconcile, by a
- * write of the object that changed the path. A count of the records does; a high-water mark of
- * the spec, set before any record was made and left alone by each, does not.
+ * state's fault-free run): each POST made in a reconcile has its own write of the object that
+ * changed the path, in that reconcile, between the POST before it and the POST after it: after
+ * the POST (it posts, then counts) or before it (it claims the slot by counting, then posts: a
+ * crash between the two loses a record, never doubles one). A count of the records does; a
+ * high-water mark of the spec, set before any record was made and left alone by each, does not.
  */
 function movesWith(tl: Timeline, url: string, kind: string, key: string, path: string): boolean {
   const made = posts(tl, url, key);
-  return made.length > 0 && made.every((q) => q.reconcile !== undefined && tl.writes.some((w) => w.reconcile === q.reconcile && w.index > q.index && w.kind === kind && w.key === key && !w.noop && w.error === undefined && w.changed.includes(path)));
+  if (made.length === 0 || made.some((q) => q.reconcile === undefined)) return false;
+  const moved = (r: TimelineRequest['reconcile'], from: number, to: number) =>
+    tl.writes.some((w) => w.reconcile === r && w.index > from && w.index < to && w.kind === kind && w.key === key && !w.noop && w.error === undefined && w.changed.includes(path));
+  // per reconcile, one orientation for all its POSTs: each followed by its count, or each preceded by its claim
+  for (const r of new Set(made.map((q) => q.reconcile))) {
+    const idx = made.filter((q) => q.reconcile === r).map((q) => q.index);
+    const counted = idx.every((at, i) => moved(r, at, idx[i + 1] ?? Infinity));
+    const claimed = idx.every((at, i) => moved(r, idx[i - 1] ?? -Infinity, at));
+    if (!counted && !claimed) return false;
+  }
+  return true;
 }

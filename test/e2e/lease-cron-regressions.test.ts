@@ -3,6 +3,7 @@ import { check, defineController, type ReconcileContext, type Scenario, type Sto
 import { faultsFor, huntTargets, propertiesFor } from '../../bench/hunt-targets.js';
 import { leaseCronController, REPORT_SCHEDULE } from '../../examples/false-positives/lease-cron.js';
 import { RESYNC_MS } from '../../examples/false-positives/_shared/resync.js';
+import { RESYNC_MS as FAULT_TARGET_RESYNC_MS } from '../../examples/fault-targets/resync.js';
 
 /**
  * lease-cron (a correct cron posting a report per slot to an API with no undo) failed two oracles
@@ -72,5 +73,46 @@ describe("lease-cron: a schedule first seen at its user's update, 13.2 s after i
   const postedAfterOutage: Scenario = {"seed": 12, "controllers": [{"name": "lease-cron"}], "initialObjects": [{"apiVersion": "reports.example.com/v1", "kind": "ReportSchedule", "metadata": {"name": "digest", "namespace": "default"}, "spec": {"everyMs": 3000, "runs": 4, "report": "digest"}}, {"apiVersion": "reports.example.com/v1", "kind": "ReportSchedule", "metadata": {"name": "audit", "namespace": "default"}, "spec": {"everyMs": 5000, "runs": 2, "report": "audit"}}], "workload": [{"at": 900, "type": "create", "object": {"kind": "ReportSchedule", "metadata": {"name": "report-0", "namespace": "default"}, "spec": {"everyMs": 3000, "runs": 3, "report": "digest"}}}, {"at": 4000, "type": "patch", "kind": "ReportSchedule", "key": "default/digest", "patch": {"spec": {"everyMs": 2000}}}, {"at": 9900, "kind": "ReportSchedule", "key": "default/report-0", "type": "patch", "patch": {"spec": {"runs": 4}}}, {"at": 13200, "kind": "ReportSchedule", "key": "default/report-0", "type": "patch", "patch": {"spec": {"everyMs": 3000, "report": "digest"}}}, {"at": 18600, "kind": "ReportSchedule", "key": "default/report-0", "type": "update", "spec": {"everyMs": 2000, "runs": 4, "report": "audit"}}, {"at": 19500, "kind": "ReportSchedule", "key": "default/report-0", "type": "update", "spec": {"everyMs": 2000, "runs": 4, "report": "audit"}}], "faults": {"events": [{"kind": "environment-slow-rollout", "params": {"delayMs": 3828}}, {"kind": "watch-event-loss", "nth": 5}, {"kind": "stale-snapshot", "nth": 10, "params": {"list": true, "versionsBack": 3, "catchUpMs": 4598}}, {"kind": "flaky-downstream", "at": 3900, "params": {"fail": "outage", "forMs": 9100, "reset": true}}], "background": [{"kind": "event-loss", "rate": 0.04}, {"kind": "watch-event-loss", "rate": 0.09}, {"kind": "flaky-downstream", "rate": 0.49, "params": {"fail": "applied-but-lost"}}]}};
   it('a schedule whose posts an outage held past its update ends as a fault-free run whose key waited that long: passes', { timeout: 60_000 }, async () => {
     expect(await judge([leaseCronController], postedAfterOutage)).toBe('passed');
+  });
+});
+
+/**
+ * The reminder (examples/fault-targets/reminder) counts a mail *before* it sends it (a claim: at
+ * most once), where lease-cron counts after posting. Recovery failed it on a fault-free run: the
+ * count of mails sent while the spec asked for three was judged as if sending were reversible.
+ */
+describe('reminder: recovery of a claim-then-send count', () => {
+  const reminderTarget = huntTargets.find((t) => t.name === 'fault:reminder')!;
+  const reminder = (everyMs: number, times: number, to: string) => ({ everyMs, times, to });
+  // hunt seed 301 run 1, faults left out: times 2 -> 3 at 26.1 s (slot 3 due at once, so sent at once) and back at 26.7 s
+  const upAndBack: Scenario = {"seed":22,"controllers":[{"name":"reminder-correct"}],"initialObjects":[],"workload":[{"at":2400,"type":"create","object":{"kind":"Reminder","metadata":{"name":"reminder-0","namespace":"default"},"spec":reminder(3000, 2, 'ops@example.com')}},{"at":26100,"kind":"Reminder","key":"default/reminder-0","type":"update","spec":reminder(2000, 3, 'team@example.com')},{"at":26700,"kind":"Reminder","key":"default/reminder-0","type":"update","spec":reminder(3000, 2, 'ops@example.com')}],"faults":{"events":[],"background":[]}};
+  const judgeReminder = async (controllers: typeof reminderTarget.controllers, scenario: Scenario): Promise<string> => {
+    const out = await check([...controllers], { ...reminderTarget.options, faults: faultsFor(reminderTarget, []), properties: propertiesFor(reminderTarget, []), runs: 1, seed: 1, shrink: false, corpus: { scenarios: [scenario] } });
+    return out.ok ? 'passed' : `${out.property}: ${out.summary}`;
+  };
+  it('a mail sent while the spec asked for more stays counted after the revert: passes', { timeout: 60_000 }, async () => {
+    expect(await judgeReminder(reminderTarget.controllers, upAndBack)).toBe('passed');
+  });
+  it('a high-water mark of the mails asked for, claimed with the first mail, is still no recovery', { timeout: 60_000 }, async () => {
+    const [correct] = reminderTarget.controllers;
+    const highWater = defineController({
+      name: correct!.name,
+      for: 'Reminder',
+      leaderElection: false,
+      resyncPeriodMs: FAULT_TARGET_RESYNC_MS,
+      reconcile: (ctx: ReconcileContext) => {
+        const client = new Proxy(ctx.client, {
+          get(target, prop) {
+            if (prop !== 'updateStatus') return own(target, prop);
+            return async (o: StoredObject<{ times: number }, { sent?: number; plannedTimes?: number }>) => {
+              const live = await target.get<{ times: number }, { plannedTimes?: number }>('Reminder', ctx.key, { live: true });
+              return target.updateStatus({ ...o, status: { ...o.status, plannedTimes: Math.max(live.status?.plannedTimes ?? 0, o.spec.times) } });
+            };
+          },
+        });
+        return correct!.reconcile(new Proxy(ctx, { get: (target, prop) => (prop === 'client' ? client : own(target, prop)) }));
+      },
+    });
+    expect(await judgeReminder([highWater], upAndBack)).toMatch(/^recovery: .*status\.plannedTimes is 3, 2 in the earlier end state/);
   });
 });
