@@ -219,6 +219,18 @@ export const hostedTargets: readonly Target[] = [
     options: {},
   },
   { name: 'host:secret-copier', controllers: [defineProgram({ entry: 'examples/operators/secret-copier/correct.ts', for: 'Secret', name: 'secret-copier' })], options: { story: loadStory('examples/operators/secret-copier/story.yaml') } },
+  {
+    // @dot-i/k8s-operator from npm, unchanged: it throws on a watch ERROR event and exits when a watch request fails
+    name: 'host:k8s-operator-greeter',
+    controllers: [defineProgram({ entry: 'examples/operators/k8s-operator-greeter/careful.ts', for: 'Greeting', name: 'greeter', resources: [{ kind: 'Greeting', plural: 'greetings', group: 'example.com', version: 'v1', namespaced: true }], sample: [{ message: 'hello' }, { message: 'hi' }] })],
+    options: {},
+    withoutFaults: {
+      'watch-disconnect': "the framework's defect: it throws on a watch ERROR event and exits on a failed watch",
+      'watch-event-loss': "the framework's defect: the catch-up ends its watch with a 410 ERROR event, on which it throws",
+      coalescing: "the framework's defect: the catch-up ends its watch with a 410 ERROR event, on which it throws",
+      'api-error': "the framework's defect: it calls process.exit(1) when a watch request fails",
+    },
+  },
   { name: 'host:webapp', controllers: [webAppController], options: {} },
   { name: 'host:cron-runner', controllers: [cronRunnerController], options: {}, properties: [sameEndState({ history: cronRunHistory }), recovery({ history: cronRunHistory })] },
   {

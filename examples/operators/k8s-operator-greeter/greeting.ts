@@ -1,0 +1,36 @@
+/**
+ * A Greeting operator written with a published framework, `@dot-i/k8s-operator` 1.3.9 (on
+ * `@kubernetes/client-node` 0.20, `request` and `gaxios`), run unchanged: the framework is the
+ * npm package itself, not a copy. A `Greeting` (example.com/v1) asks for a ConfigMap
+ * `<name>-greeting` holding its message; the operator reports `status.message` and
+ * `status.observedGeneration`.
+ *
+ * The package is CommonJS with `exports.default`: from an ES module its class is `.default`,
+ * as Node hands a CommonJS module's `module.exports` to a default import.
+ */
+import framework, { ResourceEventType, type ResourceEvent, type ResourceMeta } from '@dot-i/k8s-operator';
+
+export const Operator = framework.default;
+export { ResourceEventType, type ResourceEvent, type ResourceMeta };
+
+export interface Greeting {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace: string; uid: string; generation?: number; resourceVersion?: string; deletionTimestamp?: string };
+  spec: { message: string };
+}
+
+/** The ConfigMap a Greeting asks for. */
+export function configMapOf(g: Greeting) {
+  return {
+    metadata: {
+      name: `${g.metadata.name}-greeting`,
+      namespace: g.metadata.namespace,
+      ownerReferences: [{ apiVersion: 'example.com/v1', kind: 'Greeting', name: g.metadata.name, uid: g.metadata.uid, controller: true }],
+    },
+    data: { message: g.spec.message },
+  };
+}
+
+/** The HTTP status of a client-node 0.x error (`HttpError.statusCode`), if any. */
+export const statusOf = (err: unknown): number | undefined => (err as { statusCode?: number } | null)?.statusCode;
