@@ -123,6 +123,7 @@ import { taintEviction } from './taint-eviction.js';
 import { leaseCron } from './lease-cron.js';
 import { caRotation } from './ca-rotation.js';
 import { txtRegistry } from './txt-registry.js';
+import { leaseHolderCase } from './lease-holder.js';
 
 export type { FalsePositiveCase } from './_shared/case.js';
 
@@ -235,4 +236,5 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   leaseCron,
   caRotation,
   txtRegistry,
+  leaseHolderCase,
 ];

@@ -175,13 +175,29 @@ function findScheduledWork(tl: Timeline, from: number, catchingUp: boolean, elec
   const unsettled = new Set<string>();
   const lastChange = new Map<string, number>();
   const queued = new QueuedTimers(tl);
+  // per key, the next reconcile of it by the same process; and what its timer work changed so far
+  const next = new Map<ReconcileSpan, ReconcileSpan>();
+  const seen = new Map<string, ReconcileSpan>();
+  for (const span of tl.reconciles) {
+    const k = `${span.actor}\u0000${span.key}`;
+    const p = seen.get(k);
+    if (p !== undefined) next.set(p, span);
+    seen.set(k, span);
+  }
+  // per key, what its passes on an unchanged world (a timer's, a resync's: no event started them) changed so far
+  const periodic = new Map<string, Set<string>>();
+  const prompted = (k: string, prev: ReconcileSpan | undefined, span: ReconcileSpan) => (causes.get(k) ?? []).some((c) => c.index > (prev?.startIndex ?? -1) && c.index < span.startIndex);
   for (const span of tl.reconciles) {
     const k = `${span.actor}\u0000${span.key}`;
     const prev = last.get(k);
     last.set(k, span);
+    const pending = queued.timerOf(k);
     const fired = queued.fired(k, span);
+    const timed = (prev !== undefined && (firedBy(prev, span) || dueBy(prev, span))) || fired;
+    const early = !timed && pending !== undefined && span.start >= from && !prompted(k, prev, span) && movedEarlier(pending, span, next, changing, periodic.get(k));
+    if (!prompted(k, prev, span)) for (const c of changing.get(span) ?? []) (periodic.get(k) ?? periodic.set(k, new Set()).get(k)!).add(c);
     if (span.start < from || unsettled.has(k)) continue;
-    if ((prev !== undefined && (firedBy(prev, span) || dueBy(prev, span))) || fired) {
+    if (timed || early) {
       if (span.start - (lastChange.get(k) ?? -Infinity) < MIN_SCHEDULE_MS) {
         // a poll loop: its changes are no schedule, and nothing after them a consequence
         if (changing.has(span)) unsettled.add(k);
@@ -235,6 +251,12 @@ class QueuedTimers {
   private readonly pending = new Map<string, { at: number; setAt: number; actor: string; timer: boolean }>();
   constructor(private readonly tl: Timeline) {}
 
+  /** When the `requeueAfter` timer waiting for `k` is due (not a retry's backoff), if one is. */
+  timerOf(k: string): number | undefined {
+    const p = this.pending.get(k);
+    return p !== undefined && p.timer ? p.at : undefined;
+  }
+
   /** Whether a pending timer of `k` started `span` (call in start order, once per reconcile); then records `span`'s own request. */
   fired(k: string, span: ReconcileSpan): boolean {
     const p = this.pending.get(k);
@@ -272,6 +294,33 @@ class QueuedTimers {
 function dueBy(prev: ReconcileSpan, span: ReconcileSpan): boolean {
   if (prev.result !== 'requeueAfter' || prev.end === undefined || prev.requeueAfter === undefined || span.end === undefined) return false;
   return prev.end + prev.requeueAfter <= span.end;
+}
+
+/**
+ * Whether `span`, started by no event (the tail's extra enqueue, a resync) while the key's
+ * `requeueAfter` timer was pending (due at `due`), did that timer's work a little early. What it changed is what the key's passes on an
+ * unchanged world changed before (`periodic`: a lock renewed, a certificate rotated, by a timer's
+ * or a resync's pass), and the reconcile the timer then started (and any of the key between)
+ * changed nothing (or the run ended before that timer fired). A controller that renews when less than
+ * some margin is left renews on whichever pass lands in that window first: an extra reconcile
+ * there moves the renewal earlier and adds none (the timer's pass then finds it fresh). One that
+ * renews on every pass renews in both and stays charged. Found by rt45's lease-holder (a lock of
+ * 30 s renewed within 15 s of its expiry, a pass every 10 s: the tail's reconcile at 60.0 s
+ * renewed, the timer's at 60.3 s did not).
+ */
+function movedEarlier(due: number, span: ReconcileSpan, next: ReadonlyMap<ReconcileSpan, ReconcileSpan>, changing: ReadonlyMap<ReconcileSpan, ReadonlySet<string>>, periodic: ReadonlySet<string> | undefined): boolean {
+  if (periodic === undefined || !(span.start < due)) return false;
+  const mine = changing.get(span);
+  if (mine === undefined || ![...mine].every((c) => periodic.has(c))) return false;
+  // the key's reconciles up to the timer's: none changed anything, and the timer's came
+  let after = next.get(span);
+  for (; after !== undefined && after.start <= due + 1; after = next.get(after)) {
+    if (changing.has(after)) return false;
+    if (Math.abs(after.start - due) <= 1) return true;
+  }
+  // the run ended before the timer fired: its pass is not there to compare with; the tail's own
+  // extra reconciles came early enough to be judged by it, so a non-idempotent pass is charged there
+  return after === undefined;
 }
 
 /** Whether `span` is the one `prev`'s `requeueAfter` scheduled (it started when that timer fired). */

@@ -4,6 +4,7 @@ import { noHotLoop } from '../../properties/no-hot-loop.js';
 import { convergence } from '../../properties/convergence.js';
 import { BACKUP_SCHEDULE, backupScheduleController } from '../../examples/false-positives/backup-schedule.js';
 import { CRON_TASK, cronTaskController } from '../../examples/false-positives/cron-task.js';
+import { leaseHolderCase, leaseHolderController, REPORT } from '../../examples/false-positives/lease-holder.js';
 import { defineController, job, podLifecycle, type ControllerDefinition, type Scenario } from '../../src/index.js';
 import { expectFailure, expectQuiet, judgeScenario } from '../helpers/property-laws.js';
 import { build } from '../../properties/_internals/timeline.js';
@@ -234,5 +235,26 @@ describe('scheduled work of hosted programs: firings of their own timers (hand-m
 
   it('a firing with a refused write retries on a timer: not scheduled work', () => {
     expect(fired([write(1000, 'default/a', { chain: '1.1', fire: '1.1', at: 1000 }, { error: 'Conflict', changed: [], rv: undefined } as Partial<TraceEntry>)])).toEqual([false]);
+  });
+});
+
+describe('a renewal window: a pass no event started does the timer its work a little early (rt45 FA-2)', () => {
+  // lease-holder renews its lock (30 s TTL) on a pass that finds under 15 s left, a pass every 10 s and a resync every 10 s
+  const report = (at: number, name: string) => ({ at, type: 'create' as const, object: { kind: REPORT, metadata: { name, namespace: 'default' }, spec: { title: 'Q3' } } });
+  const scenario = (workload: Scenario['workload']): Scenario => ({ seed: 0, controllers: [{ name: 'lease-holder', replicas: 2 }], initialObjects: [], workload, faults: { events: [], background: [] } });
+  const side = (c: ControllerDefinition) => ({ controllers: [c], options: { downstream: leaseHolderCase.options.downstream! } });
+  // the tail's reconcile at 60.0 s renews; the timer's pass at 60.101 s (after the tail's second enqueue, nothing) finds it fresh
+  const beforeTimer = scenario([report(20100, 'q3-0')]);
+  // q3-1's resync pass at 70.0 s renews; its timer's pass (70.022 s) is after the run's end
+  const atEnd = scenario([report(20100, 'q3-0'), report(24000, 'q3-1')]);
+  it('idempotence and no-hot-loop stay quiet: one renewal either way', async () => {
+    for (const s of [beforeTimer, atEnd]) {
+      expectQuiet((await judgeScenario(idempotence(), s, side(leaseHolderController))).verdict);
+      expectQuiet((await judgeScenario(noHotLoop(), s, side(leaseHolderController))).verdict);
+    }
+  });
+  it('a controller that renews on every pass still fails idempotence', async () => {
+    const v = expectFailure((await judgeScenario(idempotence(), beforeTimer, side(leaseHolderCase.buggy!.controllers[0]!))).verdict);
+    expect(v.summary).toMatch(/mutating downstream calls?$/);
   });
 });
