@@ -74,19 +74,47 @@ function stillborn(run: RunRecord, writes: readonly TimelineWrite[]): Set<Timeli
   const collected = new Set(writes.filter((w) => (w.actor === GC || w.actor === NAMESPACE_CONTROLLER_ACTOR) && w.removed && w.uid !== undefined).map((w) => w.uid!));
   const out = new Set<TimelineWrite>();
   for (const w of writes) {
-    if (w.verb !== 'create' || w.uid === undefined || !collected.has(w.uid) || !w.reconcile) continue;
-    const primary = run.primaryKinds[run.controllers.indexOf(w.reconcile.controller)];
-    if (primary === undefined) continue;
-    let gone = false;
-    for (const x of writes) {
-      if (x.index >= w.index) break;
-      if (x.kind !== primary || x.key !== w.reconcile.key || x.error !== undefined) continue;
-      if (x.removed || x.markedForDeletion) gone = true;
-      else if (x.verb === 'create') gone = false;
-    }
-    if (gone) out.add(w);
+    if (w.verb !== 'create' || w.uid === undefined || !collected.has(w.uid)) continue;
+    if (ownerGone(run, writes, w)) out.add(w);
   }
   return out;
+}
+
+/** Whether the primary object of the reconcile that made `w` had been removed, or marked for deletion (and not created again), before `w`. */
+function ownerGone(run: RunRecord, writes: readonly TimelineWrite[], w: TimelineWrite): boolean {
+  if (!w.reconcile) return false;
+  const primary = run.primaryKinds[run.controllers.indexOf(w.reconcile.controller)];
+  if (primary === undefined) return false;
+  let gone = false;
+  for (const x of writes) {
+    if (x.index >= w.index) break;
+    if (x.kind !== primary || x.key !== w.reconcile.key || x.error !== undefined) continue;
+    if (x.removed || x.markedForDeletion) gone = true;
+    else if (x.verb === 'create') gone = false;
+  }
+  return gone;
+}
+
+/**
+ * Deletes of dependents the cascade was removing anyway: the reconcile's primary object had been
+ * removed or marked for deletion before the delete, and in the fault-free run the garbage
+ * collector (or the namespace controller) removed this object. A controller acting on the spec a
+ * user wrote a moment before deleting the object (a scale-down and the delete at one instant, the
+ * delete's event a millisecond behind) trims a child its owner no longer needs, which the
+ * collector removes milliseconds later in the fault-free run: nothing is destroyed that the
+ * cascade would have kept (rt45 FA-1). Under an orphaning delete the collector removes nothing,
+ * so such a delete still counts.
+ */
+function doomedDeletes(run: RunRecord, deletes: readonly TimelineWrite[], collectedInTwin: boolean): number {
+  if (!collectedInTwin) return 0;
+  const writes = timelineOf(run).writes;
+  return deletes.filter((w) => ownerGone(run, writes, w)).length;
+}
+
+/** The objects the garbage collector or the namespace controller removed in `run`, by object id. */
+function collectedIds(run: RunRecord): Set<string> {
+  const aliases = uidAliases(run.writes);
+  return new Set(timelineOf(run).writes.filter((w) => (w.actor === GC || w.actor === NAMESPACE_CONTROLLER_ACTOR) && w.removed).map((w) => objectId(w, aliases)));
 }
 
 /**
@@ -221,7 +249,9 @@ function tally(run: RunRecord, ignore: Set<string>, history: readonly HistorySel
  * nothing, and every cache-based controller makes it while its cache lags behind a deletion. Nor
  * does an object the fault-free run never made when every action on it was decided on reads that
  * went to the API server: it belongs to another legal path (two spec changes seen as one), not to
- * a wrong view of the world. Nor do one create and one delete per object the API server made for
+ * a wrong view of the world. Nor does a delete of a dependent made after its owner was deleted,
+ * which the collector removes in the fault-free run: the cascade was destroying it anyway (an
+ * orphaning delete keeps it, and such a delete counts). Nor do one create and one delete per object the API server made for
  * a create whose answer was lost: the controller rightly tried again, and trimmed the surplus.
  * Nor do one delete and one create per Pod the environment held back (a slow rollout delaying its
  * start, never-ready blocking its readiness) that a controller replaced meanwhile: a rolling
@@ -312,11 +342,13 @@ export const noExtraDestructiveActions = defineProperty<NoExtraDestructiveAction
       if (t) benignRestarts.set(t[1]!, Number(t[2]));
     }
     const userMasks = o.masks.map(globOf);
+    let collected: Set<string> | undefined;
     for (const [id, { creates, deletes, unacknowledged: unacked }] of mine) {
       if (userMasks.some((re) => re.test(id))) continue;
       const base = theirs.get(id) ?? { creates: [], deletes: [] };
       const [maxCreates, maxDeletes] = benignMax.get(id) ?? [0, 0];
-      const extraDeletes = deletes.length - Math.max(base.deletes.length, maxDeletes) - unacked;
+      let extraDeletes = deletes.length - Math.max(base.deletes.length, maxDeletes) - unacked;
+      if (extraDeletes > o.slack) extraDeletes -= doomedDeletes(run, deletes, (collected ??= collectedIds(twin)).has(id));
       const extraCreates = creates.length - Math.max(base.creates.length, maxCreates) - unacked;
       if (extraDeletes <= o.slack && extraCreates <= o.slack) continue;
       const acts = [...creates, ...deletes].sort((a, b) => a.index - b.index);

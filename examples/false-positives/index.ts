@@ -124,6 +124,7 @@ import { leaseCron } from './lease-cron.js';
 import { caRotation } from './ca-rotation.js';
 import { txtRegistry } from './txt-registry.js';
 import { leaseHolderCase } from './lease-holder.js';
+import { labelFanout } from './label-fanout.js';
 
 export type { FalsePositiveCase } from './_shared/case.js';
 
@@ -237,4 +238,5 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   caRotation,
   txtRegistry,
   leaseHolderCase,
+  labelFanout,
 ];

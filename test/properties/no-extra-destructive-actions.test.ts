@@ -8,6 +8,7 @@ import { aliasUids, uidAliases } from '../../properties/_internals/normalize.js'
 import { singleChildCorrect } from '../../examples/fault-targets/single-child/correct.js';
 import { auditCorrect } from '../../examples/fault-targets/duplication/correct.js';
 import { migrationController, SCHEMA_MIGRATION } from '../../examples/false-positives/migration-runner.js';
+import { labelFanoutController, SHARD_SET } from '../../examples/false-positives/label-fanout.js';
 import { defineController, deployment, job, podLifecycle } from '../../src/index.js';
 import type { ControllerDefinition, RunRecord, Scenario } from '../../src/index.js';
 import { TENANT, tenantControllerCachedRead } from '../../examples/false-positives/namespace-provisioner.js';
@@ -532,5 +533,30 @@ describe('noExtraDestructiveActions: a canary promoted without its walk after a 
     };
     const r = await check(canaryRollout.controllers, { ...canaryRollout.options, properties: [noExtraDestructiveActions()], runs: 1, seed: 1, corpus: { scenarios: [s] }, shrink: false });
     expect(r.ok ? 'passed' : r.summary).toBe('passed');
+  });
+});
+
+describe('deletes the cascade was making anyway (rt45 FA-1)', () => {
+  // label-fanout scaled from 4 shards to 3 and deleted at one instant; the delete's event 1 ms late (delay at rate 0.05):
+  // the controller trims shard 3 after its owner is gone, which the collector removes 5 ms later in the fault-free run
+  const scenario = (propagationPolicy?: 'Orphan'): Scenario => ({
+    seed: 1228341921,
+    controllers: [{ name: 'label-fanout' }],
+    initialObjects: [],
+    workload: [
+      { at: 0, type: 'create', object: { kind: SHARD_SET, metadata: { name: 'web-0', namespace: 'default' }, spec: { count: 4, payload: 'a' } } },
+      { at: 16200, kind: SHARD_SET, key: 'default/web-0', type: 'update', spec: { count: 3, payload: 'a' } },
+      { at: 16200, kind: SHARD_SET, key: 'default/web-0', type: 'delete', ...(propagationPolicy ? { propagationPolicy } : {}) },
+    ],
+    faults: { events: [], background: [{ kind: 'delay', rate: 0.05, params: { ms: 1 } }] },
+  });
+  it('a child trimmed after its owner was deleted, which the collector removes in the fault-free run, is no extra delete', async () => {
+    const { verdict, run } = await judgeScenario(noExtraDestructiveActions(), scenario(), { controllers: [labelFanoutController] });
+    expect(run.writes.some((w) => w.actor.startsWith('controller:') && w.verb === 'delete' && w.key === 'default/web-0-3')).toBe(true);
+    expect(verdict.ok).toBe(true);
+  });
+  it('under an orphaning delete the collector keeps the children: the same trim still counts', async () => {
+    const v = expectFailure((await judgeScenario(noExtraDestructiveActions(), scenario('Orphan'), { controllers: [labelFanoutController] })).verdict);
+    expect(v.summary).toMatch(/ConfigMap default\/web-0-3: 1 create and 1 delete under faults, 1 and 0 without/);
   });
 });
