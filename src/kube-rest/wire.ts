@@ -75,17 +75,30 @@ export function toWire(obj: StoredObject, resource: ResolvedResource, fields?: F
   if (managed !== undefined) meta['managedFields'] = managed;
   const out: JsonObject = { apiVersion: resource.apiVersion, kind: resource.kind, metadata: meta };
   if (resource.shape !== 'flat' || Object.keys(obj.spec).length > 0) out['spec'] = cloneJson(obj.spec);
+  const custom = keysSorted(resource.kind);
+  const maps = custom ? undefined : OMITTED_WHEN_EMPTY[resource.kind];
   for (const k in obj) {
     const v = obj[k];
-    if (!SERVED_FIRST.has(k) && v !== undefined) out[k] = cloneJson(v) as Json;
+    if (SERVED_FIRST.has(k) || v === undefined) continue;
+    // Go's omitempty leaves an empty map out (a ConfigMap's data): `add /data/k` on it is a 422 on a cluster
+    if (maps?.includes(k) && isObject(v) && Object.keys(v).length === 0) continue;
+    out[k] = cloneJson(v) as Json;
   }
-  if (resource.statusSubresource || Object.keys(obj.status).length > 0) out['status'] = cloneJson(obj.status);
+  // a built-in kind's status is a struct, served even when empty; a custom resource's is whatever was
+  // written: a create drops it (status subresource), so a new one has none until /status is written
+  if (custom ? Object.keys(obj.status).length > 0 : resource.statusSubresource || Object.keys(obj.status).length > 0) out['status'] = cloneJson(obj.status);
   // a custom resource is unstructured JSON to kube-apiserver: served with every key sorted (metadata too), see store/key-order.ts
   const served = resource.wireNames !== undefined ? renamed(out, resource.wireNames, false) : out;
-  if (!keysSorted(resource.kind)) return served;
+  if (!custom) return served;
   served['metadata'] = cloneSorted(meta);
   return sortedShallow(served);
 }
+
+/** Top-level map fields of built-in kinds (`map[string]…` with `omitempty`) that are not served when empty. */
+const OMITTED_WHEN_EMPTY: Readonly<Record<string, readonly string[]>> = {
+  ConfigMap: ['data', 'binaryData'],
+  Secret: ['data', 'stringData'],
+};
 
 /** Top-level fields renamed stored → served (or back, `inbound`), in their order. */
 function renamed(obj: JsonObject, names: Readonly<Record<string, string>>, inbound: boolean): JsonObject {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiFixture, configMap } from './kube-helpers.js';
+import { apiFixture, configMap, webAppResource } from './kube-helpers.js';
 
 /**
  * The REST API serves every top-level field as written (issue 11 item 6): ConfigMap `data`,
@@ -99,5 +99,31 @@ describe('kube-rest: MicroTime fields are decoded as kube-apiserver decodes them
     expect((await f.req('POST', '/api/v1/namespaces/default/events', ev('a', { firstTimestamp: '2026-01-01T00:00:00.123Z' }))).status).toBe(201);
     expect((await f.req('POST', '/api/v1/namespaces/default/events', ev('b', { eventTime: '2026-01-01T00:00:00.123Z' }))).status).toBe(400);
     expect((await f.req('POST', '/api/v1/namespaces/default/events', ev('c', { eventTime: '2026-01-01T00:00:00.123456Z' }))).status).toBe(201);
+  });
+});
+
+/**
+ * What kube-apiserver leaves out (rt45 R-1): a custom resource created without a status has none
+ * until /status is written, and an empty ConfigMap or Secret map is omitted (Go's omitempty), so
+ * a JSON patch adding under them is a 422 ("doc is missing path"), the first-deploy failure of
+ * operators that patch status with `add /status/field`.
+ */
+describe('kube-rest: empty fields left out', () => {
+  const JSONP = { 'content-type': 'application/json-patch+json' };
+  const WEBAPPS = '/apis/example.com/v1/namespaces/default/webapps';
+  it('a custom resource without a status has none on the wire; adding under /status is a 422, adding /status works', async () => {
+    const f = apiFixture({ resources: [webAppResource] });
+    const created = await f.req('POST', WEBAPPS, { apiVersion: 'example.com/v1', kind: 'WebApp', metadata: { name: 'w' }, spec: { replicas: 1 } });
+    expect(created.json).not.toHaveProperty('status');
+    expect((await f.req('PATCH', `${WEBAPPS}/w/status`, [{ op: 'add', path: '/status/observedGeneration', value: 1 }], JSONP)).status).toBe(422);
+    const whole = await f.req('PATCH', `${WEBAPPS}/w/status`, [{ op: 'add', path: '/status', value: { observedGeneration: 1 } }], JSONP);
+    expect(whole.status).toBe(200);
+    expect(whole.json.status).toEqual({ observedGeneration: 1 });
+  });
+  it('an empty ConfigMap has no data on the wire; adding /data/k is a 422', async () => {
+    const f = apiFixture();
+    const created = await f.req('POST', CMS, configMap('e', {}));
+    expect(created.json).not.toHaveProperty('data');
+    expect((await f.req('PATCH', `${CMS}/e`, [{ op: 'add', path: '/data/k', value: 'v' }], JSONP)).status).toBe(422);
   });
 });
