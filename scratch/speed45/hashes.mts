@@ -41,7 +41,8 @@ for (const entry of bugZoo) {
     for (const seed of [1, 2]) {
       const r = await check(controllers, { ...entry.options, properties, faults: [...entry.extraFaults, ...allFaults], runs: 12, seed, shrink: which === 'buggy' && seed === 1 });
       const verdict = r.ok ? 'ok' : `FAIL ${r.property} at ${r.failedAtRun} shrinks ${r.shrinks} hash ${r.run.hash} ${sha(JSON.stringify(r.scenario))} ${sha(r.explanation)}`;
-      out(`zoo ${entry.name} ${which} seed ${seed}: ${verdict} runs ${r.runs} stats ${sha(JSON.stringify(r.stats))} cov ${sha(JSON.stringify(r.coverage))} | ${allTraces()}`);
+      const judged = sha(JSON.stringify([r.learnedMasks ?? null, r.couldNotJudge ?? null, (r.propertyRuns ?? []).map((p) => [p.name, p.judged, p.unjudged, p.reason])]));
+      out(`zoo ${entry.name} ${which} seed ${seed}: ${verdict} runs ${r.runs} stats ${sha(JSON.stringify(r.stats))} cov ${sha(JSON.stringify(r.coverage))} judged ${judged} | ${allTraces()}`);
     }
     // the reproduction, plain and with a crash-restart and a second replica added
     const plans: [string, FaultPlan][] = [
@@ -68,6 +69,7 @@ for (const t of picks) {
   for (const seed of [1, 2]) {
     const r = await check(t.controllers, { ...t.options, properties: propertiesFor(t, []), faults: faultsFor(t, []), runs: 10, seed, shrink: false });
     const verdict = r.ok ? 'ok' : `FAIL ${r.property} at ${r.failedAtRun} hash ${r.run.hash}`;
-    out(`${t.name} seed ${seed}: ${verdict} runs ${r.runs} stats ${sha(JSON.stringify(r.stats))} | ${allTraces()}`);
+    const judged = sha(JSON.stringify([r.learnedMasks ?? null, r.couldNotJudge ?? null, (r.propertyRuns ?? []).map((p) => [p.name, p.judged, p.unjudged, p.reason])]));
+    out(`${t.name} seed ${seed}: ${verdict} runs ${r.runs} stats ${sha(JSON.stringify(r.stats))} judged ${judged} | ${allTraces()}`);
   }
 }
