@@ -268,7 +268,8 @@ export function normalizeState(objects: readonly StoredObject[], downstream: unk
       if (u !== undefined) return u;
       const n = ic?.names.get(v);
       if (n !== undefined && !ambiguous!.has(v)) return n;
-      const e = ID_FIELD.test(field) ? externalNames.get(v) : (inCollection.get(`${field}s\u0000${v}`) ?? inCollection.get(`${field}\u0000${v}`) ?? inCollection.get(`${field}es\u0000${v}`));
+      // no key strings made when there is no downstream resource to look up
+      const e = ID_FIELD.test(field) ? externalNames.get(v) : inCollection.size === 0 ? undefined : (inCollection.get(`${field}s\u0000${v}`) ?? inCollection.get(`${field}\u0000${v}`) ?? inCollection.get(`${field}es\u0000${v}`));
       const named = e !== undefined ? nameOf(e) : undefined;
       if (named !== undefined) return named;
       // a uid inside a value (`pr-0.<uid>`, `verify=<uid>`) compares by whose uid it is, as in names

@@ -133,12 +133,13 @@ function plainListOptions(o: (ListOptions & ReadOptions) | undefined): ListOptio
   const namespace: unknown = o.namespace;
   const labelSelector: unknown = o.labelSelector;
   const fieldSelector: unknown = o.fieldSelector;
-  return {
-    ...(o.live === true ? { live: true } : {}),
-    ...(namespace !== undefined ? { namespace: String(namespace) } : {}),
-    ...(labelSelector !== undefined ? { labelSelector: wireForm(labelSelector, 'list: labelSelector') as NonNullable<ListOptions['labelSelector']> } : {}),
-    ...(fieldSelector !== undefined ? { fieldSelector: String(fieldSelector) } : {}),
-  };
+  // fields assigned in the order the conditional spreads gave them (each spread made a temporary object, on every list)
+  const out: ListOptions & ReadOptions = {};
+  if (o.live === true) out.live = true;
+  if (namespace !== undefined) out.namespace = String(namespace);
+  if (labelSelector !== undefined) out.labelSelector = wireForm(labelSelector, 'list: labelSelector') as NonNullable<ListOptions['labelSelector']>;
+  if (fieldSelector !== undefined) out.fieldSelector = String(fieldSelector);
+  return out;
 }
 
 /**
