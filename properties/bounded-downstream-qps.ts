@@ -101,7 +101,8 @@ export const boundedDownstreamQps = defineProperty<BoundedDownstreamQpsOptions>(
     }
     if (o.requireBackoff) {
       // per key and process, as client-go backs off: the calls of other keys interleave
-      const retries = retriesOf(tl);
+      // made when a streak of failures needs it (most runs have none): a pure index of the timeline
+      let retries: Map<ReconcileSpan, Retry> | undefined;
       // streaks over every call, not only the counted ones: a read that succeeded between two
       // failed ones (a flaky endpoint, polled) breaks the run, whatever `count` says
       const all = [...requests].sort((a, b) => a.t - b.t);
@@ -109,7 +110,7 @@ export const boundedDownstreamQps = defineProperty<BoundedDownstreamQpsOptions>(
         const endpoint = reqs[0]!.endpoint;
         for (const streak of failureStreaks(attempts(reqs), o.backoffAfter)) {
           // growth needs three waits to show (5, 10, 20 ms); reconciles events started are not among them
-          for (const waits of waitSeries(streak, retries)) {
+          for (const waits of waitSeries(streak, (retries ??= retriesOf(tl)))) {
             if (waits.length >= 3 && !grows(waits)) return failure(run, o, endpoint, streak, `${streak.length} consecutive failed attempts to call ${endpoint} retried without backoff (waits ${fmtGaps(waits)} between a failed attempt and its retry)`, waits);
           }
         }

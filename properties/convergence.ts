@@ -126,14 +126,17 @@ function judgeSamples(run: RunRecord, twin: RunRecord | undefined, o: Convergenc
   const retries = new PendingRetries(run);
   // a retry owed for a declared object (one the user declared and did not delete) keeps the world busy
   const owed = new Declarations(run.trace, run.primaryKinds);
+  // one filter for every sample (not a closure per sample)
+  const declaredOwed = (actor: string, key: string): boolean => {
+    const kind = primaryKindOf(run, actor);
+    return kind !== undefined && owed.declared(kind, key);
+  };
   return samples.map((s) => {
     const recent = noiseIn(noise, s.t - o.checkEveryMs, s.t);
     owed.advanceTo(s.t);
-    const due = retries.at(s.t, (actor, key) => {
-      const kind = primaryKindOf(run, actor);
-      return kind !== undefined && owed.declared(kind, key);
-    });
-    const quietNoise = [...recent, ...due.filter((p) => !recent.includes(p))];
+    const due = retries.at(s.t, declaredOwed);
+    // `recent` is a fresh list: nothing due, it is the whole noise (no copy per sample)
+    const quietNoise = due.length === 0 ? recent : [...recent, ...due.filter((p) => !recent.includes(p))];
     // a user predicate's samples, or samples recorded without the probe's data, are taken as they are
     if (user || s.data === undefined) return { sample: s, state: s.ok, failing: [], excused: [], noise: quietNoise, ok: s.ok && quietNoise.length === 0, settled: s.ok && due.length === 0 };
     const v = judgeState(s, declarations, reporting);

@@ -44,17 +44,22 @@ function waits(run: RunRecord, tl: Timeline): Wait[] {
   const out: Wait[] = [];
   const lead = new Leadership(run.trace, run.timing.end);
   // reconciles per replica and key, in trace order, for a binary search per notification
-  const byKey = new Map<string, ReconcileSpan[]>();
+  // by actor, then key: no string made per reconcile or per notification
+  const byKey = new Map<string, Map<string, ReconcileSpan[]>>();
   for (const r of tl.reconciles) {
-    const k = `${r.actor}\u0000${r.key}`;
-    let a = byKey.get(k);
-    if (!a) byKey.set(k, (a = []));
+    let keys = byKey.get(r.actor);
+    if (!keys) byKey.set(r.actor, (keys = new Map()));
+    let a = keys.get(r.key);
+    if (!a) keys.set(r.key, (a = []));
     a.push(r);
   }
+  const actors = new Map<string, string[]>();
   for (const n of tl.notifies) {
     if (!n.delivered) continue;
-    const actor = `controller:${n.controller}/${n.replica}`;
-    const next = firstAfter(byKey.get(`${actor}\u0000${n.key}`) ?? [], n.index);
+    let byReplica = actors.get(n.controller);
+    if (!byReplica) actors.set(n.controller, (byReplica = []));
+    const actor = Number.isInteger(n.replica) && n.replica >= 0 && n.replica < 64 ? (byReplica[n.replica] ??= `controller:${n.controller}/${n.replica}`) : `controller:${n.controller}/${n.replica}`;
+    const next = firstAfter(byKey.get(actor)?.get(n.key) ?? [], n.index);
     const crashed = tl.crashes.some((c) => c['controller'] === n.controller && c['replica'] === n.replica && c.t >= n.t && (next === undefined || c.t <= next.start));
     if (crashed) continue; // the queue died with the process; the restart relists
     if (stalledByFault(tl, actor, n.t, next?.start ?? run.timing.end)) continue;

@@ -194,6 +194,8 @@ function probe(o: StatusTruthfulnessOptions, ctx: ProbeContext | undefined): Pro
   /** Kinds with an object whose actual readiness was defined at some sample (noted once, in the sample's data as `judged`). */
   const evaluated = new Set<string>();
   let last: { objs: StoredObject[]; result: true | string } | undefined;
+  /** The list `last.objs` is refilled in (one list per run, not one per write that changed something). */
+  const lastObjs: StoredObject[] = [];
   return {
     name: NAME,
     everyMs: 'write',
@@ -204,7 +206,11 @@ function probe(o: StatusTruthfulnessOptions, ctx: ProbeContext | undefined): Pro
       const changed: ClaimChange[] = [];
       const newly: string[] = [];
       const result = sample(view, changed, newly);
-      if (pure) last = { objs: relevantObjects(view, kinds), result };
+      if (pure) {
+        relevantObjects(view, kinds, lastObjs);
+        if (last === undefined) last = { objs: lastObjs, result };
+        else last.result = result;
+      }
       if (changed.length === 0 && newly.length === 0) return result;
       const data = { ...(changed.length > 0 ? { claims: changed } : {}), ...(newly.length > 0 ? { judged: newly } : {}) };
       return result === true ? { ok: true, data } : { ok: false, detail: result, data };
@@ -274,8 +280,8 @@ function relevant(kind: string, kinds: readonly string[] | undefined): boolean {
 }
 
 /** Every object a default sample may read, in the view's order. */
-function relevantObjects(view: WorldView, kinds: readonly string[] | undefined): StoredObject[] {
-  const out: StoredObject[] = [];
+function relevantObjects(view: WorldView, kinds: readonly string[] | undefined, out: StoredObject[] = []): StoredObject[] {
+  out.length = 0;
   for (const kind of view.kinds()) if (relevant(kind, kinds)) for (const o of view.list(kind)) out.push(o);
   return out;
 }

@@ -268,7 +268,8 @@ export function normalizeState(objects: readonly StoredObject[], downstream: unk
       if (u !== undefined) return u;
       const n = ic?.names.get(v);
       if (n !== undefined && !ambiguous!.has(v)) return n;
-      const e = ID_FIELD.test(field) ? externalNames.get(v) : (inCollection.get(`${field}s\u0000${v}`) ?? inCollection.get(`${field}\u0000${v}`) ?? inCollection.get(`${field}es\u0000${v}`));
+      // no key strings made when there is no downstream resource to look up
+      const e = ID_FIELD.test(field) ? externalNames.get(v) : inCollection.size === 0 ? undefined : (inCollection.get(`${field}s\u0000${v}`) ?? inCollection.get(`${field}\u0000${v}`) ?? inCollection.get(`${field}es\u0000${v}`));
       const named = e !== undefined ? nameOf(e) : undefined;
       if (named !== undefined) return named;
       // a uid inside a value (`pr-0.<uid>`, `verify=<uid>`) compares by whose uid it is, as in names
@@ -276,11 +277,44 @@ export function normalizeState(objects: readonly StoredObject[], downstream: unk
       if (a !== v) return a;
       return options.timestamps && TIMESTAMP.test(v) ? '<time>' : v;
     }
-    if (Array.isArray(v)) return v.map((x) => scrub(x, field));
+    // copy on write: a value with nothing to replace is kept as it is (it may be part of a stored
+    // object: normalized states are never mutated), so most of a state is not copied
+    if (Array.isArray(v)) {
+      let out: unknown[] | undefined;
+      for (let i = 0; i < v.length; i++) {
+        if (!(i in v)) continue; // a hole stays one, as map keeps it
+        const x: unknown = v[i];
+        const y = scrub(x, field);
+        if (out === undefined) {
+          if (y === x) continue;
+          out = v.slice(0, i);
+          out.length = v.length;
+        }
+        out[i] = y;
+      }
+      return out ?? v;
+    }
     if (isRecord(v)) {
-      const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) out[k] = scrub(x, k);
-      return out;
+      const keys = Object.keys(v);
+      // a copy assigns its keys, and `__proto__` assigned sets the prototype instead: such a value is always copied, as it was
+      if (keys.includes('__proto__')) {
+        const out: Record<string, unknown> = {};
+        for (const k of keys) out[k] = scrub(v[k], k);
+        return out;
+      }
+      let out: Record<string, unknown> | undefined;
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[i]!;
+        const x = v[k];
+        const y = scrub(x, k);
+        if (out === undefined) {
+          if (y === x) continue;
+          out = {};
+          for (let j = 0; j < i; j++) out[keys[j]!] = v[keys[j]!];
+        }
+        out[k] = y;
+      }
+      return out ?? v;
     }
     return v;
   };
@@ -297,7 +331,8 @@ export function normalizeState(objects: readonly StoredObject[], downstream: unk
   for (const o of kept) {
     const { uid: _uid, resourceVersion: _rv, creationTimestamp: _ct, deletionTimestamp, generateName: _g, name: _n, ...meta } = o.metadata;
     const annotations: Record<string, string> = {};
-    for (const [k, v] of Object.entries(meta.annotations ?? {})) if (!k.startsWith(INTERNAL_ANNOTATION)) annotations[k] = v;
+    const given = meta.annotations ?? {};
+    for (const k of Object.keys(given)) if (!k.startsWith(INTERNAL_ANNOTATION)) annotations[k] = given[k]!;
     const value = scrub({
       kind: o.kind,
       metadata: {

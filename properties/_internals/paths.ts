@@ -115,32 +115,67 @@ function stepMatches(step: PatternStep, container: unknown, seg: Segment): boole
 
 /**
  * `value` without what `pattern` selects (elements selected at the end of a pattern are removed
- * from their array). Counts each path removed in `hits` (for mask validation).
+ * from their array). Counts each path removed in `hits` (for mask validation). Copy on write: a
+ * value nothing is removed from is returned as it is (normalized states are never mutated; each
+ * state is masked by every mask, and most masks select nothing in most objects).
  */
 export function dropPattern(value: unknown, pattern: readonly PatternStep[], hits?: { n: number }): unknown {
-  if (pattern.length === 0) return value;
-  const [step, ...rest] = pattern as [PatternStep, ...PatternStep[]];
+  return dropFrom(value, pattern, 0, hits);
+}
+
+/** {@link dropPattern} of `pattern` from step `at` on (no list of the remaining steps made per level). */
+function dropFrom(value: unknown, pattern: readonly PatternStep[], at: number, hits: { n: number } | undefined): unknown {
+  if (at >= pattern.length) return value;
+  const step = pattern[at]!;
+  const last = at === pattern.length - 1;
   if (Array.isArray(value)) {
     if ('key' in step && !/^\d+$/.test(step.key)) return value;
-    const out: unknown[] = [];
-    value.forEach((el, i) => {
-      if (!stepMatches(step, value, i)) out.push(el);
-      else if (rest.length === 0) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      // a hole is left out of the copy, as forEach leaves it out
+      if (!(i in value)) {
+        out ??= value.slice(0, i);
+        continue;
+      }
+      const el: unknown = value[i];
+      if (!stepMatches(step, value, i)) {
+        if (out !== undefined) out.push(el);
+      } else if (last) {
         if (hits) hits.n++;
-      } else out.push(dropPattern(el, rest, hits));
-    });
-    return out;
+        out ??= value.slice(0, i);
+      } else {
+        const d = dropFrom(el, pattern, at + 1, hits);
+        if (out === undefined && d !== el) out = value.slice(0, i);
+        if (out !== undefined) out.push(d);
+      }
+    }
+    return out ?? value;
   }
   if (!isRecord(value)) return value;
   if ('index' in step || 'field' in step) return value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) {
-    if (!stepMatches(step, value, k)) out[k] = v;
-    else if (rest.length === 0) {
-      if (hits) hits.n++;
-    } else out[k] = dropPattern(v, rest, hits);
+  const keys = Object.keys(value);
+  // a copy assigns its keys, and `__proto__` assigned sets the prototype instead: such a value is always copied, as it was
+  let out: Record<string, unknown> | undefined = keys.includes('__proto__') ? {} : undefined;
+  let copied = out === undefined ? -1 : 0;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = value[k];
+    let keep = true;
+    let d: unknown = v;
+    if (stepMatches(step, value, k)) {
+      if (last) {
+        if (hits) hits.n++;
+        keep = false;
+      } else d = dropFrom(v, pattern, at + 1, hits);
+    }
+    if (out === undefined && (!keep || d !== v)) {
+      out = {};
+      for (let j = 0; j < i; j++) out[keys[j]!] = value[keys[j]!];
+      copied = i;
+    }
+    if (out !== undefined && keep && i >= copied) out[k] = d;
   }
-  return out;
+  return out ?? value;
 }
 
 /** `value` with the leaf or subtree at a concrete path removed. */
@@ -173,6 +208,8 @@ export interface LeafDiff {
  */
 export function leafDiffs(expected: unknown, actual: unknown, path: Segment[] = [], out: LeafDiff[] = []): LeafDiff[] {
   if (expected === actual) return out;
+  // most objects compared are equal: a walk that allocates nothing says so, before the walk that builds paths
+  if (sameLeaves(expected, actual)) return out;
   if (isRecord(expected) && isRecord(actual)) {
     for (const k of [...new Set([...Object.keys(expected), ...Object.keys(actual)])].sort()) {
       const e = expected[k];
@@ -188,6 +225,37 @@ export function leafDiffs(expected: unknown, actual: unknown, path: Segment[] = 
   }
   if (stable(expected) !== stable(actual)) out.push({ path, expected, actual });
   return out;
+}
+
+/**
+ * True only when {@link leafDiffs} finds no differing leaf: the same walk (keys absent or
+ * undefined on both sides skipped), with leaves compared by identity. False may still mean no
+ * difference (leaves equal only as JSON, such as two NaN): the full walk decides those.
+ */
+function sameLeaves(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (isRecord(a)) {
+    if (!isRecord(b)) return false;
+    for (const k in a) {
+      if (!Object.prototype.hasOwnProperty.call(a, k)) return false;
+      const x = a[k];
+      const y = b[k];
+      if (x === undefined && y === undefined) continue;
+      if (!sameLeaves(x, y)) return false;
+    }
+    for (const k in b) {
+      if (!Object.prototype.hasOwnProperty.call(b, k)) return false;
+      // a key of b's only: b's value against absent (a key of both was compared above)
+      if (b[k] !== undefined && !Object.prototype.hasOwnProperty.call(a, k)) return false;
+    }
+    return true;
+  }
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameLeaves(a[i], b[i])) return false;
+    return true;
+  }
+  return false;
 }
 
 /** Paths (below `path`) of arrays that hold the same members in another order on the two sides. */

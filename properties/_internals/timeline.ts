@@ -161,6 +161,12 @@ function num(v: unknown): number | undefined {
   return typeof v === 'number' ? v : undefined;
 }
 
+/** `list.map(str)`, or `list` itself when every element is a string already. */
+function stringsOf(list: unknown[]): string[] {
+  for (let i = 0; i < list.length; i++) if (typeof list[i] !== 'string') return list.map(str);
+  return list as string[];
+}
+
 /** Builds a timeline from trace entries (exported for tests of hand-made traces). */
 export function build(trace: readonly TraceEntry[]): Timeline {
   const tl: Timeline = { programRequests: [], programSpans: [], reactionSpans: [], reconciles: [], writes: [], requests: [], notifies: [], faults: [], crashes: [], leaders: [], stalls: [] };
@@ -170,6 +176,15 @@ export function build(trace: readonly TraceEntry[]): Timeline {
   // the last watch event per controller process: a notify follows its event
   const lastEvent = new Map<string, TraceEntry>();
   const open = new Map<string, ReconcileSpan[]>();
+  // `controller:<name>/<replica>` made once per process, not once per entry (a trace has a handful of processes)
+  const actors = new Map<string, string[]>();
+  const actorOf = (controller: string, replica: number): string => {
+    let byReplica = actors.get(controller);
+    if (!byReplica) actors.set(controller, (byReplica = []));
+    // a replica that is no small index (never, from the runtime) is not cached
+    if (!(replica >= 0 && replica < 64 && Number.isInteger(replica))) return `controller:${controller}/${replica}`;
+    return (byReplica[replica] ??= `controller:${controller}/${replica}`);
+  };
   const inFlight = (actor: string, key?: string): ReconcileSpan | undefined => {
     const spans = open.get(actor);
     if (!spans || spans.length === 0) return undefined;
@@ -184,7 +199,7 @@ export function build(trace: readonly TraceEntry[]): Timeline {
       case 'reconcile:start': {
         const controller = str(e['controller']);
         const replica = num(e['replica']) ?? 0;
-        const actor = `controller:${controller}/${replica}`;
+        const actor = actorOf(controller, replica);
         const span: ReconcileSpan = { controller, replica, actor, key: str(e['key']), n: num(e['n']) ?? 0, start: e.t, startIndex: index, end: undefined, endIndex: undefined, result: undefined, error: undefined, requeueAfter: undefined };
         tl.reconciles.push(span);
         let spans = open.get(actor);
@@ -193,7 +208,7 @@ export function build(trace: readonly TraceEntry[]): Timeline {
         break;
       }
       case 'reconcile:end': {
-        const actor = `controller:${str(e['controller'])}/${num(e['replica']) ?? 0}`;
+        const actor = actorOf(str(e['controller']), num(e['replica']) ?? 0);
         const spans = open.get(actor) ?? [];
         const i = spans.findIndex((s) => s.n === e['n'] && s.key === e['key']);
         if (i < 0) break;
@@ -212,7 +227,7 @@ export function build(trace: readonly TraceEntry[]): Timeline {
         // a replica stopped (the second-replica fault's extra pod, gone at the end of the fault
         // window) is killed mid-reconcile as a crash kills it: what it was doing is over
         if (e.type === 'controller:crash') tl.crashes.push(e);
-        const actor = `controller:${str(e['controller'])}/${num(e['replica']) ?? 0}`;
+        const actor = actorOf(str(e['controller']), num(e['replica']) ?? 0);
         for (const span of open.get(actor) ?? []) {
           span.end = e.t;
           span.endIndex = index;
@@ -227,7 +242,8 @@ export function build(trace: readonly TraceEntry[]): Timeline {
       case 'store:write': {
         const actor = str(e['actor']);
         const key = str(e['key']);
-        const changed = Array.isArray(e['changed']) ? (e['changed'] as unknown[]).map(str) : [];
+        // the entry's own list when it holds only strings (as the store writes it; nothing changes a timeline's lists)
+        const changed = Array.isArray(e['changed']) ? stringsOf(e['changed'] as unknown[]) : [];
         const w: TimelineWrite = {
           index,
           t: e.t,
@@ -292,7 +308,7 @@ export function build(trace: readonly TraceEntry[]): Timeline {
       case 'informer:notify': {
         const event = str(e['event']);
         const eventAt = typeof e['eventAt'] === 'number' ? e['eventAt'] : undefined;
-        const w = lastEvent.get(`${str(e['controller'])}/${num(e['replica']) ?? 0}`);
+        const w = lastEvent.get(actorOf(str(e['controller']), num(e['replica']) ?? 0));
         const rv = w && w.t === (eventAt ?? e.t) ? num(w['rv']) : undefined;
         // optional fields set one by one (no spreads of temporary objects: one notify per event per informer)
         const n: Notify = { index, t: e.t, controller: str(e['controller']), replica: num(e['replica']) ?? 0, kind: str(e['kind']), key: str(e['key']), event, delivered: e['decision'] === 'deliver' };
@@ -302,7 +318,7 @@ export function build(trace: readonly TraceEntry[]): Timeline {
         break;
       }
       case 'watch:event':
-        lastEvent.set(`${str(e['controller'])}/${num(e['replica']) ?? 0}`, e);
+        lastEvent.set(actorOf(str(e['controller']), num(e['replica']) ?? 0), e);
         break;
       case 'fault:inject':
         tl.faults.push(e);

@@ -133,12 +133,13 @@ function plainListOptions(o: (ListOptions & ReadOptions) | undefined): ListOptio
   const namespace: unknown = o.namespace;
   const labelSelector: unknown = o.labelSelector;
   const fieldSelector: unknown = o.fieldSelector;
-  return {
-    ...(o.live === true ? { live: true } : {}),
-    ...(namespace !== undefined ? { namespace: String(namespace) } : {}),
-    ...(labelSelector !== undefined ? { labelSelector: wireForm(labelSelector, 'list: labelSelector') as NonNullable<ListOptions['labelSelector']> } : {}),
-    ...(fieldSelector !== undefined ? { fieldSelector: String(fieldSelector) } : {}),
-  };
+  // fields assigned in the order the conditional spreads gave them (each spread made a temporary object, on every list)
+  const out: ListOptions & ReadOptions = {};
+  if (o.live === true) out.live = true;
+  if (namespace !== undefined) out.namespace = String(namespace);
+  if (labelSelector !== undefined) out.labelSelector = wireForm(labelSelector, 'list: labelSelector') as NonNullable<ListOptions['labelSelector']>;
+  if (fieldSelector !== undefined) out.fieldSelector = String(fieldSelector);
+  return out;
 }
 
 /**
@@ -367,42 +368,43 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner, task
     async create<S, T>(sent: NewObject<S, T>) {
       const object = wireForm(sent, `create ${String(sent?.kind)}`);
       const key = object.metadata.name ? keyOf({ namespace: object.metadata.namespace, name: object.metadata.name }) : `${object.metadata.namespace ?? ''}/${object.metadata.generateName ?? ''}*`;
-      const apply = () => store.create(owner.actor, object);
-      return timed() ? roundTrip(() => write('create', object.kind, key, apply)) : write('create', object.kind, key, apply);
+      // the store call as an argument, not a named const: under tsx (keepNames) every named
+      // closure made per call also costs a defineProperty of its name
+      if (!timed()) return write('create', object.kind, key, () => store.create(owner.actor, object));
+      return roundTrip(() => write('create', object.kind, key, () => store.create(owner.actor, object)));
     },
     async update<S, T>(sent: NewObject<S, T> & { metadata: { name: string } }) {
       const object = wireForm(sent, `update ${String(sent?.kind)}`);
-      const apply = () => store.update(owner.actor, object);
-      return timed() ? roundTrip(() => write('update', object.kind, keyOf(object.metadata), apply)) : write('update', object.kind, keyOf(object.metadata), apply);
+      if (!timed()) return write('update', object.kind, keyOf(object.metadata), () => store.update(owner.actor, object));
+      return roundTrip(() => write('update', object.kind, keyOf(object.metadata), () => store.update(owner.actor, object)));
     },
     async updateStatus<S, T>(sent: NewObject<S, T> & { metadata: { name: string } }) {
       const object = wireForm(sent, `updateStatus ${String(sent?.kind)}`);
-      const apply = () => store.updateStatus(owner.actor, object);
-      return timed() ? roundTrip(() => write('updateStatus', object.kind, keyOf(object.metadata), apply)) : write('updateStatus', object.kind, keyOf(object.metadata), apply);
+      if (!timed()) return write('updateStatus', object.kind, keyOf(object.metadata), () => store.updateStatus(owner.actor, object));
+      return roundTrip(() => write('updateStatus', object.kind, keyOf(object.metadata), () => store.updateStatus(owner.actor, object)));
     },
     async patch<S, T>(kindArg: string, key: KeyOrRef, patch: JsonObject, patchOptions?: PatchOptions) {
       const kind = kindOf(kindArg);
       const ref = refOf(key);
       const options = plainPatchOptions(patchOptions);
       const body = wireForm(patch, `patch ${kind}`);
-      const apply = () => store.patch<S, T>(owner.actor, kind, ref, body, options);
-      return timed() ? roundTrip(() => write('patch', kind, keyOf(ref), apply)) : write('patch', kind, keyOf(ref), apply);
+      if (!timed()) return write('patch', kind, keyOf(ref), () => store.patch<S, T>(owner.actor, kind, ref, body, options));
+      return roundTrip(() => write('patch', kind, keyOf(ref), () => store.patch<S, T>(owner.actor, kind, ref, body, options)));
     },
     async patchStatus<S, T>(kindArg: string, key: KeyOrRef, patch: JsonObject, patchOptions?: PatchOptions) {
       const kind = kindOf(kindArg);
       const ref = refOf(key);
       const options = plainPatchOptions(patchOptions);
       const body = wireForm(patch, `patchStatus ${kind}`);
-      const apply = () => store.patch<S, T>(owner.actor, kind, ref, body, { ...options, subresource: 'status' });
-      return timed() ? roundTrip(() => write('patchStatus', kind, keyOf(ref), apply)) : write('patchStatus', kind, keyOf(ref), apply);
+      if (!timed()) return write('patchStatus', kind, keyOf(ref), () => store.patch<S, T>(owner.actor, kind, ref, body, { ...options, subresource: 'status' }));
+      return roundTrip(() => write('patchStatus', kind, keyOf(ref), () => store.patch<S, T>(owner.actor, kind, ref, body, { ...options, subresource: 'status' })));
     },
     async delete(kindArg: string, key: KeyOrRef, deleteOptions?: DeleteOptions) {
       const kind = kindOf(kindArg);
       const ref = refOf(key);
       const options = plainDeleteOptions(deleteOptions);
-      const apply = () => store.delete(owner.actor, kind, ref, options);
-      if (timed()) await roundTrip(() => write('delete', kind, keyOf(ref), apply));
-      else write('delete', kind, keyOf(ref), apply);
+      if (timed()) await roundTrip(() => write('delete', kind, keyOf(ref), () => store.delete(owner.actor, kind, ref, options)));
+      else write('delete', kind, keyOf(ref), () => store.delete(owner.actor, kind, ref, options));
     },
   };
   return client;

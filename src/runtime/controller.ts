@@ -123,7 +123,11 @@ export class ControllerInstance implements ClientOwner {
   private onOwned(kind: string, ev: InformerEvent): void {
     const owners = this.informer(this.def.for);
     const keys = ownerKeys(ev.object, this.def.for, owners);
-    if (ev.old) for (const k of ownerKeys(ev.old, this.def.for, owners)) if (!keys.includes(k)) keys.push(k);
+    // the old version's owners, unless they are the same list in the same namespace (a status write shares it): the same keys
+    const old = ev.old;
+    if (old && !(old.metadata.ownerReferences === ev.object.metadata.ownerReferences && old.metadata.namespace === ev.object.metadata.namespace)) {
+      for (const k of ownerKeys(old, this.def.for, owners)) if (!keys.includes(k)) keys.push(k);
+    }
     for (const k of keys) this.notify(kind, k, ev.type);
   }
 
@@ -441,7 +445,8 @@ function ownerKeys(obj: StoredObject, ownerKind: string, owners: Informer): stri
   let out: string[] | undefined;
   for (const r of obj.metadata.ownerReferences) {
     if (!r.controller || r.kind !== ownerKind) continue;
-    const namespaced = keyOf({ namespace: obj.metadata.namespace, name: r.name });
+    // keyOf's answer without its argument object (one per owner reference per event)
+    const namespaced = obj.metadata.namespace ? `${obj.metadata.namespace}/${r.name}` : r.name;
     const key = obj.metadata.namespace !== undefined && owners.get(namespaced) === undefined && owners.get(r.name)?.metadata.uid === r.uid ? r.name : namespaced;
     if (out === undefined) out = [key];
     else out.push(key);
