@@ -242,11 +242,20 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner, task
     }
   }
 
+  /**
+   * `key` as the server and the cache key the object: a cluster-scoped kind's namespace dropped,
+   * as a client sends the request to the cluster path (the store's rule, scope.ts).
+   */
+  function scoped(kind: string, key: string): string {
+    const slash = key.indexOf('/');
+    return slash >= 0 && store.namespaced(kind) === false ? key.slice(slash + 1) : key;
+  }
+
   function readOne(kindArg: string, key: KeyOrRef, options: ReadOptions | undefined): StoredObject | undefined {
     // the caller's arguments as plain data before the window: no code of theirs runs inside it
     const kind = kindOf(kindArg);
     // a string key is its own key unless it starts with '/' (an empty namespace, which keyOf drops): no parse and rejoin per read
-    const k = typeof key === 'string' && key.charCodeAt(0) !== 47 ? key : keyOf(refOf(key));
+    const k = scoped(kind, typeof key === 'string' && key.charCodeAt(0) !== 47 ? key : keyOf(refOf(key)));
     const live = options?.live === true;
     checkpoint('before', 'get', false);
     if (live) {
@@ -332,8 +341,10 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner, task
     } else {
       const reqs = selectorRequirements(options.labelSelector);
       items = [];
+      // a cluster-scoped kind listed "in a namespace" is listed whole, as the live list is
+      const namespace = options.namespace !== undefined && store.namespaced(kind) !== false ? options.namespace : undefined;
       for (const o of owner.informer(kind).values()) {
-        if (options.namespace !== undefined && o.metadata.namespace !== options.namespace) continue;
+        if (namespace !== undefined && o.metadata.namespace !== namespace) continue;
         if (reqs.length > 0 && !matchesSelector(reqs, o.metadata.labels)) continue;
         items.push(o);
       }
@@ -351,7 +362,7 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner, task
     async get<S, T>(kind: string, key: KeyOrRef, options?: ReadOptions) {
       // a cached read is local to the process: only a live read is a round trip
       const o = options?.live === true && timed() ? await roundTrip(() => readOne(kind, key, options)) : readOne(kind, key, options);
-      if (!o) throw new NotFoundError(`${kind} "${keyOf(refOf(key))}" not found`);
+      if (!o) throw new NotFoundError(`${kind} "${scoped(kindOf(kind), keyOf(refOf(key)))}" not found`);
       return o as unknown as StoredObject<S, T>;
     },
     async tryGet<S, T>(kind: string, key: KeyOrRef, options?: ReadOptions) {
@@ -368,17 +379,19 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner, task
       const object = wireForm(sent, `create ${String(sent?.kind)}`);
       const key = object.metadata.name ? keyOf({ namespace: object.metadata.namespace, name: object.metadata.name }) : `${object.metadata.namespace ?? ''}/${object.metadata.generateName ?? ''}*`;
       const apply = () => store.create(owner.actor, object);
-      return timed() ? roundTrip(() => write('create', object.kind, key, apply)) : write('create', object.kind, key, apply);
+      return timed() ? roundTrip(() => write('create', object.kind, scoped(object.kind, key), apply)) : write('create', object.kind, scoped(object.kind, key), apply);
     },
     async update<S, T>(sent: NewObject<S, T> & { metadata: { name: string } }) {
       const object = wireForm(sent, `update ${String(sent?.kind)}`);
       const apply = () => store.update(owner.actor, object);
-      return timed() ? roundTrip(() => write('update', object.kind, keyOf(object.metadata), apply)) : write('update', object.kind, keyOf(object.metadata), apply);
+      const key = scoped(object.kind, keyOf(object.metadata));
+      return timed() ? roundTrip(() => write('update', object.kind, key, apply)) : write('update', object.kind, key, apply);
     },
     async updateStatus<S, T>(sent: NewObject<S, T> & { metadata: { name: string } }) {
       const object = wireForm(sent, `updateStatus ${String(sent?.kind)}`);
       const apply = () => store.updateStatus(owner.actor, object);
-      return timed() ? roundTrip(() => write('updateStatus', object.kind, keyOf(object.metadata), apply)) : write('updateStatus', object.kind, keyOf(object.metadata), apply);
+      const key = scoped(object.kind, keyOf(object.metadata));
+      return timed() ? roundTrip(() => write('updateStatus', object.kind, key, apply)) : write('updateStatus', object.kind, key, apply);
     },
     async patch<S, T>(kindArg: string, key: KeyOrRef, patch: JsonObject, patchOptions?: PatchOptions) {
       const kind = kindOf(kindArg);
@@ -386,7 +399,8 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner, task
       const options = plainPatchOptions(patchOptions);
       const body = wireForm(patch, `patch ${kind}`);
       const apply = () => store.patch<S, T>(owner.actor, kind, ref, body, options);
-      return timed() ? roundTrip(() => write('patch', kind, keyOf(ref), apply)) : write('patch', kind, keyOf(ref), apply);
+      const k = scoped(kind, keyOf(ref));
+      return timed() ? roundTrip(() => write('patch', kind, k, apply)) : write('patch', kind, k, apply);
     },
     async patchStatus<S, T>(kindArg: string, key: KeyOrRef, patch: JsonObject, patchOptions?: PatchOptions) {
       const kind = kindOf(kindArg);
@@ -394,15 +408,17 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner, task
       const options = plainPatchOptions(patchOptions);
       const body = wireForm(patch, `patchStatus ${kind}`);
       const apply = () => store.patch<S, T>(owner.actor, kind, ref, body, { ...options, subresource: 'status' });
-      return timed() ? roundTrip(() => write('patchStatus', kind, keyOf(ref), apply)) : write('patchStatus', kind, keyOf(ref), apply);
+      const k = scoped(kind, keyOf(ref));
+      return timed() ? roundTrip(() => write('patchStatus', kind, k, apply)) : write('patchStatus', kind, k, apply);
     },
     async delete(kindArg: string, key: KeyOrRef, deleteOptions?: DeleteOptions) {
       const kind = kindOf(kindArg);
       const ref = refOf(key);
       const options = plainDeleteOptions(deleteOptions);
       const apply = () => store.delete(owner.actor, kind, ref, options);
-      if (timed()) await roundTrip(() => write('delete', kind, keyOf(ref), apply));
-      else write('delete', kind, keyOf(ref), apply);
+      const k = scoped(kind, keyOf(ref));
+      if (timed()) await roundTrip(() => write('delete', kind, k, apply));
+      else write('delete', kind, k, apply);
     },
   };
   return client;
