@@ -80,16 +80,21 @@ const decisionName = (placement: string) => `${placement}-decision-1`;
 const decidedIn = (d: { status: unknown } | undefined) => (((d?.status as DecisionStatus | undefined)?.decisions ?? []) as { clusterName: string }[]).map((x) => x.clusterName);
 const setId = (s: { metadata: { namespace?: string | undefined; name: string } }) => `${s.metadata.namespace ?? ''}.${s.metadata.name}`;
 
-/** The hub's registration controller: a cluster is Available while the hub accepts its agent. */
+/**
+ * The hub's registration controller: an accepted cluster gets its namespace on the hub (where its
+ * ManifestWorks go), and is Available while the hub accepts its agent.
+ */
 export const clusterRegistration = defineEnvironmentActor({
   name: 'cluster-registration',
-  description: 'reports ManagedClusterConditionAvailable True while spec.hubAcceptsClient, Unknown once the hub stops accepting the agent',
+  description: 'creates the namespace of an accepted cluster; reports ManagedClusterConditionAvailable True while spec.hubAcceptsClient, Unknown once the hub stops accepting the agent',
   defaults: {},
   for: MANAGED_CLUSTER,
   sync(ctx) {
     const c = ctx.object;
     if (!c || !alive(c)) return;
     const accepted = (c.spec as ClusterSpec).hubAcceptsClient !== false;
+    // OCM's managedcluster controller creates the cluster namespace on accept (and keeps it)
+    if (accepted && ctx.get('Namespace', c.metadata.name) === undefined) ctx.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: c.metadata.name } });
     const status = accepted ? 'True' : 'Unknown';
     const now = ctx.now();
     const conditions = setCondition((c.status['conditions'] ?? []) as unknown as Condition[], { type: AVAILABLE, status, reason: accepted ? 'ManagedClusterAvailable' : 'ManagedClusterLeaseUpdateStopped', message: '', observedGeneration: c.metadata.generation }, now);

@@ -54,6 +54,9 @@ export const sharedConfig: FalsePositiveCase = {
   description: 'a cluster-scoped SharedConfig keeps one ConfigMap in each namespace it lists, and none elsewhere',
   controllers: [sharedConfigController],
   options: {
+    // the namespaces it publishes into exist, as the test's setup creates them on a real cluster
+    // (kube-apiserver answers 404 to a ConfigMap into a namespace nobody created)
+    story: { objects: ['team-a', 'team-b', 'team-c'].map((name) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } })) },
     objects: {
       kind: SHARED_CONFIG,
       namespace: '',

@@ -52,6 +52,7 @@ import { Trace } from '../sim/trace.js';
 import { StoreError, ConflictError, NotFoundError, AlreadyExistsError, GoneError, InvalidError, ServerError } from '../store/errors.js';
 import { GarbageCollector } from '../store/garbage-collector.js';
 import { NamespaceLifecycle } from '../store/namespace-lifecycle.js';
+import { KeyOrderedMap } from '../store/key-ordered-map.js';
 import { ObjectStore } from '../store/store.js';
 import { WatchHub } from '../store/watch.js';
 import { StoryFileError } from '../story/story-file-error.js';
@@ -113,6 +114,7 @@ export const SEALED_CLASSES: readonly (abstract new (...args: never[]) => unknow
   ServerError,
   GarbageCollector,
   NamespaceLifecycle,
+  KeyOrderedMap,
   ObjectStore,
   WatchHub,
   StoryFileError,

@@ -156,7 +156,11 @@ async function simulateGuarded(world: World, scenario: Scenario, opts: ResolvedS
     if (options.downstream) world.downstreamState = () => ds.state();
     world.downstreamRequests = () => ds.requests();
 
-    for (const obj of scenario.initialObjects) createAsUser(world, obj);
+    // the Namespaces a cluster and the test's setup have; from here on a create into any other namespace is 404
+    store.seedNamespaces(namespacesOf(scenario, store));
+    // Namespaces first, as kubectl apply -k and Helm install them
+    for (const obj of scenario.initialObjects) if (obj.kind === 'Namespace') createAsUser(world, obj);
+    for (const obj of scenario.initialObjects) if (obj.kind !== 'Namespace') createAsUser(world, obj);
 
     // faults
     // the modules by kind, made only when the plan names a fault (most runs of a loop over seeds name one or none)
@@ -371,6 +375,27 @@ function allObjects(world: World): RunRecord['finalObjects'] {
   // a loop, not push(...list): spreading a list into a call overflows the stack past ~10^5 objects
   for (const k of world.store.kindNames().sort()) for (const o of world.store.peekAll(k)) out.push(o);
   return out;
+}
+
+/** The namespaces a real cluster has from its start. */
+const CLUSTER_NAMESPACES = ['default', 'kube-node-lease', 'kube-public', 'kube-system'];
+
+/**
+ * The Namespace objects to seed: the cluster's own, and each namespace the scenario's objects
+ * (initial, and created by the workload) live in, as the test's setup would have created it,
+ * unless the scenario creates that Namespace itself. A namespace only a controller writes into
+ * is not seeded: on a real cluster that create answers 404 until someone creates it.
+ */
+function namespacesOf(scenario: Scenario, store: World['store']): string[] {
+  const objects: NewObject[] = [...scenario.initialObjects];
+  for (const a of scenario.workload) if ((a.type === 'create' || a.type === 'apply' || a.type === 'recreate') && a.object !== undefined) objects.push(a.object);
+  const created = new Set(objects.filter((o) => o.kind === 'Namespace').map((o) => o.metadata.name));
+  const out = new Set(CLUSTER_NAMESPACES);
+  for (const o of objects) {
+    const ns = o.metadata.namespace;
+    if (ns && o.kind !== 'Namespace' && store.namespaced(o.kind) !== false) out.add(ns);
+  }
+  return [...out].filter((ns) => !created.has(ns)).sort();
 }
 
 function createAsUser(world: World, obj: NewObject): void {

@@ -95,8 +95,12 @@ export function statusFromError(err: unknown, resource: ResolvedResource, name: 
   const details: JsonObject = { ...(name !== undefined ? { name } : {}), ...(resource.group !== '' ? { group: resource.group } : {}), kind: resource.plural };
   const what = `${resource.plural}${resource.group !== '' ? `.${resource.group}` : ''} "${name ?? ''}"`;
   switch (err.reason) {
-    case 'NotFound':
+    case 'NotFound': {
+      // NamespaceLifecycle admission names the namespace, not the object
+      const ns = /^namespaces "([^"]*)" not found$/.exec(err.message)?.[1];
+      if (ns !== undefined) return new KubeStatusError('NotFound', err.message, { name: ns, kind: 'namespaces' });
       return new KubeStatusError('NotFound', `${what} not found`, details);
+    }
     case 'AlreadyExists':
       return new KubeStatusError('AlreadyExists', `${what} already exists`, details);
     case 'Conflict':

@@ -243,11 +243,20 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner, task
     }
   }
 
+  /**
+   * `key` as the server and the cache key the object: a cluster-scoped kind's namespace dropped,
+   * as a client sends the request to the cluster path (the store's rule, scope.ts).
+   */
+  function scoped(kind: string, key: string): string {
+    const slash = key.indexOf('/');
+    return slash >= 0 && store.namespaced(kind) === false ? key.slice(slash + 1) : key;
+  }
+
   function readOne(kindArg: string, key: KeyOrRef, options: ReadOptions | undefined): StoredObject | undefined {
     // the caller's arguments as plain data before the window: no code of theirs runs inside it
     const kind = kindOf(kindArg);
     // a string key is its own key unless it starts with '/' (an empty namespace, which keyOf drops): no parse and rejoin per read
-    const k = typeof key === 'string' && key.charCodeAt(0) !== 47 ? key : keyOf(refOf(key));
+    const k = scoped(kind, typeof key === 'string' && key.charCodeAt(0) !== 47 ? key : keyOf(refOf(key)));
     const live = options?.live === true;
     checkpoint('before', 'get', false);
     if (live) {
@@ -333,8 +342,10 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner, task
     } else {
       const reqs = selectorRequirements(options.labelSelector);
       items = [];
+      // a cluster-scoped kind listed "in a namespace" is listed whole, as the live list is
+      const namespace = options.namespace !== undefined && store.namespaced(kind) !== false ? options.namespace : undefined;
       for (const o of owner.informer(kind).values()) {
-        if (options.namespace !== undefined && o.metadata.namespace !== options.namespace) continue;
+        if (namespace !== undefined && o.metadata.namespace !== namespace) continue;
         if (reqs.length > 0 && !matchesSelector(reqs, o.metadata.labels)) continue;
         items.push(o);
       }
@@ -352,7 +363,7 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner, task
     async get<S, T>(kind: string, key: KeyOrRef, options?: ReadOptions) {
       // a cached read is local to the process: only a live read is a round trip
       const o = options?.live === true && timed() ? await roundTrip(() => readOne(kind, key, options)) : readOne(kind, key, options);
-      if (!o) throw new NotFoundError(`${kind} "${keyOf(refOf(key))}" not found`);
+      if (!o) throw new NotFoundError(`${kind} "${scoped(kindOf(kind), keyOf(refOf(key)))}" not found`);
       return o as unknown as StoredObject<S, T>;
     },
     async tryGet<S, T>(kind: string, key: KeyOrRef, options?: ReadOptions) {
@@ -370,41 +381,47 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner, task
       const key = object.metadata.name ? keyOf({ namespace: object.metadata.namespace, name: object.metadata.name }) : `${object.metadata.namespace ?? ''}/${object.metadata.generateName ?? ''}*`;
       // the store call as an argument, not a named const: under tsx (keepNames) every named
       // closure made per call also costs a defineProperty of its name
-      if (!timed()) return write('create', object.kind, key, () => store.create(owner.actor, object));
-      return roundTrip(() => write('create', object.kind, key, () => store.create(owner.actor, object)));
+      const k = scoped(object.kind, key);
+      if (!timed()) return write('create', object.kind, k, () => store.create(owner.actor, object));
+      return roundTrip(() => write('create', object.kind, k, () => store.create(owner.actor, object)));
     },
     async update<S, T>(sent: NewObject<S, T> & { metadata: { name: string } }) {
       const object = wireForm(sent, `update ${String(sent?.kind)}`);
-      if (!timed()) return write('update', object.kind, keyOf(object.metadata), () => store.update(owner.actor, object));
-      return roundTrip(() => write('update', object.kind, keyOf(object.metadata), () => store.update(owner.actor, object)));
+      const k = scoped(object.kind, keyOf(object.metadata));
+      if (!timed()) return write('update', object.kind, k, () => store.update(owner.actor, object));
+      return roundTrip(() => write('update', object.kind, k, () => store.update(owner.actor, object)));
     },
     async updateStatus<S, T>(sent: NewObject<S, T> & { metadata: { name: string } }) {
       const object = wireForm(sent, `updateStatus ${String(sent?.kind)}`);
-      if (!timed()) return write('updateStatus', object.kind, keyOf(object.metadata), () => store.updateStatus(owner.actor, object));
-      return roundTrip(() => write('updateStatus', object.kind, keyOf(object.metadata), () => store.updateStatus(owner.actor, object)));
+      const k = scoped(object.kind, keyOf(object.metadata));
+      if (!timed()) return write('updateStatus', object.kind, k, () => store.updateStatus(owner.actor, object));
+      return roundTrip(() => write('updateStatus', object.kind, k, () => store.updateStatus(owner.actor, object)));
     },
     async patch<S, T>(kindArg: string, key: KeyOrRef, patch: JsonObject, patchOptions?: PatchOptions) {
       const kind = kindOf(kindArg);
       const ref = refOf(key);
       const options = plainPatchOptions(patchOptions);
       const body = wireForm(patch, `patch ${kind}`);
-      if (!timed()) return write('patch', kind, keyOf(ref), () => store.patch<S, T>(owner.actor, kind, ref, body, options));
-      return roundTrip(() => write('patch', kind, keyOf(ref), () => store.patch<S, T>(owner.actor, kind, ref, body, options)));
+      const k = scoped(kind, keyOf(ref));
+      if (!timed()) return write('patch', kind, k, () => store.patch<S, T>(owner.actor, kind, ref, body, options));
+      return roundTrip(() => write('patch', kind, k, () => store.patch<S, T>(owner.actor, kind, ref, body, options)));
     },
     async patchStatus<S, T>(kindArg: string, key: KeyOrRef, patch: JsonObject, patchOptions?: PatchOptions) {
       const kind = kindOf(kindArg);
       const ref = refOf(key);
       const options = plainPatchOptions(patchOptions);
       const body = wireForm(patch, `patchStatus ${kind}`);
-      if (!timed()) return write('patchStatus', kind, keyOf(ref), () => store.patch<S, T>(owner.actor, kind, ref, body, { ...options, subresource: 'status' }));
-      return roundTrip(() => write('patchStatus', kind, keyOf(ref), () => store.patch<S, T>(owner.actor, kind, ref, body, { ...options, subresource: 'status' })));
+      const k = scoped(kind, keyOf(ref));
+      if (!timed()) return write('patchStatus', kind, k, () => store.patch<S, T>(owner.actor, kind, ref, body, { ...options, subresource: 'status' }));
+      return roundTrip(() => write('patchStatus', kind, k, () => store.patch<S, T>(owner.actor, kind, ref, body, { ...options, subresource: 'status' })));
     },
     async delete(kindArg: string, key: KeyOrRef, deleteOptions?: DeleteOptions) {
       const kind = kindOf(kindArg);
       const ref = refOf(key);
       const options = plainDeleteOptions(deleteOptions);
-      if (timed()) await roundTrip(() => write('delete', kind, keyOf(ref), () => store.delete(owner.actor, kind, ref, options)));
-      else write('delete', kind, keyOf(ref), () => store.delete(owner.actor, kind, ref, options));
+      const k = scoped(kind, keyOf(ref));
+      if (timed()) await roundTrip(() => write('delete', kind, k, () => store.delete(owner.actor, kind, ref, options)));
+      else write('delete', kind, k, () => store.delete(owner.actor, kind, ref, options));
     },
   };
   return client;

@@ -2,7 +2,7 @@ import type { Task } from '../sim/kernel.js';
 import { describeThrown } from '../sim/thrown.js';
 import type { StoredObject } from '../store/object.js';
 import { cloneJson, keyOf, parseKey } from '../store/object.js';
-import { selectObjects } from '../store/list-options.js';
+import { selectObjects, type ListOptions } from '../store/list-options.js';
 import type { Client } from './client.js';
 import { createControllerClient, CrashedError, downstreamCheckpoint, type ClientOwner } from './controller-client.js';
 import type { ProcessHandle } from './controller-process.js';
@@ -149,7 +149,7 @@ export class ControllerInstance implements ClientOwner {
     this.handlerStartedAt = this.env.kernel.now();
     let r: string[] | Promise<string[]>;
     try {
-      r = w.map(ev.object, (this.handlerCtxImpl ??= { clock: new HandlerClock(this), list: (kind, options) => selectObjects(this.informer(kind).values(), options ?? {}).map((o) => cloneJson(o)) }));
+      r = w.map(ev.object, (this.handlerCtxImpl ??= { clock: new HandlerClock(this), list: (kind, options) => selectObjects(this.informer(kind).values(), clusterWide(this.env.store, kind, options ?? {})).map((o) => cloneJson(o)) }));
     } catch (err) {
       // a map that started sleeping and then threw: its task ends with the error
       if (this.handlerResolve) {
@@ -578,4 +578,9 @@ class Context implements ReconcileContext {
 
 function makeContext(inst: ControllerInstance, task: Task, key: string, ref: { namespace?: string; name: string }): ReconcileContext {
   return new Context(inst, task, key, ref);
+}
+
+/** A cluster-scoped kind listed "in a namespace" is listed whole, as the store's live list is. */
+function clusterWide(store: { namespaced(kind: string): boolean | undefined }, kind: string, options: ListOptions): ListOptions {
+  return options.namespace && store.namespaced(kind) === false ? { ...options, namespace: undefined } : options;
 }

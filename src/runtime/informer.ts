@@ -1,6 +1,7 @@
 import type { ScheduledEvent } from '../sim/scheduler.js';
 import { GoneError } from '../store/errors.js';
 import { keyOf, type StoredObject } from '../store/object.js';
+import { KeyOrderedMap } from '../store/key-ordered-map.js';
 import type { Watch, WatchEvent } from '../store/store.js';
 import type { RuntimeEnv } from './env.js';
 
@@ -43,7 +44,8 @@ export interface InformerOptions {
  * @internal
  */
 export class Informer {
-  private readonly cache = new Map<string, StoredObject>();
+  /** By key, iterated in key order: a cached list comes in the order a live one does (client-go's indexer is a hash map, any order is real; the list-order fault permutes it). */
+  private readonly cache = new KeyOrderedMap<StoredObject>();
   /** When the first list filled the cache: no reconcile reads an informer before it synced. */
   private syncedAt: number | undefined;
   private readonly handlers: ((ev: InformerEvent) => void)[] = [];
@@ -161,7 +163,7 @@ export class Informer {
       // controller that needed a lost event still shows it.
       else if (notifyUnchanged) emits.push({ type: 'SYNC', object: obj, old });
     }
-    for (const [key, old] of [...this.cache]) {
+    for (const [key, old] of [...this.cache.entries()]) {
       if (seen.has(key)) continue;
       this.cache.delete(key);
       emits.push({ type: 'DELETED', object: old, tombstone: true });

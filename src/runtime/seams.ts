@@ -173,7 +173,7 @@ export interface ListInfo {
   count: number;
   seq: number;
 }
-/** A permutation seed: 0 keeps store order. */
+/** A permutation seed: 0 keeps key order (the store lists by key). */
 export type ListDecision = { type: 'pass' } | { type: 'shuffle'; seed: number };
 
 export interface SeamHooks {

@@ -16,13 +16,17 @@ export interface NamespaceLifecycleTarget {
  * kube-apiserver's NamespaceLifecycle admission plus the namespace controller, for scenarios
  * that model Namespace objects: a create into a namespace that is being deleted is refused (403
  * Forbidden) and into one that was deleted answers 404, and the objects of a namespace being
- * deleted are deleted (their own finalizers honoured). A namespace that never existed as an
- * object is taken to exist (most scenarios never create the Namespace `default`).
+ * deleted are deleted (their own finalizers honoured). Once the world has seeded the Namespace
+ * objects a cluster and the test's setup have ({@link requireObjects}), a create into a namespace
+ * without a Namespace object answers 404 as kube-apiserver does; before that (a bare store in a
+ * unit test) a namespace that never existed as an object is taken to exist.
  * @internal
  */
 export class NamespaceLifecycle {
   /** Namespaces whose Namespace object was removed (and not created again). */
   private readonly deleted = new Set<string>();
+  /** Whether a namespace needs its Namespace object (the world seeded them). */
+  private strict = false;
 
   constructor(
     private readonly target: NamespaceLifecycleTarget,
@@ -36,8 +40,13 @@ export class NamespaceLifecycle {
     if (ns?.metadata.deletionTimestamp !== undefined) {
       return new StoreError('Forbidden', 403, `${kind} cannot be created: unable to create new content in namespace ${namespace} because it is being terminated`);
     }
-    if (!ns && this.deleted.has(namespace)) return new NotFoundError(`namespaces "${namespace}" not found`);
+    if (!ns && (this.strict || this.deleted.has(namespace))) return new NotFoundError(`namespaces "${namespace}" not found`);
     return undefined;
+  }
+
+  /** From now on a create into a namespace without a Namespace object answers 404, as on a real cluster. */
+  requireObjects(): void {
+    this.strict = true;
   }
 
   /** A Namespace object was created, marked for deletion or removed. */

@@ -11,6 +11,7 @@ import { checkUid, deletePreconditionConflict, resourceVersionConflict } from '.
 import { generateNameSuffix, prepareForCreate, prepareForDeletion, prepareForPatch, prepareForStatusUpdate, prepareForUpdate } from './strategy.js';
 import { cloneSorted, keysSorted } from './key-order.js';
 import { builtinNamespaced } from './scope.js';
+import { KeyOrderedMap } from './key-ordered-map.js';
 import { immutabilityErrors, type FieldError, type ValidationOptions } from './immutability.js';
 import { contentErrors, fieldErrorsText, invalidName, invalidObject, invalidTransition } from './validation.js';
 import { WatchHub, type KindWatch, type Watch, type WatchEvent } from './watch.js';
@@ -71,9 +72,9 @@ export interface DeleteOptions {
   propagationPolicy?: PropagationPolicy;
 }
 
-/** One kind: its objects by key, and its watch state. */
+/** One kind: its objects by key (listed in key order, as etcd ranges over keys), and its watch state. */
 interface KindState {
-  objects: Map<string, StoredObject>;
+  objects: KeyOrderedMap<StoredObject>;
   watch: KindWatch;
 }
 
@@ -115,6 +116,8 @@ export class ObjectStore {
   private readonly validation: ValidationOptions | undefined;
   /** What the CustomResourceDefinitions in the store say of their kinds; rebuilt after a CRD write. */
   private crdKinds: Map<string, { namespaced: boolean; statusSubresource: boolean }> | undefined;
+  /** While the world seeds Namespace objects: writes are not recorded. */
+  private seeding = false;
 
   constructor(options: StoreOptions) {
     this.validation = options.validation;
@@ -124,6 +127,25 @@ export class ObjectStore {
     this.gc = new GarbageCollector(this, options.defer ?? ((fn) => fn()));
     this.namespaces = new NamespaceLifecycle(this, options.defer ?? ((fn) => fn()));
     this.uidPrefix = options.uidPrefix ?? 'uid';
+  }
+
+  /**
+   * Creates the Namespace objects a cluster and the test's setup have before the run (those of
+   * `names` that do not exist yet), and from then on refuses, as kube-apiserver's
+   * NamespaceLifecycle admission does (404 `namespaces "x" not found`), to create a namespaced
+   * object into a namespace that has no Namespace object. The seeded objects are there before
+   * anything happens: no write record, as for no object a run's actors wrote. @internal
+   */
+  seedNamespaces(names: Iterable<string>): void {
+    this.seeding = true;
+    try {
+      for (const name of names) {
+        if (this.peek('Namespace', name) === undefined) this.create(NAMESPACE_SEEDER, { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kubernetes.io/metadata.name': name } }, spec: {} });
+      }
+    } finally {
+      this.seeding = false;
+    }
+    this.namespaces.requireObjects();
   }
 
   /** The global resourceVersion counter. */
@@ -144,7 +166,7 @@ export class ObjectStore {
   private kind(kind: string): KindState {
     let k = this.kinds.get(kind);
     if (!k) {
-      k = { objects: new Map(), watch: this.watches.createKind() };
+      k = { objects: new KeyOrderedMap(), watch: this.watches.createKind() };
       this.kinds.set(kind, k);
     }
     return k;
@@ -207,7 +229,7 @@ export class ObjectStore {
     return this.kinds.get(kind)?.objects.size ?? 0;
   }
 
-  /** Immutable snapshots of every object of a kind, in insertion order (no copy). @internal */
+  /** Immutable snapshots of every object of a kind, in key order (no copy). @internal */
   peekAll(kind: string): StoredObject[] {
     const k = this.kinds.get(kind);
     return k ? [...k.objects.values()] : [];
@@ -221,7 +243,7 @@ export class ObjectStore {
     return cloneJson(obj) as unknown as StoredObject<S, T>;
   }
 
-  /** Lists objects (deep copies) with the list's resourceVersion. */
+  /** Lists objects (deep copies) in key order (by namespace, then name), as kube-apiserver does, with the list's resourceVersion. */
   list<S = JsonObject, T = JsonObject>(kind: string, options: ListOptions = {}): { items: StoredObject<S, T>[]; resourceVersion: string } {
     const items: StoredObject<S, T>[] = [];
     for (const o of this.select(kind, options)) items.push(cloneJson(o) as unknown as StoredObject<S, T>);
@@ -505,7 +527,7 @@ export class ObjectStore {
   snapshotAt(kind: string, rv: number): StoredObject[] | undefined {
     const ks = this.kinds.get(kind);
     if (!ks) return [];
-    return this.watches.snapshotAt(ks.watch, ks.objects, rv);
+    return this.watches.snapshotAt(ks.watch, ks.objects.ordered(), rv);
   }
 
   // ---------------------------------------------------------------- internals
@@ -599,6 +621,7 @@ export class ObjectStore {
   }
 
   private record(w: WriteRecord): void {
+    if (this.seeding) return;
     this.#onWrite?.(w);
   }
 
@@ -610,6 +633,9 @@ export class ObjectStore {
 }
 
 const CRD = 'CustomResourceDefinition';
+
+/** The creator of the seeded Namespace objects (kube-apiserver's own bootstrap of `default`, `kube-system`, …). */
+const NAMESPACE_SEEDER = 'environment:cluster';
 
 /** The kind a CustomResourceDefinition defines, its scope and whether its storage version serves /status; undefined when malformed. */
 function crdKindInfo(crd: StoredObject): { kind: string; namespaced: boolean; statusSubresource: boolean } | undefined {

@@ -190,7 +190,7 @@ export class WatchHub {
 
   /**
    * The objects of a kind as they were at resourceVersion `rv`, rebuilt from the current
-   * `objects` and the retained history; undefined when the history no longer reaches back
+   * `objects` (in key order) and the retained history, in key order; undefined when the history no longer reaches back
    * that far. No copies.
    */
   snapshotAt(kw: KindWatch, objects: ReadonlyMap<string, StoredObject>, rv: number): StoredObject[] | undefined {
@@ -218,7 +218,18 @@ export class WatchHub {
       if (old === undefined) out.push(o);
       else if (old !== null) out.push(old);
     }
-    for (const [key, old] of then) if (old !== null && !objects.has(key)) out.push(old);
+    let added = false;
+    for (const [key, old] of then) {
+      if (old === null || objects.has(key)) continue;
+      out.push(old);
+      added = true;
+    }
+    // in key order, as a list from that replica comes: objects deleted since go back to their place
+    if (added) out.sort((a, b) => compare(keyOf(a.metadata), keyOf(b.metadata)));
     return out;
   }
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

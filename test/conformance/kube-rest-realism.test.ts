@@ -42,4 +42,13 @@ describe('kube-rest: what kube-apiserver does that a plain store does not', () =
     const label = await f.req('POST', '/api/v1/namespaces/default/configmaps', configMap('b', {}, { metadata: { labels: { image: 'web:1.2/x' } } }));
     expect(label.json).toMatchObject({ reason: 'Invalid', code: 422 });
   });
+
+  it('answers a create into a namespace nobody created as NamespaceLifecycle does: 404 naming the namespace', async () => {
+    const f = apiFixture();
+    f.store.seedNamespaces(['default']);
+    const r = await f.req('POST', '/api/v1/namespaces/apps-web/configmaps', configMap('settings'));
+    expect(r.status).toBe(404);
+    expect(r.json).toMatchObject({ kind: 'Status', reason: 'NotFound', code: 404, message: 'namespaces "apps-web" not found', details: { name: 'apps-web', kind: 'namespaces' } });
+    expect((await f.req('POST', '/api/v1/namespaces/default/configmaps', configMap('settings'))).status).toBe(201);
+  });
 });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { check, type CheckOptions, type ControllerDefinition } from '../../src/index.js';
-import { badName, checkOptions, copyWithRv, crossNamespaceOwner, imageLabel, noNamespace, twoControllers, unconditionalCr } from './fixtures/realism/realism.js';
+import { badName, checkOptions, copyWithRv, crossNamespaceOwner, imageLabel, missingNamespace, noNamespace, ownNamespace, twoControllers, unconditionalCr } from './fixtures/realism/realism.js';
 import { widgetResync } from './fixtures/realism/nostatus-resync.js';
 import { widgetController } from './fixtures/realism/nostatus.js';
-import { checkOptions as clusterOptions, clusterRoleWriter } from './fixtures/realism/cluster-scoped.js';
+import { checkOptions as clusterOptions, clusterRoleCached, clusterRoleWriter } from './fixtures/realism/cluster-scoped.js';
 
 /**
  * Where the store must behave as kube-apiserver (and kube-controller-manager's garbage collector)
@@ -28,6 +28,18 @@ describe('store realism (rt44): the verdict a real cluster gives', () => {
 
   it('H-I: a correct controller that stamps its namespace on a ClusterRole passes (kube-apiserver clears it)', async () => {
     expect(await verdict(clusterRoleWriter, clusterOptions)).toBe('passed');
+  }, 300_000);
+
+  it('H-I, cached: a correct controller that looks its ClusterRole up in the cache with a namespace passes (the cache keys it by name)', async () => {
+    expect(await verdict(clusterRoleCached, clusterOptions)).toBe('passed');
+  }, 300_000);
+
+  it('H-H: children created into a namespace nobody created are refused, 404 as NamespaceLifecycle answers (fails)', async () => {
+    expect(await verdict(missingNamespace, checkOptions)).toMatch(/refused: NotFound/);
+  }, 300_000);
+
+  it('H-H twin: a controller that creates the namespace of its children first passes', async () => {
+    expect(await verdict(ownNamespace, checkOptions)).toBe('passed');
   }, 300_000);
 
   it('H-J: a ConfigMap child created without its namespace is refused, as a real cluster refuses it (fails)', async () => {

@@ -28,7 +28,7 @@ describe('coalescing', () => {
   it('skips the intermediate versions: the cache jumps from Pending to Succeeded at the relist', async () => {
     const run = await runCase(lawCase, batchBuggy, lawCase.breaking);
     const tasks = run.trace.filter((e) => e.type === 'watch:event' && e['kind'] === TASK && e['decision'] === 'deliver').map((e) => e['rv']);
-    expect(tasks).toEqual([3, 4, 5]); // the ADDEDs; Running (7–9) and Succeeded (11–13) never came by watch
+    expect(tasks).toEqual([7, 8, 9]); // the ADDEDs (the cluster's four Namespaces hold versions 1–4); Running (11–13) and Succeeded (15–17) never came by watch
     const relist = run.trace.find((e) => e.type === 'informer:relist' && e['kind'] === TASK)!;
     expect(relist.t).toBe(1000);
   });

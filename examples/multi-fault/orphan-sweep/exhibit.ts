@@ -28,7 +28,7 @@ export const orphanSweep: MultiFaultExhibit = {
     faults: {
       events: [
         { kind: 'crash-restart', at: 3000 },
-        { kind: 'stale-snapshot', nth: 0, params: { versionsBack: 4, list: true, catchUpMs: 2000 } },
+        { kind: 'stale-snapshot', nth: 0, params: { versionsBack: 5, list: true, catchUpMs: 2000 } },
       ],
       background: [],
     },

@@ -4,7 +4,8 @@ import { latest } from '../../bug-zoo/shared/latest.js';
 import { sameJson } from '../../bug-zoo/shared/same-json.js';
 
 /**
- * A `Tenant` gets a `TenantQuota` in its own namespace (`tenant-<name>`). An owner reference
+ * A `Tenant` gets a `TenantQuota` in its own namespace (`tenant-<name>`, which the controller
+ * creates and leaves in place). An owner reference
  * cannot cross namespaces, so the quota carries its tenant's uid in a label and the controller
  * cleans it up itself, behind a finalizer. Both controllers also sweep orphans when they start (a
  * quota whose tenant was deleted while the controller was down, or whose finalizer someone
@@ -51,6 +52,7 @@ export function reconcileTenant(tenants: TenantsOf) {
     const want = { cpu: t.spec.cpu, memoryGi: t.spec.memoryGi };
     const have = await ctx.client.tryGet(QUOTA, { namespace: ns, name: 'quota' });
     if (!have) {
+      await ensureNamespace(ctx, ns);
       try {
         await ctx.client.create({ kind: QUOTA, metadata: { name: 'quota', namespace: ns, labels: { [OWNER_LABEL]: t.metadata.uid } }, spec: want });
       } catch (err) {
@@ -64,6 +66,19 @@ export function reconcileTenant(tenants: TenantsOf) {
     if (t.status.observedGeneration !== t.metadata.generation) await ctx.client.patchStatus(TENANT, ctx.key, { status: { observedGeneration: t.metadata.generation } });
     return undefined;
   };
+}
+
+/**
+ * The tenant's namespace, created once (kube-apiserver refuses a quota in a namespace nobody
+ * created). Read live, only before a quota is made: no Namespace informer of its own.
+ */
+async function ensureNamespace(ctx: ReconcileContext, name: string): Promise<void> {
+  if (await ctx.client.tryGet('Namespace', name, { live: true })) return;
+  try {
+    await ctx.client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  } catch (err) {
+    if (!isStoreError(err, 'AlreadyExists')) throw err;
+  }
 }
 
 async function deleteQuota(ctx: ReconcileContext, namespace: string): Promise<void> {

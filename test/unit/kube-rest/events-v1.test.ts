@@ -161,6 +161,6 @@ describe('events.k8s.io/v1 Events through client-node', () => {
     const wire = run.trace.filter((e) => e.type === 'http:request').map((e) => `${String(e['method'])} ${String(e['path']).split('?')[0]} ${String(e['status'])}`);
     expect(wire).toContain('POST /apis/events.k8s.io/v1/namespaces/default/events 201');
     expect(wire).toContain('PATCH /apis/events.k8s.io/v1/namespaces/default/events/first 200');
-    expect(run.finalObjects.filter((o) => o.kind === 'Event').map((o) => `${String(o.apiVersion)} ${o.metadata.name}`)).toEqual(['events.k8s.io/v1 first', 'events.k8s.io/v1 second', 'v1 core-one']);
+    expect(run.finalObjects.filter((o) => o.kind === 'Event').map((o) => `${String(o.apiVersion)} ${o.metadata.name}`)).toEqual(['v1 core-one', 'events.k8s.io/v1 first', 'events.k8s.io/v1 second']); // in key order
   });
 });

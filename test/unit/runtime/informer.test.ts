@@ -35,6 +35,19 @@ describe('Informer', () => {
     expect(inf.get('a')!.spec).toEqual({ v: 2 });
   });
 
+  it('lists in key order, and its cache iterates in key order whatever order the watch brought objects in', async () => {
+    const { kernel, store, inf, events } = setup();
+    store.create('user', mk('c'));
+    store.create('user', mk('a'));
+    inf.start();
+    expect(events).toEqual(['ADDED:a', 'ADDED:c']);
+    store.create('user', mk('b'));
+    store.create('user', mk('0'));
+    await kernel.run(5);
+    expect(events).toEqual(['ADDED:a', 'ADDED:c', 'ADDED:b', 'ADDED:0']);
+    expect([...inf.values()].map((o) => o.metadata.name)).toEqual(['0', 'a', 'b', 'c']);
+  });
+
   it('a dropped watch event leaves the cache stale until a relist, which emits the difference', async () => {
     const { kernel, store, seams, inf, events } = setup();
     inf.start();
