@@ -125,6 +125,8 @@ import { caRotation } from './ca-rotation.js';
 import { txtRegistry } from './txt-registry.js';
 import { leaseHolderCase } from './lease-holder.js';
 import { labelFanout } from './label-fanout.js';
+import { generateNameTokenCase } from './generate-name-token.js';
+import { healthPollerCase } from './health-poller.js';
 
 export type { FalsePositiveCase } from './_shared/case.js';
 
@@ -239,4 +241,6 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   txtRegistry,
   leaseHolderCase,
   labelFanout,
+  generateNameTokenCase,
+  healthPollerCase,
 ];
