@@ -1,0 +1,16 @@
+import { check } from '../../src/check.js';
+import { levelTriggered } from '../../bench/workers-target.js';
+import * as tgt from '../../bench/workers-target.js';
+const scen: unknown[] = [];
+const mod = tgt as Record<string, unknown>;
+const base = (mod['default'] ?? mod['check'] ?? {}) as object;
+const c0 = process.cpuUsage();
+const r = await check(levelTriggered as never, { ...(mod['options'] as object ?? {}), runs: 1000, seed: 7, onSimulation: (s: unknown) => scen.push(s) } as never);
+const c = process.cpuUsage(c0);
+console.log('runs', r.runs, 'sims', scen.length, 'check cpu ms', ((c.user + c.system) / 1000).toFixed(0));
+const bytes = scen.map((s) => JSON.stringify(s).length); bytes.sort((a, b) => a - b);
+console.log('scenario JSON chars median', bytes[bytes.length >> 1], 'max', bytes[bytes.length - 1]);
+const t0 = process.cpuUsage();
+let n = 0; for (let rep = 0; rep < 3; rep++) for (const s of scen) n += (structuredClone(s) as object) ? 1 : 0;
+const t = process.cpuUsage(t0);
+console.log('structuredClone per scenario us', ((t.user + t.system) / n).toFixed(1));

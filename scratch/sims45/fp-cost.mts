@@ -1,0 +1,22 @@
+import { check } from '../../src/check.js';
+import { defaultProperties } from '../../src/defaults.js';
+import { staleSnapshot } from '../../examples/bug-zoo/stale-snapshot/scenario.js';
+import { ScenarioRunner } from '../../src/harness/scenario-runner.js';
+import { behaviourFingerprint } from '../../src/harness/coverage.js';
+import { runStats } from '../../src/harness/stats.js';
+const entry = staleSnapshot;
+const own = new Map(entry.properties.map((p) => [p.name, p]));
+const properties = defaultProperties().map((p) => own.get(p.name) ?? p);
+const orig = ScenarioRunner.prototype.judgeRun;
+const pairs: any[] = [];
+ScenarioRunner.prototype.judgeRun = async function (run, o) { const out = await orig.call(this, run, o); if (o?.tally) pairs.push(out); return out; };
+const c0 = process.cpuUsage();
+await check(entry.correct, { ...entry.options, properties, runs: 300, seed: 2, shrink: false });
+const c = process.cpuUsage(c0);
+const c1 = process.cpuUsage();
+for (let r = 0; r < 3; r++) for (const p of pairs) { behaviourFingerprint(p.run); if (p.twin) behaviourFingerprint(p.twin); }
+const c2 = process.cpuUsage(c1);
+const c3 = process.cpuUsage();
+for (let r = 0; r < 3; r++) for (const p of pairs) runStats(p.run, true, p.latencyMs);
+const c4 = process.cpuUsage(c3);
+console.log('check us/scenario', ((c.user + c.system) / 300).toFixed(0), 'fingerprints us/scenario', ((c2.user + c2.system) / 900).toFixed(0), 'runStats us', ((c4.user + c4.system) / 900).toFixed(0));

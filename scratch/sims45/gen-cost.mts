@@ -1,0 +1,16 @@
+import fc from 'fast-check';
+import { scenario as scenarioArbitrary } from '../../src/arbitrary/scenario.js';
+import { checkScenarioOptions } from '../../src/harness/check.js';
+import { resolveCheckOptions } from '../../src/harness/check-options.js';
+import { withDefaultCatalogues } from '../../src/check.js';
+import { checkOptions, levelTriggered } from '../../bench/workers-target.js';
+import { defaultProperties } from '../../src/defaults.js';
+const properties = defaultProperties().filter((p) => ['convergence', 'idempotence', 'no-hot-loop'].includes(p.name));
+const o = resolveCheckOptions(levelTriggered, withDefaultCatalogues({ ...checkOptions, properties } as never) as never);
+const arb = scenarioArbitrary(checkScenarioOptions(o));
+let n = 0;
+await fc.check(fc.asyncProperty(arb, async () => { n++; return true; }), { numRuns: 200, seed: 7 });
+const c0 = process.cpuUsage();
+await fc.check(fc.asyncProperty(arb, async () => { n++; return true; }), { numRuns: 2000, seed: 7 });
+const c = process.cpuUsage(c0);
+console.log('generate us/scenario', ((c.user + c.system) / 2000).toFixed(0), n);
