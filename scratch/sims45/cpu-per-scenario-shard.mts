@@ -1,0 +1,10 @@
+import { check } from '../../src/check.js';
+import { defaultProperties } from '../../src/defaults.js';
+import { checkOptions, levelTriggered } from '../../bench/workers-target.js';
+const properties = defaultProperties().filter((p) => ['convergence', 'idempotence', 'no-hot-loop'].includes(p.name));
+const runs = Number(process.argv[2] ?? 600);
+await check(levelTriggered, { ...checkOptions, properties, runs: 50, seed: 7 });
+const c0 = process.cpuUsage(); const t0 = performance.now();
+const r = await check(levelTriggered, { ...checkOptions, properties, runs, seed: 7, ...(process.env.SHARD ? { shard: { index: 0, count: Number(process.env.SHARD) } } : {}) });
+const c = process.cpuUsage(c0); const ms = performance.now() - t0;
+console.log(`cpu/scenario ${((c.user + c.system) / 1000 / r.runs).toFixed(3)} ms wall/scenario ${(ms / r.runs).toFixed(3)} ms sims ${r.simulations}`);
