@@ -59,14 +59,16 @@ export function createHostProbe(): HostSourceProbe {
   return {
     start() {
       const counts: Record<string, number> = {};
+      active.counts = counts;
+      // the host's clock, unshifted, before the re-run patches it (what `new Date()` reads, shifted)
+      active.hostNow = Date.now.bind(Date);
       const restores: (() => void)[] = [];
-      const hostNow = Date.now.bind(Date);
       for (const s of sources()) {
         counts[s.name] ??= 0;
-        const restore = patch(s, () => counts[s.name]!++);
+        const restore = patch(s);
         if (restore) restores.push(restore);
       }
-      restores.push(patchDateConstructor(hostNow, () => (counts['new Date()'] = (counts['new Date()'] ?? 0) + 1)));
+      restores.push(patchDateConstructor());
       syncBuiltinESMExports();
       return () => {
         for (const r of restores.reverse()) r();
@@ -77,18 +79,30 @@ export function createHostProbe(): HostSourceProbe {
   };
 }
 
+/** The counts of the re-run in progress (the last one's after it ended: a wrapper kept by someone counts there, harmlessly). */
+const active: { counts: Record<string, number>; hostNow: () => number } = { counts: {}, hostNow: () => 0 };
+
+/**
+ * The wrapper of each real function, made once and put in place at every re-run: built-ins that
+ * look the same at every re-run let the run guard keep the snapshot it took of them (a fresh
+ * wrapper would make it take and compile a new one each time, and leave the re-run checking it
+ * unoptimized at every seam: a re-run then cost about 1.5 runs), and let V8 keep its code.
+ */
+const wrappers = new WeakMap<object, Map<string, { real: unknown; wrapped: unknown }>>();
+
 /** Wraps one function (keeping its own properties, so util.promisify(setTimeout) works); returns the restore. */
-function patch(s: Source, count: () => void): (() => void) | undefined {
+function patch(s: Source): (() => void) | undefined {
   const owner = s.owner as Record<string, unknown>;
   const real = owner[s.key];
   if (typeof real !== 'function') return undefined;
-  const fn = real as (...a: unknown[]) => unknown;
-  const call = s.call;
-  const wrapped = function (this: unknown, ...args: unknown[]) {
-    count();
-    return call ? call(fn, this, args) : fn.apply(this, args);
-  };
-  Object.assign(wrapped, real);
+  let byKey = wrappers.get(owner);
+  if (byKey === undefined) wrappers.set(owner, (byKey = new Map()));
+  let made = byKey.get(s.key);
+  if (made === undefined || made.real !== real) {
+    made = { real, wrapped: wrap(s, real as (...a: unknown[]) => unknown) };
+    byKey.set(s.key, made);
+  }
+  const wrapped = made.wrapped;
   const own = Object.prototype.hasOwnProperty.call(owner, s.key);
   try {
     owner[s.key] = wrapped;
@@ -104,10 +118,40 @@ function patch(s: Source, count: () => void): (() => void) | undefined {
   };
 }
 
+/** The wrapper of `real` (see {@link patch}): counts the call in the re-run in progress. */
+function wrap(s: Source, fn: (...a: unknown[]) => unknown): (...a: unknown[]) => unknown {
+  const call = s.call;
+  const name = s.name;
+  const wrapped = function (this: unknown, ...args: unknown[]) {
+    const counts = active.counts;
+    counts[name] = (counts[name] ?? 0) + 1;
+    return call ? call(fn, this, args) : fn.apply(this, args);
+  };
+  Object.assign(wrapped, fn);
+  return wrapped;
+}
+
+/** The Date proxy of each real Date, made once (see {@link patch}). */
+const dateProxies = new WeakMap<DateConstructor, DateConstructor>();
+
 /** `new Date()` and `Date()` read the clock: count them (shifted), keep `new Date(x)` and `instanceof Date`. */
-function patchDateConstructor(hostNow: () => number, count: () => void): () => void {
+function patchDateConstructor(): () => void {
   const RealDate = globalThis.Date;
-  globalThis.Date = new Proxy(RealDate, {
+  let proxy = dateProxies.get(RealDate);
+  if (proxy === undefined) dateProxies.set(RealDate, (proxy = dateProxy(RealDate)));
+  globalThis.Date = proxy;
+  return () => {
+    globalThis.Date = RealDate;
+  };
+}
+
+function dateProxy(RealDate: DateConstructor): DateConstructor {
+  const hostNow = (): number => active.hostNow();
+  const count = (): void => {
+    const counts = active.counts;
+    counts['new Date()'] = (counts['new Date()'] ?? 0) + 1;
+  };
+  return new Proxy(RealDate, {
     construct(target, args: unknown[], newTarget) {
       if (args.length > 0) return Reflect.construct(target, args, newTarget) as object;
       count();
@@ -118,7 +162,4 @@ function patchDateConstructor(hostNow: () => number, count: () => void): () => v
       return new target(hostNow() + SHIFT_MS).toString();
     },
   });
-  return () => {
-    globalThis.Date = RealDate;
-  };
 }

@@ -376,7 +376,7 @@ class CheckRun {
   /** The fast-check phase: generated scenarios, and fast-check's shrink of the first failure. */
   private async generated(): Promise<{ seed: number; path: string; shrinks: number; found: Found | undefined }> {
     const o = this.o;
-    const arb = this.scenarioArbitrary();
+    const arb = this.pool || o.path !== undefined ? this.scenarioArbitrary() : onlyInShard(this.scenarioArbitrary(), o.shard);
     if (o.path !== undefined) await this.rebuildPool(arb, Number(o.path.split(':')[0]));
     // Guided search: a failing run joins the coverage and the pool only once its shrinking is over.
     // A shrunk roll picks its parent by the rarest facts; a path replay walks the shrink tree before
@@ -658,4 +658,40 @@ export function checkScenarioOptions(o: ResolvedCheckOptions): ScenarioArbitrary
 
 function emptyScenario(o: ResolvedCheckOptions): Scenario {
   return { seed: 0, controllers: o.controllers.map((c) => ({ name: c.name })), initialObjects: [], workload: [], faults: { events: [], background: [] } };
+}
+
+/** What a shard's generated run of another shard is given: never read (the run returns at once). */
+const OTHER_SHARD: Scenario = { seed: 0, controllers: [], initialObjects: [], workload: [], faults: { events: [], background: [] } };
+
+/**
+ * The scenario arbitrary of a shard: the other shards' runs get {@link OTHER_SHARD} instead of a
+ * generated scenario, so `--workers n` does not generate every scenario n times. Every value is
+ * the one the whole check draws at that index: fast-check draws each run from its own clone of a
+ * generator it jumps once per run (`tossNext`, fast-check 4), whatever earlier runs drew. The
+ * i-th call of `generate` is run index i: fast-check generates one value per run, in order, and
+ * shrinks (never generates) once a run failed. Swarm search only: guided search's arbitrary keeps
+ * state across runs.
+ */
+function onlyInShard(arb: fc.Arbitrary<Scenario>, shard: ResolvedCheckOptions['shard']): fc.Arbitrary<Scenario> {
+  if (!shard || shard.count <= 1) return arb;
+  return new ShardArbitrary(arb, shard);
+}
+
+class ShardArbitrary extends fc.Arbitrary<Scenario> {
+  private next = 0;
+  constructor(
+    private readonly inner: fc.Arbitrary<Scenario>,
+    private readonly shard: NonNullable<ResolvedCheckOptions['shard']>,
+  ) {
+    super();
+  }
+  generate(mrng: fc.Random, biasFactor: number | undefined): fc.Value<Scenario> {
+    return inShard(this.next++, this.shard) ? this.inner.generate(mrng, biasFactor) : new fc.Value(OTHER_SHARD, undefined);
+  }
+  canShrinkWithoutContext(value: unknown): value is Scenario {
+    return this.inner.canShrinkWithoutContext(value);
+  }
+  shrink(value: Scenario, context: unknown): fc.Stream<fc.Value<Scenario>> {
+    return this.inner.shrink(value, context);
+  }
 }
