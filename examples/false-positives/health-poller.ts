@@ -7,8 +7,9 @@ import { setCondition, writeStatus, type Condition } from './_shared/status.js';
 /**
  * A `Probe` polls an external health endpoint every 5 s (`requeueAfter`) and reports a
  * `Reachable` condition, written only when its status or reason change: a flaky endpoint flips it
- * and it recovers. Written by the sixth red team (rt45); its twin stamps each probe's time into
- * the condition's message, a write per poll.
+ * and it recovers. Written by the sixth red team (rt45); its twin that stamped each probe's time
+ * into the condition's message (a write per poll) was caught by no-hot-loop, a class the bug zoo
+ * keeps, so the corpus gate does not spend 100 runs on it again.
  */
 export const PROBE = 'Probe';
 const HEALTH = 'https://health.example';
@@ -21,7 +22,7 @@ interface ProbeStatus {
   observedGeneration?: number;
 }
 
-function healthPoller(mistake: 'none' | 'stamp'): ControllerDefinition {
+function healthPoller(): ControllerDefinition {
   return defineController({
     name: 'health-poller',
     for: PROBE,
@@ -39,8 +40,6 @@ function healthPoller(mistake: 'none' | 'stamp'): ControllerDefinition {
         reason = 'Unreachable';
       }
       const conditions = setCondition(p.status.conditions, { type: 'Reachable', status: ok ? 'True' : 'False', reason, message: ok ? 'target answered' : 'target did not answer', observedGeneration: p.metadata.generation }, ctx.clock.now());
-      // the buggy twin records every probe's time in the condition's message
-      if (mistake === 'stamp') conditions[0] = { ...conditions[0]!, message: `checked at ${ctx.clock.now()}` };
       await writeStatus(ctx, p, { conditions, observedGeneration: p.metadata.generation });
       return { requeueAfter: 5_000 };
     },
@@ -50,14 +49,9 @@ function healthPoller(mistake: 'none' | 'stamp'): ControllerDefinition {
 export const healthPollerCase: FalsePositiveCase = {
   name: 'health-poller',
   description: 'a Probe polls an external health endpoint every 5 s and reports a Reachable condition, written only when its status or reason change',
-  controllers: [healthPoller('none')],
+  controllers: [healthPoller()],
   options: {
     objects: { kind: PROBE, name: 'db', spec: [{ target: 'db' }, { target: 'cache' }] },
     downstream: () => ({ handlers: [http.get(`${HEALTH}/targets/:t`, () => HttpResponse.json({ ok: true }))], timeoutMs: 2_000 }),
-  },
-  buggy: {
-    controllers: [healthPoller('stamp')],
-    caughtBy: ['no-hot-loop'],
-    why: "it stamps each probe's time into the condition's message: a status write every 5 s on an unchanged world",
   },
 };
