@@ -6,7 +6,7 @@
  * change is the framework itself: it ends the process when a watch fails and throws on a
  * watch's ERROR event (see test/e2e/k8s-operator-framework.test.ts).
  */
-import { Operator, ResourceEventType, configMapOf, statusOf, type Greeting, type ResourceEvent } from './greeting.js';
+import { Operator, ResourceEventType, ensureConfigMap, type Greeting, type ResourceEvent } from './greeting.js';
 
 class GreeterOperator extends Operator {
   /** The latest event per Greeting (what a retry acts on) and its pending retry. */
@@ -51,14 +51,7 @@ class GreeterOperator extends Operator {
     const g = await this.liveGreeting(e.meta.namespace ?? 'default', e.meta.name);
     // gone, or being deleted (foreground: the garbage collector is removing its ConfigMap): nothing to make
     if (g === undefined || g.metadata.deletionTimestamp !== undefined) return;
-    const want = configMapOf(g);
-    try {
-      const { body: cm } = await this.k8sApi.readNamespacedConfigMap(want.metadata.name, want.metadata.namespace);
-      if (cm.data?.['message'] !== g.spec.message) await this.k8sApi.replaceNamespacedConfigMap(want.metadata.name, want.metadata.namespace, { ...cm, data: want.data });
-    } catch (err) {
-      if (statusOf(err) !== 404) throw err;
-      await this.k8sApi.createNamespacedConfigMap(want.metadata.namespace, want);
-    }
+    await ensureConfigMap(this.k8sApi, g);
     // the framework writes status with the resourceVersion given: a newer Greeting gets 409 and null
     const meta = { ...e.meta, resourceVersion: g.metadata.resourceVersion ?? e.meta.resourceVersion };
     if ((await this.patchResourceStatus(meta, { observedGeneration: g.metadata.generation, message: g.spec.message })) === null) throw new Error('status not written');

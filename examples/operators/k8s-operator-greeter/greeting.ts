@@ -34,3 +34,22 @@ export function configMapOf(g: Greeting) {
 
 /** The HTTP status of a client-node 0.x error (`HttpError.statusCode`), if any. */
 export const statusOf = (err: unknown): number | undefined => (err as { statusCode?: number } | null)?.statusCode;
+
+/** What {@link ensureConfigMap} needs of client-node 0.20's `CoreV1Api` (the framework's `k8sApi`). */
+export interface ConfigMapApi {
+  readNamespacedConfigMap(name: string, namespace: string): Promise<{ body: { data?: Record<string, string> } }>;
+  replaceNamespacedConfigMap(name: string, namespace: string, body: object): Promise<unknown>;
+  createNamespacedConfigMap(namespace: string, body: object): Promise<unknown>;
+}
+
+/** Makes the Greeting's ConfigMap hold its message: read, then replace if it differs, or create on 404. */
+export async function ensureConfigMap(api: ConfigMapApi, g: Greeting): Promise<void> {
+  const want = configMapOf(g);
+  try {
+    const { body: cm } = await api.readNamespacedConfigMap(want.metadata.name, want.metadata.namespace);
+    if (cm.data?.['message'] !== g.spec.message) await api.replaceNamespacedConfigMap(want.metadata.name, want.metadata.namespace, { ...cm, data: want.data });
+  } catch (err) {
+    if (statusOf(err) !== 404) throw err;
+    await api.createNamespacedConfigMap(want.metadata.namespace, want);
+  }
+}
