@@ -115,7 +115,8 @@ export function statusFromError(err: unknown, resource: ResolvedResource, name: 
       // field errors as kube-apiserver reports them: the reason, the error without its field, the field
       const known = err instanceof InvalidError ? err.causes : [];
       const causes = known.length > 0 ? known.map((c) => ({ reason: c.type, message: c.body, field: c.field })) : [{ reason: 'FieldValueInvalid', message: text, ...(field ? { field } : {}) }];
-      return new KubeStatusError('Invalid', `${resource.kind} "${name ?? ''}" is invalid: ${text}`, {
+      // the qualified kind, as apimachinery's NewInvalid names it: `Deployment.apps "web" is invalid`
+      return new KubeStatusError('Invalid', `${resource.kind}${resource.group !== '' ? `.${resource.group}` : ''} "${name ?? ''}" is invalid: ${text}`, {
         ...(name !== undefined ? { name } : {}),
         ...(resource.group !== '' ? { group: resource.group } : {}),
         kind: resource.kind,
