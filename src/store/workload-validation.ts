@@ -127,6 +127,13 @@ export function workloadErrors(o: StoredObject, stored?: StoredObject): FieldErr
   const out: FieldError[] = [];
   const spec = o.spec as Record<string, unknown>;
   const at = podSpecPath(o)!;
+  if (o.kind === 'ReplicaSet' && spec['selector'] == null && spec['template'] == null) {
+    // not yet: a bare ReplicaSet (`spec: {replicas}`) is the reference experiment's stand-in
+    // kind (examples/replicas) in some 200 tests and examples; a real cluster refuses it (README,
+    // "Not modelled yet"). One with a selector or a template is checked in full.
+    nonNegative(out, spec, 'replicas');
+    return out.length === 0 ? NO_ERRORS : out;
+  }
   if (APPS.has(o.kind)) appsErrors(o, spec, out);
   if (o.kind === 'Job') jobErrors(spec, 'spec', out);
   if (o.kind === 'CronJob') {
