@@ -9,19 +9,20 @@ export const RS_KIND = 'ReplicaSet';
 export const POD_KIND = 'Pod';
 
 /** The apps/v1 ReplicaSet fields used here (a real cluster requires the selector and the template). */
-export interface ReplicaSetSpec {
+// type aliases, not interfaces: a scenario's JSON spec must accept them (an interface has no index signature)
+export type ReplicaSetSpec = {
   replicas: number;
   selector: { matchLabels: Record<string, string> };
   template: { metadata: { labels: Record<string, string> }; spec: PodSpec };
-}
+};
 export interface ReplicaSetStatus {
   replicas?: number;
   observedGeneration?: number;
 }
 export type ReplicaSet = StoredObject<ReplicaSetSpec, ReplicaSetStatus>;
-export interface PodSpec {
+export type PodSpec = {
   containers: { name: string; image: string }[];
-}
+};
 
 /** A pod of the set runs its image in one container. */
 function podSpec(image: string): PodSpec {
