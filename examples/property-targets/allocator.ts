@@ -26,7 +26,7 @@ export function allocator(name: string, options: { stamp?: boolean; edge?: boole
       // one Job per generation the controller sees: two quick spec changes may leave one out
       const job = `${c.metadata.name}-g${c.metadata.generation}`;
       try {
-        await ctx.client.create({ kind: 'Job', metadata: { name: job, namespace: 'default', ownerReferences: [{ apiVersion: 'v1', kind: CLAIM, name: c.metadata.name, uid: c.metadata.uid, controller: true }] }, spec: { size: c.spec.size } });
+        await ctx.client.create({ kind: 'Job', metadata: { name: job, namespace: 'default', ownerReferences: [{ apiVersion: 'v1', kind: CLAIM, name: c.metadata.name, uid: c.metadata.uid, controller: true }] }, spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'resize', image: 'resizer:1', env: [{ name: 'SIZE', value: String(c.spec.size) }] }] } } } });
       } catch (err) {
         if (!isStoreError(err, 'AlreadyExists')) throw err;
       }

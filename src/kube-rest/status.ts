@@ -109,11 +109,14 @@ export function statusFromError(err: unknown, resource: ResolvedResource, name: 
       return new KubeStatusError('Expired', err.message);
     case 'Invalid': {
       const text = err.message.replace(/^[^:]*: /, '');
+      // a field of the wrong JSON type fails decoding before validation: kube-apiserver answers 400
+      if (/^\w+ in version "[^"]*" cannot be handled as a \w+: json: /.test(text)) return new KubeStatusError('BadRequest', text);
       const field = /^([a-zA-Z.[\]0-9]+): /.exec(text)?.[1];
       // field errors as kube-apiserver reports them: the reason, the error without its field, the field
       const known = err instanceof InvalidError ? err.causes : [];
       const causes = known.length > 0 ? known.map((c) => ({ reason: c.type, message: c.body, field: c.field })) : [{ reason: 'FieldValueInvalid', message: text, ...(field ? { field } : {}) }];
-      return new KubeStatusError('Invalid', `${resource.kind} "${name ?? ''}" is invalid: ${text}`, {
+      // the qualified kind, as apimachinery's NewInvalid names it: `Deployment.apps "web" is invalid`
+      return new KubeStatusError('Invalid', `${resource.kind}${resource.group !== '' ? `.${resource.group}` : ''} "${name ?? ''}" is invalid: ${text}`, {
         ...(name !== undefined ? { name } : {}),
         ...(resource.group !== '' ? { group: resource.group } : {}),
         kind: resource.kind,

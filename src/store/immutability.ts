@@ -15,7 +15,7 @@ export interface FieldError {
   /** The field path, e.g. `spec.selector`. */
   field: string;
   /** The cause reason in the `Status` body. */
-  type: 'FieldValueInvalid' | 'FieldValueForbidden' | 'FieldValueRequired';
+  type: 'FieldValueInvalid' | 'FieldValueForbidden' | 'FieldValueRequired' | 'FieldValueNotSupported' | 'FieldValueDuplicate';
   /** The error without the field: `Invalid value: …: field is immutable`, `Forbidden: …`. */
   body: string;
 }

@@ -14,6 +14,7 @@ import { builtinNamespaced } from './scope.js';
 import { KeyOrderedMap } from './key-ordered-map.js';
 import { immutabilityErrors, type FieldError, type ValidationOptions } from './immutability.js';
 import { contentErrors, fieldErrorsText, invalidName, invalidObject, invalidTransition } from './validation.js';
+import { workloadDecodeError, workloadErrors } from './workload-validation.js';
 import { WatchHub, type KindWatch, type Watch, type WatchEvent } from './watch.js';
 import type { WriteRecord, WriteVerb } from './write-record.js';
 
@@ -328,8 +329,10 @@ export class ObjectStore {
     const now = this.clock.now();
     ++this.uidCounter;
     const obj = prepareForCreate(input, name, namespace, this.uidFor(input.kind, key), now);
-    const invalid = invalidObject(obj);
-    const fields = invalid === undefined ? contentErrors(obj) : [];
+    // a wrong JSON type fails decoding, before any validation (a 400 over HTTP)
+    const invalid = workloadDecodeError(obj) ?? invalidObject(obj);
+    let fields = invalid === undefined ? contentErrors(obj) : [];
+    if (invalid === undefined && fields.length === 0) fields = workloadErrors(obj);
     if (invalid !== undefined || fields.length > 0) {
       this.uidCounter--; // the uid was never handed out
       this.uids.delete(obj.metadata.uid);
@@ -553,13 +556,15 @@ export class ObjectStore {
       if (err instanceof StoreError) this.recordError(actor, verb, kind, key, err.reason, cur.metadata.uid);
       throw err;
     }
-    const invalid = invalidObject(next, cur) ?? invalidTransition(cur, next);
+    const invalid = workloadDecodeError(next, cur) ?? invalidObject(next, cur) ?? invalidTransition(cur, next);
     // no array built per write for the usual answer, no error at all
     let fields: FieldError[] = [];
     if (invalid === undefined) {
       const content = contentErrors(next);
       const immutable = immutabilityErrors(cur, next, this.validation);
+      const spec = workloadErrors(next, cur);
       fields = content.length === 0 ? immutable : immutable.length === 0 ? content : [...content, ...immutable];
+      if (spec.length > 0) fields = fields.length === 0 ? spec : [...spec, ...fields];
     }
     if (invalid !== undefined || fields.length > 0) {
       this.recordError(actor, verb, kind, key, 'Invalid', cur.metadata.uid);

@@ -18,7 +18,7 @@ describe('createKubeApi: server-side apply', () => {
   it('creates the object when it does not exist (201) and records the manager in managedFields', async () => {
     const f = apiFixture();
     f.host.advance(5_500);
-    const r = await f.req('PATCH', `${DEPLOY}/web?fieldManager=deployer`, deploymentYaml('spec:\n  replicas: 2\n  selector:\n    matchLabels: {app: web}\n  template:\n    spec:\n      containers:\n      - name: app\n        image: app:1\n'), APPLY);
+    const r = await f.req('PATCH', `${DEPLOY}/web?fieldManager=deployer`, deploymentYaml('spec:\n  replicas: 2\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers:\n      - name: app\n        image: app:1\n'), APPLY);
     expect(r.status).toBe(201);
     expect(r.json).toMatchObject({ kind: 'Deployment', metadata: { name: 'web', namespace: 'default', generation: 1 }, spec: { replicas: 2, template: { spec: { containers: [{ name: 'app', image: 'app:1' }] } } } });
     expect(r.json.metadata.managedFields).toEqual([
@@ -28,7 +28,7 @@ describe('createKubeApi: server-side apply', () => {
         apiVersion: 'apps/v1',
         time: '2026-01-01T00:00:05Z',
         fieldsType: 'FieldsV1',
-        fieldsV1: { 'f:spec': { 'f:replicas': {}, 'f:selector': { 'f:matchLabels': { 'f:app': {} } }, 'f:template': { 'f:spec': { 'f:containers': { 'k:{"name":"app"}': { '.': {}, 'f:image': {}, 'f:name': {} } } } } } },
+        fieldsV1: { 'f:spec': { 'f:replicas': {}, 'f:selector': { 'f:matchLabels': { 'f:app': {} } }, 'f:template': { 'f:metadata': { 'f:labels': { 'f:app': {} } }, 'f:spec': { 'f:containers': { 'k:{"name":"app"}': { '.': {}, 'f:image': {}, 'f:name': {} } } } } } },
       },
     ]);
     // what GET and the store see
@@ -186,7 +186,7 @@ describe('createKubeApi: server-side apply', () => {
     const pod = await f.req('PATCH', '/api/v1/namespaces/default/pods/p?fieldManager=m', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: app\n', APPLY);
     expect(pod.json.message).toBe('Pod "p" is invalid: spec.containers[0].image: Required value');
     // a partial apply of an existing object is fine
-    await f.req('POST', DEPLOY, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { selector: {}, template: { spec: { containers: [{ name: 'a', image: 'a' }] } } } });
+    await f.req('POST', DEPLOY, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'a', image: 'a' }] } } } });
     expect((await f.req('PATCH', `${DEPLOY}/web?fieldManager=annotator`, deploymentYaml('  annotations:\n    example.com/hash: abc\n'), APPLY)).status).toBe(200);
   });
 

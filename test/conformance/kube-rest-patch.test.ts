@@ -7,7 +7,7 @@ const SMP = { 'content-type': 'application/strategic-merge-patch+json' };
 const DEPLOY = '/apis/apps/v1/namespaces/default/deployments';
 
 function deployment(name: string, containers: unknown[]): Record<string, unknown> {
-  return { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name }, spec: { replicas: 1, template: { spec: { containers } } } };
+  return { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name }, spec: { replicas: 1, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers } } } };
 }
 
 describe('createKubeApi: merge patch', () => {

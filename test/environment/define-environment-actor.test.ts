@@ -75,7 +75,7 @@ describe('defineEnvironmentActor', () => {
   });
 
   it('is deterministic: the same scenario gives the same trace hash', async () => {
-    const r = { environment: [{ name: 'cluster' }], workload: [create(0, obj('Deployment', 'web', { replicas: 3, template: { spec: {} } }))], faults: { events: [{ kind: 'environment-crash-looping-pod', nth: 1 }], background: [{ kind: 'environment-slow-rollout', rate: 0.3 }] } };
+    const r = { environment: [{ name: 'cluster' }], workload: [create(0, obj('Deployment', 'web', { replicas: 3, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'web:1' }] } } }))], faults: { events: [{ kind: 'environment-crash-looping-pod', nth: 1 }], background: [{ kind: 'environment-slow-rollout', rate: 0.3 }] } };
     const a = await runEnv(r);
     const b = await runEnv(r);
     expect(a.run.hash).toBe(b.run.hash);

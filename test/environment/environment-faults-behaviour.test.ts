@@ -97,7 +97,7 @@ describe('environment-pvc-never-binds', () => {
 
 describe('environment-slow-rollout', () => {
   it('delays pod creation and container start by delayMs for the targeted objects', async () => {
-    const deploy = (name: string) => obj('Deployment', name, { replicas: 1, template: { metadata: { labels: { app: name } }, spec: {} } });
+    const deploy = (name: string) => obj('Deployment', name, { replicas: 1, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: 'app:1' }] } } });
     const { run } = await runEnv({
       environment: [{ name: 'pod-lifecycle' }, { name: 'deployment' }],
       workload: [create(0, deploy('slow')), create(0, deploy('fast'))],

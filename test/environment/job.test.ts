@@ -3,7 +3,7 @@ import { workloadReady } from '../../src/environment/workload-ready.js';
 import { condition, create, find, obj, ofKind, runEnv } from './helpers.js';
 
 const env = [{ name: 'pod-lifecycle', params: { scheduleMs: 0, startMs: 500, readyMs: 100 } }, { name: 'job', params: { durationMs: 1000 } }];
-const template = { spec: { containers: [{ name: 'migrate', image: 'migrate:1' }] } };
+const template = { spec: { containers: [{ name: 'migrate', image: 'migrate:1' }], restartPolicy: 'Never' } };
 
 describe('job', () => {
   it('runs pods to completion, parallelism at a time, and reports Complete', async () => {

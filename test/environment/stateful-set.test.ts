@@ -7,6 +7,7 @@ const db = (replicas: number, extra: Record<string, unknown> = {}) =>
   obj('StatefulSet', 'db', {
     replicas,
     serviceName: 'db',
+    selector: { matchLabels: { app: 'db' } },
     template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'pg', image: 'postgres:16' }] } },
     volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '10Gi' } } } }],
     ...extra,

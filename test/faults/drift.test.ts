@@ -49,7 +49,7 @@ describe('drift of owned objects', () => {
     store.create('controller:c/0', { kind: 'ConfigMap', metadata: { name: 'frozen', namespace: 'ns', ownerReferences: ref }, data: { a: '1' }, immutable: true });
     // a copy the controller created in another namespace: no owner, still managed
     store.create('controller:c/0', { kind: 'Secret', metadata: { name: 'copy', namespace: 'other' }, data: { token: btoa('t') } });
-    store.create('controller:c/0', { kind: 'Deployment', metadata: { name: 'd', namespace: 'ns', ownerReferences: ref }, spec: { replicas: 2, selector: { matchLabels: { app: 'a' } }, template: { spec: { containers: [{ name: 'c', image: 'web:1' }] } } } });
+    store.create('controller:c/0', { kind: 'Deployment', metadata: { name: 'd', namespace: 'ns', ownerReferences: ref }, spec: { replicas: 2, selector: { matchLabels: { app: 'a' } }, template: { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'web:1' }] } } } });
     const writes: { uid?: string; rv?: number; verb: string; actor: string }[] = [
       ...['cm', 's', 'frozen', 'd'].map((n) => ({ verb: 'create', actor: 'controller:c/0', rv: 1, uid: store.peekAll(n === 'd' ? 'Deployment' : n === 's' ? 'Secret' : 'ConfigMap').find((o) => o.metadata.name === n)!.metadata.uid })),
       { verb: 'create', actor: 'controller:c/0', rv: 1, uid: store.peek('Secret', 'other/copy')!.metadata.uid },
@@ -78,7 +78,7 @@ describe('drift of owned objects', () => {
     const { VirtualClock } = await import('../../src/sim/clock.js');
     const { driftStored } = await import('../../faults/_internals/drift-edits.js');
     const store = new ObjectStore({ clock: new VirtualClock() });
-    const owner = store.create('user', { kind: 'StatefulSet', metadata: { name: 'db', namespace: 'ns' }, spec: {} });
+    const owner = store.create('user', { kind: 'StatefulSet', metadata: { name: 'db', namespace: 'ns' }, spec: { serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'db', image: 'db:1' }] } } } });
     const ref = [{ kind: 'StatefulSet', name: 'db', uid: owner.metadata.uid, controller: true }];
     const claim = (name: string) => store.create('controller:c/0', { kind: 'PersistentVolumeClaim', metadata: { name, namespace: 'ns', ownerReferences: ref }, spec: { resources: { requests: { storage: '1Gi' } } } });
     const pod = (name: string, claimName: string) => store.create('controller:c/0', { kind: 'Pod', metadata: { name, namespace: 'ns', ownerReferences: ref }, spec: { containers: [{ name: 'db', image: 'db:1' }], volumes: [{ name: 'data', persistentVolumeClaim: { claimName } }] } });

@@ -1,7 +1,7 @@
 import { defineController } from '../../../src/index.js';
 import { latest } from '../shared/latest.js';
 import { RESYNC_MS } from '../shared/resync.js';
-import { APP_KIND, autoscalersOf, deploymentOf, ownerRef, DEPLOYMENT_KIND, HPA_KIND, SYNC_PERIOD_MS, type ApplicationSpec, type ApplicationStatus, type DeploymentSpec, type HpaSpec, type HpaStatus } from './kinds.js';
+import { APP_KIND, autoscalersOf, deploymentOf, ownerRef, DEPLOYMENT_KIND, HPA_KIND, SYNC_PERIOD_MS, type ApplicationSpec, type ApplicationStatus, type DeploymentSpec, deploymentSpec, imageOf, type HpaSpec, type HpaStatus } from './kinds.js';
 
 /**
  * Fixed: field ownership. The manifest's replica count seeds a new Deployment, but once an
@@ -20,13 +20,13 @@ export const gitopsSync = defineController({
     const ref = { namespace: app.metadata.namespace, name: deploymentOf(app) };
     const dep = await ctx.client.tryGet<DeploymentSpec>(DEPLOYMENT_KIND, ref);
     if (!dep) {
-      await ctx.client.create({ kind: DEPLOYMENT_KIND, metadata: { ...ref, labels: { 'app.kubernetes.io/managed-by': 'gitops-sync' }, ownerReferences: [ownerRef(app)] }, spec: { image: app.spec.image, replicas: app.spec.replicas } });
+      await ctx.client.create({ kind: DEPLOYMENT_KIND, metadata: { ...ref, labels: { 'app.kubernetes.io/managed-by': 'gitops-sync' }, ownerReferences: [ownerRef(app)] }, spec: deploymentSpec(ref.name, app.spec.image, app.spec.replicas) });
     } else {
       const hpas = await ctx.client.list<HpaSpec, HpaStatus>(HPA_KIND, app.metadata.namespace !== undefined ? { namespace: app.metadata.namespace } : {});
       // autoscalers sharing a target all stand back (autoscaler.ts): then the manifest's count applies
       const autoscaled = autoscalersOf(hpas, dep.metadata.name).length === 1;
-      const want: DeploymentSpec = { image: app.spec.image, replicas: autoscaled ? dep.spec.replicas : app.spec.replicas };
-      if (dep.spec.image !== want.image || dep.spec.replicas !== want.replicas) await ctx.client.update({ ...dep, spec: { ...dep.spec, ...want } });
+      const replicas = autoscaled ? dep.spec.replicas : app.spec.replicas;
+      if (imageOf(dep) !== app.spec.image || dep.spec.replicas !== replicas) await ctx.client.update({ ...dep, spec: { ...dep.spec, ...deploymentSpec(ref.name, app.spec.image, replicas) } });
     }
     if (app.status.sync !== 'Synced' || app.status.observedGeneration !== app.metadata.generation) {
       await ctx.client.updateStatus({ ...app, status: { sync: 'Synced', observedGeneration: app.metadata.generation } });

@@ -42,9 +42,22 @@ export interface HpaStatus {
   observedGeneration?: number;
 }
 
+/** The apps/v1 Deployment fields the controllers use (a real cluster requires the selector and the template). */
 export interface DeploymentSpec {
-  image: string;
   replicas: number;
+  selector: { matchLabels: Record<string, string> };
+  template: { metadata: { labels: Record<string, string> }; spec: { containers: { name: string; image: string }[] } };
+}
+
+/** The spec of the Deployment `name` running `image`: one container, selected by an `app` label. */
+export function deploymentSpec(name: string, image: string, replicas: number): DeploymentSpec {
+  const labels = { app: name };
+  return { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'app', image }] } } };
+}
+
+/** The image a Deployment runs (its first container's). */
+export function imageOf(dep: Deployment): string | undefined {
+  return dep.spec.template?.spec?.containers?.[0]?.image;
 }
 
 export type Application = StoredObject<ApplicationSpec, ApplicationStatus>;

@@ -8,22 +8,36 @@ import { sameJson } from '../shared/same-json.js';
 export const RS_KIND = 'ReplicaSet';
 export const POD_KIND = 'Pod';
 
-export interface ReplicaSetSpec {
+/** The apps/v1 ReplicaSet fields used here (a real cluster requires the selector and the template). */
+// type aliases, not interfaces: a scenario's JSON spec must accept them (an interface has no index signature)
+export type ReplicaSetSpec = {
   replicas: number;
-  image: string;
-}
+  selector: { matchLabels: Record<string, string> };
+  template: { metadata: { labels: Record<string, string> }; spec: PodSpec };
+};
 export interface ReplicaSetStatus {
   replicas?: number;
   observedGeneration?: number;
 }
 export type ReplicaSet = StoredObject<ReplicaSetSpec, ReplicaSetStatus>;
-export interface PodSpec {
+export type PodSpec = {
   containers: { name: string; image: string }[];
-}
+};
 
 /** A pod of the set runs its image in one container. */
 function podSpec(image: string): PodSpec {
   return { containers: [{ name: 'app', image }] };
+}
+
+/** The spec of the set `name`: `replicas` pods labelled `app: name` running `image`. */
+export function replicaSetSpec(name: string, replicas: number, image: string): ReplicaSetSpec {
+  const labels = { app: name };
+  return { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: podSpec(image) } };
+}
+
+/** The image the set's pods run (its template's first container's). */
+function imageOf(rs: ReplicaSet): string {
+  return rs.spec.template.spec.containers[0]?.image ?? '';
 }
 export type Pod = StoredObject<PodSpec>;
 
@@ -48,14 +62,14 @@ export function podOf(rs: ReplicaSet, name: { name: string } | { generateName: s
       labels: { app: rs.metadata.name },
       ownerReferences: [{ kind: RS_KIND, name: rs.metadata.name, uid: rs.metadata.uid, controller: true }],
     },
-    spec: podSpec(rs.spec.image),
+    spec: podSpec(imageOf(rs)),
   };
 }
 
 /** Puts back the template's spec on pods someone edited (or that an image change left behind). */
 export async function repairPods(ctx: ReconcileContext, rs: ReplicaSet, pods: Pod[]): Promise<void> {
   // a container's image is the one field of a Pod that may change
-  for (const p of pods) if (!sameJson(p.spec, podSpec(rs.spec.image))) await ctx.client.update({ ...p, spec: podSpec(rs.spec.image) });
+  for (const p of pods) if (!sameJson(p.spec, podSpec(imageOf(rs)))) await ctx.client.update({ ...p, spec: podSpec(imageOf(rs)) });
 }
 
 export async function deletePod(ctx: ReconcileContext, p: Pod): Promise<void> {

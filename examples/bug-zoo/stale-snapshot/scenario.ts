@@ -3,7 +3,7 @@ import { sameEndState } from '../../../properties/same-end-state.js';
 import { endStateMasks, type BugZooEntry } from '../zoo-entry.js';
 import { buggyReplicaSet } from './buggy.js';
 import { replicaSet } from './correct.js';
-import { RS_KIND } from './replica-set.js';
+import { replicaSetSpec, RS_KIND } from './replica-set.js';
 
 export const staleSnapshot: BugZooEntry = {
   name: 'stale-snapshot',
@@ -14,7 +14,7 @@ export const staleSnapshot: BugZooEntry = {
   buggy: [buggyReplicaSet],
   correct: [replicaSet],
   options: {
-    objects: { kind: RS_KIND, name: 'web', spec: [{ replicas: 3, image: 'web:1.0' }, { replicas: 5, image: 'web:1.0' }, { replicas: 2, image: 'web:1.1' }] },
+    objects: { kind: RS_KIND, name: 'web', spec: [replicaSetSpec('web', 3, 'web:1.0'), replicaSetSpec('web', 5, 'web:1.0'), replicaSetSpec('web', 2, 'web:1.1')] },
   },
   extraFaults: [],
   properties: [sameEndState({ masks: endStateMasks() })],
@@ -22,7 +22,7 @@ export const staleSnapshot: BugZooEntry = {
     seed: 1,
     controllers: [{ name: 'replica-set' }],
     initialObjects: [],
-    workload: [{ at: 0, type: 'create', object: { kind: RS_KIND, metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 3, image: 'web:1.0' } } }],
+    workload: [{ at: 0, type: 'create', object: { kind: RS_KIND, metadata: { name: 'web', namespace: 'default' }, spec: replicaSetSpec('web', 3, 'web:1.0') } }],
     // the pod informer never hears of the first pod (until the relist when faults stop)
     faults: { events: [{ kind: 'watch-event-loss', nth: 1 }], background: [] },
     options: { faultWindowMs: 10_000, settleMs: 20_000 },
