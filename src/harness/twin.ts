@@ -681,7 +681,12 @@ export function divergedKeyWindows(run: Pick<RunRecord, 'trace' | 'timing'>, bas
       // same decision or another); when it came at once and was another, until the key's next attempt after it
       if (other !== undefined && other.start < from) break;
       const alike = other !== undefined && same(list[j]!, other);
-      const until = other !== undefined && (other.start > from || alike) ? other.writes[0]!.t : (good.get(id) ?? []).filter((t) => t > (other?.start ?? from)).sort((a, b) => a - b)[0];
+      // a decision cut short (its first writes made, the rest refused: an outage answering its status
+      // write with 504s) is finished by the key's next decision: held until then (corpus
+      // cluster-placement, stop 45: a PlacementDecision created at 6.0 s whose decisions were written at 28.0 s)
+      const cut = other !== undefined && !alike && other.writes.length < list[j]!.writes.length && other.writes.every((w, i) => sameWrite(w, list[j]!.writes[i]!));
+      const finished = cut ? mine[j + 1] : undefined;
+      const until = finished !== undefined ? finished.writes[0]!.t : other !== undefined && (other.start > from || alike) ? other.writes[0]!.t : (good.get(id) ?? []).filter((t) => t > (other?.start ?? from)).sort((a, b) => a - b)[0];
       if (until === undefined || until <= from || until - from > OVERTAKEN_MAX_MS) break;
       windows.push({ controller, at: from, ms: until - Math.max(0, from - 1), key });
       // the same decision later: the two runs' next decisions of the key pair up again (a request
