@@ -175,7 +175,7 @@ function findScheduledWork(tl: Timeline, from: number, catchingUp: boolean, elec
   const unsettled = new Set<string>();
   const lastChange = new Map<string, number>();
   const queued = new QueuedTimers(tl);
-  // per key, the next reconcile of it by the same process; and what its timer work changed so far
+  // each reconcile's next one of the same key by the same process
   const next = new Map<ReconcileSpan, ReconcileSpan>();
   const seen = new Map<string, ReconcileSpan>();
   for (const span of tl.reconciles) {
@@ -298,15 +298,15 @@ function dueBy(prev: ReconcileSpan, span: ReconcileSpan): boolean {
 
 /**
  * Whether `span`, started by no event (the tail's extra enqueue, a resync) while the key's
- * `requeueAfter` timer was pending (due at `due`), did that timer's work a little early. What it changed is what the key's passes on an
- * unchanged world changed before (`periodic`: a lock renewed, a certificate rotated, by a timer's
- * or a resync's pass), and the reconcile the timer then started (and any of the key between)
- * changed nothing (or the run ended before that timer fired). A controller that renews when less than
- * some margin is left renews on whichever pass lands in that window first: an extra reconcile
- * there moves the renewal earlier and adds none (the timer's pass then finds it fresh). One that
- * renews on every pass renews in both and stays charged. Found by rt45's lease-holder (a lock of
- * 30 s renewed within 15 s of its expiry, a pass every 10 s: the tail's reconcile at 60.0 s
- * renewed, the timer's at 60.3 s did not).
+ * `requeueAfter` timer was pending (due at `due`), did that timer's work a little early: what it
+ * changed is what the key's passes on an unchanged world changed before (`periodic`: a lock
+ * renewed, a certificate rotated, by a timer's or a resync's pass), and the reconcile the timer then
+ * started (and any of the key between) changed nothing, or the run ended before that timer fired.
+ * A controller that renews when less than some margin is left renews on whichever pass lands in
+ * that window first: an extra reconcile there moves the renewal earlier and adds none (the
+ * timer's pass then finds it fresh). One that renews on every pass renews in both and stays
+ * charged. Found by rt45's lease-holder (a lock of 30 s renewed within 15 s of its expiry, a pass
+ * every 10 s: the tail's reconcile at 60.0 s renewed, the timer's at 60.3 s did not).
  */
 function movedEarlier(due: number, span: ReconcileSpan, next: ReadonlyMap<ReconcileSpan, ReconcileSpan>, changing: ReadonlyMap<ReconcileSpan, ReadonlySet<string>>, periodic: ReadonlySet<string> | undefined): boolean {
   if (periodic === undefined || !(span.start < due)) return false;
