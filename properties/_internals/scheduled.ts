@@ -186,7 +186,18 @@ function findScheduledWork(tl: Timeline, from: number, catchingUp: boolean, elec
   }
   // per key, what its passes on an unchanged world (a timer's, a resync's: no event started them) changed so far
   const periodic = new Map<string, Set<string>>();
-  const prompted = (k: string, prev: ReconcileSpan | undefined, span: ReconcileSpan) => (causes.get(k) ?? []).some((c) => c.index > (prev?.startIndex ?? -1) && c.index < span.startIndex);
+  // whether an event started `span` (a notification between the key's previous reconcile and it): a
+  // cursor per key over its notifications, which come in trace order as its reconciles do (linear, not per span)
+  const cursor = new Map<string, number>();
+  const prompted = (k: string, prev: ReconcileSpan | undefined, span: ReconcileSpan): boolean => {
+    const list = causes.get(k);
+    if (list === undefined) return false;
+    let i = cursor.get(k) ?? 0;
+    const after = prev?.startIndex ?? -1;
+    while (i < list.length && list[i]!.index <= after) i++;
+    cursor.set(k, i);
+    return i < list.length && list[i]!.index < span.startIndex;
+  };
   for (const span of tl.reconciles) {
     const k = `${span.actor}\u0000${span.key}`;
     const prev = last.get(k);
@@ -194,8 +205,9 @@ function findScheduledWork(tl: Timeline, from: number, catchingUp: boolean, elec
     const pending = queued.timerOf(k);
     const fired = queued.fired(k, span);
     const timed = (prev !== undefined && (firedBy(prev, span) || dueBy(prev, span))) || fired;
-    const early = !timed && pending !== undefined && span.start >= from && !prompted(k, prev, span) && movedEarlier(pending, span, next, changing, periodic.get(k));
-    if (!prompted(k, prev, span)) for (const c of changing.get(span) ?? []) (periodic.get(k) ?? periodic.set(k, new Set()).get(k)!).add(c);
+    const byEvent = prompted(k, prev, span);
+    const early = !timed && pending !== undefined && span.start >= from && !byEvent && movedEarlier(pending, span, next, changing, periodic.get(k));
+    if (!byEvent) for (const c of changing.get(span) ?? []) (periodic.get(k) ?? periodic.set(k, new Set()).get(k)!).add(c);
     if (span.start < from || unsettled.has(k)) continue;
     if (timed || early) {
       if (span.start - (lastChange.get(k) ?? -Infinity) < MIN_SCHEDULE_MS) {
