@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiError, check, defineProgram, neverExits, sameEndState, simulate, type Scenario } from '../../src/index.js';
+import { apiError, check, defineProgram, drift, neverExits, sameEndState, simulate, watchDisconnect, type Scenario } from '../../src/index.js';
 
 /**
  * examples/operators/: the class-based operator that exits on a watch error and the secret
@@ -19,6 +19,21 @@ describe('examples/operators', () => {
     // one fault that fails its watch: a cut connection, or an API error answering the watch request (issue 11 item 7)
     expect(r.scenario.faults.events).toHaveLength(1);
     expect(['watch-disconnect', 'api-error']).toContain(r.scenario.faults.events[0]!.kind);
+  });
+
+  it('website-operator: a ConfigMap deleted while its watch was closed is made again when the watch starts over', async () => {
+    // hunt seed 461 run 26, shrunk: the watch of the site ConfigMaps closes at the DELETED event of
+    // drift's delete; a watch started again from now (no resourceVersion) never sends it
+    const website = defineProgram({ entry: 'examples/operators/website-operator/correct.ts', for: 'Website', name: 'website', resources: [{ kind: 'Website', plural: 'websites', group: 'example.com', version: 'v1', namespaced: true }] });
+    const s: Scenario = {
+      seed: 1702170803,
+      controllers: [{ name: 'website' }],
+      initialObjects: [],
+      workload: [{ at: 15_300, type: 'create', object: { kind: 'Website', metadata: { name: 'website-0', namespace: 'default' }, spec: { title: 'home', replicas: 1 } } }],
+      faults: { events: [{ kind: 'drift', at: 27_547, params: { action: 'delete', pick: 5, external: false } }, { kind: 'watch-disconnect', nth: 4, params: { how: 'close' } }], background: [] },
+    };
+    const r = await check(website, { runs: 1, seed: 1, faults: [drift, watchDisconnect], properties: [sameEndState()], corpus: { scenarios: [s] }, determinism: false });
+    expect(r.ok ? 'passed' : r.summary).toBe('passed');
   });
 
   it('template-hash: what a program last did is told in requests, not reconciles', async () => {

@@ -57,10 +57,12 @@ export abstract class Operator {
 
   /**
    * Watches what the operator made (objects at `path` with `labelSelector`) and hands each event
-   * to `onChange`: someone else deleting or editing one is drift to repair.
+   * to `onChange`: someone else deleting or editing one is drift to repair. A watch started again
+   * starts from now (no resourceVersion), so a deletion made while it was down never arrives:
+   * `onRewatch` runs each time it starts again, to re-check everything it made.
    */
-  protected async watchMade(path: string, labelSelector: string, onChange: (e: ResourceEvent) => void): Promise<void> {
-    await this.watchPath(path, { labelSelector }, onChange);
+  protected async watchMade(path: string, labelSelector: string, onChange: (e: ResourceEvent) => void, onRewatch: () => void): Promise<void> {
+    await this.watchPath(path, { labelSelector }, onChange, onRewatch);
   }
 
   /** Handles the last version seen of `key` again, as if it had changed (something it owns did). */
@@ -69,9 +71,17 @@ export abstract class Operator {
     if (seen) this.handle(key, { type: 'MODIFIED', object: seen }, onEvent);
   }
 
-  private async watchPath(path: string, query: Record<string, string>, onItem: (e: ResourceEvent) => void): Promise<void> {
+  /** Handles the last version seen of every object again (what it made may have changed unseen). */
+  protected resyncAll(onEvent: (e: ResourceEvent) => Promise<void>): void {
+    for (const key of this.latest.keys()) this.resync(key, onEvent);
+  }
+
+  private async watchPath(path: string, query: Record<string, string>, onItem: (e: ResourceEvent) => void, onRewatch?: () => void): Promise<void> {
     const watch = new Watch(this.kc);
+    let started = false;
     const start = async (): Promise<void> => {
+      const again = started;
+      started = true;
       await watch.watch(
         path,
         query,
@@ -90,6 +100,8 @@ export abstract class Operator {
           }
         },
       );
+      // once the new watch is open, so a change made after the re-check arrives as an event
+      if (again) onRewatch?.();
     };
     await start();
   }

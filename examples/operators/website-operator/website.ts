@@ -31,12 +31,19 @@ export class WebsiteOperator extends Operator {
     const onEvent = (e: ResourceEvent) => this.reconcile(e);
     await this.watchResource(GROUP, VERSION, PLURAL, onEvent);
     // a site ConfigMap someone deleted or edited is made again from its Website (found by same-end-state's drift
-    // judgement, hosted hunt seed 51: a deleted one stayed gone); the operator's own writes come back as no-ops
-    await this.watchMade('/api/v1/configmaps', MANAGED_BY, (e) => {
-      const cm = e.object.metadata;
-      if (e.type === 'ADDED' || !cm?.name?.endsWith('-site')) return;
-      this.resync(`${cm.namespace}/${cm.name.slice(0, -'-site'.length)}`, onEvent);
-    });
+    // judgement, hosted hunt seed 51: a deleted one stayed gone); the operator's own writes come back as no-ops.
+    // When that watch starts again every Website is checked: a ConfigMap deleted while it was down
+    // sends no event (hunt seed 461 run 26: a watch closed at the drift's DELETED event)
+    await this.watchMade(
+      '/api/v1/configmaps',
+      MANAGED_BY,
+      (e) => {
+        const cm = e.object.metadata;
+        if (e.type === 'ADDED' || !cm?.name?.endsWith('-site')) return;
+        this.resync(`${cm.namespace}/${cm.name.slice(0, -'-site'.length)}`, onEvent);
+      },
+      () => this.resyncAll(onEvent),
+    );
   }
 
   private async reconcile(e: ResourceEvent): Promise<void> {
