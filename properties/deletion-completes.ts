@@ -1,10 +1,12 @@
 import { defineProperty, nothingToJudge, type Verdict } from '../src/harness/property.js';
+import type { StoredObject } from '../src/store/object.js';
 import { explanation, fmtDuration, fmtList, fmtObject, fmtTime, fmtValue, letFacts } from '../src/report/explain.js';
 import { lastActions } from './_internals/last-actions.js';
 import { ownerGroups, ownerMatches, readDownstream } from './_internals/downstream-state.js';
 import { keyOfObject } from './_internals/primary.js';
 import { healedAt } from './_internals/skip.js';
 import { timelineOf } from './_internals/timeline.js';
+import { JOB_ORPHAN_WARNING } from '../src/store/gc-policy.js';
 
 /** Options of {@link deletionCompletes}. @public */
 export interface DeletionCompletesOptions {
@@ -23,13 +25,15 @@ export interface DeletionCompletesOptions {
 /**
  * Deletion completes (SPEC §1 "stuck deletion", §5): every object marked for deletion is gone
  * within the bound (its finalizers removed), and the external resources it owned in the fake
- * downstream services are cleaned up, not leaked by a finalizer removed too early.
+ * downstream services are cleaned up, not leaked by a finalizer removed too early. What it owned
+ * in the cluster is collected too: a controller's delete of a Job that names no propagation
+ * policy orphans its Pods (batch/v1's default), which kube-apiserver warns about.
  * @example properties.deletionCompletes({ withinMs: 10_000, ownerField: 'labels.owner' })
  * @public
  */
 export const deletionCompletes = defineProperty<DeletionCompletesOptions>({
   name: 'deletion-completes',
-  description: 'every object marked for deletion is gone within the bound, and its external resources are cleaned up',
+  description: 'every object marked for deletion is gone within the bound, its external resources are cleaned up, and no Job a controller deleted without a propagation policy left its Pods orphaned',
   defaults: { withinMs: 30_000, externalCleanup: true, ownerField: 'owner' },
   validate: (o) => (!(o.withinMs >= 0) ? `withinMs must be ≥ 0 virtual ms, got ${String(o.withinMs)}` : typeof o.ownerField !== 'string' || o.ownerField === '' ? 'ownerField must be a dotted field path such as "owner"' : undefined),
   judge: (run, o): Verdict => {
@@ -66,6 +70,21 @@ export const deletionCompletes = defineProperty<DeletionCompletesOptions>({
         evidence: { kind: m.kind, key: m.key, uid, markedAt: m.t, deadline, removedAt: gone?.t ?? null, finalizers },
       };
     }
+    // orphaned: a controller deleted a Job without a propagation policy, and batch/v1 Jobs orphan their Pods by default
+    for (const w of tl.writes) {
+      if (w.orphaned === undefined || w.error !== undefined || !w.actor.startsWith('controller:')) continue;
+      const left = w.orphaned.filter((d) => existsIn(run.finalObjects, d));
+      const then = [
+        `${w.actor.slice('controller:'.length)} deleted ${fmtObject(w.kind, w.key)} at ${fmtTime(w.t)} without a propagationPolicy; the API server's default for this kind orphans its dependents, so ${fmtList(w.orphaned, 4)} lost their owner${left.length ? ` and ${fmtList(left, 4)} still existed at ${fmtTime(end)}` : ''}`,
+        `kube-apiserver warns: "${JOB_ORPHAN_WARNING}". Delete with propagationPolicy Background (or Foreground), or Orphan when keeping them is the design`,
+      ];
+      return {
+        ok: false,
+        summary: `orphaned dependents: ${fmtObject(w.kind, w.key)} deleted without a propagationPolicy left ${fmtList(w.orphaned, 2)} without an owner`,
+        explanation: explanation(letFacts(run.trace, { until: w.t }), then),
+        evidence: { kind: w.kind, key: w.key, uid: w.uid ?? null, deletedAt: w.t, orphaned: w.orphaned, remaining: left },
+      };
+    }
     if (!o.externalCleanup) return marked.size === 0 ? nothingToJudge(NOTHING_DELETED, { deletions: 0 }) : { ok: true, stats: { deletions: marked.size } };
     // leaked: external resources of an object that is gone
     const present = new Set(run.finalObjects.map((x) => `${x.kind} ${keyOfObject(x)}`));
@@ -91,6 +110,11 @@ export const deletionCompletes = defineProperty<DeletionCompletesOptions>({
     return marked.size === 0 && removed.size === 0 ? nothingToJudge(NOTHING_DELETED, { deletions: 0 }) : { ok: true, stats: { deletions: marked.size } };
   },
 });
+
+/** Whether `Kind namespace/name` is among the objects. */
+function existsIn(objects: readonly StoredObject[], ref: string): boolean {
+  return objects.some((x) => `${x.kind} ${keyOfObject(x)}` === ref);
+}
 
 const NOTHING_DELETED = 'nothing was deleted (no object was marked for deletion or removed)';
 

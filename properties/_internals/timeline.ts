@@ -73,6 +73,8 @@ export interface TimelineWrite extends WriteFacts {
   program?: ProgramSpan;
   /** The hosted program's answer to watch events that made it, if one did. */
   reaction?: ReactionSpan;
+  /** A delete naming no propagation policy of a kind that orphans by default: the dependents it orphaned. */
+  orphaned?: string[];
 }
 
 /** A downstream request as recorded in the trace (at its completion), attributed. */
@@ -261,6 +263,7 @@ export function build(trace: readonly TraceEntry[]): Timeline {
           fault: typeof e['fault'] === 'string' ? e['fault'] : undefined,
           reconcile: actor.startsWith('controller:') ? inFlight(actor, key) : undefined,
         };
+        if (Array.isArray(e['orphaned'])) w.orphaned = stringsOf(e['orphaned'] as unknown[]);
         if (typeof e['fire'] === 'string' && actor.startsWith('controller:')) {
           const id = `${actor}\u0000${e['fire']}`;
           let span = programSpans.get(id);

@@ -6,6 +6,9 @@ import type { UserWriteInfo } from '../runtime/seams.js';
 import type { WorkloadAction } from './scenario.js';
 import type { World } from './world.js';
 
+/** kubectl delete's default (`--cascade=background`): a user's delete of a Job takes its Pods too. */
+const KUBECTL_DELETE = { propagationPolicy: 'Background' } as const;
+
 /**
  * The user of a run: runs the workload's actions at their times, as `kubectl` would and as a
  * GitOps tool (Argo CD, Flux) does: an attempt the API rejects for a reason that passes (409
@@ -131,7 +134,7 @@ function runAttempt(world: World, a: WorkloadAction, attempt: number, memo: Memo
       for (const o of owned) {
         const k = keyOf(o.metadata);
         try {
-          write(world, a, attempt, 'delete', a.kind, k, () => world.store.delete('user', a.kind, parseKey(k)));
+          write(world, a, attempt, 'delete', a.kind, k, () => world.store.delete('user', a.kind, parseKey(k), KUBECTL_DELETE));
           entries.push({ kind: a.kind, key: k });
         } catch (err) {
           entries.push({ kind: a.kind, key: k, error: reasonOf(err).reason });
@@ -198,7 +201,7 @@ function perform(world: World, a: Exclude<WorkloadAction, { type: 'deleteOwned' 
       write(world, a, attempt, 'patch', a.kind, a.key, () => store.patch('user', a.kind, parseKey(a.key), a.patch));
       return;
     case 'delete':
-      write(world, a, attempt, 'delete', a.kind, a.key, () => store.delete('user', a.kind, parseKey(a.key), a.propagationPolicy !== undefined ? { propagationPolicy: a.propagationPolicy } : {}));
+      write(world, a, attempt, 'delete', a.kind, a.key, () => store.delete('user', a.kind, parseKey(a.key), a.propagationPolicy !== undefined ? { propagationPolicy: a.propagationPolicy } : KUBECTL_DELETE));
       return;
     case 'reapply': {
       const cur = current(store, a.kind, a.key);
@@ -215,7 +218,7 @@ function perform(world: World, a: Exclude<WorkloadAction, { type: 'deleteOwned' 
         const cur = store.peek(a.kind, a.key);
         const copy = a.object ?? (cur ? (declaredOf(world, cur) ?? copyOf(cur)) : undefined);
         if (copy) memo.copy = copy;
-        if (cur && cur.metadata.deletionTimestamp === undefined) write(world, a, attempt, 'delete', a.kind, a.key, () => store.delete('user', a.kind, parseKey(a.key)));
+        if (cur && cur.metadata.deletionTimestamp === undefined) write(world, a, attempt, 'delete', a.kind, a.key, () => store.delete('user', a.kind, parseKey(a.key), KUBECTL_DELETE));
         memo.oldUid = cur?.metadata.uid ?? '';
       }
       const copy = memo.copy;

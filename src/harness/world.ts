@@ -143,7 +143,7 @@ function digestOf(o: StoredObject): string {
  * compiler holds this list to the interface: a new field must be added here, and to
  * {@link writeEntry}).
  */
-const WRITE_FIELDS: { [K in keyof Required<WriteRecord>]: true } = { t: true, actor: true, verb: true, kind: true, key: true, uid: true, rv: true, changed: true, noop: true, markedForDeletion: true, removed: true, error: true };
+const WRITE_FIELDS: { [K in keyof Required<WriteRecord>]: true } = { t: true, actor: true, verb: true, kind: true, key: true, uid: true, rv: true, changed: true, noop: true, markedForDeletion: true, removed: true, orphaned: true, error: true };
 
 /**
  * The trace entry of a store write: `{ type: 'store:write', ...w, digest }` (digest only when
@@ -155,7 +155,7 @@ const WRITE_FIELDS: { [K in keyof Required<WriteRecord>]: true } = { t: true, ac
  */
 export function writeEntry(w: WriteRecord, digest: string | undefined): TraceEntry {
   // the usual record (a write that changed an object, or a no-op): one literal, keys in the same order
-  if (w.uid !== undefined && w.markedForDeletion === undefined && w.removed === undefined && w.error === undefined && !('markedForDeletion' in w) && !('removed' in w) && !('error' in w)) {
+  if (w.uid !== undefined && w.markedForDeletion === undefined && w.removed === undefined && w.error === undefined && w.orphaned === undefined && !('markedForDeletion' in w) && !('removed' in w) && !('error' in w)) {
     if (w.rv !== undefined) {
       if (digest !== undefined) return { type: 'store:write', t: w.t, actor: w.actor, verb: w.verb, kind: w.kind, key: w.key, uid: w.uid, rv: w.rv, changed: w.changed, noop: w.noop, digest } as unknown as TraceEntry;
     } else if (!('rv' in w)) {
@@ -170,6 +170,7 @@ export function writeEntry(w: WriteRecord, digest: string | undefined): TraceEnt
   e['noop'] = w.noop;
   if (w.markedForDeletion !== undefined || 'markedForDeletion' in w) e['markedForDeletion'] = w.markedForDeletion;
   if (w.removed !== undefined || 'removed' in w) e['removed'] = w.removed;
+  if (w.orphaned !== undefined) e['orphaned'] = w.orphaned;
   if (w.error !== undefined || 'error' in w) e['error'] = w.error;
   if (digest !== undefined) e['digest'] = digest;
   return e;

@@ -1,4 +1,5 @@
 import { keyOf, type JsonObject } from '../store/object.js';
+import { defaultPropagationPolicy, JOB_ORPHAN_WARNING } from '../store/gc-policy.js';
 import type { DeleteOptions } from '../store/store.js';
 import { createObjectFilter } from './object-filter.js';
 import type { ServeContext } from './serve-context.js';
@@ -24,6 +25,7 @@ function deleteOptions(c: ServeContext): DeleteOptions & { dryRun: boolean } {
   const q = c.url.searchParams;
   let policy = (typeof body['propagationPolicy'] === 'string' ? body['propagationPolicy'] : q.get('propagationPolicy')) ?? undefined;
   if (policy === undefined && (body['orphanDependents'] === true || q.get('orphanDependents') === 'true')) policy = 'Orphan';
+  else if (policy === undefined && (body['orphanDependents'] === false || q.get('orphanDependents') === 'false')) policy = 'Background';
   if (policy !== undefined && !POLICIES.has(policy)) throw new KubeStatusError('BadRequest', `propagationPolicy must be Background, Foreground or Orphan, got "${policy}"`);
   const pre = (body['preconditions'] ?? {}) as JsonObject;
   const preconditions: { uid?: string; resourceVersion?: string } = {};
@@ -49,7 +51,9 @@ export function serveDelete(c: ServeContext): Response {
   const { store } = c.api;
   const out = store.delete(c.info.actor, c.resource.kind, { namespace: c.namespace, name: c.name! }, opts);
   const stillThere = store.peek(c.resource.kind, keyOf({ namespace: c.namespace, name: c.name! })) !== undefined;
-  return jsonResponse(toWire(out, c.resource, fieldManagersOf(c.api.store)), stillThere ? 202 : 200);
+  // kube-apiserver's Job strategy warns when its backward-compatible default (orphan the Pods) applies
+  const warn = c.resource.kind === 'Job' && opts.propagationPolicy === undefined && defaultPropagationPolicy('Job', c.resource.apiVersion) === 'Orphan';
+  return jsonResponse(toWire(out, c.resource, fieldManagersOf(c.api.store)), stillThere ? 202 : 200, warn ? { warning: `299 - "${JOB_ORPHAN_WARNING}"` } : {});
 }
 
 /** DELETE of a collection (with selectors): deletes each match, answers the list of them. @internal */

@@ -106,6 +106,11 @@ export class GarbageCollector {
   }
 
   /** Whether `uid` has dependents in the store. */
+  /** The objects that name `uid` as an owner, as `Kind key`, in key order. */
+  dependentsOf(uid: string): string[] {
+    return [...(this.dependents.get(uid) ?? [])].map((t) => t.replace('\u0000', ' ')).sort();
+  }
+
   hasDependents(uid: string): boolean {
     return (this.dependents.get(uid)?.size ?? 0) > 0;
   }
@@ -160,7 +165,7 @@ export class GarbageCollector {
           continue;
         }
         if (obj.metadata.deletionTimestamp === undefined) {
-          this.target.delete(GARBAGE_COLLECTOR_ACTOR, kind, ref, { preconditions: { uid: obj.metadata.uid }, ...(this.hasDependents(obj.metadata.uid) ? { propagationPolicy: 'Foreground' as const } : {}) });
+          this.target.delete(GARBAGE_COLLECTOR_ACTOR, kind, ref, { preconditions: { uid: obj.metadata.uid }, propagationPolicy: this.hasDependents(obj.metadata.uid) ? 'Foreground' : 'Background' });
           deleted = true;
         }
       } catch {
@@ -255,7 +260,7 @@ export class GarbageCollector {
         const gone = new Set(absent.map((r) => r.uid));
         this.target.transform(GARBAGE_COLLECTOR_ACTOR, kind, ref, (c) => ({ ...c, metadata: { ...c.metadata, ownerReferences: c.metadata.ownerReferences.filter((r) => !gone.has(r.uid)) } }));
       } else {
-        this.target.delete(GARBAGE_COLLECTOR_ACTOR, kind, ref, { preconditions: { uid } });
+        this.target.delete(GARBAGE_COLLECTOR_ACTOR, kind, ref, { preconditions: { uid }, propagationPolicy: 'Background' });
       }
     } catch {
       // changed under us: the next write of its owners looks again
@@ -274,14 +279,18 @@ export class GarbageCollector {
       const obj = this.target.peek(kind, key);
       if (!obj) continue;
       const refs = obj.metadata.ownerReferences;
-      if (!refs.some((r) => r.uid === ownerUid)) continue;
+      const mine = refs.find((r) => r.uid === ownerUid);
+      if (!mine) continue;
+      // a cluster-scoped dependent of a namespaced owner: kube-controller-manager's collector cannot
+      // resolve the reference (event OwnerRefInvalidNamespace) and leaves the dependent, reference and all
+      if (policy !== 'Orphan' && this.ownerState(obj, mine) === 'unresolvable') continue;
       const ref = refOf(obj);
       const remaining = refs.filter((r) => r.uid !== ownerUid && this.liveUids.has(r.uid));
       try {
         if (policy === 'Orphan' || remaining.length > 0) {
           this.target.transform(GARBAGE_COLLECTOR_ACTOR, kind, ref, (c) => ({ ...c, metadata: { ...c.metadata, ownerReferences: c.metadata.ownerReferences.filter((r) => r.uid !== ownerUid) } }));
         } else {
-          this.target.delete(GARBAGE_COLLECTOR_ACTOR, kind, ref, { preconditions: { uid: obj.metadata.uid } });
+          this.target.delete(GARBAGE_COLLECTOR_ACTOR, kind, ref, { preconditions: { uid: obj.metadata.uid }, propagationPolicy: 'Background' });
         }
       } catch {
         // already gone or changed under us: the collector looks again on the next cascade

@@ -9,7 +9,7 @@ export interface NamespaceLifecycleTarget {
   kindNames(): string[];
   peekAll(kind: string): StoredObject[];
   peek(kind: string, key: string): StoredObject | undefined;
-  delete(actor: string, kind: string, ref: { namespace?: string; name: string }, options: { preconditions: { uid: string } }): StoredObject;
+  delete(actor: string, kind: string, ref: { namespace?: string; name: string }, options: { preconditions: { uid: string }; propagationPolicy?: 'Background' }): StoredObject;
 }
 
 /**
@@ -66,7 +66,7 @@ export class NamespaceLifecycle {
       for (const o of this.target.peekAll(kind)) {
         if (o.metadata.namespace !== namespace || o.metadata.deletionTimestamp !== undefined) continue;
         try {
-          this.target.delete(NAMESPACE_CONTROLLER_ACTOR, kind, { namespace, name: o.metadata.name }, { preconditions: { uid: o.metadata.uid } });
+          this.target.delete(NAMESPACE_CONTROLLER_ACTOR, kind, { namespace, name: o.metadata.name }, { preconditions: { uid: o.metadata.uid }, propagationPolicy: 'Background' });
         } catch {
           // gone or replaced meanwhile
         }

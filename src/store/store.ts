@@ -3,6 +3,7 @@ import { fnv1a, hex8 } from '../sim/hash.js';
 import { AlreadyExistsError, InvalidError, NotFoundError, type StoreErrorReason, StoreError } from './errors.js';
 import { changedPaths } from './field-diff.js';
 import { FOREGROUND_FINALIZER, GarbageCollector, type PropagationPolicy } from './garbage-collector.js';
+import { defaultPropagationPolicy } from './gc-policy.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { selectObjects, type ListOptions } from './list-options.js';
 import { applyMergePatch } from './merge-patch.js';
@@ -69,7 +70,7 @@ export interface UpdateOptions extends Pick<WriteOptions, 'statusSubresource'> {
 /** Options of {@link ObjectStore.delete}. @public */
 export interface DeleteOptions {
   preconditions?: { uid?: string; resourceVersion?: string };
-  /** @defaultValue 'Background' */
+  /** @defaultValue the kind's: 'Orphan' for a batch/v1 Job or a v1 ReplicationController (as kube-apiserver), else 'Background' */
   propagationPolicy?: PropagationPolicy;
 }
 
@@ -453,8 +454,11 @@ export class ObjectStore {
       this.recordError(actor, 'delete', kind, key, 'Conflict', cur.metadata.uid);
       throw conflict;
     }
+    const policy = options.propagationPolicy ?? defaultPropagationPolicy(kind, cur.apiVersion);
+    // a Job deleted without a policy orphans its Pods, as on a cluster (kube-apiserver answers with a warning)
+    const orphans = options.propagationPolicy === undefined && policy === 'Orphan' ? this.gc.dependentsOf(cur.metadata.uid) : [];
     // Foreground: the object stays, marked, with the finalizer the garbage collector removes once its blocking dependents are gone
-    const foreground = options.propagationPolicy === 'Foreground';
+    const foreground = policy === 'Foreground';
     if (cur.metadata.finalizers.length > 0 || foreground) {
       const addFinalizer = foreground && !cur.metadata.finalizers.includes(FOREGROUND_FINALIZER);
       if (cur.metadata.deletionTimestamp !== undefined) {
@@ -469,8 +473,8 @@ export class ObjectStore {
           this.watches.flush();
           return cloneJson(next);
         }
-        this.record({ t: now, actor, verb: 'delete', kind, key, uid: cur.metadata.uid, changed: [], noop: true });
-        if (options.propagationPolicy === 'Orphan') this.gc.cascade(cur.metadata.uid, 'Orphan');
+        this.record({ t: now, actor, verb: 'delete', kind, key, uid: cur.metadata.uid, changed: [], noop: true, ...(orphans.length > 0 ? { orphaned: orphans } : {}) });
+        if (policy === 'Orphan') this.gc.cascade(cur.metadata.uid, 'Orphan');
         this.watches.flush();
         return cloneJson(cur);
       }
@@ -478,19 +482,19 @@ export class ObjectStore {
       const next = prepareForDeletion(cur, now, rv, addFinalizer ? FOREGROUND_FINALIZER : undefined);
       ks.objects.set(key, next);
       this.watches.emit(ks.watch, { type: 'MODIFIED', object: next, rv });
-      this.record({ t: now, actor, verb: 'delete', kind, key, uid: cur.metadata.uid, rv, changed: addFinalizer ? ['metadata.deletionTimestamp', 'metadata.finalizers'] : ['metadata.deletionTimestamp'], noop: false, markedForDeletion: true });
+      this.record({ t: now, actor, verb: 'delete', kind, key, uid: cur.metadata.uid, rv, changed: addFinalizer ? ['metadata.deletionTimestamp', 'metadata.finalizers'] : ['metadata.deletionTimestamp'], noop: false, markedForDeletion: true, ...(orphans.length > 0 ? { orphaned: orphans } : {}) });
       if (foreground) this.gc.foreground(cur.metadata.uid, kind, key);
       // Orphan must not be lost while finalizers hold the object: the garbage collector orphans
       // the dependents now (kube-apiserver does it through the `orphan` finalizer); the other
       // policies collect them when the object is finally removed.
-      if (options.propagationPolicy === 'Orphan') this.gc.cascade(cur.metadata.uid, 'Orphan');
+      if (policy === 'Orphan') this.gc.cascade(cur.metadata.uid, 'Orphan');
       if (kind === 'Namespace') this.namespaces.changed(next, 'deleting');
       this.watches.flush();
       return cloneJson(next);
     }
     const removed = this.remove(ks, key, cur);
-    this.record({ t: now, actor, verb: 'delete', kind, key, uid: cur.metadata.uid, rv: removed.rv, changed: ['.'], noop: false, removed: true });
-    this.gc.cascade(cur.metadata.uid, options.propagationPolicy ?? 'Background');
+    this.record({ t: now, actor, verb: 'delete', kind, key, uid: cur.metadata.uid, rv: removed.rv, changed: ['.'], noop: false, removed: true, ...(orphans.length > 0 ? { orphaned: orphans } : {}) });
+    this.gc.cascade(cur.metadata.uid, policy);
     this.watches.flush();
     return cloneJson(removed.object);
   }

@@ -28,6 +28,11 @@ export interface WriteRecord {
   removed?: boolean;
   /** The write marked the object for deletion (finalizers present). */
   markedForDeletion?: boolean;
+  /**
+   * A delete that named no propagation policy, of a kind whose default orphans (a batch/v1 Job):
+   * the dependents it orphaned, as `Kind namespace/name` (kube-apiserver answers it with a warning).
+   */
+  orphaned?: string[];
   /** Set when the write failed. */
   error?: StoreErrorReason;
 }

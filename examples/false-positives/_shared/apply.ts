@@ -63,7 +63,8 @@ function equal(a: unknown, b: unknown): boolean {
 /** Deletes an object if it exists (a 404 is success: someone else got there first). */
 export async function deleteIfPresent(ctx: ReconcileContext, kind: string, ref: { namespace?: string | undefined; name: string }, preconditions?: { uid: string; resourceVersion?: string }): Promise<void> {
   try {
-    await ctx.client.delete(kind, ref, preconditions ? { preconditions } : {});
+    // Background named: a Job deleted without a policy would orphan its Pods (batch/v1's default)
+    await ctx.client.delete(kind, ref, preconditions ? { propagationPolicy: 'Background', preconditions } : { propagationPolicy: 'Background' });
   } catch (err) {
     if ((err as { reason?: string }).reason !== 'NotFound') throw err;
   }
