@@ -85,6 +85,23 @@ export const deletionCompletes = defineProperty<DeletionCompletesOptions>({
         evidence: { kind: w.kind, key: w.key, uid: w.uid ?? null, deletedAt: w.t, orphaned: w.orphaned, remaining: left },
       };
     }
+    // never collected: a cluster-scoped object whose owner, a namespaced object, was removed
+    for (const x of run.finalObjects) {
+      if (x.metadata.namespace !== undefined) continue;
+      const r = x.metadata.ownerReferences.find((ref) => removed.get(ref.uid)?.key.includes('/') === true);
+      if (!r) continue;
+      const owner = removed.get(r.uid)!;
+      const then = [
+        `${fmtObject(owner.kind, owner.key)} was removed at ${fmtTime(owner.t)}, and ${fmtObject(x.kind, keyOfObject(x))}, which names it as its owner, was still there at ${fmtTime(end)}`,
+        'a cluster-scoped object cannot be owned by a namespaced one: the garbage collector never resolves that reference (event OwnerRefInvalidNamespace) and the object leaks. Keep a finalizer on the owner and delete the cluster-scoped object yourself (find it by a label naming the owner)',
+      ];
+      return {
+        ok: false,
+        summary: `never collected: cluster-scoped ${fmtObject(x.kind, keyOfObject(x))} names deleted ${fmtObject(owner.kind, owner.key)} as its owner`,
+        explanation: explanation(letFacts(run.trace, { until: end }), then),
+        evidence: { kind: x.kind, key: keyOfObject(x), owner: { kind: owner.kind, key: owner.key, uid: r.uid, removedAt: owner.t } },
+      };
+    }
     if (!o.externalCleanup) return marked.size === 0 ? nothingToJudge(NOTHING_DELETED, { deletions: 0 }) : { ok: true, stats: { deletions: marked.size } };
     // leaked: external resources of an object that is gone
     const present = new Set(run.finalObjects.map((x) => `${x.kind} ${keyOfObject(x)}`));

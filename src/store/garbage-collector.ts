@@ -53,6 +53,8 @@ export class GarbageCollector {
   private readonly liveUids = new Set<string>();
   /** uids of objects removed from the store: a new ownerReference to one is garbage at once. */
   private readonly deletedUids = new Set<string>();
+  /** The namespaced ones among them (a cluster-scoped dependent cannot be theirs, whatever their kind's scope). */
+  private readonly deletedNamespaced = new Set<string>();
   /** Owners being deleted in the foreground (uid → where they are), until their finalizer goes. */
   private readonly waiting = new Map<string, { kind: string; key: string }>();
   /** Foreground owners with a pass of the collector scheduled, and those that changed during their pass. */
@@ -79,6 +81,7 @@ export class GarbageCollector {
     this.unindexOwners(obj, key);
     this.liveUids.delete(obj.metadata.uid);
     this.deletedUids.add(obj.metadata.uid);
+    if (obj.metadata.namespace !== undefined) this.deletedNamespaced.add(obj.metadata.uid);
     this.waiting.delete(obj.metadata.uid);
   }
 
@@ -105,11 +108,12 @@ export class GarbageCollector {
     }
   }
 
-  /** Whether `uid` has dependents in the store. */
   /** The objects that name `uid` as an owner, as `Kind key`, in key order. */
   dependentsOf(uid: string): string[] {
     return [...(this.dependents.get(uid) ?? [])].map((t) => t.replace('\u0000', ' ')).sort();
   }
+
+  /** Whether `uid` has dependents in the store. */
 
   hasDependents(uid: string): boolean {
     return (this.dependents.get(uid)?.size ?? 0) > 0;
@@ -283,7 +287,7 @@ export class GarbageCollector {
       if (!mine) continue;
       // a cluster-scoped dependent of a namespaced owner: kube-controller-manager's collector cannot
       // resolve the reference (event OwnerRefInvalidNamespace) and leaves the dependent, reference and all
-      if (policy !== 'Orphan' && this.ownerState(obj, mine) === 'unresolvable') continue;
+      if (policy !== 'Orphan' && obj.metadata.namespace === undefined && (this.deletedNamespaced.has(ownerUid) || this.ownerState(obj, mine) === 'unresolvable')) continue;
       const ref = refOf(obj);
       const remaining = refs.filter((r) => r.uid !== ownerUid && this.liveUids.has(r.uid));
       try {

@@ -69,3 +69,72 @@ describe('deletion-completes: dependents orphaned by a delete that names no poli
     expectQuiet(verdict);
   });
 });
+
+/**
+ * A provisioner that makes a PersistentVolume (cluster-scoped) for each VolumeRequest
+ * (namespaced). An ownerReference from the volume to the request is never resolved by the garbage
+ * collector (OwnerRefInvalidNamespace): the volume outlives its request. The correct one keeps a
+ * finalizer on the request and deletes the volume itself, found by its label.
+ */
+const FINALIZER = 'example.com/volume';
+function provisioner(by: 'owner-reference' | 'finalizer'): ControllerDefinition {
+  return defineController({
+    name: 'provisioner',
+    for: 'VolumeRequest',
+    async reconcile(ctx) {
+      const r = await ctx.client.tryGet('VolumeRequest', ctx.key, { live: true });
+      if (!r) return;
+      const pv = `pv-${r.metadata.uid.slice(-8)}`;
+      if (r.metadata.deletionTimestamp !== undefined) {
+        if (!r.metadata.finalizers.includes(FINALIZER)) return;
+        for (const v of await ctx.client.list('PersistentVolume', { labelSelector: { matchLabels: { 'example.com/request': r.metadata.uid } } })) {
+          await ctx.client.delete('PersistentVolume', { name: v.metadata.name }, { propagationPolicy: 'Background' });
+        }
+        await ctx.client.update({ ...r, metadata: { ...r.metadata, finalizers: r.metadata.finalizers.filter((f) => f !== FINALIZER) } });
+        return;
+      }
+      if (by === 'finalizer' && !r.metadata.finalizers.includes(FINALIZER)) {
+        await ctx.client.update({ ...r, metadata: { ...r.metadata, finalizers: [...r.metadata.finalizers, FINALIZER] } });
+        return;
+      }
+      if (await ctx.client.tryGet('PersistentVolume', { name: pv }, { live: true })) return;
+      await ctx.client.create({
+        apiVersion: 'v1',
+        kind: 'PersistentVolume',
+        metadata: {
+          name: pv,
+          labels: { 'example.com/request': r.metadata.uid },
+          ...(by === 'owner-reference' ? { ownerReferences: [{ apiVersion: 'example.com/v1', kind: 'VolumeRequest', name: r.metadata.name, uid: r.metadata.uid }] } : {}),
+        },
+        spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: `/data/${pv}` } },
+      });
+    },
+  });
+}
+
+const volumes: Scenario = {
+  seed: 1,
+  controllers: [{ name: 'provisioner' }],
+  initialObjects: [],
+  workload: [
+    { at: 0, type: 'create', object: { apiVersion: 'example.com/v1', kind: 'VolumeRequest', metadata: { name: 'data', namespace: 'default' }, spec: { size: '1Gi' } } },
+    { at: 2_000, type: 'delete', kind: 'VolumeRequest', key: 'default/data' },
+  ],
+  faults: { events: [], background: [] },
+  options: { faultWindowMs: 4_000, settleMs: 4_000 },
+};
+
+describe('deletion-completes: a cluster-scoped object owned by a namespaced one', () => {
+  it('is never collected, and that is a finding', async () => {
+    const { verdict } = await judgeScenario(deletionCompletes(), volumes, { controllers: [provisioner('owner-reference')] });
+    const v = expectFailure(verdict);
+    expect(v.summary).toMatch(/^never collected: cluster-scoped PersistentVolume pv-\w+ names deleted VolumeRequest default\/data as its owner$/);
+    expect(v.explanation).toContain('OwnerRefInvalidNamespace');
+  });
+
+  it('a finalizer on the request that deletes the volume holds', async () => {
+    const { verdict, run } = await judgeScenario(deletionCompletes(), volumes, { controllers: [provisioner('finalizer')] });
+    expectQuiet(verdict);
+    expect(run.finalObjects.filter((o) => o.kind === 'PersistentVolume')).toEqual([]);
+  });
+});
