@@ -251,11 +251,31 @@ export const recovery = defineProperty<RecoveryOptions>({
     if (early !== undefined) return nothingToJudge(`the user's ${early.action} of ${fmtObject(r.kind, r.key)} at ${fmtTime(early.t)} was refused (${early.error}): the spec the workload returns to at ${fmtTime(r.backAt)} may never have been the object's, so there is no earlier state to restore`);
     const refused = refusal(judged, r);
     if (refused !== undefined) return nothingToJudge(`the revert of ${fmtObject(r.kind, r.key)} at ${fmtTime(r.backAt)} was refused (${refused}): its spec never went back, so there is no earlier state to restore`);
+    const invalid = refusedInEarlierRun(before, r);
+    if (invalid !== undefined) return nothingToJudge(`in the run without the change, the API refused (Invalid) the ${invalid.verb} of ${fmtObject(invalid.kind, invalid.key)} that a reconcile of ${fmtObject(r.kind, r.key)} made at ${fmtTime(invalid.t)}, its last: the spec the workload returns to is one its controller cannot carry out, so the earlier end state is an error state, not one a revert must restore (a controller that keeps its last valid result is not judged on it)`);
     const lost = removedByControllers(judged, before, r);
     if (lost.length > 0) return nothingToJudge(`while the spec of ${fmtObject(r.kind, r.key)} was away, a controller deleted ${fmtList(lost, 3)}, which the earlier end state still has: it does not own them, so no revert brings them back, and the world the revert returns to is not the earlier one (an eviction, a cleanup of someone else's objects)`);
     return compare(judged, judged !== run, before, r, o, learned);
   },
 });
+
+/**
+ * The last write a controller's reconcile of the reverted object made in the earlier run, when
+ * the API refused it as Invalid (a key the API server does not take, a malformed child): that
+ * run ends in an error state. A controller that keeps what it last made from a valid spec (as
+ * Flux and Argo CD keep the last applied revision) then ends differently after an excursion
+ * through a valid spec, by design (red team rt46 FA-1b, with no fault at all).
+ */
+function refusedInEarlierRun(before: RunRecord, r: Revert): { t: number; verb: string; kind: string; key: string } | undefined {
+  const tl = timelineOf(before);
+  const end = before.timing.tailStart;
+  let last: (typeof tl.writes)[number] | undefined;
+  for (const w of tl.writes) {
+    if (w.t >= end) break;
+    if (w.reconcile?.key === r.key && w.actor.startsWith('controller:') && w.verb !== 'updateStatus' && w.verb !== 'patchStatus') last = w;
+  }
+  return last?.error === 'Invalid' ? { t: last.t, verb: last.verb, kind: last.kind, key: last.key } : undefined;
+}
 
 /**
  * Objects outside the reverted object's subtree that a controller deleted from the moment its spec

@@ -56,3 +56,54 @@ describe('recovery and a revert the API refused', () => {
     expect(v.explanation).toMatch(/example\.com\/max-image/);
   });
 });
+
+// red team rt46 FA-1b (no fault at all): a controller that keeps its last valid render while the
+// spec is one the API server refuses (a ConfigMap key with a space), as Flux and Argo CD keep the
+// last applied revision. Refused → valid → refused again: the run without the excursion never
+// rendered anything, the run with it keeps the valid render. The earlier end state is an error
+// state; nothing to restore.
+function lastKnownGood(merge: boolean) {
+  return defineController({
+    name: 'keys',
+    for: 'KeySet',
+    owns: ['ConfigMap'],
+    async reconcile(ctx) {
+      const k = await ctx.client.tryGet<{ entries: Record<string, string> }>('KeySet', ctx.key, { live: true });
+      if (!k) return;
+      const ref = { namespace: k.metadata.namespace, name: `${k.metadata.name}-keys` };
+      const cm = await ctx.client.tryGet('ConfigMap', ref, { live: true });
+      try {
+        if (!cm) await ctx.client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { ...ref, ownerReferences: [{ apiVersion: 'example.com/v1', kind: 'KeySet', name: k.metadata.name, uid: k.metadata.uid, controller: true }] }, data: k.spec.entries } as never);
+        // the buggy twin merges the entries into what is there: a key dropped from the spec stays
+        else await ctx.client.update({ ...cm, data: merge ? { ...(cm as unknown as { data?: Record<string, string> }).data, ...k.spec.entries } : k.spec.entries } as never);
+      } catch (err) {
+        if ((err as { reason?: string }).reason !== 'Invalid') throw err;
+      }
+    },
+  });
+}
+const keysRevert = (first: Record<string, string>, away: Record<string, string>): Scenario => ({
+  seed: 1,
+  controllers: [{ name: 'keys' }],
+  initialObjects: [],
+  workload: [
+    { at: 0, type: 'create', object: { apiVersion: 'example.com/v1', kind: 'KeySet', metadata: { name: 'app', namespace: 'default' }, spec: { entries: first } } },
+    { at: 2000, type: 'update', kind: 'KeySet', key: 'default/app', spec: { entries: away } },
+    { at: 4000, type: 'update', kind: 'KeySet', key: 'default/app', spec: { entries: first } },
+  ],
+  faults: { events: [], background: [] },
+  options: { faultWindowMs: 6_000, settleMs: 6_000 },
+});
+
+describe('recovery and an earlier end state the API refused', () => {
+  it('does not judge a revert to a spec whose children the API refused in the run without the excursion (a last-known-good controller)', async () => {
+    const { verdict } = await judgeScenario(recovery(), keysRevert({ 'bad key': 'x' }, { mode: 'a' }), { controllers: [lastKnownGood(false)] });
+    expect(verdict).toMatchObject({ ok: true, judged: false });
+    expect((verdict as { why: string }).why).toMatch(/^in the run without the change, the API refused \(Invalid\) the create of ConfigMap default\/app-keys that a reconcile of KeySet default\/app made at t=[\d.]+ s, its last: /);
+  });
+
+  it('still judges, and fails, a controller that does not restore a valid earlier state (a dropped key kept)', async () => {
+    const v = expectFailure((await judgeScenario(recovery(), keysRevert({ mode: 'a' }, { mode: 'a', extra: '1' }), { controllers: [lastKnownGood(true)] })).verdict);
+    expect(v.summary).toMatch(/^no recovery: reverting KeySet default\/app at t=4\.0 s did not restore the earlier state/);
+  });
+});
