@@ -126,7 +126,7 @@ export async function simulate(scenario: Scenario, options: SimulateOptions): Pr
 }
 
 async function simulateGuarded(world: World, scenario: Scenario, opts: ResolvedScenarioOptions, options: SimulateOptions, scope: RunScope): Promise<SimulationResult> {
-  const { kernel, store, trace, seams } = world;
+  const { kernel, trace } = world;
   if (options.onYield) kernel.onYield = options.onYield;
   const blocked: RunRecord['blocked'] = [];
   kernel.onBlocked = (b) => {
@@ -156,196 +156,20 @@ async function simulateGuarded(world: World, scenario: Scenario, opts: ResolvedS
     if (options.downstream) world.downstreamState = () => ds.state();
     world.downstreamRequests = () => ds.requests();
 
-    // the Namespaces a cluster and the test's setup have; from here on a create into any other namespace is 404
-    store.seedNamespaces(namespacesOf(scenario, store));
-    // Namespaces first, as kubectl apply -k and Helm install them
-    for (const obj of scenario.initialObjects) if (obj.kind === 'Namespace') createAsUser(world, obj);
-    for (const obj of scenario.initialObjects) if (obj.kind !== 'Namespace') createAsUser(world, obj);
+    installWorld(world, scenario, options, uninstall);
 
-    // faults
-    // the modules by kind, made only when the plan names a fault (most runs of a loop over seeds name one or none)
-    let byKind: Map<string, FaultModule> | undefined;
-    const kinds = new Set<string>([...scenario.faults.events.map((e) => e.kind), ...scenario.faults.background.map((b) => b.kind)]);
-    for (const kind of [...kinds].sort()) {
-      byKind ??= byName(options.faults, (f) => f.kind);
-      const mod = byKind.get(kind);
-      if (!mod) throw new ScenarioError(`steadystate.simulate: the fault plan names kind "${kind}", but no fault module of that kind was given (known: ${[...byKind.keys()].join(', ') || 'none'}). Pass it in options.faults or remove it from the plan.`);
-      const rng = world.rng.fork(`fault:${kind}`);
-      uninstall.push(
-        mod.install(
-          {
-            world,
-            rng,
-            // the entry's `kind` is always the fault kind (coverage, shrinking and reports key on it); a detail that names an object kind keeps it as `objectKind`
-            // the fields in the order one spread literal gives them, built by Object.assign and
-            // stores: V8 (Node 20) adds a field to a `{ ...x }` copy at ~30× the cost of a store
-            fired(detail) {
-              const e: Record<string, unknown> = Object.assign({}, detail);
-              if (detail['type'] !== undefined) e['decision'] = detail['type'];
-              e['t'] = kernel.now();
-              e['type'] = 'fault:inject';
-              if (detail['kind'] !== undefined && detail['kind'] !== kind) e['objectKind'] = detail['kind'];
-              e['kind'] = kind;
-              trace.push(e as unknown as TraceEntry);
-            },
-          },
-          { events: scenario.faults.events.filter((e) => e.kind === kind), background: scenario.faults.background.filter((b) => b.kind === kind) },
-        ),
-      );
-    }
+    const defs = startControllers(world, scenario, options, opts);
 
-    // world hooks besides the faults (benign variations of a fault-free twin)
-    for (const install of options.install ?? []) uninstall.push(install(world));
-
-    // environment actors
-    let envByName: Map<string, EnvironmentActor> | undefined;
-    for (const ref of scenario.environment ?? []) {
-      envByName ??= byName(options.environment, (a) => a.name);
-      const actor = envByName.get(ref.name);
-      if (!actor) throw new ScenarioError(`steadystate.simulate: the scenario names environment actor "${ref.name}", but none of that name was given (known: ${[...envByName.keys()].join(', ') || 'none'}).`);
-      uninstall.push(actor.install(world, ref.params ?? {}));
-    }
-
-    // controllers
-    const defs = new Map<string, ControllerDefinition>();
-    for (const d of options.controllers) defs.set(d.name, d);
-    for (const ref of scenario.controllers) {
-      const def = defs.get(ref.name);
-      if (!def) throw new ScenarioError(`steadystate.simulate: the scenario names controller "${ref.name}", but no controller of that name was given (known: ${[...defs.keys()].join(', ') || 'none'}).`);
-      const m = new Manager(world.env, def, { replicas: ref.replicas ?? 1, restartDelayMs: opts.restartDelayMs });
-      world.managers.push(m);
-      const delay = world.startDelays.get(def.name);
-      if (delay !== undefined && delay > 0) world.kernel.at(delay, () => m.start());
-      else m.start();
-    }
-
-    // workload
-    let lastActionAt = 0;
-    for (const a of scenario.workload) lastActionAt = Math.max(lastActionAt, a.at);
-    scheduleWorkload(world, scenario.workload);
-
-    // phases
-    const settleStart = Math.max(opts.faultWindowMs, lastActionAt);
-    const tailStart = settleStart + opts.settleMs;
-    const tailMs = options.tailMs ?? 10_000;
-    const end = tailStart + tailMs;
-    let settledObjects: RunRecord['settledObjects'] = [];
-    kernel.at(settleStart, () => {
-      world.phase = 'settle';
-      trace.push({ t: kernel.now(), type: 'run:phase', phase: 'settle' });
-      seams.deactivate();
-      for (const f of world.onSettle) f();
-      if (opts.relistOnSettle) {
-        // the native runtime's informers relist once (SPEC §3), recorded so reports can say so;
-        // a hosted process is left alone: the settle phase only stops the faults for it
-        const relisted = world.managers.filter((m) => !m.def.process).map((m) => m.def.name);
-        if (relisted.length > 0) trace.push({ t: kernel.now(), type: 'settle:relist', controllers: relisted });
-        for (const m of world.managers) m.relistAll();
-      }
-    });
-    kernel.at(tailStart, () => {
-      settledObjects = allObjects(world);
-      world.phase = 'tail';
-      trace.push({ t: kernel.now(), type: 'run:phase', phase: 'tail' });
-      if (tailMs > 0) poke(world);
-    });
-
-    // probes
-    const probeCtx = { controllers: scenario.controllers.map((c) => c.name), primaryKinds: scenario.controllers.map((c) => defs.get(c.name)!.for) };
-    const probes = [...(options.properties ?? []).flatMap((p) => p.probes(probeCtx)), ...(options.probes ?? [])];
-    const samples: Record<string, ProbeSample[]> = {};
-    for (const p of probes) {
-      samples[p.name] = [];
-      const afterWrite = p.everyMs === 'write';
-      const sample = () => {
-        if (!p.phases.includes(world.phase)) return;
-        let r: boolean | string | ProbeResult;
-        try {
-          r = p.fn(world.view);
-        } catch (err) {
-          r = `the predicate threw: ${thrownMessage(err)}`;
-        }
-        const t = kernel.now();
-        // fields set one by one, not by conditional spreads: this runs after every store write
-        let s: ProbeSample;
-        if (typeof r === 'object' && r !== null) {
-          s = { t, ok: r.ok === true };
-          if (r.detail !== undefined) s.detail = r.detail;
-          if (r.data !== undefined) s.data = r.data;
-        } else s = r === true ? { t, ok: true } : typeof r === 'string' ? { t, ok: false, detail: r } : { t, ok: false };
-        if (afterWrite) s.write = world.writes.length - 1;
-        samples[p.name]!.push(s);
-      };
-      if (p.everyMs === 'write') world.afterWrite.push(sample);
-      else {
-        const every = Math.max(1, p.everyMs);
-        const tick = () => {
-          sample();
-          if (kernel.now() + every <= end) kernel.after(every, tick);
-        };
-        kernel.at(0, tick);
-      }
-    }
-
-    // monitors: a property whose failure is already certain stops the run there
-    let stoppedEarly: NonNullable<RunRecord['timing']['stoppedEarly']> | undefined;
-    if (options.earlyStop) {
-      for (const p of options.properties ?? []) {
-        const m = p.monitor?.(probeCtx);
-        if (!m) continue;
-        const live = { get now() { return kernel.now(); }, get phase() { return world.phase; }, trace: trace.entries, stamped: world.stamped, timing: { settleStart, tailStart }, view: world.view };
-        world.afterWrite.push(() => {
-          if (stoppedEarly) return;
-          const certain = m.afterWrite(live);
-          if (!certain) return;
-          stoppedEarly = { property: p.name, at: kernel.now(), from: certain.from, reason: certain.reason };
-          trace.push({ t: kernel.now(), type: 'run:stopped', property: p.name, reason: certain.reason });
-          kernel.stop();
-        });
-      }
-    }
-
+    const plan = planRun(world, scenario, options, opts, defs);
     kernel.maxSteps = options.maxSteps ?? 2_000_000 + 50 * (scenario.initialObjects.length + scenario.workload.filter((a) => a.type === 'create').length);
-    await kernel.run(end);
+    await kernel.run(plan.end);
     // ticks and microtasks the run left queued run now, while the guard can still blame a loop on this run
     if (loops.pending()) await new Promise<void>((r) => realSetImmediate(r));
     if (kernel.interrupted) trace.push({ t: kernel.now(), type: 'run:interrupted' });
     if (kernel.exhausted) trace.push({ t: kernel.now(), type: 'run:budget', steps: kernel.steps });
     trace.push({ t: kernel.now(), type: 'run:end' });
 
-    const run: RunRecord = {
-      scenario,
-      controllers: scenario.controllers.map((c) => c.name),
-      primaryKinds: scenario.controllers.map((c) => defs.get(c.name)!.for),
-      ...programsOf(scenario.controllers.map((c) => defs.get(c.name)!)),
-      ...resyncFiltered(scenario.controllers.map((c) => defs.get(c.name)!)),
-      trace: trace.entries,
-      writes: world.writes,
-      stamped: world.stamped,
-      requests: downstream.requests(),
-      settledObjects: tailMs > 0 ? settledObjects : allObjects(world),
-      finalObjects: allObjects(world),
-      probes: samples,
-      timing: {
-        faultWindowEnd: opts.faultWindowMs,
-        lastActionAt,
-        settleStart,
-        tailStart,
-        end: stoppedEarly || kernel.interrupted ? kernel.now() : end,
-        ...(kernel.exhausted ? { exhausted: true, stoppedAt: kernel.now() } : {}),
-        ...(stoppedEarly ? { stoppedEarly } : {}),
-        ...(kernel.interrupted ? { interrupted: true } : {}),
-      },
-      blocked,
-      downstream: options.downstream ? downstream.state() : null,
-      hash: '',
-      escapes: scope.escapes,
-    };
-    // counted while the run went on; how many were still pending is known once the guard clears them
-    if (scope.realTimers.setTimeout + scope.realTimers.setInterval + scope.realTimers.setImmediate > 0) run.realTimers = scope.realTimers;
-    // hashing a long trace costs as much as running it: compute on first read only
-    let hash: string | undefined;
-    Object.defineProperty(run, 'hash', { enumerable: true, configurable: true, get: () => (hash ??= trace.hash()) });
+    const run = runRecordOf(world, scenario, options, opts, defs, plan, blocked, downstream, scope);
     return { run, world };
   } finally {
     for (const m of world.managers) m.stop();
@@ -361,6 +185,225 @@ async function simulateGuarded(world: World, scenario: Scenario, opts: ResolvedS
     const replaced = loops.release();
     if (replaced.length > 0) recordEscape(scope, { kind: 'replaced-builtin', code: 1, message: replaced.join(', ') });
   }
+}
+
+/*
+ * The set-up and the record of a run, out of {@link simulateGuarded}: V8 optimizes that async
+ * function once it is hot (it runs once per simulation) and re-optimizes it after each deopt; as
+ * one 6.5 KB body it took TurboFan's background threads about a second per compile (each a
+ * few hundred ms of CPU, in a 300-scenario check), for code that runs once per simulation.
+ */
+
+/** The Namespaces, the scenario's initial objects, the faults, the world hooks and the environment actors. */
+function installWorld(world: World, scenario: Scenario, options: SimulateOptions, uninstall: (() => void)[]): void {
+  const { kernel, store, trace } = world;
+  // the Namespaces a cluster and the test's setup have; from here on a create into any other namespace is 404
+  store.seedNamespaces(namespacesOf(scenario, store));
+  // Namespaces first, as kubectl apply -k and Helm install them
+  for (const obj of scenario.initialObjects) if (obj.kind === 'Namespace') createAsUser(world, obj);
+  for (const obj of scenario.initialObjects) if (obj.kind !== 'Namespace') createAsUser(world, obj);
+
+  // faults
+  // the modules by kind, made only when the plan names a fault (most runs of a loop over seeds name one or none)
+  let byKind: Map<string, FaultModule> | undefined;
+  const kinds = new Set<string>([...scenario.faults.events.map((e) => e.kind), ...scenario.faults.background.map((b) => b.kind)]);
+  for (const kind of [...kinds].sort()) {
+    byKind ??= byName(options.faults, (f) => f.kind);
+    const mod = byKind.get(kind);
+    if (!mod) throw new ScenarioError(`steadystate.simulate: the fault plan names kind "${kind}", but no fault module of that kind was given (known: ${[...byKind.keys()].join(', ') || 'none'}). Pass it in options.faults or remove it from the plan.`);
+    const rng = world.rng.fork(`fault:${kind}`);
+    uninstall.push(
+      mod.install(
+        {
+          world,
+          rng,
+          // the entry's `kind` is always the fault kind (coverage, shrinking and reports key on it); a detail that names an object kind keeps it as `objectKind`
+          // the fields in the order one spread literal gives them, built by Object.assign and
+          // stores: V8 (Node 20) adds a field to a `{ ...x }` copy at ~30× the cost of a store
+          fired(detail) {
+            const e: Record<string, unknown> = Object.assign({}, detail);
+            if (detail['type'] !== undefined) e['decision'] = detail['type'];
+            e['t'] = kernel.now();
+            e['type'] = 'fault:inject';
+            if (detail['kind'] !== undefined && detail['kind'] !== kind) e['objectKind'] = detail['kind'];
+            e['kind'] = kind;
+            trace.push(e as unknown as TraceEntry);
+          },
+        },
+        { events: scenario.faults.events.filter((e) => e.kind === kind), background: scenario.faults.background.filter((b) => b.kind === kind) },
+      ),
+    );
+  }
+
+  // world hooks besides the faults (benign variations of a fault-free twin)
+  for (const install of options.install ?? []) uninstall.push(install(world));
+
+  // environment actors
+  let envByName: Map<string, EnvironmentActor> | undefined;
+  for (const ref of scenario.environment ?? []) {
+    envByName ??= byName(options.environment, (a) => a.name);
+    const actor = envByName.get(ref.name);
+    if (!actor) throw new ScenarioError(`steadystate.simulate: the scenario names environment actor "${ref.name}", but none of that name was given (known: ${[...envByName.keys()].join(', ') || 'none'}).`);
+    uninstall.push(actor.install(world, ref.params ?? {}));
+  }
+}
+
+/** Starts the scenario's controllers; their definitions by name. */
+function startControllers(world: World, scenario: Scenario, options: SimulateOptions, opts: ResolvedScenarioOptions): Map<string, ControllerDefinition> {
+  const defs = new Map<string, ControllerDefinition>();
+  for (const d of options.controllers) defs.set(d.name, d);
+  for (const ref of scenario.controllers) {
+    const def = defs.get(ref.name);
+    if (!def) throw new ScenarioError(`steadystate.simulate: the scenario names controller "${ref.name}", but no controller of that name was given (known: ${[...defs.keys()].join(', ') || 'none'}).`);
+    const m = new Manager(world.env, def, { replicas: ref.replicas ?? 1, restartDelayMs: opts.restartDelayMs });
+    world.managers.push(m);
+    const delay = world.startDelays.get(def.name);
+    if (delay !== undefined && delay > 0) world.kernel.at(delay, () => m.start());
+    else m.start();
+  }
+  return defs;
+}
+
+/** What {@link planRun} schedules and what the run record reads back from it. */
+interface RunPlan {
+  lastActionAt: number;
+  settleStart: number;
+  tailStart: number;
+  end: number;
+  tailMs: number;
+  samples: Record<string, ProbeSample[]>;
+  settledObjects: RunRecord['settledObjects'];
+  stoppedEarly: NonNullable<RunRecord['timing']['stoppedEarly']> | undefined;
+}
+
+/** Schedules the workload, the phases, the probes and the monitors. */
+function planRun(world: World, scenario: Scenario, options: SimulateOptions, opts: ResolvedScenarioOptions, defs: Map<string, ControllerDefinition>): RunPlan {
+  const { kernel, trace, seams } = world;
+  // workload
+  let lastActionAt = 0;
+  for (const a of scenario.workload) lastActionAt = Math.max(lastActionAt, a.at);
+  scheduleWorkload(world, scenario.workload);
+
+  // phases
+  const settleStart = Math.max(opts.faultWindowMs, lastActionAt);
+  const tailStart = settleStart + opts.settleMs;
+  const tailMs = options.tailMs ?? 10_000;
+  const end = tailStart + tailMs;
+  const plan: RunPlan = { lastActionAt, settleStart, tailStart, end, tailMs, samples: {}, settledObjects: [], stoppedEarly: undefined };
+  kernel.at(settleStart, () => {
+    world.phase = 'settle';
+    trace.push({ t: kernel.now(), type: 'run:phase', phase: 'settle' });
+    seams.deactivate();
+    for (const f of world.onSettle) f();
+    if (opts.relistOnSettle) {
+      // the native runtime's informers relist once (SPEC §3), recorded so reports can say so;
+      // a hosted process is left alone: the settle phase only stops the faults for it
+      const relisted = world.managers.filter((m) => !m.def.process).map((m) => m.def.name);
+      if (relisted.length > 0) trace.push({ t: kernel.now(), type: 'settle:relist', controllers: relisted });
+      for (const m of world.managers) m.relistAll();
+    }
+  });
+  kernel.at(tailStart, () => {
+    plan.settledObjects = allObjects(world);
+    world.phase = 'tail';
+    trace.push({ t: kernel.now(), type: 'run:phase', phase: 'tail' });
+    if (tailMs > 0) poke(world);
+  });
+
+  // probes
+  const probeCtx = { controllers: scenario.controllers.map((c) => c.name), primaryKinds: scenario.controllers.map((c) => defs.get(c.name)!.for) };
+  const probes = [...(options.properties ?? []).flatMap((p) => p.probes(probeCtx)), ...(options.probes ?? [])];
+  const samples = plan.samples;
+  for (const p of probes) {
+    samples[p.name] = [];
+    const afterWrite = p.everyMs === 'write';
+    const sample = () => {
+      if (!p.phases.includes(world.phase)) return;
+      let r: boolean | string | ProbeResult;
+      try {
+        r = p.fn(world.view);
+      } catch (err) {
+        r = `the predicate threw: ${thrownMessage(err)}`;
+      }
+      const t = kernel.now();
+      // fields set one by one, not by conditional spreads: this runs after every store write
+      let s: ProbeSample;
+      if (typeof r === 'object' && r !== null) {
+        s = { t, ok: r.ok === true };
+        if (r.detail !== undefined) s.detail = r.detail;
+        if (r.data !== undefined) s.data = r.data;
+      } else s = r === true ? { t, ok: true } : typeof r === 'string' ? { t, ok: false, detail: r } : { t, ok: false };
+      if (afterWrite) s.write = world.writes.length - 1;
+      samples[p.name]!.push(s);
+    };
+    if (p.everyMs === 'write') world.afterWrite.push(sample);
+    else {
+      const every = Math.max(1, p.everyMs);
+      const tick = () => {
+        sample();
+        if (kernel.now() + every <= end) kernel.after(every, tick);
+      };
+      kernel.at(0, tick);
+    }
+  }
+
+  // monitors: a property whose failure is already certain stops the run there
+  if (options.earlyStop) {
+    for (const p of options.properties ?? []) {
+      const m = p.monitor?.(probeCtx);
+      if (!m) continue;
+      const live = { get now() { return kernel.now(); }, get phase() { return world.phase; }, trace: trace.entries, stamped: world.stamped, timing: { settleStart, tailStart }, view: world.view };
+      world.afterWrite.push(() => {
+        if (plan.stoppedEarly) return;
+        const certain = m.afterWrite(live);
+        if (!certain) return;
+        plan.stoppedEarly = { property: p.name, at: kernel.now(), from: certain.from, reason: certain.reason };
+        trace.push({ t: kernel.now(), type: 'run:stopped', property: p.name, reason: certain.reason });
+        kernel.stop();
+      });
+    }
+  }
+  return plan;
+}
+
+/** The run's record, once the kernel stopped. */
+function runRecordOf(world: World, scenario: Scenario, options: SimulateOptions, opts: ResolvedScenarioOptions, defs: Map<string, ControllerDefinition>, plan: RunPlan, blocked: RunRecord['blocked'], downstream: RunDownstream, scope: RunScope): RunRecord {
+  const { kernel, trace } = world;
+  const { lastActionAt, settleStart, tailStart, end, tailMs, samples, settledObjects, stoppedEarly } = plan;
+  const run: RunRecord = {
+    scenario,
+    controllers: scenario.controllers.map((c) => c.name),
+    primaryKinds: scenario.controllers.map((c) => defs.get(c.name)!.for),
+    ...programsOf(scenario.controllers.map((c) => defs.get(c.name)!)),
+    ...resyncFiltered(scenario.controllers.map((c) => defs.get(c.name)!)),
+    trace: trace.entries,
+    writes: world.writes,
+    stamped: world.stamped,
+    requests: downstream.requests(),
+    settledObjects: tailMs > 0 ? settledObjects : allObjects(world),
+    finalObjects: allObjects(world),
+    probes: samples,
+    timing: {
+      faultWindowEnd: opts.faultWindowMs,
+      lastActionAt,
+      settleStart,
+      tailStart,
+      end: stoppedEarly || kernel.interrupted ? kernel.now() : end,
+      ...(kernel.exhausted ? { exhausted: true, stoppedAt: kernel.now() } : {}),
+      ...(stoppedEarly ? { stoppedEarly } : {}),
+      ...(kernel.interrupted ? { interrupted: true } : {}),
+    },
+    blocked,
+    downstream: options.downstream ? downstream.state() : null,
+    hash: '',
+    escapes: scope.escapes,
+  };
+  // counted while the run went on; how many were still pending is known once the guard clears them
+  if (scope.realTimers.setTimeout + scope.realTimers.setInterval + scope.realTimers.setImmediate > 0) run.realTimers = scope.realTimers;
+  // hashing a long trace costs as much as running it: compute on first read only
+  let hash: string | undefined;
+  Object.defineProperty(run, 'hash', { enumerable: true, configurable: true, get: () => (hash ??= trace.hash()) });
+  return run;
 }
 
 /** `items` by name, the last of a name winning. */

@@ -117,7 +117,7 @@ export class ControllerInstance implements ClientOwner {
     if ((ev.type === 'MODIFIED' || ev.type === 'SYNC') && ev.old && this.def.predicates.includes('GenerationChanged')) {
       if (ev.old.metadata.generation === ev.object.metadata.generation) return;
     }
-    this.notify(this.def.for, keyOf(ev.object.metadata), ev.type);
+    this.notify(this.def.for, ev.key ?? keyOf(ev.object.metadata), ev.type);
   }
 
   private onOwned(kind: string, ev: InformerEvent): void {
@@ -158,7 +158,7 @@ export class ControllerInstance implements ClientOwner {
       }
       // a map that threw at once: the event reaches no reconcile, the run guard names it
       this.handlerWatch = this.handlerEvent = undefined;
-      this.env.trace.push({ t: this.env.kernel.now(), type: 'handler:end', controller: this.name, replica: this.replica, kind: w.kind, key: keyOf(ev.object.metadata), event: ev.type, result: 'error', error: describeError(err), ms: 0 });
+      this.env.trace.push({ t: this.env.kernel.now(), type: 'handler:end', controller: this.name, replica: this.replica, kind: w.kind, key: ev.key ?? keyOf(ev.object.metadata), event: ev.type, result: 'error', error: describeError(err), ms: 0 });
       return;
     }
     if (this.handlerTask === undefined && Array.isArray(r)) {
@@ -170,7 +170,7 @@ export class ControllerInstance implements ClientOwner {
     // the slow path: the map runs on as a task and this controller's later events queue behind it
     const { trace } = this.env;
     this.handlerBacklog ??= [];
-    trace.push({ t: this.handlerStartedAt, type: 'handler:start', controller: this.name, replica: this.replica, kind: w.kind, key: keyOf(ev.object.metadata), event: ev.type, eventAt: this.handlerArrivedAt });
+    trace.push({ t: this.handlerStartedAt, type: 'handler:start', controller: this.name, replica: this.replica, kind: w.kind, key: ev.key ?? keyOf(ev.object.metadata), event: ev.type, eventAt: this.handlerArrivedAt });
     this.handlerTaskFor();
     this.handlerResolve!(r);
   }
@@ -210,7 +210,7 @@ export class ControllerInstance implements ClientOwner {
     if (!this.alive) return; // the backlog died with the process; the restart relists
     const { trace, kernel } = this.env;
     const ms = kernel.now() - this.handlerStartedAt;
-    const key = keyOf(ev.object.metadata);
+    const key = ev.key ?? keyOf(ev.object.metadata);
     if (failed || !Array.isArray(keys)) {
       trace.push({ t: kernel.now(), type: 'handler:end', controller: this.name, replica: this.replica, kind: w.kind, key, event: ev.type, result: 'error', error: failed ? describeError(error) : `the map did not return a list of keys (it returned ${typeof keys === 'string' ? JSON.stringify(keys) : describeThrown(keys)})`, ms });
     } else {

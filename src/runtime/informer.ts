@@ -11,6 +11,12 @@ export interface InformerEvent {
   object: StoredObject;
   old?: StoredObject;
   tombstone?: boolean;
+  /**
+   * `keyOf(object.metadata)` when the informer made it already (a watch event, a list): handlers
+   * take this one rather than joining another copy of the string per event, which the work queue,
+   * the trace entries and the reconcile's context would keep alive until the run is judged.
+   */
+  key?: string;
 }
 
 /** One event on its way through this informer's watch stream. */
@@ -155,18 +161,18 @@ export class Informer {
       seen.add(key);
       const old = this.cache.get(key);
       this.cache.set(key, obj);
-      if (!old) emits.push({ type: 'ADDED', object: obj });
-      else if (old.metadata.resourceVersion !== obj.metadata.resourceVersion) emits.push({ type: 'MODIFIED', object: obj, old });
+      if (!old) emits.push({ type: 'ADDED', object: obj, key });
+      else if (old.metadata.resourceVersion !== obj.metadata.resourceVersion) emits.push({ type: 'MODIFIED', object: obj, old, key });
       // client-go's Replace notifies every listed object (OnUpdate with old == new), which is
       // why a relist after 410 repairs lost notifications too. The settle phase's forced relist
       // repairs only the cache: it heals the data path without poking the controller, so a
       // controller that needed a lost event still shows it.
-      else if (notifyUnchanged) emits.push({ type: 'SYNC', object: obj, old });
+      else if (notifyUnchanged) emits.push({ type: 'SYNC', object: obj, old, key });
     }
     for (const [key, old] of [...this.cache.entries()]) {
       if (seen.has(key)) continue;
       this.cache.delete(key);
-      emits.push({ type: 'DELETED', object: old, tombstone: true });
+      emits.push({ type: 'DELETED', object: old, tombstone: true, key });
     }
     this.lastRv = rv;
     this.syncedAt ??= kernel.now();
@@ -357,7 +363,7 @@ export class Informer {
     );
     // a replay is of the object's newest version on the stream, so it shows the cache as it is (old === new)
     const type = ev.type === 'ADDED' && old ? 'MODIFIED' : (ev.type as InformerEvent['type']);
-    this.emit(old ? { type, object: ev.object, old } : { type, object: ev.object });
+    this.emit(old ? { type, object: ev.object, old, key } : { type, object: ev.object, key });
   }
 
   private emit(ev: InformerEvent): void {

@@ -392,8 +392,10 @@ export class ObjectStore {
 
   /** Writes status only, through the status subresource; never bumps generation. */
   updateStatus<S = JsonObject, T = JsonObject>(actor: string, obj: NewObject<S, T> & { metadata: { name: string } }): StoredObject<S, T> {
-    this.refuseMissingStatusSubresource(actor, 'updateStatus', obj.kind, this.keyFor(obj.kind, obj.metadata as ObjectRef));
-    return this.write(actor, 'updateStatus', obj.kind, this.keyFor(obj.kind, obj.metadata as ObjectRef), obj.metadata.resourceVersion, (cur) =>
+    // one key string per write: it is kept (the write record, the trace) until the run is judged
+    const key = this.keyFor(obj.kind, obj.metadata as ObjectRef);
+    this.refuseMissingStatusSubresource(actor, 'updateStatus', obj.kind, key);
+    return this.write(actor, 'updateStatus', obj.kind, key, obj.metadata.resourceVersion, (cur) =>
       prepareForStatusUpdate(checkUid(cur, obj.metadata.uid), (keysSorted(obj.kind) ? cloneSorted : cloneJson)(obj.status as JsonObject | undefined)),
     ) as unknown as StoredObject<S, T>;
   }
