@@ -1,3 +1,4 @@
+import { matchesFields, parseFieldSelector } from '../store/field-selector.js';
 import { permuteList } from './list-permutation.js';
 import { wireForm } from './wire-form.js';
 import { NotFoundError, ServerError } from '../store/errors.js';
@@ -341,12 +342,15 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner, task
       items = store.select(kind, options);
     } else {
       const reqs = selectorRequirements(options.labelSelector);
+      // the cache takes the field selectors a live list takes (it did ignore them, and returned everything)
+      const fields = parseFieldSelector(kind, options.fieldSelector);
       items = [];
       // a cluster-scoped kind listed "in a namespace" is listed whole, as the live list is
       const namespace = options.namespace !== undefined && store.namespaced(kind) !== false ? options.namespace : undefined;
       for (const o of owner.informer(kind).values()) {
         if (namespace !== undefined && o.metadata.namespace !== namespace) continue;
         if (reqs.length > 0 && !matchesSelector(reqs, o.metadata.labels)) continue;
+        if (fields.length > 0 && !matchesFields(fields, o)) continue;
         items.push(o);
       }
     }

@@ -149,7 +149,7 @@ export class ControllerInstance implements ClientOwner {
     this.handlerStartedAt = this.env.kernel.now();
     let r: string[] | Promise<string[]>;
     try {
-      r = w.map(ev.object, (this.handlerCtxImpl ??= { clock: new HandlerClock(this), list: (kind, options) => selectObjects(this.informer(kind).values(), clusterWide(this.env.store, kind, options ?? {})).map((o) => cloneJson(o)) }));
+      r = w.map(ev.object, (this.handlerCtxImpl ??= { clock: new HandlerClock(this), list: (kind, options) => selectObjects(kind, this.informer(kind).values(), clusterWide(this.env.store, kind, options ?? {})).map((o) => cloneJson(o)) }));
     } catch (err) {
       // a map that started sleeping and then threw: its task ends with the error
       if (this.handlerResolve) {

@@ -1,4 +1,4 @@
-import { parseFieldSelector } from './field-selector.js';
+import { matchesFields, parseFieldSelector } from './field-selector.js';
 import type { StoredObject } from './object.js';
 import { matchesSelector, selectorRequirements, type LabelSelector } from './selector.js';
 
@@ -7,7 +7,10 @@ export interface ListOptions {
   // `| undefined` on purpose: users with exactOptionalPropertyTypes can pass `namespace: ctx.namespace`
   namespace?: string | undefined;
   labelSelector?: LabelSelector | undefined;
-  /** Only `metadata.name=` and `metadata.namespace=` are supported, as most clients need. */
+  /**
+   * `=`, `==` or `!=` on the field labels kube-apiserver serves for the kind: `metadata.name` and
+   * `metadata.namespace` for every kind, and e.g. `spec.nodeName` and `status.phase` for Pods.
+   */
   fieldSelector?: string;
 }
 
@@ -16,15 +19,14 @@ export interface ListOptions {
  * @throws InvalidError on a malformed label or field selector
  * @internal
  */
-export function selectObjects(objects: Iterable<StoredObject>, options: ListOptions): StoredObject[] {
+export function selectObjects(kind: string, objects: Iterable<StoredObject>, options: ListOptions): StoredObject[] {
   const reqs = selectorRequirements(options.labelSelector);
-  const fields = parseFieldSelector(options.fieldSelector);
+  const fields = parseFieldSelector(kind, options.fieldSelector);
   const out: StoredObject[] = [];
   for (const o of objects) {
     if (options.namespace && o.metadata.namespace !== options.namespace) continue;
     if (reqs.length > 0 && !matchesSelector(reqs, o.metadata.labels)) continue;
-    if (fields.name !== undefined && o.metadata.name !== fields.name) continue;
-    if (fields.namespace !== undefined && o.metadata.namespace !== fields.namespace) continue;
+    if (fields.length > 0 && !matchesFields(fields, o)) continue;
     out.push(o);
   }
   return out;

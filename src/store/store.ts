@@ -255,10 +255,11 @@ export class ObjectStore {
   /** Like list, without copies. @internal */
   select(kind: string, options: ListOptions = {}): StoredObject[] {
     const k = this.kinds.get(kind);
-    if (!k) return [];
+    // an empty kind still refuses a selector it cannot take, as it will once objects exist
+    if (!k) return selectObjects(kind, [], options);
     // a cluster-scoped kind listed "in a namespace" is listed whole, as a client lists it at the cluster path
-    if (options.namespace && this.namespaced(kind) === false) return selectObjects(k.objects.values(), { ...options, namespace: undefined });
-    return selectObjects(k.objects.values(), options);
+    if (options.namespace && this.namespaced(kind) === false) return selectObjects(kind, k.objects.values(), { ...options, namespace: undefined });
+    return selectObjects(kind, k.objects.values(), options);
   }
 
   /**

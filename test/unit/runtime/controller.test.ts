@@ -296,4 +296,22 @@ describe('event handlers: owners and map functions', () => {
     await run(s, [c]);
     expect(seen.filter((x) => !x.startsWith('0 ')).sort()).toEqual(['501 ns/a', '501 ns/b']);
   });
+
+  it('a cached list takes the field selector a live list takes (it returned every object before)', async () => {
+    const counts: string[] = [];
+    const c = defineController({
+      name: 'c',
+      for: 'Node',
+      resyncPeriodMs: 0,
+      async reconcile(ctx) {
+        const cached = await ctx.client.list('Pod', { fieldSelector: `spec.nodeName=${ctx.key}` });
+        const live = await ctx.client.list('Pod', { fieldSelector: `spec.nodeName=${ctx.key}`, live: true });
+        counts.push(`${ctx.key} ${cached.map((p) => p.metadata.name).join(',')} ${live.map((p) => p.metadata.name).join(',')}`);
+      },
+    });
+    const pod = (name: string, nodeName: string) => ({ kind: 'Pod', metadata: { name, namespace: 'ns' }, spec: { nodeName, containers: [{ name: 'c', image: 'busybox' }] } });
+    const s = scenario({ controllers: [{ name: 'c' }], initialObjects: [pod('a', 'n1'), pod('b', 'n2'), pod('c', 'n1')], workload: [{ at: 500, type: 'create', object: { kind: 'Node', metadata: { name: 'n1' }, spec: {} } }] });
+    await run(s, [c]);
+    expect(counts).toEqual(['n1 a,c a,c']);
+  });
 });
