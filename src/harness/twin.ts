@@ -728,18 +728,22 @@ const BEHIND_MAX_WINDOWS = 4;
  * the fault-free run had finished the rollout at 19.2 s). Why a history a healthy control plane
  * produces: as for {@link lagPoints} (nothing bounds how long a key waits in a workqueue); this
  * picks, of those holds, the one the faulty run shows. Only for the kinds the user declared timing
- * dependent (where a rollout stood when its user paused or re-partitioned it is their design), and
- * for the controllers that decide by the clock ({@link respecWindows}: which slots a cron fired
- * before its user lowered the runs). The pairing is by what the key's reconciles did to the world
- * (their writes, not the status of the key's own object, a report of progress that crashes split
- * and counters vary). What it may hide: only the outcome of deciding after that change rather than
+ * dependent (where a rollout stood when its user paused or re-partitioned it is their design),
+ * paired by what the key's reconciles wrote (not the status of the key's own object, a report of
+ * progress that crashes split and counters vary); and, `by: 'calls'`, for the controllers that
+ * decide by the clock ({@link respecWindows}: which slots a cron had posted when its user lowered
+ * the runs), paired by their accepted mutating downstream calls only. A call made is history no
+ * reconcile takes back; an undeclared controller's writes, frozen where a slow walk stood, are
+ * not: a paced wave that a pause froze behind the fault-free run is still reported unless its kind
+ * is declared (test/properties/same-end-state.test.ts, which the first version of this, pairing
+ * writes there too, let through). What it may hide: only the outcome of deciding after that change rather than
  * before it; a controller that breaks the new declaration (a Pod below the partition made on the
  * update revision) or miscounts after a fault (a count of fired slots taken from a status write a
  * fault refused) ends otherwise than the held fault-free run and is still reported. Who uses it:
  * as {@link divergedKeyWindows}.
  * @internal
  */
-export function behindAtChangeWindows(run: Pick<RunRecord, 'trace' | 'timing'>, base: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined, kinds: ReadonlySet<string>): { controller: string; at: number; ms: number; key: string }[] {
+export function behindAtChangeWindows(run: Pick<RunRecord, 'trace' | 'timing'>, base: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined, kinds: ReadonlySet<string>, by: 'writes' | 'calls' = 'writes'): { controller: string; at: number; ms: number; key: string }[] {
   const kindOf = new Map((defs ?? []).filter((d) => d.process === undefined && kinds.has(d.for)).map((d) => [d.name, d.for]));
   if (kindOf.size === 0) return [];
   // the user's changes per object in the faulty run (as its controller met them)
@@ -754,14 +758,21 @@ export function behindAtChangeWindows(run: Pick<RunRecord, 'trace' | 'timing'>, 
   if (changedAt.size === 0) return [];
   // what each key's reconciles did to the world, in order: their writes, but for the status of the
   // key's own object (a report of progress, written again at every step and split by crashes otherwise)
+  // (or, `by: 'calls'`, only its accepted mutating calls to downstream services: a report posted cannot be taken back)
   const acts = (r: Pick<RunRecord, 'trace' | 'timing'>) => {
-    const by = new Map<string, ReconcileWrite[]>();
+    const out = new Map<string, ReconcileWrite[]>();
+    const add = (w: ReconcileWrite) => out.set(`${w.controller}\u0000${w.key}`, [...(out.get(`${w.controller}\u0000${w.key}`) ?? []), w]);
+    if (by === 'calls') {
+      for (const c of changingReconciles(r.trace, new Set(kindOf.keys()), r.timing.tailStart, new Set(), true)) {
+        if (c.write.kind === 'downstream') add({ controller: c.controller, key: c.key, start: c.start, n: 0, t: c.at, verb: c.write.verb, kind: 'downstream', object: '', changed: '' });
+      }
+      return out;
+    }
     for (const w of reconcileWrites(r, new Set(kindOf.keys()))) {
       if ((w.verb === 'updateStatus' || w.verb === 'patchStatus') && w.kind === kindOf.get(w.controller) && w.object === w.key) continue;
-      const id = `${w.controller}\u0000${w.key}`;
-      by.set(id, [...(by.get(id) ?? []), w]);
+      add(w);
     }
-    return by;
+    return out;
   };
   const faulty = acts(run);
   const out: { controller: string; at: number; ms: number; key: string }[] = [];
@@ -834,9 +845,9 @@ export function lateVariations(run: Pick<RunRecord, 'trace' | 'timing'>, base: P
  * with `requeueAfter`: a cron, a deadline) made a decision of a key later than its fault-free
  * `twin` did, past a change the user made meanwhile to that key's own object: the
  * {@link divergedKeyWindows} of the twin for those controllers' kinds, each key's first only; the
- * {@link behindAtChangeWindows} (where the faulty run's key stood when the user changed its object:
- * corpus lease-cron, scratch/twin46, slots fired late one by one, the last after the user lowered
- * the runs or switched the report); and,
+ * {@link behindAtChangeWindows} by downstream calls (how many calls the faulty run's key had made
+ * when the user changed its object: corpus lease-cron, scratch/twin46, slots posted late one by
+ * one, the last after the user lowered the runs or switched the report); and,
  * per key, from the reconcile of the twin's first accepted mutating downstream call the faulty run
  * made later (a report posted) until that call in the faulty run (a claim written before an outage
  * decided nothing yet: corpus lease-cron, hunt seed 307 run 60); each kept when the user changed
@@ -882,7 +893,7 @@ export function respecWindows(run: Pick<RunRecord, 'trace' | 'timing'>, twin: Pi
     keep(w);
   }
   // where the key stood when the user changed its object (slots fired late one by one, the last after the change)
-  for (const w of behindAtChangeWindows(run, twin, mine, new Set(mine.map((d) => d.for)))) {
+  for (const w of behindAtChangeWindows(run, twin, mine, new Set(mine.map((d) => d.for)), 'calls')) {
     if (!out.some((x) => x.controller === w.controller && x.key === w.key && x.at === w.at && x.ms === w.ms)) keep(w);
   }
   // the same by the key's calls to downstream services (a report posted): a reconcile whose claim was written but whose

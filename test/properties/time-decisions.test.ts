@@ -519,6 +519,18 @@ describe("the faulty run's progress at a user's change, carried to the fault-fre
     expect(behindAtChangeWindows(other, base, [roll], new Set(['Wave']))).toEqual([{ controller: 'roll', at: 3000, ms: 10_001 - 2_999, key: 'default/web' }]);
   });
 
+  it("by downstream calls (a cron's posts, for a controller that decides by the clock): store writes alone, however far behind, give none (lease-cron, hunt seed 319 run 34)", () => {
+    const post = (t: number) => ({ t, type: 'downstream:request', actor: 'controller:roll/0', method: 'POST', url: 'https://reports.example/v1/runs', status: 201, mutating: true }) as TraceEntry;
+    // the fault-free run posts slots at 1 s, 3 s and 5 s; the faulty one posted two by the user's change at 10 s, the third after it
+    const posted = { trace: [...step(1000, 1, post(1000)), ...step(3000, 2, post(3000)), ...step(5000, 3, post(5000)), user(10_000)], timing };
+    const late = { trace: [...step(4000, 1, post(4000)), ...step(8000, 2, post(8000)), user(10_000), ...step(11_000, 3, post(11_000))], timing };
+    expect(behindAtChangeWindows(late, posted, [roll], new Set(['Wave']), 'calls')).toEqual([{ controller: 'roll', at: 5000, ms: 10_001 - 4_999, key: 'default/web' }]);
+    expect(behindAtChangeWindows(posted, posted, [roll], new Set(['Wave']), 'calls')).toEqual([]);
+    // a walk of store writes frozen behind (a paced wave, undeclared): nothing to pair, no window
+    const run = { trace: [...step(3000, 1, pod(3000, 'delete', 'web-2')), ...step(5000, 2, pod(5000, 'create', 'web-2')), ...step(7000, 3, pod(7000, 'delete', 'web-1')), user(10_000)], timing };
+    expect(behindAtChangeWindows(run, base, [roll], new Set(['Wave']), 'calls')).toEqual([]);
+  });
+
   it('none when the faulty run had made every step by the change, for a kind not declared, or for a change more than 30 s after the step', () => {
     const early = { trace: [...step(1500, 1, pod(1500, 'delete', 'web-2')), ...step(2500, 2, pod(2500, 'create', 'web-2')), ...step(8000, 3, pod(8000, 'delete', 'web-1'), pod(8000, 'create', 'web-1')), user(10_000)], timing };
     expect(behindAtChangeWindows(early, base, [roll], new Set(['Wave']))).toEqual([]);
