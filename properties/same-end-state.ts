@@ -58,7 +58,8 @@ export interface SameEndStateOptions {
    * saw each of the user's changes of it only when the next one came, or that first looked at it
    * only after the user created the next object of its kind; and, where this run's controller was
    * idle, cut short or late (a crash between two writes of one reconcile, a decision refused
-   * once and retried seconds later, a reconcile whose slow calls decided late), as in a fault-free
+   * once and retried seconds later, a reconcile whose slow calls decided late, a rollout crash
+   * loops kept a step behind when its user changed it), as in a fault-free
    * run (in a world as slow as this run's, when the world was slowed) whose controller was held
    * there, or whose write was answered that much later. Objects such a kind's controller writes
    * without owning them, and that no controller reconciles (the Nodes an upgrade plan cordons and

@@ -69,6 +69,10 @@ import { writeStatus } from './_shared/status.js';
  * And no-extra-destructive-actions counts the pruning of a ControllerRevision no Pod ever ran (a
  * rollout that Pods slow to become Ready had not started when the user reverted) as a delete the
  * fault-free run did not make, though same-end-state treats ControllerRevisions as history.
+ * And a rollout crash loops kept a step behind (db-1-0 deleted at 27.1 s, made again after the
+ * user's `partition: 3` of 27.6 s, from the current revision) ends where the fault-free run does
+ * when held where the faulty run stood at the user's change (src/harness/twin.ts
+ * behindAtChangeWindows, stop 46; the guided hunt's seed 2 run 83).
  */
 export const STATEFUL_SET = 'StatefulSet';
 export const REVISION = 'ControllerRevision';

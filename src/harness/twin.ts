@@ -707,10 +707,110 @@ export function divergedKeyWindows(run: Pick<RunRecord, 'trace' | 'timing'>, bas
 /** At most this many {@link divergedKeyWindows} per key: a request refused on a few beats before the one that counts. */
 const DIVERGED_MAX_PER_KEY = 4;
 
+/** At most this many {@link behindAtChangeWindows} per run (the earliest). */
+const BEHIND_MAX_WINDOWS = 4;
+
+/**
+ * Per key of a controller of a timing-dependent kind and per change the user made to the key's
+ * object in the faulty `run`: where the key's progress stood in `run` when that change came,
+ * carried to its fault-free `base` run. The base run's writes for the key before the change are
+ * paired, in order, with the same writes of the faulty run made before it; from the reconcile of
+ * the first one the faulty run had not made by then (made only after the change, or never), the key is held
+ * in the base run until just past the change, so that it next decides on the new declaration from
+ * where the faulty run stood. The faulty run itself shows that the controller was that far behind
+ * (at most {@link OVERTAKEN_MAX_MS}; at most {@link BEHIND_MAX_WINDOWS}).
+ *
+ * Why it is needed beside {@link divergedKeyWindows}: a controller slowed at every step (crash
+ * loops, backoff) is late by a little at each of many decisions, and pairing them one by one runs
+ * out of windows long before the step the user's change froze (corpus statefulset-partition,
+ * hunt seed 2 run 83: seven crash-restarts slowed db-1's rollout so that db-1-0 was deleted at
+ * 27.1 s and made again after the user's `partition: 3` of 27.6 s, from the current revision, where
+ * the fault-free run had finished the rollout at 19.2 s). Why a history a healthy control plane
+ * produces: as for {@link lagPoints} (nothing bounds how long a key waits in a workqueue); this
+ * picks, of those holds, the one the faulty run shows. Only for the kinds the user declared timing
+ * dependent (where a rollout stood when its user paused or re-partitioned it is their design),
+ * paired by what the key's reconciles wrote (not the status of the key's own object, a report of
+ * progress that crashes split and counters vary); and, `by: 'calls'`, for the controllers that
+ * decide by the clock ({@link respecWindows}: which slots a cron had posted when its user lowered
+ * the runs), paired by their accepted mutating downstream calls only. A call made is history no
+ * reconcile takes back; an undeclared controller's writes, frozen where a slow walk stood, are
+ * not: a paced wave that a pause froze behind the fault-free run is still reported unless its kind
+ * is declared (test/properties/same-end-state.test.ts, which the first version of this, pairing
+ * writes there too, let through). What it may hide: only the outcome of deciding after that change rather than
+ * before it; a controller that breaks the new declaration (a Pod below the partition made on the
+ * update revision) or miscounts after a fault (a count of fired slots taken from a status write a
+ * fault refused) ends otherwise than the held fault-free run and is still reported. Who uses it:
+ * as {@link divergedKeyWindows}.
+ * @internal
+ */
+export function behindAtChangeWindows(run: Pick<RunRecord, 'trace' | 'timing'>, base: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined, kinds: ReadonlySet<string>, by: 'writes' | 'calls' = 'writes'): { controller: string; at: number; ms: number; key: string }[] {
+  const kindOf = new Map((defs ?? []).filter((d) => d.process === undefined && kinds.has(d.for)).map((d) => [d.name, d.for]));
+  if (kindOf.size === 0) return [];
+  // the user's changes per object in the faulty run (as its controller met them)
+  const changedAt = new Map<string, number[]>();
+  for (const e of run.trace) {
+    if (e.t >= run.timing.tailStart) break;
+    if (e.type !== 'store:write' || e['actor'] !== 'user' || e['error'] !== undefined || e['noop'] === true || !kinds.has(String(e['kind']))) continue;
+    if (e['verb'] !== 'update' && e['verb'] !== 'patch' && e['verb'] !== 'apply') continue;
+    const id = `${String(e['kind'])} ${String(e['key'])}`;
+    changedAt.set(id, [...(changedAt.get(id) ?? []), e.t]);
+  }
+  if (changedAt.size === 0) return [];
+  // what each key's reconciles did to the world, in order: their writes, but for the status of the
+  // key's own object (a report of progress, written again at every step and split by crashes otherwise)
+  // (or, `by: 'calls'`, only its accepted mutating calls to downstream services: a report posted cannot be taken back)
+  const acts = (r: Pick<RunRecord, 'trace' | 'timing'>) => {
+    const out = new Map<string, ReconcileWrite[]>();
+    const add = (w: ReconcileWrite) => out.set(`${w.controller}\u0000${w.key}`, [...(out.get(`${w.controller}\u0000${w.key}`) ?? []), w]);
+    if (by === 'calls') {
+      for (const c of changingReconciles(r.trace, new Set(kindOf.keys()), r.timing.tailStart, new Set(), true)) {
+        if (c.write.kind === 'downstream') add({ controller: c.controller, key: c.key, start: c.start, n: 0, t: c.at, verb: c.write.verb, kind: 'downstream', object: '', changed: '' });
+      }
+      return out;
+    }
+    for (const w of reconcileWrites(r, new Set(kindOf.keys()))) {
+      if ((w.verb === 'updateStatus' || w.verb === 'patchStatus') && w.kind === kindOf.get(w.controller) && w.object === w.key) continue;
+      add(w);
+    }
+    return out;
+  };
+  const faulty = acts(run);
+  const out: { controller: string; at: number; ms: number; key: string }[] = [];
+  for (const [id, list] of acts(base)) {
+    const [controller, key] = id.split('\u0000') as [string, string];
+    const mine = faulty.get(id) ?? [];
+    for (const u of changedAt.get(`${kindOf.get(controller)!} ${key}`) ?? []) {
+      // pair the base run's writes before the change with the faulty run's, in order; the first without a
+      // partner made before the change is where the faulty run's key stood when the change came
+      let i = 0;
+      let ahead: number | undefined;
+      for (const b of list) {
+        if (b.t >= u) break;
+        let m = i;
+        while (m < mine.length && mine[m]!.t < u && !sameWrite(b, mine[m]!)) m++;
+        if (m < mine.length && mine[m]!.t < u) {
+          i = m + 1;
+          continue;
+        }
+        ahead = b.start;
+        break;
+      }
+      if (ahead === undefined || u - ahead > OVERTAKEN_MAX_MS) continue;
+      const w = { controller, at: ahead, ms: u + 1 - Math.max(0, ahead - 1), key };
+      if (!out.some((x) => x.controller === w.controller && x.key === w.key && x.at === w.at && x.ms === w.ms)) out.push(w);
+    }
+  }
+  return out
+    .sort((a, b) => a.at - b.at)
+    .slice(0, BEHIND_MAX_WINDOWS);
+}
+
+
 /**
  * The variations a faulty `run` suggests for its fault-free `base` run beyond {@link idleVariations}:
  * each {@link pausePoints} pause, and the {@link divergedKeyWindows} holds: each key's first, all
- * at once and each alone; and every window, all at once and each key's alone.
+ * at once and each alone; and every window, all at once and each key's alone; and the
+ * {@link behindAtChangeWindows}, all at once and each alone.
  * @internal
  */
 export function lateVariations(run: Pick<RunRecord, 'trace' | 'timing'>, base: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined, kinds: ReadonlySet<string>): BenignVariation[] {
@@ -733,6 +833,10 @@ export function lateVariations(run: Pick<RunRecord, 'trace' | 'timing'>, base: P
       }
     }
   }
+  // and the faulty run's progress at each of the user's changes: all at once, and each alone
+  const behind = behindAtChangeWindows(run, base, defs, kinds);
+  if (behind.length > 0) out.push(held(behind, 5320));
+  if (behind.length > 1) for (let i = 0; i < behind.length; i++) out.push(held([behind[i]!], 5321 + i));
   return out;
 }
 
@@ -740,7 +844,10 @@ export function lateVariations(run: Pick<RunRecord, 'trace' | 'timing'>, base: P
  * Where a faulty `run`'s controller that decides by the clock (it ended a reconcile of the twin
  * with `requeueAfter`: a cron, a deadline) made a decision of a key later than its fault-free
  * `twin` did, past a change the user made meanwhile to that key's own object: the
- * {@link divergedKeyWindows} of the twin for those controllers' kinds, each key's first only; and,
+ * {@link divergedKeyWindows} of the twin for those controllers' kinds, each key's first only; the
+ * {@link behindAtChangeWindows} by downstream calls (how many calls the faulty run's key had made
+ * when the user changed its object: corpus lease-cron, scratch/twin46, slots posted late one by
+ * one, the last after the user lowered the runs or switched the report); and,
  * per key, from the reconcile of the twin's first accepted mutating downstream call the faulty run
  * made later (a report posted) until that call in the faulty run (a claim written before an outage
  * decided nothing yet: corpus lease-cron, hunt seed 307 run 60); each kept when the user changed
@@ -784,6 +891,10 @@ export function respecWindows(run: Pick<RunRecord, 'trace' | 'timing'>, twin: Pi
     if (seen.has(id)) continue;
     seen.add(id);
     keep(w);
+  }
+  // where the key stood when the user changed its object (slots fired late one by one, the last after the change)
+  for (const w of behindAtChangeWindows(run, twin, mine, new Set(mine.map((d) => d.for)), 'calls')) {
+    if (!out.some((x) => x.controller === w.controller && x.key === w.key && x.at === w.at && x.ms === w.ms)) keep(w);
   }
   // the same by the key's calls to downstream services (a report posted): a reconcile whose claim was written but whose
   // call failed (an outage, a lost answer) decided nothing yet; the call that took is the decision

@@ -76,6 +76,69 @@ describe("lease-cron: a schedule first seen at its user's update, 13.2 s after i
   });
 });
 
+// lease-cron whose status counts the slots from the status it read plus the runs it posted in this reconcile, not from its
+// Lease: a status write refused after a firing was recorded leaves the count one short for good. What same-end-state must
+// still catch when the fault-free run is held where the faulty run stood at the user's change
+const countsFromStatus = defineController({
+  name: leaseCronController.name,
+  for: REPORT_SCHEDULE,
+  owns: ['Lease'],
+  leaderElection: false,
+  resyncPeriodMs: RESYNC_MS,
+  reconcile: (ctx: ReconcileContext) => {
+    let read: number | undefined;
+    let posted = 0;
+    const client = new Proxy(ctx.client, {
+      get(target, prop) {
+        if (prop === 'tryGet') {
+          return async (...args: Parameters<typeof target.tryGet>) => {
+            const o = await target.tryGet(...args);
+            if (args[0] === REPORT_SCHEDULE && read === undefined) read = Number((o?.status as { firedRuns?: number } | undefined)?.firedRuns ?? 0);
+            return o;
+          };
+        }
+        if (prop !== 'updateStatus') return own(target, prop);
+        return async (o: StoredObject<{ runs: number }, { firedRuns?: number }>) => {
+          const status = { ...o.status, firedRuns: (read ?? 0) + posted };
+          // written only when it changes something, as the correct controller's status
+          const live = await target.get<{ runs: number }, { firedRuns?: number }>(REPORT_SCHEDULE, ctx.key, { live: true });
+          return JSON.stringify(status) === JSON.stringify(live.status) ? live : target.updateStatus({ ...o, status });
+        };
+      },
+    });
+    const fetch: typeof ctx.fetch = async (input, init) => {
+      const res = await ctx.fetch(input, init);
+      if (init?.method === 'POST' && res.ok) posted++;
+      return res;
+    };
+    return leaseCronController.reconcile(new Proxy(ctx, { get: (target, prop) => (prop === 'client' ? client : prop === 'fetch' ? fetch : own(target, prop)) }));
+  },
+});
+
+describe("lease-cron: slots fired late, one by one, the last after the user's change of the schedule (src/harness/twin.ts behindAtChangeWindows, stop 46)", () => {
+  // the five same-end-state false alarms left by scratch/lease44 (hunt seeds 301-330, 100 runs each), unshrunk; two of them
+  // (seeds 305 run 69, 309 run 20) pass already. In each, API errors (503s, 429s with Retry-After) made the key's firings
+  // come late one at a time, so that the user's change of the schedule came while the faulty run was slots behind the
+  // fault-free one; the fault-free run held from the first firing the faulty run had not made by then until just past the
+  // change decides as the faulty run did
+  // seed 319 run 34: report-0 (every 2 s, 4 runs) had fired 3 slots by 27 s, when the user lowered runs to 3: it ends with 3
+  // where the fault-free run fired its 4th at 8.9 s
+  const loweredBehind: Scenario = {"seed":1,"controllers":[{"name":"lease-cron"}],"initialObjects":[{"apiVersion":"reports.example.com/v1","kind":"ReportSchedule","metadata":{"name":"digest","namespace":"default"},"spec":{"everyMs":3000,"runs":4,"report":"digest"}},{"apiVersion":"reports.example.com/v1","kind":"ReportSchedule","metadata":{"name":"audit","namespace":"default"},"spec":{"everyMs":5000,"runs":2,"report":"audit"}}],"workload":[{"at":900,"type":"create","object":{"kind":"ReportSchedule","metadata":{"name":"report-0","namespace":"default"},"spec":{"everyMs":2000,"runs":4,"report":"audit"}}},{"at":4000,"type":"patch","kind":"ReportSchedule","key":"default/digest","patch":{"spec":{"everyMs":2000}}},{"at":8400,"type":"create","object":{"kind":"ReportSchedule","metadata":{"name":"report-1","namespace":"default"},"spec":{"everyMs":2000,"runs":4,"report":"audit"}}},{"at":27000,"kind":"ReportSchedule","key":"default/report-0","type":"patch","patch":{"spec":{"everyMs":3000,"runs":3}}}],"faults":{"events":[{"kind":"environment-pod-never-ready","nth":5},{"kind":"environment-pvc-never-binds","nth":3},{"kind":"delay","nth":26,"params":{"ms":412}},{"kind":"api-error","nth":13,"params":{"status":"refused"}}],"background":[{"kind":"reordering","rate":0,"params":{"holdMs":659}},{"kind":"delay","rate":0.01,"params":{"ms":1236}},{"kind":"api-error","rate":0.41,"params":{"status":503}},{"kind":"environment-pod-never-ready","rate":0.37},{"kind":"environment-pvc-never-binds","rate":0.47}]}};
+  // seed 330 run 93: report-1's slots held back by 429s from 6.7 s to 30 s, past the user's update to 3 runs of "digest" at 24.9 s
+  const updatedBehind: Scenario = {"seed":426698391,"controllers":[{"name":"lease-cron"}],"initialObjects":[{"apiVersion":"reports.example.com/v1","kind":"ReportSchedule","metadata":{"name":"digest","namespace":"default"},"spec":{"everyMs":3000,"runs":4,"report":"digest"}},{"apiVersion":"reports.example.com/v1","kind":"ReportSchedule","metadata":{"name":"audit","namespace":"default"},"spec":{"everyMs":5000,"runs":2,"report":"audit"}}],"workload":[{"at":1200,"type":"create","object":{"kind":"ReportSchedule","metadata":{"name":"report-1","namespace":"default"},"spec":{"everyMs":2000,"runs":4,"report":"audit"}}},{"at":4000,"type":"patch","kind":"ReportSchedule","key":"default/digest","patch":{"spec":{"everyMs":2000}}},{"at":22800,"type":"create","object":{"kind":"ReportSchedule","metadata":{"name":"report-0","namespace":"default"},"spec":{"everyMs":3000,"runs":3,"report":"digest"}}},{"at":24900,"kind":"ReportSchedule","key":"default/report-1","type":"update","spec":{"everyMs":3000,"runs":3,"report":"digest"}}],"faults":{"events":[{"kind":"environment-pod-eviction","at":28413,"params":{"node":1}},{"kind":"duplication","nth":4,"params":{"replay":3,"afterMs":5}},{"kind":"reordering","nth":0,"params":{"holdMs":809}},{"kind":"delay","nth":2,"params":{"ms":896}}],"background":[{"kind":"delay","rate":0.35,"params":{"ms":12}},{"kind":"api-error","rate":0.45,"params":{"status":429,"retryAfterSeconds":5}},{"kind":"flaky-downstream","rate":0.06,"params":{"fail":"status","status":429}},{"kind":"environment-pod-eviction","rate":0.02},{"kind":"environment-pvc-never-binds","rate":0.24}]}};
+  // seed 311 run 69: report-0's 4th slot was claimed at 24.1 s, after the user's switch to "digest" at 23.1 s, and posted at 30 s
+  // (a reports API outage from 23.1 s); the fault-free run posted it with "audit" at 14.6 s
+  const postedAfterSwitch: Scenario = {"seed":2093458711,"controllers":[{"name":"lease-cron"}],"initialObjects":[{"apiVersion":"reports.example.com/v1","kind":"ReportSchedule","metadata":{"name":"digest","namespace":"default"},"spec":{"everyMs":3000,"runs":4,"report":"digest"}},{"apiVersion":"reports.example.com/v1","kind":"ReportSchedule","metadata":{"name":"audit","namespace":"default"},"spec":{"everyMs":5000,"runs":2,"report":"audit"}}],"workload":[{"at":2400,"kind":"ReportSchedule","key":"default/report-1","type":"delete"},{"at":3900,"kind":"ReportSchedule","key":"default/report-0","type":"reapply"},{"at":4000,"type":"patch","kind":"ReportSchedule","key":"default/digest","patch":{"spec":{"everyMs":2000}}},{"at":6600,"type":"create","object":{"kind":"ReportSchedule","metadata":{"name":"report-0","namespace":"default"},"spec":{"everyMs":2000,"runs":4,"report":"audit"}}},{"at":22200,"type":"create","object":{"kind":"ReportSchedule","metadata":{"name":"report-1","namespace":"default"},"spec":{"everyMs":2000,"runs":4,"report":"audit"}}},{"at":23100,"kind":"ReportSchedule","key":"default/report-0","type":"patch","patch":{"spec":{"everyMs":3000,"report":"digest"}}}],"faults":{"events":[{"kind":"api-conflict","nth":0,"target":"user"},{"kind":"api-error","nth":4,"params":{"status":504,"applied":true}},{"kind":"flaky-downstream","at":23100,"params":{"fail":"outage","forMs":5600,"status":500}},{"kind":"list-order","nth":25,"params":{"order":63}}],"background":[{"kind":"watch-event-loss","rate":0.22},{"kind":"delay","rate":0.2,"params":{"ms":4991}},{"kind":"watch-disconnect","rate":0.44,"params":{"how":"gone"}},{"kind":"api-error","rate":0.37,"params":{"status":429,"retryAfterSeconds":3}},{"kind":"list-order","rate":0.17},{"kind":"environment-pod-eviction","rate":0.43},{"kind":"environment-pvc-never-binds","rate":0.49}]}};
+  it('each ends as a fault-free run whose key stood where the faulty one did at the change: passes', { timeout: 120_000 }, async () => {
+    expect(await judge([leaseCronController], loweredBehind)).toBe('passed');
+    expect(await judge([leaseCronController], updatedBehind)).toBe('passed');
+    expect(await judge([leaseCronController], postedAfterSwitch)).toBe('passed');
+  });
+  it('a count of fired slots taken from the status read, not the Lease, is still caught', { timeout: 120_000 }, async () => {
+    expect(await judge([countsFromStatus], loweredBehind)).toMatch(/^same-end-state: .*status\.firedRuns/);
+  });
+});
+
 /**
  * The reminder (examples/fault-targets/reminder) counts a mail *before* it sends it (a claim: at
  * most once), where lease-cron counts after posting. Recovery failed it on a fault-free run: the

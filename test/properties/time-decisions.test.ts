@@ -7,7 +7,7 @@ import { defineController, job, podLifecycle, simulate, type Scenario } from '..
 import { ScenarioRunner } from '../../src/harness/scenario-runner.js';
 import { cronRunnerController } from '../../examples/client-node/steadystate.js';
 import type { TraceEntry } from '../../src/sim/trace.js';
-import { BENIGN_VARIATIONS, SLOW_HOLDS_MS, divergedKeyWindows, idleKeyWindows, idleVariations, idleWindows, installVariation, keepsDeciding, lagPoints, lagVariations, lateVariations, overtakenPoints, pausePoints, phaseVariations, slowPoints, slowVariations, twinScenario } from '../../src/harness/twin.js';
+import { BENIGN_VARIATIONS, SLOW_HOLDS_MS, behindAtChangeWindows, divergedKeyWindows, idleKeyWindows, idleVariations, idleWindows, installVariation, keepsDeciding, lagPoints, lagVariations, lateVariations, overtakenPoints, pausePoints, phaseVariations, slowPoints, slowVariations, twinScenario } from '../../src/harness/twin.js';
 import { payoutController } from '../../examples/false-positives/payout-transfer.js';
 import { allFaults } from '../../faults/index.js';
 import { expectFailure, judgeScenario } from '../helpers/property-laws.js';
@@ -492,6 +492,53 @@ describe('late variations: a faulty run cut short or late in the middle of what 
     // after another decision the runs' decisions no longer pair up: held until the next attempt, nothing past it
     const other = { trace: [...look(4000, 1, [status(4000, 'status.message')]), ...look(10_000, 2, grant(10_000)), ...look(12_000, 3, [status(12_000, 'status.message')]), ...look(16_500, 4, [status(16_500, 'status.message')])], timing };
     expect(divergedKeyWindows(other, base, [evictor], new Set(['EvictionRequest']))).toEqual([{ controller: 'sched', at: 10_000, ms: 12_000 - 9_999, key: 'default/drain' }]);
+  });
+});
+
+describe("the faulty run's progress at a user's change, carried to the fault-free run (hand-made traces)", () => {
+  const timing = { faultWindowEnd: 30_000, lastActionAt: 0, settleStart: 30_000, tailStart: 60_000, end: 70_000 };
+  const roll = defineController({ name: 'roll', for: 'Wave', reconcile: async () => {} });
+  const start = (t: number, n: number) => ({ t, type: 'reconcile:start', controller: 'roll', replica: 0, key: 'default/web', n }) as TraceEntry;
+  const end = (t: number, n: number) => ({ t, type: 'reconcile:end', controller: 'roll', replica: 0, key: 'default/web', n, result: 'done' }) as TraceEntry;
+  const pod = (t: number, verb: string, name: string) => ({ t, type: 'store:write', actor: 'controller:roll/0', verb, kind: 'Pod', key: `default/${name}`, changed: ['.'], noop: false }) as TraceEntry;
+  const status = (t: number, changed: string[]) => ({ t, type: 'store:write', actor: 'controller:roll/0', verb: 'updateStatus', kind: 'Wave', key: 'default/web', changed, noop: false }) as TraceEntry;
+  const user = (t: number) => ({ t, type: 'store:write', actor: 'user', verb: 'update', kind: 'Wave', key: 'default/web', changed: ['spec.partition'], noop: false }) as TraceEntry;
+  const step = (t: number, n: number, ...writes: TraceEntry[]) => [start(t, n), ...writes, end(t, n)];
+  // the fault-free run replaces web-2 then web-1 within 4 s, before the user's change at 10 s
+  const base = { trace: [...step(1000, 1, pod(1000, 'delete', 'web-2'), status(1000, ['status.ready'])), ...step(2000, 2, pod(2000, 'create', 'web-2'), status(2000, ['status.updated'])), ...step(3000, 3, pod(3000, 'delete', 'web-1')), ...step(4000, 4, pod(4000, 'create', 'web-1'), status(4000, ['status.currentRevision'])), user(10_000)], timing };
+
+  it("holds the key from the first step the faulty run had not made when the user's change came until just past the change (statefulset-partition, hunt seed 2 run 83)", () => {
+    // the faulty run makes the same steps seconds later each (crash loops), the last one after the change; its
+    // status writes differ (other counters, split by a crash), which does not matter: they report progress
+    const run = { trace: [...step(3000, 1, pod(3000, 'delete', 'web-2')), ...step(3500, 2, status(3500, ['status.ready', 'status.replicas'])), ...step(5000, 3, pod(5000, 'create', 'web-2')), ...step(7000, 4, pod(7000, 'delete', 'web-1'), status(7000, ['status.ready'])), user(10_000), ...step(11_000, 5, pod(11_000, 'create', 'web-1'))], timing };
+    const w = { controller: 'roll', at: 4000, ms: 10_001 - 3_999, key: 'default/web' };
+    expect(behindAtChangeWindows(run, base, [roll], new Set(['Wave']))).toEqual([w]);
+    expect(lateVariations(run, base, [roll], new Set(['Wave']))).toContainEqual({ seed: 5320, jitterMs: 0, shuffleLists: false, slow: w });
+    // a step the faulty run never made (it went otherwise) before the change: held from there
+    const other = { trace: [...step(3000, 1, pod(3000, 'delete', 'web-2')), ...step(5000, 2, pod(5000, 'create', 'web-2')), ...step(7000, 3, pod(7000, 'delete', 'web-0')), user(10_000)], timing };
+    expect(behindAtChangeWindows(other, base, [roll], new Set(['Wave']))).toEqual([{ controller: 'roll', at: 3000, ms: 10_001 - 2_999, key: 'default/web' }]);
+  });
+
+  it("by downstream calls (a cron's posts, for a controller that decides by the clock): store writes alone, however far behind, give none (lease-cron, hunt seed 319 run 34)", () => {
+    const post = (t: number) => ({ t, type: 'downstream:request', actor: 'controller:roll/0', method: 'POST', url: 'https://reports.example/v1/runs', status: 201, mutating: true }) as TraceEntry;
+    // the fault-free run posts slots at 1 s, 3 s and 5 s; the faulty one posted two by the user's change at 10 s, the third after it
+    const posted = { trace: [...step(1000, 1, post(1000)), ...step(3000, 2, post(3000)), ...step(5000, 3, post(5000)), user(10_000)], timing };
+    const late = { trace: [...step(4000, 1, post(4000)), ...step(8000, 2, post(8000)), user(10_000), ...step(11_000, 3, post(11_000))], timing };
+    expect(behindAtChangeWindows(late, posted, [roll], new Set(['Wave']), 'calls')).toEqual([{ controller: 'roll', at: 5000, ms: 10_001 - 4_999, key: 'default/web' }]);
+    expect(behindAtChangeWindows(posted, posted, [roll], new Set(['Wave']), 'calls')).toEqual([]);
+    // a walk of store writes frozen behind (a paced wave, undeclared): nothing to pair, no window
+    const run = { trace: [...step(3000, 1, pod(3000, 'delete', 'web-2')), ...step(5000, 2, pod(5000, 'create', 'web-2')), ...step(7000, 3, pod(7000, 'delete', 'web-1')), user(10_000)], timing };
+    expect(behindAtChangeWindows(run, base, [roll], new Set(['Wave']), 'calls')).toEqual([]);
+  });
+
+  it('none when the faulty run had made every step by the change, for a kind not declared, or for a change more than 30 s after the step', () => {
+    const early = { trace: [...step(1500, 1, pod(1500, 'delete', 'web-2')), ...step(2500, 2, pod(2500, 'create', 'web-2')), ...step(8000, 3, pod(8000, 'delete', 'web-1'), pod(8000, 'create', 'web-1')), user(10_000)], timing };
+    expect(behindAtChangeWindows(early, base, [roll], new Set(['Wave']))).toEqual([]);
+    expect(behindAtChangeWindows(base, base, [roll], new Set(['Wave']))).toEqual([]);
+    const run = { trace: [...step(3000, 1, pod(3000, 'delete', 'web-2')), user(10_000)], timing };
+    expect(behindAtChangeWindows(run, base, [roll], new Set(['Pod']))).toEqual([]);
+    const far = { trace: [...base.trace.filter((e) => e.actor !== 'user'), user(40_000)], timing };
+    expect(behindAtChangeWindows({ trace: [...step(3000, 1, pod(3000, 'delete', 'web-2')), user(40_000)], timing }, far, [roll], new Set(['Wave']))).toEqual([]);
   });
 });
 
