@@ -12,7 +12,8 @@ import { expectFailure, judgeScenario } from '../helpers/property-laws.js';
  */
 
 const scenario = widgetScenario(['widget'], [...createAll([widget('a', 2)]), { at: 2000, type: 'update', kind: 'Widget', key: 'default/a', spec: { size: 3 } }]);
-const environment = { environment: [{ name: 'deployment' }, { name: 'pod-lifecycle' }] };
+/** The same, with the Deployment and Pod controllers of a cluster running (status events reach the Widget's controller). */
+const withCluster = { ...scenario, environment: [{ name: 'cluster' }] };
 
 describe('spec fighter (a whole-spec comparison against the defaulted live Deployment)', () => {
   it('the buggy twin fails idempotence: every re-reconcile of the converged world sends an update that changes nothing', async () => {
@@ -21,15 +22,17 @@ describe('spec fighter (a whole-spec comparison against the defaulted live Deplo
     expect(v.explanation).toContain('update Deployment default/a');
   });
   it('the buggy twin fails no-hot-loop with the Deployment controller running: it writes while nothing changes', async () => {
-    const v = expectFailure((await judgeScenario(noHotLoop(), scenario, { controllers: [specFighterBuggy], options: environment })).verdict);
+    const v = expectFailure((await judgeScenario(noHotLoop(), withCluster, { controllers: [specFighterBuggy] })).verdict);
     expect(v.explanation).toContain('Deployment default/a');
   });
   it('the correct twin, comparing only the fields it sets, passes both, and follows the size change', async () => {
     for (const property of [idempotence(), noHotLoop()]) {
-      const { verdict, run } = await judgeScenario(property, scenario, { controllers: [specFighterCorrect], options: environment });
+      const { verdict, run } = await judgeScenario(property, withCluster, { controllers: [specFighterCorrect] });
       expect(verdict.ok).toBe(true);
       const dep = run.finalObjects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'a')!;
       expect(dep.spec['replicas']).toBe(3);
+      // the Deployment controller ran (its status events reach the Widget's controller too)
+      expect(dep.status['availableReplicas']).toBe(3);
       // the live spec carries the server's defaults the controller never wrote
       expect(dep.spec['strategy']).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' } });
     }
