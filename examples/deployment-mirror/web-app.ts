@@ -73,8 +73,17 @@ export async function ensureDeployment(ctx: ReconcileContext, app: WebApp): Prom
     return ctx.client.create(want);
   }
   if (!dep.metadata.ownerReferences.some((r) => r.uid === app.metadata.uid && r.controller === true)) return undefined;
-  if (!sameJson(dep.spec, want.spec)) return ctx.client.update({ ...dep, spec: want.spec ?? {} });
+  // only the fields this controller sets: the API server fills in the rest (strategy,
+  // revisionHistoryLimit, the Pod template's dnsPolicy, imagePullPolicy, …), so a whole-spec
+  // comparison differs on every reconcile and rewrites a spec that is already right
+  // (the Pod annotations it owns whole: one the user removed from the WebApp must go)
+  if (!setFieldsMatch(dep.spec, want.spec) || !sameJson(podAnnotations(dep.spec) ?? {}, app.spec.podAnnotations ?? {})) return ctx.client.update({ ...dep, spec: want.spec ?? {} });
   return dep;
+}
+
+function podAnnotations(spec: unknown): unknown {
+  const t = (spec as { template?: { metadata?: { annotations?: unknown } } } | undefined)?.template;
+  return t?.metadata?.annotations;
 }
 
 /** The Deployment controller's own verdict: `Available=True` for the spec it has seen. */
@@ -114,6 +123,18 @@ export async function reportStatus(ctx: ReconcileContext, app: WebApp, status: W
 export function webApp(name: string, spec: WebAppSpec, namespace = 'default'): NewObject {
   const json: JsonObject = { replicas: spec.replicas, image: spec.image, ...(spec.podAnnotations ? { podAnnotations: { ...spec.podAnnotations } } : {}) };
   return { apiVersion: 'example.dev/v1', kind: WEB_APP_KIND, metadata: { name, namespace }, spec: json };
+}
+
+/**
+ * Whether `live` has every field of `desired` with its value (objects: the keys `desired` sets;
+ * arrays: the same length, item by item): what a controller that sets a few fields of an object
+ * the API server defaults must compare.
+ */
+export function setFieldsMatch(live: unknown, desired: unknown): boolean {
+  if (desired === null || typeof desired !== 'object') return live === desired;
+  if (live === null || typeof live !== 'object' || Array.isArray(live) !== Array.isArray(desired)) return false;
+  if (Array.isArray(desired)) return desired.length === (live as unknown[]).length && desired.every((d, i) => setFieldsMatch((live as unknown[])[i], d));
+  return Object.entries(desired).every(([k, v]) => v === undefined || setFieldsMatch((live as Record<string, unknown>)[k], v));
 }
 
 /** Structural equality of JSON values (key order does not matter). */

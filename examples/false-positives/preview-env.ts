@@ -1,7 +1,7 @@
 import { defineController, isStoreError, type JsonObject, type ReconcileContext } from '../../src/index.js';
 import { addFinalizer, removeFinalizer } from '../bug-zoo/shared/finalizers.js';
 import { sameJson } from '../bug-zoo/shared/same-json.js';
-import { deleteIfPresent } from './_shared/apply.js';
+import { contains, deleteIfPresent } from './_shared/apply.js';
 import type { FalsePositiveCase } from './_shared/case.js';
 import { endStateProperties } from './_shared/masks.js';
 import { RESYNC_MS } from './_shared/resync.js';
@@ -56,7 +56,8 @@ async function reconcile(ctx: ReconcileContext): Promise<void> {
       } catch (err) {
         if (!isStoreError(err, 'AlreadyExists')) throw err;
       }
-    } else if (cur.metadata.annotations[RELEASE] === release && !Object.keys(content).every((k) => sameJson(cur[k], content[k]))) {
+    } else if (cur.metadata.annotations[RELEASE] === release && !Object.keys(content).every((k) => (k === 'spec' ? contains(cur[k], content[k]) : sameJson(cur[k], content[k])))) {
+      // a spec by the members it names (the API server defaults the rest: a Service's type, clusterIP, port protocol), data whole
       await ctx.client.update({ ...cur, ...content });
     }
   }

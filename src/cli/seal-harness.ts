@@ -50,6 +50,7 @@ import { Kernel } from '../sim/kernel.js';
 import { Scheduler } from '../sim/scheduler.js';
 import { Trace } from '../sim/trace.js';
 import { StoreError, ConflictError, NotFoundError, AlreadyExistsError, GoneError, InvalidError, ServerError } from '../store/errors.js';
+import { ServiceAllocations } from '../store/defaults.js';
 import { GarbageCollector } from '../store/garbage-collector.js';
 import { NamespaceLifecycle } from '../store/namespace-lifecycle.js';
 import { KeyOrderedMap } from '../store/key-ordered-map.js';
@@ -112,6 +113,7 @@ export const SEALED_CLASSES: readonly (abstract new (...args: never[]) => unknow
   GoneError,
   InvalidError,
   ServerError,
+  ServiceAllocations,
   GarbageCollector,
   NamespaceLifecycle,
   KeyOrderedMap,

@@ -22,8 +22,9 @@ export type DeploymentParams = JsonObject;
  * the old ones go to zero first. Steps faults act on: `replicaset:create-pods` (delay = a slow
  * rollout).
  *
- * Old ReplicaSets are deleted once scaled to zero beyond `spec.revisionHistoryLimit`, which
- * defaults to 0 here (Kubernetes: 10) and no `deployment.kubernetes.io/revision` annotation is
+ * Old ReplicaSets are deleted once scaled to zero beyond `spec.revisionHistoryLimit`, whose
+ * server default (10, which the API server fills in when the Deployment leaves it out) counts as 0
+ * here (an explicit 10 too), and no `deployment.kubernetes.io/revision` annotation is
  * kept, so an end state does not depend on the rollouts that led to it (properties compare end
  * states across runs).
  *
@@ -79,9 +80,11 @@ function syncDeployment(ctx: EnvironmentSyncContext<DeploymentParams>): Environm
     current = ctx.patch('ReplicaSet', keyOfRs(current), { spec: { replicas, minReadySeconds } }) ?? current;
   }
 
-  // old ReplicaSets that are scaled down and empty go, beyond spec.revisionHistoryLimit (default 0
-  // here, so an end state does not depend on how many rollouts led to it)
-  const limit = Math.max(0, specNumber(d, 'revisionHistoryLimit', 0));
+  // old ReplicaSets that are scaled down and empty go, beyond spec.revisionHistoryLimit; the
+  // server's default (10, filled in on every Deployment) counts as 0 here, so an end state does not
+  // depend on how many rollouts led to it
+  const history = specNumber(d, 'revisionHistoryLimit', SERVER_DEFAULT_HISTORY);
+  const limit = history === SERVER_DEFAULT_HISTORY ? 0 : Math.max(0, history);
   const retired = old.filter((rs) => specNumber(rs, 'replicas', 1) === 0 && statusNumber(ctx.get('ReplicaSet', keyOfRs(rs)), 'replicas') === 0);
   retired.sort((a, b) => (a.metadata.creationTimestamp < b.metadata.creationTimestamp ? -1 : 1));
   for (const rs of retired.slice(0, Math.max(0, retired.length - limit))) ctx.delete('ReplicaSet', keyOfRs(rs));
@@ -118,6 +121,9 @@ function syncDeployment(ctx: EnvironmentSyncContext<DeploymentParams>): Environm
   });
   return undefined;
 }
+
+/** kube-apiserver's default of a Deployment's `spec.revisionHistoryLimit`. */
+const SERVER_DEFAULT_HISTORY = 10;
 
 function keyOfRs(rs: StoredObject): string {
   return rs.metadata.namespace ? `${rs.metadata.namespace}/${rs.metadata.name}` : rs.metadata.name;

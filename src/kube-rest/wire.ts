@@ -1,5 +1,6 @@
 import { cloneSorted, keysSorted, sortedShallow } from '../store/key-order.js';
 import { cloneJson, type Json, type JsonObject, type NewObject, type StoredObject } from '../store/object.js';
+import { keepsGeneration } from '../store/strategy.js';
 import type { FieldManagers } from './managed-fields.js';
 import type { ResolvedResource } from './resource-definition.js';
 import { KubeStatusError } from './status.js';
@@ -61,7 +62,8 @@ export function toWire(obj: StoredObject, resource: ResolvedResource, fields?: F
   if (m.namespace !== undefined) meta['namespace'] = m.namespace;
   meta['uid'] = m.uid;
   meta['resourceVersion'] = m.resourceVersion;
-  meta['generation'] = m.generation;
+  // a ConfigMap, Secret, Service or Pod has no generation on a real 1.32 server (Go leaves the 0 out)
+  if (keepsGeneration(obj.kind)) meta['generation'] = m.generation;
   meta['creationTimestamp'] = m.creationTimestamp;
   if (m.deletionTimestamp !== undefined) {
     meta['deletionTimestamp'] = m.deletionTimestamp;

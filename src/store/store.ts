@@ -1,6 +1,7 @@
 import type { Clock } from '../sim/clock.js';
 import { fnv1a, hex8 } from '../sim/hash.js';
 import { AlreadyExistsError, InvalidError, NotFoundError, type StoreErrorReason, StoreError } from './errors.js';
+import { applyDefaults, ServiceAllocations } from './defaults.js';
 import { changedPaths } from './field-diff.js';
 import { FOREGROUND_FINALIZER, GarbageCollector, type PropagationPolicy } from './garbage-collector.js';
 import { defaultPropagationPolicy } from './gc-policy.js';
@@ -96,8 +97,9 @@ interface KindState {
  * cluster-scoped one's namespace is cleared, a namespaced one needs one), and a custom kind's
  * CustomResourceDefinition in the store gives its scope and whether it has the status subresource.
  *
- * Known limits (stated, as controller-runtime's fake client does): no admission but
- * NamespaceLifecycle's, no defaulting beyond server-set metadata, no validation of spec shapes,
+ * Built-in kinds are defaulted as kube-apiserver's defaulters do (`defaults.ts`), on create and on
+ * every write. Known limits (stated, as controller-runtime's fake client does): no admission but
+ * NamespaceLifecycle's, no defaulting of custom resources (CRD schema defaults), no validation of every spec field,
  * updateStatus by the harness's own actors works on every kind (a controller's is refused, 404, for a CRD without /status).
  * @public
  */
@@ -120,6 +122,8 @@ export class ObjectStore {
   private crdKinds: Map<string, { namespaced: boolean; statusSubresource: boolean }> | undefined;
   /** While the world seeds Namespace objects: writes are not recorded. */
   private seeding = false;
+  /** The cluster IPs and node ports the Services hold (defaults.ts allocates from it). */
+  private readonly services = new ServiceAllocations();
 
   constructor(options: StoreOptions) {
     this.validation = options.validation;
@@ -331,8 +335,10 @@ export class ObjectStore {
     const now = this.clock.now();
     ++this.uidCounter;
     const obj = prepareForCreate(input, name, namespace, this.uidFor(input.kind, key), now);
-    // a wrong JSON type fails decoding, before any validation (a 400 over HTTP)
-    const invalid = workloadDecodeError(obj) ?? invalidObject(obj);
+    // a wrong JSON type fails decoding, before any validation (a 400 over HTTP); a decoded object is defaulted, then validated
+    const decodeError = workloadDecodeError(obj);
+    if (decodeError === undefined) applyDefaults(obj, undefined, this.services);
+    const invalid = decodeError ?? invalidObject(obj);
     let fields = invalid === undefined ? contentErrors(obj) : [];
     if (invalid === undefined && fields.length === 0) fields = workloadErrors(obj);
     if (invalid !== undefined || fields.length > 0) {
@@ -346,6 +352,7 @@ export class ObjectStore {
     this.incarnations.set(`${input.kind}\u0000${key}`, (this.incarnations.get(`${input.kind}\u0000${key}`) ?? 0) + 1);
     ks.objects.set(key, obj);
     if (obj.kind === CRD) this.crdKinds = undefined;
+    if (obj.kind === 'Service') this.services.hold(obj, true);
     this.gc.added(obj, key);
     this.watches.emit(ks.watch, { type: 'ADDED', object: obj, rv });
     this.record({ t: now, actor, verb: 'create', kind: obj.kind, key, uid: obj.metadata.uid, rv, changed: ['.'], noop: false });
@@ -563,7 +570,9 @@ export class ObjectStore {
       if (err instanceof StoreError) this.recordError(actor, verb, kind, key, err.reason, cur.metadata.uid);
       throw err;
     }
-    const invalid = workloadDecodeError(next, cur) ?? invalidObject(next, cur) ?? invalidTransition(cur, next);
+    const decodeError = workloadDecodeError(next, cur);
+    if (decodeError === undefined) applyDefaults(next, cur, this.services);
+    const invalid = decodeError ?? invalidObject(next, cur) ?? invalidTransition(cur, next);
     // no array built per write for the usual answer, no error at all
     let fields: FieldError[] = [];
     if (invalid === undefined) {
@@ -605,6 +614,10 @@ export class ObjectStore {
     }
     ks.objects.set(key, next);
     if (kind === CRD) this.crdKinds = undefined;
+    if (kind === 'Service') {
+      this.services.hold(cur, false);
+      this.services.hold(next, true);
+    }
     const ownersChanged = !jsonEqual(cur.metadata.ownerReferences, next.metadata.ownerReferences);
     if (ownersChanged) {
       this.gc.unindexOwners(cur, key);
@@ -626,6 +639,7 @@ export class ObjectStore {
     gone.metadata = metadata;
     ks.objects.delete(key);
     if (cur.kind === CRD) this.crdKinds = undefined;
+    if (cur.kind === 'Service') this.services.hold(cur, false);
     this.gc.removed(cur, key);
     if (cur.kind === 'Namespace') this.namespaces.changed(cur, 'removed');
     this.watches.emit(ks.watch, { type: 'DELETED', object: gone, rv });

@@ -180,6 +180,28 @@ export function prepareForDeletion(cur: StoredObject, now: number, rv: number, f
 }
 
 /**
+ * The built-in kinds whose registry strategy keeps `metadata.generation` in Kubernetes 1.32 (sets
+ * it to 1 on create, bumps it on a spec change): the workloads, and the kinds whose status reports
+ * an observedGeneration. A ConfigMap, Secret, Service, Pod (until 1.33), Namespace, Lease, RBAC
+ * object, … has none.
+ */
+const GENERATION_KINDS: ReadonlySet<string> = new Set([
+  'Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob', 'ReplicationController', 'NetworkPolicy', 'Ingress',
+  'PodDisruptionBudget', 'CustomResourceDefinition', 'MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration',
+  'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding',
+]);
+
+/**
+ * Whether kube-apiserver keeps `metadata.generation` for `kind`: every custom resource, and the
+ * built-in kinds of {@link GENERATION_KINDS}. The store counts a generation for every kind (its
+ * typed objects always carry one); the wire leaves it out where a real server has none.
+ * @internal
+ */
+export function keepsGeneration(kind: string): boolean {
+  return keysSorted(kind) || GENERATION_KINDS.has(kind);
+}
+
+/**
  * The suffix of a `generateName` name: deterministic (from a counter `n`), name-safe, 5 chars
  * like Kubernetes' generated suffixes.
  * @internal

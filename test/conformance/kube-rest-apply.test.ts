@@ -121,13 +121,14 @@ describe('createKubeApi: server-side apply', () => {
     expect(r.json.spec.template.spec.containers.map((c: { name: string }) => c.name)).toEqual(['app', 'proxy']);
     // the sidecar manager adds a port to the app container; the app manager keeps its own fields
     const p = await f.req('PATCH', `${DEPLOY}/web?fieldManager=mesh`, containers('      - name: proxy\n        image: proxy:1\n      - name: app\n        ports:\n        - containerPort: 15090\n'), APPLY);
-    expect(p.json.spec.template.spec.containers[0]).toEqual({ name: 'app', image: 'app:1', args: ['a', 'b'], ports: [{ containerPort: 80 }, { containerPort: 15090 }] });
+    // toMatchObject: the container also carries the server's defaults (imagePullPolicy, port protocols, …), which no manager owns
+    expect(p.json.spec.template.spec.containers[0]).toMatchObject({ name: 'app', image: 'app:1', args: ['a', 'b'], ports: [{ containerPort: 80 }, { containerPort: 15090 }] });
     // args is atomic: a different list is a conflict on the whole list
     const a = await f.req('PATCH', `${DEPLOY}/web?fieldManager=mesh`, containers('      - name: app\n        args: [c]\n'), APPLY);
     expect(a.json.message).toBe('Apply failed with 1 conflict: conflict with "app": .spec.template.spec.containers[name="app"].args');
     // the app manager leaves its port out: it goes, the sidecar's port stays
     const d = await f.req('PATCH', `${DEPLOY}/web?fieldManager=app`, containers('      - name: app\n        image: app:2\n        args: [a, b]\n'), APPLY);
-    expect(d.json.spec.template.spec.containers[0]).toEqual({ name: 'app', image: 'app:2', args: ['a', 'b'], ports: [{ containerPort: 15090 }] });
+    expect(d.json.spec.template.spec.containers[0]).toMatchObject({ name: 'app', image: 'app:2', args: ['a', 'b'], ports: [{ containerPort: 15090 }] });
     // the sidecar manager leaves its container out: it goes
     const m = await f.req('PATCH', `${DEPLOY}/web?fieldManager=mesh`, containers('      - name: app\n        ports:\n        - containerPort: 15090\n'), APPLY);
     expect(m.json.spec.template.spec.containers.map((c: { name: string }) => c.name)).toEqual(['app']);
@@ -137,12 +138,12 @@ describe('createKubeApi: server-side apply', () => {
     const f = apiFixture();
     const svc = (ports: string): string => `apiVersion: v1\nkind: Service\nmetadata:\n  name: dns\nspec:\n  ports:\n${ports}`;
     const r = await f.req('PATCH', '/api/v1/namespaces/default/services/dns?fieldManager=dns', svc('  - {name: dns, port: 53, protocol: UDP}\n  - {name: dns-tcp, port: 53}\n'), APPLY);
-    expect(r.json.spec.ports).toEqual([{ name: 'dns', port: 53, protocol: 'UDP' }, { name: 'dns-tcp', port: 53 }]);
+    expect(r.json.spec.ports).toEqual([{ name: 'dns', port: 53, protocol: 'UDP', targetPort: 53 }, { name: 'dns-tcp', port: 53, protocol: 'TCP', targetPort: 53 }]);
     expect(Object.keys(r.json.metadata.managedFields[0].fieldsV1['f:spec']['f:ports'])).toEqual(['k:{"port":53,"protocol":"TCP"}', 'k:{"port":53,"protocol":"UDP"}']);
     const c = await f.req('PATCH', '/api/v1/namespaces/default/services/dns?fieldManager=other', svc('  - {name: renamed, port: 53, protocol: TCP}\n'), APPLY);
     expect(c.json.message).toBe('Apply failed with 1 conflict: conflict with "dns": .spec.ports[port=53,protocol="TCP"].name');
     const gone = await f.req('PATCH', '/api/v1/namespaces/default/services/dns?fieldManager=dns', svc('  - {name: dns, port: 53, protocol: UDP}\n'), APPLY);
-    expect(gone.json.spec.ports).toEqual([{ name: 'dns', port: 53, protocol: 'UDP' }]);
+    expect(gone.json.spec.ports).toEqual([{ name: 'dns', port: 53, protocol: 'UDP', targetPort: 53 }]);
   });
 
   it('answers 422 without fieldManager, 400 for a body that is not one object or carries managedFields, and refuses force on other patches', async () => {

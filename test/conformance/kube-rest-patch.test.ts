@@ -96,7 +96,8 @@ describe('createKubeApi: strategic merge patch', () => {
     const f = apiFixture();
     await f.req('POST', DEPLOY, deployment('web', [{ name: 'app', image: 'a:1', ports: [{ containerPort: 80 }] }, { name: 'side', image: 's:1' }]));
     const r = await f.req('PATCH', `${DEPLOY}/web`, { spec: { template: { spec: { containers: [{ name: 'app', image: 'a:2', ports: [{ containerPort: 443 }] }] } } } }, SMP);
-    expect(r.json.spec.template.spec.containers).toEqual([
+    // toMatchObject: each container also carries the server's defaults (imagePullPolicy, …)
+    expect(r.json.spec.template.spec.containers).toMatchObject([
       { name: 'app', image: 'a:2', ports: [{ containerPort: 80 }, { containerPort: 443 }] },
       { name: 'side', image: 's:1' },
     ]);
@@ -106,11 +107,13 @@ describe('createKubeApi: strategic merge patch', () => {
     const f = apiFixture();
     await f.req('POST', DEPLOY, { ...deployment('web', [{ name: 'a', image: 'a' }, { name: 'b', image: 'b' }]), metadata: { name: 'web', finalizers: ['x/one', 'x/two'] } });
     const del = await f.req('PATCH', `${DEPLOY}/web`, { spec: { template: { spec: { containers: [{ name: 'a', $patch: 'delete' }] } } } }, SMP);
-    expect(del.json.spec.template.spec.containers).toEqual([{ name: 'b', image: 'b' }]);
+    expect(del.json.spec.template.spec.containers).toMatchObject([{ name: 'b', image: 'b' }]);
     const rep = await f.req('PATCH', `${DEPLOY}/web`, { spec: { template: { spec: { $patch: 'replace', containers: [{ name: 'c', image: 'c' }] } } } }, SMP);
-    expect(rep.json.spec.template.spec).toEqual({ containers: [{ name: 'c', image: 'c' }] });
+    // the replaced Pod spec is defaulted again, nothing of the old one left
+    const defaulted = { imagePullPolicy: 'Always', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File' };
+    expect(rep.json.spec.template.spec).toEqual({ containers: [{ name: 'c', image: 'c', ...defaulted }], dnsPolicy: 'ClusterFirst', restartPolicy: 'Always', securityContext: {}, terminationGracePeriodSeconds: 30, schedulerName: 'default-scheduler' });
     const listReplace = await f.req('PATCH', `${DEPLOY}/web`, { spec: { template: { spec: { containers: [{ $patch: 'replace' }, { name: 'd', image: 'd' }] } } } }, SMP);
-    expect(listReplace.json.spec.template.spec.containers).toEqual([{ name: 'd', image: 'd' }]);
+    expect(listReplace.json.spec.template.spec.containers).toMatchObject([{ name: 'd', image: 'd' }]);
     const order = await f.req('PATCH', `${DEPLOY}/web`, { spec: { template: { spec: { $setElementOrder: undefined, 'containers': [{ name: 'e', image: 'e' }], '$setElementOrder/containers': [{ name: 'e' }, { name: 'd' }] } } } }, SMP);
     expect(order.json.spec.template.spec.containers.map((c: { name: string }) => c.name)).toEqual(['e', 'd']);
     const fin = await f.req('PATCH', `${DEPLOY}/web`, { metadata: { finalizers: ['x/three'], '$deleteFromPrimitiveList/finalizers': ['x/one'] } }, SMP);

@@ -11,6 +11,28 @@ const widgetResource = { group: 'example.com', version: 'v1', kind: 'Widget', pl
 const widget = (name: string, extra: Record<string, unknown> = {}) => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name }, spec: { size: 1 }, ...extra });
 
 describe('kube-rest: what kube-apiserver does that a plain store does not', () => {
+  it('serves metadata.generation only for kinds whose strategy keeps one (workloads, custom resources), not a ConfigMap, Secret, Service or Pod (1.32)', async () => {
+    const f = apiFixture({ resources: [widgetResource] });
+    const ns = '/api/v1/namespaces/default';
+    const none = [
+      await f.req('POST', `${ns}/configmaps`, configMap('c')),
+      await f.req('POST', `${ns}/secrets`, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, stringData: { k: 'v' } }),
+      await f.req('POST', `${ns}/services`, { apiVersion: 'v1', kind: 'Service', metadata: { name: 'svc' }, spec: { ports: [{ port: 80 }] } }),
+      await f.req('POST', `${ns}/pods`, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'busybox:1.36' }] } }),
+    ];
+    for (const r of none) {
+      expect(r.status).toBe(201);
+      expect(r.json.metadata).not.toHaveProperty('generation');
+    }
+    // nor after an update, a list or a watch event
+    const cm = await f.req('PUT', `${ns}/configmaps/c`, { ...none[0]!.json, data: { x: '2' } });
+    expect(cm.json.metadata).not.toHaveProperty('generation');
+    expect((await f.req('GET', `${ns}/configmaps`)).json.items[0].metadata).not.toHaveProperty('generation');
+    const dep = await f.req('POST', '/apis/apps/v1/namespaces/default/deployments', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'busybox:1.36' }] } } } });
+    expect(dep.json.metadata.generation).toBe(1);
+    expect((await f.req('POST', WIDGETS, widget('w'))).json.metadata.generation).toBe(1);
+  });
+
   it('stores status sent through the main resource of a kind without /status (PUT, merge patch, apply), bumping generation', async () => {
     const f = apiFixture({ resources: [widgetResource] });
     const created = (await f.req('POST', WIDGETS, widget('w'))).json;

@@ -4,10 +4,10 @@ import { create, find, obj, runEnv } from './helpers.js';
 const claim = obj('PersistentVolumeClaim', 'data', { accessModes: ['ReadWriteMany'], resources: { requests: { storage: '3Gi' } } });
 
 describe('pvcBinding', () => {
-  it('a claim is Pending at once and Bound bindMs later, with a volume name and capacity', async () => {
+  it('a claim is Pending at once (the API server defaults it) and Bound bindMs later, with a volume name and capacity', async () => {
     const { run } = await runEnv({ environment: [{ name: 'pvc-binding', params: { bindMs: 700 } }], workload: [create(100, claim)] });
+    expect(find(run.finalObjects, 'PersistentVolumeClaim', 'default/data')!.spec['volumeMode']).toBe('Filesystem');
     expect(run.writes.filter((w) => w.actor === 'environment:pvc-binding').map((w) => [w.t, w.verb, w.changed.join(',')])).toEqual([
-      [100, 'patchStatus', 'status.phase'],
       [800, 'patch', 'spec.volumeName'],
       [800, 'patchStatus', 'status.accessModes,status.capacity,status.phase'],
     ]);

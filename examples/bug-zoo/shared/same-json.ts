@@ -63,3 +63,20 @@ export function stableJson(v: unknown): string {
     .map((k) => `${JSON.stringify(k)}:${stableJson(o[k])}`)
     .join(',')}}`;
 }
+
+/**
+ * Whether `live` has every member `desired` names, with its value (objects by the members
+ * `desired` names, recursively; arrays of the same length, item by item; scalars equal): what a
+ * controller compares when the API server fills in what it left out (a built-in kind's defaults,
+ * such as a Deployment's strategy or a container's imagePullPolicy), where {@link sameJson} would
+ * differ on every reconcile.
+ */
+export function containsJson(live: unknown, desired: unknown): boolean {
+  if (desired === null || typeof desired !== 'object') return live === desired;
+  if (live === null || typeof live !== 'object' || Array.isArray(live) !== Array.isArray(desired)) return false;
+  if (Array.isArray(desired)) return desired.length === (live as unknown[]).length && desired.every((d, i) => containsJson((live as unknown[])[i], d));
+  return Object.entries(desired).every(([k, v]) => v === undefined || containsJson((live as Record<string, unknown>)[k], v));
+}
+
+/** The built-in kinds whose spec kube-apiserver defaults (see src/store/defaults.ts). */
+export const SPEC_DEFAULTED_KINDS: ReadonlySet<string> = new Set(['Pod', 'Service', 'Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob', 'PersistentVolumeClaim', 'NetworkPolicy']);

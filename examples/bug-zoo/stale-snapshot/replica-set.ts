@@ -1,5 +1,5 @@
 import type { NewObject, ReconcileContext, StoredObject } from '../../../src/index.js';
-import { sameJson } from '../shared/same-json.js';
+import { containsJson } from '../shared/same-json.js';
 
 /**
  * A `ReplicaSet` keeps `spec.replicas` Pods running. Shared by the buggy and the correct
@@ -69,7 +69,8 @@ export function podOf(rs: ReplicaSet, name: { name: string } | { generateName: s
 /** Puts back the template's spec on pods someone edited (or that an image change left behind). */
 export async function repairPods(ctx: ReconcileContext, rs: ReplicaSet, pods: Pod[]): Promise<void> {
   // a container's image is the one field of a Pod that may change
-  for (const p of pods) if (!sameJson(p.spec, podSpec(imageOf(rs)))) await ctx.client.update({ ...p, spec: podSpec(imageOf(rs)) });
+  // (by the members the template sets: the API server defaults the rest of a Pod's spec)
+  for (const p of pods) if (!containsJson(p.spec, podSpec(imageOf(rs)))) await ctx.client.update({ ...p, spec: podSpec(imageOf(rs)) });
 }
 
 export async function deletePod(ctx: ReconcileContext, p: Pod): Promise<void> {

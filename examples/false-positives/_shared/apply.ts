@@ -47,17 +47,18 @@ export function managedPatch(current: StoredObject, desired: NewObject): JsonObj
   return Object.keys(patch).length > 0 ? patch : undefined;
 }
 
-/** `want` is part of `have`: every member of an object (recursively), arrays and scalars equal. */
+/**
+ * `want` is part of `have`: every member of an object (recursively), arrays of the same length
+ * item by item, scalars equal. Items of an array are compared by the members `want` names too:
+ * the API server defaults members of list items (a container's imagePullPolicy, a port's
+ * protocol), so an item read back is never exactly the one written.
+ */
 export function contains(have: unknown, want: unknown): boolean {
   if (want === null || typeof want !== 'object') return have === want;
-  if (Array.isArray(want)) return Array.isArray(have) && have.length === want.length && want.every((w, i) => equal(have[i], w));
+  if (Array.isArray(want)) return Array.isArray(have) && have.length === want.length && want.every((w, i) => contains(have[i], w));
   if (have === null || typeof have !== 'object' || Array.isArray(have)) return false;
   const h = have as Record<string, unknown>;
   return Object.entries(want as Record<string, unknown>).every(([k, v]) => v === undefined || contains(h[k], v));
-}
-
-function equal(a: unknown, b: unknown): boolean {
-  return contains(a, b) && contains(b, a);
 }
 
 /** Deletes an object if it exists (a 404 is success: someone else got there first). */

@@ -1,0 +1,453 @@
+import { fnv1a } from '../sim/hash.js';
+import { sortedShallow } from './key-order.js';
+import type { StoredObject } from './object.js';
+
+/*
+ * kube-apiserver's defaulting of the built-in kinds (Kubernetes 1.32, the version the store
+ * serves): what the generated defaulters of k8s.io/kubernetes pkg/apis/{core,apps,batch,
+ * networking,rbac}/v1 (defaults.go) fill in when a request is decoded, on create and on every
+ * update and patch, plus what the Service registry allocates (a cluster IP, node ports) and the
+ * Job registry generates (its selector). A controller reading an object back sees these fields;
+ * one that compares the spec it built with the live one field by field sees a difference on every
+ * reconcile, as on a real cluster.
+ *
+ * Only the defaulters' own fields, with the feature gates a 1.32 cluster has on by default; no
+ * admission plugin (ServiceAccount, DefaultTolerationSeconds, Priority, LimitRanger), no rounding
+ * of quantities, no CRD schema `default`s. Defaults apply only where the object has the shape
+ * (a Deployment without a template gets no Pod template defaults); a field of the wrong JSON type
+ * is left to the decoding and validation errors.
+ */
+
+type Obj = Record<string, unknown>;
+
+function isObj(v: unknown): v is Obj {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** Go's nil pointer or empty string/zero: what the defaulters test for a field not set. */
+function unset(v: unknown): boolean {
+  return v === undefined || v === null || v === '';
+}
+
+/** `o[f]` as an object, created (and stored) when absent, as Go defaulting allocates a nil struct pointer. */
+function child(o: Obj, f: string): Obj {
+  const v = o[f];
+  if (isObj(v)) return v;
+  const c: Obj = {};
+  o[f] = c;
+  return c;
+}
+
+function each(list: unknown, fn: (item: Obj) => void): void {
+  if (!Array.isArray(list)) return;
+  for (const item of list) if (isObj(item)) fn(item);
+}
+
+/**
+ * The cluster IPs and node ports the store's Services hold, and the next free ones. A pick is
+ * derived from the Service's uid (itself derived from its identity), so a run and its fault-free
+ * twin give a Service the same address whatever order Services were created in.
+ * @internal
+ */
+export class ServiceAllocations {
+  private readonly ips = new Set<string>();
+  private readonly ports = new Set<number>();
+
+  /** A free address of the service CIDR 10.96.0.0/12 (kubeadm's and kind's default), from `seed`. */
+  clusterIP(seed: string): string {
+    const size = 1 << 20;
+    // .0 is the network, .1 the `kubernetes` Service, the top the broadcast address
+    for (let off = 2 + (fnv1a(seed) % (size - 3)); ; off = off + 1 >= size - 1 ? 2 : off + 1) {
+      const ip = `10.${96 + (off >>> 16)}.${(off >>> 8) & 255}.${off & 255}`;
+      if (!this.ips.has(ip)) return ip;
+    }
+  }
+
+  /** A free port of the NodePort range 30000-32767 not in `taken`, from `seed`. */
+  nodePort(seed: string, taken: ReadonlySet<number>): number {
+    const size = 2768;
+    for (let i = 0, off = fnv1a(seed) % size; i < size; i++, off = (off + 1) % size) {
+      if (!this.ports.has(30000 + off) && !taken.has(30000 + off)) return 30000 + off;
+    }
+    return 30000 + (fnv1a(seed) % size); // the range is full: a real server refuses; not modelled
+  }
+
+  /** Records what a stored Service holds (`add`) or gave back (`!add`). */
+  hold(svc: StoredObject, add: boolean): void {
+    const s = svc.spec as Obj;
+    const ips = Array.isArray(s['clusterIPs']) ? s['clusterIPs'] : [s['clusterIP']];
+    for (const ip of ips) if (typeof ip === 'string' && ip !== '' && ip !== 'None') add ? this.ips.add(ip) : this.ips.delete(ip);
+    const ports: unknown[] = [s['healthCheckNodePort']];
+    each(s['ports'], (p) => ports.push(p['nodePort']));
+    for (const p of ports) if (typeof p === 'number' && p > 0) add ? this.ports.add(p) : this.ports.delete(p);
+  }
+}
+
+type Defaulter = (o: StoredObject, cur: StoredObject | undefined, alloc: ServiceAllocations) => void;
+
+/**
+ * Fills in the defaults of a built-in kind on `o`, the next object a create or a write stores
+ * (freshly built: mutated in place). `cur` is the stored object a write replaces; a spec that is
+ * still `cur`'s (a status write) was defaulted when it was stored and is not touched. Every other
+ * kind (custom resources) costs one map lookup.
+ * @internal
+ */
+export function applyDefaults(o: StoredObject, cur: StoredObject | undefined, alloc: ServiceAllocations): void {
+  const d = DEFAULTERS.get(o.kind);
+  if (d !== undefined) d(o, cur, alloc);
+}
+
+/** A defaulter of a kind whose defaults live in spec: skipped when the spec is the stored one. */
+function onSpec(fn: (spec: Obj, o: StoredObject, cur: StoredObject | undefined, alloc: ServiceAllocations) => void): Defaulter {
+  return (o, cur, alloc) => {
+    if ((cur !== undefined && o.spec === cur.spec) || !isObj(o.spec)) return;
+    fn(o.spec as Obj, o, cur, alloc);
+  };
+}
+
+// ---------------------------------------------------------------- core/v1: Pod specs
+
+/** kubelet's pull policy default: Always for `:latest` or no tag (and no digest), else IfNotPresent. */
+function pullPolicy(image: unknown): string {
+  if (typeof image !== 'string' || image === '') return 'IfNotPresent'; // a name that does not parse: no tag
+  const at = image.indexOf('@');
+  const named = at < 0 ? image : image.slice(0, at);
+  const slash = named.lastIndexOf('/');
+  const colon = named.lastIndexOf(':');
+  const repo = colon > slash ? named.slice(0, colon) : named;
+  // docker's reference parser refuses an upper-case repository; the defaulter then sees no tag
+  if (/[A-Z]/.test(repo.slice(repo.indexOf('/') + 1))) return 'IfNotPresent';
+  const tag = colon > slash ? named.slice(colon + 1) : at < 0 ? 'latest' : '';
+  return tag === 'latest' ? 'Always' : 'IfNotPresent';
+}
+
+function probeDefaults(p: unknown): void {
+  if (!isObj(p)) return;
+  if (unset(p['timeoutSeconds']) || p['timeoutSeconds'] === 0) p['timeoutSeconds'] = 1;
+  if (unset(p['periodSeconds']) || p['periodSeconds'] === 0) p['periodSeconds'] = 10;
+  if (unset(p['successThreshold']) || p['successThreshold'] === 0) p['successThreshold'] = 1;
+  if (unset(p['failureThreshold']) || p['failureThreshold'] === 0) p['failureThreshold'] = 3;
+  httpGetDefaults(p['httpGet']);
+}
+
+function httpGetDefaults(h: unknown): void {
+  if (!isObj(h)) return;
+  if (unset(h['path'])) h['path'] = '/';
+  if (unset(h['scheme'])) h['scheme'] = 'HTTP';
+}
+
+function fieldRefDefaults(item: Obj): void {
+  const f = item['fieldRef'];
+  if (isObj(f) && unset(f['apiVersion'])) f['apiVersion'] = 'v1';
+}
+
+function containerDefaults(c: Obj): void {
+  if (unset(c['imagePullPolicy'])) c['imagePullPolicy'] = pullPolicy(c['image']);
+  if (unset(c['terminationMessagePath'])) c['terminationMessagePath'] = '/dev/termination-log';
+  if (unset(c['terminationMessagePolicy'])) c['terminationMessagePolicy'] = 'File';
+  each(c['ports'], (p) => {
+    if (unset(p['protocol'])) p['protocol'] = 'TCP';
+  });
+  each(c['env'], (e) => {
+    if (isObj(e['valueFrom'])) fieldRefDefaults(e['valueFrom']);
+  });
+  probeDefaults(c['livenessProbe']);
+  probeDefaults(c['readinessProbe']);
+  probeDefaults(c['startupProbe']);
+  const lc = c['lifecycle'];
+  if (isObj(lc)) {
+    for (const h of ['postStart', 'preStop']) if (isObj(lc[h])) httpGetDefaults((lc[h] as Obj)['httpGet']);
+  }
+}
+
+const DEFAULT_MODE = 420; // 0644
+
+function volumeDefaults(v: Obj): void {
+  let source = false;
+  for (const k in v) if (k !== 'name' && v[k] !== undefined && v[k] !== null) source = true;
+  if (!source) v['emptyDir'] = {};
+  const hp = v['hostPath'];
+  if (isObj(hp) && (hp['type'] === undefined || hp['type'] === null)) hp['type'] = '';
+  for (const k of ['secret', 'configMap', 'downwardAPI', 'projected']) {
+    const s = v[k];
+    if (isObj(s) && (s['defaultMode'] === undefined || s['defaultMode'] === null)) s['defaultMode'] = DEFAULT_MODE;
+  }
+  if (isObj(v['downwardAPI'])) each(v['downwardAPI']['items'], fieldRefDefaults);
+  if (isObj(v['projected'])) {
+    each(v['projected']['sources'], (src) => {
+      if (isObj(src['downwardAPI'])) each(src['downwardAPI']['items'], fieldRefDefaults);
+      const t = src['serviceAccountToken'];
+      if (isObj(t) && (t['expirationSeconds'] === undefined || t['expirationSeconds'] === null)) t['expirationSeconds'] = 3600;
+    });
+  }
+  const eph = v['ephemeral'];
+  if (isObj(eph) && isObj(eph['volumeClaimTemplate']) && isObj(eph['volumeClaimTemplate']['spec'])) pvcSpecDefaults(eph['volumeClaimTemplate']['spec']);
+}
+
+/** SetDefaults_PodSpec and what the generated defaulter reaches from a PodSpec (containers, volumes). */
+function podSpecDefaults(ps: Obj): void {
+  if (unset(ps['dnsPolicy'])) ps['dnsPolicy'] = 'ClusterFirst';
+  if (unset(ps['restartPolicy'])) ps['restartPolicy'] = 'Always';
+  if (ps['securityContext'] === undefined || ps['securityContext'] === null) ps['securityContext'] = {};
+  if (ps['terminationGracePeriodSeconds'] === undefined || ps['terminationGracePeriodSeconds'] === null) ps['terminationGracePeriodSeconds'] = 30;
+  if (unset(ps['schedulerName'])) ps['schedulerName'] = 'default-scheduler';
+  each(ps['initContainers'], containerDefaults);
+  each(ps['containers'], containerDefaults);
+  each(ps['ephemeralContainers'], containerDefaults);
+  each(ps['volumes'], volumeDefaults);
+}
+
+/** The Pod template of a workload (`spec.template`), when it has a spec to default. */
+function templateDefaults(spec: Obj): void {
+  const t = spec['template'];
+  if (isObj(t) && isObj(t['spec'])) podSpecDefaults(t['spec']);
+}
+
+/** SetDefaults_Pod: only a Pod, not a template (requests from limits, service links, host ports). */
+function podDefaults(ps: Obj): void {
+  podSpecDefaults(ps);
+  for (const list of ['containers', 'initContainers']) {
+    each(ps[list], (c) => {
+      const r = c['resources'];
+      if (!isObj(r) || !isObj(r['limits'])) return;
+      const limits = r['limits'];
+      const requests = child(r, 'requests');
+      for (const k in limits) if (requests[k] === undefined) requests[k] = limits[k];
+    });
+  }
+  if (ps['enableServiceLinks'] === undefined || ps['enableServiceLinks'] === null) ps['enableServiceLinks'] = true;
+  if (ps['hostNetwork'] === true) {
+    for (const list of ['containers', 'initContainers']) {
+      each(ps[list], (c) =>
+        each(c['ports'], (p) => {
+          if (unset(p['hostPort']) || p['hostPort'] === 0) p['hostPort'] = p['containerPort'];
+        }),
+      );
+    }
+  }
+}
+
+function pvcSpecDefaults(s: Obj): void {
+  if (unset(s['volumeMode'])) s['volumeMode'] = 'Filesystem';
+}
+
+// ---------------------------------------------------------------- core/v1: Service
+
+const SERVICE_TYPES_WITH_CLUSTER_IP = new Set(['ClusterIP', 'NodePort', 'LoadBalancer']);
+
+/**
+ * SetDefaults_Service, then what the Service registry allocates on create and keeps on update
+ * when the request leaves it out (pkg/registry/core/service/storage: a cluster IP and its family,
+ * node ports, the health check node port), as a full update without them finds them again.
+ */
+function serviceDefaults(s: Obj, o: StoredObject, cur: StoredObject | undefined, alloc: ServiceAllocations): void {
+  if (unset(s['sessionAffinity'])) s['sessionAffinity'] = 'None';
+  if (s['sessionAffinity'] === 'None') delete s['sessionAffinityConfig'];
+  if (s['sessionAffinity'] === 'ClientIP') {
+    const cfg = s['sessionAffinityConfig'];
+    const ci = isObj(cfg) ? cfg['clientIP'] : undefined;
+    if (!isObj(ci) || ci['timeoutSeconds'] === undefined || ci['timeoutSeconds'] === null) s['sessionAffinityConfig'] = { clientIP: { timeoutSeconds: 10800 } };
+  }
+  if (unset(s['type'])) s['type'] = 'ClusterIP';
+  const type = s['type'];
+  each(s['ports'], (p) => {
+    if (unset(p['protocol'])) p['protocol'] = 'TCP';
+    if (unset(p['targetPort']) || p['targetPort'] === 0) p['targetPort'] = p['port'];
+  });
+  const externalIPs = Array.isArray(s['externalIPs']) && s['externalIPs'].length > 0;
+  if ((type === 'LoadBalancer' || type === 'NodePort' || (type === 'ClusterIP' && externalIPs)) && unset(s['externalTrafficPolicy'])) s['externalTrafficPolicy'] = 'Cluster';
+  if (unset(s['internalTrafficPolicy']) && SERVICE_TYPES_WITH_CLUSTER_IP.has(type as string)) s['internalTrafficPolicy'] = 'Cluster';
+  if (type === 'LoadBalancer' && (s['allocateLoadBalancerNodePorts'] === undefined || s['allocateLoadBalancerNodePorts'] === null)) s['allocateLoadBalancerNodePorts'] = true;
+
+  if (!SERVICE_TYPES_WITH_CLUSTER_IP.has(type as string)) return;
+  const old = cur !== undefined && isObj(cur.spec) && SERVICE_TYPES_WITH_CLUSTER_IP.has(cur.spec['type'] as string) ? (cur.spec as Obj) : undefined;
+  const seed = o.metadata.uid;
+  // what the stored Service was given and this request left out, it keeps (patchAllocatedValues)
+  if (old !== undefined) {
+    for (const f of ['clusterIP', 'clusterIPs', 'ipFamilies', 'ipFamilyPolicy']) if (unset(s[f]) || (Array.isArray(s[f]) && (s[f] as unknown[]).length === 0)) if (old[f] !== undefined) s[f] = old[f];
+  }
+  if (unset(s['clusterIP'])) s['clusterIP'] = Array.isArray(s['clusterIPs']) && typeof s['clusterIPs'][0] === 'string' ? s['clusterIPs'][0] : alloc.clusterIP(seed);
+  if (!Array.isArray(s['clusterIPs']) || s['clusterIPs'].length === 0) s['clusterIPs'] = [s['clusterIP']];
+  // a headless Service without a selector is ready for every family of the cluster (one: IPv4)
+  const selectorless = s['clusterIP'] === 'None' && !(isObj(s['selector']) && Object.keys(s['selector']).length > 0);
+  if (unset(s['ipFamilyPolicy'])) s['ipFamilyPolicy'] = selectorless ? 'RequireDualStack' : 'SingleStack';
+  if (!Array.isArray(s['ipFamilies']) || s['ipFamilies'].length === 0) s['ipFamilies'] = ['IPv4'];
+
+  const nodePorts = type === 'NodePort' || (type === 'LoadBalancer' && s['allocateLoadBalancerNodePorts'] !== false);
+  if (nodePorts) {
+    const taken = new Set<number>();
+    each(s['ports'], (p) => {
+      if (typeof p['nodePort'] === 'number' && p['nodePort'] > 0) taken.add(p['nodePort']);
+    });
+    each(s['ports'], (p) => {
+      if (typeof p['nodePort'] === 'number' && p['nodePort'] > 0) return;
+      let kept: unknown;
+      if (old !== undefined) each(old['ports'], (q) => {
+        if (kept === undefined && q['port'] === p['port'] && (q['protocol'] ?? 'TCP') === p['protocol'] && typeof q['nodePort'] === 'number' && !taken.has(q['nodePort'])) kept = q['nodePort'];
+      });
+      const port = typeof kept === 'number' ? kept : alloc.nodePort(`${seed}/${String(p['port'])}/${String(p['protocol'])}`, taken);
+      p['nodePort'] = port;
+      taken.add(port);
+    });
+  }
+  if (type === 'LoadBalancer' && s['externalTrafficPolicy'] === 'Local' && (unset(s['healthCheckNodePort']) || s['healthCheckNodePort'] === 0)) {
+    s['healthCheckNodePort'] = typeof old?.['healthCheckNodePort'] === 'number' ? old['healthCheckNodePort'] : alloc.nodePort(`${seed}/health`, new Set());
+  }
+}
+
+// ---------------------------------------------------------------- apps/v1
+
+function replicasDefault(s: Obj): void {
+  if (s['replicas'] === undefined || s['replicas'] === null) s['replicas'] = 1;
+}
+
+function historyDefault(s: Obj): void {
+  if (s['revisionHistoryLimit'] === undefined || s['revisionHistoryLimit'] === null) s['revisionHistoryLimit'] = 10;
+}
+
+function deploymentDefaults(s: Obj): void {
+  replicasDefault(s);
+  const strategy = child(s, 'strategy');
+  if (unset(strategy['type'])) strategy['type'] = 'RollingUpdate';
+  if (strategy['type'] === 'RollingUpdate') {
+    const ru = child(strategy, 'rollingUpdate');
+    if (ru['maxUnavailable'] === undefined || ru['maxUnavailable'] === null) ru['maxUnavailable'] = '25%';
+    if (ru['maxSurge'] === undefined || ru['maxSurge'] === null) ru['maxSurge'] = '25%';
+  }
+  historyDefault(s);
+  if (s['progressDeadlineSeconds'] === undefined || s['progressDeadlineSeconds'] === null) s['progressDeadlineSeconds'] = 600;
+  templateDefaults(s);
+}
+
+function statefulSetDefaults(s: Obj): void {
+  if (unset(s['podManagementPolicy'])) s['podManagementPolicy'] = 'OrderedReady';
+  const us = child(s, 'updateStrategy');
+  if (unset(us['type'])) {
+    us['type'] = 'RollingUpdate';
+    child(us, 'rollingUpdate');
+  }
+  const ru = us['rollingUpdate'];
+  if (us['type'] === 'RollingUpdate' && isObj(ru) && (ru['partition'] === undefined || ru['partition'] === null)) ru['partition'] = 0;
+  const retention = child(s, 'persistentVolumeClaimRetentionPolicy');
+  if (unset(retention['whenDeleted'])) retention['whenDeleted'] = 'Retain';
+  if (unset(retention['whenScaled'])) retention['whenScaled'] = 'Retain';
+  replicasDefault(s);
+  historyDefault(s);
+  templateDefaults(s);
+  each(s['volumeClaimTemplates'], (pvc) => {
+    if (isObj(pvc['spec'])) pvcSpecDefaults(pvc['spec']);
+    const st = child(pvc, 'status');
+    if (unset(st['phase'])) st['phase'] = 'Pending';
+  });
+}
+
+function daemonSetDefaults(s: Obj): void {
+  const us = child(s, 'updateStrategy');
+  if (unset(us['type'])) us['type'] = 'RollingUpdate';
+  if (us['type'] === 'RollingUpdate') {
+    const ru = child(us, 'rollingUpdate');
+    if (ru['maxUnavailable'] === undefined || ru['maxUnavailable'] === null) ru['maxUnavailable'] = 1;
+    if (ru['maxSurge'] === undefined || ru['maxSurge'] === null) ru['maxSurge'] = 0;
+  }
+  historyDefault(s);
+  templateDefaults(s);
+}
+
+// ---------------------------------------------------------------- batch/v1
+
+function jobDefaults(s: Obj, o: StoredObject, cur: StoredObject | undefined): void {
+  if ((s['completions'] === undefined || s['completions'] === null) && (s['parallelism'] === undefined || s['parallelism'] === null)) s['completions'] = 1;
+  if (s['parallelism'] === undefined || s['parallelism'] === null) s['parallelism'] = 1;
+  if (s['backoffLimit'] === undefined || s['backoffLimit'] === null) s['backoffLimit'] = s['backoffLimitPerIndex'] !== undefined && s['backoffLimitPerIndex'] !== null ? 2147483647 : 6;
+  const t = s['template'];
+  const tm = isObj(t) && isObj(t['metadata']) ? t['metadata'] : undefined;
+  // the Job's own labels, when it has none, are its Pods' (as the user wrote them, before the generated ones)
+  if (tm !== undefined && isObj(tm['labels']) && Object.keys(o.metadata.labels).length === 0) o.metadata.labels = sortedShallow({ ...(tm['labels'] as Record<string, string>) });
+  if (unset(s['completionMode'])) s['completionMode'] = 'NonIndexed';
+  if (s['suspend'] === undefined || s['suspend'] === null) s['suspend'] = false;
+  const pfp = s['podFailurePolicy'];
+  if (isObj(pfp)) {
+    each(pfp['rules'], (r) =>
+      each(r['onPodConditions'], (c) => {
+        if (unset(c['status'])) c['status'] = 'True';
+      }),
+    );
+  }
+  if (unset(s['podReplacementPolicy'])) s['podReplacementPolicy'] = isObj(pfp) ? 'Failed' : 'TerminatingOrFailed';
+  templateDefaults(s);
+  // the Job registry's PrepareForCreate: a selector of the Job's uid, and its labels on the template
+  if (cur === undefined && s['manualSelector'] !== true && isObj(t)) {
+    const uid = o.metadata.uid;
+    const meta = child(t, 'metadata');
+    meta['labels'] = sortedShallow({
+      ...(isObj(meta['labels']) ? meta['labels'] : {}),
+      'batch.kubernetes.io/controller-uid': uid,
+      'batch.kubernetes.io/job-name': o.metadata.name,
+      'controller-uid': uid,
+      'job-name': o.metadata.name,
+    });
+    s['selector'] = { matchLabels: { 'batch.kubernetes.io/controller-uid': uid } };
+  }
+}
+
+function cronJobDefaults(s: Obj): void {
+  if (unset(s['concurrencyPolicy'])) s['concurrencyPolicy'] = 'Allow';
+  if (s['suspend'] === undefined || s['suspend'] === null) s['suspend'] = false;
+  if (s['successfulJobsHistoryLimit'] === undefined || s['successfulJobsHistoryLimit'] === null) s['successfulJobsHistoryLimit'] = 3;
+  if (s['failedJobsHistoryLimit'] === undefined || s['failedJobsHistoryLimit'] === null) s['failedJobsHistoryLimit'] = 1;
+  // the job template's JobSpec has no defaulter of its own: only its Pod template is defaulted
+  const jt = s['jobTemplate'];
+  if (isObj(jt) && isObj(jt['spec'])) templateDefaults(jt['spec']);
+}
+
+// ---------------------------------------------------------------- networking/v1, rbac/v1, the rest of core/v1
+
+function networkPolicyDefaults(s: Obj): void {
+  for (const dir of ['ingress', 'egress']) {
+    each(s[dir], (rule) =>
+      each(rule['ports'], (p) => {
+        if (unset(p['protocol'])) p['protocol'] = 'TCP';
+      }),
+    );
+  }
+  if (!Array.isArray(s['policyTypes']) || s['policyTypes'].length === 0) {
+    s['policyTypes'] = Array.isArray(s['egress']) && s['egress'].length > 0 ? ['Ingress', 'Egress'] : ['Ingress'];
+  }
+}
+
+const RBAC_GROUP = 'rbac.authorization.k8s.io';
+
+const bindingDefaults: Defaulter = (o, cur) => {
+  const ref = o['roleRef'];
+  if (isObj(ref) && ref !== cur?.['roleRef'] && unset(ref['apiGroup'])) ref['apiGroup'] = RBAC_GROUP;
+  if (o['subjects'] === cur?.['subjects']) return;
+  each(o['subjects'], (sub) => {
+    // a ServiceAccount's group is "" (left out when served)
+    if (unset(sub['apiGroup']) && (sub['kind'] === 'User' || sub['kind'] === 'Group')) sub['apiGroup'] = RBAC_GROUP;
+  });
+};
+
+const DEFAULTERS: ReadonlyMap<string, Defaulter> = new Map<string, Defaulter>([
+  ['Pod', onSpec((s) => podDefaults(s))],
+  ['Service', onSpec(serviceDefaults)],
+  ['Deployment', onSpec(deploymentDefaults)],
+  ['ReplicaSet', onSpec((s) => (replicasDefault(s), templateDefaults(s)))],
+  ['StatefulSet', onSpec(statefulSetDefaults)],
+  ['DaemonSet', onSpec(daemonSetDefaults)],
+  ['Job', onSpec(jobDefaults)],
+  ['CronJob', onSpec(cronJobDefaults)],
+  ['PersistentVolumeClaim', (o, cur) => {
+    if (isObj(o.spec) && o.spec !== cur?.spec) pvcSpecDefaults(o.spec as Obj);
+    if (cur === undefined && isObj(o.status) && unset((o.status as Obj)['phase'])) (o.status as Obj)['phase'] = 'Pending';
+  }],
+  ['NetworkPolicy', onSpec(networkPolicyDefaults)],
+  ['Secret', (o) => {
+    if (unset(o['type'])) o['type'] = 'Opaque';
+  }],
+  ['Namespace', (o) => {
+    // SetDefaults_Namespace: its name as a label (a Namespace has a name: generateName is refused for it)
+    if (o.metadata.labels['kubernetes.io/metadata.name'] !== o.metadata.name) o.metadata.labels = sortedShallow({ ...o.metadata.labels, 'kubernetes.io/metadata.name': o.metadata.name });
+  }],
+  ['RoleBinding', bindingDefaults],
+  ['ClusterRoleBinding', bindingDefaults],
+]);
