@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { check, isStoreError } from '../../src/index.js';
 import { ObjectStore } from '../../src/store/store.js';
 import { VirtualClock } from '../../src/sim/clock.js';
-import { configKeysCase } from './fixtures/controllers.js';
+import { cleanupJobCase, configKeysCase, pvProvisionerCase } from './fixtures/controllers.js';
+import type { Story } from '../../src/index.js';
+import { properties } from '../../src/index.js';
 
 function world() {
   const clock = new VirtualClock();
@@ -38,6 +40,24 @@ describe('FA-1: same-end-state judges a "last known good" child whose primary en
   it('config-keys passes 300 runs, seed 2', async () => {
     const r = await check(configKeysCase.controllers, { ...configKeysCase.options, runs: 300, seed: 2 });
     expect(r.ok ? 'pass' : `${r.property}: ${r.summary}`).toBe('pass');
+  });
+  it('config-keys passes 300 runs, seed 5 (the ADDED of a valid spec lost, the invalid update 0.3 s later seen first)', async () => {
+    const r = await check(configKeysCase.controllers, { ...configKeysCase.options, runs: 300, seed: 5 });
+    expect(r.ok ? 'pass' : `${r.property}: ${r.summary}`).toBe('pass');
+  });
+  it('FA-1b: recovery alone, no fault: invalid -> valid -> invalid keeps the last good render (seed 8)', async () => {
+    const r = await check(configKeysCase.controllers, { ...configKeysCase.options, properties: [properties.recovery()], runs: 300, seed: 8 });
+    expect(r.ok ? 'pass' : `${r.property}: ${r.summary}`).toBe('pass');
+  });
+});
+
+describe('M-1 (missed bug, from R-2): a cluster-scoped PV owned by a namespaced request leaks on a real cluster', () => {
+  // The twin relies on an ownerReference from the cluster-scoped PV to its namespaced
+  // VolumeRequest instead of a finalizer. kube-controller-manager never collects it
+  // (OwnerRefInvalidNamespace), so every deleted request leaks its PV; here the GC deletes it.
+  it('the owner-ref twin of pv-provisioner fails check', async () => {
+    const r = await check(pvProvisionerCase.buggy!, { ...pvProvisionerCase.options, runs: 100, seed: 1 });
+    expect(r.ok).toBe(false);
   });
 });
 
@@ -83,6 +103,17 @@ describe('R-3: field selectors kube-apiserver serves for built-in kinds are refu
   });
 });
 
+describe('R-6: a Pod is bound through pods/binding; an update or patch that sets spec.nodeName is 422', () => {
+  // kube-apiserver's ValidatePodUpdate lets an update change only container images,
+  // activeDeadlineSeconds, tolerations (additions), terminationGracePeriodSeconds and scheduling
+  // gates: a custom scheduler that "binds" by writing spec.nodeName never binds on a cluster.
+  it('a merge patch setting spec.nodeName of a pending Pod is refused', () => {
+    const { store } = world();
+    store.create('user', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' }, spec: podSpec } as never);
+    expect(refusal(() => store.patch('sched', 'Pod', { namespace: 'default', name: 'p' }, { spec: { nodeName: 'node-1' } }))).toBe('Invalid');
+  });
+});
+
 describe('R-4: metadata and Event validation kube-apiserver applies', () => {
   it('an Event whose involvedObject is in another namespace is 422 (does not match event.namespace)', () => {
     const { store } = world();
@@ -96,5 +127,19 @@ describe('R-4: metadata and Event validation kube-apiserver applies', () => {
     const { store } = world();
     const cm = store.create('ctl', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'default' }, data: { a: '1' } } as never);
     expect(refusal(() => store.updateStatus('ctl', { ...cm, status: { x: 1 } } as never))).toBe('NotFound');
+  });
+});
+
+describe('M-2 (missed bug): a Foreground delete the controller livelocks is stuck in the fault-free run, but passes under faults', () => {
+  // cleanup-job's owned-job twin: its drop Job is owned by the Database, so the collector deletes it
+  // during a Foreground delete and the controller makes it again at once, for ever (scenario
+  // m2-cleanup-job-stuck.json: 4,334 Jobs made, the Database stuck with foregroundDeletion). Faults
+  // slow the controller down enough for the collector to finish, so faulty runs complete; the
+  // fault-free twin of every run is stuck, and nothing judges it.
+  it('the owned-job twin fails within 6 runs of a create + Foreground delete story', async () => {
+    const db = { apiVersion: 'example.com/v1', kind: 'Database', metadata: { name: 'orders', namespace: 'default' }, spec: { engine: 'postgres', sizeGi: 10 } };
+    const story: Story = { objects: [db], actions: [{ at: 5_000, type: 'delete', kind: 'Database', key: 'default/orders', propagationPolicy: 'Foreground' } as never] };
+    const r = await check([...cleanupJobCase.buggy!], { environment: cleanupJobCase.options.environment, story, runs: 6, seed: 1, shrink: false } as never);
+    expect(r.ok).toBe(false);
   });
 });
