@@ -41,6 +41,7 @@ import { dnsSync } from './dns-sync.js';
 import { disruptionBudget } from './disruption-budget.js';
 import { domainVerification } from './domain-verification.js';
 import { endpointSlices } from './endpoint-slices.js';
+import { eventualIndex } from './eventual-index.js';
 import { exclusiveBackfill } from './exclusive-backfill.js';
 import { featureFlags } from './feature-flags.js';
 import { fleetTeardown } from './fleet-teardown.js';
@@ -157,6 +158,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   disruptionBudget,
   domainVerification,
   endpointSlices,
+  eventualIndex,
   exclusiveBackfill,
   featureFlags,
   fleetTeardown,
