@@ -88,6 +88,7 @@ import { sandboxTtl } from './sandbox-ttl.js';
 import { scaleStabilizer } from './scale-stabilizer.js';
 import { runnerPool } from './runner-pool.js';
 import { schemaMigrations } from './schema-migrations.js';
+import { selfBackoff } from './self-backoff.js';
 import { secretCopier } from './secret-copier.js';
 import { serviceAccountTokens } from './service-account-tokens.js';
 import { serviceLb } from './service-lb.js';
@@ -206,6 +207,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   runnerPool,
   schemaMigrations,
   secretCopier,
+  selfBackoff,
   serviceAccountTokens,
   serviceLb,
   shardedWorkers,
