@@ -89,6 +89,7 @@ import { scaleStabilizer } from './scale-stabilizer.js';
 import { runnerPool } from './runner-pool.js';
 import { schemaMigrations } from './schema-migrations.js';
 import { selfBackoff } from './self-backoff.js';
+import { sharedBundle } from './shared-bundle.js';
 import { secretCopier } from './secret-copier.js';
 import { serviceAccountTokens } from './service-account-tokens.js';
 import { serviceLb } from './service-lb.js';
@@ -208,6 +209,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   schemaMigrations,
   secretCopier,
   selfBackoff,
+  sharedBundle,
   serviceAccountTokens,
   serviceLb,
   shardedWorkers,
