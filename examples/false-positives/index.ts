@@ -41,6 +41,7 @@ import { dnsSync } from './dns-sync.js';
 import { disruptionBudget } from './disruption-budget.js';
 import { domainVerification } from './domain-verification.js';
 import { endpointSlices } from './endpoint-slices.js';
+import { eventualIndex } from './eventual-index.js';
 import { exclusiveBackfill } from './exclusive-backfill.js';
 import { featureFlags } from './feature-flags.js';
 import { fleetTeardown } from './fleet-teardown.js';
@@ -87,6 +88,8 @@ import { sandboxTtl } from './sandbox-ttl.js';
 import { scaleStabilizer } from './scale-stabilizer.js';
 import { runnerPool } from './runner-pool.js';
 import { schemaMigrations } from './schema-migrations.js';
+import { selfBackoff } from './self-backoff.js';
+import { sharedBundle } from './shared-bundle.js';
 import { secretCopier } from './secret-copier.js';
 import { serviceAccountTokens } from './service-account-tokens.js';
 import { serviceLb } from './service-lb.js';
@@ -157,6 +160,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   disruptionBudget,
   domainVerification,
   endpointSlices,
+  eventualIndex,
   exclusiveBackfill,
   featureFlags,
   fleetTeardown,
@@ -204,6 +208,8 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   runnerPool,
   schemaMigrations,
   secretCopier,
+  selfBackoff,
+  sharedBundle,
   serviceAccountTokens,
   serviceLb,
   shardedWorkers,
