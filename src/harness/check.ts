@@ -16,6 +16,7 @@ import { BehaviourObserver, CoverageMap, runCoverage } from './guided/behaviour-
 import { ScenarioPool, strategiesFor } from './guided/pool.js';
 import { smallerPlan } from './systematic-strategies/smaller-plan.js';
 import { aimAtSites, wantsAim } from './aim.js';
+import { twinScenario } from './twin.js';
 import type { SystematicStrategy } from './systematic-plans.js';
 import { faultGenContext, type ScenarioArbitraryOptions } from '../arbitrary/scenario.js';
 import { runStats, StatsCollector } from './stats.js';
@@ -391,7 +392,14 @@ class CheckRun {
     if (this.aimWith.length === 0 || !wantsAim(s, this.aimWith)) return s;
     const known = this.aims.get(s);
     if (known) return known;
-    const twin = await this.runner.twins.twinOf(s);
+    // the fault-free run, with the check's monitors: one whose failure is certain is cut short (a hot
+    // loop costs seconds to run to its end) and aims nothing; a whole one is the run's twin
+    const twin = await this.runner.simulate(twinScenario(s), this.o.properties, this.runner.earlyStop);
+    if (twin.timing.stoppedEarly !== undefined) {
+      this.aims.set(s, s);
+      return s;
+    }
+    this.runner.twins.keep(s, twin);
     const out = aimAtSites(s, twin, this.aimWith);
     this.aims.set(s, out);
     this.twinMade.add(out);
