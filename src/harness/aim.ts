@@ -1,3 +1,4 @@
+import { fnv1a, stableStringify } from '../sim/hash.js';
 import type { FaultEvent } from './fault-plan.js';
 import type { RunRecord } from './property.js';
 import type { Scenario } from './scenario.js';
@@ -8,35 +9,39 @@ import { indexTrace } from './systematic-strategies/trace-index.js';
  * Fault-site-aware swarm search (issue 16): a fault drawn blind (the nth list of the run, the nth
  * watch delivery) rarely lands where it matters: a permuted list changes nothing unless a write
  * follows it in the same reconcile, a lagging cache nothing unless the controller acts on it. So
- * half the fault events of a generated run (chosen by a hash of the run's seed and the event's
- * index) are replaced by a plan one of the systematic strategies of the event's kind derives from
- * the run's fault-free twin (a permuted list for a list that precedes a write, a duplicated or
- * delayed event before a write, a stale view across another actor's change, a crash between two
- * steps…), picked by the same hash (a strategy first, then one of its plans); the other half stay as drawn, so faults where no strategy
- * looks are still tried. The twin is the one the differential properties judge the run against
- * (the runner keeps it), so aiming costs no simulation for a run whose faults fire. A pure
- * function of the scenario: fast-check's seed and path replay it, and the aimed scenario is what
- * runs, shrinks and is reported.
+ * half the fault events of a generated run (chosen by a hash of the event as drawn) are replaced
+ * by a plan one of the systematic strategies of the event's kind derives from the run's
+ * fault-free twin (a permuted list for a list that precedes a write, a duplicated or delayed
+ * event before a write, a stale view across another actor's change, a crash between two
+ * steps…), picked by the same hash (a strategy first, then one of its plans); the other half stay
+ * as drawn, so faults where no strategy looks are still tried. The twin is kept for the
+ * differential properties that judge the run against it. A pure function of the scenario:
+ * fast-check's seed and path replay it, and the aimed scenario is what runs, shrinks and is
+ * reported.
  * @internal
  */
 
-/** A 32-bit mix of the run's seed and an event's index (murmur3's finaliser). */
-function mix(seed: number, i: number, salt: number): number {
-  let h = (seed ^ Math.imul(i + 1, 0x9e3779b1) ^ salt) >>> 0;
+/**
+ * A 32-bit hash of a drawn event's content (murmur3's finaliser over FNV-1a): whether it is aimed,
+ * and where. Of the event alone, not its index or the run's seed, so shrinking (dropping other
+ * events, re-seeding the run) leaves the aim of the events that stay as it was.
+ */
+function hashOf(e: FaultEvent, salt: number): number {
+  let h = fnv1a(stableStringify(e), salt);
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b) >>> 0;
   h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35) >>> 0;
   return (h ^ (h >>> 16)) >>> 0;
 }
 
-/** Whether the i-th fault event of a run with this seed is aimed (half of them). @internal */
-export function isAimed(seed: number, i: number): boolean {
-  return (mix(seed, i, 0) & 1) === 1;
+/** Whether a drawn fault event is aimed (half of them). @internal */
+export function isAimed(e: FaultEvent): boolean {
+  return (hashOf(e, 0x811c9dc5) & 1) === 1;
 }
 
 /** Whether aiming could change a scenario: one of its events is aimed and of a kind some strategy derives plans for. @internal */
 export function wantsAim(s: Scenario, strategies: readonly SystematicStrategy[]): boolean {
   const kinds = new Set(strategies.map((st) => STRATEGY_FAULT[st]));
-  return s.faults.events.some((e, i) => kinds.has(e.kind) && isAimed(s.seed, i));
+  return s.faults.events.some((e) => kinds.has(e.kind) && isAimed(e));
 }
 
 /** The scenario with its aimed events replaced by plans derived from its fault-free twin (the same object when none is). @internal */
@@ -47,10 +52,10 @@ export function aimAtSites(s: Scenario, twin: RunRecord, strategies: readonly Sy
   const plansOf = new Map<string, FaultEvent[][][]>();
   const events: FaultEvent[] = [];
   let changed = false;
-  s.faults.events.forEach((e, i) => {
-    if (!isAimed(s.seed, i)) {
+  for (const e of s.faults.events) {
+    if (!isAimed(e)) {
       events.push(e);
-      return;
+      continue;
     }
     let plans = plansOf.get(e.kind);
     if (!plans) {
@@ -59,12 +64,12 @@ export function aimAtSites(s: Scenario, twin: RunRecord, strategies: readonly Sy
     }
     if (plans.length === 0) {
       events.push(e);
-      return;
+      continue;
     }
-    const h = mix(s.seed, i, 0x5bd1e995);
+    const h = hashOf(e, 0x5bd1e995);
     const of = plans[h % plans.length]!;
     for (const x of of[Math.floor(h / plans.length) % of.length]!) events.push({ ...x, ...(x.params ? { params: { ...x.params } } : {}) });
     changed = true;
-  });
+  }
   return changed ? { ...s, faults: { events, background: s.faults.background } } : s;
 }
