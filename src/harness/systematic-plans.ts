@@ -1,7 +1,7 @@
 import type { RunRecord } from './property.js';
 import { conflictAtWrite, errorAtWrite, requestFailure } from './systematic-strategies/calls.js';
 import { crashAfterWrite, crashAroundRequest, crashBeforeWrite } from './systematic-strategies/crash.js';
-import { coalescedState, delayedEvent, duplicatedEvent, unnotifiedState, unobservedState } from './systematic-strategies/events.js';
+import { coalescedState, delayedEvent, duplicatedEvent, heldChange, unnotifiedState, unobservedState } from './systematic-strategies/events.js';
 import { permutedList, restartFromStaleReplica, staleAcrossChange, staleListAfterRestart, staleReadBeforeWrite } from './systematic-strategies/reads.js';
 import { recreateBetweenReconciles } from './systematic-strategies/recreation.js';
 import type { Derivation, DerivedPlan, Strategy } from './systematic-strategies/strategy.js';
@@ -26,7 +26,8 @@ export type { Derivation, DerivedPlan } from './systematic-strategies/strategy.j
  * - `recreation`: the primary object deleted and recreated after each reconcile that changed it, and while the controller is down;
  * - `stale-list-after-restart`: a restarted controller's informer lists from a lagging API server replica (after a crash: depth 2);
  * - `restart-from-stale-replica`: both in one plan (Sieve's time travel): a crash after a reconcile that followed a creation, and the restart's list from a replica from before it;
- * - `stale-across-change`: a controller's watch lags across another actor's change of an object, so it acts, after the change, on the version the change replaced.
+ * - `stale-across-change`: a controller's watch lags across another actor's change of an object, so it acts, after the change, on the version the change replaced;
+ * - `held-change`: the event of another actor's change that reaches a controller while a reconcile of the object is queued is held back past its start (reordering), so it decides on the state before the change.
  * @public
  */
 export type SystematicStrategy =
@@ -46,7 +47,8 @@ export type SystematicStrategy =
   | 'recreation'
   | 'stale-list-after-restart'
   | 'restart-from-stale-replica'
-  | 'stale-across-change';
+  | 'stale-across-change'
+  | 'held-change';
 
 const STRATEGIES: Readonly<Record<SystematicStrategy, Strategy>> = {
   'crash-after-write': crashAfterWrite,
@@ -66,6 +68,7 @@ const STRATEGIES: Readonly<Record<SystematicStrategy, Strategy>> = {
   'stale-list-after-restart': staleListAfterRestart,
   'restart-from-stale-replica': restartFromStaleReplica,
   'stale-across-change': staleAcrossChange,
+  'held-change': heldChange,
 };
 
 /** Every strategy, in the order they run. @public */

@@ -64,8 +64,9 @@ describe('aimed swarm search', () => {
       const aimed = await check(c.buggy, base);
       expect(aimed.ok).toBe(false);
       if (aimed.ok) return;
-      // its own fault kind did it: the shrunk reproduction is one fault event of that kind
+      // its own fault kind did it: the shrunk reproduction is one fault event of that kind, the aimed one
       expect(aimed.scenario.faults.events.map((e) => e.kind)).toEqual([(c.options.faults![0]!).kind]);
+      expect(aimed.scenario.faults.events[0]).toHaveProperty('target', c.buggy.name);
       // the reproduction replays: its scenario runs the same trace again, and seed + path give it back
       const { run } = await simulate(aimed.scenario, { controllers: [c.buggy], faults: c.options.faults!, properties: c.options.properties as Property[] });
       expect(run.hash).toBe(aimed.run.hash);
@@ -78,7 +79,7 @@ describe('aimed swarm search', () => {
     });
   }
 
-  it('aims half the events, each at a plan its kind derives from the fault-free twin; the rest stay as drawn', async () => {
+  it('aims half the events: each brings a plan its kind derives from the fault-free twin; every drawn event stays', async () => {
     const events = Array.from({ length: 16 }, (_, nth) => ({ kind: 'list-order', nth, params: { order: 7 } }));
     const s = clusterScenario(clusterBuggy.name, { events, background: [] });
     const { run: twin } = await simulate({ ...s, faults: { events: [], background: [] } }, { controllers: [clusterBuggy], faults: [listOrder] });
@@ -90,9 +91,12 @@ describe('aimed swarm search', () => {
     // the one list that precedes a write in its reconcile: the Member list of the scale-down (list 2)
     const lists = twin.trace.filter((e) => e.type === 'store:read' && e['verb'] === 'list');
     expect(lists[2]).toMatchObject({ kind: MEMBER, count: 3 });
-    out.faults.events.forEach((e, i) => {
-      if (aimed[i]) expect(e).toMatchObject({ kind: 'list-order', nth: 2, target: clusterBuggy.name });
-      else expect(e).toEqual(events[i]);
+    // each drawn event stays, an aimed one followed by the plan it brings
+    let j = 0;
+    events.forEach((e, i) => {
+      expect(out.faults.events[j++]).toEqual(e);
+      if (aimed[i]) expect(out.faults.events[j++]).toMatchObject({ kind: 'list-order', nth: 2, target: clusterBuggy.name });
     });
+    expect(j).toBe(out.faults.events.length);
   });
 });

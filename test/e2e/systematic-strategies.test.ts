@@ -111,7 +111,14 @@ const targets: Record<SystematicStrategy, Target> = {
   'restart-from-stale-replica': multiFaultTarget(orphanSweep),
   // the Site's annotation written back from the version the user's change replaced (the cache caught up only after it)
   'stale-across-change': faultTarget('fault target site (lost update)', siteBuggy, siteCorrect, site.siteScenario, site.judgeSite),
+  // the user edits the Site right after creating it: the edit's event held back past the reconcile the creation queued
+  'held-change': faultTarget('fault target site (lost update, an edit right after the create)', siteBuggy, siteCorrect, editedAtOnce, site.judgeSite),
 };
+
+function editedAtOnce(controller: string, faults: FaultPlan): Scenario {
+  const s = site.siteScenario(controller, faults);
+  return { ...s, workload: s.workload.map((a) => ({ ...a, at: 100 })) };
+}
 
 function multiFaultTarget(e: MultiFaultExhibit, after?: SystematicStrategy): Target {
   const { actions: _actions, maxObjects: _maxObjects, ...options } = e.options;
