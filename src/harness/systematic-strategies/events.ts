@@ -263,21 +263,22 @@ export const heldChange: Strategy = {
       if (list) list.push(d);
       else byKey.set(k, [d]);
     }
-    const lastStart = new Map<string, number>();
+    // per controller replica and key, the first of its deliveries not yet before a reconcile (reconciles in start order: one sweep)
+    const next = new Map<string, number>();
     const done = new Set<number>();
     for (const r of [...ix.reconciles].sort((x, y) => x.startIndex - y.startIndex)) {
       const k = `${r.controller}/${r.replica}\u0000${r.key}`;
-      const since = lastStart.get(k) ?? -1;
-      lastStart.set(k, r.startIndex);
+      // the events of the object since the previous reconcile of it: the first queued this one, later ones came while it was queued
+      const all = byKey.get(k) ?? [];
+      const from = next.get(k) ?? 0;
+      let to = from;
+      while (to < all.length && ix.position.get(all[to]!)! < r.startIndex) to++;
+      next.set(k, to);
       if (r.steps.length === 0) {
         b.prune('a reconcile that changed nothing');
         continue;
       }
-      // the events of the object since the previous reconcile of it: the first queued this one, later ones came while it was queued
-      const came = (byKey.get(k) ?? []).filter((d) => {
-        const p = ix.position.get(d)!;
-        return p > since && p < r.startIndex;
-      });
+      const came = all.slice(from, to);
       const late = came.slice(1).filter((d) => writerOf.get(`${objectId(d)}\u0000${String(d['rv'])}`) !== r.controller);
       const d = late.at(-1);
       if (!d) {
