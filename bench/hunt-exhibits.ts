@@ -7,12 +7,13 @@
  * to the fault model can be compared before/after on the same seeds (issue 11: "nothing the
  * faults exist for is lost").
  *
- * `--search swarm,guided,systematic` checks each exhibit with each search mode (systematic mode is
+ * `--search swarm,aimed,guided,systematic` checks each exhibit with each search mode (`aimed`: swarm
+ * with `aimFaults: true`; systematic mode is
  * deterministic and runs once, from its default base scenarios); with more than one seed, a table
  * of the median runs to first failure per mode follows (issue 16's table; a seed that found nothing
  * counts as more than the cap, so a median of "> cap" means half the seeds or more missed).
  *
- *   npx tsx bench/hunt-exhibits.ts [--runs 300] [--seeds 1,2,3] [--only zoo:,fault:] [--search swarm] [--json out.json]
+ *   npx tsx bench/hunt-exhibits.ts [--runs 300] [--seeds 1,2,3] [--only zoo:,fault:] [--search swarm,aimed] [--json out.json]
  *
  * Not part of `npm run bench`: it measures bug-finding power, not speed.
  */
@@ -23,7 +24,7 @@ import { bugZoo } from '../examples/bug-zoo/index.js';
 import { buggyFaultTargets } from './hunt-targets.js';
 import { propertiesFor } from './hunt-targets.js';
 
-type Mode = 'swarm' | 'guided' | 'systematic';
+type Mode = 'swarm' | 'aimed' | 'guided' | 'systematic';
 
 interface Args {
   runs: number;
@@ -36,7 +37,7 @@ interface Args {
 function parseArgs(argv: string[]): Args {
   const { values: v } = parseArgs_(argv, { runs: { type: 'string' }, seeds: { type: 'string' }, only: { type: 'string' }, search: { type: 'string' }, json: { type: 'string' } });
   const modes = (v['search'] ?? 'swarm').split(',').filter(Boolean) as Mode[];
-  for (const m of modes) if (m !== 'swarm' && m !== 'guided' && m !== 'systematic') throw new Error(`--search: ${m} is not swarm, guided or systematic`);
+  for (const m of modes) if (m !== 'swarm' && m !== 'aimed' && m !== 'guided' && m !== 'systematic') throw new Error(`--search: ${m} is not swarm, aimed, guided or systematic`);
   return { runs: Number(v['runs'] ?? 300), seeds: parseSeeds(v['seeds'] ?? '1,2,3'), only: (v['only'] ?? '').split(',').filter(Boolean), modes, json: v['json'] };
 }
 
@@ -79,6 +80,7 @@ function jobs(): Job[] {
 }
 
 async function runJob(j: Job, mode: Mode, seed: number, runs: number): Promise<CheckResult> {
+  if (mode === 'aimed') return check(j.controllers, { ...j.options, runs, seed, search: 'swarm', aimFaults: true });
   if (mode !== 'systematic') return check(j.controllers, { ...j.options, runs, seed, search: mode });
   // systematic mode derives its plans from its own base scenarios: the generators' bounds do not apply
   const { maxObjects: _mo, maxActions: _ma, maxFaultEvents: _mf, maxNth: _mn, swarm: _sw, search: _se, runs: _r, seed: _s, path: _p, shard: _sh, corpus: _c, timeLimitMs: _t, shrinkTimeLimitMs: _st, requireAllFaultsFired: _rf, determinismEvery: _de, coverage: _cv, story: _story, ...o } = j.options as CheckOptions & Record<string, unknown>;

@@ -58,7 +58,7 @@ const cases: Case[] = [
 describe('aimed swarm search', () => {
   for (const c of cases) {
     it(`${c.strategy}: ${c.name}; blind swarm misses it in as many runs; the fixed twin passes`, { timeout: 120_000 }, async () => {
-      const base: CheckOptions = { ...c.options, runs: c.runs, seed: c.seed, determinism: false };
+      const base: CheckOptions = { ...c.options, runs: c.runs, seed: c.seed, determinism: false, aimFaults: true };
       const blind = await check(c.buggy, { ...base, aimFaults: false });
       expect(blind.ok ? 'passed' : `found at run ${blind.failedAtRun}`).toBe('passed');
       const aimed = await check(c.buggy, base);
@@ -70,9 +70,9 @@ describe('aimed swarm search', () => {
       // the reproduction replays: its scenario runs the same trace again, and seed + path give it back
       const { run } = await simulate(aimed.scenario, { controllers: [c.buggy], faults: c.options.faults!, properties: c.options.properties as Property[] });
       expect(run.hash).toBe(aimed.run.hash);
-      const again = await check(c.buggy, { ...c.options, runs: 1, corpus: { scenarios: [aimed.scenario] }, determinism: false });
+      const again = await check(c.buggy, { ...c.options, runs: 1, corpus: { scenarios: [aimed.scenario] }, determinism: false, aimFaults: true });
       expect(again.ok ? 'passed' : again.property).toBe(aimed.property);
-      const replayed = await check(c.buggy, { ...c.options, seed: aimed.seed, path: aimed.path, determinism: false });
+      const replayed = await check(c.buggy, { ...c.options, seed: aimed.seed, path: aimed.path, determinism: false, aimFaults: true });
       expect(replayed.ok ? 'passed' : replayed.scenario).toEqual(aimed.scenario);
       const correct = await check(c.correct, { ...base, runs: 150 });
       expect(correct.ok ? 'passed' : `${correct.property}: ${correct.summary}`).toBe('passed');
