@@ -8,7 +8,7 @@
  * single-fault runs into pairs (a pair whose first fault alone fails is marked so). Each recorded
  * failure is confirmed by judging its scenario again with that property alone, without early stop.
  *
- *   npx tsx bench/hunt-systematic-fp.ts [--only corpus:] [--depth 2] [--max-plans 200] [--max-runs 5000] [--json out.json]
+ *   npx tsx bench/hunt-systematic-fp.ts [--only corpus:] [--depth 2] [--max-plans 200] [--max-runs 5000] [--strategies a,b] [--json out.json]
  *
  * Prints per target: plans run and failing plans, and per failure the property, the fault plan
  * (its events), what the realism law (test/helpers/realism.ts (a)/(b)) finds in the history, and
@@ -16,6 +16,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { checkSystematic, type FaultEvent, type Scenario } from '../src/index.js';
+import type { SystematicStrategy } from '../src/harness/systematic-plans.js';
 import { resolveCheckOptions } from '../src/harness/check-options.js';
 import { ScenarioRunner } from '../src/harness/scenario-runner.js';
 import { parseFlags } from './hunt-args.js';
@@ -28,14 +29,16 @@ interface Args {
   depth: 1 | 2;
   maxPlans: number;
   maxRuns: number;
+  /** Only these strategies (default: every one). */
+  strategies: SystematicStrategy[] | undefined;
   json: string | undefined;
 }
 
 function parseArgs(argv: string[]): Args {
-  const { values: v } = parseFlags(argv, { only: { type: 'string' }, depth: { type: 'string' }, 'max-plans': { type: 'string' }, 'max-runs': { type: 'string' }, json: { type: 'string' } });
+  const { values: v } = parseFlags(argv, { only: { type: 'string' }, depth: { type: 'string' }, 'max-plans': { type: 'string' }, 'max-runs': { type: 'string' }, strategies: { type: 'string' }, json: { type: 'string' } });
   const depth = Number(v['depth'] ?? 2);
   if (depth !== 1 && depth !== 2) throw new Error(`hunt-systematic-fp: --depth must be 1 or 2, got ${v['depth']}`);
-  return { only: (v['only'] ?? 'corpus:').split(',').filter(Boolean), depth, maxPlans: Number(v['max-plans'] ?? 200), maxRuns: Number(v['max-runs'] ?? 5000), json: v['json'] };
+  return { only: (v['only'] ?? 'corpus:').split(',').filter(Boolean), depth, maxPlans: Number(v['max-plans'] ?? 200), maxRuns: Number(v['max-runs'] ?? 5000), strategies: v['strategies'] ? (v['strategies'].split(',') as SystematicStrategy[]) : undefined, json: v['json'] };
 }
 
 /** One confirmed failure of one plan. */
@@ -71,7 +74,7 @@ async function measure(t: Target, args: Args): Promise<{ plans: number; runs: nu
   // make only the user actions the target allows: without them fault:duplication, whose user only re-applies,
   // failed 13/142 plans on spec edits its user never makes)
   const { maxObjects: _mo, maxActions: _ma, maxFaultEvents: _mf, maxNth: _mn, ...o } = t.options;
-  const r = await checkSystematic(t.controllers, { ...o, faults, properties: wrapped, depth: args.depth, maxPlans: args.maxPlans, maxRuns: args.maxRuns, determinism: false, shrink: false });
+  const r = await checkSystematic(t.controllers, { ...o, faults, properties: wrapped, depth: args.depth, maxPlans: args.maxPlans, maxRuns: args.maxRuns, ...(args.strategies ? { strategies: args.strategies } : {}), determinism: false, shrink: false });
   const resolved = resolveCheckOptions(t.controllers, { ...o, faults, properties });
   const runner = new ScenarioRunner(
     { controllers: resolved.controllers, faults: resolved.faults, environment: resolved.environment.map((e) => e.actor), ...(resolved.downstream ? { downstream: resolved.downstream } : {}), tailMs: resolved.tailMs, traceReads: true },

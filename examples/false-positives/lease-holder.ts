@@ -97,6 +97,12 @@ export const leaseHolderCase: FalsePositiveCase = {
     objects: { kind: REPORT, name: 'q3', spec: [{ title: 'Q3' }, { title: 'Q3 final' }] },
     replicas: 2,
     downstream: () => ({ handlers: lockServer(), timeoutMs: 2_000 }),
+    // a settle phase longer than the lock's TTL: a Report deleted and recreated takes over only once
+    // its old incarnation's lock (held by the old uid, no finalizer to release it) expires, up to
+    // 30 s later (found by aimed swarm search, stop 46: created at 28.8 s and recreated 2 ms later,
+    // published at 58.8 s, and the default 30 s settle ended at 60 s with no quiet check left; the
+    // same plan drawn blind fails the same way)
+    settleMs: 60_000,
   },
   buggy: {
     controllers: [leaseHolder('renew-always')],

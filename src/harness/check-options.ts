@@ -72,6 +72,16 @@ export interface CheckOptions {
    * replay (seed + path) as in swarm mode. @defaultValue 'swarm'
    */
   search?: 'swarm' | 'guided';
+  /**
+   * Aimed swarm search: half of a run's fault events each bring along a plan a systematic strategy
+   * of its kind derives from the run's fault-free twin (a permuted list before a write, a stale view
+   * across another actor's change…; see `ALL_STRATEGIES`); every drawn event stays. It finds bugs
+   * whose fault matters only at a few points of a run in far fewer runs, but the added fault can mask
+   * what a blind draw found (some exhibits took up to twice as many runs), so it is off by default.
+   * Guided search has its own (mutants add derived plans) and ignores it.
+   * @defaultValue false
+   */
+  aimFaults?: boolean;
   /** Properties every run must satisfy. @defaultValue every built-in property (the public `check`); [] in the harness */
   properties?: readonly Property[];
   /**
@@ -206,6 +216,7 @@ export interface ResolvedCheckOptions {
   faults: readonly FaultModule[];
   swarm: boolean;
   search: 'swarm' | 'guided';
+  aimFaults: boolean;
   properties: readonly Property[];
   /** Templates of generated objects; `[]` when a story runs alone. */
   objects: readonly ResolvedObjectTemplate[];
@@ -282,6 +293,7 @@ export function resolveCheckOptions(target: ControllerDefinition | readonly Cont
   if (options === null || typeof options !== 'object') fail(`options must be an object, got ${describe(options)}.`);
 
   const runs = positiveInt('runs', options.runs, 100);
+  if (options.aimFaults !== undefined && typeof options.aimFaults !== 'boolean') fail(`options.aimFaults must be true or false, got ${JSON.stringify(options.aimFaults)}.`);
   if (options.search !== undefined && options.search !== 'swarm' && options.search !== 'guided') fail(`options.search must be 'swarm' or 'guided', got ${JSON.stringify(options.search)}.`);
   if (options.seed !== undefined && (typeof options.seed !== 'number' || !Number.isInteger(options.seed))) fail(`options.seed must be an integer (the seed a previous check reported), got ${JSON.stringify(options.seed)}.`);
   if (options.path !== undefined && (typeof options.path !== 'string' || !/^\d+(:\d+)*$/.test(options.path)))
@@ -367,6 +379,7 @@ export function resolveCheckOptions(target: ControllerDefinition | readonly Cont
     faults,
     swarm: options.swarm ?? true,
     search: options.search ?? 'swarm',
+    aimFaults: options.aimFaults ?? false,
     properties,
     objects: generate ? resolveObjects(options.objects, controllers) : [],
     story,

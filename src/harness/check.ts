@@ -15,6 +15,9 @@ import { inShard, shardSize } from './shard.js';
 import { BehaviourObserver, CoverageMap, runCoverage } from './guided/behaviour-coverage.js';
 import { ScenarioPool, strategiesFor } from './guided/pool.js';
 import { smallerPlan } from './systematic-strategies/smaller-plan.js';
+import { aimAtSites, wantsAim } from './aim.js';
+import { twinScenario } from './twin.js';
+import type { SystematicStrategy } from './systematic-plans.js';
 import { faultGenContext, type ScenarioArbitraryOptions } from '../arbitrary/scenario.js';
 import { runStats, StatsCollector } from './stats.js';
 import type { RealTimerUse } from '../host/host-context.js';
@@ -69,6 +72,11 @@ class CheckRun {
   private readonly growth: number[] = [];
   /** Guided search: the pool of coverage-adding scenarios the generated runs mutate. */
   private readonly pool: ScenarioPool | undefined;
+  /** Swarm search: the strategies fault events are aimed with (none: every event as drawn), and each generated scenario's aimed one. */
+  private readonly aimWith: readonly SystematicStrategy[];
+  private readonly aims = new WeakMap<Scenario, Scenario>();
+  /** Scenarios whose twin aiming ran (and the twin cache keeps). */
+  private readonly twinMade = new WeakSet<Scenario>();
   private readonly inputs: RecordedInputs;
   /** Wall-clock deadline of the phase in progress (search, then shrinking), when a budget is set. */
   private deadline: number | undefined;
@@ -101,6 +109,7 @@ class CheckRun {
     if (o.timeLimitMs !== undefined && o.wallClock) this.deadline = this.started + o.timeLimitMs;
     this.coverage = new CoverageTracker(o.faults.map((f) => f.kind));
     this.pool = o.search === 'guided' ? new ScenarioPool(this.behaviour, strategiesFor(o.faults)) : undefined;
+    this.aimWith = o.search === 'swarm' && o.aimFaults ? strategiesFor(o.faults) : [];
     this.inputs = describeInputs({ ...o, environment: o.environment.map((e) => e.actor) });
     this.total = this.corpus().length + (o.path !== undefined ? 1 : shardSize(o.runs, o.shard));
     const onSimulation = o.onSimulation;
@@ -147,7 +156,8 @@ class CheckRun {
   /** Runs and records one scenario of the corpus or of the generated runs (these count for behaviour coverage: `added` is what one added). */
   private async runOne(s: Scenario, generated = false, deferFailing = false): Promise<ScenarioOutcome & { added: number; facts: ReadonlySet<string> }> {
     // swarm search never asks for a generated run's twin again, unless the run failed (shrinking may)
-    const rememberTwin = !generated || this.pool !== undefined;
+    // (nor, when aiming, for one aimed: the twin aiming ran is cached, and judging reads it from there)
+    const rememberTwin = !generated || this.pool !== undefined || this.twinMade.has(s);
     const outcome = await this.runner.judge(s, { twinWhenFaultsFired: this.o.coverage, interruptible: true, tally: true, observe: generated, rememberTwin });
     if (!rememberTwin && outcome.failure !== undefined && outcome.twin !== undefined) this.runner.twins.keep(s, outcome.twin);
     // a run the budget cut short says nothing: not counted, not judged
@@ -373,6 +383,29 @@ class CheckRun {
     this.pool?.offer(out.run, facts, this.behaviour.add(facts), out.failure !== undefined);
   }
 
+  /**
+   * The scenario a generated one runs as: with aiming (swarm search), half its fault events aimed at
+   * the fault sites of its fault-free twin (see aim.ts); the twin is kept for the properties that
+   * judge against it. Memoised per generated value, so fast-check's counterexample maps back.
+   */
+  private async aimed(s: Scenario): Promise<Scenario> {
+    if (this.aimWith.length === 0 || !wantsAim(s, this.aimWith)) return s;
+    const known = this.aims.get(s);
+    if (known) return known;
+    // the fault-free run, with the check's monitors: one whose failure is certain is cut short (a hot
+    // loop costs seconds to run to its end) and aims nothing; a whole one is the run's twin
+    const twin = await this.runner.simulate(twinScenario(s), this.o.properties, this.runner.earlyStop);
+    if (twin.timing.stoppedEarly !== undefined) {
+      this.aims.set(s, s);
+      return s;
+    }
+    this.runner.twins.keep(s, twin);
+    const out = aimAtSites(s, twin, this.aimWith);
+    this.aims.set(s, out);
+    this.twinMade.add(out);
+    return out;
+  }
+
   /** The fast-check phase: generated scenarios, and fast-check's shrink of the first failure. */
   private async generated(): Promise<{ seed: number; path: string; shrinks: number; found: Found | undefined }> {
     const o = this.o;
@@ -421,6 +454,7 @@ class CheckRun {
             return true;
           }
           this.runIndex = i;
+          s = await this.aimed(s);
           const outcome = await this.runOne(s, true, true);
           this.runIndex = undefined;
           if (outcome.interrupted) {
@@ -447,6 +481,7 @@ class CheckRun {
         // shrinking: a candidate counts only when it fails the same property
         if (!o.shrink.enabled || shrinkSteps >= o.shrink.maxSteps) return true;
         shrinkSteps++;
+        s = await this.aimed(s);
         const outcome = await this.runner.judge(s, { properties: onlyFailing, interruptible: true });
         this.progress('shrinking', 1, { step: shrinkSteps, scenario: last!.scenario });
         if (outcome.interrupted) {
@@ -472,7 +507,8 @@ class CheckRun {
     pool();
     if (fatal) throw fatal.error;
     if (!first || !last) return { seed: details.seed, path: '', shrinks: 0, found: undefined };
-    const counter = details.counterexample?.[0];
+    const generatedCounter = details.counterexample?.[0];
+    const counter = generatedCounter !== undefined ? (this.aims.get(generatedCounter) ?? generatedCounter) : undefined;
     // the last failing candidate is fast-check's counterexample; re-judge if it is not (defensive)
     let shrunk = last;
     if (counter !== undefined && counter !== last.scenario) shrunk = { scenario: counter, outcome: await this.runner.judge(counter) };

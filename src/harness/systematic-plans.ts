@@ -1,8 +1,8 @@
 import type { RunRecord } from './property.js';
 import { conflictAtWrite, errorAtWrite, requestFailure } from './systematic-strategies/calls.js';
 import { crashAfterWrite, crashAroundRequest, crashBeforeWrite } from './systematic-strategies/crash.js';
-import { coalescedState, delayedEvent, duplicatedEvent, unnotifiedState, unobservedState } from './systematic-strategies/events.js';
-import { permutedList, restartFromStaleReplica, staleListAfterRestart, staleReadBeforeWrite } from './systematic-strategies/reads.js';
+import { coalescedState, delayedEvent, duplicatedEvent, heldChange, unnotifiedState, unobservedState } from './systematic-strategies/events.js';
+import { permutedList, restartFromStaleReplica, staleAcrossChange, staleListAfterRestart, staleReadBeforeWrite } from './systematic-strategies/reads.js';
 import { recreateBetweenReconciles } from './systematic-strategies/recreation.js';
 import type { Derivation, DerivedPlan, Strategy } from './systematic-strategies/strategy.js';
 import { indexTrace, type TraceIndex } from './systematic-strategies/trace-index.js';
@@ -25,7 +25,9 @@ export type { Derivation, DerivedPlan } from './systematic-strategies/strategy.j
  * - `conflict-at-write`: a genuine 409 at each conditional write; `error-at-write`: a 500, or a timeout after applying, at each write;
  * - `recreation`: the primary object deleted and recreated after each reconcile that changed it, and while the controller is down;
  * - `stale-list-after-restart`: a restarted controller's informer lists from a lagging API server replica (after a crash: depth 2);
- * - `restart-from-stale-replica`: both in one plan (Sieve's time travel): a crash after a reconcile that followed a creation, and the restart's list from a replica from before it.
+ * - `restart-from-stale-replica`: both in one plan (Sieve's time travel): a crash after a reconcile that followed a creation, and the restart's list from a replica from before it;
+ * - `stale-across-change`: a controller's watch lags across another actor's change of an object, so it acts, after the change, on the version the change replaced;
+ * - `held-change`: the event of another actor's change that reaches a controller while a reconcile of the object is queued is held back past its start (reordering), so it decides on the state before the change.
  * @public
  */
 export type SystematicStrategy =
@@ -44,7 +46,9 @@ export type SystematicStrategy =
   | 'error-at-write'
   | 'recreation'
   | 'stale-list-after-restart'
-  | 'restart-from-stale-replica';
+  | 'restart-from-stale-replica'
+  | 'stale-across-change'
+  | 'held-change';
 
 const STRATEGIES: Readonly<Record<SystematicStrategy, Strategy>> = {
   'crash-after-write': crashAfterWrite,
@@ -63,6 +67,8 @@ const STRATEGIES: Readonly<Record<SystematicStrategy, Strategy>> = {
   recreation: recreateBetweenReconciles,
   'stale-list-after-restart': staleListAfterRestart,
   'restart-from-stale-replica': restartFromStaleReplica,
+  'stale-across-change': staleAcrossChange,
+  'held-change': heldChange,
 };
 
 /** Every strategy, in the order they run. @public */

@@ -25,6 +25,9 @@ import { widgetCorrect } from '../../examples/fault-targets/api-conflict/correct
 import * as shop from '../../examples/fault-targets/flaky-downstream/shop.js';
 import { shopBuggy } from '../../examples/fault-targets/flaky-downstream/buggy.js';
 import { shopCorrect } from '../../examples/fault-targets/flaky-downstream/correct.js';
+import * as site from '../../examples/fault-targets/reordering/site.js';
+import { siteBuggy } from '../../examples/fault-targets/reordering/buggy.js';
+import { siteCorrect } from '../../examples/fault-targets/reordering/correct.js';
 import * as app from '../../examples/fault-targets/single-child/app.js';
 import { singleChildBuggy } from '../../examples/fault-targets/single-child/buggy.js';
 import { singleChildCorrect } from '../../examples/fault-targets/single-child/correct.js';
@@ -106,7 +109,16 @@ const targets: Record<SystematicStrategy, Target> = {
   'stale-list-after-restart': multiFaultTarget(orphanSweep, 'crash-after-write'),
   // the crash and the lagging list in one plan: found at depth 1
   'restart-from-stale-replica': multiFaultTarget(orphanSweep),
+  // the Site's annotation written back from the version the user's change replaced (the cache caught up only after it)
+  'stale-across-change': faultTarget('fault target site (lost update)', siteBuggy, siteCorrect, site.siteScenario, site.judgeSite),
+  // the user edits the Site right after creating it: the edit's event held back past the reconcile the creation queued
+  'held-change': faultTarget('fault target site (lost update, an edit right after the create)', siteBuggy, siteCorrect, editedAtOnce, site.judgeSite),
 };
+
+function editedAtOnce(controller: string, faults: FaultPlan): Scenario {
+  const s = site.siteScenario(controller, faults);
+  return { ...s, workload: s.workload.map((a) => ({ ...a, at: 100 })) };
+}
 
 function multiFaultTarget(e: MultiFaultExhibit, after?: SystematicStrategy): Target {
   const { actions: _actions, maxObjects: _maxObjects, ...options } = e.options;

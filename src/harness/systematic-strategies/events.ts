@@ -235,3 +235,68 @@ export const duplicatedEvent: Strategy = {
     return b.result();
   },
 };
+
+/**
+ * A change held back behind a queued reconcile: when another actor's change of an object reaches a
+ * controller while a reconcile of that object is already queued (an earlier event of it arrived,
+ * the reconcile has not started), that event's watch is held back until just after the reconcile
+ * starts while the controller's other watches go on (reordering), so the reconcile decides on the
+ * state the change replaced, as it does when one watch stream falls behind. A reconciler that
+ * writes with the resourceVersion it read gets a 409; one that writes back what it cached undoes
+ * the change. Pruned: reconciles that change nothing, changes that are the controller's own writes
+ * (stale-read-before-write's case), and events already held for an earlier reconcile.
+ */
+export const heldChange: Strategy = {
+  name: 'held-change',
+  kind: 'reordering',
+  derive(ix: TraceIndex): Derivation {
+    const b = new DerivationBuilder('held-change');
+    // who wrote each version (a controller's name; '' for the user and other actors)
+    const writerOf = new Map<string, string>();
+    for (const [id, versions] of ix.versions) for (const v of versions) writerOf.set(`${id}\u0000${String(v.entry['rv'])}`, String(v.entry['actor']).startsWith('controller:') ? String(v.entry['actor']).slice('controller:'.length).replace(/\/\d+$/, '') : '');
+    // per controller replica and key, its deliveries in order
+    const byKey = new Map<string, TraceEntry[]>();
+    for (const d of ix.deliveries) {
+      if (d['decision'] !== 'deliver' || d['replay'] === true) continue;
+      const k = `${String(d['controller'])}/${String(d['replica'])}\u0000${String(d['key'])}`;
+      const list = byKey.get(k);
+      if (list) list.push(d);
+      else byKey.set(k, [d]);
+    }
+    // per controller replica and key, the first of its deliveries not yet before a reconcile (reconciles in start order: one sweep)
+    const next = new Map<string, number>();
+    const done = new Set<number>();
+    for (const r of [...ix.reconciles].sort((x, y) => x.startIndex - y.startIndex)) {
+      const k = `${r.controller}/${r.replica}\u0000${r.key}`;
+      // the events of the object since the previous reconcile of it: the first queued this one, later ones came while it was queued
+      const all = byKey.get(k) ?? [];
+      const from = next.get(k) ?? 0;
+      let to = from;
+      while (to < all.length && ix.position.get(all[to]!)! < r.startIndex) to++;
+      next.set(k, to);
+      if (r.steps.length === 0) {
+        b.prune('a reconcile that changed nothing');
+        continue;
+      }
+      const came = all.slice(from, to);
+      const late = came.slice(1).filter((d) => writerOf.get(`${objectId(d)}\u0000${String(d['rv'])}`) !== r.controller);
+      const d = late.at(-1);
+      if (!d) {
+        b.prune(came.length < 2 ? 'no change reached it while its reconcile was queued' : "the change is the controller's own write");
+        continue;
+      }
+      const seq = d['seq'] as number;
+      if (done.has(seq)) {
+        b.prune('the same event as for an earlier reconcile');
+        continue;
+      }
+      done.add(seq);
+      b.add({
+        target: `the ${String(d['event'])} of ${objectId(d)} (rv ${String(d['rv'])}) to ${streamOf(d)} at t=${d.t} ms, held back until just after the reconcile of ${r.key} queued before it started at t=${r.start.t} ms`,
+        events: [{ kind: 'reordering', nth: seq, target: r.controller, params: { holdMs: Math.max(1, r.start.t - d.t + 1) } }],
+        at: ix.position.get(d)!,
+      });
+    }
+    return b.result();
+  },
+};

@@ -1,7 +1,7 @@
 import { permuteList } from '../../runtime/list-permutation.js';
 import type { TraceEntry } from '../../sim/trace.js';
 import { DerivationBuilder, type Derivation, type Strategy } from './strategy.js';
-import { controllerActor, type ReadAt, type ReconcileSpan, type TraceIndex } from './trace-index.js';
+import { controllerActor, objectId, type ReadAt, type ReconcileSpan, type TraceIndex } from './trace-index.js';
 
 /** Whether a step of the read's reconcile comes after the read. */
 function writesAfter(r: ReadAt): boolean {
@@ -245,3 +245,139 @@ export const restartFromStaleReplica: Strategy = {
     return b.result();
   },
 };
+
+/** The most events a lagging cache is behind, and its shortest lag window, as stale-snapshot's generator draws them. */
+const MAX_VERSIONS_BEHIND = 8;
+const MIN_LAG_FOR_MS = 1000;
+
+/**
+ * A controller that reacts late to a state somebody else already replaced (Sieve's stale state,
+ * across another actor's change): for each change of an object by another actor (the user, an
+ * environment actor, another controller) after a version the controller reacted to, its watch of
+ * the kind lags from that version's delivery on (kept behind by as many events as reach it
+ * before the change, within what stale-snapshot's generator draws), so the version reaches its
+ * cache only once the change was made, and it acts on the state the change replaced. A
+ * reconciler that writes with the resourceVersion it read gets a 409 and decides again; one that
+ * writes back what it cached undoes the change. `stale-read-before-write` does not reach this:
+ * there the held delivery shows what the cache held before it, which the controller had already
+ * acted on. Pruned: changes no controller had a delivery of the object before, deliveries after
+ * which the controller changed nothing before the change, deliveries an earlier plan lags, and
+ * lags more events behind than the generator draws (8).
+ */
+export const staleAcrossChange: Strategy = {
+  name: 'stale-across-change',
+  kind: 'stale-snapshot',
+  derive(ix: TraceIndex): Derivation {
+    const b = new DerivationBuilder('stale-across-change');
+    const windowMs = ix.run.timing.faultWindowEnd;
+    // who wrote each version (a controller's name; '' for the user and other actors)
+    const writerOf = new Map<string, string>();
+    for (const [id, versions] of ix.versions) for (const v of versions) writerOf.set(`${id}\u0000${String(v.entry['rv'])}`, controllerActor(v.entry['actor'])?.controller ?? '');
+    const writer = (d: TraceEntry) => writerOf.get(`${objectId(d)}\u0000${String(d['rv'])}`) ?? '';
+    // per stream (controller/replica/kind) its deliveries in order, and per stream and object the positions among them
+    const streams = new Map<string, TraceEntry[]>();
+    const byObject = new Map<string, Map<string, number[]>>();
+    for (const d of ix.deliveries) {
+      if (d['decision'] !== 'deliver' || d['replay'] === true) continue;
+      const s = `${String(d['controller'])}/${String(d['replica'])}/${String(d['kind'])}`;
+      let list = streams.get(s);
+      if (!list) streams.set(s, (list = []));
+      const id = objectId(d);
+      let objects = byObject.get(id);
+      if (!objects) byObject.set(id, (objects = new Map()));
+      let at = objects.get(s);
+      if (!at) objects.set(s, (at = []));
+      at.push(list.length);
+      list.push(d);
+    }
+    // per controller, the trace indices of its writes made in a reconcile (sorted)
+    const writesOf = new Map<string, number[]>();
+    for (const x of ix.writes) {
+      if (x.reconcile === undefined) continue;
+      const list = writesOf.get(x.controller);
+      if (list) list.push(x.index);
+      else writesOf.set(x.controller, [x.index]);
+    }
+    const lagged = new Set<unknown>();
+    const changes = [...ix.versions.entries()].flatMap(([id, vs]) => vs.map((v) => ({ id, ...v }))).sort((x, y) => x.index - y.index);
+    for (const change of changes) {
+      const w = change.entry;
+      if (w['verb'] === 'create') continue;
+      const by = controllerActor(w['actor'])?.controller ?? '';
+      const objects = byObject.get(change.id);
+      if (!objects) {
+        b.prune('no controller had a delivery of the object before the change');
+        continue;
+      }
+      for (const [stream, positions] of objects) {
+        const deliveries = streams.get(stream)!;
+        const controller = stream.slice(0, stream.indexOf('/'));
+        if (by === controller) {
+          b.prune("the change is the controller's own write");
+          continue;
+        }
+        // the last delivery of the object before the change of a version the stream's controller did not write
+        let k = -1;
+        for (let j = lastAtOrBelow(positions, (p) => ix.position.get(deliveries[p]!)!, change.index); j >= 0; j--) {
+          if (writer(deliveries[positions[j]!]!) === controller) continue;
+          k = positions[j]!;
+          break;
+        }
+        if (k < 0) continue;
+        const d = deliveries[k]!;
+        const pos = ix.position.get(d)!;
+        const mine = writesOf.get(controller) ?? [];
+        const next = firstAbove(mine, pos);
+        if (next === undefined || next > change.index) {
+          b.prune('the controller changed nothing after that delivery before the change');
+          continue;
+        }
+        if (lagged.has(d['seq'])) {
+          b.prune('an earlier plan lags the same delivery');
+          continue;
+        }
+        // the events of other writers that reach the stream before the change push the held one out: stay behind all of them
+        let behind = 1;
+        for (let j = k + 1; j < deliveries.length && ix.position.get(deliveries[j]!)! < change.index && behind <= MAX_VERSIONS_BEHIND; j++) if (writer(deliveries[j]!) !== controller) behind++;
+        if (behind > MAX_VERSIONS_BEHIND) {
+          b.prune(`more than ${MAX_VERSIONS_BEHIND} events reach the watch before the change`);
+          continue;
+        }
+        lagged.add(d['seq']);
+        const gap = w.t - d.t;
+        // behind until a second after the change (within the fault window, as the generator's lags are)
+        const forMs = Math.max(MIN_LAG_FOR_MS, Math.min(gap + 1000, Math.max(gap + 1, windowMs)));
+        b.add({
+          target: `${objectId(d)} (rv ${String(d['rv'])}) reaching ${stream} only after ${String(w['actor'])} changed it at t=${w.t} ms (${String(w['verb'])}, rv ${String(w['rv'])}): its watch kept ${behind} event${behind === 1 ? '' : 's'} behind from t=${d.t} ms`,
+          events: [{ kind: 'stale-snapshot', nth: Number(d['seq']), target: controller, params: { versionsBehind: behind, forMs } }],
+          at: pos,
+        });
+      }
+    }
+    return b.result();
+  },
+};
+
+/** The last index of a list sorted by `key` whose key is at most `x` (-1: none). */
+function lastAtOrBelow(list: readonly number[], key: (v: number) => number, x: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (key(list[mid]!) <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
+}
+
+/** The first value above `x` in a sorted list. */
+function firstAbove(sorted: readonly number[], x: number): number | undefined {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! > x) hi = mid;
+    else lo = mid + 1;
+  }
+  return sorted[lo];
+}
