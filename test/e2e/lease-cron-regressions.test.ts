@@ -24,27 +24,25 @@ const own = (target: object, prop: string | symbol): unknown => {
   return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
 };
 
+/** lease-cron's controller with another reconcile (which wraps the real one). */
+function leaseCronVariant(reconcile: (ctx: ReconcileContext) => ReturnType<typeof leaseCronController.reconcile>) {
+  return defineController({ name: leaseCronController.name, for: REPORT_SCHEDULE, owns: ['Lease'], leaderElection: false, resyncPeriodMs: RESYNC_MS, reconcile });
+}
+
 // lease-cron whose status also keeps a high-water mark of the runs ever asked for: what recovery must still catch
-const plannedHighWater = defineController({
-  name: leaseCronController.name,
-  for: REPORT_SCHEDULE,
-  owns: ['Lease'],
-  leaderElection: false,
-  resyncPeriodMs: RESYNC_MS,
-  reconcile: (ctx: ReconcileContext) => {
-    const client = new Proxy(ctx.client, {
-      get(target, prop) {
-        if (prop !== 'updateStatus') return own(target, prop);
-        return async (o: StoredObject<{ runs: number }, { plannedRuns?: number }>) => {
-          const live = await target.get<{ runs: number }, { plannedRuns?: number }>(REPORT_SCHEDULE, ctx.key, { live: true });
-          const status = { ...o.status, plannedRuns: Math.max(live.status?.plannedRuns ?? 0, o.spec.runs) };
-          // the status the reconcile wrote, with the mark: written only when it changes something
-          return JSON.stringify(status) === JSON.stringify(live.status) ? live : target.updateStatus({ ...o, status });
-        };
-      },
-    });
-    return leaseCronController.reconcile(new Proxy(ctx, { get: (target, prop) => (prop === 'client' ? client : own(target, prop)) }));
-  },
+const plannedHighWater = leaseCronVariant((ctx) => {
+  const client = new Proxy(ctx.client, {
+    get(target, prop) {
+      if (prop !== 'updateStatus') return own(target, prop);
+      return async (o: StoredObject<{ runs: number }, { plannedRuns?: number }>) => {
+        const live = await target.get<{ runs: number }, { plannedRuns?: number }>(REPORT_SCHEDULE, ctx.key, { live: true });
+        const status = { ...o.status, plannedRuns: Math.max(live.status?.plannedRuns ?? 0, o.spec.runs) };
+        // the status the reconcile wrote, with the mark: written only when it changes something
+        return JSON.stringify(status) === JSON.stringify(live.status) ? live : target.updateStatus({ ...o, status });
+      };
+    },
+  });
+  return leaseCronController.reconcile(new Proxy(ctx, { get: (target, prop) => (prop === 'client' ? client : own(target, prop)) }));
 });
 
 describe('lease-cron: recovery of a schedule whose runs went up and back', () => {
@@ -79,40 +77,33 @@ describe("lease-cron: a schedule first seen at its user's update, 13.2 s after i
 // lease-cron whose status counts the slots from the status it read plus the runs it posted in this reconcile, not from its
 // Lease: a status write refused after a firing was recorded leaves the count one short for good. What same-end-state must
 // still catch when the fault-free run is held where the faulty run stood at the user's change
-const countsFromStatus = defineController({
-  name: leaseCronController.name,
-  for: REPORT_SCHEDULE,
-  owns: ['Lease'],
-  leaderElection: false,
-  resyncPeriodMs: RESYNC_MS,
-  reconcile: (ctx: ReconcileContext) => {
-    let read: number | undefined;
-    let posted = 0;
-    const client = new Proxy(ctx.client, {
-      get(target, prop) {
-        if (prop === 'tryGet') {
-          return async (...args: Parameters<typeof target.tryGet>) => {
-            const o = await target.tryGet(...args);
-            if (args[0] === REPORT_SCHEDULE && read === undefined) read = Number((o?.status as { firedRuns?: number } | undefined)?.firedRuns ?? 0);
-            return o;
-          };
-        }
-        if (prop !== 'updateStatus') return own(target, prop);
-        return async (o: StoredObject<{ runs: number }, { firedRuns?: number }>) => {
-          const status = { ...o.status, firedRuns: (read ?? 0) + posted };
-          // written only when it changes something, as the correct controller's status
-          const live = await target.get<{ runs: number }, { firedRuns?: number }>(REPORT_SCHEDULE, ctx.key, { live: true });
-          return JSON.stringify(status) === JSON.stringify(live.status) ? live : target.updateStatus({ ...o, status });
+const countsFromStatus = leaseCronVariant((ctx) => {
+  let read: number | undefined;
+  let posted = 0;
+  const client = new Proxy(ctx.client, {
+    get(target, prop) {
+      if (prop === 'tryGet') {
+        return async (...args: Parameters<typeof target.tryGet>) => {
+          const o = await target.tryGet(...args);
+          if (args[0] === REPORT_SCHEDULE && read === undefined) read = Number((o?.status as { firedRuns?: number } | undefined)?.firedRuns ?? 0);
+          return o;
         };
-      },
-    });
-    const fetch: typeof ctx.fetch = async (input, init) => {
-      const res = await ctx.fetch(input, init);
-      if (init?.method === 'POST' && res.ok) posted++;
-      return res;
-    };
-    return leaseCronController.reconcile(new Proxy(ctx, { get: (target, prop) => (prop === 'client' ? client : prop === 'fetch' ? fetch : own(target, prop)) }));
-  },
+      }
+      if (prop !== 'updateStatus') return own(target, prop);
+      return async (o: StoredObject<{ runs: number }, { firedRuns?: number }>) => {
+        const status = { ...o.status, firedRuns: (read ?? 0) + posted };
+        // written only when it changes something, as the correct controller's status
+        const live = await target.get<{ runs: number }, { firedRuns?: number }>(REPORT_SCHEDULE, ctx.key, { live: true });
+        return JSON.stringify(status) === JSON.stringify(live.status) ? live : target.updateStatus({ ...o, status });
+      };
+    },
+  });
+  const fetch: typeof ctx.fetch = async (input, init) => {
+    const res = await ctx.fetch(input, init);
+    if (init?.method === 'POST' && res.ok) posted++;
+    return res;
+  };
+  return leaseCronController.reconcile(new Proxy(ctx, { get: (target, prop) => (prop === 'client' ? client : prop === 'fetch' ? fetch : own(target, prop)) }));
 });
 
 describe("lease-cron: slots fired late, one by one, the last after the user's change of the schedule (src/harness/twin.ts behindAtChangeWindows, stop 46)", () => {
