@@ -213,7 +213,12 @@ export class ObjectStore {
    * harness's own actors stand for whatever writes status in the scenario and are not refused.
    */
   private refuseMissingStatusSubresource(actor: string, verb: WriteVerb, kind: string, key: string): void {
-    if (!actor.startsWith('controller:') || !keysSorted(kind) || this.crdKind(kind)?.statusSubresource !== false) return;
+    if (!actor.startsWith('controller:')) return;
+    if (NO_STATUS_BUILTINS.has(kind)) {
+      this.recordError(actor, verb, kind, key, 'NotFound', this.peek(kind, key)?.metadata.uid);
+      throw new NotFoundError(`the server could not find the requested resource (${kind} "${key}"/status: ${kind} has no status subresource; a ${kind} has no status to write)`);
+    }
+    if (!keysSorted(kind) || this.crdKind(kind)?.statusSubresource !== false) return;
     this.recordError(actor, verb, kind, key, 'NotFound', this.peek(kind, key)?.metadata.uid);
     throw new NotFoundError(`the server could not find the requested resource (${kind} "${key}"/status: the CustomResourceDefinition of ${kind} has no status subresource; write status through the main resource, or add subresources.status to the CRD)`);
   }
@@ -659,6 +664,9 @@ export class ObjectStore {
 }
 
 const CRD = 'CustomResourceDefinition';
+
+/** Built-in kinds kube-apiserver serves without a `/status` subresource (they have no status): a status write is 404. */
+const NO_STATUS_BUILTINS: ReadonlySet<string> = new Set(['ConfigMap', 'Secret', 'ServiceAccount', 'Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding', 'Event', 'Endpoints', 'EndpointSlice', 'Lease', 'PodTemplate', 'LimitRange', 'ControllerRevision', 'PriorityClass', 'StorageClass']);
 
 /** The creator of the seeded Namespace objects (kube-apiserver's own bootstrap of `default`, `kube-system`, …). */
 const NAMESPACE_SEEDER = 'environment:cluster';

@@ -133,7 +133,14 @@ export function invalidObject(o: StoredObject, stored?: StoredObject): string | 
     const bad = sm !== undefined && jsonShallowEqual(m.annotations, sm.annotations) ? undefined : annotationsError(m.annotations);
     if (bad !== undefined) return bad;
   }
-  if (m.finalizers !== sm?.finalizers && !validFinalizers(m.finalizers)) return 'metadata.finalizers: Invalid value: must be a list of non-empty strings';
+  if (m.finalizers !== sm?.finalizers) {
+    if (!validFinalizers(m.finalizers)) return 'metadata.finalizers: Invalid value: must be a list of non-empty strings';
+    // apimachinery's ValidateFinalizerName: each is a qualified name (an optional DNS prefix, '/', a name)
+    for (const [i, f] of m.finalizers.entries()) {
+      const bad = qualifiedNameError(f);
+      if (bad !== undefined) return `metadata.finalizers[${i}]: Invalid value: ${JSON.stringify(f)}: ${bad}`;
+    }
+  }
   if (m.ownerReferences !== sm?.ownerReferences) {
     if (!validOwnerReferences(m.ownerReferences)) return 'metadata.ownerReferences: Invalid value: each needs kind, name and uid';
     if (m.ownerReferences.filter((r) => r.controller === true).length > 1) {

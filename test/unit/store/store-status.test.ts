@@ -95,3 +95,27 @@ describe('status subresource', () => {
     expect(store.patch('user', 'Widget', ref('a'), { status: { x: 1 } }, { subresource: 'status', resourceVersion: '1' }).status).toEqual({ x: 1 });
   });
 });
+
+describe('built-in kinds without a status subresource (red team rt46 R-4)', () => {
+  it('a status write to a ConfigMap, a Secret or a Lease is 404, as kube-apiserver serves no /status for them', () => {
+    const { store } = makeStore();
+    const cm = store.create('user', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'default' }, data: { a: '1' } } as never);
+    expect(() => store.updateStatus('controller:x/0', { ...cm, status: { ready: true } } as never)).toThrow(/ConfigMap "default\/c"\/status: ConfigMap has no status subresource/);
+    expect(() => store.patch('controller:x/0', 'ConfigMap', ref('c'), { status: { ready: true } }, { subresource: 'status' })).toThrow(NotFoundError);
+    const lease = store.create('user', { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'l', namespace: 'default' }, spec: { holderIdentity: 'a' } });
+    expect(() => store.updateStatus('controller:x/0', { ...lease, status: { held: true } })).toThrow(NotFoundError);
+    // a Deployment has one
+    const d = store.create('user', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'default' }, spec: { selector: { matchLabels: { app: 'd' } }, template: { metadata: { labels: { app: 'd' } }, spec: { containers: [{ name: 'd', image: 'd' }] } } } });
+    expect(store.updateStatus('controller:x/0', { ...d, status: { replicas: 0 } }).status).toMatchObject({ replicas: 0 });
+  });
+});
+
+describe('finalizer names (red team rt46 R-4)', () => {
+  it('a finalizer that is not a qualified name is refused (422), as apimachinery validates it', () => {
+    const { store } = makeStore();
+    expect(() => store.create('user', widget('a', { replicas: 1 }, { finalizers: ['Bad Finalizer!'] }))).toThrow(/metadata\.finalizers\[0\]: Invalid value: "Bad Finalizer!"/);
+    const o = store.create('user', widget('b', { replicas: 1 }, { finalizers: ['example.com/cleanup', 'kubernetes'] }));
+    expect(o.metadata.finalizers).toEqual(['example.com/cleanup', 'kubernetes']);
+    expect(() => store.update('controller:x/0', { ...o, metadata: { ...o.metadata, finalizers: [...o.metadata.finalizers, 'a/b/c'] } })).toThrow(/metadata\.finalizers\[2\]/);
+  });
+});
