@@ -214,7 +214,10 @@ export class ObjectStore {
    */
   private refuseMissingStatusSubresource(actor: string, verb: WriteVerb, kind: string, key: string): void {
     if (!actor.startsWith('controller:')) return;
-    if (NO_STATUS_BUILTINS.has(kind)) {
+    // only an object that says it is the built-in (its apiVersion): a CRD may define a kind of a built-in's name in its own
+    // group (corpus service-account-tokens: a ServiceAccount of tokens.example.com), and that one may have a status
+    const apiVersion = NO_STATUS_BUILTINS.get(kind);
+    if (apiVersion !== undefined && apiVersion.includes(this.peek(kind, key)?.apiVersion ?? '')) {
       this.recordError(actor, verb, kind, key, 'NotFound', this.peek(kind, key)?.metadata.uid);
       throw new NotFoundError(`the server could not find the requested resource (${kind} "${key}"/status: ${kind} has no status subresource; a ${kind} has no status to write)`);
     }
@@ -665,8 +668,26 @@ export class ObjectStore {
 
 const CRD = 'CustomResourceDefinition';
 
-/** Built-in kinds kube-apiserver serves without a `/status` subresource (they have no status): a status write is 404. */
-const NO_STATUS_BUILTINS: ReadonlySet<string> = new Set(['ConfigMap', 'Secret', 'ServiceAccount', 'Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding', 'Event', 'Endpoints', 'EndpointSlice', 'Lease', 'PodTemplate', 'LimitRange', 'ControllerRevision', 'PriorityClass', 'StorageClass']);
+/** Built-in kinds kube-apiserver serves without a `/status` subresource (they have no status), by their apiVersions: a status write is 404. */
+const RBAC = ['rbac.authorization.k8s.io/v1'];
+const NO_STATUS_BUILTINS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['ConfigMap', ['v1']],
+  ['Secret', ['v1']],
+  ['ServiceAccount', ['v1']],
+  ['Endpoints', ['v1']],
+  ['PodTemplate', ['v1']],
+  ['LimitRange', ['v1']],
+  ['Event', ['v1', 'events.k8s.io/v1']],
+  ['Role', RBAC],
+  ['RoleBinding', RBAC],
+  ['ClusterRole', RBAC],
+  ['ClusterRoleBinding', RBAC],
+  ['EndpointSlice', ['discovery.k8s.io/v1']],
+  ['Lease', ['coordination.k8s.io/v1']],
+  ['ControllerRevision', ['apps/v1']],
+  ['PriorityClass', ['scheduling.k8s.io/v1']],
+  ['StorageClass', ['storage.k8s.io/v1']],
+]);
 
 /** The creator of the seeded Namespace objects (kube-apiserver's own bootstrap of `default`, `kube-system`, …). */
 const NAMESPACE_SEEDER = 'environment:cluster';

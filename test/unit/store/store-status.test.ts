@@ -104,6 +104,9 @@ describe('built-in kinds without a status subresource (red team rt46 R-4)', () =
     expect(() => store.patch('controller:x/0', 'ConfigMap', ref('c'), { status: { ready: true } }, { subresource: 'status' })).toThrow(NotFoundError);
     const lease = store.create('user', { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'l', namespace: 'default' }, spec: { holderIdentity: 'a' } });
     expect(() => store.updateStatus('controller:x/0', { ...lease, status: { held: true } })).toThrow(NotFoundError);
+    // a custom kind of a built-in's name in another group (corpus service-account-tokens) keeps its status
+    const sa = store.create('user', { apiVersion: 'tokens.example.com/v1', kind: 'ServiceAccount', metadata: { name: 'builder', namespace: 'default' }, spec: { rotateAfterSeconds: 60 } });
+    expect(store.updateStatus('controller:x/0', { ...sa, status: { tokens: 1 } }).status).toMatchObject({ tokens: 1 });
     // a Deployment has one
     const d = store.create('user', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'default' }, spec: { selector: { matchLabels: { app: 'd' } }, template: { metadata: { labels: { app: 'd' } }, spec: { containers: [{ name: 'd', image: 'd' }] } } } });
     expect(store.updateStatus('controller:x/0', { ...d, status: { replicas: 0 } }).status).toMatchObject({ replicas: 0 });
