@@ -4,6 +4,7 @@ import { jsonApi, type JsonApi, type Remote } from '../bug-zoo/shared/json-api.j
 import type { FalsePositiveCase } from './_shared/case.js';
 import { createFresh } from './_shared/create-fresh.js';
 import { endStateProperties } from './_shared/masks.js';
+import { sameEndState, type SameEndStateOptions } from '../../properties/same-end-state.js';
 import { RESYNC_MS } from './_shared/resync.js';
 import { writeStatus } from './_shared/status.js';
 
@@ -132,7 +133,12 @@ export const dnsSync: FalsePositiveCase = {
     maxObjects: 4,
     downstream: () => ({ services: [fakeRestService({ baseUrl: DNS_API, idempotencyKeyHeader: 'Idempotency-Key', latencyMs: 15 })], timeoutMs: 5_000 }),
   },
-  properties: endStateProperties(),
+  properties: [
+    // first come, first kept by design: which sync of a zone owns a name depends on which published it
+    // first; syncs held back by 429s from the DNS API and lost watch events until a later one was made
+    // leave the name to that one (guided hunt, seeds 491-492: scratch/dns46)
+    ...endStateProperties().map((p) => (p.name === 'same-end-state' ? sameEndState({ ...(p.options as Partial<SameEndStateOptions>), timingDependent: [DNS_SYNC] }) : p)),
+  ],
   buggy: {
     controllers: [define('status-registry')],
     caughtBy: ['idempotence', 'same-end-state', 'deletion-completes'],

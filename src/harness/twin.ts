@@ -833,6 +833,16 @@ export function lateVariations(run: Pick<RunRecord, 'trace' | 'timing'>, base: P
       }
     }
   }
+  // and each key held through all its windows, from the first's start to the last's end, all keys at once:
+  // holding one key moves the others' decisions to moments no window of theirs covers (corpus dns-sync,
+  // guided hunt seeds 491-492: sync-1 held, sync-2 took the name at the Service's creation, between its windows)
+  const spans = keys.flatMap((k) => {
+    const mine = all.filter((w) => keyOfWindow(w) === k);
+    const first = mine[0]!;
+    const end = Math.max(...mine.map((w) => Math.max(0, w.at - 1) + w.ms));
+    return end - first.at > OVERTAKEN_MAX_MS ? [] : [{ controller: first.controller, at: first.at, ms: end - Math.max(0, first.at - 1), key: first.key }];
+  });
+  if (spans.length > 1 && JSON.stringify(spans) !== JSON.stringify(ws)) out.push(held(spans.sort((a, b) => a.at - b.at), 5330));
   // and the faulty run's progress at each of the user's changes: all at once, and each alone
   const behind = behindAtChangeWindows(run, base, defs, kinds);
   if (behind.length > 0) out.push(held(behind, 5320));

@@ -495,6 +495,39 @@ describe('late variations: a faulty run cut short or late in the middle of what 
   });
 });
 
+describe('late variations: several keys late at once, each through all its late decisions (hand-made traces)', () => {
+  const timing = { faultWindowEnd: 30_000, lastActionAt: 0, settleStart: 30_000, tailStart: 60_000, end: 70_000 };
+  const sync = defineController({ name: 'sync', for: 'DnsSync', reconcile: async () => {} });
+  const step = (t: number, n: number, key: string, field: string) => [
+    { t, type: 'reconcile:start', controller: 'sync', replica: 0, key, n },
+    { t, type: 'store:write', actor: 'controller:sync/0', verb: 'updateStatus', kind: 'DnsSync', key, changed: [field], noop: false },
+    { t, type: 'reconcile:end', controller: 'sync', replica: 0, key, n, result: 'requeueAfter' },
+  ] as TraceEntry[];
+  const byTime = (...steps: TraceEntry[][]) => ({ trace: steps.flat().sort((x, y) => x.t - y.t), timing });
+  // the fault-free run: a decides at 1 s and 5 s, b at 3 s; the faulty one made each later: a's at 2 s and 9 s, b's at 8 s
+  const base = byTime(step(1000, 1, 'default/a', 'status.x'), step(3000, 2, 'default/b', 'status.z'), step(5000, 3, 'default/a', 'status.y'));
+  const run = byTime(step(2000, 1, 'default/a', 'status.x'), step(8000, 2, 'default/b', 'status.z'), step(9000, 3, 'default/a', 'status.y'));
+
+  it("holds every key from its first late decision to its last, all at once, when several keys were late; not one key alone, nor kinds not declared (dns-sync, guided hunt seeds 491-492: sync-1 held, sync-2 took the name between its windows)", () => {
+    expect(divergedKeyWindows(run, base, [sync], new Set(['DnsSync']))).toEqual([
+      { controller: 'sync', at: 1000, ms: 2000 - 999, key: 'default/a' },
+      { controller: 'sync', at: 3000, ms: 8000 - 2999, key: 'default/b' },
+      { controller: 'sync', at: 5000, ms: 9000 - 4999, key: 'default/a' },
+    ]);
+    expect(lateVariations(run, base, [sync], new Set(['DnsSync']))).toContainEqual({
+      seed: 5330,
+      jitterMs: 0,
+      shuffleLists: false,
+      slow: { controller: 'sync', at: 1000, ms: 9000 - 999, key: 'default/a' },
+      also: [{ controller: 'sync', at: 3000, ms: 8000 - 2999, key: 'default/b' }],
+    });
+    // not for one key alone (its windows all at once are held already), nor for kinds not declared
+    const one = byTime(step(2000, 1, 'default/a', 'status.x'), step(3000, 2, 'default/b', 'status.z'), step(9000, 3, 'default/a', 'status.y'));
+    expect(lateVariations(one, base, [sync], new Set(['DnsSync'])).map((v) => v.seed)).not.toContain(5330);
+    expect(lateVariations(run, base, [sync], new Set(['Pod']))).toEqual([]);
+  });
+});
+
 describe("the faulty run's progress at a user's change, carried to the fault-free run (hand-made traces)", () => {
   const timing = { faultWindowEnd: 30_000, lastActionAt: 0, settleStart: 30_000, tailStart: 60_000, end: 70_000 };
   const roll = defineController({ name: 'roll', for: 'Wave', reconcile: async () => {} });
