@@ -27,13 +27,14 @@ export interface DeletionCompletesOptions {
  * within the bound (its finalizers removed), and the external resources it owned in the fake
  * downstream services are cleaned up, not leaked by a finalizer removed too early. What it owned
  * in the cluster is collected too: a controller's delete of a Job that names no propagation
- * policy orphans its Pods (batch/v1's default), which kube-apiserver warns about.
+ * policy orphans its Pods (batch/v1's default), which kube-apiserver warns about, and a
+ * cluster-scoped object naming a namespaced owner is never collected (OwnerRefInvalidNamespace).
  * @example properties.deletionCompletes({ withinMs: 10_000, ownerField: 'labels.owner' })
  * @public
  */
 export const deletionCompletes = defineProperty<DeletionCompletesOptions>({
   name: 'deletion-completes',
-  description: 'every object marked for deletion is gone within the bound, its external resources are cleaned up, and no Job a controller deleted without a propagation policy left its Pods orphaned',
+  description: 'every object marked for deletion is gone within the bound, its external resources are cleaned up, and what it owned in the cluster goes too (no Pods orphaned by a Job deleted without a propagation policy, no cluster-scoped object left naming a deleted namespaced owner)',
   defaults: { withinMs: 30_000, externalCleanup: true, ownerField: 'owner' },
   validate: (o) => (!(o.withinMs >= 0) ? `withinMs must be ≥ 0 virtual ms, got ${String(o.withinMs)}` : typeof o.ownerField !== 'string' || o.ownerField === '' ? 'ownerField must be a dotted field path such as "owner"' : undefined),
   judge: (run, o): Verdict => {

@@ -839,7 +839,8 @@ export function lateVariations(run: Pick<RunRecord, 'trace' | 'timing'>, base: P
   const spans = keys.flatMap((k) => {
     const mine = all.filter((w) => keyOfWindow(w) === k);
     const first = mine[0]!;
-    const end = Math.max(...mine.map((w) => Math.max(0, w.at - 1) + w.ms));
+    let end = 0;
+    for (const w of mine) end = Math.max(end, Math.max(0, w.at - 1) + w.ms);
     return end - first.at > OVERTAKEN_MAX_MS ? [] : [{ controller: first.controller, at: first.at, ms: end - Math.max(0, first.at - 1), key: first.key }];
   });
   if (spans.length > 1 && JSON.stringify(spans) !== JSON.stringify(ws)) out.push(held(spans.sort((a, b) => a.at - b.at), 5330));
