@@ -91,6 +91,15 @@ describe('same-end-state compares every content field', () => {
     expect(compareStates(norm('eu'), norm('eu'))).toEqual([]);
     expect(compareStates(norm('eu'), norm('us')).map((d) => d.paths)).toEqual([['data.region']]);
   });
+
+  it("a Service's cluster IP and node ports compare by what allocated them (a Service made again gets another address), a headless one by its None", async () => {
+    // corpus preview-env, guided hunt seed 498 run 5: the same Service, made again after a conflict, another cluster IP
+    const { compareStates, normalizeState } = await import('../../properties/_internals/normalize.js');
+    const svc = (uid: string, clusterIP: string, nodePort: number) => ({ kind: 'Service', metadata: { name: 'web', namespace: 'default', uid, resourceVersion: '1', generation: 1, creationTimestamp: 't', finalizers: [], ownerReferences: [], labels: {}, annotations: {} }, spec: { type: 'NodePort', clusterIP, clusterIPs: [clusterIP], ports: [{ port: 80, nodePort }] }, status: {} });
+    const norm = (uid: string, clusterIP: string, nodePort: number) => normalizeState([svc(uid, clusterIP, nodePort)], undefined, { ignoreKinds: [], masks: [], timestamps: true, downstream: false });
+    expect(compareStates(norm('u-1', '10.108.184.11', 30001), norm('u-2', '10.98.168.175', 31002))).toEqual([]);
+    expect(compareStates(norm('u-1', 'None', 30001), norm('u-2', '10.98.168.175', 30001)).map((d) => d.paths)).toEqual([['spec.clusterIP', 'spec.clusterIPs[0]']]);
+  });
 });
 
 describe('same-end-state: references compare by what they name', () => {
