@@ -1,0 +1,2 @@
+import { main } from './reaper.js';
+main({ policy: false });
