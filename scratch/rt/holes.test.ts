@@ -204,6 +204,21 @@ describe('FA-E: NodePort -> ClusterIP keeps the node port and external traffic p
   });
 });
 
+describe('M-F: a Deployment switched to Recreate keeps the defaulted rollingUpdate (kube: 422 Forbidden)', () => {
+  it('a read-modify-write to strategy Recreate that keeps the defaulted rollingUpdate is refused', () => {
+    const { store } = world();
+    const d = store.create('c', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'default' }, spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'x:1' }] } } } } as never);
+    const spec = d.spec as Record<string, unknown>;
+    expect(outcome(() => store.update('c', { ...d, spec: { ...spec, strategy: { ...(spec['strategy'] as object), type: 'Recreate' } } } as never))).toBe('Invalid');
+  });
+  it('a Service switched to ExternalName drops its cluster IPs (dropTypeDependentFields)', () => {
+    const { store } = world();
+    const sv = store.create('c', { apiVersion: 'v1', kind: 'Service', metadata: { name: 's', namespace: 'default' }, spec: { ports: [{ port: 80 }] } } as never);
+    const u = store.update('c', { ...sv, spec: { ...(sv.spec as object), type: 'ExternalName', externalName: 'db.example.com' } } as never);
+    expect((u.spec as { clusterIP?: string }).clusterIP).toBeUndefined();
+  });
+});
+
 describe('R-G: CRD selectableFields (GA in 1.32) are refused', () => {
   it('a field selector on a selectable field of a custom kind is served', () => {
     const { store } = world();
