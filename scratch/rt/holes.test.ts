@@ -219,6 +219,17 @@ describe('M-F: a Deployment switched to Recreate keeps the defaulted rollingUpda
   });
 });
 
+describe('R-H: events.k8s.io/v1 Events are not validated (kube: eventTime, reportingController, reportingInstance, action required; note at most 1 KiB)', () => {
+  it('an Event without eventTime, reportingController, reportingInstance and action is refused', () => {
+    const { store } = world();
+    expect(outcome(() => store.create('controller:x/0', { apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'e1', namespace: 'default' }, regarding: { kind: 'Pod', name: 'p', namespace: 'default' }, reason: 'Started', note: 'n', type: 'Normal' } as never))).toBe('Invalid');
+  });
+  it('a 2,000-character note is refused', () => {
+    const { store } = world();
+    expect(outcome(() => store.create('controller:x/0', { apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'e3', namespace: 'default' }, eventTime: '2026-01-01T00:00:00.000000Z', reportingController: 'example.com/c', reportingInstance: 'c-0', action: 'Sync', regarding: { kind: 'Pod', name: 'p', namespace: 'default' }, reason: 'Started', note: 'x'.repeat(2000), type: 'Normal' } as never))).toBe('Invalid');
+  });
+});
+
 describe('R-G: CRD selectableFields (GA in 1.32) are refused', () => {
   it('a field selector on a selectable field of a custom kind is served', () => {
     const { store } = world();
