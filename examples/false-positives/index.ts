@@ -88,7 +88,9 @@ import { sandboxTtl } from './sandbox-ttl.js';
 import { scaleStabilizer } from './scale-stabilizer.js';
 import { runnerPool } from './runner-pool.js';
 import { schemaMigrations } from './schema-migrations.js';
+import { nodeReport } from './node-report.js';
 import { selfBackoff } from './self-backoff.js';
+import { svcExposer } from './svc-exposer.js';
 import { sharedBundle } from './shared-bundle.js';
 import { secretCopier } from './secret-copier.js';
 import { serviceAccountTokens } from './service-account-tokens.js';
@@ -210,6 +212,8 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   secretCopier,
   selfBackoff,
   sharedBundle,
+  svcExposer,
+  nodeReport,
   serviceAccountTokens,
   serviceLb,
   shardedWorkers,
