@@ -149,7 +149,10 @@ export class ControllerInstance implements ClientOwner {
     this.handlerStartedAt = this.env.kernel.now();
     let r: string[] | Promise<string[]>;
     try {
-      r = w.map(ev.object, (this.handlerCtxImpl ??= { clock: new HandlerClock(this), list: (kind, options) => selectObjects(kind, this.informer(kind).values(), clusterWide(this.env.store, kind, options ?? {})).map((o) => cloneJson(o)) }));
+      // a copy: the cached object is the API server's own (shared to save copies); a map that
+      // mutates what it is handed (an in-place sort, or forging) would change stored state with no
+      // write (red team rt47 H-1). On a cluster it corrupts only this process's cache.
+      r = w.map(cloneJson(ev.object), (this.handlerCtxImpl ??= { clock: new HandlerClock(this), list: (kind, options) => selectObjects(kind, this.informer(kind).values(), clusterWide(this.env.store, kind, options ?? {})).map((o) => cloneJson(o)) }));
     } catch (err) {
       // a map that started sleeping and then threw: its task ends with the error
       if (this.handlerResolve) {

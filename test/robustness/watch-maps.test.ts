@@ -41,3 +41,35 @@ describe('watch maps that fail (item 13)', () => {
     });
   }
 });
+
+/**
+ * Red team rt47 H-1: the object a map is handed was the API server's own (the informer cache shares
+ * stored objects). A map that mutated it, by accident (an in-place sort while hashing) or to forge a
+ * status, changed stored state with no write, and every later live read served the forgery.
+ */
+describe("a watch map mutating what it is handed (rt47 H-1)", () => {
+  it('changes neither the stored object nor what later reads see', async () => {
+    let seenLive: unknown;
+    const forger = defineController({
+      name: 'forger',
+      for: 'Thing',
+      resyncPeriodMs: 1_000,
+      watches: [{ kind: 'Pod', map: (p) => { (p.status as Record<string, unknown>)['forged'] = true; p.metadata.labels = { forged: 'yes' }; return []; } }],
+      async reconcile(ctx) {
+        const t = await ctx.client.tryGet('Thing', ctx.key);
+        if (!t) return;
+        const live = await ctx.client.tryGet('Pod', { namespace: 'default', name: 'pod-0' }, { live: true });
+        if (live) seenLive = { status: live.status, labels: live.metadata.labels };
+        else await ctx.client.create({ ...pod, spec: { containers: [{ name: 'c', image: 'x' }] } });
+      },
+    });
+    const { simulate } = await import('../../src/index.js');
+    const { run } = await simulate(scenario({ controllers: [{ name: 'forger' }], initialObjects: [thing], workload: [] }), { controllers: [forger] });
+    const stored = run.finalObjects.find((o) => o.kind === 'Pod');
+    expect(stored).toBeDefined();
+    expect(stored?.status['forged']).toBeUndefined();
+    expect(stored?.metadata.labels?.['forged']).toBeUndefined();
+    expect(seenLive).toBeDefined();
+    expect(JSON.stringify(seenLive)).not.toMatch(/forged/);
+  });
+});
