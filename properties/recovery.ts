@@ -8,7 +8,7 @@ import { scheduledRecords } from './_internals/scheduled-records.js';
 import { jsonEq, mergePatch } from './_internals/json.js';
 import { lastActions } from './_internals/last-actions.js';
 import { applyLearned, CONDITION_MASKS, fmtDiff, fmtLearned, learnStateMasks, masksProblem, tallyOf, type MaskTally } from './_internals/masks.js';
-import { compareStates, fmtDifference, leafSides, normalizeState, tallyObjects, uidAliases } from './_internals/normalize.js';
+import { compareStates, fmtDifference, interchangeableOf, leafSides, normalizeState, tallyObjects, uidAliases } from './_internals/normalize.js';
 import { DEFAULT_HISTORY, historyProblem, type HistorySelector } from './_internals/history.js';
 import { keyOfObject } from './_internals/primary.js';
 import { timelineOf } from './_internals/timeline.js';
@@ -27,6 +27,15 @@ export interface RecoveryOptions {
    * @defaultValue [{ kind: 'ControllerRevision' }, { kind: 'Secret', type: 'helm.sh/release.v1', labels: ['name'] }]
    */
   history: HistorySelector[];
+  /**
+   * Kinds whose objects are interchangeable by design (see same-end-state's `interchangeable`):
+   * they compare by content whatever their names. A ReplicaSet-style controller that adopted a
+   * Pod someone else made and deleted it on a scale-down makes a new one after the revert: the
+   * adopted one cannot come back, and with `['Pod']` that is no difference (red team rt47 FA-D).
+   * Declare only kinds whose members your design treats alike.
+   * @defaultValue []
+   */
+  interchangeable: string[];
 }
 
 const DEFAULT_MASKS = ['metadata.generation', 'status.observedGeneration', ...CONDITION_MASKS];
@@ -221,9 +230,12 @@ function hasFaults(s: Scenario): boolean {
 export const recovery = defineProperty<RecoveryOptions>({
   name: 'recovery',
   description: 'reverting the spec to an earlier value restores the earlier end state',
-  defaults: { masks: DEFAULT_MASKS, normalizeTimestamps: true, learn: true, history: [...DEFAULT_HISTORY] },
+  defaults: { masks: DEFAULT_MASKS, normalizeTimestamps: true, learn: true, history: [...DEFAULT_HISTORY], interchangeable: [] },
   needsTwin: true,
-  validate: (o) => masksProblem(o.masks) ?? historyProblem(o.history),
+  validate: (o) =>
+    masksProblem(o.masks) ??
+    historyProblem(o.history) ??
+    (!Array.isArray(o.interchangeable) || o.interchangeable.some((k) => typeof k !== 'string' || k === '') ? 'interchangeable must be an array of kind names, e.g. ["Pod"]' : undefined),
   problems: (o) => tallyOf(tallies, o, DEFAULT_MASKS).problems(o.masks, DEFAULT_MASKS),
   learn: (benign, o) => {
     const r = benign.twin[0] ? findRevert(benign.twin[0].scenario) : undefined;
@@ -298,7 +310,7 @@ function removedByControllers(run: RunRecord, before: RunRecord, r: Revert): str
 
 /** The reverted object and what it owns, normalized (server-assigned external ids compare by the resource they name, as in same-end-state). */
 function subtreeState(run: RunRecord, r: Revert, o: RecoveryOptions, tally?: MaskTally) {
-  return normalizeState(subtree(run.settledObjects, r.kind, r.key), run.downstream, { ignoreKinds: ['Lease'], history: o.history, masks: o.masks, timestamps: o.normalizeTimestamps, downstream: false, externalIds: true, uidAliases: uidAliases(run.writes), ...(tally ? { tally } : {}) });
+  return normalizeState(subtree(run.settledObjects, r.kind, r.key), run.downstream, { ignoreKinds: ['Lease'], history: o.history, masks: o.masks, timestamps: o.normalizeTimestamps, downstream: false, externalIds: true, uidAliases: uidAliases(run.writes), interchangeable: interchangeableOf(run.writes, o.interchangeable), ...(tally ? { tally } : {}) });
 }
 
 function compare(run: RunRecord, isTwin: boolean, before: RunRecord, r: Revert, o: RecoveryOptions, learned: Record<string, string[]> | undefined): Verdict {
@@ -328,7 +340,7 @@ function compare(run: RunRecord, isTwin: boolean, before: RunRecord, r: Revert, 
   if (held.length > 0) then.push(`not compared, because another object both runs end with still holds them (granted while the spec was away; a revert does not take back what is in use): ${fmtList(held, 3)}`);
   if (left.length > 0) then.push(`not compared, because they were fixed when the object was made while the spec was away and the API refuses to change them: ${fmtList(left, 3)}`);
   if (counted.length > 0) then.push(`not compared, because they count records the controller's scheduled work posted to a log nobody deletes from (work done while the spec was away stays done): ${fmtList(counted, 3)}`);
-  then.push('reconcile toward the current spec from observed state: undo what the old spec needed (delete extra resources), keep no high-water marks');
+  then.push(`reconcile toward the current spec from observed state: undo what the old spec needed (delete extra resources), keep no high-water marks${o.interchangeable.length === 0 && diffs.some((d) => d.change !== 'differs') ? '; if the objects that differ are alike members of a pool your design treats as interchangeable (the Pods of a ReplicaSet-style controller), declare their kind: recovery({ interchangeable: ["Pod"] })' : ''}`);
   const sides = leafSides(diffs[0]!);
   then.push(`${diffs[0]!.id}, - ${earlier}, + after the revert:\n${fmtDiff(sides.expected, sides.actual, earlier, 'after the revert')}\n`);
   return {

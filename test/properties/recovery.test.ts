@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { defineController } from '../../src/index.js';
 import { findRevert, recovery } from '../../properties/recovery.js';
 import { podsCorrect, podsNoScaleDownBuggy, replicaSet } from '../../examples/property-targets/pods.js';
 import { widgetScenario } from '../../examples/property-targets/widget.js';
@@ -188,5 +189,61 @@ describe('recovery and grants held by other objects (an allocator keeps what is 
     expectQuiet((await judgeScenario(recovery(), gone, { controllers: [slotAllocatorController] })).verdict);
     const v = expectFailure((await judgeScenario(recovery(), gone, { controllers: [slotAllocatorLeaky] })).verdict);
     expect(v.evidence['differences']).toEqual([{ id: 'SlotPool default/pool', change: 'differs', paths: ['status.slots'] }]);
+  });
+});
+
+/**
+ * Red team rt47 FA-D: a ReplicaSet-style controller adopts a Pod someone else made; a scale-down
+ * may delete it (any Pod it controls may go), and after the revert it makes a new one. The adopted
+ * Pod cannot come back, so by name the end states differ with no fault at all; its Pods are alike
+ * by design, which `interchangeable` declares. A count kept high stays a difference.
+ */
+describe('recovery with interchangeable kinds (rt47 FA-D)', () => {
+  const adopter = (leaky: boolean) =>
+    defineController({
+      name: 'adopter',
+      for: 'Pool',
+      owns: ['Pod'],
+      resyncPeriodMs: 0,
+      async reconcile(ctx) {
+        const pool = await ctx.client.tryGet<{ replicas: number }>('Pool', ctx.key, { live: true });
+        if (!pool) return;
+        const ref = { apiVersion: 'example.com/v1', kind: 'Pool', name: pool.metadata.name, uid: pool.metadata.uid, controller: true };
+        const pods = await ctx.client.list('Pod', { namespace: 'default', labelSelector: `pool=${pool.metadata.name}`, live: true });
+        const mine = [];
+        for (const p of pods) {
+          if (p.metadata.deletionTimestamp !== undefined) continue;
+          const ctl = p.metadata.ownerReferences.find((r) => r.controller === true);
+          if (ctl?.uid === pool.metadata.uid) mine.push(p);
+          else if (!ctl) mine.push(await ctx.client.patch('Pod', { namespace: 'default', name: p.metadata.name }, { metadata: { ownerReferences: [ref], resourceVersion: p.metadata.resourceVersion } }));
+        }
+        mine.sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
+        for (let i = mine.length; i < pool.spec.replicas; i++) await ctx.client.create({ kind: 'Pod', metadata: { generateName: `${pool.metadata.name}-`, namespace: 'default', labels: { pool: pool.metadata.name }, ownerReferences: [ref] }, spec: { containers: [{ name: 'w', image: 'worker' }] } });
+        if (!leaky) for (const p of mine.slice(pool.spec.replicas)) await ctx.client.delete('Pod', { namespace: 'default', name: p.metadata.name });
+      },
+    });
+  // the adopted Pod sorts last ("stray" after "pool-0-…"), so the scale-down deletes it
+  const s = widgetScenario([], [
+    { at: 0, type: 'create', object: { kind: 'Pod', metadata: { name: 'stray', namespace: 'default', labels: { pool: 'pool-0' } }, spec: { containers: [{ name: 'w', image: 'worker' }] } } },
+    { at: 100, type: 'create', object: { kind: 'Pool', metadata: { name: 'pool-0', namespace: 'default' }, spec: { replicas: 2 } } },
+    { at: 3000, type: 'update', kind: 'Pool', key: 'default/pool-0', spec: { replicas: 1 } },
+    { at: 3600, type: 'update', kind: 'Pool', key: 'default/pool-0', spec: { replicas: 2 } },
+  ]);
+  const scen = { ...s, controllers: [{ name: 'adopter' }] };
+  it('by name, the adopted Pod the scale-down deleted is a difference, and the failure suggests the option', async () => {
+    const v = expectFailure((await judgeScenario(recovery(), scen, { controllers: [adopter(false)] })).verdict);
+    expect(v.explanation).toContain('recovery({ interchangeable: ["Pod"] })');
+  });
+  it("with interchangeable: ['Pod'] the correct adopter recovers", async () => {
+    expectQuiet((await judgeScenario(recovery({ interchangeable: ['Pod'] }), scen, { controllers: [adopter(false)] })).verdict);
+  });
+  it('a controller that never scales down still fails with the option (2 → 3 → 2 Pods)', async () => {
+    const up = { ...scen, workload: scen.workload.map((a) => (a.type === 'update' ? { ...a, spec: { replicas: a.at === 3000 ? 3 : 2 } } : a)) };
+    expectQuiet((await judgeScenario(recovery({ interchangeable: ['Pod'] }), up, { controllers: [adopter(false)] })).verdict);
+    const v = expectFailure((await judgeScenario(recovery({ interchangeable: ['Pod'] }), up, { controllers: [adopter(true)] })).verdict);
+    expect(v.summary).toContain('interchangeable Pod');
+  });
+  it('refuses an interchangeable that is not a list of kind names', () => {
+    expect(() => recovery({ interchangeable: [''] })).toThrow(/interchangeable must be an array of kind names/);
   });
 });
