@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import '../../src/vitest/index.js';
-import { check, properties, replay, type CheckFailed, type CheckOptions, type Story } from '../../src/index.js';
+import { check, job, podLifecycle, properties, replay, type CheckFailed, type CheckOptions, type Story } from '../../src/index.js';
 import { parseReproductionFile, type ReproductionFile } from '../../src/report/json.js';
 import { writeReports } from '../../src/report/index.js';
 import { dbDropJob, dbDropJobController } from '../../examples/false-positives/db-drop-job.js';
@@ -20,7 +20,7 @@ const ownedJob = dbDropJob.buggy!.controllers;
 const db = { apiVersion: 'example.com/v1', kind: 'Database', metadata: { name: 'orders', namespace: 'default' }, spec: { engine: 'postgres', sizeGi: 10 } };
 const story: Story = { objects: [db], actions: [{ at: 5_000, type: 'delete', kind: 'Database', key: 'default/orders', propagationPolicy: 'Foreground' }] };
 // short phases: the livelock writes for the whole run, so every run of it is as long as the run
-const options = { environment: dbDropJob.options.environment, story, runs: 3, seed: 1, faultWindowMs: 6_000, settleMs: 6_000, tailMs: 5_000 } satisfies CheckOptions;
+const options = { environment: [job, podLifecycle], story, runs: 3, seed: 1, faultWindowMs: 6_000, settleMs: 6_000, tailMs: 5_000 } satisfies CheckOptions;
 // what a replay needs of the check's options (its tail is recorded in the reproduction)
 const replayOptions = { environment: options.environment, tailMs: options.tailMs };
 const LIVENESS = ['no-hot-loop', 'convergence', 'deletion-completes'];
