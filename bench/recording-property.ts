@@ -35,6 +35,8 @@ export function recording(p: Property, onVerdict: (run: RunRecord, v: Verdict) =
           },
         }
       : {}),
+    // its verdicts on the fault-free twin are recorded under the twin's record (a failing twin counts as a failing run)
+    ...(p.judgesFaultFreeTwin ? { judgesFaultFreeTwin: true } : {}),
     ...(p.learnsFromBusy ? { learnsFromBusy: true } : {}),
     ...(p.learnsFromSlow ? { learnsFromSlow: true } : {}),
     ...(p.timingDependent ? { timingDependent: p.timingDependent } : {}),

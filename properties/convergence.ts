@@ -75,6 +75,8 @@ export const convergence = defineProperty<ConvergenceOptions>({
   name: NAME,
   description: 'after faults stop, every declared object converges and the world stays quiet on several consecutive checks within the settle budget',
   defaults: { stableFor: 3, checkEveryMs: 1000, ignoreKinds: [] },
+  // liveness: the fault-free twin must meet it too (faults can hide a livelock that needs none: red team rt46 M-2)
+  judgesFaultFreeTwin: true,
   // which kinds report observedGeneration: the fault-free twin knows it when faults kept the run from ever writing one
   needsTwin: (o) => o.converged === undefined,
   validate: (o) => {

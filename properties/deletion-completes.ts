@@ -36,6 +36,8 @@ export const deletionCompletes = defineProperty<DeletionCompletesOptions>({
   name: 'deletion-completes',
   description: 'every object marked for deletion is gone within the bound, its external resources are cleaned up, and what it owned in the cluster goes too (no Pods orphaned by a Job deleted without a propagation policy, no cluster-scoped object left naming a deleted namespaced owner)',
   defaults: { withinMs: 30_000, externalCleanup: true, ownerField: 'owner' },
+  // liveness: the fault-free twin must meet it too (faults can hide a livelock that needs none: red team rt46 M-2)
+  judgesFaultFreeTwin: true,
   validate: (o) => (!(o.withinMs >= 0) ? `withinMs must be ≥ 0 virtual ms, got ${String(o.withinMs)}` : typeof o.ownerField !== 'string' || o.ownerField === '' ? 'ownerField must be a dotted field path such as "owner"' : undefined),
   judge: (run, o): Verdict => {
     const tl = timelineOf(run);

@@ -41,6 +41,8 @@ export const noHotLoop = defineProperty<NoHotLoopOptions>({
   name: 'no-hot-loop',
   description: 'in the quiet tail controllers make at most the allowed number of writes (default none), and nowhere does one stamp the time on an object a thousand times in a row while nothing else happens',
   defaults: { maxWrites: 0, quietAfterMs: 2000, ignoreKinds: [] },
+  // liveness: the fault-free twin must meet it too (faults can hide a livelock that needs none: red team rt46 M-2)
+  judgesFaultFreeTwin: true,
   monitor: (o, ctx) => loopMonitor(o, ctx?.primaryKinds),
   validate: (o) => (!(o.maxWrites >= 0) ? `maxWrites must be ≥ 0, got ${String(o.maxWrites)}` : !(o.quietAfterMs >= 0) ? `quietAfterMs must be ≥ 0, got ${String(o.quietAfterMs)}` : undefined),
   judge: (run, o): Verdict => {

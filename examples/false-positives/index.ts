@@ -35,6 +35,7 @@ import { configRollout } from './config-rollout.js';
 import { credentialRotation } from './credential-rotation.js';
 import { daemonPods } from './daemon-pods.js';
 import { dbCredentials } from './db-credentials.js';
+import { dbDropJob } from './db-drop-job.js';
 import { cronTask } from './cron-task.js';
 import { deploymentRollout } from './deployment-rollout.js';
 import { dnsSync } from './dns-sync.js';
@@ -157,6 +158,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   cronTask,
   daemonPods,
   dbCredentials,
+  dbDropJob,
   deploymentRollout,
   dnsSync,
   disruptionBudget,

@@ -8,7 +8,7 @@ import { checkDeterminism } from './determinism.js';
 import { minimize } from './minimize.js';
 import type { Property, RunRecord } from './property.js';
 import type { ControllerRef, EnvironmentRef, Scenario } from './scenario.js';
-import { ScenarioRunner, type PropertyFailure, type ScenarioOutcome } from './scenario-runner.js';
+import { faultFreeFailure, ScenarioRunner, type PropertyFailure, type ScenarioOutcome } from './scenario-runner.js';
 import { runGuards } from './run-guards.js';
 import { describeInputs, type RecordedInputs } from './recorded-inputs.js';
 import { inShard, shardSize } from './shard.js';
@@ -245,9 +245,15 @@ class CheckRun {
     }
 
     if (found.fromCorpus) this.startShrinking();
-    this.progress('shrinking', 1, { step: 0, scenario: found.scenario });
     const failure = found.outcome.failure!;
     const property = o.properties.find((p) => p.name === failure.property) ?? runGuards.find((p) => p.name === failure.property);
+    // the fault-free twin failed: the scenario with no fault is the failing one (shrunk, reported and replayed on its own)
+    const faultFree = failure.faultFree === true;
+    if (faultFree) {
+      const outcome = await this.runner.faultFreeOutcome(found.outcome, property);
+      found = { ...found, scenario: outcome.run.scenario, outcome };
+    }
+    this.progress('shrinking', 1, { step: 0, scenario: found.scenario });
     let minimal = { scenario: found.scenario, run: found.outcome.run };
     let minimizeReductions = 0;
     if (o.shrink.enabled && property && !this.cutShort) {
@@ -294,7 +300,7 @@ class CheckRun {
     }
     // the verdict of the minimal scenario (its words and evidence, not those of the original)
     const judged = property ? await this.runner.judgeRun(minimal.run, { properties: [property] }) : found.outcome;
-    const judgedFailure = judged.failure ?? failure;
+    const judgedFailure = faultFree && judged.failure !== undefined ? faultFreeFailure(judged.failure) : (judged.failure ?? failure);
     const finalFailure = confirmed ? { ...judgedFailure, explanation: `${judgedFailure.explanation}\nConfirmed without the early stop: the same scenario run to its end fails ${confirmed.property} too (${confirmed.summary}).` } : judgedFailure;
     const determinism = earlyDeterminism ?? (o.determinism ? await this.determinismOf(minimal.run, property ? [property] : o.properties) : { ok: true, hashes: [minimal.run.hash, minimal.run.hash] as [string, string] });
     this.progress('done', 1);
@@ -479,7 +485,8 @@ class CheckRun {
           return false;
         }
         // shrinking: a candidate counts only when it fails the same property
-        if (!o.shrink.enabled || shrinkSteps >= o.shrink.maxSteps) return true;
+        // (a failure of the fault-free twin is shrunk by delta debugging, from the scenario without faults)
+        if (!o.shrink.enabled || shrinkSteps >= o.shrink.maxSteps || first.outcome.failure?.faultFree === true) return true;
         shrinkSteps++;
         s = await this.aimed(s);
         const outcome = await this.runner.judge(s, { properties: onlyFailing, interruptible: true });

@@ -270,6 +270,14 @@ export interface Property {
   probes(ctx?: ProbeContext): Probe[];
   /** A monitor that stops a run once this property's failure is certain (see {@link RunMonitor}). */
   monitor?(ctx?: ProbeContext): RunMonitor;
+  /**
+   * A liveness property (a deletion completes, the world converges, no loop in the quiet tail):
+   * wherever the harness runs the fault-free twin anyway, it judges the twin with it too, after
+   * the run passed it. A controller that livelocks with no fault at all is often slowed by a
+   * fault just enough to finish, so every run with faults passes; the twin's failure is reported
+   * as the fault-free scenario's, whose reproduction has no fault.
+   */
+  readonly judgesFaultFreeTwin?: boolean;
   /** {@link Property.learn} is also given {@link BenignRuns.busy}. */
   readonly learnsFromBusy?: boolean;
   /** {@link Property.learn} is also given {@link BenignRuns.slow}. */
@@ -317,6 +325,8 @@ export interface PropertyDefinition<O extends object> {
   /** Stops a run early once the failure is certain (see {@link RunMonitor}); the judge must then judge the shortened run. */
   monitor?: (options: O, ctx: ProbeContext | undefined) => RunMonitor;
   extraRuns?: (scenario: Scenario, options: O) => ExtraRuns;
+  /** See {@link Property.judgesFaultFreeTwin}. @defaultValue false */
+  judgesFaultFreeTwin?: boolean;
   /** See {@link Property.learnsFromBusy}. @defaultValue false */
   learnsFromBusy?: boolean;
   /** See {@link Property.learnsFromSlow}. @defaultValue false */
@@ -394,6 +404,7 @@ export function defineProperty<O extends object>(def: PropertyDefinition<O>): Pr
       ...(monitor ? { monitor: (ctx?: ProbeContext) => monitor(resolved, ctx) } : {}),
       extraRuns: (scenario) => (extraRuns ? extraRuns(scenario, resolved) : {}),
       ...(learn ? { learn: (benign: BenignRuns) => learn(benign, resolved) } : {}),
+      ...(def.judgesFaultFreeTwin ? { judgesFaultFreeTwin: true } : {}),
       ...(def.learnsFromBusy ? { learnsFromBusy: true } : {}),
       ...(def.learnsFromSlow ? { learnsFromSlow: true } : {}),
       ...(def.timingDependent && def.timingDependent(resolved).length > 0 ? { timingDependent: def.timingDependent(resolved) } : {}),

@@ -16,6 +16,51 @@ export interface PropertyFailure {
   summary: string;
   explanation: string;
   evidence: JsonObject;
+  /**
+   * The failure is the fault-free twin's, not the run's: with every fault removed the scenario
+   * fails a liveness property the run with faults passed (see {@link Property.judgesFaultFreeTwin}). The
+   * failing scenario is then `twinScenario(run.scenario)`, and its run the outcome's `twin`.
+   */
+  faultFree?: true;
+}
+
+/**
+ * Whether `p` also judges the fault-free twin ({@link Property.judgesFaultFreeTwin}: the built-in
+ * liveness properties no-hot-loop, convergence and deletion-completes). A controller that
+ * livelocks with no fault at all (re-creating at once what the collector deletes under a
+ * Foreground delete, so the owner's deletion never completes) is often slowed by a fault just
+ * enough to finish, and every faulty run then passes (red team rt46 M-2). The twin is a whole
+ * fault-free run of the same scenario (faults never change a run's timing), so its failure is the
+ * fault-free scenario's own; the benign variations (holds, late keys) are never judged.
+ */
+function judgesTwin(p: Property): boolean {
+  return p.judgesFaultFreeTwin === true;
+}
+
+/**
+ * The scenario and run that fail: for a failure of the fault-free twin, the twin's (a scenario
+ * with no fault, which fails on its own: shrinking, the reproduction and replay need no twin).
+ * @internal
+ */
+export function failingRun(outcome: ScenarioOutcome): { scenario: Scenario; run: RunRecord } {
+  const twin = outcome.twin;
+  if (outcome.failure?.faultFree === true && twin !== undefined) return { scenario: twin.scenario, run: twin };
+  return { scenario: outcome.run.scenario, run: outcome.run };
+}
+
+/**
+ * A failure of the fault-free run in words that say so: the scenario fails with no fault at all
+ * (the run with faults passed it, so no fault is its cause).
+ * @internal
+ */
+export function faultFreeFailure(f: PropertyFailure): PropertyFailure {
+  return {
+    ...f,
+    summary: `the fault-free run of this scenario fails ${f.property}, with no fault at all: ${f.summary}`,
+    explanation: `The scenario's fault-free run (every fault removed: the twin the differential properties compare with) fails ${f.property} on its own, so no fault is the cause; the run with faults passed it: its faults hid the bug (a delay or a crash can slow a controller just enough for the world to finish what it never finishes unhindered). The reported scenario has no fault.\n${f.explanation}`,
+    evidence: { ...f.evidence, faultFree: true },
+    faultFree: true,
+  };
 }
 
 /** One judged scenario. @internal */
@@ -108,7 +153,8 @@ export class ScenarioRunner {
   ) {
     const { observe, ...rest } = simulateOptions;
     this.simulateOptions = rest;
-    this.twinProperties = properties.filter((p) => p.needsTwin);
+    // and those judged on the twin too (a user predicate of convergence's, when none needs the twin, is sampled on it)
+    this.twinProperties = properties.filter((p) => p.needsTwin || judgesTwin(p));
     this.slowKinds = new Set((simulateOptions.faults ?? []).filter((f) => f.slowsTheWorld === true).map((f) => f.kind));
     this.observe = observe;
     // twins are complete runs: a differential property compares whole end states
@@ -178,6 +224,20 @@ export class ScenarioRunner {
     return full.failure?.property === property.name ? full.failure : null;
   }
 
+  /**
+   * The outcome to shrink, report and replay for a failure of the fault-free twin: the scenario
+   * with no fault, judged by the failing property alone, as shrinking and `replay` judge it (its
+   * monitor may stop it early, where the twin ran to its end: the determinism check compares the
+   * run with a re-run made that way). The twin's own outcome when that judgement differs.
+   */
+  async faultFreeOutcome(outcome: ScenarioOutcome, property: Property | undefined): Promise<ScenarioOutcome> {
+    const f = failingRun(outcome);
+    const fallback: ScenarioOutcome = { ...outcome, run: f.run, twin: f.run };
+    if (!property || f.run === outcome.run) return fallback;
+    const again = await this.judge(f.scenario, { properties: [property] });
+    return again.failure?.property === property.name ? again : fallback;
+  }
+
   /** Judges an existing run (its scenario is `run.scenario`). */
   async judgeRun(run: RunRecord, options: JudgeOptions = {}): Promise<ScenarioOutcome> {
     const properties = options.properties ?? this.properties;
@@ -193,6 +253,21 @@ export class ScenarioRunner {
     // the scenario's shapes (with and without busy windows), made once and only when a learned mask is looked up
     const shapes: (string | undefined)[] = [];
     const shapeOf = (busy: boolean) => (shapes[busy ? 1 : 0] ??= scenarioShape(run.scenario, busy ? inputKinds(this.simulateOptions.controllers, run.scenario) : undefined));
+    // the liveness properties the run passed, not yet judged on the twin: judged there as soon as
+    // the twin is run (before a differential property compares with a twin that never finished)
+    const pending: Property[] = [];
+    const twinFailure = (): PropertyFailure | undefined => {
+      if (twin === undefined || pending.length === 0) return undefined;
+      const judged = pending.splice(0);
+      // a fault-free run is its own twin (judged already); a twin cut short would be judged on a part
+      if (twin === run || twin.timing.stoppedEarly !== undefined || twin.timing.interrupted === true) return undefined;
+      for (const p of judged) {
+        if (!judgesWithoutUserCode(p)) sealRun(twin);
+        const verdict = judgeSafely(p, twin, twin, undefined);
+        if (!verdict.ok) return faultFreeFailure({ property: p.name, summary: verdict.summary, explanation: verdict.explanation, evidence: verdict.evidence });
+      }
+      return undefined;
+    };
     // the run guards first: a run that escaped the simulation says nothing its properties could judge
     for (const p of [...runGuards.filter((g) => !judges.includes(g)), ...judges]) {
       const clock = this.simulateOptions.wallClock;
@@ -202,6 +277,11 @@ export class ScenarioRunner {
       if (untrusted) sealRun(run);
       const extras = await this.extraRuns(p, run.scenario);
       const t = p.needsTwin ? await getTwin() : undefined;
+      const stuck = twinFailure();
+      if (stuck) {
+        failures.push(stuck);
+        if (!options.all) break;
+      }
       if (untrusted) {
         if (t) sealRun(t);
         for (const r of Object.values(extras ?? {})) sealRun(r);
@@ -235,10 +315,22 @@ ${wire}` : verdict.explanation, evidence: verdict.evidence });
       }
       const l = verdict.stats?.['latencyMs'];
       if (typeof l === 'number') latencyMs = l;
+      if (!judgesTwin(p) || stopped) continue;
+      pending.push(p);
+      const stuckNow = twinFailure();
+      if (stuckNow) {
+        failures.push(stuckNow);
+        if (!options.all) break;
+      }
     }
     if (stopped && failures.length === 0) failures.push({ property: stopped.property, summary: stopped.reason, explanation: `Let: the run be stopped at t=${stopped.at} ms because ${stopped.property}'s failure was certain. Then: ${stopped.reason}.`, evidence: { stoppedEarly: stopped } });
     // a cut-short run has no comparable twin (coverage compares whole runs)
     if (options.twinWhenFaultsFired && !stopped && twin === undefined && firedAny(run)) await getTwin();
+    // a twin run for a differential property or for coverage: the liveness properties the run passed judge it too
+    if (failures.length === 0 || options.all) {
+      const stuck = twinFailure();
+      if (stuck) failures.push(stuck);
+    }
     return { run, twin, failure: failures[0], failures, ...(latencyMs !== undefined ? { latencyMs } : {}) };
   }
 

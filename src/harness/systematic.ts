@@ -6,7 +6,7 @@ import type { CheckFailed, CheckPassed, DeterminismReport } from './check-result
 import { checkDeterminism } from './determinism.js';
 import { minimize } from './minimize.js';
 import type { EnvironmentRef, Scenario, WorkloadAction } from './scenario.js';
-import { ScenarioRunner } from './scenario-runner.js';
+import { faultFreeFailure, ScenarioRunner } from './scenario-runner.js';
 import { ALL_STRATEGIES, type SystematicStrategy } from './systematic-plans.js';
 import { SystematicSearch } from './systematic-strategies/search.js';
 import { templateKey, type WorkloadActionType } from '../arbitrary/workload.js';
@@ -170,7 +170,10 @@ async function systematicSearch(target: ControllerDefinition | readonly Controll
 
   const failure = found.outcome.failure!;
   const property = o.properties.find((p) => p.name === failure.property);
-  let minimal = { scenario: found.outcome.run.scenario, run: found.outcome.run };
+  // a failure of the fault-free twin: the plan without faults is the failing one
+  const faultFree = failure.faultFree === true;
+  const start = faultFree ? await runner.faultFreeOutcome(found.outcome, property) : found.outcome;
+  let minimal = { scenario: start.run.scenario, run: start.run };
   let reductions = 0;
   if (o.shrink.enabled && property) {
     // the plan is one or two faults already; delta debugging trims the workload around them
@@ -197,7 +200,7 @@ async function systematicSearch(target: ControllerDefinition | readonly Controll
     judgedDeterminism = true;
   }
   const judged = property ? await runner.judgeRun(minimal.run, { properties: [property] }) : found.outcome;
-  const f = judged.failure ?? failure;
+  const f = faultFree && judged.failure !== undefined ? faultFreeFailure(judged.failure) : (judged.failure ?? failure);
   if (o.determinism && !judgedDeterminism) {
     determinism = await checkDeterminism(minimal.run, (s) => runner.simulate(s, property ? [property] : o.properties), o.hostProbe);
     common.determinismChecked = 1;
