@@ -89,7 +89,8 @@ export function resolveKubeApiOptions(o: KubeApiOptions): ResolvedKubeApiOptions
  * and for built-in, registered and CRD-defined kinds list (selectors, paging), get, create,
  * update, merge/JSON/strategic patch, server-side apply (managedFields beside the store, see
  * serve-apply.ts), delete (propagation, preconditions), deletecollection,
- * the status subresource and streaming watch (bookmarks, 410 Expired, legacy `/watch/` paths).
+ * the status subresource, a Pod's binding (`pods/{name}/binding` and `bindings`, as
+ * kube-scheduler binds) and streaming watch (bookmarks, 410 Expired, legacy `/watch/` paths).
  *
  * Known limits (stated, as controller-runtime's fake client does): no admission, defaulting or
  * schema validation; a namespace need not exist as an object (deleting a Namespace deletes what is
@@ -212,7 +213,7 @@ export function createKubeApi(options: KubeApiOptions): KubeApi {
     const wait = state.options.requestLatencyMs + (decision?.type === 'latency' ? decision.ms : 0);
     if (wait > 0) await new Promise<void>((resolve) => state.host.after(wait, resolve));
     if (decision?.type === 'error') throw injected(decision.status, decision.retryAfterSeconds);
-    if (decision?.type === 'conflict' && c.name !== undefined) concurrentWrite(c);
+    if (decision?.type === 'conflict' && (c.name ?? (c.info.kind === 'Binding' ? c.info.name : undefined)) !== undefined) concurrentWrite(c);
     if (decision?.type === 'timeout') {
       if (decision.applied) {
         try {
@@ -249,10 +250,12 @@ export function createKubeApi(options: KubeApiOptions): KubeApi {
 
   /** The api-conflict fault: another writer touches the object first, so a stale write gets a real 409. */
   function concurrentWrite(c: ServeContext): void {
-    const cur = state.store.peek(c.resource.kind, c.namespace !== undefined ? `${c.namespace}/${c.name!}` : c.name!);
+    // a Binding's Pod (the bindings resource names it in the body)
+    const name = c.name ?? c.info.name!;
+    const cur = state.store.peek(c.resource.kind, c.namespace !== undefined ? `${c.namespace}/${name}` : name);
     if (!cur) return;
     const n = Number(cur.metadata.annotations['steadystate.dev/concurrent-writes'] ?? '0') + 1;
-    state.store.patch('fault:api-conflict', c.resource.kind, { namespace: c.namespace, name: c.name! }, { metadata: { annotations: { 'steadystate.dev/concurrent-writes': String(n) } } });
+    state.store.patch('fault:api-conflict', c.resource.kind, { namespace: c.namespace, name }, { metadata: { annotations: { 'steadystate.dev/concurrent-writes': String(n) } } });
   }
 
   function discovery(route: ReturnType<typeof parseRoute>): object | string | undefined {
