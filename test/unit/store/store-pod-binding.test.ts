@@ -88,6 +88,10 @@ describe('Pod binding', () => {
     store.patch('ctl', 'Pod', ref('gated'), { spec: { schedulingGates: null } });
     expect(store.get('Pod', ref('gated')).spec['schedulingGates']).toBeUndefined();
     store.bind('s', binding('gated', 'node-a'));
+    // ValidatePodCreate: made bound, a Pod may not carry gates
+    expect((failure(() => store.create('user', pod('both', { nodeName: 'node-a', schedulingGates: [{ name: 'a' }] }))) as InvalidError).causes).toEqual([
+      { field: 'spec.nodeName', type: 'FieldValueForbidden', body: 'Forbidden: cannot be set until all schedulingGates have been cleared' },
+    ]);
   });
 
   it("a controller's client binds with create({ kind: 'Binding' }), as controller-runtime does; its update of spec.nodeName is refused", async () => {
