@@ -15,7 +15,7 @@ export type { RateLimiterOptions } from './runtime/rate-limiter.js';
 
 // store
 export { ObjectStore } from './store/store.js';
-export type { WriteRecord, WriteVerb, WatchEvent, StoreOptions, ListOptions, DeleteOptions } from './store/store.js';
+export type { WriteRecord, WriteVerb, WatchEvent, StoreOptions, ListOptions, DeleteOptions, PodBinding } from './store/store.js';
 export { keyOf, parseKey, virtualTimestamp, fromVirtualTimestamp } from './store/object.js';
 export type { StoredObject, NewObject, ObjectMeta, OwnerReference, ObjectRef, Json, JsonObject, TopLevelFields } from './store/object.js';
 export { StoreError, ConflictError, NotFoundError, AlreadyExistsError, GoneError, InvalidError, ServerError, isStoreError } from './store/errors.js';

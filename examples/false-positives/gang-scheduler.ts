@@ -6,7 +6,7 @@ import type { FalsePositiveCase } from './_shared/case.js';
 import { podEndStateProperties } from './_shared/masks.js';
 import { RESYNC_MS } from './_shared/resync.js';
 import { writeStatus } from './_shared/status.js';
-import { allocatable, noOvercommit, podCpu, usedByNode } from './pod-scheduler.js';
+import { allocatable, bindPod, noOvercommit, podCpu, usedByNode } from './pod-scheduler.js';
 
 /**
  * Gang scheduling (the coscheduling plugin's PodGroup, Volcano's minMember, Kueue's all-or-nothing
@@ -21,10 +21,10 @@ import { allocatable, noOvercommit, podCpu, usedByNode } from './pod-scheduler.j
  * the room other groups have reserved; if fewer than minMember fit, it waits `Unschedulable`.
  * Otherwise the plan is recorded first, in one status write with the resourceVersion of the live
  * read (`phase: Scheduled, placement: {pod: node}`: the admission, and the reservation other groups
- * count), and only then are the Pods bound, each one update of `spec.nodeName` with its own
- * resourceVersion. A crash or a refused write between two bindings leaves the rest reserved: the
- * next pass binds them to the nodes of the plan, whatever came meanwhile. An admitted group's later
- * Pods (a replacement for a member that went) are placed one by one, reserved the same way. Every
+ * count), and only then are the Pods bound, each one Binding posted to `pods/binding` with the
+ * Pod's resourceVersion (an update may not set `spec.nodeName`). A crash or a refused write
+ * between two bindings leaves the rest reserved: the next pass binds them to the nodes of the
+ * plan, whatever came meanwhile. An admitted group's later Pods (a replacement for a member that went) are placed one by one, reserved the same way. Every
  * Pod and Node event enqueues every group of the namespace, so a waiting gang is placed as soon as
  * room is freed.
  *
@@ -123,7 +123,7 @@ function define(mistake: 'none' | 'cached-usage') {
     for (const p of pending) {
       const node = placement[p.metadata.name];
       if (node === undefined) continue;
-      await ctx.client.update({ ...p, spec: { ...p.spec, nodeName: node } });
+      await bindPod(ctx, p, node);
       n += 1;
     }
     await writeStatus(ctx, g, { phase: admitted || n > 0 ? 'Scheduled' : 'Pending', scheduled: n, ...(pending.length > Object.keys(placement).length ? { message: `${pending.length - Object.keys(placement).length} members wait for room` } : {}) });

@@ -1,4 +1,4 @@
-import { defineController, virtualTimestamp, type JsonObject, type ReconcileContext, type StoredObject, type WorldView } from '../../src/index.js';
+import { defineController, virtualTimestamp, type JsonObject, type NewObject, type ReconcileContext, type StoredObject, type WorldView } from '../../src/index.js';
 import { convergence } from '../../properties/convergence.js';
 import { safetyInvariants } from '../../properties/safety-invariants.js';
 import { specStatusOwnership } from '../../properties/spec-status-ownership.js';
@@ -24,9 +24,11 @@ import { sameJson } from '../bug-zoo/shared/same-json.js';
  * fits nowhere stays pending with `PodScheduled=False, reason Unschedulable`; every Pod and Node
  * event enqueues the pending Pods, so one is placed as soon as a Pod leaves and makes room.
  *
- * Binding is the one write that matters and it is made once: `spec.nodeName` set by an update
- * carrying the Pod's resourceVersion (another writer meanwhile: a 409, and the reconcile plans
- * again); the API server never lets it change after. What is bound where is counted from a LIVE
+ * Binding is the one write that matters and it is made once, as kube-scheduler makes it: a
+ * Binding posted to the Pod's `pods/binding` subresource (an update may not set `spec.nodeName`),
+ * carrying the Pod's uid and resourceVersion as preconditions (another writer meanwhile: a 409,
+ * and the reconcile plans again); the API server sets PodScheduled=True with it and never lets
+ * the node change after. What is bound where is counted from a LIVE
  * list of the Pods, never the informer cache: a cache that has not yet seen the binding made a
  * moment ago (its event delayed or lost, a lagging replica answering the relist after a restart)
  * shows the node emptier than it is, and a Pod bound on that view overcommits it for good (the
@@ -106,6 +108,15 @@ async function setScheduled(ctx: ReconcileContext, pod: StoredObject, c: Omit<Po
   await ctx.client.updateStatus({ ...pod, status });
 }
 
+/**
+ * Binds `pod` to `node` through the `pods/binding` subresource, as kube-scheduler does, with the
+ * Pod's uid and resourceVersion as preconditions (409 when it changed since it was read).
+ */
+export async function bindPod(ctx: ReconcileContext, pod: StoredObject, node: string): Promise<void> {
+  const binding = { apiVersion: 'v1', kind: 'Binding', metadata: { name: pod.metadata.name, namespace: pod.metadata.namespace, uid: pod.metadata.uid, resourceVersion: pod.metadata.resourceVersion }, target: { kind: 'Node', name: node } };
+  await ctx.client.create(binding as unknown as NewObject);
+}
+
 function define(mistake: 'none' | 'cached-usage') {
   async function reconcile(ctx: ReconcileContext): Promise<void> {
     const pods = await ctx.client.list(POD, { live: true });
@@ -130,13 +141,10 @@ function define(mistake: 'none' | 'cached-usage') {
         await setScheduled(ctx, pod, { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: `0/${nodes.length} nodes are available: ${fit} Insufficient cpu, ${nodes.length - fit} unschedulable` });
         return; // a Pod leaving or a Node changing brings it back
       }
-      // the binding: once, with the resourceVersion it was planned on
-      const bound = await ctx.client.update({ ...p, spec: { ...p.spec, nodeName: n } });
+      // the binding: once, with the resourceVersion it was planned on (it sets PodScheduled=True too)
+      await bindPod(ctx, p, n);
       used.set(n, (used.get(n) ?? 0) + podCpu(p));
-      if (p === pod) {
-        await setScheduled(ctx, bound, { type: 'PodScheduled', status: 'True' });
-        return;
-      }
+      if (p === pod) return;
     }
   }
   /** Every pending Pod (from the cache): a Pod bound or gone, or a Node changed, may make room. */
@@ -194,7 +202,7 @@ const podSpec = (image: string, cpu: string) => ({ schedulerName: SCHEDULER, con
 
 export const podScheduler: FalsePositiveCase = {
   name: 'pod-scheduler',
-  description: 'a scheduler binds pending Pods oldest first to the Node with the most CPU left (one resourceVersion-checked write of spec.nodeName), counting what is bound from a live list, never overcommitting; Pods that fit nowhere stay pending as Unschedulable',
+  description: 'a scheduler binds pending Pods oldest first to the Node with the most CPU left (one resourceVersion-checked Binding through pods/binding), counting what is bound from a live list, never overcommitting; Pods that fit nowhere stay pending as Unschedulable',
   controllers: [podSchedulerController],
   options: {
     // the cluster's two nodes (3 CPUs) are there from the start; the workload makes and deletes Pods (an update may only change an image)

@@ -5,7 +5,7 @@ import type { FalsePositiveCase } from './_shared/case.js';
 import { podEndStateProperties } from './_shared/masks.js';
 import { sameEndState, type SameEndStateOptions } from '../../properties/same-end-state.js';
 import { RESYNC_MS } from './_shared/resync.js';
-import { allocatable, NODE, noOvercommit, POD, podCpu, usedByNode } from './pod-scheduler.js';
+import { allocatable, bindPod, NODE, noOvercommit, POD, podCpu, usedByNode } from './pod-scheduler.js';
 import { sameJson } from '../bug-zoo/shared/same-json.js';
 
 /**
@@ -146,8 +146,8 @@ function define(mistake: 'none' | 'cached-victims') {
       for (const p of pendingOf(pods)) {
         const n = pick(nodes, used, podCpu(p));
         if (n !== undefined) {
-          // the binding: once, with the resourceVersion it was planned on
-          await ctx.client.update({ ...p, spec: { ...p.spec, nodeName: n } });
+          // the binding (pods/binding): once, with the resourceVersion it was planned on
+          await bindPod(ctx, p, n);
           acted = true;
           break;
         }

@@ -1,6 +1,6 @@
 import type { EnvironmentDecision } from '../harness/environment.js';
 import { fnv1a } from '../sim/hash.js';
-import { fromVirtualTimestamp, keyOf, virtualTimestamp, type Json, type JsonObject, type StoredObject } from '../store/object.js';
+import { fromVirtualTimestamp, keyOf, virtualTimestamp, type Json, type JsonObject, type NewObject, type StoredObject } from '../store/object.js';
 import { defineEnvironmentActor, type EnvironmentSyncContext, type EnvironmentSyncResult } from './define-environment-actor.js';
 import { conditionSince, conditionsJson, conditionsOf, createdAt, isRecord, withConditions } from './_internals/conditions.js';
 import { checkNumber, firstProblem } from './_internals/params.js';
@@ -108,6 +108,11 @@ function schedule(ctx: Ctx, pod: StoredObject): EnvironmentSyncResult {
   const now = ctx.now();
   const due = createdAt(pod) + ctx.params.scheduleMs;
   if (now < due) return { afterMs: due - now };
+  // a gated Pod waits, unbound, until its gates are removed (kube-scheduler's SchedulingGated)
+  if (Array.isArray(pod.spec['schedulingGates']) && pod.spec['schedulingGates'].length > 0 && typeof pod.spec['nodeName'] !== 'string') {
+    ctx.patchStatus('Pod', ctx.key, { status: { phase: 'Pending', conditions: conditionsJson(withConditions(conditionsOf(pod), [{ type: 'PodScheduled', status: 'False', reason: 'SchedulingGated', message: 'Scheduling is blocked due to non-empty scheduling gates' }], now)) } });
+    return undefined;
+  }
   const unbound = podClaimNames(pod).filter((c) => ctx.get('PersistentVolumeClaim', keyOf({ namespace: pod.metadata.namespace, name: c }))?.status['phase'] !== 'Bound');
   if (unbound.length > 0) return unschedulable(ctx, pod, `pod has unbound immediate PersistentVolumeClaims (${unbound.join(', ')})`);
   const d = ctx.decide('pod:schedule', pod);
@@ -119,7 +124,8 @@ function schedule(ctx: Ctx, pod: StoredObject): EnvironmentSyncResult {
   const spec = isRecord(pod.spec) ? pod.spec : {};
   const place = placement(ctx, pod);
   const node = typeof spec['nodeName'] === 'string' ? spec['nodeName'] : place.node;
-  if (spec['nodeName'] !== node) ctx.patch('Pod', ctx.key, { spec: { nodeName: node } });
+  // kube-scheduler binds through the pods/binding subresource (an update may not set nodeName); a refused binding is looked at again
+  if (spec['nodeName'] !== node && ctx.create({ apiVersion: 'v1', kind: 'Binding', metadata: { name: pod.metadata.name, namespace: pod.metadata.namespace }, target: { kind: 'Node', name: node } } as unknown as NewObject) === undefined) return;
   const nodeIndex = Number(/(\d+)$/.exec(node)?.[1] ?? 0);
   ctx.patchStatus('Pod', ctx.key, {
     status: {

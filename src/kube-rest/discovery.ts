@@ -46,8 +46,11 @@ export function resourceList(registry: ResourceRegistry, groupName: string, vers
       ...(r.shortNames.length > 0 ? { shortNames: [...r.shortNames] } : {}),
       ...(r.categories.length > 0 ? { categories: [...r.categories] } : {}),
     });
+    // a Pod's binding (kube-scheduler's write) and the legacy bindings resource: create only
+    if (r.group === '' && r.kind === 'Pod') resources.push({ name: 'pods/binding', singularName: '', namespaced: true, kind: 'Binding', verbs: ['create'] });
     if (r.statusSubresource) resources.push({ name: `${r.plural}/status`, singularName: '', namespaced: r.namespaced, kind: r.kind, verbs: ['get', 'patch', 'update'] });
   }
+  if (groupName === '' && rs.some((r) => r.kind === 'Pod')) resources.push({ name: 'bindings', singularName: 'binding', namespaced: true, kind: 'Binding', verbs: ['create'] });
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: groupName === '' ? version : `${groupName}/${version}`, resources };
 }
 

@@ -2,13 +2,13 @@ import type { ObjectStore } from '../store/store.js';
 import { coreVersions, group, groupList, openApiV2, openApiV3, openApiV3Root, resourceList, versionInfo } from './discovery.js';
 import { wallClockHost, type KubeApiHost } from './kube-api-host.js';
 import { parseRoute } from './parse-route.js';
-import type { ResourceDefinition } from './resource-definition.js';
+import type { ResolvedResource, ResourceDefinition } from './resource-definition.js';
 import { ResourceRegistry } from './resource-registry.js';
 import type { ApiState, HandleOptions, KubeApiHooks, KubeRequestDecision, KubeRequestInfo, KubeVerb, ResolvedKubeApiOptions, ServeContext } from './serve-context.js';
 import { serveDelete, serveDeleteCollection } from './serve-delete.js';
 import { servePatch } from './serve-patch.js';
 import { serveGet, serveList, serveWatch } from './serve-read.js';
-import { serveCreate, serveUpdate } from './serve-write.js';
+import { serveBinding, serveCreate, serveUpdate } from './serve-write.js';
 import { jsonResponse, KubeStatusError, statusFromError, statusResponse, type StatusReason } from './status.js';
 
 /** Options of {@link createKubeApi}. @public */
@@ -89,7 +89,8 @@ export function resolveKubeApiOptions(o: KubeApiOptions): ResolvedKubeApiOptions
  * and for built-in, registered and CRD-defined kinds list (selectors, paging), get, create,
  * update, merge/JSON/strategic patch, server-side apply (managedFields beside the store, see
  * serve-apply.ts), delete (propagation, preconditions), deletecollection,
- * the status subresource and streaming watch (bookmarks, 410 Expired, legacy `/watch/` paths).
+ * the status subresource, a Pod's binding (`pods/{name}/binding` and `bindings`, as
+ * kube-scheduler binds) and streaming watch (bookmarks, 410 Expired, legacy `/watch/` paths).
  *
  * Known limits (stated, as controller-runtime's fake client does): no admission, defaulting or
  * schema validation; a namespace need not exist as an object (deleting a Namespace deletes what is
@@ -147,8 +148,14 @@ export function createKubeApi(options: KubeApiOptions): KubeApi {
       if (body === undefined) throw new KubeStatusError('NotFound', 'the server could not find the requested resource');
       return typeof body === 'string' ? new Response(body, { headers: { 'content-type': 'text/plain' } }) : jsonResponse(body);
     }
-    const resource = state.registry.find(route.group, route.version, route.plural);
+    // a Pod's binding: POST pods/{name}/binding, or the legacy bindings resource (a v1 Binding, not a stored kind)
+    const binding = route.group === '' && route.version === 'v1' && route.namespace !== undefined && ((route.plural === 'pods' && route.name !== undefined && route.subresource === 'binding') || (route.plural === 'bindings' && route.name === undefined && route.subresource === undefined));
+    const resource = state.registry.find(route.group, route.version, binding ? 'pods' : route.plural);
     if (!resource) throw new KubeStatusError('NotFound', 'the server could not find the requested resource');
+    if (binding) {
+      if (request.method !== 'POST' || route.legacyWatch) throw new KubeStatusError('MethodNotAllowed', `the server does not allow this method on the requested resource (${request.method} ${url.pathname})`);
+      return serveRequest(request, url, handleOptions, actor, resource, route.namespace, route.name, 'binding', 'create', 'Binding');
+    }
     if (route.namespace !== undefined && !resource.namespaced) throw new KubeStatusError('NotFound', 'the server could not find the requested resource');
     if (route.subresource !== undefined && route.subresource !== 'status') throw new KubeStatusError('NotFound', 'the server could not find the requested resource');
     const watching = route.legacyWatch || isTrue(url.searchParams.get('watch'));
@@ -157,19 +164,24 @@ export function createKubeApi(options: KubeApiOptions): KubeApi {
       throw new KubeStatusError('MethodNotAllowed', `the server does not allow this method on the requested resource (${request.method} ${url.pathname})`);
     }
     if (route.name !== undefined && resource.namespaced && route.namespace === undefined && verb !== 'watch') throw new KubeStatusError('NotFound', 'the server could not find the requested resource');
+    return serveRequest(request, url, handleOptions, actor, resource, route.namespace, route.name, route.subresource, verb, resource.kind);
+  }
+
+  /** Serves a resource request: the fault seam asked, then the verb's handler. */
+  async function serveRequest(request: Request, url: URL, handleOptions: HandleOptions, actor: string, resource: ResolvedResource, namespace: string | undefined, routeName: string | undefined, subresource: string | undefined, verb: KubeVerb, kind: string): Promise<Response> {
     const body = request.method === 'GET' || request.method === 'HEAD' ? '' : await request.text();
-    const name = route.name ?? (verb === 'create' ? nameInBody(body) : undefined);
+    const name = routeName ?? (verb === 'create' ? nameInBody(body) : undefined);
     const info: KubeRequestInfo = {
       t: state.host.now(),
       actor,
       verb,
-      kind: resource.kind,
-      ...(route.namespace !== undefined ? { namespace: route.namespace } : {}),
+      kind,
+      ...(namespace !== undefined ? { namespace } : {}),
       ...(name !== undefined ? { name } : {}),
-      ...(route.subresource !== undefined ? { subresource: route.subresource } : {}),
+      ...(subresource !== undefined ? { subresource } : {}),
       seq: seq++,
     };
-    const c: ServeContext = { api: state, request, url, resource, namespace: route.namespace, name: route.name, subresource: route.subresource, info, handle: handleOptions, body };
+    const c: ServeContext = { api: state, request, url, resource, namespace, name: routeName, subresource, info, handle: handleOptions, body };
     const decision = state.options.hooks.onRequest?.(info);
     if (decision?.type === 'hang') return new Promise<Response>(() => {});
     if (decision?.type === 'refused') return failConnection(handleOptions, 'ECONNREFUSED');
@@ -201,7 +213,7 @@ export function createKubeApi(options: KubeApiOptions): KubeApi {
     const wait = state.options.requestLatencyMs + (decision?.type === 'latency' ? decision.ms : 0);
     if (wait > 0) await new Promise<void>((resolve) => state.host.after(wait, resolve));
     if (decision?.type === 'error') throw injected(decision.status, decision.retryAfterSeconds);
-    if (decision?.type === 'conflict' && c.name !== undefined) concurrentWrite(c);
+    if (decision?.type === 'conflict' && (c.name ?? (c.info.kind === 'Binding' ? c.info.name : undefined)) !== undefined) concurrentWrite(c);
     if (decision?.type === 'timeout') {
       if (decision.applied) {
         try {
@@ -224,7 +236,7 @@ export function createKubeApi(options: KubeApiOptions): KubeApi {
       case 'watch':
         return serveWatch(c);
       case 'create':
-        return serveCreate(c);
+        return c.info.kind === 'Binding' ? serveBinding(c) : serveCreate(c);
       case 'update':
         return serveUpdate(c);
       case 'patch':
@@ -238,10 +250,12 @@ export function createKubeApi(options: KubeApiOptions): KubeApi {
 
   /** The api-conflict fault: another writer touches the object first, so a stale write gets a real 409. */
   function concurrentWrite(c: ServeContext): void {
-    const cur = state.store.peek(c.resource.kind, c.namespace !== undefined ? `${c.namespace}/${c.name!}` : c.name!);
+    // a Binding's Pod (the bindings resource names it in the body)
+    const name = c.name ?? c.info.name!;
+    const cur = state.store.peek(c.resource.kind, c.namespace !== undefined ? `${c.namespace}/${name}` : name);
     if (!cur) return;
     const n = Number(cur.metadata.annotations['steadystate.dev/concurrent-writes'] ?? '0') + 1;
-    state.store.patch('fault:api-conflict', c.resource.kind, { namespace: c.namespace, name: c.name! }, { metadata: { annotations: { 'steadystate.dev/concurrent-writes': String(n) } } });
+    state.store.patch('fault:api-conflict', c.resource.kind, { namespace: c.namespace, name }, { metadata: { annotations: { 'steadystate.dev/concurrent-writes': String(n) } } });
   }
 
   function discovery(route: ReturnType<typeof parseRoute>): object | string | undefined {

@@ -1,7 +1,8 @@
+import { ConflictError, StoreError } from '../store/errors.js';
 import { keysSorted } from '../store/key-order.js';
 import { cloneJson, keyOf, type JsonObject, type StoredObject } from '../store/object.js';
 import type { ServeContext } from './serve-context.js';
-import { jsonResponse, KubeStatusError } from './status.js';
+import { jsonResponse, KubeStatusError, statusFromError } from './status.js';
 import { fieldManagersOf, recordUpdate } from './managed-fields.js';
 import { fromWire, toWire } from './wire.js';
 
@@ -73,6 +74,41 @@ function establish(c: ServeContext, name: string): StoredObject {
     ...cur,
     status: { conditions, acceptedNames: cloneJson((spec['names'] ?? {}) as JsonObject), storedVersions: versions.filter((v) => v['storage'] === true).map((v) => String(v['name'])) },
   });
+}
+
+/**
+ * POST `pods/{name}/binding` (or `bindings`): binds the Pod to the Binding's target Node, as
+ * kube-apiserver's BindingREST does (the store's `bind`), and answers 201 with a success `Status`.
+ * 400 when the Binding names another Pod than the URL or another namespace; 409 (on
+ * `pods/binding`) when the Pod is bound already, being deleted or gated.
+ * @internal
+ */
+export function serveBinding(c: ServeContext): Response {
+  const body = readJson(c);
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new KubeStatusError('BadRequest', 'the body of the request must be a v1 Binding object');
+  const b = body as { kind?: unknown; apiVersion?: unknown; metadata?: Record<string, unknown>; target?: unknown };
+  if (b.kind !== undefined && b.kind !== 'Binding') throw new KubeStatusError('BadRequest', `not a Binding object: the body's kind is ${JSON.stringify(b.kind)}`);
+  const meta = b.metadata !== null && typeof b.metadata === 'object' ? b.metadata : {};
+  const ns = meta['namespace'];
+  if (typeof ns === 'string' && ns !== '' && ns !== c.namespace) throw new KubeStatusError('BadRequest', 'the namespace of the provided object does not match the namespace sent on the request');
+  const name = typeof meta['name'] === 'string' ? meta['name'] : '';
+  if (c.name !== undefined && name !== c.name) throw new KubeStatusError('BadRequest', 'name in URL does not match name in Binding object');
+  const target = b.target !== null && typeof b.target === 'object' ? (b.target as Record<string, unknown>) : {};
+  try {
+    c.api.store.bind(c.info.actor, {
+      apiVersion: 'v1',
+      kind: 'Binding',
+      metadata: { ...(meta as { name: string }), name, namespace: c.namespace },
+      target: { ...(target as { name: string }) },
+    });
+  } catch (err) {
+    // BindingREST's own conflicts are on pods/binding; a precondition's or a missing Pod's on pods
+    if (err instanceof ConflictError && err.message.startsWith('Operation cannot be fulfilled on pods/binding ')) throw new KubeStatusError('Conflict', err.message, { name, kind: 'pods/binding' });
+    // ValidatePodBinding's errors come back unwrapped, as a 500 with their own text
+    if (err instanceof StoreError && err.reason === 'InternalError') throw new KubeStatusError('InternalError', err.message);
+    throw statusFromError(err, c.resource, name);
+  }
+  return jsonResponse({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 }, 201);
 }
 
 /**

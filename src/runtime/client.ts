@@ -28,6 +28,11 @@ export interface Client {
   /** Like get, but resolves to undefined when the object does not exist. */
   tryGet<S = JsonObject, T = JsonObject>(kind: string, key: KeyOrRef, options?: ReadOptions): Promise<StoredObject<S, T> | undefined>;
   list<S = JsonObject, T = JsonObject>(kind: string, options?: ListOptions & ReadOptions): Promise<StoredObject<S, T>[]>;
+  /**
+   * A v1 `Binding` (`{ kind: 'Binding', metadata: { name: pod, namespace }, target: { kind: 'Node', name } }`)
+   * is not stored: it binds its Pod, as kube-scheduler's binding does (409 when the Pod is bound
+   * already), and resolves to the Binding as sent.
+   */
   create<S = JsonObject, T = JsonObject>(object: NewObject<S, T>): Promise<StoredObject<S, T>>;
   /** Main resource: spec + metadata; 409 when metadata.resourceVersion is stale. */
   update<S = JsonObject, T = JsonObject>(object: NewObject<S, T> & { metadata: { name: string } }): Promise<StoredObject<S, T>>;

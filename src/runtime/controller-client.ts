@@ -283,10 +283,12 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner, task
       switch (d.type) {
         case 'conflict': {
           // a genuine concurrent write: another actor touches metadata first, so the 409 is real
-          const cur = store.peek(kind, key);
+          // (a Binding's Pod: a binding that names the Pod's resourceVersion then conflicts)
+          const target = kind === 'Binding' ? 'Pod' : kind;
+          const cur = store.peek(target, key);
           if (cur) {
             const n = Number(cur.metadata.annotations['steadystate.dev/concurrent-writes'] ?? '0') + 1;
-            store.patch('fault:api-conflict', kind, parseKey(key), { metadata: { annotations: { 'steadystate.dev/concurrent-writes': String(n) } } });
+            store.patch('fault:api-conflict', target, parseKey(key), { metadata: { annotations: { 'steadystate.dev/concurrent-writes': String(n) } } });
           }
           break;
         }

@@ -91,8 +91,10 @@ export function immutabilityErrors(cur: StoredObject, next: StoredObject, option
 }
 
 /**
- * Pod updates change only container images, activeDeadlineSeconds, tolerations (additions) and
- * terminationGracePeriodSeconds; the scheduler's binding sets `spec.nodeName` once.
+ * Pod updates change only container images, activeDeadlineSeconds, tolerations (additions),
+ * terminationGracePeriodSeconds and schedulingGates (removals), as ValidatePodUpdate allows.
+ * `spec.nodeName` is not among them: it is set at creation or by a binding (the `pods/binding`
+ * subresource, `ObjectStore.bind`), never by an update or patch.
  */
 function pod(cur: StoredObject, next: StoredObject, out: FieldError[]): void {
   const a = { ...cur.spec } as Record<string, unknown>;
@@ -107,8 +109,19 @@ function pod(cur: StoredObject, next: StoredObject, out: FieldError[]): void {
   if (ta.every((t) => tb.some((u) => jsonEqual(t, u)))) b['tolerations'] = a['tolerations'];
   b['activeDeadlineSeconds'] = a['activeDeadlineSeconds'];
   b['terminationGracePeriodSeconds'] = a['terminationGracePeriodSeconds'];
-  if (!isSet(a['nodeName'])) b['nodeName'] = a['nodeName'];
+  // gates may go, never come (validateOnlyDeletedSchedulingGates); the spec check leaves them out
+  const ga = gateNames(a['schedulingGates']);
+  const gb = Array.isArray(b['schedulingGates']) ? b['schedulingGates'] : [];
+  gb.forEach((g, i) => {
+    const name = isRecord(g) ? g['name'] : undefined;
+    if (!ga.has(name)) out.push({ field: `spec.schedulingGates[${i}].name`, type: 'FieldValueForbidden', body: `Forbidden: only deletion is allowed, but found new scheduling gate '${String(name ?? '')}'` });
+  });
+  b['schedulingGates'] = a['schedulingGates'];
   if (!jsonEqual(a, b)) out.push({ field: 'spec', type: 'FieldValueForbidden', body: `Forbidden: ${POD_MUTABLE}` });
+}
+
+function gateNames(gates: unknown): Set<unknown> {
+  return new Set(Array.isArray(gates) ? gates.map((g) => (isRecord(g) ? g['name'] : undefined)) : []);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Clock } from '../sim/clock.js';
 import { fnv1a, hex8 } from '../sim/hash.js';
-import { AlreadyExistsError, InvalidError, NotFoundError, type StoreErrorReason, StoreError } from './errors.js';
+import { AlreadyExistsError, ConflictError, InvalidError, NotFoundError, type StoreErrorReason, StoreError } from './errors.js';
 import { applyDefaults, ServiceAllocations } from './defaults.js';
 import { changedPaths } from './field-diff.js';
 import { FOREGROUND_FINALIZER, GarbageCollector, type PropagationPolicy } from './garbage-collector.js';
@@ -8,7 +8,7 @@ import { defaultPropagationPolicy } from './gc-policy.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { selectObjects, type ListOptions } from './list-options.js';
 import { applyMergePatch } from './merge-patch.js';
-import { cloneJson, contentEqual, contentOf, jsonEqual, keyOf, type Json, type JsonObject, type NewObject, type ObjectRef, type StoredObject } from './object.js';
+import { cloneJson, contentEqual, contentOf, jsonEqual, keyOf, virtualTimestamp, type Json, type JsonObject, type NewObject, type ObjectRef, type StoredObject } from './object.js';
 import { checkUid, deletePreconditionConflict, resourceVersionConflict } from './preconditions.js';
 import { generateNameSuffix, prepareForCreate, prepareForDeletion, prepareForPatch, prepareForStatusUpdate, prepareForUpdate } from './strategy.js';
 import { cloneSorted, keysSorted } from './key-order.js';
@@ -294,6 +294,11 @@ export class ObjectStore {
 
   /** Creates an object; `generateName` gives a server-chosen unique name. @throws AlreadyExistsError, InvalidError */
   create<S = JsonObject, T = JsonObject>(actor: string, input: NewObject<S, T>): StoredObject<S, T> {
+    // a v1 Binding is no stored object: creating one binds its Pod (client-go's `bindings` resource)
+    if (input.kind === 'Binding' && (input.apiVersion === undefined || input.apiVersion === 'v1')) {
+      this.bind(actor, input as unknown as PodBinding);
+      return cloneJson(input) as unknown as StoredObject<S, T>;
+    }
     const ks = this.kind(input.kind);
     const scope = this.namespaced(input.kind);
     // an empty namespace is no namespace (cluster-scoped), as keyOf already treats it; a
@@ -404,6 +409,55 @@ export class ObjectStore {
       ),
       withStatus,
     ) as unknown as StoredObject<S, T>;
+  }
+
+  /**
+   * Binds a Pod to a Node, as kube-apiserver's `pods/binding` subresource does (BindingREST,
+   * what kube-scheduler posts): sets `spec.nodeName` (an update or patch may not), merges the
+   * Binding's annotations and sets the `PodScheduled=True` condition. 409 when the Pod is already
+   * bound, is being deleted or still has scheduling gates, or when the Binding's `metadata.uid` /
+   * `metadata.resourceVersion` (preconditions on the Pod) no longer hold; 404 when there is no
+   * such Pod. Returns the bound Pod. Recorded as the verb `bind` of the Pod.
+   */
+  bind(actor: string, binding: PodBinding): StoredObject {
+    const m = (binding?.metadata ?? {}) as Partial<PodBinding['metadata']>;
+    const name = typeof m.name === 'string' ? m.name : '';
+    const namespace = typeof m.namespace === 'string' && m.namespace !== '' ? m.namespace : undefined;
+    const key = keyOf({ namespace, name });
+    if (namespace === undefined || name === '') {
+      this.recordError(actor, 'bind', 'Pod', key, 'Invalid');
+      const field = namespace === undefined ? 'metadata.namespace' : 'metadata.name';
+      throw new InvalidError(`Binding "${key}": ${field}: Required value: a Binding names the Pod it binds by its namespace and name`, [{ field, type: 'FieldValueRequired', body: 'Required value' }]);
+    }
+    // ValidatePodBinding: kube-apiserver returns its errors unwrapped (an aggregate, not a Status), so they come back as a 500
+    const target = (binding.target ?? {}) as Partial<PodBinding['target']>;
+    const problems: string[] = [];
+    if (typeof target.kind === 'string' && target.kind !== '' && target.kind !== 'Node') problems.push(`target.kind: Unsupported value: ${JSON.stringify(target.kind)}: supported values: "Node", "<empty>"`);
+    if (typeof target.name !== 'string' || target.name === '') problems.push('target.name: Required value');
+    if (problems.length > 0) {
+      this.recordError(actor, 'bind', 'Pod', key, 'InternalError');
+      throw new StoreError('InternalError', 500, problems.length === 1 ? problems[0]! : `[${problems.join(', ')}]`);
+    }
+    const node = target.name as string;
+    const now = this.clock.now();
+    return this.write(actor, 'bind', 'Pod', key, undefined, (cur) => {
+      checkUid(cur, m.uid);
+      if (typeof m.resourceVersion === 'string' && m.resourceVersion !== '' && m.resourceVersion !== cur.metadata.resourceVersion) {
+        throw new ConflictError(`Operation cannot be fulfilled on Pod "${key}": Precondition failed: ResourceVersion in precondition: ${m.resourceVersion}, ResourceVersion in object meta: ${cur.metadata.resourceVersion}`);
+      }
+      const conflict = (why: string) => new ConflictError(`Operation cannot be fulfilled on pods/binding "${name}": ${why}`);
+      if (cur.metadata.deletionTimestamp !== undefined) throw conflict(`pod ${name} is being deleted, cannot be assigned to a host`);
+      const bound = cur.spec['nodeName'];
+      if (typeof bound === 'string' && bound !== '') throw conflict(`pod ${name} is already assigned to node ${JSON.stringify(bound)}`);
+      const gates = cur.spec['schedulingGates'];
+      if (Array.isArray(gates) && gates.length > 0) throw conflict(`pod ${name} has non-empty .spec.schedulingGates`);
+      const next = cloneJson(cur);
+      next.spec['nodeName'] = node;
+      const extra = m.annotations;
+      if (extra !== null && typeof extra === 'object' && Object.keys(extra).length > 0) next.metadata.annotations = cloneSorted({ ...next.metadata.annotations, ...extra });
+      next.status = { ...next.status, conditions: withPodScheduled(next.status['conditions'], now) };
+      return next;
+    });
   }
 
   /** Writes status only, through the status subresource; never bumps generation. */
@@ -585,7 +639,8 @@ export class ObjectStore {
     let fields: FieldError[] = [];
     if (invalid === undefined) {
       const content = contentErrors(next);
-      const immutable = immutabilityErrors(cur, next, this.validation);
+      // a binding is no update: kube-apiserver writes it to storage without the Pod's update validation
+      const immutable = verb === 'bind' ? [] : immutabilityErrors(cur, next, this.validation);
       const spec = workloadErrors(next, cur);
       fields = content.length === 0 ? immutable : immutable.length === 0 ? content : [...content, ...immutable];
       if (spec.length > 0) fields = fields.length === 0 ? spec : [...spec, ...fields];
@@ -667,6 +722,48 @@ export class ObjectStore {
 }
 
 const CRD = 'CustomResourceDefinition';
+
+/**
+ * A v1 Binding: what kube-scheduler posts to `pods/{name}/binding` (or to `bindings`) to bind the
+ * Pod `metadata.name` to the Node `target.name`. @public
+ */
+export interface PodBinding {
+  apiVersion?: string;
+  kind?: string;
+  metadata: {
+    /** The Pod's name. */
+    name: string;
+    /** The Pod's namespace. */
+    namespace?: string | undefined;
+    /** Precondition: the Pod's uid. */
+    uid?: string | undefined;
+    /** Precondition: the Pod's resourceVersion. */
+    resourceVersion?: string | undefined;
+    /** Merged into the Pod's annotations. */
+    annotations?: Record<string, string> | undefined;
+  };
+  target: {
+    /** `Node` (or empty). */
+    kind?: string | undefined;
+    /** The Node's name. */
+    name: string;
+    apiVersion?: string | undefined;
+  };
+}
+
+/**
+ * `conditions` with PodScheduled=True, as podutil.UpdatePodCondition sets it for a binding: a new
+ * condition stamped now; an existing one replaced (reason and message dropped), its
+ * lastTransitionTime kept when it was True already.
+ */
+function withPodScheduled(conditions: unknown, now: number): Json[] {
+  const list = Array.isArray(conditions) ? (conditions as Json[]) : [];
+  const i = list.findIndex((c) => c !== null && typeof c === 'object' && !Array.isArray(c) && (c as JsonObject)['type'] === 'PodScheduled');
+  const prev = i >= 0 ? (list[i] as JsonObject) : undefined;
+  const since = prev?.['status'] === 'True' && typeof prev['lastTransitionTime'] === 'string' ? prev['lastTransitionTime'] : virtualTimestamp(now);
+  const c: JsonObject = { type: 'PodScheduled', status: 'True', lastTransitionTime: since };
+  return i >= 0 ? list.map((x, j) => (j === i ? c : x)) : [...list, c];
+}
 
 /** Built-in kinds kube-apiserver serves without a `/status` subresource (they have no status), by their apiVersions: a status write is 404. */
 const RBAC = ['rbac.authorization.k8s.io/v1'];

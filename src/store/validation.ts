@@ -214,16 +214,17 @@ function isStringMap(v: unknown): boolean {
 const KEY = /^[-._a-zA-Z0-9]+$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
-/** The answer for every kind but ConfigMap and Secret: one frozen empty list, none made per write (callers only read it). */
+/** The answer for every kind but ConfigMap, Secret and Event: one frozen empty list, none made per write (callers only read it). */
 const NO_ERRORS = Object.freeze([]) as unknown as FieldError[];
 
 /**
  * The content checks kube-apiserver makes of ConfigMaps and Secrets on every write: entries map
  * valid keys to strings (base64 ones for `binaryData` and a Secret's `data`), a key is in `data`
- * or `binaryData`, not both, and `immutable` is a boolean.
+ * or `binaryData`, not both, and `immutable` is a boolean; and of Events (see eventErrors).
  * @internal
  */
 export function contentErrors(o: StoredObject): FieldError[] {
+  if (o.kind === 'Event') return eventErrors(o);
   if (o.kind !== 'ConfigMap' && o.kind !== 'Secret') return NO_ERRORS;
   const out: FieldError[] = [];
   const entries = (field: string, base64: boolean): string[] => {
@@ -260,6 +261,51 @@ export function contentErrors(o: StoredObject): FieldError[] {
   }
   if (o['immutable'] !== undefined && typeof o['immutable'] !== 'boolean') out.push({ field: 'immutable', type: 'FieldValueInvalid', body: `Invalid value: ${JSON.stringify(o['immutable'])}: must be a boolean` });
   return out;
+}
+
+/** ValidateEvent's limits (pkg/apis/core/validation/events.go). */
+const EVENT_LIMITS: readonly [field: string, path: string, limit: number][] = [
+  ['reportingInstance', 'reportingInstance', 128],
+  ['action', 'action', 128],
+  ['reason', 'reason', 128],
+];
+
+/**
+ * kube-apiserver's legacyValidateEvent, which every Event write passes (core/v1 and
+ * events.k8s.io/v1, create and update): an Event without `eventTime` lives in its
+ * involvedObject's namespace (a cluster-scoped object's Events in `default`); one with
+ * `eventTime` names a namespaced involvedObject, or lives in `default` or `kube-system`, and names
+ * its reporting controller and instance, its action and reason.
+ */
+function eventErrors(o: StoredObject): FieldError[] {
+  const involved = isPlainObject(o['involvedObject']) ? o['involvedObject'] : {};
+  const ins = typeof involved['namespace'] === 'string' ? involved['namespace'] : '';
+  const ns = o.metadata.namespace ?? '';
+  const stamped = typeof o['eventTime'] === 'string' && o['eventTime'] !== '';
+  const mismatch = stamped ? ins === '' && ns !== 'default' && ns !== 'kube-system' : ins === '' ? ns !== '' && ns !== 'default' : ns !== ins;
+  if (!stamped && !mismatch) return NO_ERRORS;
+  const out: FieldError[] = [];
+  if (mismatch) out.push({ field: 'involvedObject.namespace', type: 'FieldValueInvalid', body: `Invalid value: ${JSON.stringify(ins)}: does not match event.namespace` });
+  if (!stamped) return out;
+  const text = (f: string) => (typeof o[f] === 'string' ? (o[f] as string) : '');
+  // the field as the request's group names it (core/v1 reportingComponent, events.k8s.io reportingController)
+  const rc = o.apiVersion === 'events.k8s.io/v1' ? 'reportingController' : 'reportingComponent';
+  const controller = text('reportingComponent');
+  if (controller === '') {
+    out.push({ field: rc, type: 'FieldValueRequired', body: 'Required value' });
+    out.push({ field: rc, type: 'FieldValueInvalid', body: 'Invalid value: "": name part must be non-empty' });
+    out.push({ field: rc, type: 'FieldValueInvalid', body: `Invalid value: "": ${QUALIFIED_NAME_MSG}` });
+  } else {
+    const bad = qualifiedNameError(controller);
+    if (bad !== undefined) out.push({ field: rc, type: 'FieldValueInvalid', body: `Invalid value: ${JSON.stringify(controller)}: ${bad}` });
+  }
+  for (const [f, path, limit] of EVENT_LIMITS) {
+    const v = text(f);
+    if (v === '') out.push({ field: path, type: 'FieldValueRequired', body: 'Required value' });
+    else if (v.length > limit) out.push({ field: path, type: 'FieldValueInvalid', body: `Invalid value: "": can have at most ${limit} characters` });
+  }
+  if (text('message').length > 1024) out.push({ field: 'note', type: 'FieldValueInvalid', body: 'Invalid value: "": can have at most 1024 characters' });
+  return out.length === 0 ? NO_ERRORS : out;
 }
 
 /** The message of field errors, as kube-apiserver joins them (one, or a bracketed list). @internal */

@@ -147,6 +147,10 @@ export function workloadErrors(o: StoredObject, stored?: StoredObject): FieldErr
     jobErrors(isObj(jt) && isObj(jt['spec']) ? jt['spec'] : {}, 'spec.jobTemplate.spec', out);
   }
   podSpecErrors(at.spec, at.path, o.kind !== 'Pod', out);
+  // ValidatePodCreate: a Pod made bound may not wait for gates (a binding refuses a gated Pod too)
+  if (o.kind === 'Pod' && stored === undefined && typeof spec['nodeName'] === 'string' && spec['nodeName'] !== '' && Array.isArray(spec['schedulingGates']) && spec['schedulingGates'].length > 0) {
+    out.push({ field: 'spec.nodeName', type: 'FieldValueForbidden', body: 'Forbidden: cannot be set until all schedulingGates have been cleared' });
+  }
   return out.length === 0 ? NO_ERRORS : out;
 }
 

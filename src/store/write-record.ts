@@ -1,7 +1,7 @@
 import type { StoreErrorReason } from './errors.js';
 
-/** The write verbs the store records. @public */
-export type WriteVerb = 'create' | 'update' | 'updateStatus' | 'patch' | 'patchStatus' | 'delete';
+/** The write verbs the store records (`bind`: a Pod bound through the `pods/binding` subresource). @public */
+export type WriteVerb = 'create' | 'update' | 'updateStatus' | 'patch' | 'patchStatus' | 'delete' | 'bind';
 
 /**
  * One write request, recorded whether or not it changed anything: a no-op costs API QPS too,

@@ -72,6 +72,24 @@ describe('@kubernetes/client-node 1.4 over msw: KubernetesObjectApi', () => {
   });
 });
 
+describe('@kubernetes/client-node 1.4 over msw: binding a Pod (red team rt46 R-6)', () => {
+  it('binds through createNamespacedPodBinding and createNamespacedBinding; a second binding is 409 and an update of spec.nodeName 422', async () => {
+    const core = kc.makeApiClient(CoreV1Api);
+    const spec = { containers: [{ name: 'c', image: 'app:1' }] };
+    await core.createNamespacedPod({ namespace: 'bind', body: { metadata: { name: 'a' }, spec } });
+    const b = await core.createNamespacedPod({ namespace: 'bind', body: { metadata: { name: 'b' }, spec } });
+    b.spec!.nodeName = 'node-1';
+    expect(await core.replaceNamespacedPod({ name: 'b', namespace: 'bind', body: b }).catch((e: unknown) => e)).toMatchObject({ code: 422 });
+    await core.createNamespacedPodBinding({ name: 'a', namespace: 'bind', body: { metadata: { name: 'a' }, target: { kind: 'Node', name: 'node-1' } } });
+    await core.createNamespacedBinding({ namespace: 'bind', body: { metadata: { name: 'b' }, target: { kind: 'Node', name: 'node-2' } } });
+    expect((await core.readNamespacedPod({ name: 'a', namespace: 'bind' })).spec?.nodeName).toBe('node-1');
+    expect(store.peek('Pod', 'bind/b')!.spec['nodeName']).toBe('node-2');
+    const again = await core.createNamespacedPodBinding({ name: 'a', namespace: 'bind', body: { metadata: { name: 'a' }, target: { kind: 'Node', name: 'node-2' } } }).catch((e: unknown) => e);
+    expect(again).toMatchObject({ code: 409 });
+    expect(String((again as { body?: unknown }).body)).toContain('pod a is already assigned to node \\"node-1\\"');
+  });
+});
+
 describe('@kubernetes/client-node 1.4 over msw: makeInformer', () => {
   it('lists, then watches: store writes by anyone arrive as add/update/delete', async () => {
     store.create('user', { kind: 'ConfigMap', metadata: { name: 'pre', namespace: 'inf' } });

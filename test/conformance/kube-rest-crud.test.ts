@@ -182,3 +182,50 @@ describe('createKubeApi: delete', () => {
     expect(f.store.peekAll('ConfigMap').map((o) => o.metadata.name)).toEqual(['b']);
   });
 });
+
+describe('createKubeApi: binding a Pod (red team rt46 R-6)', () => {
+  const PODS = '/api/v1/namespaces/default/pods';
+  const pod = (name: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'c', image: 'app:1' }] } });
+  const binding = (name: string, node: string) => ({ apiVersion: 'v1', kind: 'Binding', metadata: { name }, target: { kind: 'Node', name: node } });
+
+  it('refuses a PUT or PATCH that sets spec.nodeName (422, ValidatePodUpdate)', async () => {
+    const f = apiFixture();
+    const created = (await f.req('POST', PODS, pod('web'))).json;
+    const put = await f.req('PUT', `${PODS}/web`, { ...created, spec: { ...created.spec, nodeName: 'node-a' } });
+    expect(put.status).toBe(422);
+    expect(put.json).toMatchObject({ kind: 'Status', reason: 'Invalid', details: { name: 'web', kind: 'Pod', causes: [{ reason: 'FieldValueForbidden', field: 'spec' }] } });
+    expect(put.json.message).toMatch(/^Pod "web" is invalid: spec: Forbidden: pod updates may not change fields other than `spec.containers\[\*\].image`/);
+    expect((await f.req('PATCH', `${PODS}/web`, { spec: { nodeName: 'node-a' } }, { 'content-type': 'application/merge-patch+json' })).status).toBe(422);
+    expect(f.store.peek('Pod', 'default/web')!.spec['nodeName']).toBeUndefined();
+  });
+
+  it('POST pods/{name}/binding binds (201, a success Status); again is 409 on pods/binding; a name other than the URL is 400; GET is 405', async () => {
+    const f = apiFixture();
+    await f.req('POST', PODS, pod('web'));
+    const r = await f.req('POST', `${PODS}/web/binding`, binding('web', 'node-a'));
+    expect(r.status).toBe(201);
+    expect(r.json).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
+    const got = (await f.req('GET', `${PODS}/web`)).json;
+    expect(got.spec.nodeName).toBe('node-a');
+    expect(got.status.conditions).toEqual([expect.objectContaining({ type: 'PodScheduled', status: 'True' })]);
+    const again = await f.req('POST', `${PODS}/web/binding`, binding('web', 'node-b'));
+    expect(again.status).toBe(409);
+    expect(again.json).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Operation cannot be fulfilled on pods/binding "web": pod web is already assigned to node "node-a"', reason: 'Conflict', details: { name: 'web', kind: 'pods/binding' }, code: 409 });
+    await f.req('POST', PODS, pod('other'));
+    const mismatch = await f.req('POST', `${PODS}/other/binding`, binding('web', 'node-b'));
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.json.message).toBe('name in URL does not match name in Binding object');
+    expect((await f.req('POST', `${PODS}/missing/binding`, binding('missing', 'node-b'))).json).toMatchObject({ reason: 'NotFound', message: 'pods "missing" not found', code: 404 });
+    expect((await f.req('GET', `${PODS}/other/binding`)).status).toBe(405);
+    expect(f.store.peek('Pod', 'default/other')!.spec['nodeName']).toBeUndefined();
+  });
+
+  it('POST bindings (the legacy resource) binds the Pod the Binding names; discovery lists both', async () => {
+    const f = apiFixture();
+    await f.req('POST', PODS, pod('web'));
+    expect((await f.req('POST', '/api/v1/namespaces/default/bindings', binding('web', 'node-a'))).status).toBe(201);
+    expect(f.store.peek('Pod', 'default/web')!.spec['nodeName']).toBe('node-a');
+    const resources = (await f.req('GET', '/api/v1')).json.resources as { name: string; kind: string; verbs: string[] }[];
+    expect(resources.filter((r) => r.kind === 'Binding')).toEqual([expect.objectContaining({ name: 'pods/binding', verbs: ['create'] }), expect.objectContaining({ name: 'bindings', verbs: ['create'] })]);
+  });
+});

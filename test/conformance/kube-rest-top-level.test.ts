@@ -97,8 +97,9 @@ describe('kube-rest: MicroTime fields are decoded as kube-apiserver decodes them
     const f = apiFixture();
     const ev = (name: string, extra: Record<string, unknown>) => ({ apiVersion: 'v1', kind: 'Event', metadata: { name }, involvedObject: { kind: 'ConfigMap', name: 'app', namespace: 'default' }, reason: 'Synced', message: 'ok', ...extra });
     expect((await f.req('POST', '/api/v1/namespaces/default/events', ev('a', { firstTimestamp: '2026-01-01T00:00:00.123Z' }))).status).toBe(201);
-    expect((await f.req('POST', '/api/v1/namespaces/default/events', ev('b', { eventTime: '2026-01-01T00:00:00.123Z' }))).status).toBe(400);
-    expect((await f.req('POST', '/api/v1/namespaces/default/events', ev('c', { eventTime: '2026-01-01T00:00:00.123456Z' }))).status).toBe(201);
+    expect((await f.req('POST', '/api/v1/namespaces/default/events', ev('b', { eventTime: '2026-01-01T00:00:00.123Z', reportingComponent: 'example.com/app', reportingInstance: 'app-0', action: 'Sync' }))).status).toBe(400);
+    // an Event with eventTime names its reporter and action (legacyValidateEvent)
+    expect((await f.req('POST', '/api/v1/namespaces/default/events', ev('c', { eventTime: '2026-01-01T00:00:00.123456Z', reportingComponent: 'example.com/app', reportingInstance: 'app-0', action: 'Sync' }))).status).toBe(201);
   });
 });
 

@@ -23,6 +23,20 @@ describe('podLifecycle', () => {
     expect(new Set(run.writes.filter((w) => w.actor !== 'user').map((w) => w.actor))).toEqual(new Set(['environment:pod-lifecycle']));
   });
 
+  it('binds as kube-scheduler does, through the binding subresource (an update may not set nodeName), and leaves a gated pod unbound until its gates go', async () => {
+    const gated = pod('gated', { schedulingGates: [{ name: 'example.com/quota' }] });
+    const { run } = await runEnv({ environment: [{ name: 'pod-lifecycle' }], workload: [create(0, pod('web')), create(0, gated), { at: 5000, type: 'patch', kind: 'Pod', key: 'default/gated', patch: { spec: { schedulingGates: null } } }] });
+    expect(run.writes.filter((w) => w.changed.includes('spec.nodeName')).map((w) => `${w.verb} ${w.key} ${w.t}`)).toEqual(['bind default/web 100', 'bind default/gated 5000']);
+    expect(stepTimes(run, 'pod:scheduled', 'default/gated')).toEqual([5000]);
+    const p = find(run.finalObjects, 'Pod', 'default/gated')!;
+    expect(p.spec['nodeName']).toMatch(/^node-[012]$/);
+    expect(condition(p, 'PodScheduled')).toEqual({ status: 'True', at: 5000 });
+    const { run: early } = await runEnv({ environment: [{ name: 'pod-lifecycle' }], workload: [create(0, gated)] });
+    const waiting = find(early.finalObjects, 'Pod', 'default/gated')!;
+    expect(waiting.spec['nodeName']).toBeUndefined();
+    expect(waiting.status['conditions']).toEqual([expect.objectContaining({ type: 'PodScheduled', status: 'False', reason: 'SchedulingGated' })]);
+  });
+
   it('honours its timing parameters', async () => {
     const { run } = await runEnv({ environment: [{ name: 'pod-lifecycle', params: { scheduleMs: 0, startMs: 300, readyMs: 50 } }], workload: [create(0, pod('web'))] });
     expect(stepTimes(run, 'pod:ready', 'default/web')).toEqual([350]);

@@ -95,6 +95,17 @@ export function watchViolations(trace: readonly TraceEntry[]): string[] {
   return out;
 }
 
+/**
+ * `prev` as a binding would have left it when `next` is bound and `prev` was not: the
+ * `pods/binding` subresource sets `spec.nodeName` once, which no update may (the changes in
+ * between are still judged by the update rules).
+ */
+function bound(prev: StoredObject, next: StoredObject): StoredObject {
+  if (prev.kind !== 'Pod' || typeof next.spec['nodeName'] !== 'string' || next.spec['nodeName'] === '') return prev;
+  if (typeof prev.spec['nodeName'] === 'string' && prev.spec['nodeName'] !== '') return prev;
+  return { ...prev, spec: { ...prev.spec, nodeName: next.spec['nodeName'] } };
+}
+
 /** (c): a probe after every write that validates every object, and every change since the last look. */
 export function validityProbe(): Probe {
   const seen = new Map<string, StoredObject>();
@@ -110,7 +121,7 @@ export function validityProbe(): Probe {
           if (bad !== undefined) return `(c) ${kind} ${keyOf(o.metadata)} is not valid: ${bad}`;
           const prev = seen.get(id);
           if (prev && prev.metadata.resourceVersion !== o.metadata.resourceVersion) {
-            const change = invalidTransition(prev, o) ?? immutabilityErrors(prev, o, undefined).map((f) => `${f.field}: ${f.body}`)[0];
+            const change = invalidTransition(prev, o) ?? immutabilityErrors(bound(prev, o), o, undefined).map((f) => `${f.field}: ${f.body}`)[0];
             if (change !== undefined) return `(c) ${kind} ${keyOf(o.metadata)} changed in a way the API server refuses (rv ${prev.metadata.resourceVersion} → ${o.metadata.resourceVersion}): ${change}`;
           }
           seen.set(id, o);

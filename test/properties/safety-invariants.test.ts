@@ -52,8 +52,10 @@ describe('safetyInvariants', () => {
       async reconcile(ctx) {
         const p = await ctx.client.tryGet<{ nodeName?: string }>('Pod', ctx.key);
         if (!p || p.spec.nodeName !== undefined) return;
-        const bound = await ctx.client.update({ ...p, spec: { ...p.spec, nodeName: 'node-a' } });
-        await ctx.client.updateStatus({ ...bound, status: { phase: 'Bound' } });
+        // the binding subresource (an update may not set nodeName), then a status write
+        await ctx.client.create({ apiVersion: 'v1', kind: 'Binding', metadata: { name: p.metadata.name, namespace: p.metadata.namespace }, target: { kind: 'Node', name: 'node-a' } } as never);
+        const bound = await ctx.client.get('Pod', ctx.key, { live: true });
+        await ctx.client.updateStatus({ ...bound, status: { ...bound.status, phase: 'Bound' } });
       },
     });
     const pod = (name: string) => ({ kind: 'Pod', metadata: { name, namespace: 'default' }, spec: { containers: [{ name: 'app', image: 'app:1' }] } });
@@ -63,8 +65,8 @@ describe('safetyInvariants', () => {
     };
     const s = { ...widgetScenario(['binder'], [{ at: 1000, type: 'create', object: pod('b') }]), initialObjects: [{ kind: 'Node', metadata: { name: 'node-a' }, spec: {} }, pod('a')] };
     const v = expectFailure((await judgeScenario(safetyInvariants({ invariants: { 'one Pod on node-a': oneOnNodeA } }), s as never, { controllers: [binder] })).verdict);
-    expect(v.evidence).toMatchObject({ write: { verb: 'update', key: 'default/b', changed: ['spec.nodeName'] } });
-    expect(v.explanation).toMatch(/right after update Pod default\/b by controller binder\/0 at t=1\.\d+ s \(changed spec\.nodeName\)/);
+    expect(v.evidence).toMatchObject({ write: { verb: 'bind', key: 'default/b', changed: ['spec.nodeName', 'status.conditions'] } });
+    expect(v.explanation).toMatch(/right after bind Pod default\/b by controller binder\/0 at t=1\.\d+ s \(changed spec\.nodeName, status\.conditions\)/);
   });
 
   it('rejects an invariant that is not a function', () => {

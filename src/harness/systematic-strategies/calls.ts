@@ -41,7 +41,8 @@ export const conflictAtWrite: Strategy = {
     const b = new DerivationBuilder('conflict-at-write');
     for (const w of ix.writes) {
       const verb = String(w.entry['verb']);
-      if (verb !== 'update' && verb !== 'updateStatus') {
+      // a binding carries the Pod's resourceVersion as a precondition when the scheduler sends one
+      if (verb !== 'update' && verb !== 'updateStatus' && verb !== 'bind') {
         b.prune('a create or patch: no resourceVersion to conflict with');
         continue;
       }
@@ -71,7 +72,7 @@ export const errorAtWrite: Strategy = {
       if (live) continue;
       const what = `${String(e['verb'])} ${fmtEntryObject(e)} by ${String(e['actor'])} at t=${e.t} ms (API call #${n})`;
       b.add({ target: `${what} answered 500`, events: [{ kind: 'api-error', nth: n, params: { status: 500 } }], at: i });
-      if (e['verb'] === 'create' || e['verb'] === 'update' || e['verb'] === 'updateStatus') b.add({ target: `${what} timed out after it was applied`, events: [{ kind: 'api-error', nth: n, params: { status: 504, applied: true } }], at: i });
+      if (e['verb'] === 'create' || e['verb'] === 'update' || e['verb'] === 'updateStatus' || e['verb'] === 'bind') b.add({ target: `${what} timed out after it was applied`, events: [{ kind: 'api-error', nth: n, params: { status: 504, applied: true } }], at: i });
       else b.prune('a patch or delete: a timeout after applying it is retried harmlessly');
     }
     return b.result();

@@ -22,14 +22,15 @@ function invalid(fn: () => unknown): InvalidError {
 const ns = { namespace: 'default' };
 
 describe('immutable fields of built-in kinds', () => {
-  it('Pod: only container images, tolerations additions and the scheduler binding may change', () => {
+  it('Pod: only container images and tolerations additions may change; the binding subresource sets nodeName', () => {
     const { store } = makeStore();
     const pod: NewObject = { kind: 'Pod', metadata: { name: 'p', ...ns }, spec: { containers: [{ name: 'c', image: 'a:1' }], tolerations: [{ key: 'x' }], volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'd' } }] } };
     store.create('user', pod);
     const ref = { ...ns, name: 'p' };
     expect(() => store.patch('ctl', 'Pod', ref, { spec: { containers: [{ name: 'c', image: 'a:2' }] } })).not.toThrow();
     expect(() => store.patch('ctl', 'Pod', ref, { spec: { tolerations: [{ key: 'x' }, { key: 'y' }] } })).not.toThrow();
-    expect(() => store.patch('scheduler', 'Pod', ref, { spec: { nodeName: 'node-1' } })).not.toThrow();
+    invalid(() => store.patch('scheduler', 'Pod', ref, { spec: { nodeName: 'node-1' } })); // a binding, not a patch
+    expect(() => store.bind('scheduler', { metadata: { ...ref }, target: { kind: 'Node', name: 'node-1' } })).not.toThrow();
     const e = invalid(() => store.patch('ctl', 'Pod', ref, { spec: { volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'other' } }] } }));
     expect(e.causes).toEqual([{ field: 'spec', type: 'FieldValueForbidden', body: expect.stringMatching(/^Forbidden: pod updates may not change fields other than `spec.containers\[\*\].image`/) }]);
     expect(e.message).toMatch(/^Pod "default\/p": spec: Forbidden: pod updates may not change fields/);
