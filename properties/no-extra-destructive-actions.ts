@@ -299,6 +299,8 @@ function orderOnly(tallies: readonly ReadonlyMap<string, Tally>[], replaced: rea
  * generally, what the fault-free control plane does in a world as slow as the run's (the faults
  * marked `slowsTheWorld`, pinned to the objects they held back): an EndpointSlice deleted when the
  * last Ready Pod went while the next was still starting, and made again when it became Ready.
+ * Benign runs with lists in another order teach which objects of a kind a controller may act on,
+ * not how many (see `orderOnly`): relying on list order is the bug the list-order fault exposes.
  *
  * A change of a workload's Pod template counts too (Deployment, StatefulSet, DaemonSet,
  * ReplicaSet, Job: `templateKinds`): it destroys every Pod of the workload as surely as deleting
