@@ -618,3 +618,33 @@ describe('list order: what a permuted list alone makes a fault-free run do is no
     expect((await runnerFor(interchangeablePool, false).judge(s)).failure?.summary).toMatch(/^extra destructive actions on Member default\/db-0: 1 create and 1 delete under faults, 1 and 0 without/);
   });
 });
+
+describe('noExtraDestructiveActions.learn: runs with lists in another order teach which objects of a kind, not how many', () => {
+  const p = noExtraDestructiveActions();
+  let rv = 0;
+  const w = (verb: 'create' | 'delete', id: string) => {
+    const [kind, name] = id.split(' ');
+    return { t: ++rv, type: 'store:write', actor: 'controller:r/0', verb, kind, key: `default/${name}`, uid: `u-${name}`, rv, changed: [], noop: false };
+  };
+  const runOf = (...entries: Record<string, unknown>[]) => ({ trace: entries, writes: [], finalObjects: [], primaryKinds: [], controllers: [], downstream: undefined }) as unknown as RunRecord;
+  // three members made, one removed: the twin removes c
+  const twin = runOf(w('create', 'Member a'), w('create', 'Member b'), w('create', 'Member c'), w('delete', 'Member c'));
+  // a permuted list made it remove b instead (as many), or remove a and make it again (more)
+  const moved = runOf(w('create', 'Member a'), w('create', 'Member b'), w('create', 'Member c'), w('delete', 'Member b'));
+  const thrashed = runOf(w('create', 'Member a'), w('create', 'Member b'), w('create', 'Member c'), w('delete', 'Member a'), w('delete', 'Member c'), w('create', 'Member a'));
+
+  it('learns a shuffled run that acted on other objects of a kind, as many times as a run in key order did', () => {
+    expect(p.learn!({ twin: [twin, moved], keyOrder: [twin], extras: {} })).toEqual({ counts: ['Member default/b: up to 1 creates and 1 deletes', 'Member default/c: up to 1 creates and 1 deletes'] });
+  });
+
+  it('learns nothing of a kind from a shuffled run that made more of it than every run in key order', () => {
+    expect(p.learn!({ twin: [twin, thrashed], keyOrder: [twin], extras: {} })).toEqual({ counts: [] });
+    // the same run in key order (its timing) made as many: timing, not list order
+    expect(p.learn!({ twin: [twin, thrashed], keyOrder: [thrashed], extras: {} })).toEqual({ counts: ['Member default/a: up to 2 creates and 1 deletes'] });
+    // another kind's count in the shuffled run does not hold this one back
+    const widgets = runOf(...moved.trace, w('create', 'Widget x'), w('delete', 'Widget x'));
+    expect(p.learn!({ twin: [twin, widgets], keyOrder: [twin], extras: {} })).toEqual({ counts: ['Member default/b: up to 1 creates and 1 deletes', 'Member default/c: up to 1 creates and 1 deletes'] });
+    // without key-order copies (a harness that gives none), every benign run teaches, as before
+    expect(p.learn!({ twin: [twin, thrashed], extras: {} }).counts).toContain('Member default/a: up to 2 creates and 1 deletes');
+  });
+});
