@@ -39,6 +39,7 @@ export function recording(p: Property, onVerdict: (run: RunRecord, v: Verdict) =
     ...(p.judgesFaultFreeTwin ? { judgesFaultFreeTwin: true } : {}),
     ...(p.learnsFromBusy ? { learnsFromBusy: true } : {}),
     ...(p.learnsFromSlow ? { learnsFromSlow: true } : {}),
+    ...(p.learnsFromKeyOrder ? { learnsFromKeyOrder: true } : {}),
     ...(p.timingDependent ? { timingDependent: p.timingDependent } : {}),
     judge(run, twin, extras, learned) {
       const v = p.judge(run, twin, extras, learned);

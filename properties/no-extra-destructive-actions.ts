@@ -240,6 +240,46 @@ function tally(run: RunRecord, ignore: Set<string>, history: readonly HistorySel
   return out;
 }
 
+/** The group {@link orderOnly} counts external resources' replacements in. */
+const EXTERNAL = '(external resources)';
+
+/** The kind of an object id (`Member default/db-0` → `Member`). */
+function kindOf(id: string): string {
+  return id.slice(0, id.indexOf(' '));
+}
+
+/** Destructive actions of one tallied run per kind: creates, deletes and Pod-template changes (and replacements, under {@link EXTERNAL}). */
+function destructionByKind(t: ReadonlyMap<string, Tally>, replaced: ReadonlyMap<string, readonly unknown[]>): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [id, x] of t) out.set(kindOf(id), (out.get(kindOf(id)) ?? 0) + x.creates.length + x.deletes.length + x.restarts.length);
+  let n = 0;
+  for (const list of replaced.values()) n += list.length;
+  if (n > 0) out.set(EXTERNAL, n);
+  return out;
+}
+
+/**
+ * Which benign runs a count may be learned from, per kind: all of them, except a run that
+ * shuffled its lists (`tallies[1..shuffled]`, the twin's variations) for a kind of which it made
+ * more destructive actions than any run with lists in key order (the twin, the slow runs, the
+ * variations' key-order copies: the same timing draws). A correct controller never relies on list
+ * order (the list-order fault's contract): a permutation may change which objects it acts on (one
+ * of interchangeable members removed), never how many. More than that is list-order dependence: a
+ * controller that keeps `list()[0]` deletes the seed member and makes it again, in the shuffled
+ * fault-free run as under the list-order fault; learned from there, it would be forgiven wherever
+ * it shows.
+ */
+function orderOnly(tallies: readonly ReadonlyMap<string, Tally>[], replaced: readonly ReadonlyMap<string, readonly unknown[]>[], shuffled: number): (run: number, kind: string) => boolean {
+  if (shuffled === 0) return () => true;
+  const by = tallies.map((t, i) => destructionByKind(t, replaced[i]!));
+  const inKeyOrder = new Map<string, number>();
+  by.forEach((m, i) => {
+    if (i >= 1 && i <= shuffled) return;
+    for (const [k, n] of m) inKeyOrder.set(k, Math.max(inKeyOrder.get(k) ?? 0, n));
+  });
+  return (run, kind) => run < 1 || run > shuffled || (by[run]!.get(kind) ?? 0) <= (inKeyOrder.get(kind) ?? 0);
+}
+
 /**
  * No extra destructive actions (SPEC §5): per object, the creates and deletes controllers make
  * under faults do not exceed those of the fault-free twin. Catches a transient wrong delete (or
@@ -259,6 +299,8 @@ function tally(run: RunRecord, ignore: Set<string>, history: readonly HistorySel
  * generally, what the fault-free control plane does in a world as slow as the run's (the faults
  * marked `slowsTheWorld`, pinned to the objects they held back): an EndpointSlice deleted when the
  * last Ready Pod went while the next was still starting, and made again when it became Ready.
+ * Benign runs with lists in another order teach which objects of a kind a controller may act on,
+ * not how many (see `orderOnly`): relying on list order is the bug the list-order fault exposes.
  *
  * A change of a workload's Pod template counts too (Deployment, StatefulSet, DaemonSet,
  * ReplicaSet, Job: `templateKinds`): it destroys every Pod of the workload as surely as deleting
@@ -292,31 +334,36 @@ export const noExtraDestructiveActions = defineProperty<NoExtraDestructiveAction
           ? 'templateKinds must be an array of workload kinds such as "Deployment" (or [] to count no template change)'
           : historyProblem(o.history),
   learnsFromSlow: true,
+  learnsFromKeyOrder: true,
   learn: (benign, o) => {
     if (!o.learn) return {};
     const ignore = new Set(o.ignoreKinds);
     // a slow controller's runs too: a slot missed past its deadline makes its Job no more, and keeps the previous one
     // and the fault-free control plane's in a world as slow as the run's (Pods never Ready while faults act leave a Service none to route to)
-    const benignRuns = [...benign.twin, ...(benign.slow ?? []), ...(benign.world ?? [])];
+    // and the twin's variations with lists in key order (their timing without the permutations)
+    const benignRuns = [...benign.twin, ...(benign.slow ?? []), ...(benign.world ?? []), ...(benign.keyOrder ?? [])];
     const kinds = new Set(o.templateKinds);
     const tallies = benignRuns.map((r) => tally(r, ignore, o.history, kinds));
+    const replaced = benignRuns.map((r) => replacements(r, uidAliases(r.writes)));
+    // the variations that shuffle lists (the twin's, when their key-order copies were given) teach less: see orderOnly
+    const shuffled = benign.keyOrder === undefined ? 0 : benign.twin.length - 1;
+    const learnable = orderOnly(tallies, replaced, shuffled);
     const ids = new Set(tallies.flatMap((t) => [...t.keys()]));
     const count = (t: ReturnType<typeof tally>, id: string) => [t.get(id)?.creates.length ?? 0, t.get(id)?.deletes.length ?? 0] as const;
     // where benign runs disagree, the most any of them made is what a fault-free run may make
     const out: string[] = [];
     for (const id of [...ids].sort()) {
-      const counts = tallies.map((t) => count(t, id));
+      const counts = tallies.filter((_, i) => learnable(i, kindOf(id))).map((t) => count(t, id));
       if (new Set(counts.map((c) => c.join('/'))).size < 2) continue;
       out.push(`${id}: up to ${counts.reduce((m, c) => Math.max(m, c[0]), 0)} creates and ${counts.reduce((m, c) => Math.max(m, c[1]), 0)} deletes`);
     }
     for (const id of [...ids].sort()) {
-      const counts = tallies.map((t) => t.get(id)?.restarts.length ?? 0);
+      const counts = tallies.filter((_, i) => learnable(i, kindOf(id))).map((t) => t.get(id)?.restarts.length ?? 0);
       if (new Set(counts).size < 2) continue;
       out.push(`${id}: up to ${counts.reduce((m, c) => Math.max(m, c), 0)} Pod-template changes`);
     }
-    const replaced = benignRuns.map((r) => replacements(r, uidAliases(r.writes)));
     for (const content of [...new Set(replaced.flatMap((m) => [...m.keys()]))].sort()) {
-      const counts = replaced.map((m) => m.get(content)?.length ?? 0);
+      const counts = replaced.filter((_, i) => learnable(i, EXTERNAL)).map((m) => m.get(content)?.length ?? 0);
       if (new Set(counts).size < 2) continue;
       out.push(`${content}: up to ${counts.reduce((m, c) => Math.max(m, c), 0)} replacements`);
     }

@@ -257,6 +257,13 @@ export interface BenignRuns {
    * Ready Pod left, or how far a rollout got when its user changed it, follows the world's pace.
    */
   world?: RunRecord[];
+  /**
+   * The variations of `twin` (those after its first) again with lists in key order, index for
+   * index: the same timing draws, no permutation. Only for properties that ask for them
+   * ({@link Property.learnsFromKeyOrder}): what a shuffled variation makes beyond these and the
+   * twin comes from list order alone.
+   */
+  keyOrder?: RunRecord[];
 }
 
 /** A configured property, ready to judge runs. @public */
@@ -282,6 +289,8 @@ export interface Property {
   readonly learnsFromBusy?: boolean;
   /** {@link Property.learn} is also given {@link BenignRuns.slow}. */
   readonly learnsFromSlow?: boolean;
+  /** {@link Property.learn} is also given {@link BenignRuns.keyOrder}. */
+  readonly learnsFromKeyOrder?: boolean;
   /**
    * Kinds whose end the user declared timing dependent: {@link BenignRuns.slow} then also holds
    * keys of these kinds until just past each of the user's changes of them (src/harness/twin.ts lagPoints).
@@ -331,6 +340,8 @@ export interface PropertyDefinition<O extends object> {
   learnsFromBusy?: boolean;
   /** See {@link Property.learnsFromSlow}. @defaultValue false */
   learnsFromSlow?: boolean;
+  /** See {@link Property.learnsFromKeyOrder}. @defaultValue false */
+  learnsFromKeyOrder?: boolean;
   /** See {@link Property.timingDependent}; called with the resolved options. */
   timingDependent?: (options: O) => readonly string[];
   /** See {@link Property.learn}. */
@@ -407,6 +418,7 @@ export function defineProperty<O extends object>(def: PropertyDefinition<O>): Pr
       ...(def.judgesFaultFreeTwin ? { judgesFaultFreeTwin: true } : {}),
       ...(def.learnsFromBusy ? { learnsFromBusy: true } : {}),
       ...(def.learnsFromSlow ? { learnsFromSlow: true } : {}),
+      ...(def.learnsFromKeyOrder ? { learnsFromKeyOrder: true } : {}),
       ...(def.timingDependent && def.timingDependent(resolved).length > 0 ? { timingDependent: def.timingDependent(resolved) } : {}),
       judge: (run, twin, extras, learned) => def.judge(run, resolved, twin, extras ?? {}, learned),
       ...(problems ? { problems: () => problems(resolved) } : {}),

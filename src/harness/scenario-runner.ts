@@ -185,6 +185,7 @@ export class ScenarioRunner {
         ? { slow: [...(await this.twins.slowOf(twin, this.simulateOptions.controllers)), ...(await this.twins.phaseOf(twin, run, this.simulateOptions.controllers)), ...(await this.twins.acceptedOf(twin, run)), ...(await this.twins.lagOf(twin, this.simulateOptions.controllers, p.timingDependent ?? [])), ...(await this.twins.idleOf(twin, run, this.simulateOptions.controllers, p.timingDependent ?? [], this.slowKinds))] }
         : {}),
       ...(p.learnsFromSlow === true ? { world: await this.twins.worldOf(run, this.slowKinds) } : {}),
+      ...(p.learnsFromKeyOrder === true ? { keyOrder: await this.twins.keyOrderOf(twin.scenario) } : {}),
     };
     for (const [name, r] of Object.entries(extras ?? {})) out.extras[name] = [r, ...(await this.twins.variationsOf(r.scenario))];
     return out;

@@ -29,6 +29,12 @@ export interface BenignVariation {
   jitterMs: number;
   /** Permute every list result of two or more objects. */
   shuffleLists: boolean;
+  /**
+   * With `shuffleLists`: draw each permutation but return the list in key order, so the run keeps
+   * the timing draws of its shuffled self and differs from it by list order alone (see
+   * {@link KEY_ORDER_VARIATIONS}).
+   */
+  listsInKeyOrder?: boolean;
   /** Re-enqueue every primary object's key at this time (an extra resync), if set. */
   resyncAt?: number;
   /**
@@ -1455,6 +1461,16 @@ export const BENIGN_VARIATIONS: readonly BenignVariation[] = [
 ];
 
 /**
+ * {@link BENIGN_VARIATIONS} with lists in key order, index for index: the same timing draws
+ * (jitter, reverse, resync, spread), no permutation. What a shuffled variation makes beyond all
+ * of these and the twin comes from list order alone, which a correct controller never relies on
+ * (the list-order fault's contract): a property that must not learn that as path-dependence
+ * asks for them ({@link TwinRunner.keyOrderOf}).
+ * @internal
+ */
+export const KEY_ORDER_VARIATIONS: readonly BenignVariation[] = BENIGN_VARIATIONS.map((v) => ({ ...v, listsInKeyOrder: true }));
+
+/**
  * The `late` variation: the user's changes of existing objects seen 3 s late. Used as the slow
  * ones are (whole-object alternatives, counts of creates and deletes), never to learn masks: a
  * controller that acted a while longer on a declaration the user replaced (a shard started for a
@@ -1505,7 +1521,8 @@ export function installVariation(world: World, v: BenignVariation, faultWindowMs
     },
     onList(i) {
       if (!v.shuffleLists || i.count < 2) return undefined;
-      return { type: 'shuffle', seed: rng.int(1, 1_000_000) };
+      const seed = rng.int(1, 1_000_000);
+      return v.listsInKeyOrder === true ? undefined : { type: 'shuffle', seed };
     },
   });
   if (v.busy) holdThroughWindows(world, busyWindows(world.scenario, () => true).filter((w) => w.until < faultWindowMs));
@@ -1647,6 +1664,7 @@ export class TwinRunner {
   private readonly busy: Lru<Promise<RunRecord[]>>;
   private readonly slow: Lru<Promise<RunRecord[]>>;
   private readonly lag: Lru<Promise<RunRecord[]>>;
+  private readonly keyOrder: Lru<Promise<RunRecord[]>>;
   /** Benign simulations run. */
   benignSimulations = 0;
 
@@ -1660,6 +1678,7 @@ export class TwinRunner {
     this.busy = new Lru(capacity);
     this.slow = new Lru(capacity);
     this.lag = new Lru(capacity);
+    this.keyOrder = new Lru(capacity);
   }
 
   /** The twin run of `scenario` (the scenario itself when it has no faults: it is its own twin). */
@@ -1810,6 +1829,24 @@ export class TwinRunner {
       out.push(await runVariation(scenario, v));
     }
     return out;
+  }
+
+  /**
+   * The fault-free run of `scenario` under each of {@link KEY_ORDER_VARIATIONS} (index for index
+   * with {@link variationsOf}): asked for only by the properties that tell list order from timing.
+   */
+  keyOrderOf(scenario: Scenario): Promise<RunRecord[]> {
+    const runVariation = this.runVariation;
+    if (!runVariation) return Promise.resolve([]);
+    const twin = twinScenario(scenario);
+    return this.memo(this.keyOrder, twin, async () => {
+      const out: RunRecord[] = [];
+      for (const v of KEY_ORDER_VARIATIONS) {
+        this.benignSimulations++;
+        out.push(await runVariation(twin, v));
+      }
+      return out;
+    });
   }
 
   private memo<V>(cache: Lru<Promise<V>>, s: Scenario, make: () => Promise<V>, also = ''): Promise<V> {

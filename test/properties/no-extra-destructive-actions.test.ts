@@ -18,6 +18,34 @@ import { replacements, transientContents } from '../../properties/_internals/rep
 import { readFileSync } from 'node:fs';
 import { check } from '../../src/index.js';
 import { orphanSweeper } from '../../examples/false-positives/orphan-sweeper.js';
+import { ScenarioRunner } from '../../src/harness/scenario-runner.js';
+import { allFaults } from '../../faults/index.js';
+import { CLUSTER, MEMBER, clusterScenario, ordinalOf, type ClusterSpec } from '../../examples/fault-targets/list-order/cluster.js';
+import { clusterBuggy } from '../../examples/fault-targets/list-order/buggy.js';
+import { clusterCorrect } from '../../examples/fault-targets/list-order/correct.js';
+
+/**
+ * A Cluster whose members are interchangeable: scaling down removes whichever come first in the
+ * list (any member will do), scaling up names the lowest free ordinal. Reads live, so it never
+ * acts twice on one shortfall. A permuted list changes which member goes, never how many.
+ */
+const interchangeablePool = defineController({
+  name: 'pool',
+  for: CLUSTER,
+  owns: [MEMBER],
+  async reconcile(ctx) {
+    const c = await ctx.client.tryGet<ClusterSpec>(CLUSTER, ctx.key, { live: true });
+    if (!c || c.metadata.deletionTimestamp !== undefined) return;
+    const members = await ctx.client.list(MEMBER, { namespace: c.metadata.namespace!, labelSelector: { matchLabels: { cluster: c.metadata.name } }, live: true });
+    const used = new Set(members.map((m) => ordinalOf(m.metadata.name)));
+    for (let n = members.length, i = 0; n < c.spec.members; i++) {
+      if (used.has(i)) continue;
+      await ctx.client.create({ kind: MEMBER, metadata: { name: `${c.metadata.name}-${i}`, namespace: c.metadata.namespace, labels: { cluster: c.metadata.name }, ownerReferences: [{ kind: CLUSTER, name: c.metadata.name, uid: c.metadata.uid, controller: true }] }, spec: { ordinal: i } });
+      n++;
+    }
+    for (const m of members.slice(c.spec.members)) await ctx.client.delete(MEMBER, { namespace: m.metadata.namespace, name: m.metadata.name });
+  },
+});
 
 // the second watch delivery of the run is the new Pod's ADDED event: the cache misses the Pod until the settle relist
 const dropPodAdded = { events: [{ kind: 'watch-event-loss', nth: 1 }], background: [] };
@@ -558,5 +586,65 @@ describe('deletes the cascade was making anyway (rt45 FA-1)', () => {
   it('under an orphaning delete the collector keeps the children: the same trim still counts', async () => {
     const v = expectFailure((await judgeScenario(noExtraDestructiveActions(), scenario('Orphan'), { controllers: [labelFanoutController] })).verdict);
     expect(v.summary).toMatch(/ConfigMap default\/web-0-3: 1 create and 1 delete under faults, 1 and 0 without/);
+  });
+});
+
+describe('list order: what a permuted list alone makes a fault-free run do is not learned as path-dependence (search46)', () => {
+  // the same seams as check: the twin's benign variations shuffle every list; their key-order copies do not
+  const runnerFor = (c: ControllerDefinition, learn = true) => new ScenarioRunner({ controllers: [c], faults: allFaults }, [noExtraDestructiveActions({ learn })]);
+  // list 2 is the Member list of the scale-down pass (3 → 1): order 1 puts db-0 last, so list()[0] keeps db-1
+  const permuted = (controller: string) => clusterScenario(controller, { events: [{ kind: 'list-order', nth: 2, params: { order: 1 } }], background: [] });
+
+  it('fails the cluster that keeps list()[0] (deletes the seed member db-0 and makes it again) with masks learned, as without', async () => {
+    const plain = await runnerFor(clusterBuggy, false).judge(permuted(clusterBuggy.name));
+    expect(plain.failure?.summary).toBe('extra destructive actions on Member default/db-0: 2 creates and 1 delete under faults, 1 and 0 without');
+    const runner = runnerFor(clusterBuggy);
+    const out = await runner.judge(permuted(clusterBuggy.name));
+    // the shuffled fault-free runs delete and make members again many times over: that taught "db-0: up to 11 creates and 10 deletes"
+    expect(out.failure?.summary).toBe(plain.failure?.summary);
+    expect(runner.learned.summary()).toEqual([]);
+    expect((await runnerFor(clusterCorrect).judge(permuted(clusterCorrect.name))).failure).toBeUndefined();
+  });
+
+  it('passes a pool of interchangeable members that a permuted list makes remove another one (shuffled runs that remove as many teach which)', async () => {
+    const runner = runnerFor(interchangeablePool);
+    const s = { ...permuted(interchangeablePool.name), controllers: [{ name: interchangeablePool.name }] };
+    const out = await runner.judge(s);
+    // the faulty run removed db-0 where the fault-free run removed db-2: extra per object, not in all
+    const deleted = out.run.writes.filter((w) => w.verb === 'delete' && w.kind === MEMBER).map((w) => w.key);
+    expect(deleted).toContain('default/db-0');
+    expect(out.failure).toBeUndefined();
+    expect(runner.learned.summary()[0]?.masks).toContain('Member default/db-0: up to 1 creates and 1 deletes (counts)');
+    expect((await runnerFor(interchangeablePool, false).judge(s)).failure?.summary).toMatch(/^extra destructive actions on Member default\/db-0: 1 create and 1 delete under faults, 1 and 0 without/);
+  });
+});
+
+describe('noExtraDestructiveActions.learn: runs with lists in another order teach which objects of a kind, not how many', () => {
+  const p = noExtraDestructiveActions();
+  let rv = 0;
+  const w = (verb: 'create' | 'delete', id: string) => {
+    const [kind, name] = id.split(' ');
+    return { t: ++rv, type: 'store:write', actor: 'controller:r/0', verb, kind, key: `default/${name}`, uid: `u-${name}`, rv, changed: [], noop: false };
+  };
+  const runOf = (...entries: Record<string, unknown>[]) => ({ trace: entries, writes: [], finalObjects: [], primaryKinds: [], controllers: [], downstream: undefined }) as unknown as RunRecord;
+  // three members made, one removed: the twin removes c
+  const twin = runOf(w('create', 'Member a'), w('create', 'Member b'), w('create', 'Member c'), w('delete', 'Member c'));
+  // a permuted list made it remove b instead (as many), or remove a and make it again (more)
+  const moved = runOf(w('create', 'Member a'), w('create', 'Member b'), w('create', 'Member c'), w('delete', 'Member b'));
+  const thrashed = runOf(w('create', 'Member a'), w('create', 'Member b'), w('create', 'Member c'), w('delete', 'Member a'), w('delete', 'Member c'), w('create', 'Member a'));
+
+  it('learns a shuffled run that acted on other objects of a kind, as many times as a run in key order did', () => {
+    expect(p.learn!({ twin: [twin, moved], keyOrder: [twin], extras: {} })).toEqual({ counts: ['Member default/b: up to 1 creates and 1 deletes', 'Member default/c: up to 1 creates and 1 deletes'] });
+  });
+
+  it('learns nothing of a kind from a shuffled run that made more of it than every run in key order', () => {
+    expect(p.learn!({ twin: [twin, thrashed], keyOrder: [twin], extras: {} })).toEqual({ counts: [] });
+    // the same run in key order (its timing) made as many: timing, not list order
+    expect(p.learn!({ twin: [twin, thrashed], keyOrder: [thrashed], extras: {} })).toEqual({ counts: ['Member default/a: up to 2 creates and 1 deletes'] });
+    // another kind's count in the shuffled run does not hold this one back
+    const widgets = runOf(...moved.trace, w('create', 'Widget x'), w('delete', 'Widget x'));
+    expect(p.learn!({ twin: [twin, widgets], keyOrder: [twin], extras: {} })).toEqual({ counts: ['Member default/b: up to 1 creates and 1 deletes', 'Member default/c: up to 1 creates and 1 deletes'] });
+    // without key-order copies (a harness that gives none), every benign run teaches, as before
+    expect(p.learn!({ twin: [twin, thrashed], extras: {} }).counts).toContain('Member default/a: up to 2 creates and 1 deletes');
   });
 });
