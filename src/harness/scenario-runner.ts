@@ -300,6 +300,10 @@ export class ScenarioRunner {
         }
       }
       if (options.tally) this.count(p.name, verdict, t0 === undefined || !clock ? 0 : clock() - t0);
+      // judging a long run takes seconds of synchronous work per property (no simulation step,
+      // so no heartbeat): the CLI's wall-clock watchdog must not take a slow judge on a loaded
+      // host for a hung reconcile (h47: no-hot-loop judged rt46's deploy-putter run 20 for 15 s)
+      this.onHeartbeat?.();
       if (!verdict.ok) {
         // a hosted program's failure reads better with what it did on the wire
         const wire = wireParagraph(run.trace, { exits: p.name !== NEVER_EXITS });
