@@ -601,6 +601,28 @@ describe('the pause variation: a write answered late', () => {
   });
 });
 
+describe('holds of one key combine', () => {
+  const ITEM = 'Item';
+  const stamp = defineController({
+    name: 'stamp',
+    for: ITEM,
+    reconcile: async (ctx) => {
+      const o = await ctx.client.tryGet(ITEM, ctx.key, { live: true });
+      if (o && o.status['done'] !== 1) await ctx.client.patchStatus(ITEM, ctx.key, { status: { done: 1 } });
+    },
+  });
+  // the user's patch at 5 s brings the key back between the inner hold's end and the outer one's
+  const scenario: Scenario = { seed: 1, controllers: [{ name: 'stamp' }], initialObjects: [], workload: [{ at: 1000, type: 'create', object: { kind: ITEM, metadata: { name: 'x', namespace: 'default' }, spec: {} } }, { at: 5000, type: 'patch', kind: ITEM, key: 'default/x', patch: { spec: { size: 2 } } }], faults: { events: [], background: [] } };
+
+  it('a shorter hold installed inside a longer one does not cut it short (every window at once is their union)', async () => {
+    const outer = { controller: 'stamp', at: 1000, ms: 9000, key: 'default/x' };
+    const inner = { controller: 'stamp', at: 3000, ms: 1000, key: 'default/x' };
+    const held = (await simulate(scenario, { controllers: [stamp], install: [(w) => installVariation(w, { seed: 1, jitterMs: 0, shuffleLists: false, slow: outer, also: [inner] }, 30_000)] })).run;
+    const done = held.trace.find((e) => e.type === 'store:write' && e['actor'] === 'controller:stamp/0' && e['kind'] === ITEM);
+    expect(done?.t).toBeGreaterThanOrEqual(999 + 9000);
+  });
+});
+
 describe('idle windows date a faulted reconcile by what it did (hand-made traces)', () => {
   const timing = { faultWindowEnd: 30_000, lastActionAt: 0, settleStart: 30_000, tailStart: 60_000, end: 70_000 };
   const mirror = defineController({ name: 'mirror', for: 'ImageMirror', reconcile: async () => {} });
