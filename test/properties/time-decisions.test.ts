@@ -331,6 +331,18 @@ describe('keepsDeciding: a held controller must go on deciding after its hold', 
   it('unless its object is gone in the held run: deleted before the controller came to it, it never got the finalizer whose cleanup the fault-free run did', () => {
     expect(keepsDeciding({ trace: [removed(13_800, 'default/m')], timing }, twin, hold)).toBe(true);
   });
+  it('a hold of one key asks that key only: another key the held run decided early, not again after the hold, is no stop (corpus disruption-budget, swarm seed 502)', () => {
+    // fault-free: m decided at 1.8 s, n only at 16 s; held on m until 14.4 s: n decided at 4 s, m after the hold
+    const both = { trace: [...change(1_800, 1, 'default/m'), ...change(16_000, 2, 'default/n')], timing };
+    const held = { trace: [...change(4_000, 1, 'default/n'), ...change(14_402, 2, 'default/m')], timing };
+    expect(keepsDeciding(held, both, { controller: 'mirror', at: 1_801, ms: 12_601, key: 'default/m' })).toBe(true);
+    // the same hold of the whole controller: n not decided again after it, a stop
+    expect(keepsDeciding(held, both, { controller: 'mirror', at: 1_801, ms: 12_601 })).toBe(false);
+    // and the held key itself not decided again after its hold: a stop
+    const stopped = { trace: [...change(4_000, 1, 'default/n')], timing };
+    const later = { trace: [...change(1_800, 1, 'default/m'), ...change(16_000, 2, 'default/m')], timing };
+    expect(keepsDeciding(stopped, later, { controller: 'mirror', at: 1_801, ms: 12_601, key: 'default/m' })).toBe(false);
+  });
 });
 
 describe('idle windows: where a faulty run\'s controller of a timing-dependent kind decided nothing while its twin decided', () => {
