@@ -18,11 +18,16 @@ export interface SafetyInvariantsOptions {
 }
 
 const PREFIX = 'safety-invariants:';
+/** Writers that are faults changing the world itself, as another actor would (drift, recreation). */
+const WORLD_WRITER = /^environment:(drift|recreation)$/;
 
 /**
  * Safety invariants (SPEC §5): user predicates checked after every store write (a probe with
  * `everyMs: 'write'`), e.g. "never more than replicas+1 pods". The explanation names the write
- * that broke the invariant and the reconcile that made it.
+ * that broke the invariant and the reconcile that made it. A state broken by the write of a fault
+ * that changes the world as another actor would (drift, recreation) is not judged until the
+ * predicate holds again: the controllers are judged on what they write, and on repairing it
+ * (convergence).
  * @example properties.safetyInvariants({ invariants: { 'one leader': (v) => v.list('Lease').length <= 1 } })
  * @public
  */
@@ -41,14 +46,33 @@ export const safetyInvariants = defineProperty<SafetyInvariantsOptions>({
     // the k-th sample follows the k-th recorded store write (injected api-error entries never reach the store)
     const storeWrites = tl.writes.filter((w) => w.fault === undefined);
     let checked = 0;
+    let excused = 0;
     for (const name of Object.keys(o.invariants)) {
       const samples = run.probes[`${PREFIX}${name}`] ?? [];
       checked += samples.length;
-      const i = samples.findIndex((s) => !s.ok);
+      // the write a sample followed (several share one virtual time: the last of them is not the one that broke it)
+      const writeOf = (k: number) => {
+        const s = samples[k]!;
+        return s.write !== undefined && storeWrites.length === run.writes.length ? storeWrites[s.write] : samples.length === storeWrites.length ? storeWrites[k] : [...storeWrites].reverse().find((x) => x.t <= s.t);
+      };
+      // A state a world-changing fault's own write broke (drift: a person's `kubectl scale` of a
+      // ReplicaSet past its Rollout's surge) is that actor's doing, not the controllers': it is not
+      // judged until the predicate holds again (the controllers' repair), then every write is.
+      let i = -1;
+      let held = true;
+      for (let k = 0; k < samples.length; k++) {
+        const ok = samples[k]!.ok;
+        if (ok) held = true;
+        else if (held && WORLD_WRITER.test(writeOf(k)?.actor ?? '')) held = false;
+        else if (held) {
+          i = k;
+          break;
+        }
+        if (!ok) excused++;
+      }
       if (i < 0) continue;
       const s = samples[i]!;
-      // the write it followed (several share one virtual time: the last of them is not the one that broke it)
-      const w = s.write !== undefined && storeWrites.length === run.writes.length ? storeWrites[s.write] : samples.length === storeWrites.length ? storeWrites[i] : [...storeWrites].reverse().find((x) => x.t <= s.t);
+      const w = writeOf(i);
       const why = s.detail ?? 'the predicate returned false';
       const then = [w ? `right after ${fmtWrite(w)}, invariant "${name}" failed: ${why}` : `at ${fmtTime(s.t)} invariant "${name}" failed: ${why}`];
       if (w?.reconcile) then.push(`that write was made by the ${fmtReconcile(w.reconcile)}`);
@@ -62,6 +86,6 @@ export const safetyInvariants = defineProperty<SafetyInvariantsOptions>({
       };
     }
     if (checked === 0) return nothingToJudge(Object.keys(o.invariants).length === 0 ? 'no invariant was given (options.invariants is empty)' : 'no invariant was checked: no store write happened after its probe was installed', { checks: 0 });
-    return { ok: true, stats: { checks: checked } };
+    return { ok: true, stats: { checks: checked, ...(excused > 0 ? { brokenByFaultWrites: excused } : {}) } };
   },
 });

@@ -746,20 +746,29 @@ const BEHIND_MAX_WINDOWS = 4;
  * before it; a controller that breaks the new declaration (a Pod below the partition made on the
  * update revision) or miscounts after a fault (a count of fired slots taken from a status write a
  * fault refused) ends otherwise than the held fault-free run and is still reported. Who uses it:
- * as {@link divergedKeyWindows}.
+ * as {@link divergedKeyWindows}. By calls, the user's deletion of the object counts as a change too,
+ * only where the faulty run reconciled the key from the hold's start until the deletion and every
+ * one of those reconciles failed: its controller had no chance to decide before the object went
+ * (corpus lease-cron, hunt seed 307 run 94: 503s from the update of 22.2 s to the deletion of 28.8 s
+ * kept slots 2-4 from being fired); a controller that stopped deciding after a fault reconciles
+ * without failing and is still reported (test/e2e/lease-cron-regressions.test.ts).
  * @internal
  */
 export function behindAtChangeWindows(run: Pick<RunRecord, 'trace' | 'timing'>, base: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined, kinds: ReadonlySet<string>, by: 'writes' | 'calls' = 'writes'): { controller: string; at: number; ms: number; key: string }[] {
   const kindOf = new Map((defs ?? []).filter((d) => d.process === undefined && kinds.has(d.for)).map((d) => [d.name, d.for]));
   if (kindOf.size === 0) return [];
-  // the user's changes per object in the faulty run (as its controller met them)
+  // the user's changes per object in the faulty run (as its controller met them); by calls, its deletion
+  // too, kept below only where every reconcile of the key since the hold's start had failed
   const changedAt = new Map<string, number[]>();
+  const deletedAt = new Set<string>();
   for (const e of run.trace) {
     if (e.t >= run.timing.tailStart) break;
     if (e.type !== 'store:write' || e['actor'] !== 'user' || e['error'] !== undefined || e['noop'] === true || !kinds.has(String(e['kind']))) continue;
-    if (e['verb'] !== 'update' && e['verb'] !== 'patch' && e['verb'] !== 'apply') continue;
+    const deletion = by === 'calls' && e['verb'] === 'delete';
+    if (e['verb'] !== 'update' && e['verb'] !== 'patch' && e['verb'] !== 'apply' && !deletion) continue;
     const id = `${String(e['kind'])} ${String(e['key'])}`;
     changedAt.set(id, [...(changedAt.get(id) ?? []), e.t]);
+    if (deletion) deletedAt.add(`${id} ${e.t}`);
   }
   if (changedAt.size === 0) return [];
   // what each key's reconciles did to the world, in order: their writes, but for the status of the
@@ -802,6 +811,11 @@ export function behindAtChangeWindows(run: Pick<RunRecord, 'trace' | 'timing'>, 
         break;
       }
       if (ahead === undefined || u - ahead > OVERTAKEN_MAX_MS) continue;
+      // past the user's deletion only when the faulty run's controller never had a reconcile of the key that
+      // worked from there on (all refused: API errors, their backoff): it could not decide, as a fault-free
+      // key waiting in the workqueue until its object went (corpus lease-cron, hunt seed 307 run 94); a
+      // controller that stopped deciding after a fault still reconciles the key without acting, and is reported
+      if (deletedAt.has(`${kindOf.get(controller)!} ${key} ${u}`) && !onlyFailedBetween(run, controller, key, ahead, u)) continue;
       const w = { controller, at: ahead, ms: u + 1 - Math.max(0, ahead - 1), key };
       if (!out.some((x) => x.controller === w.controller && x.key === w.key && x.at === w.at && x.ms === w.ms)) out.push(w);
     }
@@ -811,6 +825,23 @@ export function behindAtChangeWindows(run: Pick<RunRecord, 'trace' | 'timing'>, 
     .slice(0, BEHIND_MAX_WINDOWS);
 }
 
+/** Whether `controller` reconciled `key` in `run` from `from` until `until`, and every one of those reconciles failed. */
+function onlyFailedBetween(run: Pick<RunRecord, 'trace'>, controller: string, key: string, from: number, until: number): boolean {
+  const begun = new Set<string>();
+  let failed = 0;
+  for (const e of run.trace) {
+    if (e.t >= until) break;
+    if ((e.type !== 'reconcile:start' && e.type !== 'reconcile:end') || e['controller'] !== controller || e['key'] !== key) continue;
+    const id = `${String(e['replica'] ?? 0)}\u0000${String(e['n'])}`;
+    if (e.type === 'reconcile:start') {
+      if (e.t >= from) begun.add(id);
+    } else if (begun.has(id)) {
+      if (e['result'] !== 'error') return false;
+      failed++;
+    }
+  }
+  return failed > 0;
+}
 
 /**
  * The variations a faulty `run` suggests for its fault-free `base` run beyond {@link idleVariations}:
@@ -897,11 +928,19 @@ export function respecWindows(run: Pick<RunRecord, 'trace' | 'timing'>, twin: Pi
     const id = `${String(e['kind'])} ${String(e['key'])}`;
     changes.set(id, [...(changes.get(id) ?? []), e.t]);
   }
+  const deletions = new Map<string, number[]>();
+  for (const e of run.trace) {
+    if (e.t >= run.timing.tailStart) break;
+    if (e.type !== 'store:write' || e['actor'] !== 'user' || e['error'] !== undefined || e['verb'] !== 'delete') continue;
+    const id = `${String(e['kind'])} ${String(e['key'])}`;
+    deletions.set(id, [...(deletions.get(id) ?? []), e.t]);
+  }
   const seen = new Set<string>();
   const out: { controller: string; at: number; ms: number; key: string }[] = [];
-  const keep = (w: { controller: string; at: number; ms: number; key: string }) => {
+  const keep = (w: { controller: string; at: number; ms: number; key: string }, pastDeletion = false) => {
     const release = Math.max(0, w.at - 1) + w.ms;
-    if ((changes.get(`${kindOf.get(w.controller) ?? ''} ${w.key}`) ?? []).some((t) => t > w.at && t < release)) out.push(w);
+    const id = `${kindOf.get(w.controller) ?? ''} ${w.key}`;
+    if ([...(changes.get(id) ?? []), ...(pastDeletion ? (deletions.get(id) ?? []) : [])].some((t) => t > w.at && t < release)) out.push(w);
   };
   for (const w of divergedKeyWindows(run, twin, mine, new Set(mine.map((d) => d.for)))) {
     const id = `${w.controller}\u0000${w.key}`;
@@ -909,9 +948,10 @@ export function respecWindows(run: Pick<RunRecord, 'trace' | 'timing'>, twin: Pi
     seen.add(id);
     keep(w);
   }
-  // where the key stood when the user changed its object (slots fired late one by one, the last after the change)
+  // where the key stood when the user changed its object (slots fired late one by one, the last after the change),
+  // or deleted it after every reconcile of it had failed since (behindAtChangeWindows checks that)
   for (const w of behindAtChangeWindows(run, twin, mine, new Set(mine.map((d) => d.for)), 'calls')) {
-    if (!out.some((x) => x.controller === w.controller && x.key === w.key && x.at === w.at && x.ms === w.ms)) keep(w);
+    if (!out.some((x) => x.controller === w.controller && x.key === w.key && x.at === w.at && x.ms === w.ms)) keep(w, true);
   }
   // the same by the key's calls to downstream services (a report posted): a reconcile whose claim was written but whose
   // call failed (an outage, a lost answer) decided nothing yet; the call that took is the decision
@@ -1273,11 +1313,15 @@ function* changingReconciles(trace: RunRecord['trace'], controllers: ReadonlySet
  * there because of a bug a delay exposes, which no later slot repairs: its run teaches nothing.
  * @internal
  */
-export function keepsDeciding(slow: Pick<RunRecord, 'trace' | 'timing'>, twin: Pick<RunRecord, 'trace' | 'timing'>, v: { controller: string; at: number; ms: number; hosted?: boolean }): boolean {
+export function keepsDeciding(slow: Pick<RunRecord, 'trace' | 'timing'>, twin: Pick<RunRecord, 'trace' | 'timing'>, v: { controller: string; at: number; ms: number; hosted?: boolean; key?: string }): boolean {
   const release = Math.max(0, v.at - 1) + v.ms;
+  // a hold of one key: that key is the one whose decision came late; the controller's other keys went
+  // on, and decide as the world the held key left them (a request the held eviction left the budget
+  // to was granted at once, where the fault-free run granted it only after a change of the budget:
+  // corpus disruption-budget, swarm seed 502 run 15)
   const later = (r: Pick<RunRecord, 'trace' | 'timing'>) => {
     const keys = new Set<string>();
-    for (const c of changingReconciles(r.trace, new Set([v.controller]), r.timing.end, v.hosted ? new Set([v.controller]) : undefined)) if (c.start > release) keys.add(c.key);
+    for (const c of changingReconciles(r.trace, new Set([v.controller]), r.timing.end, v.hosted ? new Set([v.controller]) : undefined)) if (c.start > release && (v.key === undefined || c.key === v.key)) keys.add(c.key);
     return keys;
   };
   const mine = later(slow);

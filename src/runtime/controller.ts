@@ -395,9 +395,14 @@ export class ControllerInstance implements ClientOwner {
   /** Keys held alone, until when (a benign variation: one key waits while the others go on). */
   private keyHolds: Map<string, number> | undefined;
 
-  /** @internal Holds `key` alone until `until` (virtual ms): it is taken only then, the other keys go on. */
+  /**
+   * @internal Holds `key` alone until `until` (virtual ms): it is taken only then, the other keys go
+   * on. Holds of one key combine (the latest end wins): a window nested in a longer one, installed
+   * later, does not cut the longer one short.
+   */
   holdKey(key: string, until: number): void {
-    (this.keyHolds ??= new Map()).set(key, until);
+    const holds = (this.keyHolds ??= new Map());
+    holds.set(key, Math.max(until, holds.get(key) ?? until));
   }
 
   /** Holds the workers (`true`) or lets them go again (`false`); holds nest. */

@@ -130,6 +130,44 @@ describe("lease-cron: slots fired late, one by one, the last after the user's ch
   });
 });
 
+// lease-cron that stops deciding for report-0 at its first failed reconcile after one that worked (it returns at once from
+// then on): what a hold past the user's deletion must not hide; in the scenario below it has fired slot 1 by then, as the
+// correct one has when its reconciles begin to fail, so the two end alike (the other schedules run as lease-cron)
+const givesUpAfterAFault = (() => {
+  // its memory, per controller instance (one client each: a run and its twin do not share it)
+  const memory = new WeakMap<object, { worked: boolean; gaveUp: boolean }>();
+  return leaseCronVariant(async (ctx) => {
+    if (ctx.key !== 'default/report-0') return leaseCronController.reconcile(ctx);
+    let m = memory.get(ctx.client);
+    if (!m) memory.set(ctx.client, (m = { worked: false, gaveUp: false }));
+    if (m.gaveUp) return;
+    try {
+      const result = await leaseCronController.reconcile(ctx);
+      m.worked = true;
+      return result;
+    } catch (err) {
+      if (m.worked) m.gaveUp = true;
+      throw err;
+    }
+  });
+})();
+
+describe("lease-cron: slots the faults held back until the user deleted the schedule (src/harness/twin.ts behindAtChangeWindows past a deletion, stop 47)", () => {
+  // hunt seed 307 run 94 (scratch/twin46/bs-307-94.json): report-0's ADDED event was lost, so slot 1 was fired at the user's
+  // update of 19.2 s with "digest"; from the update of 22.2 s (2 s period, 4 runs, "audit") until the user deleted it at
+  // 28.8 s every reconcile of it failed (503s and their backoff), so slots 2-4 were never fired, where the fault-free run
+  // fired them from 22.2 s. A fault-free key that waited in the workqueue from there until its object went ends the same.
+  const deletedBehind: Scenario = {"seed": 286918668, "controllers": [{"name": "lease-cron"}], "initialObjects": [{"apiVersion": "reports.example.com/v1", "kind": "ReportSchedule", "metadata": {"name": "digest", "namespace": "default"}, "spec": {"everyMs": 3000, "runs": 4, "report": "digest"}}, {"apiVersion": "reports.example.com/v1", "kind": "ReportSchedule", "metadata": {"name": "audit", "namespace": "default"}, "spec": {"everyMs": 5000, "runs": 2, "report": "audit"}}], "workload": [{"at": 4000, "type": "patch", "kind": "ReportSchedule", "key": "default/digest", "patch": {"spec": {"everyMs": 2000}}}, {"at": 16200, "type": "create", "object": {"kind": "ReportSchedule", "metadata": {"name": "report-0", "namespace": "default"}, "spec": {"everyMs": 2000, "runs": 4, "report": "audit"}}}, {"at": 19200, "kind": "ReportSchedule", "key": "default/report-0", "type": "update", "spec": {"everyMs": 3000, "runs": 3, "report": "digest"}}, {"at": 22200, "kind": "ReportSchedule", "key": "default/report-0", "type": "update", "spec": {"everyMs": 2000, "runs": 4, "report": "audit"}}, {"at": 27300, "kind": "ReportSchedule", "key": "default/report-0", "type": "update", "spec": {"everyMs": 2000, "runs": 4, "report": "audit"}}, {"at": 28800, "kind": "ReportSchedule", "key": "default/report-0", "type": "delete"}], "faults": {"events": [{"kind": "api-conflict", "nth": 24}, {"kind": "api-error", "nth": 0, "target": "user", "params": {"status": 429, "retryAfterSeconds": 3}}, {"kind": "flaky-downstream", "nth": 21, "params": {"fail": "applied-but-lost"}}, {"kind": "list-order", "nth": 17, "params": {"order": 53}}], "background": [{"kind": "watch-event-loss", "rate": 0.38}, {"kind": "watch-disconnect", "rate": 0.03, "params": {"how": "gone"}}, {"kind": "api-error", "rate": 0.42, "params": {"status": 503}}, {"kind": "flaky-downstream", "rate": 0.34, "params": {"fail": "reset"}}, {"kind": "environment-pod-eviction", "rate": 0.45}]}};
+  it('ends as a fault-free run whose key waited from its first firing the faulty run had not made until past the deletion: passes', { timeout: 120_000 }, async () => {
+    expect(await judge([leaseCronController], deletedBehind)).toBe('passed');
+  });
+  it('a cron that stops deciding for the schedule after a failed reconcile is still caught there (its later reconciles of it do not fail)', { timeout: 120_000 }, async () => {
+    // (convergence catches it first, on the schedules not deleted: same-end-state alone is the one asked here)
+    const out = await check([givesUpAfterAFault], { ...target.options, faults: faultsFor(target, []), properties: propertiesFor(target, []).filter((p) => p.name === 'same-end-state'), runs: 1, seed: 1, shrink: false, corpus: { scenarios: [deletedBehind] } });
+    expect(out.ok ? 'passed' : `${out.property}: ${out.summary}`).toMatch(/^same-end-state: .*report-0/);
+  });
+});
+
 /**
  * The reminder (examples/fault-targets/reminder) counts a mail *before* it sends it (a claim: at
  * most once), where lease-cron counts after posting. Recovery failed it on a fault-free run: the

@@ -69,6 +69,17 @@ describe('safetyInvariants', () => {
     expect(v.explanation).toMatch(/right after bind Pod default\/b by controller binder\/0 at t=1\.\d+ s \(changed spec\.nodeName, status\.conditions\)/);
   });
 
+  it("does not judge a state drift's own write broke (another actor's doing), and still judges the other invariants", async () => {
+    // drift labels a Pod the ReplicaSet controller made, at 1 s: a label no controller removes
+    const drifted = { ...scenario, faults: { events: [{ kind: 'drift', at: 1000, params: { action: 'label', pick: 0 } }], background: [] } };
+    const unlabelled = (view: WorldView) => view.list('Pod').every((p) => p.metadata.labels['drift.steadystate.dev/edited'] === undefined) || 'a Pod drift labelled';
+    const both = safetyInvariants({ invariants: { 'no drift label': unlabelled, 'at most replicas+1 pods': atMostOneExtra } });
+    const ok = (await judgeScenario(both, drifted, { controllers: [podsCorrect] })).verdict;
+    expect(ok).toMatchObject({ ok: true, stats: { brokenByFaultWrites: expect.any(Number) } });
+    const v = expectFailure((await judgeScenario(both, drifted, { controllers: [podsSurgeBuggy] })).verdict);
+    expect(v.evidence).toMatchObject({ invariant: 'at most replicas+1 pods', write: { verb: 'create', kind: 'Pod' } });
+  });
+
   it('rejects an invariant that is not a function', () => {
     expect(() => safetyInvariants({ invariants: { x: 3 as unknown as () => boolean } })).toThrow('steadystate.properties.safetyInvariants: invariant "x" must be a function');
   });

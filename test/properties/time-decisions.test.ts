@@ -331,6 +331,18 @@ describe('keepsDeciding: a held controller must go on deciding after its hold', 
   it('unless its object is gone in the held run: deleted before the controller came to it, it never got the finalizer whose cleanup the fault-free run did', () => {
     expect(keepsDeciding({ trace: [removed(13_800, 'default/m')], timing }, twin, hold)).toBe(true);
   });
+  it('a hold of one key asks that key only: another key the held run decided early, not again after the hold, is no stop (corpus disruption-budget, swarm seed 502)', () => {
+    // fault-free: m decided at 1.8 s, n only at 16 s; held on m until 14.4 s: n decided at 4 s, m after the hold
+    const both = { trace: [...change(1_800, 1, 'default/m'), ...change(16_000, 2, 'default/n')], timing };
+    const held = { trace: [...change(4_000, 1, 'default/n'), ...change(14_402, 2, 'default/m')], timing };
+    expect(keepsDeciding(held, both, { controller: 'mirror', at: 1_801, ms: 12_601, key: 'default/m' })).toBe(true);
+    // the same hold of the whole controller: n not decided again after it, a stop
+    expect(keepsDeciding(held, both, { controller: 'mirror', at: 1_801, ms: 12_601 })).toBe(false);
+    // and the held key itself not decided again after its hold: a stop
+    const stopped = { trace: [...change(4_000, 1, 'default/n')], timing };
+    const later = { trace: [...change(1_800, 1, 'default/m'), ...change(16_000, 2, 'default/m')], timing };
+    expect(keepsDeciding(stopped, later, { controller: 'mirror', at: 1_801, ms: 12_601, key: 'default/m' })).toBe(false);
+  });
 });
 
 describe('idle windows: where a faulty run\'s controller of a timing-dependent kind decided nothing while its twin decided', () => {
@@ -598,6 +610,28 @@ describe('the pause variation: a write answered late', () => {
     expect(writes(plain)).toEqual([`${at} status.a`, `${at} status.b`]);
     const paused = (await simulate(scenario, { controllers: [twoSteps], install: [(w) => installVariation(w, { seed: 1, jitterMs: 0, shuffleLists: false, pause: { controller: 'two-steps', at, verb: 'patchStatus', kind: ITEM, key: 'default/x', ms: 700 } }, 30_000)] })).run;
     expect(writes(paused)).toEqual([`${at} status.a`, `${at + 700} status.b`]);
+  });
+});
+
+describe('holds of one key combine', () => {
+  const ITEM = 'Item';
+  const stamp = defineController({
+    name: 'stamp',
+    for: ITEM,
+    reconcile: async (ctx) => {
+      const o = await ctx.client.tryGet(ITEM, ctx.key, { live: true });
+      if (o && o.status['done'] !== 1) await ctx.client.patchStatus(ITEM, ctx.key, { status: { done: 1 } });
+    },
+  });
+  // the user's patch at 5 s brings the key back between the inner hold's end and the outer one's
+  const scenario: Scenario = { seed: 1, controllers: [{ name: 'stamp' }], initialObjects: [], workload: [{ at: 1000, type: 'create', object: { kind: ITEM, metadata: { name: 'x', namespace: 'default' }, spec: {} } }, { at: 5000, type: 'patch', kind: ITEM, key: 'default/x', patch: { spec: { size: 2 } } }], faults: { events: [], background: [] } };
+
+  it('a shorter hold installed inside a longer one does not cut it short (every window at once is their union)', async () => {
+    const outer = { controller: 'stamp', at: 1000, ms: 9000, key: 'default/x' };
+    const inner = { controller: 'stamp', at: 3000, ms: 1000, key: 'default/x' };
+    const held = (await simulate(scenario, { controllers: [stamp], install: [(w) => installVariation(w, { seed: 1, jitterMs: 0, shuffleLists: false, slow: outer, also: [inner] }, 30_000)] })).run;
+    const done = held.trace.find((e) => e.type === 'store:write' && e['actor'] === 'controller:stamp/0' && e['kind'] === ITEM);
+    expect(done?.t).toBeGreaterThanOrEqual(999 + 9000);
   });
 });
 
