@@ -7,7 +7,7 @@ import { heldByOthers } from './_internals/held-by-others.js';
 import { scheduledRecords } from './_internals/scheduled-records.js';
 import { jsonEq, mergePatch } from './_internals/json.js';
 import { lastActions } from './_internals/last-actions.js';
-import { applyLearned, CONDITION_MASKS, fmtDiff, fmtLearned, learnStateMasks, masksProblem, tallyOf, type MaskTally } from './_internals/masks.js';
+import { applyLearned, droppedDefaultsNote, CONDITION_MASKS, fmtDiff, fmtLearned, learnStateMasks, masksProblem, tallyOf, type MaskTally } from './_internals/masks.js';
 import { compareStates, fmtDifference, interchangeableOf, leafSides, normalizeState, tallyObjects, uidAliases } from './_internals/normalize.js';
 import { DEFAULT_HISTORY, historyProblem, type HistorySelector } from './_internals/history.js';
 import { keyOfObject } from './_internals/primary.js';
@@ -340,6 +340,8 @@ function compare(run: RunRecord, isTwin: boolean, before: RunRecord, r: Revert, 
   if (held.length > 0) then.push(`not compared, because another object both runs end with still holds them (granted while the spec was away; a revert does not take back what is in use): ${fmtList(held, 3)}`);
   if (left.length > 0) then.push(`not compared, because they were fixed when the object was made while the spec was away and the API refuses to change them: ${fmtList(left, 3)}`);
   if (counted.length > 0) then.push(`not compared, because they count records the controller's scheduled work posted to a log nobody deletes from (work done while the spec was away stays done): ${fmtList(counted, 3)}`);
+  const dropNote = droppedDefaultsNote(o.masks, DEFAULT_MASKS, diffs.flatMap((d) => d.paths));
+  if (dropNote) then.push(dropNote);
   then.push(`reconcile toward the current spec from observed state: undo what the old spec needed (delete extra resources), keep no high-water marks${o.interchangeable.length === 0 && diffs.some((d) => d.change !== 'differs') ? '; if the objects that differ are alike members of a pool your design treats as interchangeable (the Pods of a ReplicaSet-style controller), declare their kind: recovery({ interchangeable: ["Pod"] })' : ''}`);
   const sides = leafSides(diffs[0]!);
   then.push(`${diffs[0]!.id}, - ${earlier}, + after the revert:\n${fmtDiff(sides.expected, sides.actual, earlier, 'after the revert')}\n`);

@@ -4,7 +4,7 @@ import { explanation, fmtList, fmtTime, letFacts } from '../src/report/explain.j
 import { declaredApart } from './_internals/refused-in-twin.js';
 import { fixedAtCreation } from './_internals/fixed-at-creation.js';
 import { lastActions } from './_internals/last-actions.js';
-import { acceptedAlternative, applyLearned, CONDITION_MASKS, learnAlternatives, fmtDiff, fmtLearned, learnStateMasks, masksProblem, tallyOf, type MaskTally } from './_internals/masks.js';
+import { acceptedAlternative, applyLearned, droppedDefaultsNote, CONDITION_MASKS, learnAlternatives, fmtDiff, fmtLearned, learnStateMasks, masksProblem, tallyOf, type MaskTally } from './_internals/masks.js';
 import { compareStates, fmtDifference, leafSides, normalizeState, stateIdOf, statefulSetClaims, uidAliases, interchangeableOf, type NormalizeOptions, type StateDifference } from './_internals/normalize.js';
 import { driftMarks, type DriftMark } from './_internals/drift-marks.js';
 import { DEFAULT_HISTORY, historyExcess, historyProblem, type HistoryExcess, type HistorySelector } from './_internals/history.js';
@@ -240,6 +240,10 @@ export const sameEndState = defineProperty<SameEndStateOptions>({
     if (apart.length > 0) then.push(`not compared, because the two runs' users declared them differently (the user's last action on them refused in one run and accepted in the other): ${fmtList(apart, 3)}`);
     if (busy.length > 0) then.push(`not compared, because they end as in a fault-free run whose controller was busy while its user replaced a short-lived declaration, or slow to make a decision by the clock, or late to an object whose end is timing dependent, or whose user's actions took effect when and in the order this run's did: ${fmtList(busy, 3)}`);
     if (left.length > 0) then.push(`not compared, because they were fixed when the object was made under another declaration of its owner and the API refuses to change them: ${fmtList(left, 3)}`);
+    {
+      const note = droppedDefaultsNote(o.masks, DEFAULT_MASKS, diffs.flatMap((d) => d.paths));
+      if (note) then.push(note);
+    }
     then.push('a reconciler that decides from current state (not from the events it happened to see) ends in the same state whatever faults it met');
     const sides = leafSides(d0);
     then.push(`${d0.id}, - the fault-free run, + this run:\n${fmtDiff(sides.expected, sides.actual, expectedName, 'this run')}\n`);

@@ -219,3 +219,20 @@ export function fmtDiff(expected: unknown, actual: unknown, expectedName: string
     diff(expected, actual, { aAnnotation: expectedName, bAnnotation: actualName, aColor: plain, bColor: plain, changeColor: plain, commonColor: plain, patchColor: plain, expand: true }) ?? ''
   );
 }
+
+/**
+ * A note for a failure whose differing paths a default mask the user's `masks` left out would
+ * have matched: `masks` replaces the defaults (so they can be turned off), and a user adding one
+ * path of their own dropped `metadata.generation` with it, then met a diff of generations only
+ * (red team rt47: the footgun). Undefined when no dropped default matters.
+ */
+export function droppedDefaultsNote(masks: readonly string[], defaults: readonly string[], paths: readonly string[]): string | undefined {
+  const dropped = defaults.filter((d) => !masks.includes(d));
+  if (dropped.length === 0) return undefined;
+  const matching = dropped.filter((d) => {
+    const re = new RegExp(`^${d.split('[*]').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\[[^\\]]*\\]')}(?:$|[.[])`);
+    return paths.some((p) => re.test(p));
+  });
+  if (matching.length === 0) return undefined;
+  return `the masks given replace the defaults, and ${matching.length === 1 ? 'a default mask that was left out matches' : 'default masks that were left out match'} what differs: ${matching.map((m) => JSON.stringify(m)).join(', ')}; to add a mask of your own, list the defaults with it (${JSON.stringify([...defaults, 'your.path'])})`;
+}

@@ -247,3 +247,22 @@ describe('recovery with interchangeable kinds (rt47 FA-D)', () => {
     expect(() => recovery({ interchangeable: [''] })).toThrow(/interchangeable must be an array of kind names/);
   });
 });
+
+/**
+ * Red team rt47: `masks` replaces the defaults, so a user adding one path of their own dropped
+ * `metadata.generation` with it and got a failure whose diff showed only generations. The failure
+ * now says which default they left out and how to keep it.
+ */
+describe('masks given without the defaults (rt47)', () => {
+  it('a failure on a path only a left-out default masks names that default', async () => {
+    const v = expectFailure((await judgeScenario(recovery({ masks: ['metadata.labels'] }), scenario, { controllers: [podsCorrect] })).verdict);
+    expect(v.explanation).toContain('the masks given replace the defaults, and default masks that were left out match what differs: "metadata.generation", "status.observedGeneration"');
+    expect(v.explanation).toContain('["metadata.generation","status.observedGeneration"');
+    // with the defaults listed too, the correct controller recovers
+    expectQuiet((await judgeScenario(recovery({ masks: ['metadata.generation', 'status.observedGeneration', 'metadata.labels'] }), scenario, { controllers: [podsCorrect] })).verdict);
+  });
+  it('a real difference with the defaults kept carries no such note', async () => {
+    const v = expectFailure((await judgeScenario(recovery(), scenario, { controllers: [podsNoScaleDownBuggy] })).verdict);
+    expect(v.explanation).not.toContain('replace the defaults');
+  });
+});
