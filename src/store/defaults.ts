@@ -1,5 +1,5 @@
 import { fnv1a } from '../sim/hash.js';
-import { sortedShallow } from './key-order.js';
+import { isBuiltin, sortedShallow } from './key-order.js';
 import type { StoredObject } from './object.js';
 
 /*
@@ -89,12 +89,13 @@ type Defaulter = (o: StoredObject, cur: StoredObject | undefined, alloc: Service
  * Fills in the defaults of a built-in kind on `o`, the next object a create or a write stores
  * (freshly built: mutated in place). `cur` is the stored object a write replaces; a spec that is
  * still `cur`'s (a status write) was defaulted when it was stored and is not touched. Every other
- * kind (custom resources) costs one map lookup.
+ * kind (custom resources) costs one map lookup, and so does a custom resource named like a
+ * built-in (another apiVersion: kube-apiserver has no defaulter for it).
  * @internal
  */
 export function applyDefaults(o: StoredObject, cur: StoredObject | undefined, alloc: ServiceAllocations): void {
   const d = DEFAULTERS.get(o.kind);
-  if (d !== undefined) d(o, cur, alloc);
+  if (d !== undefined && isBuiltin(o.kind, o.apiVersion)) d(o, cur, alloc);
 }
 
 /** A defaulter of a kind whose defaults live in spec: skipped when the spec is the stored one. */
@@ -230,6 +231,8 @@ function podDefaults(ps: Obj): void {
 function pvcSpecDefaults(s: Obj): void {
   if (unset(s['volumeMode'])) s['volumeMode'] = 'Filesystem';
 }
+
+const podDefaulter = onSpec((s) => podDefaults(s));
 
 // ---------------------------------------------------------------- core/v1: Service
 
@@ -428,7 +431,15 @@ const bindingDefaults: Defaulter = (o, cur) => {
 };
 
 const DEFAULTERS: ReadonlyMap<string, Defaulter> = new Map<string, Defaulter>([
-  ['Pod', onSpec((s) => podDefaults(s))],
+  ['Pod', (o, cur, alloc) => {
+    podDefaulter(o, cur, alloc);
+    // the pod registry's PrepareForCreate: a new Pod is Pending until the kubelet says more (a
+    // harness actor standing for the kubelet may create one with its phase already)
+    if (cur === undefined) {
+      if (!isObj(o.status)) o.status = {};
+      if (unset((o.status as Obj)['phase'])) (o.status as Obj)['phase'] = 'Pending';
+    }
+  }],
   ['Service', onSpec(serviceDefaults)],
   ['Deployment', onSpec(deploymentDefaults)],
   ['ReplicaSet', onSpec((s) => (replicasDefault(s), templateDefaults(s)))],
@@ -444,9 +455,14 @@ const DEFAULTERS: ReadonlyMap<string, Defaulter> = new Map<string, Defaulter>([
   ['Secret', (o) => {
     if (unset(o['type'])) o['type'] = 'Opaque';
   }],
-  ['Namespace', (o) => {
+  ['Namespace', (o, cur) => {
     // SetDefaults_Namespace: its name as a label (a Namespace has a name: generateName is refused for it)
     if (o.metadata.labels['kubernetes.io/metadata.name'] !== o.metadata.name) o.metadata.labels = sortedShallow({ ...o.metadata.labels, 'kubernetes.io/metadata.name': o.metadata.name });
+    // the namespace registry's PrepareForCreate: a new Namespace is Active (its status as sent is
+    // dropped); SetDefaults_NamespaceStatus: a status written without a phase is Active. The store
+    // sets Terminating with the deletionTimestamp.
+    if (cur === undefined) o.status = { phase: 'Active' };
+    else if (isObj(o.status) && o.status !== cur.status && unset((o.status as Obj)['phase'])) o.status = { ...(o.status as Obj), phase: 'Active' };
   }],
   ['RoleBinding', bindingDefaults],
   ['ClusterRoleBinding', bindingDefaults],

@@ -1,5 +1,6 @@
 import { nonJson } from './json-value.js';
 import type { FieldError } from './immutability.js';
+import { isBuiltin } from './key-order.js';
 import type { StoredObject } from './object.js';
 
 /*
@@ -224,7 +225,7 @@ const NO_ERRORS = Object.freeze([]) as unknown as FieldError[];
  * @internal
  */
 export function contentErrors(o: StoredObject): FieldError[] {
-  if (o.kind !== 'ConfigMap' && o.kind !== 'Secret') return NO_ERRORS;
+  if ((o.kind !== 'ConfigMap' && o.kind !== 'Secret') || !isBuiltin(o.kind, o.apiVersion)) return NO_ERRORS;
   const out: FieldError[] = [];
   const entries = (field: string, base64: boolean): string[] => {
     const v = o[field];

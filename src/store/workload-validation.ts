@@ -1,4 +1,5 @@
 import type { FieldError } from './immutability.js';
+import { isBuiltin } from './key-order.js';
 import type { StoredObject } from './object.js';
 import { matchesSelector, parseSelector, type LabelSelector, type Requirement } from './selector.js';
 
@@ -71,7 +72,7 @@ function podSpecPath(o: StoredObject): { path: string; spec: unknown } | undefin
  * @internal
  */
 export function workloadDecodeError(o: StoredObject, stored?: StoredObject): string | undefined {
-  if (SPEC_TYPE[o.kind] === undefined || o.spec === stored?.spec) return undefined;
+  if (SPEC_TYPE[o.kind] === undefined || o.spec === stored?.spec || !isBuiltin(o.kind, o.apiVersion)) return undefined;
   const bad = (goType: string, path: string, v: unknown, want: string): string =>
     `${o.kind} in version "v1" cannot be handled as a ${o.kind}: json: cannot unmarshal ${jsonKind(v)} into Go struct field ${goType}.${path.replace(/\[\d+\]/g, '')} of type ${want}`;
   const spec = o.spec as Record<string, unknown>;
@@ -124,7 +125,7 @@ function nonNegative(out: FieldError[], spec: Record<string, unknown>, field: st
  * @internal
  */
 export function workloadErrors(o: StoredObject, stored?: StoredObject): FieldError[] {
-  if (SPEC_TYPE[o.kind] === undefined || o.spec === stored?.spec) return NO_ERRORS;
+  if (SPEC_TYPE[o.kind] === undefined || o.spec === stored?.spec || !isBuiltin(o.kind, o.apiVersion)) return NO_ERRORS;
   const spec = o.spec as Record<string, unknown>;
   if (o.kind === 'ReplicaSet' && spec['selector'] == null && spec['template'] == null) {
     // not yet: a bare ReplicaSet (`spec: {replicas}`) is the reference experiment's stand-in
