@@ -261,6 +261,7 @@ function serviceDefaults(s: Obj, o: StoredObject, cur: StoredObject | undefined,
   if ((type === 'LoadBalancer' || type === 'NodePort' || (type === 'ClusterIP' && externalIPs)) && unset(s['externalTrafficPolicy'])) s['externalTrafficPolicy'] = 'Cluster';
   if (unset(s['internalTrafficPolicy']) && SERVICE_TYPES_WITH_CLUSTER_IP.has(type as string)) s['internalTrafficPolicy'] = 'Cluster';
   if (type === 'LoadBalancer' && (s['allocateLoadBalancerNodePorts'] === undefined || s['allocateLoadBalancerNodePorts'] === null)) s['allocateLoadBalancerNodePorts'] = true;
+  if (cur !== undefined && isObj(cur.spec)) dropTypeDependentFields(s, cur.spec as Obj);
 
   if (!SERVICE_TYPES_WITH_CLUSTER_IP.has(type as string)) return;
   const old = cur !== undefined && isObj(cur.spec) && SERVICE_TYPES_WITH_CLUSTER_IP.has(cur.spec['type'] as string) ? (cur.spec as Obj) : undefined;
@@ -296,6 +297,55 @@ function serviceDefaults(s: Obj, o: StoredObject, cur: StoredObject | undefined,
   if (type === 'LoadBalancer' && s['externalTrafficPolicy'] === 'Local' && (unset(s['healthCheckNodePort']) || s['healthCheckNodePort'] === 0)) {
     s['healthCheckNodePort'] = typeof old?.['healthCheckNodePort'] === 'number' ? old['healthCheckNodePort'] : alloc.nodePort(`${seed}/health`, new Set());
   }
+}
+
+const sameText = (a: unknown, b: unknown): boolean => (unset(a) ? '' : a) === (unset(b) ? '' : b);
+const sameList = (a: unknown, b: unknown): boolean => {
+  const x = Array.isArray(a) ? a : [];
+  const y = Array.isArray(b) ? b : [];
+  return x.length === y.length && x.every((v, i) => v === y[i]);
+};
+const needsNodePort = (s: Obj): boolean => s['type'] === 'NodePort' || s['type'] === 'LoadBalancer';
+const needsHealthCheckNodePort = (s: Obj): boolean => s['type'] === 'LoadBalancer' && s['externalTrafficPolicy'] === 'Local';
+/** serviceapi.ExternallyAccessible: what takes an externalTrafficPolicy. */
+const externallyAccessible = (s: Obj): boolean => needsNodePort(s) || (s['type'] === 'ClusterIP' && Array.isArray(s['externalIPs']) && s['externalIPs'].length > 0);
+function nodePortsOf(s: Obj): Set<unknown> {
+  const out = new Set<unknown>();
+  each(s['ports'], (p) => {
+    if (!unset(p['nodePort']) && p['nodePort'] !== 0) out.add(p['nodePort']);
+  });
+  return out;
+}
+
+/**
+ * The Service strategy's dropTypeDependentFields (pkg/registry/core/service/strategy.go, on
+ * update only): a field the old type needed and the new one does not is cleared when the request
+ * left it as it was (a read-modify-write or an apply that never owned it); one the request changed
+ * is left for validation to refuse. Cluster IPs and families when switching to ExternalName, node
+ * ports, the health check node port, allocateLoadBalancerNodePorts, loadBalancerClass and
+ * externalTrafficPolicy when no longer used. (Its clearing of status.loadBalancer is not modelled.)
+ */
+function dropTypeDependentFields(s: Obj, old: Obj): void {
+  if (old['type'] !== 'ExternalName' && s['type'] === 'ExternalName') {
+    if (sameText(old['clusterIP'], s['clusterIP']) && sameList(old['clusterIPs'], s['clusterIPs'])) {
+      delete s['clusterIP'];
+      delete s['clusterIPs'];
+    }
+    if (sameList(old['ipFamilies'], s['ipFamilies'])) delete s['ipFamilies'];
+    if (sameText(old['ipFamilyPolicy'], s['ipFamilyPolicy'])) delete s['ipFamilyPolicy'];
+  }
+  if (needsNodePort(old) && !needsNodePort(s)) {
+    // users may add, remove or change ports as long as they add no node port of their own
+    const before = nodePortsOf(old);
+    if ([...nodePortsOf(s)].every((p) => before.has(p))) each(s['ports'], (p) => delete p['nodePort']);
+  }
+  if (needsHealthCheckNodePort(old) && !needsHealthCheckNodePort(s) && (old['healthCheckNodePort'] ?? 0) === (s['healthCheckNodePort'] ?? 0)) delete s['healthCheckNodePort'];
+  if (old['type'] === 'LoadBalancer' && s['type'] !== 'LoadBalancer') {
+    const a = old['allocateLoadBalancerNodePorts'];
+    if (typeof a === 'boolean' && a === s['allocateLoadBalancerNodePorts']) delete s['allocateLoadBalancerNodePorts'];
+    if ((old['loadBalancerClass'] ?? null) === (s['loadBalancerClass'] ?? null)) delete s['loadBalancerClass'];
+  }
+  if (externallyAccessible(old) && !externallyAccessible(s) && sameText(old['externalTrafficPolicy'], s['externalTrafficPolicy'])) delete s['externalTrafficPolicy'];
 }
 
 // ---------------------------------------------------------------- apps/v1
@@ -389,7 +439,10 @@ function jobDefaults(s: Obj, o: StoredObject, cur: StoredObject | undefined): vo
       'controller-uid': uid,
       'job-name': o.metadata.name,
     });
-    s['selector'] = { matchLabels: { 'batch.kubernetes.io/controller-uid': uid } };
+    // a selector the request gave keeps its terms, the uid added (validation then refuses it: workload-validation.ts)
+    const given = isObj(s['selector']) ? (s['selector'] as Obj) : undefined;
+    const matchLabels = given !== undefined && isObj(given['matchLabels']) ? (given['matchLabels'] as Record<string, string>) : {};
+    s['selector'] = { ...(given ?? {}), matchLabels: sortedShallow({ ...matchLabels, 'batch.kubernetes.io/controller-uid': matchLabels['batch.kubernetes.io/controller-uid'] ?? uid }) };
   }
 }
 
@@ -452,6 +505,23 @@ const DEFAULTERS: ReadonlyMap<string, Defaulter> = new Map<string, Defaulter>([
     if (cur === undefined && isObj(o.status) && unset((o.status as Obj)['phase'])) (o.status as Obj)['phase'] = 'Pending';
   }],
   ['NetworkPolicy', onSpec(networkPolicyDefaults)],
+  // discovery/v1 SetDefaults_EndpointPort: a port's name is "" (a pointer, served), its protocol TCP
+  ['EndpointSlice', (o, cur) => {
+    if (o['ports'] === cur?.['ports']) return;
+    each(o['ports'], (p) => {
+      if (p['name'] === undefined || p['name'] === null) p['name'] = '';
+      if (p['protocol'] === undefined || p['protocol'] === null) p['protocol'] = 'TCP';
+    });
+  }],
+  // core/v1 SetDefaults_Endpoints: every subset port's protocol is TCP
+  ['Endpoints', (o, cur) => {
+    if (o['subsets'] === cur?.['subsets']) return;
+    each(o['subsets'], (sub) =>
+      each(sub['ports'], (p) => {
+        if (unset(p['protocol'])) p['protocol'] = 'TCP';
+      }),
+    );
+  }],
   ['Secret', (o) => {
     if (unset(o['type'])) o['type'] = 'Opaque';
   }],

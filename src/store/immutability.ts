@@ -68,8 +68,8 @@ export function immutabilityErrors(cur: StoredObject, next: StoredObject, option
       unchanged(cur.spec['selector'], next.spec['selector'], 'spec.selector', out);
       break;
     case 'Service':
-      // a ClusterIP once set (or None, headless) stays
-      if (isSet(cur.spec['clusterIP'])) unchanged(cur.spec['clusterIP'], next.spec['clusterIP'], 'spec.clusterIP', out);
+      // a ClusterIP once set (or None, headless) stays, unless the type changes from or to ExternalName (validateUpgradeDowngradeClusterIPs)
+      if (isSet(cur.spec['clusterIP']) && cur.spec['type'] !== 'ExternalName' && next.spec['type'] !== 'ExternalName') unchanged(cur.spec['clusterIP'], next.spec['clusterIP'], 'spec.clusterIP', out);
       break;
     case 'ConfigMap':
     case 'Secret':

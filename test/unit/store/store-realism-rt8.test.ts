@@ -37,7 +37,7 @@ describe('FA-A: a custom resource named like a built-in (another group) gets non
     const { store } = makeStore();
     const a = store.create('user', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'a', namespace: 'default' }, spec: { ports: [{ port: 80 }] } });
     const b = store.create('user', { kind: 'Service', metadata: { name: 'b', namespace: 'default' }, spec: { ports: [{ port: 80 }] } });
-    expect([a.spec['type'], b.spec['type']]).toEqual(['ClusterIP', 'ClusterIP']);
+    expect([(a.spec as Record<string, unknown>)['type'], (b.spec as Record<string, unknown>)['type']]).toEqual(['ClusterIP', 'ClusterIP']);
   });
 });
 
@@ -116,5 +116,98 @@ describe('FA-C: a Namespace is Active from its create and Terminating once delet
     const { store } = makeStore();
     expect(store.create('ctl', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' }, spec: podSpec }).status).toEqual({ phase: 'Pending' });
     expect(store.create('env', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'q', namespace: 'default' }, spec: podSpec, status: { phase: 'Running' } }).status).toEqual({ phase: 'Running' });
+  });
+});
+
+describe("FA-E + M-F: a Service's type change drops what the new type does not use (dropTypeDependentFields); strategies as kube validates them", () => {
+  type Spec = Record<string, unknown> & { ports: Record<string, unknown>[] };
+  const svc = (spec: Record<string, unknown>) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name: 's', namespace: 'default' }, spec });
+
+  it('NodePort -> ClusterIP by read-modify-write drops the node port and externalTrafficPolicy; one the request changes is refused', () => {
+    const { store } = makeStore();
+    const s = store.create('ctl', svc({ type: 'NodePort', ports: [{ port: 80 }] }));
+    const spec = s.spec as Spec;
+    expect([typeof spec.ports[0]!['nodePort'], spec['externalTrafficPolicy']]).toEqual(['number', 'Cluster']);
+    const u = store.update('ctl', { ...s, spec: { ...spec, type: 'ClusterIP' } });
+    const us = u.spec as Spec;
+    expect([us.ports[0]!['nodePort'], us['externalTrafficPolicy'], us['clusterIP']]).toEqual([undefined, undefined, spec['clusterIP']]);
+    // a node port the request sets on a ClusterIP Service: kube's 422
+    const err = thrown(() => store.update('ctl', { ...u, spec: { ...us, ports: [{ ...us.ports[0], nodePort: 30080 }] } }));
+    expect(err).toBeInstanceOf(InvalidError);
+    expect((err as Error).message).toContain("spec.ports[0].nodePort: Forbidden: may not be used when `type` is 'ClusterIP'");
+  });
+
+  it('LoadBalancer -> NodePort drops allocateLoadBalancerNodePorts and keeps the node ports; -> ExternalName drops the cluster IPs', () => {
+    const { store } = makeStore();
+    const s = store.create('ctl', svc({ type: 'LoadBalancer', ports: [{ port: 80 }] }));
+    const spec = s.spec as Spec;
+    const n = store.update('ctl', { ...s, spec: { ...spec, type: 'NodePort' } });
+    const ns = n.spec as Spec;
+    expect([ns['allocateLoadBalancerNodePorts'], ns.ports[0]!['nodePort']]).toEqual([undefined, spec.ports[0]!['nodePort']]);
+    const e = store.update('ctl', { ...n, spec: { ...ns, type: 'ExternalName', externalName: 'db.example.com' } });
+    const es = e.spec as Spec;
+    expect([es['clusterIP'], es['clusterIPs'], es['ipFamilies'], es['ipFamilyPolicy'], es.ports[0]!['nodePort']]).toEqual([undefined, undefined, undefined, undefined, undefined]);
+  });
+
+  it('a Deployment switched to Recreate keeping the defaulted rollingUpdate is refused; without it, accepted', () => {
+    const { store } = makeStore();
+    const d = store.create('ctl', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'default' }, spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'x:1' }] } } } });
+    const spec = d.spec as Record<string, unknown>;
+    const err = thrown(() => store.update('ctl', { ...d, spec: { ...spec, strategy: { ...(spec['strategy'] as object), type: 'Recreate' } } }));
+    expect((err as Error).message).toContain("spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is 'Recreate'");
+    expect((store.update('ctl', { ...d, spec: { ...spec, strategy: { type: 'Recreate' } } }).spec as Record<string, unknown>)['strategy']).toEqual({ type: 'Recreate' });
+  });
+
+  it('a StatefulSet with updateStrategy OnDelete and a rollingUpdate is refused', () => {
+    const { store } = makeStore();
+    const err = thrown(() => store.create('ctl', { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 's', namespace: 'default' }, spec: { serviceName: 's', updateStrategy: { type: 'OnDelete', rollingUpdate: { partition: 0 } }, selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'x:1' }] } } } }));
+    expect((err as Error).message).toContain("spec.updateStrategy.rollingUpdate: Invalid value: {\"partition\":0}: only allowed for updateStrategy 'RollingUpdate'");
+  });
+});
+
+describe('M-C: a Job selector of the user\'s own needs manualSelector: true', () => {
+  const job = (spec: Record<string, unknown>) => ({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j', namespace: 'default' }, spec: { template: { metadata: { labels: { a: 'b' } }, spec: podSpec }, ...spec } });
+
+  it('a selector without manualSelector is refused: `selector` not auto-generated', () => {
+    const { store } = makeStore();
+    const err = thrown(() => store.create('ctl', job({ selector: { matchLabels: { a: 'b' } } })));
+    expect(err).toBeInstanceOf(InvalidError);
+    expect((err as Error).message).toContain('spec.selector: Invalid value: ');
+    expect((err as Error).message).toContain('`selector` not auto-generated');
+  });
+
+  it('with manualSelector: true the selector is kept as given; without one it is generated from the uid', () => {
+    const { store } = makeStore();
+    const m = store.create('ctl', job({ manualSelector: true, selector: { matchLabels: { a: 'b' } } }));
+    expect((m.spec as Record<string, unknown>)['selector']).toEqual({ matchLabels: { a: 'b' } });
+    const g = store.create('ctl', { ...job({}), metadata: { name: 'g', namespace: 'default' } });
+    expect((g.spec as Record<string, unknown>)['selector']).toEqual({ matchLabels: { 'batch.kubernetes.io/controller-uid': g.metadata.uid } });
+  });
+});
+
+describe('M-E: a built-in kind refuses an unqualified finalizer name that is not a standard one', () => {
+  it('a ConfigMap with "cleanup" is refused; "kubernetes", "orphan", "foregroundDeletion" and "example.com/cleanup" are taken', () => {
+    const { store } = makeStore();
+    const err = thrown(() => store.create('ctl', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'default', finalizers: ['cleanup'] }, data: {} }));
+    expect((err as Error).message).toContain('metadata.finalizers[0]: Invalid value: "cleanup": name is neither a standard finalizer name nor is it fully qualified');
+    const ok = store.create('ctl', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'd', namespace: 'default', finalizers: ['kubernetes', 'orphan', 'foregroundDeletion', 'example.com/cleanup'] }, data: {} });
+    expect(ok.metadata.finalizers).toHaveLength(4);
+    // and on update
+    expect(thrown(() => store.update('ctl', { ...ok, metadata: { ...ok.metadata, finalizers: ['protect'] } }))).toBeInstanceOf(InvalidError);
+  });
+
+  it('a custom resource keeps its unqualified finalizer (kube-apiserver only warns)', () => {
+    const { store } = makeStore();
+    expect(store.create('ctl', { apiVersion: 'example.dev/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'default', finalizers: ['cleanup'] }, spec: {} }).metadata.finalizers).toEqual(['cleanup']);
+  });
+});
+
+describe('M-A: EndpointSlice and Endpoints ports are defaulted', () => {
+  it('an EndpointSlice port {port} is served as {name: "", port, protocol: TCP}; an Endpoints port gets protocol TCP', () => {
+    const { store } = makeStore();
+    const es = store.create('ctl', { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: 'es', namespace: 'default' }, addressType: 'IPv4', endpoints: [{ addresses: ['10.0.0.1'] }], ports: [{ port: 80 }, { name: 'https', port: 443, protocol: 'UDP' }] });
+    expect(es['ports']).toEqual([{ name: '', port: 80, protocol: 'TCP' }, { name: 'https', port: 443, protocol: 'UDP' }]);
+    const ep = store.create('ctl', { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'ep', namespace: 'default' }, subsets: [{ addresses: [{ ip: '10.0.0.1' }], ports: [{ port: 80 }] }] });
+    expect(ep['subsets']).toEqual([{ addresses: [{ ip: '10.0.0.1' }], ports: [{ port: 80, protocol: 'TCP' }] }]);
   });
 });
