@@ -1,5 +1,6 @@
 import { fnv1a } from '../sim/hash.js';
 import { isBuiltin, sortedShallow } from './key-order.js';
+import type { FieldError } from './immutability.js';
 import type { StoredObject } from './object.js';
 
 /*
@@ -72,6 +73,27 @@ export class ServiceAllocations {
     return 30000 + (fnv1a(seed) % size); // the range is full: a real server refuses; not modelled
   }
 
+  /**
+   * Why a new Service cannot have the cluster IPs it asked for (the registry's allocateIPs): one
+   * outside the service CIDR, or one another Service holds; none for what the store allocated (a
+   * free address of the range). 422 `spec.clusterIPs` as kube-apiserver answers.
+   */
+  refusal(svc: StoredObject): FieldError[] {
+    const s = svc.spec as Obj;
+    const ips = Array.isArray(s['clusterIPs']) ? s['clusterIPs'] : [];
+    const out: FieldError[] = [];
+    for (const ip of ips) {
+      if (typeof ip !== 'string' || ip === '' || ip === 'None') continue;
+      const why = !inServiceRange(ip)
+        ? `the provided IP (${ip}) is not in the valid range. The range of valid IPs is 10.96.0.0/12`
+        : this.ips.has(ip)
+          ? 'provided IP is already allocated'
+          : undefined;
+      if (why !== undefined) out.push({ field: 'spec.clusterIPs', type: 'FieldValueInvalid', body: `Invalid value: ${JSON.stringify(ips)}: failed to allocate IP ${ip}: ${why}` });
+    }
+    return out;
+  }
+
   /** Records what a stored Service holds (`add`) or gave back (`!add`). */
   hold(svc: StoredObject, add: boolean): void {
     const s = svc.spec as Obj;
@@ -81,6 +103,13 @@ export class ServiceAllocations {
     each(s['ports'], (p) => ports.push(p['nodePort']));
     for (const p of ports) if (typeof p === 'number' && p > 0) add ? this.ports.add(p) : this.ports.delete(p);
   }
+}
+
+/** Whether `ip` is an IPv4 address of the service CIDR 10.96.0.0/12 (an IPv6 or malformed one is not). */
+function inServiceRange(ip: string): boolean {
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(ip);
+  if (!m || m.slice(1).some((o) => Number(o) > 255)) return false;
+  return Number(m[1]) === 10 && Number(m[2]) >= 96 && Number(m[2]) <= 111;
 }
 
 type Defaulter = (o: StoredObject, cur: StoredObject | undefined, alloc: ServiceAllocations) => void;

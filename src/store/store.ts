@@ -350,6 +350,8 @@ export class ObjectStore {
     const invalid = decodeError ?? invalidObject(obj);
     let fields = invalid === undefined ? contentErrors(obj) : [];
     if (invalid === undefined && fields.length === 0) fields = workloadErrors(obj);
+    // a cluster IP the request asked for that the range does not have, or another Service holds
+    if (invalid === undefined && fields.length === 0 && builtin && obj.kind === 'Service') fields = this.services.refusal(obj);
     if (invalid !== undefined || fields.length > 0) {
       this.uidCounter--; // the uid was never handed out
       this.uids.delete(obj.metadata.uid);

@@ -211,3 +211,21 @@ describe('M-A: EndpointSlice and Endpoints ports are defaulted', () => {
     expect(ep['subsets']).toEqual([{ addresses: [{ ip: '10.0.0.1' }], ports: [{ port: 80, protocol: 'TCP' }] }]);
   });
 });
+
+describe('R-F: a Service may not take a cluster IP another Service holds, or one outside the service CIDR', () => {
+  const svc = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: 'default' }, spec: { ports: [{ port: 80 }], ...spec } });
+
+  it('refuses a held IP and one outside 10.96.0.0/12 (422 spec.clusterIPs); takes a free one of the range, and a freed one', () => {
+    const { store } = makeStore();
+    const a = store.create('ctl', svc('a', {}));
+    const ip = (a.spec as Record<string, unknown>)['clusterIP'] as string;
+    const held = thrown(() => store.create('ctl', svc('b', { clusterIP: ip })));
+    expect((held as Error).message).toContain(`spec.clusterIPs: Invalid value: ["${ip}"]: failed to allocate IP ${ip}: provided IP is already allocated`);
+    const out = thrown(() => store.create('ctl', svc('c', { clusterIP: '192.168.1.1' })));
+    expect((out as Error).message).toContain('failed to allocate IP 192.168.1.1: the provided IP (192.168.1.1) is not in the valid range. The range of valid IPs is 10.96.0.0/12');
+    expect((store.create('ctl', svc('d', { clusterIP: '10.100.0.7' })).spec as Record<string, unknown>)['clusterIP']).toBe('10.100.0.7');
+    expect((store.create('ctl', svc('e', { clusterIP: 'None' })).spec as Record<string, unknown>)['clusterIP']).toBe('None');
+    store.delete('ctl', 'Service', { namespace: 'default', name: 'a' });
+    expect((store.create('ctl', svc('b', { clusterIP: ip })).spec as Record<string, unknown>)['clusterIP']).toBe(ip);
+  });
+});
