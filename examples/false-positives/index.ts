@@ -90,6 +90,8 @@ import { scaleStabilizer } from './scale-stabilizer.js';
 import { runnerPool } from './runner-pool.js';
 import { schemaMigrations } from './schema-migrations.js';
 import { nodeReport } from './node-report.js';
+import { externalEndpoints } from './external-endpoints.js';
+import { migrationJob } from './migration-job.js';
 import { selfBackoff } from './self-backoff.js';
 import { svcExposer } from './svc-exposer.js';
 import { sharedBundle } from './shared-bundle.js';
@@ -216,6 +218,8 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   sharedBundle,
   svcExposer,
   nodeReport,
+  externalEndpoints,
+  migrationJob,
   serviceAccountTokens,
   serviceLb,
   shardedWorkers,

@@ -168,7 +168,7 @@ export const serviceAccountTokens: FalsePositiveCase = {
   description: 'per ServiceAccount, a token Secret of a generated name (owned by the account) rotated when older than spec.rotateAfterSeconds: the new Secret first, then the status pointer, then tokens beyond the two newest deleted; all go with the account',
   controllers: [serviceAccountTokensController],
   options: {
-    objects: { kind: SERVICE_ACCOUNT, names: ['builder', 'deployer'], spec: [{ rotateAfterSeconds: 12 }, { rotateAfterSeconds: 3600 }, { rotateAfterSeconds: 5 }, { rotateAfterSeconds: 20 }] },
+    objects: { kind: SERVICE_ACCOUNT, apiVersion: `${GROUP}/v1`, names: ['builder', 'deployer'], spec: [{ rotateAfterSeconds: 12 }, { rotateAfterSeconds: 3600 }, { rotateAfterSeconds: 5 }, { rotateAfterSeconds: 20 }] },
   },
   // How many rotations happened is history: an informer that missed the account's ADDED event
   // (watch-event-loss, repaired by the settle relist) first sees it after the user lengthened the

@@ -24,6 +24,13 @@ export const ALL_ACTION_TYPES: readonly WorkloadActionType[] = ['reapply', 'upda
 export interface ObjectTemplate {
   /** @defaultValue the primary kind (`for`) of the first controller */
   kind?: string;
+  /**
+   * The objects' apiVersion. Needed for a custom resource named like a built-in kind (a
+   * `ServiceAccount` of `tokens.example.com/v1`): without one, the simulated API server takes the
+   * kind for the built-in, as `{ kind: 'ConfigMap' }` is the core ConfigMap, with its defaults,
+   * validation and subresources. @defaultValue none: a built-in kind's own, else none
+   */
+  apiVersion?: string;
   /** Namespace of the objects; `''` for cluster-scoped kinds. @defaultValue 'default' */
   namespace?: string;
   /**
@@ -63,6 +70,7 @@ export interface ObjectTemplate {
 /** An {@link ObjectTemplate} with its defaults applied. @internal */
 export interface ResolvedObjectTemplate {
   kind: string;
+  apiVersion?: string | undefined;
   namespace: string;
   name: string;
   /** Namespace per object (`undefined`: always `namespace`). */
@@ -120,8 +128,10 @@ export function resolveObjectTemplates(list: readonly (ObjectTemplate | Resolved
     const id = `${k} ${namespace}/${name}`;
     if (seen.has(id) && names === undefined) fail(`${at} would name its objects like an earlier template (${k} ${namespace}/${name}-0, …). Give it a different \`name\` prefix.`);
     seen.add(id);
+    if (t.apiVersion !== undefined && (typeof t.apiVersion !== 'string' || t.apiVersion === '')) fail(`${at}.apiVersion must be a non-empty string (group/version, e.g. 'example.com/v1'), got ${show(t.apiVersion)}.`);
     return {
       kind: k,
+      ...(t.apiVersion !== undefined ? { apiVersion: t.apiVersion } : {}),
       namespace,
       name,
       names,
@@ -262,6 +272,7 @@ function build(templates: readonly ResolvedObjectTemplate[], objs: { template: n
   const out: { order: number; action: WorkloadAction }[] = [];
   for (const m of made) {
     const object: NewObject = {
+      ...(m.t.apiVersion !== undefined ? { apiVersion: m.t.apiVersion } : {}),
       kind: m.t.kind,
       metadata: {
         name: m.name,

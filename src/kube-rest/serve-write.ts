@@ -135,7 +135,7 @@ export function serveUpdate(c: ServeContext): Response {
   // a kind without /status (a CRD without subresources.status) stores the status a PUT sends
   checkOwnerApiVersions(c, obj.metadata.ownerReferences, before);
   // a custom resource allows no unconditional PUT (customResourceStrategy.AllowUnconditionalUpdate)
-  const updated = store.update(c.info.actor, obj, { statusSubresource: c.resource.statusSubresource, requireResourceVersion: keysSorted(c.resource.kind) });
+  const updated = store.update(c.info.actor, obj, { statusSubresource: c.resource.statusSubresource, requireResourceVersion: keysSorted(c.resource.kind, c.resource.apiVersion) });
   recordUpdate(c, before, updated);
   return jsonResponse(toWire(updated, c.resource, fields));
 }

@@ -63,7 +63,7 @@ export function toWire(obj: StoredObject, resource: ResolvedResource, fields?: F
   meta['uid'] = m.uid;
   meta['resourceVersion'] = m.resourceVersion;
   // a ConfigMap, Secret, Service or Pod has no generation on a real 1.32 server (Go leaves the 0 out)
-  if (keepsGeneration(obj.kind)) meta['generation'] = m.generation;
+  if (keepsGeneration(obj.kind, obj.apiVersion)) meta['generation'] = m.generation;
   meta['creationTimestamp'] = m.creationTimestamp;
   if (m.deletionTimestamp !== undefined) {
     meta['deletionTimestamp'] = m.deletionTimestamp;
@@ -77,7 +77,7 @@ export function toWire(obj: StoredObject, resource: ResolvedResource, fields?: F
   if (managed !== undefined) meta['managedFields'] = managed;
   const out: JsonObject = { apiVersion: resource.apiVersion, kind: resource.kind, metadata: meta };
   if (resource.shape !== 'flat' || Object.keys(obj.spec).length > 0) out['spec'] = cloneJson(obj.spec);
-  const custom = keysSorted(resource.kind);
+  const custom = keysSorted(resource.kind, resource.apiVersion);
   const maps = custom ? undefined : OMITTED_WHEN_EMPTY[resource.kind];
   for (const k in obj) {
     const v = obj[k];

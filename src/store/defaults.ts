@@ -1,5 +1,6 @@
 import { fnv1a } from '../sim/hash.js';
-import { sortedShallow } from './key-order.js';
+import { isBuiltin, sortedShallow } from './key-order.js';
+import type { FieldError } from './immutability.js';
 import type { StoredObject } from './object.js';
 
 /*
@@ -72,6 +73,27 @@ export class ServiceAllocations {
     return 30000 + (fnv1a(seed) % size); // the range is full: a real server refuses; not modelled
   }
 
+  /**
+   * Why a new Service cannot have the cluster IPs it asked for (the registry's allocateIPs): one
+   * outside the service CIDR, or one another Service holds; none for what the store allocated (a
+   * free address of the range). 422 `spec.clusterIPs` as kube-apiserver answers.
+   */
+  refusal(svc: StoredObject): FieldError[] {
+    const s = svc.spec as Obj;
+    const ips = Array.isArray(s['clusterIPs']) ? s['clusterIPs'] : [];
+    const out: FieldError[] = [];
+    for (const ip of ips) {
+      if (typeof ip !== 'string' || ip === '' || ip === 'None') continue;
+      const why = !inServiceRange(ip)
+        ? `the provided IP (${ip}) is not in the valid range. The range of valid IPs is 10.96.0.0/12`
+        : this.ips.has(ip)
+          ? 'provided IP is already allocated'
+          : undefined;
+      if (why !== undefined) out.push({ field: 'spec.clusterIPs', type: 'FieldValueInvalid', body: `Invalid value: ${JSON.stringify(ips)}: failed to allocate IP ${ip}: ${why}` });
+    }
+    return out;
+  }
+
   /** Records what a stored Service holds (`add`) or gave back (`!add`). */
   hold(svc: StoredObject, add: boolean): void {
     const s = svc.spec as Obj;
@@ -83,18 +105,26 @@ export class ServiceAllocations {
   }
 }
 
+/** Whether `ip` is an IPv4 address of the service CIDR 10.96.0.0/12 (an IPv6 or malformed one is not). */
+function inServiceRange(ip: string): boolean {
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(ip);
+  if (!m || m.slice(1).some((o) => Number(o) > 255)) return false;
+  return Number(m[1]) === 10 && Number(m[2]) >= 96 && Number(m[2]) <= 111;
+}
+
 type Defaulter = (o: StoredObject, cur: StoredObject | undefined, alloc: ServiceAllocations) => void;
 
 /**
  * Fills in the defaults of a built-in kind on `o`, the next object a create or a write stores
  * (freshly built: mutated in place). `cur` is the stored object a write replaces; a spec that is
  * still `cur`'s (a status write) was defaulted when it was stored and is not touched. Every other
- * kind (custom resources) costs one map lookup.
+ * kind (custom resources) costs one map lookup, and so does a custom resource named like a
+ * built-in (another apiVersion: kube-apiserver has no defaulter for it).
  * @internal
  */
 export function applyDefaults(o: StoredObject, cur: StoredObject | undefined, alloc: ServiceAllocations): void {
   const d = DEFAULTERS.get(o.kind);
-  if (d !== undefined) d(o, cur, alloc);
+  if (d !== undefined && isBuiltin(o.kind, o.apiVersion)) d(o, cur, alloc);
 }
 
 /** A defaulter of a kind whose defaults live in spec: skipped when the spec is the stored one. */
@@ -231,6 +261,8 @@ function pvcSpecDefaults(s: Obj): void {
   if (unset(s['volumeMode'])) s['volumeMode'] = 'Filesystem';
 }
 
+const podDefaulter = onSpec((s) => podDefaults(s));
+
 // ---------------------------------------------------------------- core/v1: Service
 
 const SERVICE_TYPES_WITH_CLUSTER_IP = new Set(['ClusterIP', 'NodePort', 'LoadBalancer']);
@@ -258,6 +290,7 @@ function serviceDefaults(s: Obj, o: StoredObject, cur: StoredObject | undefined,
   if ((type === 'LoadBalancer' || type === 'NodePort' || (type === 'ClusterIP' && externalIPs)) && unset(s['externalTrafficPolicy'])) s['externalTrafficPolicy'] = 'Cluster';
   if (unset(s['internalTrafficPolicy']) && SERVICE_TYPES_WITH_CLUSTER_IP.has(type as string)) s['internalTrafficPolicy'] = 'Cluster';
   if (type === 'LoadBalancer' && (s['allocateLoadBalancerNodePorts'] === undefined || s['allocateLoadBalancerNodePorts'] === null)) s['allocateLoadBalancerNodePorts'] = true;
+  if (cur !== undefined && isObj(cur.spec)) dropTypeDependentFields(s, cur.spec as Obj);
 
   if (!SERVICE_TYPES_WITH_CLUSTER_IP.has(type as string)) return;
   const old = cur !== undefined && isObj(cur.spec) && SERVICE_TYPES_WITH_CLUSTER_IP.has(cur.spec['type'] as string) ? (cur.spec as Obj) : undefined;
@@ -293,6 +326,55 @@ function serviceDefaults(s: Obj, o: StoredObject, cur: StoredObject | undefined,
   if (type === 'LoadBalancer' && s['externalTrafficPolicy'] === 'Local' && (unset(s['healthCheckNodePort']) || s['healthCheckNodePort'] === 0)) {
     s['healthCheckNodePort'] = typeof old?.['healthCheckNodePort'] === 'number' ? old['healthCheckNodePort'] : alloc.nodePort(`${seed}/health`, new Set());
   }
+}
+
+const sameText = (a: unknown, b: unknown): boolean => (unset(a) ? '' : a) === (unset(b) ? '' : b);
+const sameList = (a: unknown, b: unknown): boolean => {
+  const x = Array.isArray(a) ? a : [];
+  const y = Array.isArray(b) ? b : [];
+  return x.length === y.length && x.every((v, i) => v === y[i]);
+};
+const needsNodePort = (s: Obj): boolean => s['type'] === 'NodePort' || s['type'] === 'LoadBalancer';
+const needsHealthCheckNodePort = (s: Obj): boolean => s['type'] === 'LoadBalancer' && s['externalTrafficPolicy'] === 'Local';
+/** serviceapi.ExternallyAccessible: what takes an externalTrafficPolicy. */
+const externallyAccessible = (s: Obj): boolean => needsNodePort(s) || (s['type'] === 'ClusterIP' && Array.isArray(s['externalIPs']) && s['externalIPs'].length > 0);
+function nodePortsOf(s: Obj): Set<unknown> {
+  const out = new Set<unknown>();
+  each(s['ports'], (p) => {
+    if (!unset(p['nodePort']) && p['nodePort'] !== 0) out.add(p['nodePort']);
+  });
+  return out;
+}
+
+/**
+ * The Service strategy's dropTypeDependentFields (pkg/registry/core/service/strategy.go, on
+ * update only): a field the old type needed and the new one does not is cleared when the request
+ * left it as it was (a read-modify-write or an apply that never owned it); one the request changed
+ * is left for validation to refuse. Cluster IPs and families when switching to ExternalName, node
+ * ports, the health check node port, allocateLoadBalancerNodePorts, loadBalancerClass and
+ * externalTrafficPolicy when no longer used. (Its clearing of status.loadBalancer is not modelled.)
+ */
+function dropTypeDependentFields(s: Obj, old: Obj): void {
+  if (old['type'] !== 'ExternalName' && s['type'] === 'ExternalName') {
+    if (sameText(old['clusterIP'], s['clusterIP']) && sameList(old['clusterIPs'], s['clusterIPs'])) {
+      delete s['clusterIP'];
+      delete s['clusterIPs'];
+    }
+    if (sameList(old['ipFamilies'], s['ipFamilies'])) delete s['ipFamilies'];
+    if (sameText(old['ipFamilyPolicy'], s['ipFamilyPolicy'])) delete s['ipFamilyPolicy'];
+  }
+  if (needsNodePort(old) && !needsNodePort(s)) {
+    // users may add, remove or change ports as long as they add no node port of their own
+    const before = nodePortsOf(old);
+    if ([...nodePortsOf(s)].every((p) => before.has(p))) each(s['ports'], (p) => delete p['nodePort']);
+  }
+  if (needsHealthCheckNodePort(old) && !needsHealthCheckNodePort(s) && (old['healthCheckNodePort'] ?? 0) === (s['healthCheckNodePort'] ?? 0)) delete s['healthCheckNodePort'];
+  if (old['type'] === 'LoadBalancer' && s['type'] !== 'LoadBalancer') {
+    const a = old['allocateLoadBalancerNodePorts'];
+    if (typeof a === 'boolean' && a === s['allocateLoadBalancerNodePorts']) delete s['allocateLoadBalancerNodePorts'];
+    if ((old['loadBalancerClass'] ?? null) === (s['loadBalancerClass'] ?? null)) delete s['loadBalancerClass'];
+  }
+  if (externallyAccessible(old) && !externallyAccessible(s) && sameText(old['externalTrafficPolicy'], s['externalTrafficPolicy'])) delete s['externalTrafficPolicy'];
 }
 
 // ---------------------------------------------------------------- apps/v1
@@ -386,7 +468,10 @@ function jobDefaults(s: Obj, o: StoredObject, cur: StoredObject | undefined): vo
       'controller-uid': uid,
       'job-name': o.metadata.name,
     });
-    s['selector'] = { matchLabels: { 'batch.kubernetes.io/controller-uid': uid } };
+    // a selector the request gave keeps its terms, the uid added (validation then refuses it: workload-validation.ts)
+    const given = isObj(s['selector']) ? (s['selector'] as Obj) : undefined;
+    const matchLabels = given !== undefined && isObj(given['matchLabels']) ? (given['matchLabels'] as Record<string, string>) : {};
+    s['selector'] = { ...(given ?? {}), matchLabels: sortedShallow({ ...matchLabels, 'batch.kubernetes.io/controller-uid': matchLabels['batch.kubernetes.io/controller-uid'] ?? uid }) };
   }
 }
 
@@ -428,7 +513,15 @@ const bindingDefaults: Defaulter = (o, cur) => {
 };
 
 const DEFAULTERS: ReadonlyMap<string, Defaulter> = new Map<string, Defaulter>([
-  ['Pod', onSpec((s) => podDefaults(s))],
+  ['Pod', (o, cur, alloc) => {
+    podDefaulter(o, cur, alloc);
+    // the pod registry's PrepareForCreate: a new Pod is Pending until the kubelet says more (a
+    // harness actor standing for the kubelet may create one with its phase already)
+    if (cur === undefined) {
+      if (!isObj(o.status)) o.status = {};
+      if (unset((o.status as Obj)['phase'])) (o.status as Obj)['phase'] = 'Pending';
+    }
+  }],
   ['Service', onSpec(serviceDefaults)],
   ['Deployment', onSpec(deploymentDefaults)],
   ['ReplicaSet', onSpec((s) => (replicasDefault(s), templateDefaults(s)))],
@@ -441,12 +534,34 @@ const DEFAULTERS: ReadonlyMap<string, Defaulter> = new Map<string, Defaulter>([
     if (cur === undefined && isObj(o.status) && unset((o.status as Obj)['phase'])) (o.status as Obj)['phase'] = 'Pending';
   }],
   ['NetworkPolicy', onSpec(networkPolicyDefaults)],
+  // discovery/v1 SetDefaults_EndpointPort: a port's name is "" (a pointer, served), its protocol TCP
+  ['EndpointSlice', (o, cur) => {
+    if (o['ports'] === cur?.['ports']) return;
+    each(o['ports'], (p) => {
+      if (p['name'] === undefined || p['name'] === null) p['name'] = '';
+      if (p['protocol'] === undefined || p['protocol'] === null) p['protocol'] = 'TCP';
+    });
+  }],
+  // core/v1 SetDefaults_Endpoints: every subset port's protocol is TCP
+  ['Endpoints', (o, cur) => {
+    if (o['subsets'] === cur?.['subsets']) return;
+    each(o['subsets'], (sub) =>
+      each(sub['ports'], (p) => {
+        if (unset(p['protocol'])) p['protocol'] = 'TCP';
+      }),
+    );
+  }],
   ['Secret', (o) => {
     if (unset(o['type'])) o['type'] = 'Opaque';
   }],
-  ['Namespace', (o) => {
+  ['Namespace', (o, cur) => {
     // SetDefaults_Namespace: its name as a label (a Namespace has a name: generateName is refused for it)
     if (o.metadata.labels['kubernetes.io/metadata.name'] !== o.metadata.name) o.metadata.labels = sortedShallow({ ...o.metadata.labels, 'kubernetes.io/metadata.name': o.metadata.name });
+    // the namespace registry's PrepareForCreate: a new Namespace is Active (its status as sent is
+    // dropped); SetDefaults_NamespaceStatus: a status written without a phase is Active. The store
+    // sets Terminating with the deletionTimestamp.
+    if (cur === undefined) o.status = { phase: 'Active' };
+    else if (isObj(o.status) && o.status !== cur.status && unset((o.status as Obj)['phase'])) o.status = { ...(o.status as Obj), phase: 'Active' };
   }],
   ['RoleBinding', bindingDefaults],
   ['ClusterRoleBinding', bindingDefaults],

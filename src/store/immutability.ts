@@ -1,3 +1,4 @@
+import { isBuiltin } from './key-order.js';
 import { jsonEqual, type StoredObject } from './object.js';
 import { parseQuantity } from './quantity.js';
 
@@ -41,7 +42,9 @@ export function immutabilityErrors(cur: StoredObject, next: StoredObject, option
   // the built-in kinds below but ConfigMap, Secret and the bindings check spec only: a write that kept
   // the stored spec (a status write) changes none of it
   const specKept = cur.spec === next.spec;
-  switch (specKept && cur.kind !== 'ConfigMap' && cur.kind !== 'Secret' && cur.kind !== 'RoleBinding' && cur.kind !== 'ClusterRoleBinding' ? '' : cur.kind) {
+  // a custom resource named like a built-in (another apiVersion) has none of the built-in's rules
+  const builtin = isBuiltin(cur.kind, cur.apiVersion);
+  switch (!builtin || (specKept && cur.kind !== 'ConfigMap' && cur.kind !== 'Secret' && cur.kind !== 'RoleBinding' && cur.kind !== 'ClusterRoleBinding') ? '' : cur.kind) {
     case 'Pod':
       pod(cur, next, out);
       break;
@@ -65,8 +68,8 @@ export function immutabilityErrors(cur: StoredObject, next: StoredObject, option
       unchanged(cur.spec['selector'], next.spec['selector'], 'spec.selector', out);
       break;
     case 'Service':
-      // a ClusterIP once set (or None, headless) stays
-      if (isSet(cur.spec['clusterIP'])) unchanged(cur.spec['clusterIP'], next.spec['clusterIP'], 'spec.clusterIP', out);
+      // a ClusterIP once set (or None, headless) stays, unless the type changes from or to ExternalName (validateUpgradeDowngradeClusterIPs)
+      if (isSet(cur.spec['clusterIP']) && cur.spec['type'] !== 'ExternalName' && next.spec['type'] !== 'ExternalName') unchanged(cur.spec['clusterIP'], next.spec['clusterIP'], 'spec.clusterIP', out);
       break;
     case 'ConfigMap':
     case 'Secret':

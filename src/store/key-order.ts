@@ -17,29 +17,63 @@
  */
 
 /**
- * The built-in kinds (Go structs in kube-apiserver; served in struct field order): every kind of
- * the served built-in resources (src/kube-rest/builtin-resources.ts, a test keeps the two in step),
- * plus the other kinds of Kubernetes' own API groups, so a scenario naming one (a Node, a
- * DaemonSet) is not taken for a custom resource. Every other kind is a custom resource.
+ * The built-in kinds (Go structs in kube-apiserver; served in struct field order) and the
+ * apiVersions Kubernetes 1.32 serves each in (the first: the one a create without apiVersion
+ * stores): every kind of the served built-in resources (src/kube-rest/builtin-resources.ts, a test
+ * keeps the two in step), plus the other kinds of Kubernetes' own API groups, so a scenario naming
+ * one (a Node, a DaemonSet) is not taken for a custom resource. A kind of another apiVersion is a
+ * custom resource of that name (Knative's `serving.knative.dev/v1` Service, Volcano's
+ * `batch.volcano.sh/v1alpha1` Job): kube-apiserver stores it unstructured, with none of the
+ * built-in's defaulting and validation.
  * @internal
  */
-export const STRUCT_KINDS: ReadonlySet<string> = new Set([
+export const BUILTIN_API_VERSIONS: ReadonlyMap<string, readonly string[]> = new Map<string, readonly string[]>([
   // served by src/kube-rest
-  'Namespace', 'Pod', 'ConfigMap', 'Secret', 'Service', 'ServiceAccount', 'Event', 'Deployment', 'ReplicaSet', 'StatefulSet',
-  'PersistentVolumeClaim', 'ResourceQuota', 'Job', 'NetworkPolicy', 'Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding', 'Lease',
-  'CustomResourceDefinition',
+  ['Namespace', ['v1']], ['Pod', ['v1']], ['ConfigMap', ['v1']], ['Secret', ['v1']], ['Service', ['v1']], ['ServiceAccount', ['v1']],
+  ['Event', ['v1', 'events.k8s.io/v1']], ['Deployment', ['apps/v1']], ['ReplicaSet', ['apps/v1']], ['StatefulSet', ['apps/v1']],
+  ['PersistentVolumeClaim', ['v1']], ['ResourceQuota', ['v1']], ['Job', ['batch/v1']], ['NetworkPolicy', ['networking.k8s.io/v1']],
+  ['Role', ['rbac.authorization.k8s.io/v1']], ['RoleBinding', ['rbac.authorization.k8s.io/v1']], ['ClusterRole', ['rbac.authorization.k8s.io/v1']],
+  ['ClusterRoleBinding', ['rbac.authorization.k8s.io/v1']], ['Lease', ['coordination.k8s.io/v1']], ['CustomResourceDefinition', ['apiextensions.k8s.io/v1']],
   // other built-in kinds of Kubernetes 1.32
-  'Binding', 'ComponentStatus', 'Endpoints', 'LimitRange', 'Node', 'PersistentVolume', 'PodTemplate', 'ReplicationController',
-  'ControllerRevision', 'DaemonSet', 'CronJob', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'Ingress', 'IngressClass',
-  'EndpointSlice', 'StorageClass', 'VolumeAttachment', 'CSIDriver', 'CSINode', 'CSIStorageCapacity', 'PriorityClass', 'RuntimeClass',
-  'MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding',
-  'APIService', 'CertificateSigningRequest', 'FlowSchema', 'PriorityLevelConfiguration', 'TokenReview', 'SubjectAccessReview',
-  'SelfSubjectAccessReview', 'LocalSubjectAccessReview', 'SelfSubjectRulesReview', 'SelfSubjectReview', 'TokenRequest', 'Eviction', 'Scale',
+  ['Binding', ['v1']], ['ComponentStatus', ['v1']], ['Endpoints', ['v1']], ['LimitRange', ['v1']], ['Node', ['v1']], ['PersistentVolume', ['v1']],
+  ['PodTemplate', ['v1']], ['ReplicationController', ['v1']], ['ControllerRevision', ['apps/v1']], ['DaemonSet', ['apps/v1']], ['CronJob', ['batch/v1']],
+  ['HorizontalPodAutoscaler', ['autoscaling/v2', 'autoscaling/v1']], ['PodDisruptionBudget', ['policy/v1']], ['Ingress', ['networking.k8s.io/v1']],
+  ['IngressClass', ['networking.k8s.io/v1']], ['EndpointSlice', ['discovery.k8s.io/v1']], ['StorageClass', ['storage.k8s.io/v1']],
+  ['VolumeAttachment', ['storage.k8s.io/v1']], ['CSIDriver', ['storage.k8s.io/v1']], ['CSINode', ['storage.k8s.io/v1']], ['CSIStorageCapacity', ['storage.k8s.io/v1']],
+  ['PriorityClass', ['scheduling.k8s.io/v1']], ['RuntimeClass', ['node.k8s.io/v1']],
+  ['MutatingWebhookConfiguration', ['admissionregistration.k8s.io/v1']], ['ValidatingWebhookConfiguration', ['admissionregistration.k8s.io/v1']],
+  ['ValidatingAdmissionPolicy', ['admissionregistration.k8s.io/v1']], ['ValidatingAdmissionPolicyBinding', ['admissionregistration.k8s.io/v1']],
+  ['APIService', ['apiregistration.k8s.io/v1']], ['CertificateSigningRequest', ['certificates.k8s.io/v1']],
+  ['FlowSchema', ['flowcontrol.apiserver.k8s.io/v1', 'flowcontrol.apiserver.k8s.io/v1beta3']],
+  ['PriorityLevelConfiguration', ['flowcontrol.apiserver.k8s.io/v1', 'flowcontrol.apiserver.k8s.io/v1beta3']],
+  ['TokenReview', ['authentication.k8s.io/v1']], ['SubjectAccessReview', ['authorization.k8s.io/v1']], ['SelfSubjectAccessReview', ['authorization.k8s.io/v1']],
+  ['LocalSubjectAccessReview', ['authorization.k8s.io/v1']], ['SelfSubjectRulesReview', ['authorization.k8s.io/v1']], ['SelfSubjectReview', ['authentication.k8s.io/v1']],
+  ['TokenRequest', ['authentication.k8s.io/v1']], ['Eviction', ['policy/v1']], ['Scale', ['autoscaling/v1']],
 ]);
 
-/** Whether objects of `kind` are stored (and served) with their keys sorted: every custom kind. @internal */
-export function keysSorted(kind: string): boolean {
-  return !STRUCT_KINDS.has(kind);
+/** The kinds of {@link BUILTIN_API_VERSIONS}. @internal */
+export const STRUCT_KINDS: ReadonlySet<string> = new Set(BUILTIN_API_VERSIONS.keys());
+
+/**
+ * Whether an object of `kind` and `apiVersion` is the built-in kind: its kind is one, and its
+ * apiVersion is the built-in's or absent (an in-process `{ kind: 'ConfigMap' }` means the core
+ * ConfigMap; the store gives it its apiVersion on create).
+ * @internal
+ */
+export function isBuiltin(kind: string, apiVersion?: string): boolean {
+  const versions = BUILTIN_API_VERSIONS.get(kind);
+  if (versions === undefined) return false;
+  return apiVersion === undefined || apiVersion === '' || versions.includes(apiVersion);
+}
+
+/** The apiVersion a built-in `kind` is stored with when created without one; undefined for a custom kind. @internal */
+export function builtinApiVersion(kind: string): string | undefined {
+  return BUILTIN_API_VERSIONS.get(kind)?.[0];
+}
+
+/** Whether objects of `kind` (and `apiVersion`, when known) are stored (and served) with their keys sorted: every custom resource. @internal */
+export function keysSorted(kind: string, apiVersion?: string): boolean {
+  return !isBuiltin(kind, apiVersion);
 }
 
 /**

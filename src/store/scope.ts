@@ -1,4 +1,4 @@
-import { STRUCT_KINDS } from './key-order.js';
+import { isBuiltin, STRUCT_KINDS } from './key-order.js';
 
 /*
  * The scope of the built-in kinds, which kube-apiserver knows from its REST storage and the store
@@ -26,10 +26,11 @@ const NO_SCOPE: ReadonlySet<string> = new Set(['Binding', 'TokenRequest', 'Evict
 
 /**
  * Whether objects of a built-in `kind` live in a namespace; undefined for a custom kind (and the
- * few built-in kinds that are only subresource bodies).
+ * few built-in kinds that are only subresource bodies), also one named like a built-in in another
+ * group (`apiVersion`, when known).
  * @internal
  */
-export function builtinNamespaced(kind: string): boolean | undefined {
-  if (!STRUCT_KINDS.has(kind) || NO_SCOPE.has(kind)) return undefined;
+export function builtinNamespaced(kind: string, apiVersion?: string): boolean | undefined {
+  if (!isBuiltin(kind, apiVersion) || NO_SCOPE.has(kind)) return undefined;
   return !CLUSTER_SCOPED_KINDS.has(kind);
 }

@@ -11,7 +11,7 @@ import { applyMergePatch } from './merge-patch.js';
 import { cloneJson, contentEqual, contentOf, jsonEqual, keyOf, virtualTimestamp, type Json, type JsonObject, type NewObject, type ObjectRef, type StoredObject } from './object.js';
 import { checkUid, deletePreconditionConflict, resourceVersionConflict } from './preconditions.js';
 import { generateNameSuffix, prepareForCreate, prepareForDeletion, prepareForPatch, prepareForStatusUpdate, prepareForUpdate } from './strategy.js';
-import { cloneSorted, keysSorted } from './key-order.js';
+import { cloneSorted, isBuiltin, keysSorted } from './key-order.js';
 import { builtinNamespaced } from './scope.js';
 import { KeyOrderedMap } from './key-ordered-map.js';
 import { immutabilityErrors, type FieldError, type ValidationOptions } from './immutability.js';
@@ -183,14 +183,14 @@ export class ObjectStore {
    * CustomResourceDefinition in the store defines; undefined otherwise (an empty namespace then
    * means cluster-scoped). @internal
    */
-  namespaced(kind: string): boolean | undefined {
-    return builtinNamespaced(kind) ?? this.crdKind(kind)?.namespaced;
+  namespaced(kind: string, apiVersion?: string): boolean | undefined {
+    return builtinNamespaced(kind, apiVersion) ?? this.crdKind(kind)?.namespaced;
   }
 
-  /** Whether a write through the main resource of `kind` keeps status (no status subresource). */
-  private mainWritesStatus(kind: string, option: boolean | undefined): boolean {
+  /** Whether a write through the main resource of `kind` (`apiVersion`: the stored object's) keeps status (no status subresource). */
+  private mainWritesStatus(kind: string, apiVersion: string | undefined, option: boolean | undefined): boolean {
     // a built-in kind without /status (Lease, ConfigMap) has no status field at all: nothing to keep
-    if (!keysSorted(kind)) return false;
+    if (!keysSorted(kind, apiVersion)) return false;
     if (option !== undefined) return !option;
     return this.crdKind(kind)?.statusSubresource === false;
   }
@@ -214,14 +214,14 @@ export class ObjectStore {
    */
   private refuseMissingStatusSubresource(actor: string, verb: WriteVerb, kind: string, key: string): void {
     if (!actor.startsWith('controller:')) return;
-    // only an object that says it is the built-in (its apiVersion): a CRD may define a kind of a built-in's name in its own
-    // group (corpus service-account-tokens: a ServiceAccount of tokens.example.com), and that one may have a status
-    const apiVersion = NO_STATUS_BUILTINS.get(kind);
-    if (apiVersion !== undefined && apiVersion.includes(this.peek(kind, key)?.apiVersion ?? '')) {
-      this.recordError(actor, verb, kind, key, 'NotFound', this.peek(kind, key)?.metadata.uid);
+    // only the built-in (its apiVersion, or none: an in-process `{ kind: 'ConfigMap' }`): a CRD may define a kind of a
+    // built-in's name in its own group (corpus service-account-tokens: a ServiceAccount of tokens.example.com), and that one may have a status
+    const stored = this.peek(kind, key);
+    if (stored !== undefined && NO_STATUS_BUILTINS.has(kind) && isBuiltin(kind, stored.apiVersion)) {
+      this.recordError(actor, verb, kind, key, 'NotFound', stored.metadata.uid);
       throw new NotFoundError(`the server could not find the requested resource (${kind} "${key}"/status: ${kind} has no status subresource; a ${kind} has no status to write)`);
     }
-    if (!keysSorted(kind) || this.crdKind(kind)?.statusSubresource !== false) return;
+    if (!keysSorted(kind, stored?.apiVersion) || this.crdKind(kind)?.statusSubresource !== false) return;
     this.recordError(actor, verb, kind, key, 'NotFound', this.peek(kind, key)?.metadata.uid);
     throw new NotFoundError(`the server could not find the requested resource (${kind} "${key}"/status: the CustomResourceDefinition of ${kind} has no status subresource; write status through the main resource, or add subresources.status to the CRD)`);
   }
@@ -300,7 +300,8 @@ export class ObjectStore {
       return cloneJson(input) as unknown as StoredObject<S, T>;
     }
     const ks = this.kind(input.kind);
-    const scope = this.namespaced(input.kind);
+    const builtin = isBuiltin(input.kind, input.apiVersion);
+    const scope = this.namespaced(input.kind, input.apiVersion);
     // an empty namespace is no namespace (cluster-scoped), as keyOf already treats it; a
     // cluster-scoped kind's namespace is cleared, as kube-apiserver's rest.BeforeCreate does
     const namespace = input.metadata.namespace && scope !== false ? input.metadata.namespace : undefined;
@@ -325,7 +326,7 @@ export class ObjectStore {
     }
     const key = keyOf({ namespace, name });
     // names by the kind's rule only for kinds the server knows (built-in, or with a CRD): a made-up kind keeps the '/' rule
-    const badName = invalidName(name, namespace, keysSorted(input.kind) && this.crdKind(input.kind) === undefined ? undefined : input.kind);
+    const badName = invalidName(name, namespace, builtin ? input.kind : this.crdKind(input.kind) === undefined ? undefined : CUSTOM_NAME_RULE);
     if (badName !== undefined) {
       this.recordError(actor, 'create', input.kind, key, 'Invalid');
       throw new InvalidError(`${input.kind} "${key}": ${badName}`);
@@ -354,6 +355,8 @@ export class ObjectStore {
     const invalid = decodeError ?? invalidObject(obj);
     let fields = invalid === undefined ? contentErrors(obj) : [];
     if (invalid === undefined && fields.length === 0) fields = workloadErrors(obj);
+    // a cluster IP the request asked for that the range does not have, or another Service holds
+    if (invalid === undefined && fields.length === 0 && builtin && obj.kind === 'Service') fields = this.services.refusal(obj);
     if (invalid !== undefined || fields.length > 0) {
       this.uidCounter--; // the uid was never handed out
       this.uids.delete(obj.metadata.uid);
@@ -365,12 +368,12 @@ export class ObjectStore {
     this.incarnations.set(`${input.kind}\u0000${key}`, (this.incarnations.get(`${input.kind}\u0000${key}`) ?? 0) + 1);
     ks.objects.set(key, obj);
     if (obj.kind === CRD) this.crdKinds = undefined;
-    if (obj.kind === 'Service') this.services.hold(obj, true);
+    if (builtin && obj.kind === 'Service') this.services.hold(obj, true);
     this.gc.added(obj, key);
     this.watches.emit(ks.watch, { type: 'ADDED', object: obj, rv });
     this.record({ t: now, actor, verb: 'create', kind: obj.kind, key, uid: obj.metadata.uid, rv, changed: ['.'], noop: false });
     this.gc.collectDangling(obj, undefined);
-    if (obj.kind === 'Namespace') this.namespaces.changed(obj, 'created');
+    if (builtin && obj.kind === 'Namespace') this.namespaces.changed(obj, 'created');
     this.watches.flush();
     return cloneJson(obj) as unknown as StoredObject<S, T>;
   }
@@ -384,7 +387,9 @@ export class ObjectStore {
    */
   update<S = JsonObject, T = JsonObject>(actor: string, obj: NewObject<S, T> & { metadata: { name: string } }, options: UpdateOptions = {}): StoredObject<S, T> {
     const m = obj.metadata;
-    if (!m.resourceVersion && (options.requireResourceVersion ?? (keysSorted(obj.kind) && actor.startsWith('controller:')))) {
+    // the stored object's apiVersion says which kind it is (a request may leave it out)
+    const apiVersion = this.peek(obj.kind, this.keyFor(obj.kind, m as ObjectRef))?.apiVersion ?? obj.apiVersion;
+    if (!m.resourceVersion && (options.requireResourceVersion ?? (keysSorted(obj.kind, apiVersion) && actor.startsWith('controller:')))) {
       const key = this.keyFor(obj.kind, m as ObjectRef);
       this.recordError(actor, 'update', obj.kind, key, 'Invalid', this.peek(obj.kind, key)?.metadata.uid);
       throw new InvalidError(
@@ -393,8 +398,8 @@ export class ObjectStore {
       );
     }
     // a custom resource's keys are sorted in the copies (key-order.ts); labels and annotations, Go maps, for every kind
-    const copy = keysSorted(obj.kind) ? cloneSorted : cloneJson;
-    const withStatus = this.mainWritesStatus(obj.kind, options.statusSubresource);
+    const copy = keysSorted(obj.kind, apiVersion) ? cloneSorted : cloneJson;
+    const withStatus = this.mainWritesStatus(obj.kind, apiVersion, options.statusSubresource);
     return this.write(actor, 'update', obj.kind, this.keyFor(obj.kind, m as ObjectRef), m.resourceVersion, (cur) =>
       prepareForUpdate(
         checkUid(cur, m.uid),
@@ -466,7 +471,7 @@ export class ObjectStore {
     const key = this.keyFor(obj.kind, obj.metadata as ObjectRef);
     this.refuseMissingStatusSubresource(actor, 'updateStatus', obj.kind, key);
     return this.write(actor, 'updateStatus', obj.kind, key, obj.metadata.resourceVersion, (cur) =>
-      prepareForStatusUpdate(checkUid(cur, obj.metadata.uid), (keysSorted(obj.kind) ? cloneSorted : cloneJson)(obj.status as JsonObject | undefined)),
+      prepareForStatusUpdate(checkUid(cur, obj.metadata.uid), (keysSorted(obj.kind, cur.apiVersion) ? cloneSorted : cloneJson)(obj.status as JsonObject | undefined)),
     ) as unknown as StoredObject<S, T>;
   }
 
@@ -504,7 +509,7 @@ export class ObjectStore {
     const verb: WriteVerb = status ? 'patchStatus' : 'patch';
     const key = this.keyFor(kind, ref);
     if (status) this.refuseMissingStatusSubresource(actor, verb, kind, key);
-    const withStatus = !status && this.mainWritesStatus(kind, options.statusSubresource);
+    const withStatus = !status && this.mainWritesStatus(kind, this.peek(kind, key)?.apiVersion, options.statusSubresource);
     return this.write(actor, verb, kind, key, options.resourceVersion, (cur) => prepareForPatch(kind, key, cur, fn(cloneJson(cur)), status, withStatus), withStatus);
   }
 
@@ -552,6 +557,9 @@ export class ObjectStore {
       }
       const rv = ++this.rv;
       const next = prepareForDeletion(cur, now, rv, addFinalizer ? FOREGROUND_FINALIZER : undefined);
+      // the namespace registry's Delete: a Namespace being deleted is Terminating
+      const namespace = kind === 'Namespace' && isBuiltin(kind, cur.apiVersion);
+      if (namespace) next.status = { ...cur.status, phase: 'Terminating' };
       ks.objects.set(key, next);
       this.watches.emit(ks.watch, { type: 'MODIFIED', object: next, rv });
       this.record({ t: now, actor, verb: 'delete', kind, key, uid: cur.metadata.uid, rv, changed: addFinalizer ? ['metadata.deletionTimestamp', 'metadata.finalizers'] : ['metadata.deletionTimestamp'], noop: false, markedForDeletion: true, ...(orphans.length > 0 ? { orphaned: orphans } : {}) });
@@ -560,7 +568,7 @@ export class ObjectStore {
       // the dependents now (kube-apiserver does it through the `orphan` finalizer); the other
       // policies collect them when the object is finally removed.
       if (policy === 'Orphan') this.gc.cascade(cur.metadata.uid, 'Orphan');
-      if (kind === 'Namespace') this.namespaces.changed(next, 'deleting');
+      if (namespace) this.namespaces.changed(next, 'deleting');
       this.watches.flush();
       return cloneJson(next);
     }
@@ -677,7 +685,7 @@ export class ObjectStore {
     }
     ks.objects.set(key, next);
     if (kind === CRD) this.crdKinds = undefined;
-    if (kind === 'Service') {
+    if (kind === 'Service' && isBuiltin(kind, cur.apiVersion)) {
       this.services.hold(cur, false);
       this.services.hold(next, true);
     }
@@ -702,9 +710,10 @@ export class ObjectStore {
     gone.metadata = metadata;
     ks.objects.delete(key);
     if (cur.kind === CRD) this.crdKinds = undefined;
-    if (cur.kind === 'Service') this.services.hold(cur, false);
+    const builtin = isBuiltin(cur.kind, cur.apiVersion);
+    if (builtin && cur.kind === 'Service') this.services.hold(cur, false);
     this.gc.removed(cur, key);
-    if (cur.kind === 'Namespace') this.namespaces.changed(cur, 'removed');
+    if (builtin && cur.kind === 'Namespace') this.namespaces.changed(cur, 'removed');
     this.watches.emit(ks.watch, { type: 'DELETED', object: gone, rv });
     return { rv, object: gone };
   }
@@ -764,6 +773,9 @@ function withPodScheduled(conditions: unknown, now: number): Json[] {
   const c: JsonObject = { type: 'PodScheduled', status: 'True', lastTransitionTime: since };
   return i >= 0 ? list.map((x, j) => (j === i ? c : x)) : [...list, c];
 }
+
+/** What `invalidName` checks a custom resource's name by (a kind no built-in rule names: an RFC 1123 subdomain). */
+const CUSTOM_NAME_RULE = 'CustomResource';
 
 /** Built-in kinds kube-apiserver serves without a `/status` subresource (they have no status), by their apiVersions: a status write is 404. */
 const RBAC = ['rbac.authorization.k8s.io/v1'];

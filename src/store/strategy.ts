@@ -1,5 +1,5 @@
 import { InvalidError } from './errors.js';
-import { cloneSorted, keysSorted, sortedShallow } from './key-order.js';
+import { builtinApiVersion, cloneSorted, isBuiltin, keysSorted, sortedShallow } from './key-order.js';
 import { cloneJson, contentOf, virtualTimestamp, type JsonObject, type NewObject, type OwnerReference, type StoredObject } from './object.js';
 import { checkUid, resourceVersionConflict } from './preconditions.js';
 
@@ -25,7 +25,7 @@ export interface WritableMetadata {
  */
 export function prepareForCreate(input: NewObject<unknown, unknown>, name: string, namespace: string | undefined, uid: string, now: number): StoredObject {
   const meta = input.metadata;
-  if (keysSorted(input.kind)) {
+  if (keysSorted(input.kind, input.apiVersion)) {
     // a custom resource: stored (and served) with every key sorted, metadata's too (see key-order.ts)
     const metadata = { annotations: cloneSorted(meta.annotations ?? {}) } as StoredObject['metadata'];
     metadata.creationTimestamp = virtualTimestamp(now);
@@ -54,7 +54,9 @@ export function prepareForCreate(input: NewObject<unknown, unknown>, name: strin
   // Go map fields of ObjectMeta: served sorted for every kind
   metadata.labels = cloneSorted(meta.labels ?? {});
   metadata.annotations = cloneSorted(meta.annotations ?? {});
-  return withContent(shell(input.apiVersion, input.kind, metadata, cloneJson((input.status ?? {}) as JsonObject)), cloneJson(contentOf(input)));
+  // a built-in object always has its apiVersion on a cluster: an in-process `{ kind: 'ConfigMap' }` gets the core one
+  const apiVersion = input.apiVersion !== undefined && input.apiVersion !== '' ? input.apiVersion : builtinApiVersion(input.kind);
+  return withContent(shell(apiVersion, input.kind, metadata, cloneJson((input.status ?? {}) as JsonObject)), cloneJson(contentOf(input)));
 }
 
 /**
@@ -102,15 +104,16 @@ function withContent(base: StoredObject, content: Record<string, unknown>): Stor
   }
   if (out.spec === null || out.spec === undefined) out.spec = {};
   if (!others) return out;
-  if (out.kind === 'Secret') out = foldStringData(out);
-  if (out.kind === 'Secret' || out.kind === 'ConfigMap') {
+  const builtin = isBuiltin(out.kind, out.apiVersion);
+  if (builtin && out.kind === 'Secret') out = foldStringData(out);
+  if (builtin && (out.kind === 'Secret' || out.kind === 'ConfigMap')) {
     for (const f of ['data', 'binaryData']) {
       const m = out[f];
       if (m !== null && typeof m === 'object' && !Array.isArray(m)) out[f] = sortedShallow(m);
     }
     return out;
   }
-  return keysSorted(out.kind) ? sortedShallow(out) : out;
+  return builtin ? out : sortedShallow(out);
 }
 
 /**
@@ -153,7 +156,7 @@ export function prepareForStatusUpdate(cur: StoredObject, status: JsonObject | u
 export function prepareForPatch(kind: string, key: string, cur: StoredObject, result: unknown, status: boolean, mainWritesStatus = false): StoredObject {
   if (result === null || typeof result !== 'object' || Array.isArray(result)) throw new InvalidError(`${kind} "${key}": patch result is not an object`);
   // the result may share parts with the patch's inputs; a custom resource's keys are sorted in the copy
-  const next = (keysSorted(kind) ? cloneSorted(result) : cloneJson(result)) as StoredObject;
+  const next = (keysSorted(kind, cur.apiVersion) ? cloneSorted(result) : cloneJson(result)) as StoredObject;
   const m = (next.metadata !== null && typeof next.metadata === 'object' ? next.metadata : {}) as Partial<StoredObject['metadata']>;
   const conflict = resourceVersionConflict(kind, key, cur, typeof m.resourceVersion === 'string' ? m.resourceVersion : undefined);
   if (conflict) throw conflict;
@@ -176,7 +179,7 @@ export function prepareForDeletion(cur: StoredObject, now: number, rv: number, f
     ...(finalizer !== undefined ? { finalizers: [...cur.metadata.finalizers, finalizer] } : {}),
   };
   // deletionTimestamp is a new key: a custom resource's metadata gets it in its sorted place
-  return { ...cur, metadata: keysSorted(cur.kind) ? sortedShallow(metadata) : metadata };
+  return { ...cur, metadata: keysSorted(cur.kind, cur.apiVersion) ? sortedShallow(metadata) : metadata };
 }
 
 /**
@@ -197,8 +200,8 @@ const GENERATION_KINDS: ReadonlySet<string> = new Set([
  * typed objects always carry one); the wire leaves it out where a real server has none.
  * @internal
  */
-export function keepsGeneration(kind: string): boolean {
-  return keysSorted(kind) || GENERATION_KINDS.has(kind);
+export function keepsGeneration(kind: string, apiVersion?: string): boolean {
+  return keysSorted(kind, apiVersion) || GENERATION_KINDS.has(kind);
 }
 
 /**

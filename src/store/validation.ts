@@ -1,5 +1,6 @@
 import { nonJson } from './json-value.js';
 import type { FieldError } from './immutability.js';
+import { isBuiltin } from './key-order.js';
 import type { StoredObject } from './object.js';
 
 /*
@@ -136,8 +137,11 @@ export function invalidObject(o: StoredObject, stored?: StoredObject): string | 
   if (m.finalizers !== sm?.finalizers) {
     if (!validFinalizers(m.finalizers)) return 'metadata.finalizers: Invalid value: must be a list of non-empty strings';
     // apimachinery's ValidateFinalizerName: each is a qualified name (an optional DNS prefix, '/', a name)
+    // and for a built-in kind core's validateKubeFinalizerName: a name without a '/' is a standard one (a custom
+    // resource only gets a warning from kube-apiserver)
+    const builtin = isBuiltin(o.kind, o.apiVersion);
     for (const [i, f] of m.finalizers.entries()) {
-      const bad = qualifiedNameError(f);
+      const bad = qualifiedNameError(f) ?? (builtin && !f.includes('/') && !STANDARD_FINALIZERS.has(f) ? 'name is neither a standard finalizer name nor is it fully qualified' : undefined);
       if (bad !== undefined) return `metadata.finalizers[${i}]: Invalid value: ${JSON.stringify(f)}: ${bad}`;
     }
   }
@@ -165,6 +169,9 @@ export function invalidObject(o: StoredObject, stored?: StoredObject): string | 
   }
   return undefined;
 }
+
+/** The finalizer names kube-apiserver's own machinery uses (core's IsStandardFinalizerName). */
+const STANDARD_FINALIZERS: ReadonlySet<string> = new Set(['kubernetes', 'orphan', 'foregroundDeletion']);
 
 function validFinalizers(v: unknown): boolean {
   if (!Array.isArray(v)) return false;
@@ -224,6 +231,7 @@ const NO_ERRORS = Object.freeze([]) as unknown as FieldError[];
  * @internal
  */
 export function contentErrors(o: StoredObject): FieldError[] {
+  if (!isBuiltin(o.kind, o.apiVersion)) return NO_ERRORS;
   if (o.kind === 'Event') return eventErrors(o);
   if (o.kind !== 'ConfigMap' && o.kind !== 'Secret') return NO_ERRORS;
   const out: FieldError[] = [];

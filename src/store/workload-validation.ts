@@ -1,4 +1,5 @@
 import type { FieldError } from './immutability.js';
+import { isBuiltin } from './key-order.js';
 import type { StoredObject } from './object.js';
 import { matchesSelector, parseSelector, type LabelSelector, type Requirement } from './selector.js';
 
@@ -71,7 +72,7 @@ function podSpecPath(o: StoredObject): { path: string; spec: unknown } | undefin
  * @internal
  */
 export function workloadDecodeError(o: StoredObject, stored?: StoredObject): string | undefined {
-  if (SPEC_TYPE[o.kind] === undefined || o.spec === stored?.spec) return undefined;
+  if (SPEC_TYPE[o.kind] === undefined || o.spec === stored?.spec || !isBuiltin(o.kind, o.apiVersion)) return undefined;
   const bad = (goType: string, path: string, v: unknown, want: string): string =>
     `${o.kind} in version "v1" cannot be handled as a ${o.kind}: json: cannot unmarshal ${jsonKind(v)} into Go struct field ${goType}.${path.replace(/\[\d+\]/g, '')} of type ${want}`;
   const spec = o.spec as Record<string, unknown>;
@@ -124,7 +125,8 @@ function nonNegative(out: FieldError[], spec: Record<string, unknown>, field: st
  * @internal
  */
 export function workloadErrors(o: StoredObject, stored?: StoredObject): FieldError[] {
-  if (SPEC_TYPE[o.kind] === undefined || o.spec === stored?.spec) return NO_ERRORS;
+  if (o.kind === 'Service' && o.spec !== stored?.spec && isBuiltin(o.kind, o.apiVersion)) return serviceErrors(o.spec as Record<string, unknown>);
+  if (SPEC_TYPE[o.kind] === undefined || o.spec === stored?.spec || !isBuiltin(o.kind, o.apiVersion)) return NO_ERRORS;
   const spec = o.spec as Record<string, unknown>;
   if (o.kind === 'ReplicaSet' && spec['selector'] == null && spec['template'] == null) {
     // not yet: a bare ReplicaSet (`spec: {replicas}`) is the reference experiment's stand-in
@@ -140,7 +142,10 @@ export function workloadErrors(o: StoredObject, stored?: StoredObject): FieldErr
   const out: FieldError[] = [];
   const at = podSpecPath(o)!;
   if (APPS.has(o.kind)) appsErrors(o, spec, out);
-  if (o.kind === 'Job') jobErrors(spec, 'spec', out);
+  if (o.kind === 'Job') {
+    jobErrors(spec, 'spec', out);
+    if (stored === undefined) generatedSelectorErrors(o, spec, out);
+  }
   if (o.kind === 'CronJob') {
     if (typeof spec['schedule'] !== 'string' || spec['schedule'] === '') out.push({ field: 'spec.schedule', type: 'FieldValueRequired', body: 'Required value' });
     const jt = spec['jobTemplate'];
@@ -154,7 +159,58 @@ export function workloadErrors(o: StoredObject, stored?: StoredObject): FieldErr
   return out.length === 0 ? NO_ERRORS : out;
 }
 
+/**
+ * ValidateServiceSpec's port rule a type change most often breaks: a ClusterIP Service has no
+ * node ports (the Service strategy clears the ones a NodePort Service had when the request left
+ * them as they were, see defaults.ts; one the request sets is refused).
+ */
+function serviceErrors(spec: Record<string, unknown>): FieldError[] {
+  if ((spec['type'] ?? 'ClusterIP') !== 'ClusterIP' || !Array.isArray(spec['ports'])) return NO_ERRORS;
+  const out: FieldError[] = [];
+  spec['ports'].forEach((p: unknown, i) => {
+    const np = isObj(p) ? p['nodePort'] : undefined;
+    if (typeof np === 'number' && np !== 0) out.push({ field: `spec.ports[${i}].nodePort`, type: 'FieldValueForbidden', body: "Forbidden: may not be used when `type` is 'ClusterIP'" });
+  });
+  return out.length === 0 ? NO_ERRORS : out;
+}
+
+/**
+ * batch validation's validateGeneratedSelector (on create): without `manualSelector: true` the
+ * Job registry generates the selector (a selector the request gave keeps its terms, with the
+ * Job's uid added), and it must match the labels the registry put on the Pod template; one of
+ * the user's own terms does not: "`selector` not auto-generated".
+ */
+function generatedSelectorErrors(o: StoredObject, spec: Record<string, unknown>, out: FieldError[]): void {
+  const sel = spec['selector'];
+  if (spec['manualSelector'] === true || !isObj(sel)) return;
+  const uid = o.metadata.uid;
+  const expected = { 'batch.kubernetes.io/controller-uid': uid, 'batch.kubernetes.io/job-name': o.metadata.name, 'controller-uid': uid, 'job-name': o.metadata.name };
+  let reqs: Requirement[];
+  try {
+    reqs = parseSelector(sel as LabelSelector);
+  } catch {
+    return; // an invalid selector has its own error
+  }
+  if (!matchesSelector(reqs, expected)) out.push({ field: 'spec.selector', type: 'FieldValueInvalid', body: `Invalid value: ${JSON.stringify(sel)}: \`selector\` not auto-generated` });
+}
+
+/** ValidateDeploymentStrategy and the StatefulSet updateStrategy rule: a rollingUpdate only with the RollingUpdate type. */
+function strategyErrors(o: StoredObject, spec: Record<string, unknown>, out: FieldError[]): void {
+  if (o.kind === 'Deployment') {
+    const st = spec['strategy'];
+    if (isObj(st) && st['type'] === 'Recreate' && st['rollingUpdate'] !== undefined && st['rollingUpdate'] !== null) {
+      out.push({ field: 'spec.strategy.rollingUpdate', type: 'FieldValueForbidden', body: "Forbidden: may not be specified when strategy `type` is 'Recreate'" });
+    }
+  } else if (o.kind === 'StatefulSet') {
+    const us = spec['updateStrategy'];
+    if (isObj(us) && us['type'] === 'OnDelete' && us['rollingUpdate'] !== undefined && us['rollingUpdate'] !== null) {
+      out.push({ field: 'spec.updateStrategy.rollingUpdate', type: 'FieldValueInvalid', body: `Invalid value: ${JSON.stringify(us['rollingUpdate'])}: only allowed for updateStrategy 'RollingUpdate'` });
+    }
+  }
+}
+
 function appsErrors(o: StoredObject, spec: Record<string, unknown>, out: FieldError[]): void {
+  strategyErrors(o, spec, out);
   if (o.kind !== 'DaemonSet') nonNegative(out, spec, 'replicas');
   nonNegative(out, spec, 'minReadySeconds');
   nonNegative(out, spec, 'revisionHistoryLimit');
