@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { check, defineController, defineProperty, type CheckOptions } from '../../src/index.js';
+import { check, defineProperty, type CheckOptions } from '../../src/index.js';
+import { writer } from './writer-fixture.js';
 
 /**
  * The CLI's watchdog ends a worker that sends nothing for `--watchdog` ms of busy wall time and
@@ -10,16 +11,6 @@ import { check, defineController, defineProperty, type CheckOptions } from '../.
  * beats after each property's verdict. Deterministic: the wall clock is frozen (no host yield,
  * so no beat from the simulation), and the test counts beats between two judges.
  */
-const writer = defineController({
-  name: 'writer',
-  for: 'Widget',
-  sample: { size: 1 },
-  async reconcile(ctx) {
-    const w = await ctx.client.tryGet<{ size: number }, { size?: number }>('Widget', ctx.key);
-    if (!w || w.status.size === w.spec.size) return;
-    await ctx.client.updateStatus({ ...w, status: { size: w.spec.size } });
-  },
-});
 
 describe('the harness beats between property judgements (h47)', () => {
   it('a heartbeat comes after each judge, with no simulation step in between', async () => {

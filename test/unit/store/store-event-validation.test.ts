@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidError } from '../../../src/store/errors.js';
+import { invalid } from '../../helpers/store-errors.js';
 import type { NewObject } from '../../../src/store/object.js';
 import { apiFixture } from '../../conformance/kube-helpers.js';
 import { makeStore } from './helpers.js';
@@ -9,15 +9,6 @@ import { makeStore } from './helpers.js';
  * team rt46 R-4): one without eventTime lives in its involvedObject's namespace (a cluster-scoped
  * object's in `default`), one with eventTime names its reporter, instance, action and reason.
  */
-function invalid(fn: () => unknown): InvalidError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof InvalidError) return err;
-    throw err;
-  }
-  throw new Error('expected 422 Invalid');
-}
 
 const event = (name: string, namespace: string, involved: Record<string, unknown>, extra: Record<string, unknown> = {}): NewObject => ({
   apiVersion: 'v1',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidError } from '../../../src/store/errors.js';
+import { invalid } from '../../helpers/store-errors.js';
 import type { NewObject } from '../../../src/store/object.js';
 import { apiFixture } from '../../conformance/kube-helpers.js';
 import { makeStore } from './helpers.js';
@@ -9,15 +9,6 @@ import { makeStore } from './helpers.js';
  * immutable fields answer 422 Invalid with the field path and kube-apiserver's words, and
  * custom kinds get the immutable paths a user declares.
  */
-function invalid(fn: () => unknown): InvalidError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof InvalidError) return err;
-    throw err;
-  }
-  throw new Error('expected 422 Invalid');
-}
 
 const ns = { namespace: 'default' };
 
