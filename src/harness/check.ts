@@ -61,8 +61,6 @@ class CheckRun {
   private lastRun: RunRecord | undefined;
   private corpusReplayed = 0;
   private determinismChecked = 0;
-  /** Early-stopped runs of the check whose full run failed the same property (runOne), with that failure. */
-  private readonly confirmedEarly = new WeakMap<RunRecord, PropertyFailure>();
   /** A run that did not replay; `failed` when it had also failed a property (then nothing is shrunk). */
   private nondeterministic: { report: DeterminismReport; run: RunRecord; runNumber: number; failed?: PropertyFailure } | undefined;
   private readonly total: number;
@@ -160,22 +158,7 @@ class CheckRun {
     // swarm search never asks for a generated run's twin again, unless the run failed (shrinking may)
     // (nor, when aiming, for one aimed: the twin aiming ran is cached, and judging reads it from there)
     const rememberTwin = !generated || this.pool !== undefined || this.twinMade.has(s);
-    let outcome = await this.runner.judge(s, { twinWhenFaultsFired: this.o.coverage, interruptible: true, tally: true, observe: generated, rememberTwin });
-    // an early stop is a prediction: the same scenario runs to its end before the run counts as
-    // failed. A wrong prediction used to be shrunk first and disproved only on the shrunk scenario,
-    // so a shrinking budget (wall time, hence load) decided between a failure (a smaller scenario
-    // whose full run fails) and a pass (the check run again without early stops): rt46's
-    // deploy-putter, seed 9, run 20 (h47). Now the found run's own full run decides.
-    const stopped = outcome.interrupted || outcome.failure === undefined ? undefined : this.o.properties.find((p) => p.name === outcome.run.timing.stoppedEarly?.property && p.name === outcome.failure?.property);
-    if (stopped) {
-      // not observed: the behaviour facts stay the early run's (the full run's first part is that run)
-      const run = await this.runner.simulate(s, this.o.properties, false, true);
-      const confirmation = await this.runner.judgeRun(run, { properties: [stopped], rememberTwin });
-      if (confirmation.interrupted) outcome = confirmation;
-      else if (confirmation.failure?.property === stopped.name) this.confirmedEarly.set(outcome.run, confirmation.failure);
-      // disproved: the run's verdict is its full run's (a pass, or the first property that fails there)
-      else outcome = await this.runner.judgeRun(run, { twinWhenFaultsFired: this.o.coverage, rememberTwin });
-    }
+    const outcome = await this.runner.judge(s, { twinWhenFaultsFired: this.o.coverage, interruptible: true, tally: true, observe: generated, rememberTwin });
     if (!rememberTwin && outcome.failure !== undefined && outcome.twin !== undefined) this.runner.twins.keep(s, outcome.twin);
     // a run the budget cut short says nothing: not counted, not judged
     if (outcome.interrupted) return { ...outcome, added: 0, facts: new Set() };
@@ -211,10 +194,7 @@ class CheckRun {
 
   private async determinismOf(run: RunRecord, properties: readonly Property[]): Promise<DeterminismReport> {
     this.determinismChecked++;
-    // replayed as it was made: a run no monitor stopped may have been made without early stops (a
-    // confirmation's full run), and replaying it with them would stop it where its monitor fires
-    const earlyStop = run.timing.stoppedEarly !== undefined && this.runner.earlyStop;
-    return checkDeterminism(run, (s) => this.runner.simulate(s, properties, earlyStop), this.o.hostProbe);
+    return checkDeterminism(run, (s) => this.runner.simulate(s, properties), this.o.hostProbe);
   }
 
   async run(): Promise<CheckResult> {
@@ -309,7 +289,7 @@ class CheckRun {
       }
     }
     // an early stop is a prediction: the minimal scenario, run to its end, must fail too
-    const confirmed = property ? (this.confirmedEarly.get(minimal.run) ?? (await this.runner.confirmEarlyStop(minimal.run, property))) : undefined;
+    const confirmed = property ? await this.runner.confirmEarlyStop(minimal.run, property) : undefined;
     // it did not: either the monitor predicted wrong (the check runs again with no early stops: slow,
     // exact) or the same scenario does not run the same twice (a controller that misbehaves only in
     // its first simulations of the process would otherwise pass: red team N4, stop 41). Tell them apart first.
