@@ -22,7 +22,7 @@ function podFor(rs: StoredObject<PodSetSpec>, name: { name: string } | { generat
   return {
     kind: POD,
     metadata: { ...name, namespace: rs.metadata.namespace ?? 'default', ownerReferences: [{ kind: RS, name: rs.metadata.name, uid: rs.metadata.uid, controller: true }] },
-    spec: { image: rs.spec.image ?? 'app:1' },
+    spec: { containers: [{ name: 'app', image: rs.spec.image ?? 'app:1' }] },
   };
 }
 

@@ -151,7 +151,7 @@ export function workloadErrors(o: StoredObject, stored?: StoredObject): FieldErr
     const jt = spec['jobTemplate'];
     jobErrors(isObj(jt) && isObj(jt['spec']) ? jt['spec'] : {}, 'spec.jobTemplate.spec', out);
   }
-  podSpecErrors(at.spec, at.path, o.kind !== 'Pod', out);
+  podSpecErrors(at.spec, at.path, out);
   // ValidatePodCreate: a Pod made bound may not wait for gates (a binding refuses a gated Pod too)
   if (o.kind === 'Pod' && stored === undefined && typeof spec['nodeName'] === 'string' && spec['nodeName'] !== '' && Array.isArray(spec['schedulingGates']) && spec['schedulingGates'].length > 0) {
     out.push({ field: 'spec.nodeName', type: 'FieldValueForbidden', body: 'Forbidden: cannot be set until all schedulingGates have been cleared' });
@@ -257,17 +257,15 @@ function jobErrors(spec: Record<string, unknown>, path: string, out: FieldError[
 
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
 
-function podSpecErrors(ps: unknown, path: string, template: boolean, out: FieldError[]): void {
+function podSpecErrors(ps: unknown, path: string, out: FieldError[]): void {
   if (!isObj(ps)) {
-    if (template) out.push({ field: `${path}.containers`, type: 'FieldValueRequired', body: 'Required value' });
+    out.push({ field: `${path}.containers`, type: 'FieldValueRequired', body: 'Required value' });
     return;
   }
   const rp = ps['restartPolicy'];
   if (typeof rp === 'string' && !RESTART_POLICIES.includes(rp)) out.push({ field: `${path}.restartPolicy`, type: 'FieldValueNotSupported', body: `Unsupported value: "${rp}": supported values: "Always", "OnFailure", "Never"` });
   const cs = ps['containers'];
-  if (!Array.isArray(cs) || cs.length === 0) {
-    if (template) out.push({ field: `${path}.containers`, type: 'FieldValueRequired', body: 'Required value' });
-  }
+  if (!Array.isArray(cs) || cs.length === 0) out.push({ field: `${path}.containers`, type: 'FieldValueRequired', body: 'Required value' });
   const seen = new Set<string>();
   for (const list of ['initContainers', 'containers']) {
     const l = ps[list];

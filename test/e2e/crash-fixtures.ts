@@ -35,7 +35,7 @@ export const generateNameApp = defineController({
       if (app.status.observedGeneration !== app.metadata.generation) await ctx.client.patchStatus(APP, ctx.key, { status: { observedGeneration: app.metadata.generation } });
       return;
     }
-    const pod = await ctx.client.create({ kind: POD, metadata: { generateName: `${app.metadata.name}-`, namespace: app.metadata.namespace, ownerReferences: [ownerRef(app as unknown as StoredObject)] }, spec: { image: app.spec.image } });
+    const pod = await ctx.client.create({ kind: POD, metadata: { generateName: `${app.metadata.name}-`, namespace: app.metadata.namespace, ownerReferences: [ownerRef(app as unknown as StoredObject)] }, spec: { containers: [{ name: 'app', image: app.spec.image }] } });
     await ctx.client.patchStatus(APP, ctx.key, { status: { child: pod.metadata.name, observedGeneration: app.metadata.generation } });
   },
 });
@@ -51,7 +51,7 @@ export const deterministicNameApp = defineController({
     const pod = await ctx.client.tryGet(POD, { namespace: app.metadata.namespace, name });
     if (!pod) {
       try {
-        await ctx.client.create({ kind: POD, metadata: { name, namespace: app.metadata.namespace, ownerReferences: [ownerRef(app as unknown as StoredObject)] }, spec: { image: app.spec.image } });
+        await ctx.client.create({ kind: POD, metadata: { name, namespace: app.metadata.namespace, ownerReferences: [ownerRef(app as unknown as StoredObject)] }, spec: { containers: [{ name: 'app', image: app.spec.image }] } });
       } catch (err) {
         if (!isStoreError(err, 'AlreadyExists')) throw err;
       }

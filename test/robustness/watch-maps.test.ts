@@ -5,7 +5,7 @@ import { scenario } from '../helpers/fixtures.js';
 import { words } from './hostile.js';
 
 const thing = { kind: 'Thing', metadata: { name: 'a', namespace: 'default' }, spec: {} };
-const pod = { kind: 'Pod', metadata: { name: 'pod-0', namespace: 'default' }, spec: {} };
+const pod = { kind: 'Pod', metadata: { name: 'pod-0', namespace: 'default' }, spec: { containers: [{ name: 'app', image: 'app:1' }] } };
 
 /**
  * Issue 17 item 13: a watch map that throws (at once, after sleeping, or by rejecting) fails the

@@ -86,9 +86,16 @@ describe('built-in workload specs are validated as kube-apiserver does', () => {
     expect(refusal(deploy({ ...goodApps, template: { metadata: { labels }, spec: { containers: [{ name: 'w', image: 'i', env: [{ name: 'ON', value: true }] }] } } }))).toMatch(/cannot unmarshal boolean into Go struct field EnvVar\.spec\.template\.spec\.containers\.env\.value of type string$/);
   });
 
-  it('not refused yet (README, "Not modelled yet"): a bare Pod without containers, a ReplicaSet without selector and template', () => {
+  it('a bare Pod without containers is refused as ValidatePodSpec refuses it (a real cluster never stores one)', () => {
+    expect(refusal({ kind: 'Pod', metadata: { name: 'p', ...ns }, spec: {} })).toBe('Pod "default/p": spec.containers: Required value');
+    expect(refusal({ kind: 'Pod', metadata: { name: 'p', ...ns }, spec: { containers: [] } })).toBe('Pod "default/p": spec.containers: Required value');
+    expect(refusal({ kind: 'Pod', metadata: { name: 'p', ...ns } } as NewObject)).toBe('Pod "default/p": spec.containers: Required value');
     const { store } = makeStore();
-    expect(() => store.create('ctl', { kind: 'Pod', metadata: { name: 'p', ...ns }, spec: {} })).not.toThrow();
+    expect(() => store.create('ctl', { kind: 'Pod', metadata: { name: 'p', ...ns }, spec: { containers: c } })).not.toThrow();
+  });
+
+  it('not refused yet (README, "Not modelled yet"): a ReplicaSet without selector and template', () => {
+    const { store } = makeStore();
     expect(() => store.create('ctl', { kind: 'ReplicaSet', metadata: { name: 'rs', ...ns }, spec: { replicas: 3 } })).not.toThrow();
     // one with a template is checked in full
     expect(refusal({ kind: 'ReplicaSet', metadata: { name: 'rs2', ...ns }, spec: { replicas: 1, template: { metadata: { labels }, spec: { containers: c } } } })).toMatch(/^ReplicaSet "default\/rs2": \[spec\.selector: Required value, /);
