@@ -103,6 +103,13 @@ describe('built-in workload specs are validated as kube-apiserver does', () => {
 });
 
 describe('over HTTP', () => {
+  it('a Pod without containers is a 422 as kube-apiserver answers it', async () => {
+    const f = apiFixture();
+    const pod = await f.req('POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: {} });
+    expect(pod.status).toBe(422);
+    expect(pod.json).toMatchObject({ reason: 'Invalid', message: 'Pod "p" is invalid: spec.containers: Required value', details: { name: 'p', kind: 'Pod', causes: [{ reason: 'FieldValueRequired', field: 'spec.containers' }] } });
+  });
+
   it('an invalid Job is a 422 naming the qualified kind; an env value of the wrong type is a 400', async () => {
     const f = apiFixture();
     const job = await f.req('POST', '/apis/batch/v1/namespaces/default/jobs', { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j' }, spec: { template: { spec: { containers: c } } } });
