@@ -228,6 +228,11 @@ export function createKubeApi(options: KubeApiOptions): KubeApi {
   }
 
   function run(c: ServeContext): Response {
+    // not modelled: refused (400) rather than persisted, as DELETE and apply refuse it (red team rt48 D-1:
+    // a dry-run POST/PUT/PATCH was stored, so a program whose every write was a dry run passed)
+    if ((c.info.verb === 'create' || c.info.verb === 'update' || c.info.verb === 'patch') && c.url.searchParams.has('dryRun')) {
+      throw new KubeStatusError('BadRequest', "dryRun is not supported by steadystate's API server");
+    }
     switch (c.info.verb) {
       case 'get':
         return serveGet(c);

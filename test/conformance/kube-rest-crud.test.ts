@@ -128,6 +128,21 @@ describe('createKubeApi: create, get, list, update', () => {
   });
 });
 
+describe('createKubeApi: dryRun (red team rt48 D-1)', () => {
+  it('refuses a dry-run create, update or patch (400) and persists nothing: a dry run never changes the world', async () => {
+    const f = apiFixture();
+    await f.req('POST', CMS, configMap('a', { x: '1' }));
+    const refused = { code: 400, reason: 'BadRequest', message: "dryRun is not supported by steadystate's API server" };
+    expect((await f.req('POST', `${CMS}?dryRun=All`, configMap('b'))).json).toMatchObject(refused);
+    expect((await f.req('PUT', `${CMS}/a?dryRun=All`, configMap('a', { x: '2' }))).json).toMatchObject(refused);
+    expect((await f.req('PATCH', `${CMS}/a?dryRun=All`, { data: { x: '3' } }, { 'content-type': 'application/merge-patch+json' })).json).toMatchObject(refused);
+    expect((await f.req('PATCH', `${CMS}/a?dryRun=All`, [{ op: 'replace', path: '/data/x', value: '4' }], { 'content-type': 'application/json-patch+json' })).json).toMatchObject(refused);
+    expect((await f.req('GET', `${CMS}/b`)).status).toBe(404);
+    expect((await f.req('GET', `${CMS}/a`)).json).toMatchObject({ data: { x: '1' }, metadata: { resourceVersion: '1' } });
+    expect(f.writes.map((w) => [w.verb, w.key])).toEqual([['create', 'default/a']]);
+  });
+});
+
 describe('createKubeApi: delete', () => {
   it('removes an object without finalizers (200) and marks one with finalizers (202) until they are gone', async () => {
     const f = apiFixture();
