@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Scenario } from '../../src/harness/scenario.js';
 import { loadCorpus, saveToCorpus } from '../../src/report/corpus.js';
-import { expectUsageError, fixture, runCli, tempDir, type CliRun } from './cli-helpers.js';
+import { expectUsageError, fixture, runCli, runCliInProcess, tempDir, type CliRun } from './cli-helpers.js';
 
 /**
  * `steadystate check --program FILE --service URL`: a program that calls an external REST API
@@ -81,12 +81,14 @@ describe('steadystate check --program --service', () => {
     expect(again.stdout).not.toMatch(/does not run what the check ran/);
   });
 
+  // what the command line says, not the process: the CLI's code in this thread (no child process per case)
   it('refuses a malformed --service as a usage error naming the fix (exit 2)', async () => {
-    expectUsageError(await runCli(['check', '--program', correct, ...backups, '--service', 'backup-store']), /--service expects URL\[,option=value…\]/, /e\.g\. --service https:\/\/backup-store\.example\.com,idempotency-key=Idempotency-Key/);
-    expectUsageError(await runCli(['check', '--program', correct, ...backups, '--service', `${STORE},idempotency=Idempotency-Key`]), /unknown option "idempotency" \(did you mean idempotency-key\?\)/);
-    expectUsageError(await runCli(['check', '--program', correct, ...backups, '--service', `${STORE},latency=fast`]), /latency=fast must be the virtual milliseconds/);
-    expectUsageError(await runCli(['check', '--program', correct, ...backups, '--service', STORE, '--service', `${STORE}/`]), /two --service flags name the base URL https:\/\/backup-store\.example\.com/);
-    expectUsageError(await runCli(['check', 'src/controller.ts', '--service', STORE]), /--service goes with --program FILE/, /checkOptions/);
+    const usage = (args: readonly string[]) => runCliInProcess(args, tempDir());
+    expectUsageError(await usage(['check', '--program', correct, ...backups, '--service', 'backup-store']), /--service expects URL\[,option=value…\]/, /e\.g\. --service https:\/\/backup-store\.example\.com,idempotency-key=Idempotency-Key/);
+    expectUsageError(await usage(['check', '--program', correct, ...backups, '--service', `${STORE},idempotency=Idempotency-Key`]), /unknown option "idempotency" \(did you mean idempotency-key\?\)/);
+    expectUsageError(await usage(['check', '--program', correct, ...backups, '--service', `${STORE},latency=fast`]), /latency=fast must be the virtual milliseconds/);
+    expectUsageError(await usage(['check', '--program', correct, ...backups, '--service', STORE, '--service', `${STORE}/`]), /two --service flags name the base URL https:\/\/backup-store\.example\.com/);
+    expectUsageError(await usage(['check', 'src/controller.ts', '--service', STORE]), /--service goes with --program FILE/, /checkOptions/);
   });
 });
 
