@@ -33,3 +33,20 @@ for (const [f, pairs] of Object.entries(files)) {
   console.log(`| ${f} | ${ok.length} | ${sb.toFixed(0)} → ${sa.toFixed(0)} (${ok.map(([b, a]) => b.sum.toFixed(0) + '→' + a.sum.toFixed(0)).join(', ')}) | ${xb.toFixed(1)} → ${xa.toFixed(1)} (${ok.map(([b, a]) => b.cpu.toFixed(0) + '→' + a.cpu.toFixed(0)).join(', ')}) | ${ok.map(([b]) => b.failed).join(',')} / ${ok.map(([, a]) => a.failed).join(',')} |`);
 }
 console.log(`| total | | ${tb.toFixed(0)} → ${ta.toFixed(0)} (−${(tb - ta).toFixed(0)} s) | ${cb.toFixed(1)} → ${ca.toFixed(1)} (−${(cb - ca).toFixed(1)} s) | |`);
+
+// CI estimate: the last clean-clone run's summed time per file, scaled by the measured ratios
+const ci = JSON.parse(fs.readFileSync('/tmp/tmp.kKBn52wWZQ/.vitest-results.json', 'utf8'));
+const ciSum = (f) => { const t = ci.testResults.find((t) => t.name.endsWith(`test/${f}.test.ts`)); return t ? t.assertionResults.reduce((a, x) => a + (x.duration || 0), 0) / 1000 : 0; };
+let lo = 0, hi = 0, base = 0;
+console.log('\n| file | CI summed s (last clean clone) | × CPU ratio | × summed ratio |');
+console.log('|---|---|---|---|');
+for (const [f, pairs] of Object.entries(files)) {
+  const ok = pairs.map(([b, a]) => [read(b), read(a)]).filter(([b, a]) => b && a);
+  if (!ok.length) continue;
+  const c = ciSum(f);
+  const rc = med(ok.map(([, a]) => a.cpu)) / med(ok.map(([b]) => b.cpu));
+  const rs = med(ok.map(([, a]) => a.sum)) / med(ok.map(([b]) => b.sum));
+  base += c; lo += c * (1 - rc); hi += c * (1 - Math.min(rs, 1));
+  console.log(`| ${f} | ${c.toFixed(0)} | −${(c * (1 - rc)).toFixed(0)} (${rc.toFixed(2)}) | −${(c * (1 - Math.min(rs, 1))).toFixed(0)} (${rs.toFixed(2)}) |`);
+}
+console.log(`| total | ${base.toFixed(0)} | −${lo.toFixed(0)} | −${hi.toFixed(0)} |`);
