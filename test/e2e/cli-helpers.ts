@@ -73,8 +73,10 @@ export async function runCliInProcess(args: readonly string[], cwd: string): Pro
 
 /**
  * `web.ts` in `dir`: `prelude`, then a ReplicaSet controller `web` that hot-loops on a status
- * counter unless the JS expression `fixed` is true (then it writes status once), with checkOptions.
- * The hostile-replay tests vary the prelude and the condition.
+ * counter (bumped every 100 virtual ms, as cli-fixtures/hostile/buggy.ts: not on its own write's
+ * event, which looped at ~1000 writes/s, most of these tests' time) unless the JS expression
+ * `fixed` is true (then it writes status once), with checkOptions. The hostile-replay tests vary
+ * the prelude and the condition.
  */
 export function hotLoopModule(dir: string, prelude: string, fixed: string): string {
   const path = join(dir, 'web.ts');
@@ -87,14 +89,15 @@ export const web = defineController({
   name: 'web',
   for: 'ReplicaSet',
   async reconcile(ctx) {
-    const rs = await ctx.client.tryGet<{ replicas: number }, { replicas?: number; observedGeneration?: number; ticks?: number }>('ReplicaSet', ctx.key);
+    const rs = await ctx.client.tryGet<{ replicas: number }, { replicas?: number; observedGeneration?: number; ticks?: number; at?: number }>('ReplicaSet', ctx.key);
     if (!rs) return;
     if (${fixed}) {
       if (rs.status.replicas === rs.spec.replicas && rs.status.observedGeneration === rs.metadata.generation) return;
       await ctx.client.updateStatus({ ...rs, status: { replicas: rs.spec.replicas, observedGeneration: rs.metadata.generation } });
       return;
     }
-    await ctx.client.updateStatus({ ...rs, status: { replicas: rs.spec.replicas, observedGeneration: rs.metadata.generation, ticks: (rs.status.ticks ?? 0) + 1 } });
+    const now = ctx.clock.now();
+    if (now - (rs.status.at ?? -Infinity) >= 100) await ctx.client.updateStatus({ ...rs, status: { replicas: rs.spec.replicas, observedGeneration: rs.metadata.generation, ticks: (rs.status.ticks ?? 0) + 1, at: now } });
     return { requeueAfter: 100 };
   },
 });

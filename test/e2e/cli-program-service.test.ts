@@ -1,10 +1,10 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Scenario } from '../../src/harness/scenario.js';
 import { loadCorpus, saveToCorpus } from '../../src/report/corpus.js';
-import { expectUsageError, fixture, runCli, tempDir } from './cli-helpers.js';
+import { expectUsageError, fixture, runCli, runCliInProcess, tempDir, type CliRun } from './cli-helpers.js';
 
 /**
  * `steadystate check --program FILE --service URL`: a program that calls an external REST API
@@ -14,13 +14,31 @@ import { expectUsageError, fixture, runCli, tempDir } from './cli-helpers.js';
  */
 const correct = fixture('backup-store/main.ts');
 // also named main: the default name of a program is its file's
-const leaky = fixture('backup-store/leaky/main.ts');
+const leakyProgram = fixture('backup-store/leaky/main.ts');
 const STORE = 'https://backup-store.example.com';
 const backups = ['--for', 'Backup', '--resource', 'Backup=backups.example.com/v1', '--sample', '{"target":"db-1"}'];
 const service = ['--service', `${STORE},idempotency-key=Idempotency-Key`];
 const fast = ['--workers', '0'];
 // the leaky program's store DELETE must fail (a 5xx) for the leak: seed 1 meets it at run 5
 const leakRun = ['--faults', 'flaky-downstream', '--runs', '20', '--seed', '1'];
+
+/**
+ * The leaky program's failing check, run once for the two tests that start from it (the slowest
+ * command of this file): each gets its own copy of the folder it ran in, so neither sees what the
+ * other ran there. The copy is a temp dir as deep as the original: the corpus entry names the
+ * program relative to its folder.
+ */
+let leaky: Promise<{ dir: string; r: CliRun }> | undefined;
+async function leakyCheck(): Promise<{ dir: string; r: CliRun }> {
+  leaky ??= (async () => {
+    const dir = tempDir();
+    return { dir, r: await runCli(['check', '--program', leakyProgram, ...backups, ...service, ...leakRun, ...fast], { cwd: dir, timeoutMs: 180_000 }) };
+  })();
+  const { dir, r } = await leaky;
+  const copy = tempDir();
+  cpSync(dir, copy, { recursive: true });
+  return { dir: copy, r };
+}
 
 describe('steadystate check --program --service', () => {
   it('fails isolation without the service, naming the flag that adds it (exit 1)', async () => {
@@ -39,8 +57,7 @@ describe('steadystate check --program --service', () => {
   });
 
   it('records the services in the reproduction, and replay rebuilds them (identical trace)', async () => {
-    const dir = tempDir();
-    const r = await runCli(['check', '--program', leaky, ...backups, ...service, ...leakRun, ...fast], { cwd: dir, timeoutMs: 180_000 });
+    const { dir, r } = await leakyCheck();
     expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(1);
     expect(r.stdout).toMatch(/FAIL main fails deletion-completes/);
     expect(r.stdout).toMatch(/leaked external resource: backup-store\.example\.com\/backups\/\d+/);
@@ -64,19 +81,20 @@ describe('steadystate check --program --service', () => {
     expect(again.stdout).not.toMatch(/does not run what the check ran/);
   });
 
+  // what the command line says, not the process: the CLI's code in this thread (no child process per case)
   it('refuses a malformed --service as a usage error naming the fix (exit 2)', async () => {
-    expectUsageError(await runCli(['check', '--program', correct, ...backups, '--service', 'backup-store']), /--service expects URL\[,option=value…\]/, /e\.g\. --service https:\/\/backup-store\.example\.com,idempotency-key=Idempotency-Key/);
-    expectUsageError(await runCli(['check', '--program', correct, ...backups, '--service', `${STORE},idempotency=Idempotency-Key`]), /unknown option "idempotency" \(did you mean idempotency-key\?\)/);
-    expectUsageError(await runCli(['check', '--program', correct, ...backups, '--service', `${STORE},latency=fast`]), /latency=fast must be the virtual milliseconds/);
-    expectUsageError(await runCli(['check', '--program', correct, ...backups, '--service', STORE, '--service', `${STORE}/`]), /two --service flags name the base URL https:\/\/backup-store\.example\.com/);
-    expectUsageError(await runCli(['check', 'src/controller.ts', '--service', STORE]), /--service goes with --program FILE/, /checkOptions/);
+    const usage = (args: readonly string[]) => runCliInProcess(args, tempDir());
+    expectUsageError(await usage(['check', '--program', correct, ...backups, '--service', 'backup-store']), /--service expects URL\[,option=value…\]/, /e\.g\. --service https:\/\/backup-store\.example\.com,idempotency-key=Idempotency-Key/);
+    expectUsageError(await usage(['check', '--program', correct, ...backups, '--service', `${STORE},idempotency=Idempotency-Key`]), /unknown option "idempotency" \(did you mean idempotency-key\?\)/);
+    expectUsageError(await usage(['check', '--program', correct, ...backups, '--service', `${STORE},latency=fast`]), /latency=fast must be the virtual milliseconds/);
+    expectUsageError(await usage(['check', '--program', correct, ...backups, '--service', STORE, '--service', `${STORE}/`]), /two --service flags name the base URL https:\/\/backup-store\.example\.com/);
+    expectUsageError(await usage(['check', 'src/controller.ts', '--service', STORE]), /--service goes with --program FILE/, /checkOptions/);
   });
 });
 
 describe('the regression corpus of two programs named main (M1)', () => {
   it("replays a program's corpus entries for that program only, with a note for the other's", async () => {
-    const dir = tempDir();
-    const saved = await runCli(['check', '--program', leaky, ...backups, ...service, ...leakRun, ...fast], { cwd: dir, timeoutMs: 180_000 });
+    const { dir, r: saved } = await leakyCheck();
     expect(saved.code, `${saved.stdout}\n${saved.stderr}`).toBe(1);
     const entries = readdirSync(join(dir, 'reports/corpus/main'));
     expect(entries).toHaveLength(1);
@@ -90,7 +108,7 @@ describe('the regression corpus of two programs named main (M1)', () => {
     expect(other.stdout).not.toMatch(/regression corpus entr/);
 
     // the same program replays it first, and it still fails there
-    const same = await runCli(['check', '--program', leaky, ...backups, ...service, '--runs', '3', '--seed', '2', ...fast], { cwd: dir, timeoutMs: 180_000 });
+    const same = await runCli(['check', '--program', leakyProgram, ...backups, ...service, '--runs', '3', '--seed', '2', ...fast], { cwd: dir, timeoutMs: 180_000 });
     expect(same.code, `${same.stdout}\n${same.stderr}`).toBe(1);
     expect(same.stdout).toMatch(/FAIL main fails deletion-completes \(corpus entry 1 of 1/);
     expect(same.stderr).not.toMatch(/skipped corpus file/);

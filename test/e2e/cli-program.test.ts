@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { root, runCli, tempDir } from './cli-helpers.js';
+import { root, runCli, runCliInProcess, tempDir } from './cli-helpers.js';
 
 /**
  * `steadystate check --program FILE`: a program (an operator's entry module, unchanged) checked
@@ -39,17 +39,19 @@ describe('steadystate check --program', () => {
     expect(r.stdout).toMatch(/PASS correct: 12 runs/);
   });
 
+  // what the command line says, not the process: the CLI's code in this thread (no child process per case)
   it('names what is missing or contradictory as a usage error', async () => {
-    const noKind = await runCli(['check', '--program', annotator('correct')]);
+    const usage = (args: readonly string[]) => runCliInProcess(args, tempDir());
+    const noKind = await usage(['check', '--program', annotator('correct')]);
     expect(noKind.code).toBe(2);
     expect(noKind.stderr).toMatch(/--program .* needs --for KIND/);
-    const both = await runCli(['check', 'x.ts', '--program', annotator('correct'), '--for', 'Deployment']);
+    const both = await usage(['check', 'x.ts', '--program', annotator('correct'), '--for', 'Deployment']);
     expect(both.code).toBe(2);
     expect(both.stderr).toMatch(/either a module \(x\.ts\) or --program/);
-    const stray = await runCli(['check', 'x.ts', '--sample', '{}']);
+    const stray = await usage(['check', 'x.ts', '--sample', '{}']);
     expect(stray.code).toBe(2);
     expect(stray.stderr).toMatch(/--sample goes with --program FILE/);
-    const missing = await runCli(['check', '--program', 'nope.ts', '--for', 'Deployment']);
+    const missing = await usage(['check', '--program', 'nope.ts', '--for', 'Deployment']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/cannot find the program "nope\.ts"/);
     expect(existsSync(annotator('correct'))).toBe(true);

@@ -1,12 +1,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectUsageError, fixture, root, runCli, tempDir } from '../e2e/cli-helpers.js';
+import { expectUsageError, fixture, root, runCliInProcess, tempDir } from '../e2e/cli-helpers.js';
 
 /**
  * The attack list, bad command lines and hand-edited reproductions: each row must exit 2 with
  * one paragraph naming the fix (never a stack, never a run with a meaningless verdict). Adding
- * an attack is adding a row; `edit` rows replay a copy of a real reproduction, edited.
+ * an attack is adding a row; `edit` rows replay a copy of a real reproduction, edited. The rows
+ * are about what the command says, not its process: they run the CLI's code in this thread (a
+ * child process per row was most of this file's time; e2e/cli-usage.test.ts runs the bin).
  */
 interface BadCommandLine {
   attack: string;
@@ -37,24 +39,25 @@ let reproduction = '';
 
 beforeAll(async () => {
   dir = tempDir();
-  const r = await runCli(['check', fixture('edge.ts'), '--seed', '1', '--runs', '20'], { cwd: dir });
+  // in this thread the default report folder would be this process's working directory's
+  const r = await runCliInProcess(['check', fixture('edge.ts'), '--seed', '1', '--runs', '20', '--report-dir', join(dir, 'reports')], dir);
   const file = /Replay: npx steadystate replay (\S+)/.exec(r.stdout)?.[1];
   if (file === undefined) throw new Error(`no reproduction: ${r.stdout}${r.stderr}`);
-  reproduction = readFileSync(join(dir, file), 'utf8');
+  reproduction = readFileSync(resolve(dir, file), 'utf8');
   writeFileSync(join(dir, 'renamed.ts'), `export { levelTriggered as edgeTriggered } from ${JSON.stringify(join(root, 'examples/replicas/level-triggered.ts'))};\n`);
 });
 
-describe.concurrent('bad command lines exit 2 with a message', () => {
+// one at a time: they share this thread, and interleaved each would wait on all the others
+describe('bad command lines exit 2 with a message', () => {
   for (const r of rows) {
     it(r.attack, async () => {
-      let cwd: string | undefined;
+      const cwd = tempDir();
       if (r.edit) {
-        cwd = tempDir();
         const f = JSON.parse(reproduction) as Record<string, any>;
         writeFileSync(join(cwd, 'edited.json'), JSON.stringify(r.edit(f) ?? f));
         writeFileSync(join(cwd, 'renamed.ts'), readFileSync(join(dir, 'renamed.ts')));
       }
-      const run = await runCli(r.args, cwd ? { cwd } : {});
+      const run = await runCliInProcess(r.args, cwd);
       expectUsageError(run, ...r.says);
       expect(run.stderr).not.toMatch(/unexpected error|steadystate@undefined/);
     });

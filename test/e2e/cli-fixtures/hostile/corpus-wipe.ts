@@ -21,11 +21,14 @@ export const corpusWipe = defineController({
   for: 'ReplicaSet',
   sample: { replicas: 2 },
   async reconcile(ctx) {
-    const rs = await ctx.client.tryGet<{ replicas: number }, { replicas?: number; observedGeneration?: number; ticks?: number }>('ReplicaSet', ctx.key);
+    const rs = await ctx.client.tryGet<{ replicas: number }, { replicas?: number; observedGeneration?: number; ticks?: number; at?: number }>('ReplicaSet', ctx.key);
     if (!rs) return;
     const st = rs.status;
     if (rs.spec.replicas !== 3 && st.replicas === rs.spec.replicas && st.observedGeneration === rs.metadata.generation) return;
-    await ctx.client.updateStatus({ ...rs, status: { replicas: rs.spec.replicas, observedGeneration: rs.metadata.generation, ticks: (st.ticks ?? 0) + 1 } });
+    // the loop stamps every 100 virtual ms, not on its own write's event (~1000 writes/s, slow to simulate and judge)
+    const now = ctx.clock.now();
+    if (rs.spec.replicas === 3 && st.replicas === 3 && st.observedGeneration === rs.metadata.generation && now - (st.at ?? -Infinity) < 100) return { requeueAfter: 100 };
+    await ctx.client.updateStatus({ ...rs, status: { replicas: rs.spec.replicas, observedGeneration: rs.metadata.generation, ticks: (st.ticks ?? 0) + 1, at: now } });
     return rs.spec.replicas === 3 ? { requeueAfter: 100 } : undefined;
   },
 });
