@@ -17,6 +17,7 @@ import { KeyOrderedMap } from './key-ordered-map.js';
 import { immutabilityErrors, type FieldError, type ValidationOptions } from './immutability.js';
 import { contentErrors, fieldErrorsText, invalidName, invalidObject, invalidTransition } from './validation.js';
 import { workloadDecodeError, workloadErrors } from './workload-validation.js';
+import { canonicalizeQuantities } from './quantity-fields.js';
 import { WatchHub, type KindWatch, type Watch, type WatchEvent } from './watch.js';
 import type { WriteRecord, WriteVerb } from './write-record.js';
 
@@ -350,7 +351,8 @@ export class ObjectStore {
     ++this.uidCounter;
     const obj = prepareForCreate(input, name, namespace, this.uidFor(input.kind, key), now);
     // a wrong JSON type fails decoding, before any validation (a 400 over HTTP); a decoded object is defaulted, then validated
-    const decodeError = workloadDecodeError(obj);
+    // quantities are decoded too: served canonical (`2000m` as `2`), or a decoding error
+    const decodeError = workloadDecodeError(obj) ?? canonicalizeQuantities(obj);
     if (decodeError === undefined) applyDefaults(obj, undefined, this.services);
     const invalid = decodeError ?? invalidObject(obj);
     let fields = invalid === undefined ? contentErrors(obj) : [];
@@ -640,7 +642,7 @@ export class ObjectStore {
       if (err instanceof StoreError) this.recordError(actor, verb, kind, key, err.reason, cur.metadata.uid);
       throw err;
     }
-    const decodeError = workloadDecodeError(next, cur);
+    const decodeError = workloadDecodeError(next, cur) ?? canonicalizeQuantities(next, cur);
     if (decodeError === undefined) applyDefaults(next, cur, this.services);
     const invalid = decodeError ?? invalidObject(next, cur) ?? invalidTransition(cur, next);
     // no array built per write for the usual answer, no error at all
