@@ -191,3 +191,24 @@ export function canonicalQuantity(raw: unknown): { value: string } | { error: st
   if (suffix === undefined) suffix = exponent === 0 ? '' : `e${exponent}`;
   return { value: `${sign}${mantissa}${suffix}` };
 }
+
+/**
+ * The exact amount of a quantity in nano units (what apimachinery keeps: a finer non-zero value
+ * is rounded away from zero to 1n; a binary one capped at 2^63-1), for comparisons and sums as
+ * Quantity.Cmp/Add make them; undefined for one that does not parse.
+ * @internal
+ */
+export function quantityNanos(raw: unknown): bigint | undefined {
+  const r = canonicalQuantity(raw);
+  if ('error' in r) return undefined;
+  const s = scan(r.value);
+  const it = s === undefined ? undefined : interpret(s.suffix);
+  if (s === undefined || it === undefined) return undefined;
+  let unscaled = BigInt(s.num + s.denom);
+  let exp10 = 9 - s.denom.length;
+  if (it.base === 10) exp10 += it.exponent;
+  else unscaled <<= BigInt(it.exponent);
+  // the served form is exact to nano: no rounding left
+  const nanos = exp10 >= 0 ? unscaled * 10n ** BigInt(exp10) : unscaled / 10n ** BigInt(-exp10);
+  return s.positive ? nanos : -nanos;
+}
