@@ -530,7 +530,7 @@ const DEFAULTERS: ReadonlyMap<string, Defaulter> = new Map<string, Defaulter>([
       (o.status as Obj)['qosClass'] = podQOSClass(o.spec);
     } else if (isObj(o.status) && o.status !== cur.status && unset((o.status as Obj)['qosClass']) && isObj(cur.status) && !unset((cur.status as Obj)['qosClass'])) {
       // the pod status strategy: immutable, backfilled when a status write leaves it out
-      o.status = { ...(o.status as Obj), qosClass: (cur.status as Obj)['qosClass'] };
+      o.status = { ...(o.status as Obj), qosClass: (cur.status as Obj)['qosClass'] } as StoredObject['status'];
     }
   }],
   ['Service', onSpec(serviceDefaults)],

@@ -55,11 +55,11 @@ describe('Service status.loadBalancer is cleared when the Service stops being of
     const withLb = store.updateStatus('service-controller', { ...svc, status: { loadBalancer: { ingress: [{ ip: '203.0.113.7' }] } } });
     const relabelled = store.update('ctl', { ...withLb, metadata: { ...withLb.metadata, labels: { a: 'b' } } });
     expect(relabelled.status).toEqual({ loadBalancer: { ingress: [{ ip: '203.0.113.7' }] } });
-    const spec = { ...(relabelled.spec as Record<string, unknown>), type: 'ClusterIP' };
+    const spec: Record<string, unknown> = { ...(relabelled.spec as Record<string, unknown>), type: 'ClusterIP' };
     delete spec['allocateLoadBalancerNodePorts'];
     for (const p of spec['ports'] as Record<string, unknown>[]) delete p['nodePort'];
     delete spec['externalTrafficPolicy'];
-    const cip = store.update('ctl', { ...relabelled, spec });
+    const cip = store.update('ctl', { ...relabelled, spec: spec as never });
     expect((cip.spec as Record<string, unknown>)['type']).toBe('ClusterIP');
     expect(cip.status).toEqual({ loadBalancer: {} });
   });
