@@ -361,7 +361,7 @@ export class ObjectStore {
     const decodeError = workloadDecodeError(obj) ?? canonicalizeQuantities(obj);
     if (decodeError === undefined) applyDefaults(obj, undefined, this.services);
     const invalid = decodeError ?? invalidObject(obj);
-    let fields = invalid === undefined ? contentErrors(obj) : [];
+    let fields = invalid === undefined ? contentErrors(obj, true) : [];
     if (invalid === undefined && fields.length === 0) fields = workloadErrors(obj);
     // a cluster IP the request asked for that the range does not have, or another Service holds
     if (invalid === undefined && fields.length === 0 && builtin && obj.kind === 'Service') fields = this.services.refusal(obj);
