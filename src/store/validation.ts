@@ -303,6 +303,12 @@ function eventErrors(o: StoredObject, create: boolean): FieldError[] {
   if (stamped) stampedEventErrors(o, get, out);
   // ValidateEventCreate: a create through events.k8s.io/v1 is validated strictly too
   if (strict) {
+    // validateV1EventSeries
+    const series = get('series');
+    if (isPlainObject(series)) {
+      if (!(typeof series['count'] === 'number' && series['count'] >= 2)) out.push({ field: 'series.count', type: 'FieldValueInvalid', body: 'Invalid value: "": should be at least 2' });
+      if (!(typeof series['lastObservedTime'] === 'string' && series['lastObservedTime'] !== '')) out.push({ field: 'series.lastObservedTime', type: 'FieldValueRequired', body: 'Required value' });
+    }
     if (!stamped) out.push({ field: 'eventTime', type: 'FieldValueRequired', body: 'Required value' });
     const type = get('type');
     if (type !== 'Normal' && type !== 'Warning') out.push({ field: 'type', type: 'FieldValueInvalid', body: `Invalid value: "": has invalid value: ${typeof type === 'string' ? type : ''}` });

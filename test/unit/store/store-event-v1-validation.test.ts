@@ -32,11 +32,13 @@ describe('R-H: events.k8s.io/v1 Events are validated as ValidateEventCreate does
     expect(got).toContain('action: Required value');
   });
 
-  it('a note over 1024 characters, a type other than Normal/Warning, a deprecated field set: each refused', () => {
+  it('a note over 1024 characters, a type other than Normal/Warning, a deprecated field set, a series of one: each refused', () => {
     const { store } = makeStore();
     expect(causes(() => store.create('controller:x/0', v1Event('e1', { ...complete, note: 'x'.repeat(1025) })))).toEqual(['note: Invalid value: "": can have at most 1024 characters']);
     expect(causes(() => store.create('controller:x/0', v1Event('e2', { ...complete, type: 'Info' })))).toEqual(['type: Invalid value: "": has invalid value: Info']);
     expect(causes(() => store.create('controller:x/0', v1Event('e3', { ...complete, deprecatedCount: 2 })))).toEqual(['count: Invalid value: "": needs to be unset']);
+    expect(causes(() => store.create('controller:x/0', v1Event('e4', { ...complete, series: { count: 1 } })))).toEqual(['series.count: Invalid value: "": should be at least 2', 'series.lastObservedTime: Required value']);
+    store.create('controller:x/0', v1Event('e5', { ...complete, series: { count: 2, lastObservedTime: eventTime } }));
   });
 
   it('a complete one is accepted, in process and over HTTP; a core/v1 Event without eventTime still is (legacy rules)', async () => {
