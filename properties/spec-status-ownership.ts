@@ -1,4 +1,5 @@
 import { defineProperty, type Verdict } from '../src/harness/property.js';
+import { isBuiltin } from '../src/store/key-order.js';
 import { explanation, fmtList, fmtWrite, letFacts } from '../src/report/explain.js';
 import { fmtReconcile } from './_internals/last-actions.js';
 import { primaryKindOf, timelineOf, type TimelineWrite } from './_internals/timeline.js';
@@ -41,7 +42,10 @@ export const specStatusOwnership = defineProperty<SpecStatusOwnershipOptions>({
         then.push("write observations to status (through the status subresource) and leave spec to the user; a user's next apply would undo the change");
         return fail(run, w, `controller wrote spec: ${fmtWrite(w)}`, then, paths);
       }
-      if (w.actor === 'user' && (w.verb === 'updateStatus' || w.verb === 'patchStatus' || w.changed.some((p) => p === 'status' || p.startsWith('status.')))) {
+      // a write through the main resource of a built-in kind carries no status: what it changed there,
+      // the API server did (a Service updated away from LoadBalancer loses its load balancer status)
+      const serverStatus = (w.verb === 'update' || w.verb === 'patch') && isBuiltin(w.kind);
+      if (w.actor === 'user' && (w.verb === 'updateStatus' || w.verb === 'patchStatus' || (!serverStatus && w.changed.some((p) => p === 'status' || p.startsWith('status.'))))) {
         const paths = w.changed.filter((p) => p === 'status' || p.startsWith('status.'));
         return fail(run, w, `user wrote status: ${fmtWrite(w)}`, [`${fmtWrite(w)}: status is observed state, owned by the controller, which will overwrite it`], paths);
       }

@@ -92,6 +92,7 @@ import { schemaMigrations } from './schema-migrations.js';
 import { nodeReport } from './node-report.js';
 import { externalEndpoints } from './external-endpoints.js';
 import { migrationJob } from './migration-job.js';
+import { tenantQuotas } from './tenant-quotas.js';
 import { selfBackoff } from './self-backoff.js';
 import { svcExposer } from './svc-exposer.js';
 import { sharedBundle } from './shared-bundle.js';
@@ -259,4 +260,5 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   labelFanout,
   generateNameTokenCase,
   healthPollerCase,
+  tenantQuotas,
 ];

@@ -11,11 +11,12 @@ export type ObjectFilter = (wire: JsonObject) => boolean;
  * Compiles the `labelSelector` and `fieldSelector` query parameters. Label selectors take the
  * full syntax, spaces included (`app in (web, api), tier!=db`); field selectors take `=`, `==`
  * and `!=` on the field labels the kind serves (see store/field-selector.ts: `metadata.name=web`,
- * a Pod's `status.phase=Running`), with kube's `\,` and `\=` escapes; any other label is a 400.
+ * a Pod's `status.phase=Running`, a custom kind's CRD `selectableFields`), with kube's `\,` and `\=`
+ * escapes; any other label is a 400.
  * @throws KubeStatusError (400) on a malformed selector
  * @internal
  */
-export function createObjectFilter(kind: string, labelSelector: string | null, fieldSelector: string | null): ObjectFilter | undefined {
+export function createObjectFilter(kind: string, labelSelector: string | null, fieldSelector: string | null, selectable: readonly string[] = []): ObjectFilter | undefined {
   let labels: ReturnType<typeof parseSelector> = [];
   try {
     labels = parseSelector(labelSelector ?? undefined);
@@ -25,7 +26,7 @@ export function createObjectFilter(kind: string, labelSelector: string | null, f
   }
   let fields: FieldRequirement[];
   try {
-    fields = parseFieldSelector(kind, fieldSelector ?? undefined);
+    fields = parseFieldSelector(kind, fieldSelector ?? undefined, selectable);
   } catch (err) {
     if (err instanceof InvalidError) throw new KubeStatusError('BadRequest', err.message);
     throw err;

@@ -62,7 +62,7 @@ export function serveDeleteCollection(c: ServeContext): Response {
   if (opts.dryRun) throw new KubeStatusError('BadRequest', 'dryRun is not supported by steadystate\'s API server');
   const { store } = c.api;
   const q = c.url.searchParams;
-  const filter = createObjectFilter(c.resource.kind, q.get('labelSelector'), q.get('fieldSelector'));
+  const filter = createObjectFilter(c.resource.kind, q.get('labelSelector'), q.get('fieldSelector'), c.api.store.selectableFields(c.resource.kind));
   const targets = store
     .select(c.resource.kind, c.namespace !== undefined ? { namespace: c.namespace } : {})
     .filter((o) => filter === undefined || filter(toWire(o, c.resource)))

@@ -54,7 +54,7 @@ export function serveList(c: ServeContext): Response {
   const { store, options } = c.api;
   const q = c.url.searchParams;
   parseResourceVersion(q.get('resourceVersion'));
-  const filter = createObjectFilter(c.resource.kind, q.get('labelSelector'), q.get('fieldSelector'));
+  const filter = createObjectFilter(c.resource.kind, q.get('labelSelector'), q.get('fieldSelector'), c.api.store.selectableFields(c.resource.kind));
   const limitRaw = q.get('limit');
   const limit = limitRaw === null || limitRaw === '' ? 0 : Number(limitRaw);
   if (!Number.isInteger(limit) || limit < 0) throw new KubeStatusError('BadRequest', `limit must be a non-negative integer, got "${limitRaw}"`);
@@ -120,7 +120,7 @@ export function serveWatch(c: ServeContext): Response {
   const fromRv = parsed === undefined || parsed === 0 || q.get('sendInitialEvents') === 'true' ? undefined : parsed;
   let fieldSelector = q.get('fieldSelector');
   if (c.name !== undefined) fieldSelector = `metadata.name=${c.name}${fieldSelector ? `,${fieldSelector}` : ''}`;
-  const filter = createObjectFilter(c.resource.kind, q.get('labelSelector'), fieldSelector);
+  const filter = createObjectFilter(c.resource.kind, q.get('labelSelector'), fieldSelector, c.api.store.selectableFields(c.resource.kind));
   const timeoutRaw = q.get('timeoutSeconds');
   const timeoutMs = timeoutRaw !== null && /^\d+$/.test(timeoutRaw) && Number(timeoutRaw) > 0 ? Number(timeoutRaw) * 1000 : undefined;
   const bookmarks = q.get('allowWatchBookmarks') === 'true' || q.get('allowWatchBookmarks') === '1';

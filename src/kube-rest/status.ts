@@ -110,7 +110,7 @@ export function statusFromError(err: unknown, resource: ResolvedResource, name: 
     case 'Invalid': {
       const text = err.message.replace(/^[^:]*: /, '');
       // a field of the wrong JSON type fails decoding before validation: kube-apiserver answers 400
-      if (/^\w+ in version "[^"]*" cannot be handled as a \w+: json: /.test(text)) return new KubeStatusError('BadRequest', text);
+      if (/^\w+ in version "[^"]*" cannot be handled as a \w+: (?:json: |quantities must match|unable to parse quantity)/.test(text)) return new KubeStatusError('BadRequest', text);
       const field = /^([a-zA-Z.[\]0-9]+): /.exec(text)?.[1];
       // field errors as kube-apiserver reports them: the reason, the error without its field, the field
       const known = err instanceof InvalidError ? err.causes : [];

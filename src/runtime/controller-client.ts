@@ -345,7 +345,7 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner, task
     } else {
       const reqs = selectorRequirements(options.labelSelector);
       // the cache takes the field selectors a live list takes (it did ignore them, and returned everything)
-      const fields = parseFieldSelector(kind, options.fieldSelector);
+      const fields = parseFieldSelector(kind, options.fieldSelector, options.fieldSelector ? store.selectableFields(kind) : []);
       items = [];
       // a cluster-scoped kind listed "in a namespace" is listed whole, as the live list is
       const namespace = options.namespace !== undefined && store.namespaced(kind) !== false ? options.namespace : undefined;

@@ -2,6 +2,7 @@ import { fnv1a } from '../sim/hash.js';
 import { isBuiltin, sortedShallow } from './key-order.js';
 import type { FieldError } from './immutability.js';
 import type { StoredObject } from './object.js';
+import { podQOSClass } from './pod-qos.js';
 
 /*
  * kube-apiserver's defaulting of the built-in kinds (Kubernetes 1.32, the version the store
@@ -290,7 +291,12 @@ function serviceDefaults(s: Obj, o: StoredObject, cur: StoredObject | undefined,
   if ((type === 'LoadBalancer' || type === 'NodePort' || (type === 'ClusterIP' && externalIPs)) && unset(s['externalTrafficPolicy'])) s['externalTrafficPolicy'] = 'Cluster';
   if (unset(s['internalTrafficPolicy']) && SERVICE_TYPES_WITH_CLUSTER_IP.has(type as string)) s['internalTrafficPolicy'] = 'Cluster';
   if (type === 'LoadBalancer' && (s['allocateLoadBalancerNodePorts'] === undefined || s['allocateLoadBalancerNodePorts'] === null)) s['allocateLoadBalancerNodePorts'] = true;
-  if (cur !== undefined && isObj(cur.spec)) dropTypeDependentFields(s, cur.spec as Obj);
+  if (cur !== undefined && isObj(cur.spec)) {
+    dropTypeDependentFields(s, cur.spec as Obj);
+    // and the load balancer status of a Service no longer of type LoadBalancer (status as stored: a main-resource write)
+    const lb = isObj(cur.status) ? (cur.status as Obj)['loadBalancer'] : undefined;
+    if (type !== 'LoadBalancer' && o.status === cur.status && isObj(lb) && Object.keys(lb).length > 0) o.status = { ...(cur.status as Obj), loadBalancer: {} };
+  }
 
   if (!SERVICE_TYPES_WITH_CLUSTER_IP.has(type as string)) return;
   const old = cur !== undefined && isObj(cur.spec) && SERVICE_TYPES_WITH_CLUSTER_IP.has(cur.spec['type'] as string) ? (cur.spec as Obj) : undefined;
@@ -352,7 +358,7 @@ function nodePortsOf(s: Obj): Set<unknown> {
  * left it as it was (a read-modify-write or an apply that never owned it); one the request changed
  * is left for validation to refuse. Cluster IPs and families when switching to ExternalName, node
  * ports, the health check node port, allocateLoadBalancerNodePorts, loadBalancerClass and
- * externalTrafficPolicy when no longer used. (Its clearing of status.loadBalancer is not modelled.)
+ * externalTrafficPolicy when no longer used. (Its clearing of status.loadBalancer: in serviceDefaults, which has the status.)
  */
 function dropTypeDependentFields(s: Obj, old: Obj): void {
   if (old['type'] !== 'ExternalName' && s['type'] === 'ExternalName') {
@@ -520,6 +526,11 @@ const DEFAULTERS: ReadonlyMap<string, Defaulter> = new Map<string, Defaulter>([
     if (cur === undefined) {
       if (!isObj(o.status)) o.status = {};
       if (unset((o.status as Obj)['phase'])) (o.status as Obj)['phase'] = 'Pending';
+      // ... and its QoS class, from the defaulted spec
+      (o.status as Obj)['qosClass'] = podQOSClass(o.spec);
+    } else if (isObj(o.status) && o.status !== cur.status && unset((o.status as Obj)['qosClass']) && isObj(cur.status) && !unset((cur.status as Obj)['qosClass'])) {
+      // the pod status strategy: immutable, backfilled when a status write leaves it out
+      o.status = { ...(o.status as Obj), qosClass: (cur.status as Obj)['qosClass'] } as StoredObject['status'];
     }
   }],
   ['Service', onSpec(serviceDefaults)],

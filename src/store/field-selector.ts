@@ -90,15 +90,16 @@ const COMMON: Readonly<Record<string, FieldGetter>> = { 'metadata.name': str('me
 
 /**
  * Parses a field selector for `kind`: comma-separated terms with `=`, `==` or `!=` (kube's `\,`
- * and `\=` escapes) on the field labels the kind supports; an empty selector matches everything.
+ * and `\=` escapes) on the field labels the kind supports, and for a custom kind the
+ * `selectable` fields its CRD declares (their jsonPaths); an empty selector matches everything.
  * @throws InvalidError on a malformed term or a field label the kind does not support (a real
  * API server answers 400 "field label not supported")
  * @internal
  */
-export function parseFieldSelector(kind: string, sel: string | undefined): FieldRequirement[] {
+export function parseFieldSelector(kind: string, sel: string | undefined, selectable: readonly string[] = []): FieldRequirement[] {
   const out: FieldRequirement[] = [];
   if (!sel) return out;
-  const labels = FIELD_LABELS[kind] ?? {};
+  const labels = selectable.length === 0 ? (FIELD_LABELS[kind] ?? {}) : { ...FIELD_LABELS[kind], ...selectableLabels(selectable) };
   for (const term of splitUnescaped(sel, ',')) {
     if (term.trim() === '') continue;
     const m = /^\s*([A-Za-z0-9_.\-/]+)\s*(==|!=|=)\s*(.*?)\s*$/s.exec(term);
@@ -109,6 +110,20 @@ export function parseFieldSelector(kind: string, sel: string | undefined): Field
       throw new InvalidError(`field label not supported: ${label} (${kind} takes ${[...Object.keys(COMMON), ...Object.keys(labels)].join(', ')})`);
     }
     out.push({ label, get, value: m[3]!.replace(/\\(.)/g, '$1'), equal: m[2] !== '!=' });
+  }
+  return out;
+}
+
+/**
+ * The field labels of a custom resource's CRD `selectableFields` (CustomResourceFieldSelectors,
+ * GA in 1.32): the jsonPath without its leading dot (`.spec.color` → `spec.color`); the value a
+ * string as is, an integer or boolean formatted as Go formats it, "" when the field is absent.
+ */
+function selectableLabels(paths: readonly string[]): Record<string, FieldGetter> {
+  const out: Record<string, FieldGetter> = {};
+  for (const p of paths) {
+    const label = p.replace(/^\./, '');
+    out[label] = str(...label.split('.'));
   }
   return out;
 }

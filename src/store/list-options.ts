@@ -15,13 +15,14 @@ export interface ListOptions {
 }
 
 /**
- * The objects that match a list's options, in the order given. No copies.
+ * The objects that match a list's options, in the order given (`selectable`: the CRD's selectable
+ * fields of a custom kind). No copies.
  * @throws InvalidError on a malformed label or field selector
  * @internal
  */
-export function selectObjects(kind: string, objects: Iterable<StoredObject>, options: ListOptions): StoredObject[] {
+export function selectObjects(kind: string, objects: Iterable<StoredObject>, options: ListOptions, selectable: readonly string[] = []): StoredObject[] {
   const reqs = selectorRequirements(options.labelSelector);
-  const fields = parseFieldSelector(kind, options.fieldSelector);
+  const fields = parseFieldSelector(kind, options.fieldSelector, selectable);
   const out: StoredObject[] = [];
   for (const o of objects) {
     if (options.namespace && o.metadata.namespace !== options.namespace) continue;

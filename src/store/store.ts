@@ -17,6 +17,7 @@ import { KeyOrderedMap } from './key-ordered-map.js';
 import { immutabilityErrors, type FieldError, type ValidationOptions } from './immutability.js';
 import { contentErrors, fieldErrorsText, invalidName, invalidObject, invalidTransition } from './validation.js';
 import { workloadDecodeError, workloadErrors } from './workload-validation.js';
+import { canonicalizeQuantities } from './quantity-fields.js';
 import { WatchHub, type KindWatch, type Watch, type WatchEvent } from './watch.js';
 import type { WriteRecord, WriteVerb } from './write-record.js';
 
@@ -119,7 +120,7 @@ export class ObjectStore {
   private readonly uidPrefix: string;
   private readonly validation: ValidationOptions | undefined;
   /** What the CustomResourceDefinitions in the store say of their kinds; rebuilt after a CRD write. */
-  private crdKinds: Map<string, { namespaced: boolean; statusSubresource: boolean }> | undefined;
+  private crdKinds: Map<string, CrdKindInfo> | undefined;
   /** While the world seeds Namespace objects: writes are not recorded. */
   private seeding = false;
   /** The cluster IPs and node ports the Services hold (defaults.ts allocates from it). */
@@ -195,7 +196,12 @@ export class ObjectStore {
     return this.crdKind(kind)?.statusSubresource === false;
   }
 
-  private crdKind(kind: string): { namespaced: boolean; statusSubresource: boolean } | undefined {
+  /** The field selector labels the CRD of a custom `kind` declares (`selectableFields` jsonPaths); none for another kind. @internal */
+  selectableFields(kind: string): readonly string[] {
+    return this.crdKind(kind)?.selectableFields ?? [];
+  }
+
+  private crdKind(kind: string): CrdKindInfo | undefined {
     if (this.count(CRD) === 0) return undefined;
     if (this.crdKinds === undefined) {
       this.crdKinds = new Map();
@@ -268,10 +274,11 @@ export class ObjectStore {
   select(kind: string, options: ListOptions = {}): StoredObject[] {
     const k = this.kinds.get(kind);
     // an empty kind still refuses a selector it cannot take, as it will once objects exist
-    if (!k) return selectObjects(kind, [], options);
+    const selectable = options.fieldSelector ? this.selectableFields(kind) : undefined;
+    if (!k) return selectObjects(kind, [], options, selectable);
     // a cluster-scoped kind listed "in a namespace" is listed whole, as a client lists it at the cluster path
-    if (options.namespace && this.namespaced(kind) === false) return selectObjects(kind, k.objects.values(), { ...options, namespace: undefined });
-    return selectObjects(kind, k.objects.values(), options);
+    if (options.namespace && this.namespaced(kind) === false) return selectObjects(kind, k.objects.values(), { ...options, namespace: undefined }, selectable);
+    return selectObjects(kind, k.objects.values(), options, selectable);
   }
 
   /**
@@ -350,10 +357,11 @@ export class ObjectStore {
     ++this.uidCounter;
     const obj = prepareForCreate(input, name, namespace, this.uidFor(input.kind, key), now);
     // a wrong JSON type fails decoding, before any validation (a 400 over HTTP); a decoded object is defaulted, then validated
-    const decodeError = workloadDecodeError(obj);
+    // quantities are decoded too: served canonical (`2000m` as `2`), or a decoding error
+    const decodeError = workloadDecodeError(obj) ?? canonicalizeQuantities(obj);
     if (decodeError === undefined) applyDefaults(obj, undefined, this.services);
     const invalid = decodeError ?? invalidObject(obj);
-    let fields = invalid === undefined ? contentErrors(obj) : [];
+    let fields = invalid === undefined ? contentErrors(obj, true) : [];
     if (invalid === undefined && fields.length === 0) fields = workloadErrors(obj);
     // a cluster IP the request asked for that the range does not have, or another Service holds
     if (invalid === undefined && fields.length === 0 && builtin && obj.kind === 'Service') fields = this.services.refusal(obj);
@@ -640,7 +648,7 @@ export class ObjectStore {
       if (err instanceof StoreError) this.recordError(actor, verb, kind, key, err.reason, cur.metadata.uid);
       throw err;
     }
-    const decodeError = workloadDecodeError(next, cur);
+    const decodeError = workloadDecodeError(next, cur) ?? canonicalizeQuantities(next, cur);
     if (decodeError === undefined) applyDefaults(next, cur, this.services);
     const invalid = decodeError ?? invalidObject(next, cur) ?? invalidTransition(cur, next);
     // no array built per write for the usual answer, no error at all
@@ -802,7 +810,15 @@ const NO_STATUS_BUILTINS: ReadonlyMap<string, readonly string[]> = new Map([
 const NAMESPACE_SEEDER = 'environment:cluster';
 
 /** The kind a CustomResourceDefinition defines, its scope and whether its storage version serves /status; undefined when malformed. */
-function crdKindInfo(crd: StoredObject): { kind: string; namespaced: boolean; statusSubresource: boolean } | undefined {
+interface CrdKindInfo {
+  kind: string;
+  namespaced: boolean;
+  statusSubresource: boolean;
+  /** The jsonPaths of `selectableFields`, of every version (a list names no version in process). */
+  selectableFields: readonly string[];
+}
+
+function crdKindInfo(crd: StoredObject): CrdKindInfo | undefined {
   const spec = crd.spec as Record<string, unknown>;
   const names = spec['names'];
   const kind = names !== null && typeof names === 'object' ? (names as Record<string, unknown>)['kind'] : undefined;
@@ -811,5 +827,14 @@ function crdKindInfo(crd: StoredObject): { kind: string; namespaced: boolean; st
   const version = versions.find((v) => v['storage'] === true) ?? versions[0];
   const sub = version?.['subresources'];
   const statusSubresource = sub !== null && typeof sub === 'object' && (sub as Record<string, unknown>)['status'] !== undefined;
-  return { kind, namespaced: spec['scope'] !== 'Cluster', statusSubresource };
+  const selectableFields = new Set<string>();
+  for (const v of versions) {
+    const fields = v['selectableFields'];
+    if (!Array.isArray(fields)) continue;
+    for (const f of fields as unknown[]) {
+      const path = f !== null && typeof f === 'object' ? (f as Record<string, unknown>)['jsonPath'] : undefined;
+      if (typeof path === 'string' && /^\.[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$/.test(path)) selectableFields.add(path);
+    }
+  }
+  return { kind, namespaced: spec['scope'] !== 'Cluster', statusSubresource, selectableFields: [...selectableFields] };
 }

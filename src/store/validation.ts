@@ -227,12 +227,13 @@ const NO_ERRORS = Object.freeze([]) as unknown as FieldError[];
 /**
  * The content checks kube-apiserver makes of ConfigMaps and Secrets on every write: entries map
  * valid keys to strings (base64 ones for `binaryData` and a Secret's `data`), a key is in `data`
- * or `binaryData`, not both, and `immutable` is a boolean; and of Events (see eventErrors).
+ * or `binaryData`, not both, and `immutable` is a boolean; and of Events (see eventErrors; `create`:
+ * the write is a create).
  * @internal
  */
-export function contentErrors(o: StoredObject): FieldError[] {
+export function contentErrors(o: StoredObject, create = false): FieldError[] {
   if (!isBuiltin(o.kind, o.apiVersion)) return NO_ERRORS;
-  if (o.kind === 'Event') return eventErrors(o);
+  if (o.kind === 'Event') return eventErrors(o, create);
   if (o.kind !== 'ConfigMap' && o.kind !== 'Secret') return NO_ERRORS;
   const out: FieldError[] = [];
   const entries = (field: string, base64: boolean): string[] => {
@@ -285,17 +286,60 @@ const EVENT_LIMITS: readonly [field: string, path: string, limit: number][] = [
  * `eventTime` names a namespaced involvedObject, or lives in `default` or `kube-system`, and names
  * its reporting controller and instance, its action and reason.
  */
-function eventErrors(o: StoredObject): FieldError[] {
-  const involved = isPlainObject(o['involvedObject']) ? o['involvedObject'] : {};
+function eventErrors(o: StoredObject, create: boolean): FieldError[] {
+  // an events.k8s.io/v1 Event written in process carries that group's field names (over HTTP they are converted)
+  const v1 = o.apiVersion === 'events.k8s.io/v1';
+  const get = (f: string): unknown => o[f] ?? (v1 && Object.hasOwn(EVENT_V1_NAMES, f) ? o[EVENT_V1_NAMES[f]!] : undefined);
+  const involvedObject = get('involvedObject');
+  const involved = isPlainObject(involvedObject) ? involvedObject : {};
   const ins = typeof involved['namespace'] === 'string' ? involved['namespace'] : '';
   const ns = o.metadata.namespace ?? '';
   const stamped = typeof o['eventTime'] === 'string' && o['eventTime'] !== '';
   const mismatch = stamped ? ins === '' && ns !== 'default' && ns !== 'kube-system' : ins === '' ? ns !== '' && ns !== 'default' : ns !== ins;
-  if (!stamped && !mismatch) return NO_ERRORS;
+  const strict = v1 && create;
+  if (!stamped && !mismatch && !strict) return NO_ERRORS;
   const out: FieldError[] = [];
   if (mismatch) out.push({ field: 'involvedObject.namespace', type: 'FieldValueInvalid', body: `Invalid value: ${JSON.stringify(ins)}: does not match event.namespace` });
-  if (!stamped) return out;
-  const text = (f: string) => (typeof o[f] === 'string' ? (o[f] as string) : '');
+  if (stamped) stampedEventErrors(o, get, out);
+  // ValidateEventCreate: a create through events.k8s.io/v1 is validated strictly too
+  if (strict) {
+    // validateV1EventSeries
+    const series = get('series');
+    if (isPlainObject(series)) {
+      if (!(typeof series['count'] === 'number' && series['count'] >= 2)) out.push({ field: 'series.count', type: 'FieldValueInvalid', body: 'Invalid value: "": should be at least 2' });
+      if (!(typeof series['lastObservedTime'] === 'string' && series['lastObservedTime'] !== '')) out.push({ field: 'series.lastObservedTime', type: 'FieldValueRequired', body: 'Required value' });
+    }
+    if (!stamped) out.push({ field: 'eventTime', type: 'FieldValueRequired', body: 'Required value' });
+    const type = get('type');
+    if (type !== 'Normal' && type !== 'Warning') out.push({ field: 'type', type: 'FieldValueInvalid', body: `Invalid value: "": has invalid value: ${typeof type === 'string' ? type : ''}` });
+    for (const f of ['firstTimestamp', 'lastTimestamp']) if (typeof get(f) === 'string' && get(f) !== '') out.push({ field: f, type: 'FieldValueInvalid', body: 'Invalid value: "": needs to be unset' });
+    const count = get('count');
+    if (typeof count === 'number' && count !== 0) out.push({ field: 'count', type: 'FieldValueInvalid', body: 'Invalid value: "": needs to be unset' });
+    const source = get('source');
+    if (isPlainObject(source) && ((typeof source['component'] === 'string' && source['component'] !== '') || (typeof source['host'] === 'string' && source['host'] !== ''))) {
+      out.push({ field: 'source', type: 'FieldValueInvalid', body: 'Invalid value: "": needs to be unset' });
+    }
+  }
+  return out.length === 0 ? NO_ERRORS : out;
+}
+
+/** The core/v1 name → events.k8s.io/v1 name of the Event fields the two groups spell differently. */
+const EVENT_V1_NAMES: Readonly<Record<string, string>> = {
+  message: 'note',
+  involvedObject: 'regarding',
+  source: 'deprecatedSource',
+  firstTimestamp: 'deprecatedFirstTimestamp',
+  lastTimestamp: 'deprecatedLastTimestamp',
+  count: 'deprecatedCount',
+  reportingComponent: 'reportingController',
+};
+
+/** legacyValidateEvent's checks of an Event with eventTime: its reporter, instance, action, reason, note. */
+function stampedEventErrors(o: StoredObject, get: (f: string) => unknown, out: FieldError[]): void {
+  const text = (f: string) => {
+    const v = get(f);
+    return typeof v === 'string' ? v : '';
+  };
   // the field as the request's group names it (core/v1 reportingComponent, events.k8s.io reportingController)
   const rc = o.apiVersion === 'events.k8s.io/v1' ? 'reportingController' : 'reportingComponent';
   const controller = text('reportingComponent');
@@ -313,7 +357,6 @@ function eventErrors(o: StoredObject): FieldError[] {
     else if (v.length > limit) out.push({ field: path, type: 'FieldValueInvalid', body: `Invalid value: "": can have at most ${limit} characters` });
   }
   if (text('message').length > 1024) out.push({ field: 'note', type: 'FieldValueInvalid', body: 'Invalid value: "": can have at most 1024 characters' });
-  return out.length === 0 ? NO_ERRORS : out;
 }
 
 /** The message of field errors, as kube-apiserver joins them (one, or a bracketed list). @internal */

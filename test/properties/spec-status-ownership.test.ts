@@ -33,6 +33,13 @@ describe('specStatusOwnership', () => {
     expect(v.summary).toBe('user wrote status: patchStatus Widget default/small by the user at t=3.0 s (changed status.size)');
     expect(v.explanation).toContain('status is observed state, owned by the controller');
   });
+
+  it("does not blame the user for the status the API server changed on the user's main-resource write of a built-in kind (a Service leaving LoadBalancer loses its load balancer status); a custom kind's still counts", async () => {
+    const { run } = await judgeScenario(specStatusOwnership(), scenario, { controllers: [clampStatusCorrect] });
+    const write = (kind: string) => ({ t: 3000, type: 'store:write' as const, actor: 'user', verb: 'update', kind, key: 'default/web', uid: 'uid-9', rv: 99, changed: ['spec.type', 'status.loadBalancer.ingress'], noop: false });
+    expectQuiet(specStatusOwnership().judge({ ...run, trace: [...run.trace, write('Service')] }, undefined));
+    expectFailure(specStatusOwnership().judge({ ...run, trace: [...run.trace, write('Widget')] }, undefined));
+  });
 });
 
 describe('specStatusOwnership: only what the user declared', () => {

@@ -114,8 +114,8 @@ describe('FA-C: a Namespace is Active from its create and Terminating once delet
 
   it('a new Pod is Pending; one created with a phase (a harness actor standing for the kubelet) keeps it', () => {
     const { store } = makeStore();
-    expect(store.create('ctl', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' }, spec: podSpec }).status).toEqual({ phase: 'Pending' });
-    expect(store.create('env', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'q', namespace: 'default' }, spec: podSpec, status: { phase: 'Running' } }).status).toEqual({ phase: 'Running' });
+    expect(store.create('ctl', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' }, spec: podSpec }).status).toEqual({ phase: 'Pending', qosClass: 'BestEffort' });
+    expect(store.create('env', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'q', namespace: 'default' }, spec: podSpec, status: { phase: 'Running' } }).status).toEqual({ phase: 'Running', qosClass: 'BestEffort' });
   });
 });
 
