@@ -232,8 +232,9 @@ function findScheduledWork(tl: Timeline, from: number, catchingUp: boolean, elec
       const w = byRv.get(list[i]!.rv);
       if (w) started.push(w);
     }
-    // the environment moving on its own (a Job finishing) changes the world as a schedule does
-    if (!begun.has(k) && started.some(moves)) begun.add(k);
+    // the environment moving (a Job finishing) changes the world as a schedule does
+    const envMoved = started.some((w) => w.actor.startsWith('environment:'));
+    if (!begun.has(k) && envMoved) begun.add(k);
     if (!begun.has(k)) {
       // from the settle phase's start (convergence), a key still catching up (its object first
       // seen at the relist, a retry after API errors) changes without a schedule: noise, and its
@@ -245,11 +246,15 @@ function findScheduledWork(tl: Timeline, from: number, catchingUp: boolean, elec
     // unless the environment moved too: events of one key collapse into one reconcile, which answers all of them
     // (a status read from the cache behind a Job just created, written again once the Job is there and running)
     const changes = changing.get(span);
-    // (from the tail on, a write no schedule excuses feeds a loop too: two keys undoing each other's
-    // write, each answer to the other's, h48; catching up, the other keys' writes are the world catching up)
-    const moved = started.some(moves);
+    // Another key's write is answered only when the environment moved on its own, not when it
+    // only answered that write (h48: two keys setting one Deployment's replicas in turn, 3, 2, 3,
+    // …, its status following each: the world moves only because they write; from the tail on, a
+    // write no schedule excuses feeds the loop too, catching up it is the world catching up). The
+    // key's own write with the environment's answer is the world catching up with what that
+    // write made (cron-task: a Job just created, its status recorded again once it runs).
+    const moved = envMoved && started.some(moves);
     const looping = (r: ReconcileSpan) => consequences.has(r) || (!catchingUp && r.start >= from && !timers.has(r));
-    const feeds = !moved && changes !== undefined && started.some((w) => w.reconcile !== undefined && looping(w.reconcile) && changes.has(`${w.kind} ${w.key}`));
+    const feeds = changes !== undefined && started.some((w) => w.reconcile !== undefined && looping(w.reconcile) && changes.has(`${w.kind} ${w.key}`) && !(w.reconcile.key === span.key && w.reconcile.actor === span.actor ? envMoved : moved));
     if (!feeds) consequences.add(span);
     else unsettled.add(k);
   }
