@@ -26,7 +26,9 @@ function scalerController(detectsConflict: boolean) {
       const ns = s.metadata.namespace ?? 'default';
       if (detectsConflict) {
         const rivals = (await ctx.client.list<ScalerSpec, JsonObject>('Scaler', { namespace: ns })).filter((x) => x.spec.target === s.spec.target && x.metadata.deletionTimestamp === undefined);
-        if (rivals.length > 1) return writeStatus(ctx, s, { scaled: false, reason: 'AmbiguousTarget', observedGeneration: s.metadata.generation });
+        // the first by name owns the target and the others stand down: the end state depends on the declared Scalers only
+        const owner = rivals.map((x) => x.metadata.name).sort()[0];
+        if (owner !== s.metadata.name) return writeStatus(ctx, s, { scaled: false, reason: 'AmbiguousSelector', owner, observedGeneration: s.metadata.generation });
       }
       const d = await ctx.client.tryGet<JsonObject, JsonObject>('Deployment', { namespace: ns, name: s.spec.target });
       if (d && d.spec['replicas'] !== s.spec.replicas) {
@@ -89,10 +91,10 @@ describe('no-hot-loop: a fight inside one controller', () => {
     expect(v.explanation).toContain('if two Scalers sharing one Deployment is not a configuration you support, constrain the generator (`objects`');
     expect(v.evidence['fight']).toMatchObject({ keys: ['default/a', 'default/b'], path: 'spec.replicas' });
   });
-  it('the same Scalers detecting the conflict (as HPA does) pass', async () => {
+  it('the same Scalers detecting the conflict (as HPA does: the first by name owns the Deployment, the other stands down) pass', async () => {
     const { verdict, run } = await judgeScenario(property, scenario([['a', 3], ['b', 2]]), { controllers: [scalerController(true)], options });
     expectQuiet(verdict);
-    // it scaled while it was alone, and never after the second Scaler came (t=0.75 s)
+    // a scaled while it was alone (to its 3), and nobody wrote after the second Scaler came (t=0.75 s)
     expect(run.writes.filter((w) => w.actor.startsWith('controller:') && w.kind === 'Deployment').map((w) => w.t)).toEqual([51]);
   });
   it('one Scaler alone passes', async () => {
