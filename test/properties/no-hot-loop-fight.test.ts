@@ -56,6 +56,23 @@ const mirror = defineController({
   },
 });
 
+/** Each Scaler notes its Deployment's ready replicas in an annotation of its own on the Deployment: two keys writing one object, each write answering the pods. */
+const noter = defineController({
+  name: 'scaler',
+  for: 'Scaler',
+  watches: [{ kind: 'Deployment', map: (d, ctx) => ctx.list('Scaler', { namespace: d.metadata.namespace ?? 'default' }).filter((s) => s.spec['target'] === d.metadata.name).map((s) => `${s.metadata.namespace}/${s.metadata.name}`) }],
+  async reconcile(ctx) {
+    const s = await ctx.client.tryGet<ScalerSpec, JsonObject>('Scaler', ctx.key, { live: true });
+    if (!s || s.metadata.deletionTimestamp !== undefined) return;
+    const ref = { namespace: s.metadata.namespace ?? 'default', name: s.spec.target };
+    const d = await ctx.client.tryGet<JsonObject, { readyReplicas?: number }>('Deployment', ref);
+    const note = `scaler.example.com/${s.metadata.name}-ready`;
+    const ready = String(d?.status.readyReplicas ?? 0);
+    if (d && d.metadata.annotations[note] !== ready) await ctx.client.patch('Deployment', ref, { metadata: { annotations: { [note]: ready } } });
+    return writeStatus(ctx, s, { observedGeneration: s.metadata.generation });
+  },
+});
+
 function web(annotations: Record<string, string> = {}) {
   return { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' }, annotations }, spec: { containers: [{ name: 'web', image: 'web:1' }] } } } };
 }
@@ -109,5 +126,12 @@ describe('no-hot-loop: a fight inside one controller', () => {
     // the guard guards something: the mirror kept writing through the quiet tail
     expect(verdict.ok && verdict.stats?.['scheduledWrites']).toBeGreaterThanOrEqual(3);
     expect(run.writes.filter((w) => w.actor === 'controller:scaler/0' && w.t >= 1000).length).toBeGreaterThanOrEqual(3);
+  });
+  it("two keys answering each other's writes to one Deployment pass while its pods crash and restart: the Deployment's status answers the kubelet's timer, through the ReplicaSet", async () => {
+    const crashing = web({ 'steadystate.dev/run-ms': '150', 'steadystate.dev/exit-code': '1' });
+    const s = scenario([['a', 1], ['b', 1]], crashing, { readyMs: 50, startMs: 50, crashBackoffMs: 100, crashBackoffMaxMs: 100 });
+    const { verdict, run } = await judgeScenario(property, s, { controllers: [noter], options });
+    expectQuiet(verdict);
+    expect(new Set(run.writes.filter((w) => w.actor === 'controller:scaler/0' && w.kind === 'Deployment' && w.t >= 1000).map((w) => w.changed.join()))).toEqual(new Set(['metadata.annotations.scaler.example.com/a-ready', 'metadata.annotations.scaler.example.com/b-ready']));
   });
 });
