@@ -27,7 +27,7 @@ function scalerController(detectsConflict: boolean) {
       if (detectsConflict) {
         const rivals = (await ctx.client.list<ScalerSpec, JsonObject>('Scaler', { namespace: ns })).filter((x) => x.spec.target === s.spec.target && x.metadata.deletionTimestamp === undefined);
         // the first by name owns the target and the others stand down: the end state depends on the declared Scalers only
-        const owner = rivals.map((x) => x.metadata.name).sort()[0];
+        const owner = rivals.map((x) => x.metadata.name).sort()[0] ?? s.metadata.name;
         if (owner !== s.metadata.name) return writeStatus(ctx, s, { scaled: false, reason: 'AmbiguousSelector', owner, observedGeneration: s.metadata.generation });
       }
       const d = await ctx.client.tryGet<JsonObject, JsonObject>('Deployment', { namespace: ns, name: s.spec.target });
