@@ -1,12 +1,13 @@
 import { defineProperty, nothingToJudge, type Verdict } from '../src/harness/property.js';
-import { explanation, fmtDuration, fmtList, fmtObject, fmtTime, plural } from '../src/report/explain.js';
+import { explanation, fmtActor, fmtDuration, fmtList, fmtObject, fmtTime, plural } from '../src/report/explain.js';
 import { chainOf, fmtChain, selfTriggering } from './_internals/chain.js';
 import type { LiveRun, RunMonitor, RunRecord } from '../src/harness/property.js';
 import type { TraceEntry } from '../src/sim/trace.js';
 import { convergedAtTail } from './_internals/primary.js';
 import { sampleObjects } from './_internals/esr.js';
 import { byScheduledWork, scheduledWork } from './_internals/scheduled.js';
-import { timelineOf, type TimelineWrite } from './_internals/timeline.js';
+import { primaryKindOf, timelineOf, type TimelineWrite } from './_internals/timeline.js';
+import { parsePath } from './_internals/paths.js';
 import { groupBy } from './_internals/windows.js';
 import { isRecord } from './_internals/json.js';
 import { ElectionScan, electionWrites, leftOut } from './_internals/election.js';
@@ -85,6 +86,8 @@ function tailVerdict(run: RunRecord, o: NoHotLoopOptions): Verdict {
     `between ${fmtTime(from)} and ${fmtTime(to)} ${fmtList(actors, 3)} made ${plural(writes.length, 'write')} (${rate.toFixed(1)}/s) while nothing ${early ? 'else happened' : 'changed'}, ${hw.length} of them to ${hottest}`,
   ];
   if (hw.some((w) => w.error === undefined)) then.push(`they changed ${fmtList(fields.map(([f, n]) => `${f} (${n}×)`), 4)}${hw.some((w) => w.noop) ? `; ${hw.filter((w) => w.noop).length} changed nothing` : ''}`);
+  const fight = fightOf(run, hw);
+  if (fight) then.push(fight.story);
   if (chain.length > 0) then.push(`${selfTriggering(chain) ? 'the loop feeds itself' : 'the chain'}: ${fmtChain(chain)}`);
   if (early) then.push(`the run was stopped there (${fmtTime(to)}): with nothing else happening the loop can only go on, so the verdict was certain`);
   // writes the API server refused are retried, not repeated: the advice is about the request
@@ -94,10 +97,13 @@ function tailVerdict(run: RunRecord, o: NoHotLoopOptions): Verdict {
   if (allRefused) {
     const said = refused.map((w) => w.reconcile?.error).find((e) => e !== undefined);
     then.push(`every one of them was refused (${fmtList(reasons, 3)}${said !== undefined ? `: ${said.length > 300 ? `${said.slice(0, 300)}…` : said}` : ''}), so the controller retries it on every resync and backoff; the API server will refuse it again: fix what the request sends`);
-  } else then.push('compare desired with current state before writing (deep-equal, or generation vs observedGeneration)');
+  } else if (fight) then.push(fight.hint);
+  else then.push('compare desired with current state before writing (deep-equal, or generation vs observedGeneration)');
   return {
     ok: false,
-    summary: `hot loop: ${plural(writes.length, 'controller write')} in ${fmtDuration(to - from)} ${early ? 'while nothing else happened' : 'of the quiet tail'}, ${hw.length} to ${hottest} (${allRefused ? `refused: ${reasons.join(', ')}` : fields.map(([f]) => f).slice(0, 3).join(', ')})`,
+    summary: fight
+      ? `fight: ${fight.keys.map((k) => fmtObject(fight.kind ?? '', k)).join(' and ')} set ${fight.path} of ${hottest} in turn, ${plural(fight.writes, 'write')} in ${fmtDuration(to - from)} ${early ? 'while nothing else happened' : 'of the quiet tail'}${fight.values ? ` (${fight.values.join(', ')}, …)` : ''}`
+      : `hot loop: ${plural(writes.length, 'controller write')} in ${fmtDuration(to - from)} ${early ? 'while nothing else happened' : 'of the quiet tail'}, ${hw.length} to ${hottest} (${allRefused ? `refused: ${reasons.join(', ')}` : fields.map(([f]) => f).slice(0, 3).join(', ')})`,
     explanation: explanation(early ? [`the world was converged at ${fmtTime(to)}`, `no user action and no other actor's write came after ${fmtTime(from)}`] : [`the world had converged by ${fmtTime(run.timing.tailStart)}`, `no fault and no user action came after ${fmtTime(from)}`], then),
     evidence: {
       window: { from, to },
@@ -107,8 +113,79 @@ function tailVerdict(run: RunRecord, o: NoHotLoopOptions): Verdict {
       fields: Object.fromEntries(fields),
       chain: chain.map((l) => ({ t: l.write.t, object: fmtObject(l.write.kind, l.write.key), verb: l.write.verb, changed: l.write.changed, rv: l.write.rv ?? null, trigger: l.trigger.type })),
       first: writes.slice(0, 10).map((w) => ({ t: w.t, actor: w.actor, verb: w.verb, kind: w.kind, key: w.key, changed: w.changed, noop: w.noop })),
+      ...(fight ? { fight: { keys: fight.keys, path: fight.path, handOvers: fight.handOvers, ...(fight.values ? { values: fight.values } : {}) } } : {}),
     },
   };
+}
+
+/** Two keys of one controller undoing each other's write to one field (see {@link fightOf}). */
+interface Fight {
+  /** The keys' kind (the controller's primary kind), when known. */
+  kind: string | undefined;
+  keys: string[];
+  path: string;
+  writes: number;
+  handOvers: number;
+  /** The values they alternate, when the run's recorded states show both (settled and final). */
+  values: string[] | undefined;
+  story: string;
+  hint: string;
+}
+
+/**
+ * A fight inside one controller: the writes to the hottest object change one field, made in turn
+ * by reconciles of two keys of one controller (two Scalers that target one Deployment, one
+ * wanting 3 replicas, the other 2): each undoes the other's, and the environment's answer to each
+ * (the Deployment's status) brings the next. no-fighting tells writers apart by actor, so one
+ * controller's keys are one writer there; here the loop is judged as the controller's own (the
+ * world moves only because it writes: scheduled.ts), and the story names the keys (h48).
+ */
+function fightOf(run: RunRecord, hw: readonly TimelineWrite[]): Fight | undefined {
+  const byField = new Map<string, { keys: string[]; writes: number; handOvers: number; actor: string; last: string | undefined }>();
+  for (const w of hw) {
+    if (w.noop || w.error !== undefined || w.reconcile === undefined) continue;
+    for (const f of w.changed) {
+      let x = byField.get(f);
+      if (x === undefined) byField.set(f, (x = { keys: [], writes: 0, handOvers: 0, actor: w.actor, last: undefined }));
+      if (x.actor !== w.actor) continue;
+      x.writes++;
+      if (!x.keys.includes(w.reconcile.key)) x.keys.push(w.reconcile.key);
+      if (x.last !== undefined && x.last !== w.reconcile.key) x.handOvers++;
+      x.last = w.reconcile.key;
+    }
+  }
+  const [path, best] = [...byField].filter(([, x]) => x.keys.length >= 2 && x.handOvers >= 2).sort((a, b) => b[1].handOvers - a[1].handOvers)[0] ?? [];
+  if (path === undefined || best === undefined) return undefined;
+  const sample = hw[0]!;
+  const kind = primaryKindOf(run, best.actor);
+  const keys = [...best.keys].sort().slice(0, 2);
+  const named = keys.map((k) => fmtObject(kind ?? '', k));
+  const values = alternating(run, sample.kind, sample.key, path);
+  const controller = fmtActor(best.actor);
+  const story = `${named[0]!} and ${named[1]!}${best.keys.length > 2 ? ` (and ${best.keys.length - 2} more)` : ''}, two keys of ${controller}, set ${path} of ${fmtObject(sample.kind, sample.key)} in turn${values ? ` (${values.join(', ')}, ${values[0]!}, …)` : ''}: ${best.handOvers} times one key's reconcile undid the other's write, and the environment's answer to each write brought the next; nothing from outside moved the world`;
+  const kindName = kind ?? 'primary object';
+  const hint = `two ${kindName}s that want different values of one field of one ${sample.kind} never agree: detect the conflict and report it instead of writing (as Kubernetes' HPA refuses two autoscalers on one target: AmbiguousSelector), or give the field one owner; if two ${kindName}s sharing one ${sample.kind} is not a configuration you support, constrain the generator (\`objects\`: ${kindName} specs that never share one, or \`maxObjects\`)`;
+  return { kind, keys, path, writes: best.writes, handOvers: best.handOvers, values, story, hint };
+}
+
+/** The two values a fought-over field took at the tail's start and at the end, when they differ (from the run's recorded states). */
+function alternating(run: RunRecord, kind: string, key: string, path: string): string[] | undefined {
+  const segs = parsePath(path);
+  if (segs === undefined) return undefined;
+  const at = (objects: readonly StoredObject[]): unknown => {
+    const o = objects.find((x) => x.kind === kind && keyOfObject(x) === key);
+    let v: unknown = o;
+    for (const s of segs) v = isRecord(v) || Array.isArray(v) ? (v as Record<string | number, unknown>)[s] : undefined;
+    return v;
+  };
+  const a = at(run.settledObjects);
+  const b = at(run.finalObjects);
+  if (a === undefined || b === undefined || JSON.stringify(a) === JSON.stringify(b)) return undefined;
+  return [JSON.stringify(a), JSON.stringify(b)];
+}
+
+function keyOfObject(o: StoredObject): string {
+  return o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : o.metadata.name;
 }
 
 /** A stamping loop: `count` writes in a row by `actor` to one object, each changing only `fields`, time stamps of the write's own moment. */

@@ -75,6 +75,17 @@ export interface TimelineWrite extends WriteFacts {
   reaction?: ReactionSpan;
   /** A delete naming no propagation policy of a kind that orphans by default: the dependents it orphaned. */
   orphaned?: string[];
+  /** An environment actor's write: why the sync that made it ran (its `environment:sync` entry); absent in traces that have none. */
+  envCause?: EnvCause;
+}
+
+/**
+ * Why an environment actor's sync ran: the resourceVersions of the writes whose events started it,
+ * and whether something from outside did too (its own timer, the settle, a fault, its start).
+ */
+export interface EnvCause {
+  events: readonly number[];
+  external: boolean;
 }
 
 /** A downstream request as recorded in the trace (at its completion), attributed. */
@@ -187,6 +198,8 @@ export function build(trace: readonly TraceEntry[]): Timeline {
     if (!(replica >= 0 && replica < 64 && Number.isInteger(replica))) return `controller:${controller}/${replica}`;
     return (byReplica[replica] ??= `controller:${controller}/${replica}`);
   };
+  // per environment actor, the cause of its running sync (its writes follow their sync's entry: a sync runs without yielding)
+  const syncs = new Map<string, EnvCause>();
   const inFlight = (actor: string, key?: string): ReconcileSpan | undefined => {
     const spans = open.get(actor);
     if (!spans || spans.length === 0) return undefined;
@@ -264,6 +277,10 @@ export function build(trace: readonly TraceEntry[]): Timeline {
           reconcile: actor.startsWith('controller:') ? inFlight(actor, key) : undefined,
         };
         if (Array.isArray(e['orphaned'])) w.orphaned = stringsOf(e['orphaned'] as unknown[]);
+        if (actor.startsWith('environment:')) {
+          const c = syncs.get(actor);
+          if (c !== undefined) w.envCause = c;
+        }
         if (typeof e['fire'] === 'string' && actor.startsWith('controller:')) {
           const id = `${actor}\u0000${e['fire']}`;
           let span = programSpans.get(id);
@@ -323,6 +340,11 @@ export function build(trace: readonly TraceEntry[]): Timeline {
       case 'watch:event':
         lastEvent.set(actorOf(str(e['controller']), num(e['replica']) ?? 0), e);
         break;
+      case 'environment:sync': {
+        const events = Array.isArray(e['events']) ? (e['events'] as unknown[]).filter((x): x is number => typeof x === 'number') : [];
+        syncs.set(str(e['actor']), { events, external: e['external'] === true });
+        break;
+      }
       case 'fault:inject':
         tl.faults.push(e);
         break;

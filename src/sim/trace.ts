@@ -41,6 +41,7 @@ export type TraceType =
   | 'controller:stop'
   | 'controller:leader'
   | 'environment:step'
+  | 'environment:sync'
   | 'kernel:blocked'
   | 'kernel:loop'
   | 'network:refused'

@@ -67,7 +67,15 @@ export function installActor<P extends JsonObject>(world: World, spec: ActorSpec
 
   // set while a sync runs: a failed write makes the engine look at the key again soon
   let writeFailed = false;
+  // the running sync's cause, recorded before its first write (an `environment:sync` entry): which
+  // writes' events started it, or that its own timer, the settle or a fault did. Judges follow it
+  // (scheduled.ts): the environment moves on its own, or only because a controller wrote
+  let cause: { kind: string; key: string; events: number[]; external: boolean } | undefined;
   function attempt<R>(fn: () => R): R | undefined {
+    if (cause !== undefined) {
+      trace.push({ t: kernel.now(), type: 'environment:sync', actor, kind: cause.kind, key: cause.key, events: cause.events, ...(cause.external ? { external: true } : {}) });
+      cause = undefined;
+    }
     try {
       return fn();
     } catch (err) {
@@ -118,6 +126,9 @@ export function installActor<P extends JsonObject>(world: World, spec: ActorSpec
     reader,
     api,
     isStopped: () => stopped,
+    causedBy: (c) => {
+      cause = c;
+    },
     takeWriteFailed: () => {
       const f = writeFailed;
       writeFailed = false;
@@ -155,6 +166,8 @@ export function installActor<P extends JsonObject>(world: World, spec: ActorSpec
 
   trace.push({ t: kernel.now(), type: 'environment:step', actor, step: 'actor:start', params: spec.params });
   for (const l of loops) for (const o of store.peekAll(l.def.for)) l.dirty.add(keyOf(o.metadata));
+  // writes at the start are the environment's own (a lease holder winning its lease)
+  cause = { kind: '', key: '', events: [], external: true };
   spec.start?.({
     ...api,
     enqueue(key, afterMs = 0, loop = 0) {
@@ -164,6 +177,7 @@ export function installActor<P extends JsonObject>(world: World, spec: ActorSpec
       else l.dirty.add(key);
     },
   });
+  cause = undefined;
   // the first syncs run at install, before the controllers start (a lease holder wins its lease)
   for (const l of loops) l.pump();
 
@@ -183,6 +197,8 @@ interface LoopHost<P extends JsonObject> {
   reader: EnvironmentReader;
   api: EnvironmentApi<P>;
   isStopped(): boolean;
+  /** Sets the cause the next write records (see `installActor`), or clears it once the sync is over. */
+  causedBy(c: { kind: string; key: string; events: number[]; external: boolean } | undefined): void;
   /** Whether a write failed since the last call (and resets the flag). */
   takeWriteFailed(): boolean;
 }
@@ -190,6 +206,8 @@ interface LoopHost<P extends JsonObject> {
 /** One loop of an actor: dirty keys processed in insertion order, one timer per key, level-triggered syncs. */
 class Loop<P extends JsonObject> {
   readonly dirty = new Set<string>();
+  /** Per dirty key, why: the resourceVersions of the events that marked it; absent or external: a timer, the settle, a fault, the start. */
+  private readonly causes = new Map<string, { events: number[]; external: boolean }>();
   private readonly timers = new Map<string, ScheduledEvent>();
   private pumpScheduled = false;
   private instant = -1;
@@ -202,18 +220,22 @@ class Loop<P extends JsonObject> {
 
   onEvent(kind: string, ev: WatchEvent): void {
     const obj = ev.object;
-    if (kind === this.def.for) this.mark(keyOf(obj.metadata));
+    if (kind === this.def.for) this.mark(keyOf(obj.metadata), ev.rv);
     if (this.def.owns?.includes(kind)) {
       for (const r of obj.metadata.ownerReferences) {
-        if (r.controller === true && r.kind === this.def.for) this.mark(keyOf({ namespace: obj.metadata.namespace, name: r.name }));
+        if (r.controller === true && r.kind === this.def.for) this.mark(keyOf({ namespace: obj.metadata.namespace, name: r.name }), ev.rv);
       }
     }
-    for (const w of this.def.watches ?? []) if (w.kind === kind) for (const k of w.map(obj, this.host.reader)) this.mark(k);
+    for (const w of this.def.watches ?? []) if (w.kind === kind) for (const k of w.map(obj, this.host.reader)) this.mark(k, ev.rv);
   }
 
-  /** Marks a key dirty; the loop runs at the current virtual instant, after the write that caused it. */
-  mark(key: string): void {
+  /** Marks a key dirty (`rv`: the write whose event did; none: a timer, the settle, a fault); the loop runs at the current virtual instant, after the write that caused it. */
+  mark(key: string, rv?: number): void {
     if (this.host.isStopped()) return;
+    const c = this.causes.get(key);
+    if (c === undefined) this.causes.set(key, rv === undefined ? { events: [], external: true } : { events: [rv], external: false });
+    else if (rv === undefined) c.external = true;
+    else if (!c.events.includes(rv)) c.events.push(rv);
     this.dirty.add(key);
     if (this.pumpScheduled) return;
     this.pumpScheduled = true;
@@ -267,6 +289,9 @@ class Loop<P extends JsonObject> {
       old.cancelled = true;
       this.timers.delete(key);
     }
+    const c = this.causes.get(key);
+    this.causes.delete(key);
+    this.host.causedBy({ kind: this.def.for, key, events: c?.events ?? [], external: c === undefined || c.external });
     const ref = parseKey(key);
     const ctx: EnvironmentSyncContext<P> = { ...api, kind: this.def.for, key, namespace: ref.namespace, name: ref.name, object: world.store.peek(this.def.for, key) };
     this.host.takeWriteFailed();
@@ -274,9 +299,11 @@ class Loop<P extends JsonObject> {
     try {
       r = this.def.sync(ctx);
     } catch (err) {
+      this.host.causedBy(undefined);
       const why = thrownMessage(err);
       throw new Error(`steadystate.environment(${spec.name}): sync of ${this.def.for} ${key} threw at t=${now} ms: ${why}`, { cause: err });
     }
+    this.host.causedBy(undefined);
     let after = r && typeof r === 'object' && typeof r.afterMs === 'number' && r.afterMs >= 0 ? r.afterMs : undefined;
     if (this.host.takeWriteFailed()) after = Math.min(after ?? RETRY_MS, RETRY_MS);
     if (after !== undefined) this.timer(key, after);
@@ -286,5 +313,6 @@ class Loop<P extends JsonObject> {
     for (const t of this.timers.values()) t.cancelled = true;
     this.timers.clear();
     this.dirty.clear();
+    this.causes.clear();
   }
 }
