@@ -17,6 +17,19 @@ import { existsSync } from 'node:fs';
 const CHANNEL = 'STEADYSTATE_OUTPUT_CHANNEL';
 const args = process.argv.slice(2);
 
+/**
+ * V8 flags of the child. A check of a few hundred runs is mostly JIT warm-up: at V8's default
+ * budget (a function is considered for TurboFan after 66 KiB of its bytecode ran) the compiler
+ * threads spent more CPU than the simulating thread, compiling functions that ran a few more
+ * times at most (a 100-run check: 1.8 s of compiler and GC threads against 1.6 s simulating).
+ * Four times the budget optimizes only what stays hot: 100 runs −17% CPU, 1,000 runs −11%, a
+ * hot-loop find + shrink −14% (scratch/speed/REPORT.md, h48). The JIT never changes what code
+ * computes. Only on V8 11 (Node 20 and 21), where the flag and its default are known: an unknown
+ * flag makes node exit with "bad option". A user's own `node --interrupt-budget=…` comes later
+ * in the child's argv and wins.
+ */
+const JIT_FLAGS = /^11\./.test(process.versions.v8) ? ['--interrupt-budget=270336'] : [];
+
 // only the commands that load the checked code (demo runs the package's examples, merge reads JSON)
 if (process.env[CHANNEL] === undefined && (args[0] === 'check' || args[0] === 'replay') && !(args.length === 2 && (args[1] === '--help' || args[1] === '-h'))) {
   await launch();
@@ -34,7 +47,7 @@ async function launch() {
   // only finish() decides the exit code: if the event loop ran dry before it, that is a failure
   process.exitCode = 1;
   // process.argv[1] as invoked (a node_modules/.bin link stays one): the checked code sees the command line it saw before
-  const child = spawn(process.execPath, [...process.execArgv, process.argv[1], ...args], {
+  const child = spawn(process.execPath, [...JIT_FLAGS, ...process.execArgv, process.argv[1], ...args], {
     // fd 3: the CLI's output; fd 4: never written, it ends the child when this process is killed (src/cli/io.ts)
     stdio: ['inherit', 2, 'inherit', 'pipe', 'pipe'],
     env: { ...process.env, [CHANNEL]: `${process.pid}:${isatty(1) ? 1 : 0}` },
