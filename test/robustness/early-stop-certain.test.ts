@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { check, defineController, defineProperty, type CheckOptions, type Scenario } from '../../src/index.js';
+import { check, defineController, defineProperty, simulate, type CheckOptions, type Scenario } from '../../src/index.js';
+import { apiError } from '../../faults/index.js';
+import { noHotLoop } from '../../properties/no-hot-loop.js';
+import { virtualTimestamp } from '../../src/store/object.js';
 
 /**
  * An early stop is a prediction. One its monitor declares certain (prefix-closed: the judge fails
@@ -79,5 +82,35 @@ describe('early stops: a certain prediction counts at once, a guess is confirmed
     expect(r.scenario.workload.length).toBe(1);
     expect(seen.original).toBe(3);
     expect(seen.past).toBeGreaterThan(0);
+  });
+});
+
+describe("no-hot-loop's certain rule sees a stamping loop after an injected API error", () => {
+  /** Stamps status on every reconcile: each write's event brings the next reconcile. */
+  const stamper = defineController({
+    name: 'stamper',
+    for: 'Site',
+    async reconcile(ctx) {
+      const site = await ctx.client.tryGet<{ v: number }, { lastSyncTime?: string }>('Site', ctx.key);
+      if (!site) return;
+      await ctx.client.updateStatus({ ...site, status: { lastSyncTime: virtualTimestamp(ctx.clock.now()) } });
+    },
+  });
+
+  it('stops the run at the stamping rule (certain), not at the streak guess', async () => {
+    // the failed request is traced as a store:write but is no write of the store: counting it put
+    // the stamp index off by one, and the monitor never saw the loop (this run went on to its end)
+    const scenario = {
+      seed: 1,
+      controllers: [{ name: 'stamper' }],
+      initialObjects: [],
+      workload: [{ at: 0, type: 'create', object: { kind: 'Site', metadata: { name: 'a', namespace: 'default' }, spec: { v: 1 } } }],
+      faults: { events: [{ kind: 'api-error', nth: 3, params: { status: 500 } }], background: [] },
+      options: { faultWindowMs: 2_000, settleMs: 3_000 },
+    } as Scenario;
+    const { run } = await simulate(scenario, { controllers: [stamper], faults: [apiError], properties: [noHotLoop()], earlyStop: true });
+    expect(run.trace.some((e) => e['fault'] === 'api-error')).toBe(true);
+    expect(run.timing.stoppedEarly?.reason).toMatch(/changing only the time stamp status\.lastSyncTime$/);
+    expect(run.timing.stoppedEarly?.certain).toBe(true);
   });
 });
