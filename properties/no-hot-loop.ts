@@ -236,7 +236,10 @@ export class StampScan {
         this.streaks.clear();
         continue;
       }
-      if (e.type !== 'store:write') continue;
+      // a request the API-error fault failed is traced but never reached the store: it is not among
+      // the run's writes, which `stamped` indexes (counting it put every later write off by one, so
+      // the monitor, scanning as the run goes, never saw a stamping loop after an injected API error)
+      if (e.type !== 'store:write' || e['fault'] === 'api-error') continue;
       const w = this.writeIndex++;
       while (this.stampedIndex < stamped.length && stamped[this.stampedIndex]! < w) this.stampedIndex++;
       if (e['error'] !== undefined || e['noop'] === true) continue;
@@ -352,10 +355,15 @@ function loopMonitor(o: NoHotLoopOptions, kinds: readonly string[] | undefined):
   let tailConverged: boolean | undefined;
   return {
     afterWrite(run: LiveRun) {
-      // a stamping loop is certain at its limit, converged or not (the judge finds it in any run with that prefix)
+      // (1) a stamping loop at its limit, converged or not. Certain (prefix-closed): the judge runs the
+      // same StampScan over the whole trace of any run, and the scan reads a prefix the same way in
+      // every extension (it looks only backwards: `stamped` and the elector's renewals are decided at
+      // each write from what came before it), so it reaches the limit on this streak at this write,
+      // and `reached` keeps the first streak that did. The judge fails a run where it did, stopped
+      // or not (a run not stopped may fail the quiet tail first: the same property fails).
       if (run.stamped && run.stamped.length >= streakLimit) {
         const s = stamps.scan(run.trace, run.stamped);
-        if (s) return { reason: `${s.count} writes in a row to ${s.object} changing only the time stamp ${s.fields.join(', ')}`, from: s.from };
+        if (s) return { reason: `${s.count} writes in a row to ${s.object} changing only the time stamp ${s.fields.join(', ')}`, from: s.from, certain: true };
       }
       let hot: { count: number; from: number; key: string } | undefined;
       election.scan(run.trace);
@@ -386,7 +394,15 @@ function loopMonitor(o: NoHotLoopOptions, kinds: readonly string[] | undefined):
           if (now.count >= streakLimit && now.convergedAt.includes(now.count) && now.convergedAt.includes(now.count - half)) hot = { count: now.count, from: now.from, key };
         }
       }
+      // (2) a guess, not certain: the judge reads no such streak outside the quiet tail, and the loop
+      // need not go on that far. A controller with a state of its own stops when it is done
+      // (failures-in-seconds' migrator: 1,500 writes in a row, then quiet; the world looks converged
+      // throughout), and a user action still to come can end it. The check runs on past it.
       if (hot) return { reason: `${hot.count} writes in a row to ${hot.key} with nothing else happening`, from: hot.from };
+      // (3) a guess, not certain: the judge counts the quiet tail to its end and leaves out scheduled
+      // work, which it reads on the whole run (rt46 deploy-putter, seed 9, run 20: two Scalers
+      // fighting, stopped here at 101 writes, passed on the full run), and it judges only a world
+      // converged at the tail by its own test, not this one.
       if (run.phase === 'tail' && tailWrites > limit) {
         tailConverged ??= converged(run.view);
         if (tailConverged) return { reason: `${tailWrites} controller writes in the quiet tail`, from: run.timing.tailStart + o.quietAfterMs };

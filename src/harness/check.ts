@@ -30,6 +30,8 @@ interface Found {
   fromCorpus: boolean;
   /** The scenario as first found, before any shrinking. */
   original: Scenario;
+  /** The run that first failed stopped at a monitor's guess (a prediction not declared certain). */
+  guessed: boolean;
 }
 
 /**
@@ -215,7 +217,7 @@ class CheckRun {
       this.progress('corpus', outcome.failure ? 1 : 0);
       if (outcome.failure) {
         if (!(await this.replays(outcome, this.executed))) break;
-        found = { scenario: s, outcome, runNumber: this.executed, fromCorpus: true, original: s };
+        found = { scenario: s, outcome, runNumber: this.executed, fromCorpus: true, original: s, guessed: guessed(outcome) };
         break;
       }
       if (this.nondeterministic) break;
@@ -289,7 +291,18 @@ class CheckRun {
       }
     }
     // an early stop is a prediction: the minimal scenario, run to its end, must fail too
-    const confirmed = property ? await this.runner.confirmEarlyStop(minimal.run, property) : undefined;
+    let confirmed = property ? await this.runner.confirmEarlyStop(minimal.run, property) : undefined;
+    // A guess must not decide the verdict through the shrinking budget (wall time, hence load): when
+    // the run that found the failure stopped at a guess and shrinking moved away from its scenario,
+    // a confirmed smaller scenario would fail the check where a budget cut at once (the found
+    // scenario, run to its end, passes) reruns it without early stops: rt46's deploy-putter, seed 9,
+    // run 20 (h47). So the found scenario's own run decides, as when nothing was shrunk. It runs on
+    // past guesses, to a certain prediction or its end; it is needed only here (a certain stop, or
+    // nothing shrunk, costs nothing more: a run of the check never pays a confirming run up front).
+    if (confirmed && property && found.guessed && JSON.stringify(minimal.scenario) !== JSON.stringify(found.original)) {
+      const own = await this.runner.judge(found.original, { properties: [property], earlyStop: 'certain' });
+      if (own.failure?.property !== property.name) confirmed = null;
+    }
     // it did not: either the monitor predicted wrong (the check runs again with no early stops: slow,
     // exact) or the same scenario does not run the same twice (a controller that misbehaves only in
     // its first simulations of the process would otherwise pass: red team N4, stop 41). Tell them apart first.
@@ -477,7 +490,7 @@ class CheckRun {
             pool();
             return true;
           }
-          first = { scenario: s, outcome, runNumber: i + 1, fromCorpus: false, original: s };
+          first = { scenario: s, outcome, runNumber: i + 1, fromCorpus: false, original: s, guessed: guessed(outcome) };
           last = { scenario: s, outcome };
           this.startShrinking();
           const p = o.properties.find((x) => x.name === outcome.failure!.property) ?? runGuards.find((x) => x.name === outcome.failure!.property);
@@ -524,7 +537,7 @@ class CheckRun {
       seed: details.seed,
       path: details.counterexamplePath ?? '',
       shrinks: details.numShrinks,
-      found: { scenario: shrunk.scenario, outcome: shrunk.outcome, runNumber: first.runNumber, fromCorpus: false, original: first.original },
+      found: { scenario: shrunk.scenario, outcome: shrunk.outcome, runNumber: first.runNumber, fromCorpus: false, original: first.original, guessed: first.guessed },
     };
   }
 
@@ -737,4 +750,10 @@ class ShardArbitrary extends fc.Arbitrary<Scenario> {
   shrink(value: Scenario, context: unknown): fc.Stream<fc.Value<Scenario>> {
     return this.inner.shrink(value, context);
   }
+}
+
+/** Whether a run failed by a monitor's guess: stopped early for the property that failed, by a prediction not declared certain. */
+function guessed(outcome: ScenarioOutcome): boolean {
+  const stop = outcome.run.timing.stoppedEarly;
+  return stop !== undefined && stop.certain !== true && stop.property === outcome.failure?.property;
 }

@@ -95,7 +95,14 @@ export interface RunRecord {
      * The run was stopped at `at` because a property's failure was already certain (see
      * {@link RunMonitor}); `end` is then `at`, and only that property judges the run.
      */
-    stoppedEarly?: { property: string; at: number; from: number; reason: string };
+    stoppedEarly?: {
+      property: string;
+      at: number;
+      from: number;
+      reason: string;
+      /** The monitor said the prediction is prefix-closed (see {@link RunMonitor}): no full run confirms it. */
+      certain?: true;
+    };
     /** A wall-clock budget ran out mid-run: the run is incomplete and says nothing. */
     interrupted?: boolean;
   };
@@ -194,7 +201,13 @@ export interface LiveRun {
  * @public
  */
 export interface RunMonitor {
-  afterWrite(run: LiveRun): { reason: string; from: number } | undefined;
+  /**
+   * `certain`: the prediction is prefix-closed, i.e. the judge fails every run that has this
+   * prefix whatever happens after it (its evidence reads the same in any extension). Such a stop
+   * counts at once. Any other stop is a guess that the check confirms by running the same scenario
+   * to its end before it counts (one more full run): say `certain` only with an argument why.
+   */
+  afterWrite(run: LiveRun): { reason: string; from: number; certain?: boolean } | undefined;
 }
 
 /**

@@ -88,7 +88,7 @@ export interface JudgeOptions {
   /** Count the verdicts in {@link ScenarioRunner.tally} (the check's own runs, not shrink candidates). @defaultValue false */
   tally?: boolean;
   /** Let the properties' monitors stop the run once a failure looks certain. @defaultValue {@link ScenarioRunner.earlyStop} */
-  earlyStop?: boolean;
+  earlyStop?: boolean | 'certain';
   /** Judge every property instead of stopping at the first failure (false-alarm measurements). @defaultValue false */
   all?: boolean;
   /** Let the runner's `observe` (behaviour coverage) watch the run: only runs whose facts are read need it, not shrink candidates. @defaultValue false */
@@ -195,7 +195,7 @@ export class ScenarioRunner {
    * Runs one scenario with the probes of `properties`; with `earlyStop`, their monitors may end
    * it once a failure is certain (the same scenario stops at the same point every time).
    */
-  async simulate(scenario: Scenario, properties: readonly Property[] = this.properties, earlyStop = this.earlyStop, interruptible = false, observe = false): Promise<RunRecord> {
+  async simulate(scenario: Scenario, properties: readonly Property[] = this.properties, earlyStop: boolean | 'certain' = this.earlyStop, interruptible = false, observe = false): Promise<RunRecord> {
     this.simulations++;
     this.onSimulate?.(scenario);
     const interrupt = interruptible ? this.shouldInterrupt : undefined;

@@ -82,9 +82,11 @@ export interface SimulateOptions {
   onYield?: () => boolean | void;
   /**
    * Let the properties' monitors stop the run once a failure is certain (`timing.stoppedEarly`).
+   * `'certain'`: only at a prediction its monitor says is certain (prefix-closed); a guess is let
+   * run on, so the run ends where its verdict is known (a certain stop, or its end).
    * @defaultValue false
    */
-  earlyStop?: boolean;
+  earlyStop?: boolean | 'certain';
   /**
    * Extra world hooks installed after the faults, each returning its uninstall function: the
    * benign variations a fault-free twin is run under to learn masks. @defaultValue []
@@ -356,8 +358,8 @@ function planRun(world: World, scenario: Scenario, options: SimulateOptions, opt
       world.afterWrite.push(() => {
         if (plan.stoppedEarly) return;
         const certain = m.afterWrite(live);
-        if (!certain) return;
-        plan.stoppedEarly = { property: p.name, at: kernel.now(), from: certain.from, reason: certain.reason };
+        if (!certain || (options.earlyStop === 'certain' && certain.certain !== true)) return;
+        plan.stoppedEarly = { property: p.name, at: kernel.now(), from: certain.from, reason: certain.reason, ...(certain.certain === true ? { certain: true as const } : {}) };
         trace.push({ t: kernel.now(), type: 'run:stopped', property: p.name, reason: certain.reason });
         kernel.stop();
       });

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { check, defineController, defineProperty, type CheckOptions, type Scenario } from '../../src/index.js';
+
+/**
+ * A verdict must not depend on the machine's load (SPEC §6). An early stop is a prediction; it
+ * used to be confirmed only on the shrunk scenario, so the shrinking budget (wall time) decided
+ * the verdict when the prediction was wrong for the scenario found: shrinking cut at once kept
+ * that scenario, whose full run passed (the check then ran again without early stops: pass);
+ * shrinking given time reached a smaller scenario whose full run failed (a failure). Found on
+ * rt46's deploy-putter, seed 9, run 20: "1 failure", then a pass on the same inputs (h47).
+ * Here a property whose monitor predicts a failure at the first write of every run, and whose
+ * judge fails only a run of fewer than 3 user actions naming `marked`: the corpus scenario has 3
+ * (a wrong prediction), its shrunk versions fewer (a right one). The wall clock is faked: never
+ * moving (shrinking is never cut), or racing (every budget is over at once).
+ */
+const writer = defineController({
+  name: 'writer',
+  for: 'Widget',
+  sample: { size: 1 },
+  async reconcile(ctx) {
+    const w = await ctx.client.tryGet<{ size: number }, { size?: number }>('Widget', ctx.key);
+    if (!w || w.status.size === w.spec.size) return;
+    await ctx.client.updateStatus({ ...w, status: { size: w.spec.size } });
+  },
+});
+
+const prophet = defineProperty<Record<string, never>>({
+  name: 'few-marked-actions',
+  description: 'a run with a user action on Widget marked has at least 3 user actions (its monitor guesses otherwise at the first write)',
+  defaults: {},
+  monitor: () => ({ afterWrite: () => ({ reason: 'guessed', from: 0 }) }),
+  judge: (run) => {
+    const marked = run.scenario.workload.some((a) => (a.type === 'create' ? a.object.metadata.name === 'marked' : 'key' in a && a.key === 'default/marked'));
+    return marked && run.scenario.workload.length < 3 ? { ok: false, summary: `${run.scenario.workload.length} user actions`, explanation: 'fewer than 3 user actions', evidence: {} } : { ok: true };
+  },
+});
+
+const corpus: Scenario = {
+  seed: 1,
+  controllers: [{ name: 'writer' }],
+  initialObjects: [],
+  workload: [
+    { at: 0, type: 'create', object: { kind: 'Widget', metadata: { name: 'marked', namespace: 'default' }, spec: { size: 1 } } },
+    { at: 300, type: 'update', kind: 'Widget', key: 'default/marked', spec: { size: 2 } },
+    { at: 600, type: 'update', kind: 'Widget', key: 'default/marked', spec: { size: 3 } },
+  ],
+  faults: { events: [], background: [] },
+} as Scenario;
+
+function options(wallClock: () => number): CheckOptions {
+  return { runs: 1, seed: 1, properties: [prophet()], faults: [], corpus: { scenarios: [corpus] }, shrinkTimeLimitMs: 1000, wallClock } as CheckOptions;
+}
+
+describe('a wrong early stop: the verdict does not depend on the wall clock (h47)', () => {
+  it('is the same whether shrinking is never cut or cut at once', async () => {
+    let racing = 0;
+    const calm = await check(writer, options(() => 0));
+    const loaded = await check(writer, options(() => (racing += 1e6)));
+    expect(calm.ok, calm.ok ? '' : `${calm.property}: ${calm.summary}`).toBe(loaded.ok);
+    // the scenario found passes when run to its end: that is the verdict
+    expect(calm.ok, calm.ok ? "" : `${calm.property}: ${calm.summary}`).toBe(true);
+  });
+});
