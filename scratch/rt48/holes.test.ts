@@ -1,0 +1,82 @@
+// rt48 (red team round 9): one test per hole. Each asserts what kube-apiserver does (or that a
+// buggy controller is caught), and FAILS today. Run from the worktree root:
+//   nice npx vitest run --config scratch/rt48/vitest.config.ts
+import { describe, expect, it } from 'vitest';
+import { check, defineController } from '../../src/index.js';
+import { apiFixture } from '../../test/conformance/kube-helpers.js';
+import { cases } from './cases.js';
+import { defaultProperties } from '../../properties/index.js';
+
+const CM = '/api/v1/namespaces/default/configmaps';
+
+describe('D-1: dryRun is never persisted (kube-apiserver: admission and validation only; README: refused, 400)', () => {
+  const dry = async (method: string, path: string, body: unknown, headers: Record<string, string> = {}) => {
+    const f = apiFixture();
+    await f.req('POST', CM, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: '1' } });
+    const before = (await f.req('GET', `${CM}/c`)).json;
+    const r = await f.req(method, path, body, headers);
+    const after = await f.req('GET', `${CM}/${method === 'POST' ? 'dry' : 'c'}`);
+    return { status: r.status, persisted: method === 'POST' ? after.status === 200 : after.json.metadata.resourceVersion !== before.metadata.resourceVersion };
+  };
+  it('POST ?dryRun=All creates nothing', async () => {
+    const r = await dry('POST', `${CM}?dryRun=All`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'dry' } });
+    expect(r.persisted).toBe(false);
+  });
+  it('PUT ?dryRun=All changes nothing', async () => {
+    const f = apiFixture();
+    await f.req('POST', CM, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: '1' } });
+    const cur = (await f.req('GET', `${CM}/c`)).json;
+    await f.req('PUT', `${CM}/c?dryRun=All`, { ...cur, data: { a: 'put' } });
+    expect((await f.req('GET', `${CM}/c`)).json.data).toEqual({ a: '1' });
+    expect(f.writes.length).toBe(1);
+  });
+  it('merge PATCH ?dryRun=All changes nothing', async () => {
+    const r = await dry('PATCH', `${CM}/c?dryRun=All`, { data: { a: 'merge' } }, { 'content-type': 'application/merge-patch+json' });
+    expect(r.persisted).toBe(false);
+  });
+  it('an unknown dryRun value is 400 (kube: Unsupported value: supported values: "All")', async () => {
+    const f = apiFixture();
+    const r = await f.req('POST', `${CM}?dryRun=Bogus`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } });
+    expect(r.status).toBe(400);
+  });
+  it("dryrun-diff's twin (every write carries dryRun: 'All', so it never changes a Service) is caught", async () => {
+    const c = cases.find((x) => x.name === 'dryrun-diff')!;
+    const r = await check(c.buggy, { ...c.options, properties: [...defaultProperties().filter((p) => p.name !== 'convergence'), ...(c.properties ?? [])], runs: 40, seed: 1, shrink: false });
+    expect(r.ok ? 'passed' : r.property).toBe('convergence');
+  });
+});
+
+describe('E-1: the Eviction subresource (kubectl drain, cluster-autoscaler)', () => {
+  it('POST pods/{name}/eviction evicts the Pod (201) and the Pod is deleted', async () => {
+    const f = apiFixture();
+    await f.req('POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'i' }] } });
+    const r = await f.req('POST', '/api/v1/namespaces/default/pods/p/eviction', { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'p', namespace: 'default' } });
+    expect(r.status).toBe(201);
+  });
+  it('an eviction a PodDisruptionBudget forbids is 429 TooManyRequests', async () => {
+    const f = apiFixture();
+    await f.req('POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', labels: { app: 'x' } }, spec: { containers: [{ name: 'c', image: 'i' }] } });
+    await f.req('POST', '/apis/policy/v1/namespaces/default/poddisruptionbudgets', { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'b' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'x' } } } });
+    const r = await f.req('POST', '/api/v1/namespaces/default/pods/p/eviction', { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'p', namespace: 'default' } });
+    expect(r.status).toBe(429);
+  });
+});
+
+describe('L-1: a hot loop whose writes grow the object is found (SPEC: found and shrunk within seconds)', () => {
+  // each status write appends one line; the write's event brings the next pass. Today no monitor
+  // stops it (it is not a stamping loop) and every write hashes the whole, growing object: the
+  // run's cost is quadratic in its writes and the check does not end (71 s of CPU, killed)
+  const appender = defineController({
+    name: 'history-appender',
+    for: 'Job2',
+    async reconcile(ctx) {
+      const o = await ctx.client.get<{ n: number }, { history?: string[]; observedGeneration?: number }>('Job2', ctx.key);
+      const history = [...(o.status.history ?? []), `synced generation ${o.metadata.generation} at ${ctx.clock.now()}`];
+      await ctx.client.updateStatus({ ...o, status: { history, observedGeneration: o.metadata.generation } });
+    },
+  });
+  it('check stops it as a hot loop within a minute', { timeout: 60_000 }, async () => {
+    const r = await check(appender, { objects: { kind: 'Job2', spec: [{ n: 1 }, { n: 2 }] }, runs: 5, seed: 1, shrink: false });
+    expect(r.ok ? 'passed' : r.property).toBe('no-hot-loop');
+  });
+});
