@@ -135,6 +135,7 @@ import { leaseHolderCase } from './lease-holder.js';
 import { labelFanout } from './label-fanout.js';
 import { generateNameTokenCase } from './generate-name-token.js';
 import { healthPollerCase } from './health-poller.js';
+import { fleetFanout } from './fleet-fanout.js';
 
 export type { FalsePositiveCase } from './_shared/case.js';
 
@@ -259,4 +260,5 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   labelFanout,
   generateNameTokenCase,
   healthPollerCase,
+  fleetFanout,
 ];
