@@ -60,7 +60,20 @@ import { fleetFanout } from './fixtures/fleet-fanout.js';
 
 import { exportChain } from './fixtures/export-chain.js';
 
+const mirrorResource = { kind: 'Mirror', plural: 'mirrors', group: 'example.com', version: 'v1', namespaced: true };
+const mirrorProgram = (variant: string) => defineProgram({ entry: `scratch/rt48/programs/bookmark-watcher/${variant}.ts`, for: 'Mirror', name: 'mirror', resources: [mirrorResource], sample: [{ value: 'a' }, { value: 'b' }, { value: 'c' }] });
+/** Converged: every Mirror's ConfigMap holds its value. */
+export function mirrored(v: WorldView): true | string {
+  for (const m of v.list('Mirror')) {
+    if (m.metadata.deletionTimestamp !== undefined) continue;
+    const cm = v.get('ConfigMap', `${m.metadata.namespace}/${m.metadata.name}-mirror`) as unknown as { data?: Record<string, string> } | undefined;
+    if (cm?.data?.['value'] !== m.spec['value']) return `Mirror ${m.metadata.name} is ${String(m.spec['value'])}, its ConfigMap ${String(cm?.data?.['value'])}`;
+  }
+  return true;
+}
+
 export const cases: Case[] = [
+  { name: 'bookmark-watcher', controllers: [mirrorProgram('correct')], buggy: [mirrorProgram('buggy')], options: {}, properties: [convergence({ converged: mirrored })] },
   fleetFanout,
   exportChain,
   { name: 'dryrun-diff', controllers: [dryProgram('correct')], buggy: [dryProgram('buggy')], options: {}, properties: [convergence({ converged: exposed })] },

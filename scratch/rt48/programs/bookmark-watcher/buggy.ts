@@ -1,0 +1,2 @@
+import { main } from './operator.js';
+main('retry-same-version');
