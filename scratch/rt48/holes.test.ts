@@ -80,3 +80,21 @@ describe('L-1: a hot loop whose writes grow the object is found (SPEC: found and
     expect(r.ok ? 'passed' : r.property).toBe('no-hot-loop');
   });
 });
+
+describe('W-1: list/watch options kube-apiserver refuses (apimachinery ValidateListOptions, 422)', () => {
+  const status = async (path: string) => {
+    const f = apiFixture();
+    const res = await f.api.handle(new Request(`http://kube.test${path}`));
+    await res.body?.cancel();
+    return res.status;
+  };
+  it('a watch with sendInitialEvents but no resourceVersionMatch=NotOlderThan is 422', async () => {
+    expect(await status(`${CM}?watch=true&sendInitialEvents=true`)).toBe(422);
+  });
+  it('a watch with resourceVersionMatch but no sendInitialEvents is 422', async () => {
+    expect(await status(`${CM}?watch=true&resourceVersionMatch=NotOlderThan&resourceVersion=1`)).toBe(422);
+  });
+  it('a list with sendInitialEvents is 422', async () => {
+    expect(await status(`${CM}?sendInitialEvents=true`)).toBe(422);
+  });
+});

@@ -15,3 +15,7 @@ console.log('W2 sendInitialEvents without resourceVersionMatch (kube: 422)', r2.
 const r3 = await f.api.handle(new Request(`http://kube.test${CM}?watch=true&resourceVersion=0`));
 console.log('W3 rv=0 watch', r3.status);
 if (r3.status === 200) { const w = new WatchReader(r3); console.log('W3 events', JSON.stringify((await w.take(2, 300)).map((e) => [e.type, e.object?.metadata?.name]))); }
+const r4 = await f.api.handle(new Request(`http://kube.test${CM}?watch=true&resourceVersionMatch=NotOlderThan&resourceVersion=1`));
+console.log('W4 watch with resourceVersionMatch, no sendInitialEvents (kube: 422)', r4.status);
+const r5 = await f.req('GET', `${CM}?sendInitialEvents=true`);
+console.log('W5 list with sendInitialEvents (kube: 422 forbidden for list)', r5.status);
