@@ -98,3 +98,16 @@ describe('W-1: list/watch options kube-apiserver refuses (apimachinery ValidateL
     expect(await status(`${CM}?sendInitialEvents=true`)).toBe(422);
   });
 });
+
+describe('U-1: a custom resource needs a resourceVersion on its status subresource too', () => {
+  it('PUT /status of a custom resource without metadata.resourceVersion is 422, as PUT of the resource is', async () => {
+    const { webAppResource } = await import('../../test/conformance/kube-helpers.js');
+    const f = apiFixture({ resources: [webAppResource] } as never);
+    const base = `/apis/${webAppResource.group}/${webAppResource.version}/namespaces/default/${webAppResource.plural}`;
+    await f.req('POST', base, { apiVersion: `${webAppResource.group}/${webAppResource.version}`, kind: webAppResource.kind, metadata: { name: 'w' }, spec: { replicas: 1 } });
+    const cur = (await f.req('GET', `${base}/w`)).json;
+    const { resourceVersion: _rv, ...meta } = cur.metadata;
+    expect((await f.req('PUT', `${base}/w`, { ...cur, metadata: meta, spec: { replicas: 2 } })).status).toBe(422);
+    expect((await f.req('PUT', `${base}/w/status`, { ...cur, metadata: meta, status: { ready: 1 } })).status).toBe(422);
+  });
+});
