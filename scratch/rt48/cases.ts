@@ -28,7 +28,7 @@ export function bundled(v: WorldView): true | string {
 }
 
 const censusResource = { kind: 'Census', plural: 'censuses', group: 'example.com', version: 'v1', namespaced: true };
-const censusProgram = (variant: string) => defineProgram({ entry: 'scratch/rt48/programs/census-pager/census.cjs', args: [variant], for: 'Census', name: 'census', resources: [censusResource], sample: [{ selector: 'app=web' }, { selector: 'tier=db' }] });
+const censusProgram = (variant: string, ext = 'cjs') => defineProgram({ entry: `scratch/rt48/programs/census-pager/census.${ext}`, args: [variant], for: 'Census', name: 'census', resources: [censusResource], sample: [{ selector: 'app=web' }, { selector: 'tier=db' }] });
 const pod = (name: string, labels: Record<string, string>) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', labels }, spec: { containers: [{ name: 'c', image: 'busybox:1.36' }] } });
 
 /** Converged: every Census counts the live Pods its selector matches. */
@@ -98,3 +98,7 @@ export const cases: Case[] = [
   },
   { name: 'bundle-ssa', controllers: [bundleProgram('correct')], buggy: [bundleProgram('buggy')], options: {}, properties: [convergence({ converged: bundled })] },
 ];
+
+// the same program as an ES module (census.mjs): tells a CommonJS-hosting difference from the program's
+const census = cases.find((c) => c.name === 'census-pager')!;
+cases.push({ ...census, name: 'census-esm', controllers: [censusProgram('paged', 'mjs')], buggy: [censusProgram('first-page', 'mjs')] });
