@@ -131,3 +131,31 @@ describe('CJS-1: a CommonJS program runs the same on its first run in a process 
     expect(out).toContain('run 1 vs 2: hashes 41e60a39 41e60a39');
   });
 });
+
+describe('I-1: a hosted program that does nothing at all gets a verdict (SPEC §8: a clear error, never a harness death)', () => {
+  // scratch/rt48/hostile/idle-program.mjs is an empty module (a library file given as --program, an
+  // entry whose main() sits behind a guard): nothing of it keeps the event loop alive, and the
+  // harness's own hold timers are unref'd. Library: the process exits with code 13 (unfinished
+  // top-level await), no output. CLI: "unexpected error; please report it" (a worker thread exited).
+  it('check() of it resolves (program-acts says it never acted)', { timeout: 120_000 }, async () => {
+    const { spawnSync } = await import('node:child_process');
+    const r = spawnSync('npx', ['tsx', 'scratch/rt48/hostile/run-idle.ts'], { encoding: 'utf8' });
+    expect({ status: r.status, out: r.stdout.trim().slice(0, 40) }).toEqual({ status: 0, out: 'FAIL program-acts: the program env-detect' });
+  });
+  it('the CLI names the problem instead of an unexpected error', { timeout: 120_000 }, async () => {
+    const { spawnSync } = await import('node:child_process');
+    const r = spawnSync('npx', ['steadystate', 'check', '--program', 'scratch/rt48/hostile/idle-program.mjs', '--for', 'ConfigMap', '--sample', '{}', '--runs', '5', '--seed', '1', '--report-dir', '/tmp/rt48-reports'], { encoding: 'utf8' });
+    expect(r.stdout + r.stderr).not.toContain('unexpected error');
+  });
+});
+
+describe('H-4b: a hosted program cannot tell it runs under the CLI (rt47 H-4, now for --program)', () => {
+  // env-probe-program.mjs names its ConfigMap after the first STEADYSTATE* variable or argv entry
+  // naming steadystate it sees, and hot-loops when it sees one: today the check reports
+  // "80 to ConfigMap default/probe-steadystate-run-token"
+  it('its process.env holds no STEADYSTATE_* variable', { timeout: 120_000 }, async () => {
+    const { spawnSync } = await import('node:child_process');
+    const r = spawnSync('npx', ['steadystate', 'check', '--program', 'scratch/rt48/hostile/env-probe-program.mjs', '--for', 'ConfigMap', '--sample', '{}', '--runs', '3', '--seed', '1', '--report-dir', '/tmp/rt48-reports'], { encoding: 'utf8' });
+    expect(r.stdout + r.stderr).not.toContain('probe-steadystate');
+  });
+});
