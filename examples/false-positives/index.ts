@@ -136,6 +136,7 @@ import { leaseHolderCase } from './lease-holder.js';
 import { labelFanout } from './label-fanout.js';
 import { generateNameTokenCase } from './generate-name-token.js';
 import { healthPollerCase } from './health-poller.js';
+import { fleetFanout } from './fleet-fanout.js';
 
 export type { FalsePositiveCase } from './_shared/case.js';
 
@@ -261,4 +262,5 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   generateNameTokenCase,
   healthPollerCase,
   tenantQuotas,
+  fleetFanout,
 ];
