@@ -199,8 +199,12 @@ function load(env: RuntimeEnv, run: () => Promise<unknown>, sandbox: Sandbox): P
       timers.length = 0;
       resolveTurn();
     };
+    // ref'd: while the hold is on, nothing else may keep the event loop alive (a program that does
+    // nothing at all has no handle of its own), and the process or worker must not exit with the
+    // run unfinished (red team rt48 I-1: exit 13, an unfinished top-level await). Every hold ends
+    // by the stalled bound at the latest, and `done` clears these timers.
     const after = (ms: number, fn: () => void): void => {
-      if (!ended) timers.push(originals.setTimeout(fn, ms).unref());
+      if (!ended) timers.push(originals.setTimeout(fn, ms));
     };
     // ends the hold once the loader has been quiet for `bound()` ms; measured from the later of
     // this load's start and the loader's last resolve or load, so a slow load that keeps loading

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { defineProgram, simulate, type Scenario } from '../../../src/index.js';
 import { programActs } from '../../../src/harness/run-guards.js';
@@ -52,5 +53,10 @@ describe('program-acts: a hosted program that never writes fails the run, one th
     const { run } = await simulate(gone, { controllers: [elector(false)], tailMs: 0 });
     expect(run.writes.some((w) => w.actor === 'user' && w.verb === 'delete' && w.key === 'default/echo-0')).toBe(true);
     expect(programActs.judge(run, undefined).ok).toBe(true);
+  });
+
+  it('reaches its verdict on a program that does nothing at all, in a process nothing else keeps alive (red team rt48 I-1: exit 13)', () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'test/unit/host/programs/run-idle.ts'], { encoding: 'utf8', timeout: 60_000 });
+    expect({ status: r.status, out: r.stdout.trim() }, r.stderr).toEqual({ status: 0, out: 'FAIL the program idle never acted: 1 ConfigMap object existed, and it sent no request to the API server at all' });
   });
 });

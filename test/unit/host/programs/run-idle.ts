@@ -1,0 +1,21 @@
+// Simulates the empty program in a process of its own, where nothing but the simulation may keep the
+// event loop alive (in a vitest worker the worker's own channel does): prints the program-acts verdict.
+import { defineProgram, simulate } from '../../../../src/index.js';
+import { programActs } from '../../../../src/harness/run-guards.js';
+import { loadHoldBounds } from '../../../../src/kube-rest/define-program.js';
+
+loadHoldBounds.idleAfterLoadMs = 20;
+const idle = defineProgram({ entry: 'test/unit/host/programs/idle.mjs', for: 'ConfigMap', name: 'idle' });
+const { run } = await simulate(
+  {
+    seed: 1,
+    controllers: [{ name: 'idle' }],
+    initialObjects: [],
+    workload: [{ at: 0, type: 'create', object: { kind: 'ConfigMap', metadata: { name: 'c', namespace: 'default' }, data: {} } }],
+    faults: { events: [], background: [] },
+    options: { faultWindowMs: 1_000, settleMs: 1_000 },
+  },
+  { controllers: [idle], tailMs: 0 },
+);
+const v = programActs.judge(run, undefined);
+console.log(v.ok ? 'PASS' : `FAIL ${v.summary}`);
