@@ -125,7 +125,8 @@ export function serveUpdate(c: ServeContext): Response {
   const before = store.peek(c.resource.kind, keyOf({ namespace: c.namespace, name: c.name! }));
   if (c.subresource === 'status') {
     if (!c.resource.statusSubresource) throw notFound(c);
-    const updated = store.updateStatus(c.info.actor, obj);
+    // nor on its status (the status strategy embeds the resource's)
+    const updated = store.updateStatus(c.info.actor, obj, { requireResourceVersion: keysSorted(c.resource.kind, c.resource.apiVersion) });
     recordUpdate(c, before, updated);
     return jsonResponse(toWire(updated, c.resource, fields));
   }

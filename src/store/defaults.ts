@@ -518,6 +518,8 @@ const bindingDefaults: Defaulter = (o, cur) => {
   });
 };
 
+const serviceSpecDefaults = onSpec(serviceDefaults);
+
 const DEFAULTERS: ReadonlyMap<string, Defaulter> = new Map<string, Defaulter>([
   ['Pod', (o, cur, alloc) => {
     podDefaulter(o, cur, alloc);
@@ -533,7 +535,15 @@ const DEFAULTERS: ReadonlyMap<string, Defaulter> = new Map<string, Defaulter>([
       o.status = { ...(o.status as Obj), qosClass: (cur.status as Obj)['qosClass'] } as StoredObject['status'];
     }
   }],
-  ['Service', onSpec(serviceDefaults)],
+  ['Service', (o, cur, alloc) => {
+    serviceSpecDefaults(o, cur, alloc);
+    // ServiceStatus.LoadBalancer is a struct, not a pointer: every Service has `loadBalancer: {}`, as
+    // kube-apiserver serves it, whatever a write sent, a status write too (a Service that was a
+    // LoadBalancer once and one that never was look the same once cleared: corpus service-lb's
+    // recovery, hunt seed 613 run 11)
+    const st = o.status as unknown;
+    if (!isObj(st) || !isObj(st['loadBalancer'])) o.status = { ...(isObj(st) ? st : {}), loadBalancer: {} } as StoredObject['status'];
+  }],
   ['Deployment', onSpec(deploymentDefaults)],
   ['ReplicaSet', onSpec((s) => (replicasDefault(s), templateDefaults(s)))],
   ['StatefulSet', onSpec(statefulSetDefaults)],

@@ -397,14 +397,7 @@ export class ObjectStore {
     const m = obj.metadata;
     // the stored object's apiVersion says which kind it is (a request may leave it out)
     const apiVersion = this.peek(obj.kind, this.keyFor(obj.kind, m as ObjectRef))?.apiVersion ?? obj.apiVersion;
-    if (!m.resourceVersion && (options.requireResourceVersion ?? (keysSorted(obj.kind, apiVersion) && actor.startsWith('controller:')))) {
-      const key = this.keyFor(obj.kind, m as ObjectRef);
-      this.recordError(actor, 'update', obj.kind, key, 'Invalid', this.peek(obj.kind, key)?.metadata.uid);
-      throw new InvalidError(
-        `${obj.kind} "${key}": metadata.resourceVersion: Invalid value: 0x0: must be specified for an update (a custom resource allows no unconditional update: send the resourceVersion of the object you read, or patch it)`,
-        [{ field: 'metadata.resourceVersion', type: 'FieldValueInvalid', body: 'Invalid value: 0x0: must be specified for an update' }],
-      );
-    }
+    this.refuseUnconditional(actor, 'update', obj.kind, m, apiVersion, options.requireResourceVersion);
     // a custom resource's keys are sorted in the copies (key-order.ts); labels and annotations, Go maps, for every kind
     const copy = keysSorted(obj.kind, apiVersion) ? cloneSorted : cloneJson;
     const withStatus = this.mainWritesStatus(obj.kind, apiVersion, options.statusSubresource);
@@ -473,11 +466,26 @@ export class ObjectStore {
     });
   }
 
+  /**
+   * A custom resource allows no unconditional update, through the main resource or `/status`
+   * (customResourceStrategy.AllowUnconditionalUpdate, which the status strategy embeds): 422.
+   */
+  private refuseUnconditional(actor: string, verb: 'update' | 'updateStatus', kind: string, m: NewObject['metadata'], apiVersion: string | undefined, required: boolean | undefined): void {
+    if (m.resourceVersion || !(required ?? (keysSorted(kind, apiVersion) && actor.startsWith('controller:')))) return;
+    const key = this.keyFor(kind, m as ObjectRef);
+    this.recordError(actor, verb, kind, key, 'Invalid', this.peek(kind, key)?.metadata.uid);
+    throw new InvalidError(
+      `${kind} "${key}": metadata.resourceVersion: Invalid value: 0x0: must be specified for an update (a custom resource allows no unconditional update${verb === 'updateStatus' ? ', of its status either' : ''}: send the resourceVersion of the object you read, or patch it)`,
+      [{ field: 'metadata.resourceVersion', type: 'FieldValueInvalid', body: 'Invalid value: 0x0: must be specified for an update' }],
+    );
+  }
+
   /** Writes status only, through the status subresource; never bumps generation. */
-  updateStatus<S = JsonObject, T = JsonObject>(actor: string, obj: NewObject<S, T> & { metadata: { name: string } }): StoredObject<S, T> {
+  updateStatus<S = JsonObject, T = JsonObject>(actor: string, obj: NewObject<S, T> & { metadata: { name: string } }, options: Pick<UpdateOptions, 'requireResourceVersion'> = {}): StoredObject<S, T> {
     // one key string per write: it is kept (the write record, the trace) until the run is judged
     const key = this.keyFor(obj.kind, obj.metadata as ObjectRef);
     this.refuseMissingStatusSubresource(actor, 'updateStatus', obj.kind, key);
+    if (!obj.metadata.resourceVersion) this.refuseUnconditional(actor, 'updateStatus', obj.kind, obj.metadata, this.peek(obj.kind, key)?.apiVersion ?? obj.apiVersion, options.requireResourceVersion);
     return this.write(actor, 'updateStatus', obj.kind, key, obj.metadata.resourceVersion, (cur) =>
       prepareForStatusUpdate(checkUid(cur, obj.metadata.uid), (keysSorted(obj.kind, cur.apiVersion) ? cloneSorted : cloneJson)(obj.status as JsonObject | undefined)),
     ) as unknown as StoredObject<S, T>;

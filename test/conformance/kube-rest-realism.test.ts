@@ -56,6 +56,16 @@ describe('kube-rest: what kube-apiserver does that a plain store does not', () =
     expect((await f.req('PUT', '/api/v1/namespaces/default/configmaps/a', configMap('a', { v: '2' }))).status).toBe(200);
   });
 
+  it("refuses an unconditional PUT of a custom resource's /status too (422; red team rt48 U-1)", async () => {
+    const f = apiFixture({ resources: [{ ...widgetResource, statusSubresource: true }] });
+    const made = (await f.req('POST', WIDGETS, widget('w'))).json;
+    const put = await f.req('PUT', `${WIDGETS}/w/status`, widget('w', { status: { size: 1 } }));
+    expect(put.json).toMatchObject({ reason: 'Invalid', code: 422 });
+    expect(put.json.message).toMatch(/metadata\.resourceVersion: Invalid value: 0x0: must be specified for an update/);
+    const ok = await f.req('PUT', `${WIDGETS}/w/status`, { ...made, status: { size: 1 } });
+    expect([ok.status, ok.json.status]).toEqual([200, { size: 1 }]);
+  });
+
   it('refuses a new ownerReference without apiVersion, and a label value with "/" (422)', async () => {
     const f = apiFixture();
     const noVersion = await f.req('POST', '/api/v1/namespaces/default/configmaps', configMap('a', {}, { metadata: { ownerReferences: [{ kind: 'App', name: 'x', uid: 'u1' }] } }));

@@ -63,4 +63,14 @@ describe('Service status.loadBalancer is cleared when the Service stops being of
     expect((cip.spec as Record<string, unknown>)['type']).toBe('ClusterIP');
     expect(cip.status).toEqual({ loadBalancer: {} });
   });
+
+  it('every Service has status.loadBalancer {} (a struct in ServiceStatus, served always): at create, after a status write without it, over HTTP', async () => {
+    const { store } = makeStore();
+    const svc = store.create('ctl', { kind: 'Service', metadata: { name: 's', namespace: 'default' }, spec: { ports: [{ port: 80 }] } });
+    expect(svc.status).toEqual({ loadBalancer: {} });
+    expect(store.updateStatus('ctl', { ...svc, status: { conditions: [] } }).status).toEqual({ conditions: [], loadBalancer: {} });
+    const f = apiFixture();
+    const made = await f.req('POST', '/api/v1/namespaces/default/services', { apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { ports: [{ port: 80 }] } });
+    expect(made.json.status).toEqual({ loadBalancer: {} });
+  });
 });

@@ -221,6 +221,18 @@ describe('H-F: custom resources allow no unconditional update', () => {
     expect(store.update('controller:x/0', { ...app, spec: { v: 1 } }).spec).toEqual({ v: 1 });
     expect(store.update('controller:x/0', { kind: 'ConfigMap', metadata: { name: 'c', namespace: 'a' }, data: { k: 'v' } }).metadata.uid).toBe(cm.metadata.uid);
   });
+
+  it("refuses it on the status subresource too (the status strategy embeds the resource's: red team rt48 U-1)", () => {
+    const { store } = makeStore();
+    const app = store.create('user', { apiVersion: 'example.com/v1', kind: 'App', metadata: { name: 'web', namespace: 'a' }, spec: {} });
+    expect(() => store.updateStatus('controller:x/0', { apiVersion: 'example.com/v1', kind: 'App', metadata: { name: 'web', namespace: 'a' }, status: { ready: true } })).toThrow(
+      /^App "a\/web": metadata\.resourceVersion: Invalid value: 0x0: must be specified for an update \(a custom resource allows no unconditional update, of its status either/,
+    );
+    expect(store.get('App', { namespace: 'a', name: 'web' }).status).toEqual({});
+    expect(store.updateStatus('controller:x/0', { ...app, status: { ready: true } }).status).toEqual({ ready: true });
+    store.create('user', { kind: 'Service', metadata: { name: 's', namespace: 'a' }, spec: {} });
+    expect(store.updateStatus('controller:x/0', { kind: 'Service', metadata: { name: 's', namespace: 'a' }, status: { loadBalancer: {} } }).metadata.name).toBe('s');
+  });
 });
 
 describe('the scope table', () => {

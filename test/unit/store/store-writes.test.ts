@@ -10,7 +10,7 @@ describe('write records (onWrite)', () => {
     clock.advanceTo(20);
     store.update('controller:web/0', { ...a, spec: { replicas: 2 } });
     clock.advanceTo(30);
-    store.updateStatus('controller:web/1', { ...a, metadata: { ...a.metadata, resourceVersion: '' }, status: { ready: 2 } });
+    store.updateStatus('controller:web/1', { ...a, metadata: { ...a.metadata, resourceVersion: '2' }, status: { ready: 2 } });
     clock.advanceTo(40);
     store.patch('environment:kubelet', 'Widget', ref('a'), { metadata: { labels: { l: 'v' } } });
     clock.advanceTo(50);
