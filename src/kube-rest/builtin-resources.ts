@@ -1,5 +1,6 @@
 import type { ResourceDefinition } from './resource-definition.js';
 import type { StrategicMergeSchema } from './strategic-merge-patch.js';
+import { EVENT_V1_NAMES } from '../store/validation.js';
 
 /** Merge directives every built-in kind shares (ObjectMeta). */
 const META: StrategicMergeSchema = {
@@ -40,15 +41,7 @@ const EVENTS_V1: ResourceDefinition = {
   shortNames: ['ev'],
   shape: 'flat',
   strategicMerge: META,
-  wireNames: {
-    message: 'note',
-    involvedObject: 'regarding',
-    source: 'deprecatedSource',
-    firstTimestamp: 'deprecatedFirstTimestamp',
-    lastTimestamp: 'deprecatedLastTimestamp',
-    count: 'deprecatedCount',
-    reportingComponent: 'reportingController',
-  },
+  wireNames: EVENT_V1_NAMES,
 };
 
 /**

@@ -323,8 +323,8 @@ function eventErrors(o: StoredObject, create: boolean): FieldError[] {
   return out.length === 0 ? NO_ERRORS : out;
 }
 
-/** The core/v1 name → events.k8s.io/v1 name of the Event fields the two groups spell differently. */
-const EVENT_V1_NAMES: Readonly<Record<string, string>> = {
+/** The core/v1 name → events.k8s.io/v1 name of the Event fields the two groups spell differently. @internal */
+export const EVENT_V1_NAMES: Readonly<Record<string, string>> = {
   message: 'note',
   involvedObject: 'regarding',
   source: 'deprecatedSource',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { check, defineController, defineProperty, type CheckOptions, type Scenario } from '../../src/index.js';
+import { check, defineProperty, type CheckOptions, type Scenario } from '../../src/index.js';
+import { markedCorpus, writer } from './writer-fixture.js';
 
 /**
  * A verdict must not depend on the machine's load (SPEC §6). An early stop is a prediction; it
@@ -13,16 +14,6 @@ import { check, defineController, defineProperty, type CheckOptions, type Scenar
  * (a wrong prediction), its shrunk versions fewer (a right one). The wall clock is faked: never
  * moving (shrinking is never cut), or racing (every budget is over at once).
  */
-const writer = defineController({
-  name: 'writer',
-  for: 'Widget',
-  sample: { size: 1 },
-  async reconcile(ctx) {
-    const w = await ctx.client.tryGet<{ size: number }, { size?: number }>('Widget', ctx.key);
-    if (!w || w.status.size === w.spec.size) return;
-    await ctx.client.updateStatus({ ...w, status: { size: w.spec.size } });
-  },
-});
 
 const prophet = defineProperty<Record<string, never>>({
   name: 'few-marked-actions',
@@ -35,17 +26,7 @@ const prophet = defineProperty<Record<string, never>>({
   },
 });
 
-const corpus: Scenario = {
-  seed: 1,
-  controllers: [{ name: 'writer' }],
-  initialObjects: [],
-  workload: [
-    { at: 0, type: 'create', object: { kind: 'Widget', metadata: { name: 'marked', namespace: 'default' }, spec: { size: 1 } } },
-    { at: 300, type: 'update', kind: 'Widget', key: 'default/marked', spec: { size: 2 } },
-    { at: 600, type: 'update', kind: 'Widget', key: 'default/marked', spec: { size: 3 } },
-  ],
-  faults: { events: [], background: [] },
-} as Scenario;
+const corpus = markedCorpus;
 
 function options(wallClock: () => number): CheckOptions {
   return { runs: 1, seed: 1, properties: [prophet()], faults: [], corpus: { scenarios: [corpus] }, shrinkTimeLimitMs: 1000, wallClock } as CheckOptions;

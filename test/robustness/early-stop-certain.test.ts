@@ -3,6 +3,7 @@ import { check, defineController, defineProperty, simulate, type CheckOptions, t
 import { apiError } from '../../faults/index.js';
 import { noHotLoop } from '../../properties/no-hot-loop.js';
 import { virtualTimestamp } from '../../src/store/object.js';
+import { markedCorpus, writer } from './writer-fixture.js';
 
 /**
  * An early stop is a prediction. One its monitor declares certain (prefix-closed: the judge fails
@@ -12,16 +13,6 @@ import { virtualTimestamp } from '../../src/store/object.js';
  * monitor predicts a failure at the first write, and whose judge fails every run creating the
  * marked Widget; the corpus scenario has 3 user actions, so shrinking moves away from it.
  */
-const writer = defineController({
-  name: 'writer',
-  for: 'Widget',
-  sample: { size: 1 },
-  async reconcile(ctx) {
-    const w = await ctx.client.tryGet<{ size: number }, { size?: number }>('Widget', ctx.key);
-    if (!w || w.status.size === w.spec.size) return;
-    await ctx.client.updateStatus({ ...w, status: { size: w.spec.size } });
-  },
-});
 
 const marked = (s: Scenario) => s.workload.some((a) => a.type === 'create' && a.object.metadata.name === 'marked');
 
@@ -45,17 +36,7 @@ function prophet(certain: boolean, seen: { past: number }) {
   })();
 }
 
-const corpus: Scenario = {
-  seed: 1,
-  controllers: [{ name: 'writer' }],
-  initialObjects: [],
-  workload: [
-    { at: 0, type: 'create', object: { kind: 'Widget', metadata: { name: 'marked', namespace: 'default' }, spec: { size: 1 } } },
-    { at: 300, type: 'update', kind: 'Widget', key: 'default/marked', spec: { size: 2 } },
-    { at: 600, type: 'update', kind: 'Widget', key: 'default/marked', spec: { size: 3 } },
-  ],
-  faults: { events: [], background: [] },
-} as Scenario;
+const corpus = markedCorpus;
 const text = JSON.stringify(corpus);
 
 async function run(certain: boolean) {
