@@ -144,8 +144,12 @@ function defineScheduler(mistake: 'none' | 'cached-usage') {
       observedGeneration: cq.metadata.generation,
     };
     try {
-      // an empty resourceVersion is an unconditional update (the buggy twin's)
-      await writeStatus(ctx, mistake === 'none' ? cq : { ...cq, metadata: { ...cq.metadata, resourceVersion: '' } }, status);
+      // the buggy twin writes without a real precondition: it takes the live resourceVersion just
+      // before writing what it decided from its cache (a custom resource allows no unconditional
+      // update, of its status either: an empty resourceVersion is a 422)
+      const fresh = mistake === 'none' ? cq : await ctx.client.tryGet(CLUSTER_QUEUE, ctx.key, { live: true });
+      if (!fresh) return undefined;
+      await writeStatus(ctx, { ...cq, metadata: { ...cq.metadata, resourceVersion: fresh.metadata.resourceVersion } }, status);
     } catch (err) {
       // another admission (or release) got there first: look again
       if (isStoreError(err, 'Conflict')) return { requeue: true };
