@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defineController, deployment, isStoreError, podLifecycle, type JsonObject, type Scenario } from '../../src/index.js';
+import { defineController, deployment, isStoreError, podLifecycle, type JsonObject, type ReconcileContext, type Scenario, type WatchMapping } from '../../src/index.js';
 import { noHotLoop } from '../../properties/no-hot-loop.js';
 import { writeStatus } from '../../examples/false-positives/_shared/status.js';
 import { expectFailure, expectQuiet, judgeScenario } from '../helpers/property-laws.js';
@@ -15,14 +15,23 @@ import { expectFailure, expectQuiet, judgeScenario } from '../helpers/property-l
  */
 type ScalerSpec = { target: string; replicas: number };
 
+/** A Deployment's event goes to the Scalers that target it. */
+const scalersOfDeployment: WatchMapping = { kind: 'Deployment', map: (d, ctx) => ctx.list('Scaler', { namespace: d.metadata.namespace ?? 'default' }).filter((s) => s.spec['target'] === d.metadata.name).map((s) => `${s.metadata.namespace}/${s.metadata.name}`) };
+
+/** The Scaler read live, unless it is gone or going. */
+async function liveScaler(ctx: ReconcileContext) {
+  const s = await ctx.client.tryGet<ScalerSpec, JsonObject>('Scaler', ctx.key, { live: true });
+  return !s || s.metadata.deletionTimestamp !== undefined ? undefined : s;
+}
+
 function scalerController(detectsConflict: boolean) {
   return defineController({
     name: 'scaler',
     for: 'Scaler',
-    watches: [{ kind: 'Deployment', map: (d, ctx) => ctx.list('Scaler', { namespace: d.metadata.namespace ?? 'default' }).filter((s) => s.spec['target'] === d.metadata.name).map((s) => `${s.metadata.namespace}/${s.metadata.name}`) }],
+    watches: [scalersOfDeployment],
     async reconcile(ctx) {
-      const s = await ctx.client.tryGet<ScalerSpec, JsonObject>('Scaler', ctx.key, { live: true });
-      if (!s || s.metadata.deletionTimestamp !== undefined) return;
+      const s = await liveScaler(ctx);
+      if (!s) return;
       const ns = s.metadata.namespace ?? 'default';
       if (detectsConflict) {
         const rivals = (await ctx.client.list<ScalerSpec, JsonObject>('Scaler', { namespace: ns })).filter((x) => x.spec.target === s.spec.target && x.metadata.deletionTimestamp === undefined);
@@ -47,10 +56,10 @@ function scalerController(detectsConflict: boolean) {
 const mirror = defineController({
   name: 'scaler',
   for: 'Scaler',
-  watches: [{ kind: 'Deployment', map: (d, ctx) => ctx.list('Scaler', { namespace: d.metadata.namespace ?? 'default' }).filter((s) => s.spec['target'] === d.metadata.name).map((s) => `${s.metadata.namespace}/${s.metadata.name}`) }],
+  watches: [scalersOfDeployment],
   async reconcile(ctx) {
-    const s = await ctx.client.tryGet<ScalerSpec, JsonObject>('Scaler', ctx.key, { live: true });
-    if (!s || s.metadata.deletionTimestamp !== undefined) return;
+    const s = await liveScaler(ctx);
+    if (!s) return;
     const d = await ctx.client.tryGet<JsonObject, { readyReplicas?: number }>('Deployment', { namespace: s.metadata.namespace ?? 'default', name: s.spec.target });
     return writeStatus(ctx, s, { ready: d?.status.readyReplicas ?? 0, observedGeneration: s.metadata.generation });
   },
@@ -60,10 +69,10 @@ const mirror = defineController({
 const noter = defineController({
   name: 'scaler',
   for: 'Scaler',
-  watches: [{ kind: 'Deployment', map: (d, ctx) => ctx.list('Scaler', { namespace: d.metadata.namespace ?? 'default' }).filter((s) => s.spec['target'] === d.metadata.name).map((s) => `${s.metadata.namespace}/${s.metadata.name}`) }],
+  watches: [scalersOfDeployment],
   async reconcile(ctx) {
-    const s = await ctx.client.tryGet<ScalerSpec, JsonObject>('Scaler', ctx.key, { live: true });
-    if (!s || s.metadata.deletionTimestamp !== undefined) return;
+    const s = await liveScaler(ctx);
+    if (!s) return;
     const ref = { namespace: s.metadata.namespace ?? 'default', name: s.spec.target };
     const d = await ctx.client.tryGet<JsonObject, { readyReplicas?: number }>('Deployment', ref);
     const note = `scaler.example.com/${s.metadata.name}-ready`;
