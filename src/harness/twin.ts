@@ -1739,17 +1739,7 @@ export class TwinRunner {
 
   /** The benign variations of the fault-free run of `scenario` (without that run itself). */
   variationsOf(scenario: Scenario): Promise<RunRecord[]> {
-    const runVariation = this.runVariation;
-    if (!runVariation) return Promise.resolve([]);
-    const twin = twinScenario(scenario);
-    return this.memo(this.benign, twin, async () => {
-      const out: RunRecord[] = [];
-      for (const v of BENIGN_VARIATIONS) {
-        this.benignSimulations++;
-        out.push(await runVariation(twin, v));
-      }
-      return out;
-    });
+    return this.memoVariations(this.benign, scenario, BENIGN_VARIATIONS);
   }
 
   /**
@@ -1866,13 +1856,7 @@ export class TwinRunner {
     const runVariation = this.runVariation;
     const variations = runVariation ? phaseVariations(run, twin, defs) : [];
     if (!runVariation || variations.length === 0) return [];
-    const scenario = twinScenario(twin.scenario);
-    const out: RunRecord[] = [];
-    for (const v of variations) {
-      this.benignSimulations++;
-      out.push(await runVariation(scenario, v));
-    }
-    return out;
+    return this.runEach(runVariation, twinScenario(twin.scenario), variations);
   }
 
   /**
@@ -1880,17 +1864,25 @@ export class TwinRunner {
    * with {@link variationsOf}): asked for only by the properties that tell list order from timing.
    */
   keyOrderOf(scenario: Scenario): Promise<RunRecord[]> {
+    return this.memoVariations(this.keyOrder, scenario, KEY_ORDER_VARIATIONS);
+  }
+
+  /** The fault-free run of `scenario` under each of `variations`, once per scenario (`cache`). */
+  private memoVariations(cache: Lru<Promise<RunRecord[]>>, scenario: Scenario, variations: readonly BenignVariation[]): Promise<RunRecord[]> {
     const runVariation = this.runVariation;
     if (!runVariation) return Promise.resolve([]);
     const twin = twinScenario(scenario);
-    return this.memo(this.keyOrder, twin, async () => {
-      const out: RunRecord[] = [];
-      for (const v of KEY_ORDER_VARIATIONS) {
-        this.benignSimulations++;
-        out.push(await runVariation(twin, v));
-      }
-      return out;
-    });
+    return this.memo(cache, twin, () => this.runEach(runVariation, twin, variations));
+  }
+
+  /** Runs `scenario` under each variation in turn, counting them as benign simulations. */
+  private async runEach(runVariation: (scenario: Scenario, v: BenignVariation) => Promise<RunRecord>, scenario: Scenario, variations: readonly BenignVariation[]): Promise<RunRecord[]> {
+    const out: RunRecord[] = [];
+    for (const v of variations) {
+      this.benignSimulations++;
+      out.push(await runVariation(scenario, v));
+    }
+    return out;
   }
 
   private memo<V>(cache: Lru<Promise<V>>, s: Scenario, make: () => Promise<V>, also = ''): Promise<V> {
