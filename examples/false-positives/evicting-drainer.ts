@@ -1,3 +1,4 @@
+import { noExtraDestructiveActions } from '../../properties/no-extra-destructive-actions.js';
 import { defineController, defineProperty, disruption, isStoreError, podLifecycle, type JsonObject, type NewObject, type ReconcileContext, type ReconcileResult, type RunRecord, type StoredObject, type Verdict, type WorldView } from '../../src/index.js';
 import type { FalsePositiveCase } from './_shared/case.js';
 import { podEndStateProperties } from './_shared/masks.js';
@@ -170,8 +171,13 @@ export const evictingDrainer: FalsePositiveCase = {
     environment: [podLifecycle, disruption],
     maxObjects: 1,
   },
-  // which Pods a drain took depends on when it ran against the budget (the eviction API's own semantics)
-  properties: [budgetHonoured(), ...podEndStateProperties()],
+  // Which Pods a drain takes before the budget says no is first come, first served: the order it
+  // comes to them (a list's order, which Kubernetes leaves unspecified; kubectl drain takes them as
+  // listed). So no-extra-destructive-actions does not count the Pods' deletes by object (found by
+  // the hunt, seed 733: a shuffled list evicted web-3 where the fault-free run evicted web-1, and
+  // the user's later delete of web-3 made it look like one extra delete): budget-honoured judges
+  // each deletion instead, as scale-down-safety does for node-autoscaler's Nodes
+  properties: [budgetHonoured(), noExtraDestructiveActions({ masks: ['Pod default/*'] }), ...podEndStateProperties()],
   buggy: {
     controllers: [define('delete-on-429')],
     caughtBy: ['budget-honoured'],
