@@ -16,9 +16,10 @@ export type { RateLimiterOptions } from './runtime/rate-limiter.js';
 // store
 export { ObjectStore } from './store/store.js';
 export type { WriteRecord, WriteVerb, WatchEvent, StoreOptions, ListOptions, DeleteOptions, PodBinding } from './store/store.js';
+export type { PodEviction } from './store/eviction.js';
 export { keyOf, parseKey, virtualTimestamp, fromVirtualTimestamp } from './store/object.js';
 export type { StoredObject, NewObject, ObjectMeta, OwnerReference, ObjectRef, Json, JsonObject, TopLevelFields } from './store/object.js';
-export { StoreError, ConflictError, NotFoundError, AlreadyExistsError, GoneError, InvalidError, ServerError, isStoreError } from './store/errors.js';
+export { StoreError, ConflictError, NotFoundError, AlreadyExistsError, GoneError, InvalidError, ServerError, TooManyRequestsError, isStoreError } from './store/errors.js';
 export type { FieldError, ValidationOptions } from './store/immutability.js';
 export type { StoreErrorReason } from './store/errors.js';
 export type { LabelSelector } from './store/selector.js';
@@ -96,13 +97,14 @@ export type { EnvironmentActor, EnvironmentStepInfo, EnvironmentDecision, Enviro
 export { EnvironmentSeams, environmentSeams } from './harness/environment.js';
 export { defineEnvironmentActor } from './environment/define-environment-actor.js';
 export type { EnvironmentActorOptions, EnvironmentActorDefinition, EnvironmentApi, EnvironmentSyncContext, EnvironmentStartContext, EnvironmentSyncResult, EnvironmentLoop, EnvironmentWatch, EnvironmentReader, EnvironmentListOptions } from './environment/define-environment-actor.js';
-export { environment, allEnvironmentActors, podLifecycle, pvcBinding, deployment, statefulSet, job, leaseHolder, cluster } from './environment/index.js';
+export { environment, allEnvironmentActors, podLifecycle, pvcBinding, deployment, statefulSet, job, leaseHolder, disruption, cluster } from './environment/index.js';
 export { PLACEMENT_FIELDS } from './environment/pod-lifecycle.js';
 export type { PodLifecycleParams } from './environment/pod-lifecycle.js';
 export type { PvcBindingParams } from './environment/pvc-binding.js';
 export type { DeploymentParams } from './environment/deployment.js';
 export type { StatefulSetParams } from './environment/stateful-set.js';
 export type { JobParams } from './environment/job.js';
+export type { DisruptionParams } from './environment/disruption.js';
 export type { LeaseHolderParams } from './environment/lease-holder.js';
 export { workloadReady, WORKLOAD_KINDS } from './environment/workload-ready.js';
 

@@ -44,7 +44,11 @@ import { writeStatus } from './_shared/status.js';
  *
  * Its buggy twin evicts on the budget its informer cache shows and deletes the Pod without taking
  * the disruption: two requests handled before the disruption controller recounts both see
- * `disruptionsAllowed: 1`, and both Pods go.
+ * `disruptionsAllowed: 1`, and both Pods go. *
+ * It models the eviction flow as custom kinds of its own (a controller playing the subresource,
+ * so the race for the last disruption is the controller's to get right); the real
+ * `pods/eviction` subresource and PodDisruptionBudget status (the `disruption` environment actor)
+ * are exercised by evicting-drainer.ts.
  */
 export const BUDGET = 'DisruptionBudget';
 export const EVICTION = 'EvictionRequest';

@@ -40,6 +40,7 @@ import { cronTask } from './cron-task.js';
 import { deploymentRollout } from './deployment-rollout.js';
 import { dnsSync } from './dns-sync.js';
 import { disruptionBudget } from './disruption-budget.js';
+import { evictingDrainer } from './evicting-drainer.js';
 import { domainVerification } from './domain-verification.js';
 import { endpointSlices } from './endpoint-slices.js';
 import { eventualIndex } from './eventual-index.js';
@@ -166,6 +167,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   deploymentRollout,
   dnsSync,
   disruptionBudget,
+  evictingDrainer,
   domainVerification,
   endpointSlices,
   eventualIndex,

@@ -14,18 +14,21 @@ import { writeStatus } from './_shared/status.js';
  * would evict Pods on a schedulable node), and each Pod is deleted with its uid as precondition.
  */
 export const NODE = 'MaintenanceNode';
-const SKIP_ANNOTATION = 'maintenance.example.com/skip-drain';
+/** A Pod with this annotation `'true'` is left on a drained node. */
+export const SKIP_ANNOTATION = 'maintenance.example.com/skip-drain';
 
-interface NodeSpec {
+export interface NodeSpec {
   unschedulable: boolean;
 }
-interface NodeStatus {
+export interface NodeStatus {
   drained?: boolean;
   podsLeft?: number;
 }
 
-const boundTo = (pod: StoredObject, node: string) => pod.spec['nodeName'] === node && pod.metadata.deletionTimestamp === undefined;
-const evictable = (pod: StoredObject) => pod.metadata.annotations[SKIP_ANNOTATION] !== 'true';
+/** The Pod is bound to `node` and not terminating. */
+export const boundTo = (pod: StoredObject, node: string) => pod.spec['nodeName'] === node && pod.metadata.deletionTimestamp === undefined;
+/** The Pod does not opt out of drains. */
+export const evictable = (pod: StoredObject) => pod.metadata.annotations[SKIP_ANNOTATION] !== 'true';
 
 function define(mistake: 'none' | 'cached-cordon') {
   async function reconcile(ctx: ReconcileContext): Promise<void> {

@@ -49,7 +49,7 @@ import { VirtualClock } from '../sim/clock.js';
 import { Kernel } from '../sim/kernel.js';
 import { Scheduler } from '../sim/scheduler.js';
 import { Trace } from '../sim/trace.js';
-import { StoreError, ConflictError, NotFoundError, AlreadyExistsError, GoneError, InvalidError, ServerError } from '../store/errors.js';
+import { StoreError, ConflictError, NotFoundError, AlreadyExistsError, GoneError, InvalidError, ServerError, TooManyRequestsError } from '../store/errors.js';
 import { ServiceAllocations } from '../store/defaults.js';
 import { GarbageCollector } from '../store/garbage-collector.js';
 import { NamespaceLifecycle } from '../store/namespace-lifecycle.js';
@@ -113,6 +113,7 @@ export const SEALED_CLASSES: readonly (abstract new (...args: never[]) => unknow
   GoneError,
   InvalidError,
   ServerError,
+  TooManyRequestsError,
   ServiceAllocations,
   GarbageCollector,
   NamespaceLifecycle,

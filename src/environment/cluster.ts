@@ -3,17 +3,18 @@ import { ScenarioError } from '../harness/simulate.js';
 import type { World } from '../harness/world.js';
 import type { JsonObject } from '../store/object.js';
 import { deployment } from './deployment.js';
+import { disruption } from './disruption.js';
 import { isRecord } from './_internals/conditions.js';
 import { job } from './job.js';
 import { podLifecycle } from './pod-lifecycle.js';
 import { pvcBinding } from './pvc-binding.js';
 import { statefulSet } from './stateful-set.js';
 
-const MEMBERS: readonly EnvironmentActor[] = [podLifecycle, pvcBinding, deployment, statefulSet, job];
+const MEMBERS: readonly EnvironmentActor[] = [podLifecycle, pvcBinding, deployment, statefulSet, job, disruption];
 
 /**
- * A small cluster in one entry: `pod-lifecycle`, `pvc-binding`, `deployment`, `stateful-set`
- * and `job` together (the lease holder is scenario-specific, so it is not included). Each
+ * A small cluster in one entry: `pod-lifecycle`, `pvc-binding`, `deployment`, `stateful-set`,
+ * `job` and `disruption` together (the lease holder is scenario-specific, so it is not included). Each
  * member's parameters go under its name: `{ name: 'cluster', params: { 'pod-lifecycle':
  * { readyMs: 500 } } }`. Writes are recorded per member (`environment:pod-lifecycle`, …).
  * @public

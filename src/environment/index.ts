@@ -1,6 +1,7 @@
 import type { EnvironmentActor } from '../harness/environment.js';
 import { cluster } from './cluster.js';
 import { deployment } from './deployment.js';
+import { disruption } from './disruption.js';
 import { job } from './job.js';
 import { leaseHolder } from './lease-holder.js';
 import { podLifecycle } from './pod-lifecycle.js';
@@ -19,10 +20,11 @@ export const environment = {
   statefulSet,
   job,
   leaseHolder,
+  disruption,
   cluster,
 } as const;
 
 /** Every built-in environment actor, in a stable order. @public */
 export const allEnvironmentActors: readonly EnvironmentActor[] = Object.values(environment);
 
-export { cluster, deployment, job, leaseHolder, podLifecycle, pvcBinding, statefulSet };
+export { cluster, deployment, disruption, job, leaseHolder, podLifecycle, pvcBinding, statefulSet };

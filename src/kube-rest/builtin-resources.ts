@@ -74,6 +74,8 @@ export const builtinResources: readonly ResourceDefinition[] = [
   { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'ClusterRole', plural: 'clusterroles', namespaced: false, shape: 'flat', strategicMerge: META },
   { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'ClusterRoleBinding', plural: 'clusterrolebindings', namespaced: false, shape: 'flat', strategicMerge: META },
   { group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', plural: 'leases', statusSubresource: false, strategicMerge: META },
+  // the eviction subresource (pods/{name}/eviction) respects them; the `disruption` environment actor keeps their status
+  { group: 'policy', version: 'v1', kind: 'PodDisruptionBudget', plural: 'poddisruptionbudgets', shortNames: ['pdb'], strategicMerge: { ...META, ...CONDITIONS } },
   {
     group: 'apiextensions.k8s.io',
     version: 'v1',

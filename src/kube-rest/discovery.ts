@@ -48,6 +48,8 @@ export function resourceList(registry: ResourceRegistry, groupName: string, vers
     });
     // a Pod's binding (kube-scheduler's write) and the legacy bindings resource: create only
     if (r.group === '' && r.kind === 'Pod') resources.push({ name: 'pods/binding', singularName: '', namespaced: true, kind: 'Binding', verbs: ['create'] });
+    // its eviction (drain tools' write): a policy/v1 Eviction, create only
+    if (r.group === '' && r.kind === 'Pod') resources.push({ name: 'pods/eviction', singularName: '', namespaced: true, group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] });
     if (r.statusSubresource) resources.push({ name: `${r.plural}/status`, singularName: '', namespaced: r.namespaced, kind: r.kind, verbs: ['get', 'patch', 'update'] });
   }
   if (groupName === '' && rs.some((r) => r.kind === 'Pod')) resources.push({ name: 'bindings', singularName: 'binding', namespaced: true, kind: 'Binding', verbs: ['create'] });

@@ -9,6 +9,7 @@ import { serveDelete, serveDeleteCollection } from './serve-delete.js';
 import { servePatch } from './serve-patch.js';
 import { serveGet, serveList, serveWatch } from './serve-read.js';
 import { serveBinding, serveCreate, serveUpdate } from './serve-write.js';
+import { serveEviction } from './serve-eviction.js';
 import { jsonResponse, KubeStatusError, statusFromError, statusResponse, type StatusReason } from './status.js';
 
 /** Options of {@link createKubeApi}. @public */
@@ -90,7 +91,8 @@ export function resolveKubeApiOptions(o: KubeApiOptions): ResolvedKubeApiOptions
  * update, merge/JSON/strategic patch, server-side apply (managedFields beside the store, see
  * serve-apply.ts), delete (propagation, preconditions), deletecollection,
  * the status subresource, a Pod's binding (`pods/{name}/binding` and `bindings`, as
- * kube-scheduler binds) and streaming watch (bookmarks, 410 Expired, legacy `/watch/` paths).
+ * kube-scheduler binds), a Pod's eviction (`pods/{name}/eviction`, PodDisruptionBudgets
+ * respected, as drain tools evict) and streaming watch (bookmarks, 410 Expired, legacy `/watch/` paths).
  *
  * Known limits (stated, as controller-runtime's fake client does): no admission, defaulting or
  * schema validation; a namespace need not exist as an object (deleting a Namespace deletes what is
@@ -155,6 +157,11 @@ export function createKubeApi(options: KubeApiOptions): KubeApi {
     if (binding) {
       if (request.method !== 'POST' || route.legacyWatch) throw new KubeStatusError('MethodNotAllowed', `the server does not allow this method on the requested resource (${request.method} ${url.pathname})`);
       return serveRequest(request, url, handleOptions, actor, resource, route.namespace, route.name, 'binding', 'create', 'Binding');
+    }
+    // a Pod's eviction: POST pods/{name}/eviction (a policy/v1 Eviction, not a stored kind)
+    if (route.group === '' && route.version === 'v1' && route.plural === 'pods' && route.namespace !== undefined && route.name !== undefined && route.subresource === 'eviction') {
+      if (request.method !== 'POST' || route.legacyWatch) throw new KubeStatusError('MethodNotAllowed', `the server does not allow this method on the requested resource (${request.method} ${url.pathname})`);
+      return serveRequest(request, url, handleOptions, actor, resource, route.namespace, route.name, 'eviction', 'create', 'Eviction');
     }
     if (route.namespace !== undefined && !resource.namespaced) throw new KubeStatusError('NotFound', 'the server could not find the requested resource');
     if (route.subresource !== undefined && route.subresource !== 'status') throw new KubeStatusError('NotFound', 'the server could not find the requested resource');
@@ -241,7 +248,7 @@ export function createKubeApi(options: KubeApiOptions): KubeApi {
       case 'watch':
         return serveWatch(c);
       case 'create':
-        return c.info.kind === 'Binding' ? serveBinding(c) : serveCreate(c);
+        return c.info.kind === 'Binding' ? serveBinding(c) : c.info.kind === 'Eviction' ? serveEviction(c) : serveCreate(c);
       case 'update':
         return serveUpdate(c);
       case 'patch':

@@ -31,7 +31,11 @@ export interface Client {
   /**
    * A v1 `Binding` (`{ kind: 'Binding', metadata: { name: pod, namespace }, target: { kind: 'Node', name } }`)
    * is not stored: it binds its Pod, as kube-scheduler's binding does (409 when the Pod is bound
-   * already), and resolves to the Binding as sent.
+   * already), and resolves to the Binding as sent. A policy/v1 `Eviction`
+   * (`{ apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod, namespace } }`, optional
+   * `deleteOptions`) is not stored either: it evicts its Pod as the `pods/eviction` subresource
+   * does, and rejects with a 429 `TooManyRequestsError` (retry later, as `kubectl drain` does)
+   * while the Pod's PodDisruptionBudget allows no disruption.
    */
   create<S = JsonObject, T = JsonObject>(object: NewObject<S, T>): Promise<StoredObject<S, T>>;
   /** Main resource: spec + metadata; 409 when metadata.resourceVersion is stale. */

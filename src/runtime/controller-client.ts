@@ -283,8 +283,8 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner, task
       switch (d.type) {
         case 'conflict': {
           // a genuine concurrent write: another actor touches metadata first, so the 409 is real
-          // (a Binding's Pod: a binding that names the Pod's resourceVersion then conflicts)
-          const target = kind === 'Binding' ? 'Pod' : kind;
+          // (a Binding's or an Eviction's Pod: one that names the Pod's resourceVersion then conflicts)
+          const target = kind === 'Binding' || kind === 'Eviction' ? 'Pod' : kind;
           const cur = store.peek(target, key);
           if (cur) {
             const n = Number(cur.metadata.annotations['steadystate.dev/concurrent-writes'] ?? '0') + 1;

@@ -51,6 +51,19 @@ export class InvalidError extends StoreError {
     this.causes = causes;
   }
 }
+/**
+ * 429 from the API server itself, with the causes kube-apiserver puts in `details.causes`: the
+ * eviction subresource refusing to evict a Pod its PodDisruptionBudget protects (a cause of type
+ * `DisruptionBudget`). A client retries it, as `kubectl drain` does.
+ * @public
+ */
+export class TooManyRequestsError extends StoreError {
+  readonly causes: readonly { type: string; message: string }[];
+  constructor(message: string, causes: readonly { type: string; message: string }[], retryAfterSeconds?: number) {
+    super('TooManyRequests', 429, message, retryAfterSeconds);
+    this.causes = causes;
+  }
+}
 /** 500/503/429/504 injected by faults. @public */
 export class ServerError extends StoreError {}
 

@@ -34,10 +34,11 @@ export const BUILTIN_API_VERSIONS: ReadonlyMap<string, readonly string[]> = new 
   ['PersistentVolumeClaim', ['v1']], ['ResourceQuota', ['v1']], ['Job', ['batch/v1']], ['NetworkPolicy', ['networking.k8s.io/v1']],
   ['Role', ['rbac.authorization.k8s.io/v1']], ['RoleBinding', ['rbac.authorization.k8s.io/v1']], ['ClusterRole', ['rbac.authorization.k8s.io/v1']],
   ['ClusterRoleBinding', ['rbac.authorization.k8s.io/v1']], ['Lease', ['coordination.k8s.io/v1']], ['CustomResourceDefinition', ['apiextensions.k8s.io/v1']],
+  ['PodDisruptionBudget', ['policy/v1']],
   // other built-in kinds of Kubernetes 1.32
   ['Binding', ['v1']], ['ComponentStatus', ['v1']], ['Endpoints', ['v1']], ['LimitRange', ['v1']], ['Node', ['v1']], ['PersistentVolume', ['v1']],
   ['PodTemplate', ['v1']], ['ReplicationController', ['v1']], ['ControllerRevision', ['apps/v1']], ['DaemonSet', ['apps/v1']], ['CronJob', ['batch/v1']],
-  ['HorizontalPodAutoscaler', ['autoscaling/v2', 'autoscaling/v1']], ['PodDisruptionBudget', ['policy/v1']], ['Ingress', ['networking.k8s.io/v1']],
+  ['HorizontalPodAutoscaler', ['autoscaling/v2', 'autoscaling/v1']], ['Ingress', ['networking.k8s.io/v1']],
   ['IngressClass', ['networking.k8s.io/v1']], ['EndpointSlice', ['discovery.k8s.io/v1']], ['StorageClass', ['storage.k8s.io/v1']],
   ['VolumeAttachment', ['storage.k8s.io/v1']], ['CSIDriver', ['storage.k8s.io/v1']], ['CSINode', ['storage.k8s.io/v1']], ['CSIStorageCapacity', ['storage.k8s.io/v1']],
   ['PriorityClass', ['scheduling.k8s.io/v1']], ['RuntimeClass', ['node.k8s.io/v1']],

@@ -10,6 +10,7 @@ import { selectObjects, type ListOptions } from './list-options.js';
 import { applyMergePatch } from './merge-patch.js';
 import { cloneJson, contentEqual, contentOf, jsonEqual, keyOf, virtualTimestamp, type Json, type JsonObject, type NewObject, type ObjectRef, type StoredObject } from './object.js';
 import { checkUid, deletePreconditionConflict, resourceVersionConflict } from './preconditions.js';
+import { evictPod, type EvictionHost, type PodEviction } from './eviction.js';
 import { generateNameSuffix, prepareForCreate, prepareForDeletion, prepareForPatch, prepareForStatusUpdate, prepareForUpdate } from './strategy.js';
 import { cloneSorted, isBuiltin, keysSorted } from './key-order.js';
 import { builtinNamespaced } from './scope.js';
@@ -306,6 +307,11 @@ export class ObjectStore {
       this.bind(actor, input as unknown as PodBinding);
       return cloneJson(input) as unknown as StoredObject<S, T>;
     }
+    // nor is a policy/v1 Eviction: creating one evicts its Pod (client-go's `Evict`, the `pods/eviction` subresource)
+    if (input.kind === 'Eviction' && (input.apiVersion === undefined || input.apiVersion === 'policy/v1' || input.apiVersion === 'policy/v1beta1')) {
+      this.evict(actor, input as unknown as PodEviction);
+      return cloneJson(input) as unknown as StoredObject<S, T>;
+    }
     const ks = this.kind(input.kind);
     const builtin = isBuiltin(input.kind, input.apiVersion);
     const scope = this.namespaced(input.kind, input.apiVersion);
@@ -465,6 +471,30 @@ export class ObjectStore {
       return next;
     });
   }
+
+  /**
+   * Evicts a Pod, as kube-apiserver's `pods/eviction` subresource (EvictionREST) does: the Pod is
+   * deleted unless the one PodDisruptionBudget selecting it allows no disruption (429
+   * TooManyRequests with a `DisruptionBudget` cause, {@link TooManyRequestsError}); a granted
+   * eviction first takes the disruption from the budget's status (`disruptionsAllowed - 1`, the
+   * Pod in `disruptedPods`), recorded as the API server's status write (`environment:eviction`),
+   * then deletes the Pod, recorded as the caller's `delete`. 404 for a missing Pod, 500 when two
+   * budgets select it. Pending, finished and terminating Pods are deleted without a budget check;
+   * an unready Pod without taking a disruption while its budget is healthy (IfHealthyBudget) or
+   * always (AlwaysAllow). See eviction.ts.
+   */
+  evict(actor: string, eviction: PodEviction): void {
+    evictPod(this.evictionHost, actor, eviction);
+  }
+
+  private readonly evictionHost: EvictionHost = {
+    now: () => this.clock.now(),
+    peek: (kind, key) => this.peek(kind, key),
+    peekAll: (kind) => this.peekAll(kind),
+    updateStatus: (actor, obj) => this.updateStatus(actor, obj),
+    delete: (actor, kind, ref, options) => this.delete(actor, kind, ref, options),
+    recordError: (actor, kind, key, reason, uid) => this.recordError(actor, 'delete', kind, key, reason, uid),
+  };
 
   /**
    * A custom resource allows no unconditional update, through the main resource or `/status`

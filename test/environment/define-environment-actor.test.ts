@@ -104,7 +104,7 @@ describe('defineEnvironmentActor', () => {
     const { run } = await runEnv({ environment: [{ name: 'cluster', params: { 'pod-lifecycle': { readyMs: 10 } } }], workload: [create(0, obj('Pod', 'p', { containers: [{ name: 'c', image: 'i' }] }))] });
     expect(find(run.finalObjects, 'Pod', 'default/p')!.status['phase']).toBe('Running');
     expect(run.trace.find((e) => e['step'] === 'pod:ready')!.t).toBe(1110);
-    await expect(runEnv({ environment: [{ name: 'cluster', params: { kubelet: {} } }], workload: [] })).rejects.toThrow(/"kubelet" is not a member of the cluster \(members: pod-lifecycle, pvc-binding, deployment, stateful-set, job\)/);
+    await expect(runEnv({ environment: [{ name: 'cluster', params: { kubelet: {} } }], workload: [] })).rejects.toThrow(/"kubelet" is not a member of the cluster \(members: pod-lifecycle, pvc-binding, deployment, stateful-set, job, disruption\)/);
   });
 
   it('the public simulate knows the built-in actors by name; an unknown name is a ScenarioError', async () => {
