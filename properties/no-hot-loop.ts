@@ -7,7 +7,7 @@ import { convergedAtTail } from './_internals/primary.js';
 import { sampleObjects } from './_internals/esr.js';
 import { byScheduledWork, scheduledWork } from './_internals/scheduled.js';
 import { primaryKindOf, timelineOf, type TimelineWrite } from './_internals/timeline.js';
-import { parsePath } from './_internals/paths.js';
+import { alternatingValues, keyFightHint } from './_internals/key-fight.js';
 import { groupBy } from './_internals/windows.js';
 import { isRecord } from './_internals/json.js';
 import { ElectionScan, electionWrites, leftOut } from './_internals/election.js';
@@ -160,32 +160,12 @@ function fightOf(run: RunRecord, hw: readonly TimelineWrite[]): Fight | undefine
   const kind = primaryKindOf(run, best.actor);
   const keys = [...best.keys].sort().slice(0, 2);
   const named = keys.map((k) => fmtObject(kind ?? '', k));
-  const values = alternating(run, sample.kind, sample.key, path);
+  const values = alternatingValues(run, sample.kind, sample.key, path);
   const controller = fmtActor(best.actor);
   const story = `${named[0]!} and ${named[1]!}${best.keys.length > 2 ? ` (and ${best.keys.length - 2} more)` : ''}, two keys of ${controller}, set ${path} of ${fmtObject(sample.kind, sample.key)} in turn${values ? ` (${values.join(', ')}, ${values[0]!}, …)` : ''}: ${best.handOvers} times one key's reconcile undid the other's write, and the environment's answer to each write brought the next; nothing from outside moved the world`;
   const kindName = kind ?? 'primary object';
-  const hint = `two ${kindName}s that want different values of one field of one ${sample.kind} never agree: detect the conflict and report it instead of writing (as Kubernetes' HPA refuses two autoscalers on one target: AmbiguousSelector), or give the field one owner; if two ${kindName}s sharing one ${sample.kind} is not a configuration you support, constrain the generator (\`objects\`: ${kindName} specs that never share one, or \`maxObjects\`)`;
+  const hint = keyFightHint(kindName, sample.kind);
   return { kind, keys, path, writes: best.writes, handOvers: best.handOvers, values, story, hint };
-}
-
-/** The two values a fought-over field took at the tail's start and at the end, when they differ (from the run's recorded states). */
-function alternating(run: RunRecord, kind: string, key: string, path: string): string[] | undefined {
-  const segs = parsePath(path);
-  if (segs === undefined) return undefined;
-  const at = (objects: readonly StoredObject[]): unknown => {
-    const o = objects.find((x) => x.kind === kind && keyOfObject(x) === key);
-    let v: unknown = o;
-    for (const s of segs) v = isRecord(v) || Array.isArray(v) ? (v as Record<string | number, unknown>)[s] : undefined;
-    return v;
-  };
-  const a = at(run.settledObjects);
-  const b = at(run.finalObjects);
-  if (a === undefined || b === undefined || JSON.stringify(a) === JSON.stringify(b)) return undefined;
-  return [JSON.stringify(a), JSON.stringify(b)];
-}
-
-function keyOfObject(o: StoredObject): string {
-  return o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : o.metadata.name;
 }
 
 /** A stamping loop: `count` writes in a row by `actor` to one object, each changing only `fields`, time stamps of the write's own moment. */
