@@ -1,6 +1,6 @@
 import { defineProperty, nothingToJudge, type Verdict } from '../src/harness/property.js';
 import { explanation, fmtActor, fmtDuration, fmtList, fmtObject, fmtTime, plural } from '../src/report/explain.js';
-import { chainOf, fmtChain, selfTriggering } from './_internals/chain.js';
+import { answeredWrite, chainOf, fmtChain, selfTriggering } from './_internals/chain.js';
 import type { LiveRun, RunMonitor, RunRecord } from '../src/harness/property.js';
 import type { TraceEntry } from '../src/sim/trace.js';
 import { convergedAtTail } from './_internals/primary.js';
@@ -89,6 +89,8 @@ function tailVerdict(run: RunRecord, o: NoHotLoopOptions): Verdict {
   const fight = fightOf(run, hw);
   if (fight) then.push(fight.story);
   if (chain.length > 0) then.push(`${selfTriggering(chain) ? 'the loop feeds itself' : 'the chain'}: ${fmtChain(chain)}`);
+  const answer = chain[0]?.trigger.type === 'event' && chain[0].trigger.write ? answeredWrite(tl, chain[0].trigger.write) : undefined;
+  if (answer && actors.includes(answer.write.actor)) then.push(environmentStory(chain[0]!.trigger.type === 'event' ? chain[0]!.trigger.write! : answer.write, answer));
   if (early) then.push(`the run was stopped there (${fmtTime(to)}): with nothing else happening the loop can only go on, so the verdict was certain`);
   // writes the API server refused are retried, not repeated: the advice is about the request
   const refused = hw.filter((w) => w.error !== undefined);
@@ -98,6 +100,7 @@ function tailVerdict(run: RunRecord, o: NoHotLoopOptions): Verdict {
     const said = refused.map((w) => w.reconcile?.error).find((e) => e !== undefined);
     then.push(`every one of them was refused (${fmtList(reasons, 3)}${said !== undefined ? `: ${said.length > 300 ? `${said.slice(0, 300)}…` : said}` : ''}), so the controller retries it on every resync and backoff; the API server will refuse it again: fix what the request sends`);
   } else if (fight) then.push(fight.hint);
+  else if (answer && actors.includes(answer.write.actor)) then.push('derive what is written from the declared spec, not from what the environment made of the last write (a value that follows its own effect never settles)');
   else then.push('compare desired with current state before writing (deep-equal, or generation vs observedGeneration)');
   return {
     ok: false,
@@ -116,6 +119,13 @@ function tailVerdict(run: RunRecord, o: NoHotLoopOptions): Verdict {
       ...(fight ? { fight: { keys: fight.keys, path: fight.path, handOvers: fight.handOvers, ...(fight.values ? { values: fight.values } : {}) } } : {}),
     },
   };
+}
+
+/** The environment's write that started the loop's chain answered the controller's own earlier write (scheduled.ts: no schedule, no timer of the environment's own). */
+function environmentStory(env: TimelineWrite, answer: { write: TimelineWrite; through: TimelineWrite[] }): string {
+  const via = [...new Set(answer.through.map((x) => `${x.kind} ${x.key}`))];
+  const w = answer.write;
+  return `${fmtActor(env.actor)} wrote ${fmtObject(env.kind, env.key)} at ${fmtTime(env.t)} in answer to ${fmtActor(w.actor)}'s own ${w.verb} of ${fmtObject(w.kind, w.key)} at ${fmtTime(w.t)} (changed ${fmtList(w.changed, 3)})${via.length > 0 ? `, through ${fmtList(via, 4)}` : ''}: the environment moved only because the controller wrote, and each answer brought the next write`;
 }
 
 /** Two keys of one controller undoing each other's write to one field (see {@link fightOf}). */
