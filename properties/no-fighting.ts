@@ -1,6 +1,8 @@
 import { defineProperty, type Verdict } from '../src/harness/property.js';
 import { explanation, fmtActor, fmtList, fmtObject, fmtTime, letFacts } from '../src/report/explain.js';
-import { timelineOf, type TimelineWrite } from './_internals/timeline.js';
+import { primaryKindOf, timelineOf, type TimelineWrite } from './_internals/timeline.js';
+import { alternatingValues, keyFightHint } from './_internals/key-fight.js';
+import { electionWrites, type ElectionScan } from './_internals/election.js';
 import { groupBy } from './_internals/windows.js';
 
 /** Options of {@link noFighting}. @public */
@@ -18,6 +20,9 @@ export interface NoFightingOptions {
  * fails when it changed hands more than `maxFlips` times from `from` on and still changed hands
  * in the quiet tail: hand-overs that stopped before it are a protocol that ran its course (two
  * controllers that share a field by design, draining a backlog), not a fight.
+ * Writers are told apart by actor and, for a controller's writes, by the key its reconcile
+ * served: two keys of one controller that set one field in turn (two CronScalers enforcing 3 and
+ * 2 replicas on one Deployment) fight as two controllers would, and the story names the keys.
  * Injected writes (`fault:*` actors) never count.
  * @example properties.noFighting({ maxFlips: 0, from: 'tail' })
  * @public
@@ -35,6 +40,8 @@ export const noFighting = defineProperty<NoFightingOptions>({
       // per object, not per name: an object deleted and made again under its name starts its fields afresh
       (x) => `${x.w.kind}\u0000${x.w.key}\u0000${x.w.uid ?? ''}\u0000${x.path}`,
     );
+    const election = electionWrites(run);
+    const writerOf = (w: TimelineWrite) => writerOfWrite(w, election);
     let worst: { path: string; seq: TimelineWrite[]; flips: number } | undefined;
     const tail = run.timing.tailStart;
     for (const xs of perField.values()) {
@@ -42,7 +49,7 @@ export const noFighting = defineProperty<NoFightingOptions>({
       let flips = 0;
       let lastFlip = -Infinity;
       for (let i = 1; i < seq.length; i++) {
-        if (seq[i]!.actor === seq[i - 1]!.actor) continue;
+        if (writerOf(seq[i]!) === writerOf(seq[i - 1]!)) continue;
         flips++;
         lastFlip = seq[i]!.t;
       }
@@ -55,21 +62,48 @@ export const noFighting = defineProperty<NoFightingOptions>({
     if (!worst) return { ok: true, stats: { fieldsWritten: perField.size } };
     const { path, seq, flips } = worst;
     const first = seq[0]!;
-    const counts = [...groupBy(seq, (w) => w.actor)].map(([a, ws]) => `${fmtActor(a)} (${ws.length}×)`);
     const actors = [...new Set(seq.map((w) => w.actor))];
+    // one controller's keys and nobody else: a fight inside the controller, told by its keys
+    const keyed = actors.length === 1;
+    const kind = keyed ? primaryKindOf(run, actors[0]!) : undefined;
+    const keys = keyed ? [...new Set(seq.map((w) => w.reconcile?.key).filter((k) => k !== undefined))].sort() : [];
+    const nameOf = (w: TimelineWrite) => (keyed && writerOf(w) !== w.actor ? fmtObject(kind ?? '', w.reconcile!.key) : fmtActor(w.actor));
+    const counts = [...groupBy(seq, keyed ? writerOf : (w) => w.actor).values()].map((ws) => `${nameOf(ws[0]!)} (${ws.length}×)`);
+    const values = keys.length >= 2 ? alternatingValues(run, first.kind, first.key, path) : undefined;
     const then = [
-      `between ${fmtTime(first.t)} and ${fmtTime(seq.at(-1)!.t)} field ${path} of ${fmtObject(first.kind, first.key)} changed hands ${flips} times, written alternately by ${fmtList(counts, 4)}`,
+      `between ${fmtTime(first.t)} and ${fmtTime(seq.at(-1)!.t)} field ${path} of ${fmtObject(first.kind, first.key)} changed hands ${flips} times, written alternately by ${fmtList(counts, 4)}${keys.length >= 2 ? `, ${keys.length === 2 ? 'both' : 'all'} keys of ${fmtActor(actors[0]!)}${values ? `, setting it to ${values.join(', ')}, ${values[0]!}, …` : ''}` : ''}`,
       `the first writes: ${seq
         .slice(0, 4)
-        .map((w) => `${fmtActor(w.actor)} at ${fmtTime(w.t)}`)
+        .map((w) => `${nameOf(w)} at ${fmtTime(w.t)}`)
         .join(', then ')}`,
-      'two writers both believe they own this field: give it one owner (split the field, or let one controller defer to the other)',
+      keys.length >= 2 ? `each key's reconcile undid the other's write, and neither gave way: ${keyFightHint(kind ?? 'primary object', first.kind)}` : 'two writers both believe they own this field: give it one owner (split the field, or let one controller defer to the other)',
     ];
+    const between = keys.length >= 2 ? `${keys.slice(0, 2).map((k) => fmtObject(kind ?? '', k)).join(' and ')}${keys.length > 2 ? ` (and ${keys.length - 2} more)` : ''}, keys of ${actors[0]!}` : actors.join(' and ');
     return {
       ok: false,
-      summary: `fighting over ${path} of ${fmtObject(first.kind, first.key)}: ${flips} flips between ${actors.join(' and ')}`,
+      summary: `fighting over ${path} of ${fmtObject(first.kind, first.key)}: ${flips} flips between ${between}`,
       explanation: explanation(letFacts(run.trace, { until: start }), then),
-      evidence: { kind: first.kind, key: first.key, path, flips, actors, writes: seq.slice(0, 30).map((w) => ({ t: w.t, actor: w.actor, verb: w.verb, rv: w.rv ?? null })) },
+      evidence: {
+        kind: first.kind,
+        key: first.key,
+        path,
+        flips,
+        actors,
+        ...(keys.length >= 2 ? { keys, ...(values ? { values } : {}) } : {}),
+        writes: seq.slice(0, 30).map((w) => ({ t: w.t, actor: w.actor, ...(w.reconcile ? { reconcileKey: w.reconcile.key } : {}), verb: w.verb, rv: w.rv ?? null })),
+      },
     };
   },
 });
+
+/**
+ * Who made a write, as a fight tells writers apart: a controller's reconcile of one key is a
+ * writer of its own (two keys of one controller setting one field in turn fight as two
+ * controllers would: two CronScalers enforcing 3 and 2 replicas on one Deployment, each on its own
+ * timer, which no-hot-loop excuses as scheduled work); anything else is its actor. A Lease renewal
+ * at an elector's pace is the process's, whichever reconcile it landed in.
+ */
+function writerOfWrite(w: TimelineWrite, election: ElectionScan): string {
+  if (w.reconcile === undefined || (w.kind === 'Lease' && election.has(w.index))) return w.actor;
+  return `${w.actor}\u0000${w.reconcile.key}`;
+}

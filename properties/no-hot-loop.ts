@@ -1,13 +1,13 @@
 import { defineProperty, nothingToJudge, type Verdict } from '../src/harness/property.js';
 import { explanation, fmtActor, fmtDuration, fmtList, fmtObject, fmtTime, plural } from '../src/report/explain.js';
-import { chainOf, fmtChain, selfTriggering } from './_internals/chain.js';
+import { answeredWrite, chainOf, fmtChain, selfTriggering } from './_internals/chain.js';
 import type { LiveRun, RunMonitor, RunRecord } from '../src/harness/property.js';
 import type { TraceEntry } from '../src/sim/trace.js';
 import { convergedAtTail } from './_internals/primary.js';
 import { sampleObjects } from './_internals/esr.js';
 import { byScheduledWork, scheduledWork } from './_internals/scheduled.js';
 import { primaryKindOf, timelineOf, type TimelineWrite } from './_internals/timeline.js';
-import { parsePath } from './_internals/paths.js';
+import { alternatingValues, keyFightHint } from './_internals/key-fight.js';
 import { groupBy } from './_internals/windows.js';
 import { isRecord } from './_internals/json.js';
 import { ElectionScan, electionWrites, leftOut } from './_internals/election.js';
@@ -89,6 +89,8 @@ function tailVerdict(run: RunRecord, o: NoHotLoopOptions): Verdict {
   const fight = fightOf(run, hw);
   if (fight) then.push(fight.story);
   if (chain.length > 0) then.push(`${selfTriggering(chain) ? 'the loop feeds itself' : 'the chain'}: ${fmtChain(chain)}`);
+  const answer = chain[0]?.trigger.type === 'event' && chain[0].trigger.write ? answeredWrite(tl, chain[0].trigger.write) : undefined;
+  if (answer && actors.includes(answer.write.actor)) then.push(environmentStory(chain[0]!.trigger.type === 'event' ? chain[0]!.trigger.write! : answer.write, answer));
   if (early) then.push(`the run was stopped there (${fmtTime(to)}): with nothing else happening the loop can only go on, so the verdict was certain`);
   // writes the API server refused are retried, not repeated: the advice is about the request
   const refused = hw.filter((w) => w.error !== undefined);
@@ -98,6 +100,7 @@ function tailVerdict(run: RunRecord, o: NoHotLoopOptions): Verdict {
     const said = refused.map((w) => w.reconcile?.error).find((e) => e !== undefined);
     then.push(`every one of them was refused (${fmtList(reasons, 3)}${said !== undefined ? `: ${said.length > 300 ? `${said.slice(0, 300)}…` : said}` : ''}), so the controller retries it on every resync and backoff; the API server will refuse it again: fix what the request sends`);
   } else if (fight) then.push(fight.hint);
+  else if (answer && actors.includes(answer.write.actor)) then.push('derive what is written from the declared spec, not from what the environment made of the last write (a value that follows its own effect never settles)');
   else then.push('compare desired with current state before writing (deep-equal, or generation vs observedGeneration)');
   return {
     ok: false,
@@ -116,6 +119,13 @@ function tailVerdict(run: RunRecord, o: NoHotLoopOptions): Verdict {
       ...(fight ? { fight: { keys: fight.keys, path: fight.path, handOvers: fight.handOvers, ...(fight.values ? { values: fight.values } : {}) } } : {}),
     },
   };
+}
+
+/** The environment's write that started the loop's chain answered the controller's own earlier write (scheduled.ts: no schedule, no timer of the environment's own). */
+function environmentStory(env: TimelineWrite, answer: { write: TimelineWrite; through: TimelineWrite[] }): string {
+  const via = [...new Set(answer.through.map((x) => `${x.kind} ${x.key}`))];
+  const w = answer.write;
+  return `${fmtActor(env.actor)} wrote ${fmtObject(env.kind, env.key)} at ${fmtTime(env.t)} in answer to ${fmtActor(w.actor)}'s own ${w.verb} of ${fmtObject(w.kind, w.key)} at ${fmtTime(w.t)} (changed ${fmtList(w.changed, 3)})${via.length > 0 ? `, through ${fmtList(via, 4)}` : ''}: the environment moved only because the controller wrote, and each answer brought the next write`;
 }
 
 /** Two keys of one controller undoing each other's write to one field (see {@link fightOf}). */
@@ -160,32 +170,12 @@ function fightOf(run: RunRecord, hw: readonly TimelineWrite[]): Fight | undefine
   const kind = primaryKindOf(run, best.actor);
   const keys = [...best.keys].sort().slice(0, 2);
   const named = keys.map((k) => fmtObject(kind ?? '', k));
-  const values = alternating(run, sample.kind, sample.key, path);
+  const values = alternatingValues(run, sample.kind, sample.key, path);
   const controller = fmtActor(best.actor);
   const story = `${named[0]!} and ${named[1]!}${best.keys.length > 2 ? ` (and ${best.keys.length - 2} more)` : ''}, two keys of ${controller}, set ${path} of ${fmtObject(sample.kind, sample.key)} in turn${values ? ` (${values.join(', ')}, ${values[0]!}, …)` : ''}: ${best.handOvers} times one key's reconcile undid the other's write, and the environment's answer to each write brought the next; nothing from outside moved the world`;
   const kindName = kind ?? 'primary object';
-  const hint = `two ${kindName}s that want different values of one field of one ${sample.kind} never agree: detect the conflict and report it instead of writing (as Kubernetes' HPA refuses two autoscalers on one target: AmbiguousSelector), or give the field one owner; if two ${kindName}s sharing one ${sample.kind} is not a configuration you support, constrain the generator (\`objects\`: ${kindName} specs that never share one, or \`maxObjects\`)`;
+  const hint = keyFightHint(kindName, sample.kind);
   return { kind, keys, path, writes: best.writes, handOvers: best.handOvers, values, story, hint };
-}
-
-/** The two values a fought-over field took at the tail's start and at the end, when they differ (from the run's recorded states). */
-function alternating(run: RunRecord, kind: string, key: string, path: string): string[] | undefined {
-  const segs = parsePath(path);
-  if (segs === undefined) return undefined;
-  const at = (objects: readonly StoredObject[]): unknown => {
-    const o = objects.find((x) => x.kind === kind && keyOfObject(x) === key);
-    let v: unknown = o;
-    for (const s of segs) v = isRecord(v) || Array.isArray(v) ? (v as Record<string | number, unknown>)[s] : undefined;
-    return v;
-  };
-  const a = at(run.settledObjects);
-  const b = at(run.finalObjects);
-  if (a === undefined || b === undefined || JSON.stringify(a) === JSON.stringify(b)) return undefined;
-  return [JSON.stringify(a), JSON.stringify(b)];
-}
-
-function keyOfObject(o: StoredObject): string {
-  return o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : o.metadata.name;
 }
 
 /** A stamping loop: `count` writes in a row by `actor` to one object, each changing only `fields`, time stamps of the write's own moment. */

@@ -101,3 +101,32 @@ export function fmtChain(links: readonly ChainLink[]): string {
 export function selfTriggering(links: readonly ChainLink[]): boolean {
   return links.some((l) => (l.trigger.type === 'event' && l.trigger.write?.actor.startsWith('controller:')) || l.trigger.type === 'requeue');
 }
+
+/**
+ * The controller write an environment actor's write answers, following its chain of causes (the
+ * `environment:sync` that made it, the writes whose events started that sync, theirs in turn,
+ * through other environment actors), with the environment's writes on the way (oldest first). Undefined when the chain reaches no controller write within `limit` steps (the
+ * environment moving on its own: a timer of its own, the settle, a fault).
+ */
+export function answeredWrite(tl: Timeline, w: TimelineWrite, limit = 200): { write: TimelineWrite; through: TimelineWrite[] } | undefined {
+  if (!w.actor.startsWith('environment:')) return undefined;
+  const byRv = new Map<number, TimelineWrite>();
+  for (const x of tl.writes) if (x.rv !== undefined) byRv.set(x.rv, x);
+  const parent = new Map<TimelineWrite, TimelineWrite>();
+  const queue = [w];
+  for (let i = 0; i < queue.length && i < limit; i++) {
+    const x = queue[i]!;
+    for (const rv of x.envCause?.events ?? []) {
+      const y = byRv.get(rv);
+      if (y === undefined || parent.has(y) || y === w) continue;
+      parent.set(y, x);
+      if (y.actor.startsWith('controller:')) {
+        const through: TimelineWrite[] = [];
+        for (let p = parent.get(y); p !== undefined && p !== w; p = parent.get(p)) through.push(p);
+        return { write: y, through };
+      }
+      if (y.actor.startsWith('environment:')) queue.push(y);
+    }
+  }
+  return undefined;
+}

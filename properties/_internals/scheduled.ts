@@ -19,7 +19,10 @@ import { runtimeElectionLease, type ElectionScan } from './election.js';
  * event of a consequence's own write started: a reconcile that feeds itself is a hot loop
  * whatever began it, unless the environment moved too (its write is among the events the one
  * reconcile answers). The environment moving on its own (a Job the controller created earlier
- * finishing) starts such consequences too: the world changed, no re-reconcile of an unchanged one.
+ * finishing) starts such consequences too: the world changed, no re-reconcile of an unchanged one;
+ * the environment only answering the loop's own writes does not (a Pod Ready on the kubelet's
+ * timer after the controller's write scaled its ReplicaSet up: see `environmentAnswers` and
+ * `feedsThroughEnvironment`).
  * A hosted program has no reconciles: its writes made answering watch events (a `ReactionSpan`,
  * known from the events its handler answers) are consequences by the same rule, when an event
  * they answer is of a write of scheduled work, of a consequence, or of the environment, and not of
@@ -169,7 +172,8 @@ function findScheduledWork(tl: Timeline, from: number, catchingUp: boolean, elec
   }
   const timers = new Set<ReconcileSpan>();
   const consequences = new Set<ReconcileSpan>();
-  const moves = environmentMoves(byRv, from, catchingUp, (span) => span.start < from || timers.has(span));
+  const answers = environmentAnswers(byRv, from, catchingUp, (span) => span.start < from || timers.has(span));
+  const moves = (w: TimelineWrite) => answers(w) === true;
   const last = new Map<string, ReconcileSpan>();
   const begun = new Set<string>();
   // keys whose reconciles since `from` changed something outside a schedule: no fixed point to keep
@@ -255,7 +259,7 @@ function findScheduledWork(tl: Timeline, from: number, catchingUp: boolean, elec
     const moved = envMoved && started.some(moves);
     const looping = (r: ReconcileSpan) => consequences.has(r) || (!catchingUp && r.start >= from && !timers.has(r));
     const feeds = changes !== undefined && started.some((w) => w.reconcile !== undefined && looping(w.reconcile) && changes.has(`${w.kind} ${w.key}`) && !(w.reconcile.key === span.key && w.reconcile.actor === span.actor ? envMoved : moved));
-    if (!feeds) consequences.add(span);
+    if (!feeds && !(changes !== undefined && feedsThroughEnvironment(started, changes, answers, looping))) consequences.add(span);
     else unsettled.add(k);
   }
   for (const s of consequences) timers.add(s);
@@ -263,23 +267,48 @@ function findScheduledWork(tl: Timeline, from: number, catchingUp: boolean, elec
 }
 
 /**
- * Whether a write is of the environment moving on its own (from `from` on): an environment
- * actor's write whose chain of causes (the `environment:sync` that made it, the writes whose events
- * started that sync, theirs in turn) reaches something from outside: the actor's own timer (a Pod
- * starting, a Job finishing), the settle, a fault, a user's or a fault's write, a write before
- * `from`, or a controller's write that `outside` accepts (scheduled work). A chain that reaches
- * only controller writes after `from` that are no schedule's is the controller's own loop: the
- * environment moved because it wrote, and would have stayed still otherwise (two Scalers setting
- * one Deployment's replicas in turn, 3, 2, 3, …, the Deployment's status following each: rt46
- * deploy-putter, 40,003 patches in 70 s, excused as the environment moving, h48). Not a
- * controller's write; every environment write when catching up (convergence: no fixed point yet
- * to keep) or in a trace without causes (hand-made). Memoized, iterative (chains of thousands of
+ * Whether a reconcile feeds itself through the environment: started only by the environment's
+ * answers to controller writes of the loop (no schedule's, from the window's start; see
+ * {@link environmentAnswers}) and by such writes themselves, nothing moving the world from
+ * outside (scheduled work, the environment on its own, a user, a fault), it changes again an object
+ * one of the answered writes changed. A controller that sets a Deployment's replicas to its Ready
+ * pods + 1: each write scales the ReplicaSet up, the new Pod becomes Ready on the kubelet's timer,
+ * the Deployment's status answers, and the next reconcile writes the replicas again, for ever (h49).
+ * Writing another object in answer (a status recording that a Job it created now runs) is the world
+ * catching up with the write, not a loop.
+ */
+function feedsThroughEnvironment(started: readonly TimelineWrite[], changes: ReadonlySet<string>, answers: (w: TimelineWrite) => true | ReadonlySet<TimelineWrite>, looping: (r: ReconcileSpan) => boolean): boolean {
+  let again = false;
+  for (const w of started) {
+    if (w.actor.startsWith('controller:') && w.reconcile !== undefined && looping(w.reconcile)) continue;
+    if (!w.actor.startsWith('environment:')) return false;
+    const a = answers(w);
+    if (a === true) return false;
+    for (const x of a) if (x.reconcile !== undefined && looping(x.reconcile) && changes.has(`${x.kind} ${x.key}`)) again = true;
+  }
+  return again;
+}
+
+/**
+ * What an environment actor's write answers (from `from` on): `true` when it is the environment
+ * moving on its own, its chain of causes (the `environment:sync` that made it, the writes whose
+ * events started that sync, theirs in turn; a sync its own timer started inherits the causes of
+ * the sync that set the timer) reaching something from outside: the actor's start, the settle, a
+ * fault, a user's or a fault's write, a write before `from`, or a controller's write that
+ * `outside` accepts (scheduled work). Otherwise the controller reconciles' (from `from` on, no
+ * schedule's) writes it answers: the environment moved because they were made, and would have
+ * stayed still otherwise (two Scalers setting one Deployment's replicas in turn, 3, 2, 3, …, the
+ * Deployment's status following each: rt46 deploy-putter, 40,003 patches in 70 s, excused as the
+ * environment moving, h48; a Pod Ready on the kubelet's timer a second after a controller's write
+ * scaled its ReplicaSet up, h49). A controller's write is never the environment's (`true`: not
+ * asked); every environment write is when catching up (convergence: no fixed point yet to keep)
+ * or in a trace without causes (hand-made). Memoized, iterative (chains of thousands of
  * environment writes): linear in the writes.
  */
-function environmentMoves(byRv: ReadonlyMap<number, TimelineWrite>, from: number, catchingUp: boolean, outside: (span: ReconcileSpan) => boolean): (w: TimelineWrite) => boolean {
-  const own = new Map<TimelineWrite, boolean>();
+function environmentAnswers(byRv: ReadonlyMap<number, TimelineWrite>, from: number, catchingUp: boolean, outside: (span: ReconcileSpan) => boolean): (w: TimelineWrite) => true | ReadonlySet<TimelineWrite> {
+  const own = new Map<TimelineWrite, true | ReadonlySet<TimelineWrite>>();
   return (w) => {
-    if (!w.actor.startsWith('environment:')) return false;
+    if (!w.actor.startsWith('environment:')) return true;
     if (catchingUp) return true;
     const stack = [w];
     while (stack.length > 0) {
@@ -289,9 +318,15 @@ function environmentMoves(byRv: ReadonlyMap<number, TimelineWrite>, from: number
         continue;
       }
       const c = x.envCause;
-      let result = c === undefined || c.external || x.t < from;
+      let result: true | undefined = c === undefined || c.external || x.t < from ? true : undefined;
       let pending = false;
-      for (let i = 0; !result && c !== undefined && i < c.events.length; i++) {
+      // the controller writes answered (shared with the one cause that has them, when only one does)
+      let spans: ReadonlySet<TimelineWrite> | undefined;
+      const add = (more: ReadonlySet<TimelineWrite>) => {
+        if (spans === undefined || spans === more) spans = more;
+        else if (![...more].every((r) => spans!.has(r))) spans = new Set([...spans, ...more]);
+      };
+      for (let i = 0; result === undefined && c !== undefined && i < c.events.length; i++) {
         const y = byRv.get(c.events[i]!);
         if (y === undefined || y.t < from || y.fault !== undefined) result = true;
         else if (y.actor.startsWith('environment:')) {
@@ -299,12 +334,15 @@ function environmentMoves(byRv: ReadonlyMap<number, TimelineWrite>, from: number
           if (m === undefined) {
             stack.push(y);
             pending = true;
-          } else result = m;
-        } else if (y.actor.startsWith('controller:')) result = y.reconcile === undefined || outside(y.reconcile);
-        else result = true;
+          } else if (m === true) result = true;
+          else add(m);
+        } else if (y.actor.startsWith('controller:')) {
+          if (y.reconcile === undefined || outside(y.reconcile)) result = true;
+          else add(new Set([y]));
+        } else result = true;
       }
-      if (result || !pending) {
-        own.set(x, result);
+      if (result !== undefined || !pending) {
+        own.set(x, result ?? spans ?? new Set());
         stack.pop();
       }
     }

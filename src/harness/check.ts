@@ -8,7 +8,7 @@ import { checkDeterminism } from './determinism.js';
 import { minimize } from './minimize.js';
 import type { Property, RunRecord } from './property.js';
 import type { ControllerRef, EnvironmentRef, Scenario } from './scenario.js';
-import { faultFreeFailure, ScenarioRunner, type PropertyFailure, type ScenarioOutcome } from './scenario-runner.js';
+import { faultFreeFailure, guessedStop, ScenarioRunner, type PropertyFailure, type ScenarioOutcome } from './scenario-runner.js';
 import { runGuards } from './run-guards.js';
 import { describeInputs, type RecordedInputs } from './recorded-inputs.js';
 import { inShard, shardSize } from './shard.js';
@@ -217,7 +217,7 @@ class CheckRun {
       this.progress('corpus', outcome.failure ? 1 : 0);
       if (outcome.failure) {
         if (!(await this.replays(outcome, this.executed))) break;
-        found = { scenario: s, outcome, runNumber: this.executed, fromCorpus: true, original: s, guessed: guessed(outcome) };
+        found = { scenario: s, outcome, runNumber: this.executed, fromCorpus: true, original: s, guessed: guessedStop(outcome) };
         break;
       }
       if (this.nondeterministic) break;
@@ -290,19 +290,9 @@ class CheckRun {
         minimizeReductions += 1 + m2.reductions;
       }
     }
-    // an early stop is a prediction: the minimal scenario, run to its end, must fail too
-    let confirmed = property ? await this.runner.confirmEarlyStop(minimal.run, property) : undefined;
-    // A guess must not decide the verdict through the shrinking budget (wall time, hence load): when
-    // the run that found the failure stopped at a guess and shrinking moved away from its scenario,
-    // a confirmed smaller scenario would fail the check where a budget cut at once (the found
-    // scenario, run to its end, passes) reruns it without early stops: rt46's deploy-putter, seed 9,
-    // run 20 (h47). So the found scenario's own run decides, as when nothing was shrunk. It runs on
-    // past guesses, to a certain prediction or its end; it is needed only here (a certain stop, or
-    // nothing shrunk, costs nothing more: a run of the check never pays a confirming run up front).
-    if (confirmed && property && found.guessed && JSON.stringify(minimal.scenario) !== JSON.stringify(found.original)) {
-      const own = await this.runner.judge(found.original, { properties: [property], earlyStop: 'certain' });
-      if (own.failure?.property !== property.name) confirmed = null;
-    }
+    // an early stop is a prediction: the minimal scenario, run to its end, must fail too (and the
+    // found one, when shrinking moved away from a guess: the shrinking budget must not decide)
+    const confirmed = property ? await this.runner.confirmShrunkEarlyStop(minimal.run, property, found) : undefined;
     // it did not: either the monitor predicted wrong (the check runs again with no early stops: slow,
     // exact) or the same scenario does not run the same twice (a controller that misbehaves only in
     // its first simulations of the process would otherwise pass: red team N4, stop 41). Tell them apart first.
@@ -490,7 +480,7 @@ class CheckRun {
             pool();
             return true;
           }
-          first = { scenario: s, outcome, runNumber: i + 1, fromCorpus: false, original: s, guessed: guessed(outcome) };
+          first = { scenario: s, outcome, runNumber: i + 1, fromCorpus: false, original: s, guessed: guessedStop(outcome) };
           last = { scenario: s, outcome };
           this.startShrinking();
           const p = o.properties.find((x) => x.name === outcome.failure!.property) ?? runGuards.find((x) => x.name === outcome.failure!.property);
@@ -750,10 +740,4 @@ class ShardArbitrary extends fc.Arbitrary<Scenario> {
   shrink(value: Scenario, context: unknown): fc.Stream<fc.Value<Scenario>> {
     return this.inner.shrink(value, context);
   }
-}
-
-/** Whether a run failed by a monitor's guess: stopped early for the property that failed, by a prediction not declared certain. */
-function guessed(outcome: ScenarioOutcome): boolean {
-  const stop = outcome.run.timing.stoppedEarly;
-  return stop !== undefined && stop.certain !== true && stop.property === outcome.failure?.property;
 }

@@ -63,6 +63,12 @@ export function faultFreeFailure(f: PropertyFailure): PropertyFailure {
   };
 }
 
+/** Whether a run failed by a monitor's guess: stopped early for the property that failed, by a prediction not declared certain. @internal */
+export function guessedStop(outcome: ScenarioOutcome): boolean {
+  const stop = outcome.run.timing.stoppedEarly;
+  return stop !== undefined && stop.certain !== true && stop.property === outcome.failure?.property;
+}
+
 /** One judged scenario. @internal */
 export interface ScenarioOutcome {
   run: RunRecord;
@@ -223,6 +229,23 @@ export class ScenarioRunner {
     if (run.timing.stoppedEarly?.property !== property.name) return undefined;
     const full = await this.judge(run.scenario, { properties: [property], earlyStop: false });
     return full.failure?.property === property.name ? full.failure : null;
+  }
+
+  /**
+   * {@link confirmEarlyStop} for a shrunk failure (`check` and `checkSystematic` both): a guess must
+   * not decide the verdict through shrinking (its wall-clock budget, its options). When the run
+   * that found the failure stopped at a guess (`guessed`) and shrinking moved away from its
+   * scenario (`original`), a confirmed smaller scenario would fail where no shrinking (a budget cut
+   * at once, `shrink: false`) reruns the found one without early stops: rt46's deploy-putter, seed
+   * 9, run 20 (h47). So the found scenario's own run decides, as when nothing was shrunk: it runs on
+   * past guesses, to a certain prediction or its end, and only here (a certain stop, or nothing
+   * shrunk, costs nothing more).
+   */
+  async confirmShrunkEarlyStop(minimal: RunRecord, property: Property, found: { original: Scenario; guessed: boolean }): Promise<PropertyFailure | null | undefined> {
+    const confirmed = await this.confirmEarlyStop(minimal, property);
+    if (!confirmed || !found.guessed || JSON.stringify(minimal.scenario) === JSON.stringify(found.original)) return confirmed;
+    const own = await this.judge(found.original, { properties: [property], earlyStop: 'certain' });
+    return own.failure?.property === property.name ? confirmed : null;
   }
 
   /**

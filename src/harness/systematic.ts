@@ -6,7 +6,7 @@ import type { CheckFailed, CheckPassed, DeterminismReport } from './check-result
 import { checkDeterminism } from './determinism.js';
 import { minimize } from './minimize.js';
 import type { EnvironmentRef, Scenario, WorkloadAction } from './scenario.js';
-import { faultFreeFailure, ScenarioRunner } from './scenario-runner.js';
+import { faultFreeFailure, guessedStop, ScenarioRunner } from './scenario-runner.js';
 import { ALL_STRATEGIES, type SystematicStrategy } from './systematic-plans.js';
 import { SystematicSearch } from './systematic-strategies/search.js';
 import { templateKey, type WorkloadActionType } from '../arbitrary/workload.js';
@@ -187,12 +187,13 @@ async function systematicSearch(target: ControllerDefinition | readonly Controll
     minimal = { scenario: m.scenario, run: m.run };
     reductions = m.reductions;
   }
-  // an early stop is a prediction: the minimal plan run to its end must fail too, else search again
-  // without early stops, unless the plan does not run the same twice (red team N4: a controller that
-  // misbehaves only in its first simulations would pass)
+  // an early stop is a prediction: the minimal plan run to its end must fail too, and the plan found,
+  // when shrinking moved away from a guess (shrinking must not decide the verdict: as `check` does),
+  // else search again without early stops, unless the plan does not run the same twice (red team
+  // N4: a controller that misbehaves only in its first simulations would pass)
   let determinism: DeterminismReport = { ok: true, hashes: [minimal.run.hash, minimal.run.hash] };
   let judgedDeterminism = false;
-  if (property && (await runner.confirmEarlyStop(minimal.run, property)) === null) {
+  if (property && (await runner.confirmShrunkEarlyStop(minimal.run, property, { original: found.outcome.run.scenario, guessed: guessedStop(found.outcome) })) === null) {
     if (!o.determinism) return systematicSearch(target, options, false);
     determinism = await checkDeterminism(minimal.run, (s) => runner.simulate(s, [property]), o.hostProbe);
     if (determinism.ok) return systematicSearch(target, options, false);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { check, defineProperty, type CheckOptions, type Scenario } from '../../src/index.js';
+import { check, checkSystematic, defineProperty, type CheckOptions, type Scenario } from '../../src/index.js';
 import { markedCorpus, writer } from './writer-fixture.js';
 
 /**
@@ -40,5 +40,30 @@ describe('a wrong early stop: the verdict does not depend on the wall clock (h47
     expect(calm.ok, calm.ok ? '' : `${calm.property}: ${calm.summary}`).toBe(loaded.ok);
     // the scenario found passes when run to its end: that is the verdict
     expect(calm.ok, calm.ok ? "" : `${calm.property}: ${calm.summary}`).toBe(true);
+  });
+});
+
+describe('a wrong early stop in systematic mode: the verdict does not depend on shrinking', () => {
+  // systematic mode has no wall-clock budget, but the same structure: the plan that found the
+  // failure stopped at a guess, and only the shrunk plan was run to its end
+  const systematic = (shrink: false | { maxMinimizeTests: number }) => checkSystematic(writer, { properties: [prophet()], faults: [], scenarios: [corpus], depth: 1, maxPlans: 5, shrink });
+  it('is the same whether shrinking runs or not', async () => {
+    const shrunk = await systematic({ maxMinimizeTests: 400 });
+    const asFound = await systematic(false);
+    expect(shrunk.ok, shrunk.ok ? '' : `${shrunk.property}: ${shrunk.summary}`).toBe(asFound.ok);
+    // the plan found passes when run to its end: that is the verdict
+    expect(shrunk.ok, shrunk.ok ? '' : `${shrunk.property}: ${shrunk.summary}`).toBe(true);
+  });
+  it('a right guess still fails: the plan found, run to its end, fails too', async () => {
+    const always = defineProperty<Record<string, never>>({
+      name: 'no-user-actions',
+      description: 'no run has a user action (its monitor guesses so at the first write: rightly)',
+      defaults: {},
+      monitor: () => ({ afterWrite: () => ({ reason: 'guessed', from: 0 }) }),
+      judge: (run) => (run.scenario.workload.length > 0 ? { ok: false, summary: 'a user action', explanation: 'a user action', evidence: {} } : { ok: true }),
+    });
+    const r = await checkSystematic(writer, { properties: [always()], faults: [], scenarios: [corpus], depth: 1, maxPlans: 5 });
+    expect(r.ok).toBe(false);
+    expect(r.ok ? undefined : r.property).toBe('no-user-actions');
   });
 });

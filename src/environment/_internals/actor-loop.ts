@@ -250,14 +250,21 @@ class Loop<P extends JsonObject> {
     for (const key of [...this.timers.keys()]) this.mark(key);
   }
 
-  timer(key: string, afterMs: number): void {
+  /**
+   * Syncs `key` again in `afterMs`. `cause`: why the sync that set the timer ran, which the timer's
+   * sync inherits: a Pod Ready a second after it started answers whatever made it (a ReplicaSet
+   * scaled up by a controller's write), not a clock of its own (judges follow it: scheduled.ts).
+   * None (the actor's start): external.
+   */
+  timer(key: string, afterMs: number, cause?: { events: number[]; external: boolean }): void {
     const old = this.timers.get(key);
     if (old) old.cancelled = true;
     this.timers.set(
       key,
       this.host.world.kernel.after(afterMs, () => {
         this.timers.delete(key);
-        this.mark(key);
+        if (cause === undefined || cause.external) this.mark(key);
+        else for (const rv of cause.events) this.mark(key, rv);
       }),
     );
   }
@@ -306,7 +313,7 @@ class Loop<P extends JsonObject> {
     this.host.causedBy(undefined);
     let after = r && typeof r === 'object' && typeof r.afterMs === 'number' && r.afterMs >= 0 ? r.afterMs : undefined;
     if (this.host.takeWriteFailed()) after = Math.min(after ?? RETRY_MS, RETRY_MS);
-    if (after !== undefined) this.timer(key, after);
+    if (after !== undefined) this.timer(key, after, { events: c?.events ?? [], external: c === undefined || c.external });
   }
 
   stop(): void {
