@@ -42,18 +42,19 @@ function walk(dir: string, out: string[]): string[] {
   return out;
 }
 
-/** Every input of the build, sorted, relative to the repository. */
-function inputs(): string[] {
+/** Every input of the build, sorted, relative to the repository. @internal */
+export function inputs(): string[] {
   const files = [...INPUT_FILES.map((f) => join(root, f)), ...walk(here, [])];
   for (const d of ENGINE_DIRS) files.push(...walk(join(root, d), []));
   return files.map((f) => relative(root, f).split('\\').join('/')).sort();
 }
 
-function hashOf(files: readonly string[]): string {
+/** The build's name: a hash of the inputs' paths and contents (`read` for tests). @internal */
+export function hashOf(files: readonly string[], read: (file: string) => Buffer | string = (f) => readFileSync(join(root, f))): string {
   const h = createHash('sha256');
   for (const f of files) {
     h.update(f).update('\0');
-    h.update(readFileSync(join(root, f))).update('\0');
+    h.update(read(f)).update('\0');
   }
   return h.digest('hex').slice(0, 16);
 }
