@@ -7,8 +7,8 @@ import type { TestProject } from 'vitest/node';
 /**
  * vitest globalSetup: the CLI the end-to-end tests start, compiled to JavaScript once per suite
  * run. From the sources every start of `bin/steadystate.js` loads the engine through tsx, in the
- * launcher's child and again in each worker thread (about 1.1 s more CPU per start than the
- * build: test/cli-build/README in scratch/speed/REPORT.md, h49); the CLI tests start it a few
+ * launcher's child and again in each worker thread (a 1-run check: 2.5 s of CPU
+ * against 1.45 s from the build; h49 speed); the CLI tests start it a few
  * hundred times.
  *
  * The build is laid out as the published package (package.json, bin/steadystate.js, dist/), so
@@ -17,7 +17,7 @@ import type { TestProject } from 'vitest/node';
  * the bin, package.json, the tsconfigs, this folder): an edit to any makes a new build, and a
  * stale one is never run. The compiler is esbuild, file by file with tsconfig.build.json's
  * options: the very transform tsx applies to the sources (tsx is esbuild), without its loader
- * hooks; `tsc` (17 s of CPU) is what the package test packs.
+ * hooks (`tsc --noCheck` takes 12 s of CPU); the `tsc` build is what the package test packs.
  */
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
