@@ -81,6 +81,8 @@ export default defineConfig({
     ],
   },
   test: {
+    // the CLI the end-to-end tests start, built once per run (see the file)
+    globalSetup: ['test/cli-build/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'threads',

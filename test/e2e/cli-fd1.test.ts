@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bin, fixture, runCli, tempDir } from './cli-helpers.js';
+import { cliArgv, fixture, runCli, tempDir } from './cli-helpers.js';
 
 /**
  * Red team H7 (stop 43): code under test that writes file descriptor 1 itself (fs.writeSync(1, …),
@@ -65,7 +65,7 @@ describe.concurrent('writes to fd 1 by the checked code cannot corrupt the CLI o
     const dir = tempDir();
     const env: NodeJS.ProcessEnv = { ...process.env, CI: 'true', NO_COLOR: '1' };
     for (const k of Object.keys(env)) if (k.startsWith('VITEST')) delete env[k];
-    const cli = spawn(process.execPath, [bin, 'check', fixture('level.ts'), '--runs', '100000', '--seed', '1', '--report-dir', dir], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const cli = spawn(process.execPath, [...cliArgv(), 'check', fixture('level.ts'), '--runs', '100000', '--seed', '1', '--report-dir', dir], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
     // the check is running once it reports progress
     await new Promise<void>((resolve) => cli.stderr.once('data', () => resolve()));
     const pids = [cli.pid!, ...descendants(cli.pid!)];

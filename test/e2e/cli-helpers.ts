@@ -3,14 +3,27 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { PassThrough } from 'node:stream';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { expect } from 'vitest';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { expect, inject } from 'vitest';
 import { run } from '../../src/cli/main.js';
 
 /** Helpers for the CLI end-to-end tests: the real `bin/steadystate.js` in a child process. */
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+/** The checkout's bin: it runs the TypeScript sources through tsx. */
 export const bin = join(root, 'bin/steadystate.js');
+
+/**
+ * node's arguments before the CLI's own: the test build's bin (test/cli-build/global-setup.ts:
+ * the JavaScript build laid out as the published package, built once per suite run, whose
+ * preload makes a fixture's import of the engine's sources load that build's copy), or with
+ * `sources` the checkout's bin on the TypeScript sources.
+ */
+export function cliArgv(sources = false): string[] {
+  if (sources) return [bin];
+  const build = inject('cliBuild');
+  return ['--import', pathToFileURL(build.preload).href, build.bin];
+}
 export const fixture = (name: string): string => join(root, 'test/e2e/cli-fixtures', name);
 
 export interface CliRun {
@@ -19,14 +32,17 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs the CLI with `args`, in `cwd` (a fresh temp dir by default), never on a TTY. */
-export function runCli(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<CliRun> {
+/**
+ * Runs the CLI with `args`, in `cwd` (a fresh temp dir by default), never on a TTY: the test
+ * build's, or the checkout's on the sources with `sources` (see {@link cliArgv}).
+ */
+export function runCli(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; sources?: boolean } = {}): Promise<CliRun> {
   const cwd = options.cwd ?? tempDir();
   return new Promise((resolvePromise, reject) => {
     const env: NodeJS.ProcessEnv = { ...process.env, CI: 'true', NO_COLOR: '1', ...options.env };
     // the child is a user's shell, not a vitest worker
     for (const k of Object.keys(env)) if (k.startsWith('VITEST')) delete env[k];
-    const child = spawn(process.execPath, [bin, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...cliArgv(options.sources), ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -54,7 +70,8 @@ export function expectUsageError(r: CliRun, ...mentions: (string | RegExp)[]): v
   const text = r.stderr.trimEnd();
   expect(text.split('\n'), 'one paragraph').toHaveLength(1);
   expect(text).not.toMatch(/^\s+at /m);
-  expect(text).not.toMatch(/\.ts:\d+:\d+/);
+  // a position in a module: the sources' .ts or the build's .js
+  expect(text).not.toMatch(/\.[cm]?[jt]s:\d+:\d+/);
   expect(text).toMatch(/--help/);
   for (const m of mentions) expect(text).toMatch(m);
 }

@@ -17,7 +17,8 @@ function execArgvOf(r: CliRun): string[] {
 
 describe("the CLI child's V8 flags", () => {
   it.runIf(v8Major === 11)("raises the TurboFan interrupt budget for the checked code's process", async () => {
-    const r = await runCli(['check', fixture('exec-argv.ts'), '--runs', '1', '--seed', '1', '--properties', 'convergence']);
+    // the checkout's bin: the test build's preload (--import) would be in the child's execArgv too
+    const r = await runCli(['check', fixture('exec-argv.ts'), '--runs', '1', '--seed', '1', '--properties', 'convergence'], { sources: true });
     expect(r.code, r.stderr).toBe(0);
     expect(execArgvOf(r)).toEqual(['--interrupt-budget=270336']);
   }, 60_000);
