@@ -22,9 +22,10 @@ export const INCARNATION_QUERY = 'steadystate-incarnation';
 
 /**
  * Passes an importer's incarnation query on to the project files it imports, and tells the main
- * thread when the loader is busy (a program still loading modules is still starting up): at the
- * start and at the end of every resolve and load, so a slow step (a large file transformed by a
- * starved loader thread) counts as progress when it ends, not only when it begins.
+ * thread when the loader is busy (a program still loading modules is still starting up): 1 at the
+ * start and -1 at the end of every resolve and load, so a slow step (a large file transformed by a
+ * starved loader thread) counts as progress when it ends, not only when it begins, and the steps
+ * going on are known.
  */
 const HOOKS = `
 const Q = ${JSON.stringify(INCARNATION_QUERY)};
@@ -34,15 +35,21 @@ export function initialize(data) {
   port = data && data.port;
 }
 export async function load(url, context, next) {
-  port?.postMessage(0);
-  const r = await next(url, context);
-  port?.postMessage(0);
-  return r;
+  port?.postMessage(1);
+  try {
+    return await next(url, context);
+  } finally {
+    port?.postMessage(-1);
+  }
 }
 export async function resolve(specifier, context, next) {
-  port?.postMessage(0);
-  const r = await next(specifier, context);
-  port?.postMessage(0);
+  port?.postMessage(1);
+  let r;
+  try {
+    r = await next(specifier, context);
+  } finally {
+    port?.postMessage(-1);
+  }
   const parent = context.parentURL;
   if (!parent || !r.url.startsWith('file:') || r.url.includes('/node_modules/')) return r;
   const m = re.exec(parent);
@@ -54,11 +61,44 @@ export async function resolve(specifier, context, next) {
 let registered = false;
 let incarnations = 0;
 let lastLoaderActivity = 0;
+/** Resolves and loads going on in the loader thread, as far as its messages have arrived. */
+let loaderSteps = 0;
 
 /** Wall-clock ms (host clock) of the loader's last resolve or load: a program still importing modules is still starting. @internal */
 export function loaderIdleSince(): number {
   return lastLoaderActivity;
 }
+
+/** libuv requests in flight, as `process.getActiveResourcesInfo` names them (as the kernel's; handles such as sockets and ports are not requests). */
+const REQUEST = /Req|^(ConnectWrap|WriteWrap|ShutdownWrap|SendWrap)$/;
+/** Resources that are never a program's: its timers are virtual, real ones are the harness's (hold bounds, test runners). */
+const NOT_PROGRAM_WORK = new Set(['Timeout', 'Immediate']);
+
+/** The host's handles by type (`process.getActiveResourcesInfo`), timers aside: what {@link hostQuiet} compares against. @internal */
+export function hostHandles(): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const r of process.getActiveResourcesInfo()) if (!NOT_PROGRAM_WORK.has(r)) counts.set(r, (counts.get(r) ?? 0) + 1);
+  return counts;
+}
+
+/**
+ * Whether nothing a starting program could be waiting on goes on in the host, as far as it shows:
+ * no resolve or load in the loader thread, no libuv request in flight (a file read, a DNS lookup,
+ * a write), and no handle of any type more than in `before` ({@link hostHandles} taken before the
+ * program started): a dynamic `import()` in flight keeps the loader thread's port (a
+ * `MessagePort`) referenced from the moment it is called, a socket or server is a handle. Only a
+ * real timer captured before the run guard was installed (the program's timers are virtual) or
+ * an unreferenced handle escapes it.
+ * @internal
+ */
+export function hostQuiet(before: ReadonlyMap<string, number>): boolean {
+  if (loaderSteps > 0) return false;
+  for (const [type, n] of hostHandles()) {
+    if (REQUEST.test(type) || n > (before.get(type) ?? 0)) return false;
+  }
+  return true;
+}
+
 const require = createRequire(import.meta.url);
 
 /**
@@ -101,7 +141,10 @@ export async function importFresh(file: string, root: string = dirname(file)): P
     registered = true;
     await ensureTsx();
     const { port1, port2 } = new MessageChannel();
-    port1.on('message', () => (lastLoaderActivity = originals.performanceNow()));
+    port1.on('message', (step: unknown) => {
+      lastLoaderActivity = originals.performanceNow();
+      if (typeof step === 'number') loaderSteps += step;
+    });
     port1.unref();
     register(`data:text/javascript,${encodeURIComponent(HOOKS)}`, { data: { port: port2 }, transferList: [port2] });
   }
