@@ -71,31 +71,42 @@ export function loaderIdleSince(): number {
 
 /** libuv requests in flight, as `process.getActiveResourcesInfo` names them (as the kernel's; handles such as sockets and ports are not requests). */
 const REQUEST = /Req|^(ConnectWrap|WriteWrap|ShutdownWrap|SendWrap)$/;
-/** Resources that are never a program's: its timers are virtual, real ones are the harness's (hold bounds, test runners). */
-const NOT_PROGRAM_WORK = new Set(['Timeout', 'Immediate']);
 
-/** The host's handles by type (`process.getActiveResourcesInfo`), timers aside: what {@link hostQuiet} compares against. @internal */
-export function hostHandles(): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const r of process.getActiveResourcesInfo()) if (!NOT_PROGRAM_WORK.has(r)) counts.set(r, (counts.get(r) ?? 0) + 1);
-  return counts;
+/**
+ * The loader thread's port on this thread's event loop, once known: Node references it from the
+ * moment an `import()` (anyone's) sends its first request to the loader thread until the last
+ * answer is in, so it is an active handle exactly while an import is in flight. Learnt at a
+ * program's import made while no other was in flight (the one handle that appears then).
+ */
+let loaderPort: object | undefined;
+
+/** The host's active handles (sockets, servers, ports, child processes; not timers), or undefined where Node does not list them. */
+function activeHandles(): object[] | undefined {
+  const list = (process as unknown as { _getActiveHandles?: () => object[] })._getActiveHandles;
+  return typeof list === 'function' ? list.call(process) : undefined;
+}
+
+/** The host's active handles now, for {@link hostQuiet} to compare with. @internal */
+export function hostHandles(): ReadonlySet<object> | undefined {
+  const handles = activeHandles();
+  return handles && new Set(handles);
 }
 
 /**
  * Whether nothing a starting program could be waiting on goes on in the host, as far as it shows:
- * no resolve or load in the loader thread, no libuv request in flight (a file read, a DNS lookup,
- * a write), and no handle of any type more than in `before` ({@link hostHandles} taken before the
- * program started): a dynamic `import()` in flight keeps the loader thread's port (a
- * `MessagePort`) referenced from the moment it is called, a socket or server is a handle. Only a
- * real timer captured before the run guard was installed (the program's timers are virtual) or
- * an unreferenced handle escapes it.
+ * no import in flight (the loader thread's port is not referenced, no resolve or load is going on
+ * there), no libuv request in flight (a file read, a DNS lookup, a write), and no active handle
+ * that was not in `before` ({@link hostHandles} taken before the program started: a socket, a
+ * server, a child process). False when it cannot tell (the loader's port not learnt yet, Node not
+ * listing handles). Only a real timer captured before the run guard was installed (the program's
+ * timers are virtual) or an unreferenced handle escapes it.
  * @internal
  */
-export function hostQuiet(before: ReadonlyMap<string, number>): boolean {
-  if (loaderSteps > 0) return false;
-  for (const [type, n] of hostHandles()) {
-    if (REQUEST.test(type) || n > (before.get(type) ?? 0)) return false;
-  }
+export function hostQuiet(before: ReadonlySet<object> | undefined): boolean {
+  const handles = activeHandles();
+  if (before === undefined || handles === undefined || loaderPort === undefined || loaderSteps > 0) return false;
+  for (const h of handles) if (h === loaderPort || !before.has(h)) return false;
+  for (const r of process.getActiveResourcesInfo()) if (REQUEST.test(r)) return false;
   return true;
 }
 
@@ -155,5 +166,12 @@ export async function importFresh(file: string, root: string = dirname(file)): P
   }
   const url = pathToFileURL(file);
   url.searchParams.set(INCARNATION_QUERY, String(++incarnations));
-  return nativeImport(url.href);
+  const before = loaderPort === undefined ? activeHandles() : undefined;
+  const imported = nativeImport(url.href);
+  if (before !== undefined) {
+    // the import sent its request to the loader thread before returning: its port is the new one
+    const added = (activeHandles() ?? []).filter((h) => !before.includes(h) && h.constructor.name === 'MessagePort');
+    if (added.length === 1) loaderPort = added[0];
+  }
+  return imported;
 }

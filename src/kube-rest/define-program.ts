@@ -194,7 +194,7 @@ const loading = new WeakMap<RuntimeEnv, Promise<unknown>>();
 function load(env: RuntimeEnv, run: () => Promise<unknown>, sandbox: Sandbox): Promise<unknown> {
   const previous = loading.get(env) ?? Promise.resolve();
   /** The host's handles before the program started (what it opens on top of them is its work). */
-  let before: ReadonlyMap<string, number> | undefined;
+  let before: ReadonlySet<object> | undefined;
   const mine = previous.then(() => {
     if (!sandbox.alive) return undefined;
     before = hostHandles();
@@ -248,7 +248,7 @@ function load(env: RuntimeEnv, run: () => Promise<unknown>, sandbox: Sandbox): P
     const look = (): void => {
       poll = undefined;
       if (ended) return;
-      quietLooks = before !== undefined && hostQuiet(before) ? quietLooks + 1 : 0;
+      quietLooks = hostQuiet(before) ? quietLooks + 1 : 0;
       if (quietLooks >= 2) done();
       else if (quietLooks === 1) originals.setImmediate(look);
       else poll = originals.setTimeout(look, IDLE_POLL_MS);

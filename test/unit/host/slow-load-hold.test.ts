@@ -66,6 +66,23 @@ describe('the hold on a hosted module load', () => {
     ]);
   });
 
+  it('holds it so too while an import of an earlier run, whose program never started, is still in flight', async () => {
+    // the earlier run gives up on its program's import at once (a tiny idle bound); its import
+    // goes on while the next program starts and imports: the loader serves both, and the next
+    // program's hold must not end when the earlier import is done
+    loadHoldBounds.idleAfterLoadMs = 10;
+    const earlier = defineProgram({ entry: program('slow-import.cjs'), for: 'ConfigMap', name: 'p', args: ['earlier'] });
+    const first = await simulate(scenario, { controllers: [earlier], tailMs: 0 });
+    expect(first.run.trace.filter((e) => e.type === 'log')).toEqual([]);
+    loadHoldBounds.idleAfterLoadMs = 600_000;
+    const p = defineProgram({ entry: program('slow-import.cjs'), for: 'ConfigMap', name: 'p', args: ['next'] });
+    const { run } = await simulate(scenario, { controllers: [p], tailMs: 0 });
+    expect(run.trace.filter((e) => e.type === 'log').map((e) => ({ t: e.t, message: String(e['message']) }))).toEqual([
+      { t: 0, message: 'started: a b c d e f' },
+      { t: 1_000, message: 'a second later' },
+    ]);
+  });
+
   it('ends at once for a settled program that waits on nothing the host shows, without waiting out the idle bound', async () => {
     // a program that does nothing: every simulation, shrink step and self-check of it paid the
     // idle bound (1 s of wall time) before
