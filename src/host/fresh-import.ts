@@ -86,6 +86,15 @@ function activeHandles(): object[] | undefined {
   return typeof list === 'function' ? list.call(process) : undefined;
 }
 
+/**
+ * Whether an import is in flight, as far as the host shows (the loader thread's port referenced,
+ * or a resolve or load going on there); false where that cannot be told (the port not learnt yet).
+ * @internal
+ */
+export function importInFlight(): boolean {
+  return loaderSteps > 0 || (loaderPort !== undefined && (activeHandles()?.includes(loaderPort) ?? false));
+}
+
 /** The host's active handles now, for {@link hostQuiet} to compare with. @internal */
 export function hostHandles(): ReadonlySet<object> | undefined {
   const handles = activeHandles();

@@ -5,7 +5,7 @@ import type { JsonObject } from '../store/object.js';
 import type { ControllerDefinition } from '../runtime/define-controller.js';
 import type { RuntimeEnv } from '../runtime/env.js';
 import type { RestartBackoffOptions } from '../host/crash-loop-backoff.js';
-import { hostHandles, hostQuiet, importFresh, loaderIdleSince } from '../host/fresh-import.js';
+import { hostHandles, hostQuiet, importFresh, importInFlight, loaderIdleSince } from '../host/fresh-import.js';
 import type { Sandbox } from '../host/process-sandbox.js';
 import { originals } from '../host/originals.js';
 import { fakeRestService, resolveFakeRestServiceOptions } from '../downstream/fake-rest-service.js';
@@ -226,12 +226,14 @@ function load(env: RuntimeEnv, run: () => Promise<unknown>, sandbox: Sandbox): P
     // ends the hold once the loader has been quiet for `bound()` ms; measured from the later of
     // this load's start and the loader's last resolve or load, so a slow load that keeps loading
     // modules is never cut short. Before giving up, one more host turn lets loader messages
-    // already queued (a starved thread reads them late) count.
-    const quietFor = (bound: () => number, since: number): (() => void) => {
+    // already queued (a starved thread reads them late) count. `busy`: work it must not end while
+    // (the bound starts over).
+    const quietFor = (bound: () => number, since: number, busy?: () => boolean): (() => void) => {
       const check = (recheck: boolean): void => {
         if (ended) return;
         const quiet = originals.performanceNow() - Math.max(since, loaderIdleSince());
         if (quiet < bound()) after(bound() - quiet, () => check(true));
+        else if (busy?.()) after(bound(), () => check(true));
         else if (recheck) originals.setImmediate(() => check(false));
         else done();
       };
@@ -253,10 +255,13 @@ function load(env: RuntimeEnv, run: () => Promise<unknown>, sandbox: Sandbox): P
       else if (quietLooks === 1) originals.setImmediate(look);
       else poll = originals.setTimeout(look, IDLE_POLL_MS);
     };
-    // else (work the host shows that is not the program's, or never ends) once the loader has been idle a while
+    // else (the host shows work that is not the program's, or never ends) once the loader has
+    // been quiet a while, but never while an import is in flight: a starved loader thread, or a
+    // main thread evaluating a large library, can leave it quiet longer than that (a CommonJS
+    // program importing the ESM client under host load started late: a false `determinism`)
     mine.then(() => {
       look();
-      quietFor(() => loadHoldBounds.idleAfterLoadMs, 0)();
+      quietFor(() => loadHoldBounds.idleAfterLoadMs, 0, importInFlight)();
     }, done);
   });
   env.kernel.hold(turn);
