@@ -22,9 +22,10 @@ export const INCARNATION_QUERY = 'steadystate-incarnation';
 
 /**
  * Passes an importer's incarnation query on to the project files it imports, and tells the main
- * thread when the loader is busy (a program still loading modules is still starting up): at the
- * start and at the end of every resolve and load, so a slow step (a large file transformed by a
- * starved loader thread) counts as progress when it ends, not only when it begins.
+ * thread when the loader is busy (a program still loading modules is still starting up): 1 at the
+ * start and -1 at the end of every resolve and load, so a slow step (a large file transformed by a
+ * starved loader thread) counts as progress when it ends, not only when it begins, and the steps
+ * going on are known.
  */
 const HOOKS = `
 const Q = ${JSON.stringify(INCARNATION_QUERY)};
@@ -34,15 +35,21 @@ export function initialize(data) {
   port = data && data.port;
 }
 export async function load(url, context, next) {
-  port?.postMessage(0);
-  const r = await next(url, context);
-  port?.postMessage(0);
-  return r;
+  port?.postMessage(1);
+  try {
+    return await next(url, context);
+  } finally {
+    port?.postMessage(-1);
+  }
 }
 export async function resolve(specifier, context, next) {
-  port?.postMessage(0);
-  const r = await next(specifier, context);
-  port?.postMessage(0);
+  port?.postMessage(1);
+  let r;
+  try {
+    r = await next(specifier, context);
+  } finally {
+    port?.postMessage(-1);
+  }
   const parent = context.parentURL;
   if (!parent || !r.url.startsWith('file:') || r.url.includes('/node_modules/')) return r;
   const m = re.exec(parent);
@@ -54,11 +61,64 @@ export async function resolve(specifier, context, next) {
 let registered = false;
 let incarnations = 0;
 let lastLoaderActivity = 0;
+/** Resolves and loads going on in the loader thread, as far as its messages have arrived. */
+let loaderSteps = 0;
 
 /** Wall-clock ms (host clock) of the loader's last resolve or load: a program still importing modules is still starting. @internal */
 export function loaderIdleSince(): number {
   return lastLoaderActivity;
 }
+
+/** libuv requests in flight, as `process.getActiveResourcesInfo` names them (as the kernel's; handles such as sockets and ports are not requests). */
+const REQUEST = /Req|^(ConnectWrap|WriteWrap|ShutdownWrap|SendWrap)$/;
+
+/**
+ * The loader thread's port on this thread's event loop, once known: Node references it from the
+ * moment an `import()` (anyone's) sends its first request to the loader thread until the last
+ * answer is in, so it is an active handle exactly while an import is in flight. Learnt at a
+ * program's import made while no other was in flight (the one handle that appears then).
+ */
+let loaderPort: object | undefined;
+
+/** The host's active handles (sockets, servers, ports, child processes; not timers), or undefined where Node does not list them. */
+function activeHandles(): object[] | undefined {
+  const list = (process as unknown as { _getActiveHandles?: () => object[] })._getActiveHandles;
+  return typeof list === 'function' ? list.call(process) : undefined;
+}
+
+/**
+ * Whether an import is in flight, as far as the host shows (the loader thread's port referenced,
+ * or a resolve or load going on there); false where that cannot be told (the port not learnt yet).
+ * @internal
+ */
+export function importInFlight(): boolean {
+  return loaderSteps > 0 || (loaderPort !== undefined && (activeHandles()?.includes(loaderPort) ?? false));
+}
+
+/** The host's active handles now, for {@link hostQuiet} to compare with. @internal */
+export function hostHandles(): ReadonlySet<object> | undefined {
+  const handles = activeHandles();
+  return handles && new Set(handles);
+}
+
+/**
+ * Whether nothing a starting program could be waiting on goes on in the host, as far as it shows:
+ * no import in flight (the loader thread's port is not referenced, no resolve or load is going on
+ * there), no libuv request in flight (a file read, a DNS lookup, a write), and no active handle
+ * that was not in `before` ({@link hostHandles} taken before the program started: a socket, a
+ * server, a child process). False when it cannot tell (the loader's port not learnt yet, Node not
+ * listing handles). Only a real timer captured before the run guard was installed (the program's
+ * timers are virtual) or an unreferenced handle escapes it.
+ * @internal
+ */
+export function hostQuiet(before: ReadonlySet<object> | undefined): boolean {
+  const handles = activeHandles();
+  if (before === undefined || handles === undefined || loaderPort === undefined || loaderSteps > 0) return false;
+  for (const h of handles) if (h === loaderPort || !before.has(h)) return false;
+  for (const r of process.getActiveResourcesInfo()) if (REQUEST.test(r)) return false;
+  return true;
+}
+
 const require = createRequire(import.meta.url);
 
 /**
@@ -101,7 +161,10 @@ export async function importFresh(file: string, root: string = dirname(file)): P
     registered = true;
     await ensureTsx();
     const { port1, port2 } = new MessageChannel();
-    port1.on('message', () => (lastLoaderActivity = originals.performanceNow()));
+    port1.on('message', (step: unknown) => {
+      lastLoaderActivity = originals.performanceNow();
+      if (typeof step === 'number') loaderSteps += step;
+    });
     port1.unref();
     register(`data:text/javascript,${encodeURIComponent(HOOKS)}`, { data: { port: port2 }, transferList: [port2] });
   }
@@ -112,5 +175,12 @@ export async function importFresh(file: string, root: string = dirname(file)): P
   }
   const url = pathToFileURL(file);
   url.searchParams.set(INCARNATION_QUERY, String(++incarnations));
-  return nativeImport(url.href);
+  const before = loaderPort === undefined ? activeHandles() : undefined;
+  const imported = nativeImport(url.href);
+  if (before !== undefined) {
+    // the import sent its request to the loader thread before returning: its port is the new one
+    const added = (activeHandles() ?? []).filter((h) => !before.includes(h) && h.constructor.name === 'MessagePort');
+    if (added.length === 1) loaderPort = added[0];
+  }
+  return imported;
 }

@@ -126,6 +126,11 @@ export interface HostStore {
    * program has no reconciles whose notifications tell).
    */
   readonly answers?: readonly number[];
+  /**
+   * The code is a shared library's, started by its first evaluation (a firing of a timer its module
+   * body set): its timers are not the program's (process-sandbox.ts).
+   */
+  readonly shared?: true;
 }
 
 /** The async context of runs and hosted processes (follows promises, timers and callbacks). @internal */

@@ -1,8 +1,10 @@
+import { isAbsolute } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { format } from 'node:util';
 import { ProcessExitSignal } from './exit-signal.js';
 import { hostContext, SCHEDULE_MIN_MS, type HostStore, type ProcessSandbox, type RunEscape, type RunScope, type TimerCause } from './host-context.js';
 import { activateHostedGlobals, virtualTimers } from './hosted-globals.js';
-import { cleanStack, describeThrown } from './stack.js';
+import { cleanStack, describeThrown, setByModuleLoader } from './stack.js';
 import { setVirtualFiles } from './virtual-files.js';
 
 /** What a sandbox needs from the simulation: virtual time and the kernel's activity signal. @internal */
@@ -41,6 +43,8 @@ export interface SandboxOptions {
 const MAX_LINE = 2_000;
 /** Node's upper bound for timer delays (larger delays become 1 ms, as in Node). */
 const TIMEOUT_MAX = 2 ** 31 - 1;
+/** Ids of shared-library timers (see {@link Sandbox.setTimeout}) start above this: the program's own ids never reach it. */
+const SHARED_IDS = 2 ** 30;
 
 /** A running hosted incarnation: its sandbox, plus what its host needs. @internal */
 export interface Sandbox extends ProcessSandbox {
@@ -52,7 +56,7 @@ export interface Sandbox extends ProcessSandbox {
   readonly store: HostStore;
   /** The last line it printed, if any. */
   readonly lastOutput: string | undefined;
-  /** Times it waited on the simulation: timers set, requests sent (see {@link Sandbox.noteWait}). */
+  /** Times it waited on the simulation: timers set, requests sent (see {@link Sandbox.noteWait}); a shared library's timers are not counted. */
   readonly waits: number;
   /** Counts a wait on the simulation the sandbox cannot see itself (a request to the simulated API). */
   noteWait(): void;
@@ -76,8 +80,20 @@ export function createSandbox(o: SandboxOptions): Sandbox {
   let alive = true;
   let lastOutput: string | undefined;
   let nextId = 1;
+  let nextSharedId = SHARED_IDS + 1;
   let fires = 0;
   const incarnation = o.incarnation ?? 1;
+  const script = o.argv[1];
+  const entry = script !== undefined && isAbsolute(script) ? { path: script, url: pathToFileURL(script).href } : undefined;
+  /**
+   * Whether a timer set now is a shared library's, not the program's: set by code the module
+   * loader runs (a library's module body under `node_modules`, a loader hook: see
+   * setByModuleLoader) or by a firing of such a timer. Libraries are evaluated once per process,
+   * so only the first run in a process sets these: they neither count as the program waiting on
+   * the simulation (which would end the load hold while the program is still importing: red team
+   * round 9 CJS-1) nor take an id from the program's own sequence (its schedules are named by id).
+   */
+  const sharedTimer = (): boolean => hostContext.getStore()?.shared === true || setByModuleLoader(entry);
   /** The schedule a timer set now belongs to (see TimerCause), if any. */
   const scheduleOf = (id: number, ms: number, repeat: boolean): string | undefined => {
     const store = hostContext.getStore();
@@ -135,25 +151,19 @@ export function createSandbox(o: SandboxOptions): Sandbox {
       return hostContext.run({ scope: o.scope, sandbox, timer }, fn);
     },
     setTimeout(fn, ms, args, repeat) {
+      const delay = delayOf(ms);
+      if (sharedTimer()) return arm(new VirtualTimeout(nextSharedId++, delay, repeat, fn, args, sandbox, timers, o.clock, undefined, undefined, undefined, true));
       waited();
       const id = nextId++;
-      const delay = delayOf(ms);
       const schedule = scheduleOf(id, delay, repeat);
-      const t = new VirtualTimeout(id, delay, repeat, fn, args, sandbox, timers, o.clock, schedule, wakeFor(schedule, repeat), schedule === undefined ? hostContext.getStore()?.answers : undefined);
-      timers.set(t.id, t);
-      virtualTimers.set(t, () => t.close());
-      t.arm();
-      return t;
+      return arm(new VirtualTimeout(id, delay, repeat, fn, args, sandbox, timers, o.clock, schedule, wakeFor(schedule, repeat), schedule === undefined ? hostContext.getStore()?.answers : undefined));
     },
     setImmediate(fn, args) {
+      if (sharedTimer()) return arm(new VirtualTimeout(nextSharedId++, 0, false, fn, args, sandbox, timers, o.clock, undefined, undefined, undefined, true));
       waited();
       const id = nextId++;
       const schedule = scheduleOf(id, 0, false);
-      const t = new VirtualTimeout(id, 0, false, fn, args, sandbox, timers, o.clock, schedule, undefined, schedule === undefined ? hostContext.getStore()?.answers : undefined);
-      timers.set(t.id, t);
-      virtualTimers.set(t, () => t.close());
-      t.arm();
-      return t;
+      return arm(new VirtualTimeout(id, 0, false, fn, args, sandbox, timers, o.clock, schedule, undefined, schedule === undefined ? hostContext.getStore()?.answers : undefined));
     },
     clearTimer(timer) {
       const id = typeof timer === 'number' ? timer : typeof timer === 'string' && /^\d+$/.test(timer) ? Number(timer) : undefined;
@@ -182,6 +192,13 @@ export function createSandbox(o: SandboxOptions): Sandbox {
   };
   (sandbox as { store: HostStore }).store = { scope: o.scope, sandbox };
   if (o.files !== undefined) setVirtualFiles(sandbox, o.files);
+
+  function arm(t: VirtualTimeout): VirtualTimeout {
+    timers.set(t.id, t);
+    virtualTimers.set(t, () => t.close());
+    t.arm();
+    return t;
+  }
 
   function stop(): void {
     alive = false;
@@ -221,6 +238,8 @@ class VirtualTimeout {
     private readonly wake?: { timer?: TimerCause },
     /** The watch events the code that set this short timer answered: its callback (a deferred or queued reaction) answers them too. */
     private readonly answers?: readonly number[],
+    /** A shared library's timer (see {@link createSandbox}): its callback is the library's code too, and so are the timers it sets. */
+    private readonly shared = false,
   ) {}
 
   arm(): void {
@@ -242,7 +261,8 @@ class VirtualTimeout {
         this.sandbox.die({ t: this.clock.now(), kind: 'uncaught', code: 1, message: describeThrown(err), ...(err instanceof Error && err.stack !== undefined ? { stack: cleanStack(err.stack)! } : {}), where: `a ${this.repeat ? 'setInterval' : this.ms === 0 ? 'setImmediate' : 'setTimeout'} callback` });
       }
     };
-    if (this.schedule !== undefined) this.sandbox.runScheduled(this.schedule, body, this.wake, this.ms);
+    if (this.shared) hostContext.run({ ...this.sandbox.store, shared: true }, body);
+    else if (this.schedule !== undefined) this.sandbox.runScheduled(this.schedule, body, this.wake, this.ms);
     else if (this.answers !== undefined) hostContext.run({ ...this.sandbox.store, answers: this.answers }, body);
     else this.sandbox.run(body);
   }

@@ -41,3 +41,48 @@ function isNoise(line: string): boolean {
 }
 
 export { describeThrown } from '../sim/thrown.js';
+
+/** How deep {@link setByModuleLoader} looks: past a library's own calls down to the loader's frames. */
+const LOADER_SCAN_FRAMES = 48;
+
+/**
+ * Whether the code calling (a patched timer) runs on behalf of Node's module loader rather than
+ * the program: walking out from the call, a frame of the loader itself (`node:internal/modules/…`:
+ * `Module._compile`, `Module.load`, `ModuleJob.run`) comes before any frame of the program's own
+ * files. So it does for a library's module body (under `node_modules`, evaluated once per process:
+ * later incarnations and runs get it from the module cache) and for a loader hook such as tsx's
+ * require hook (whose cache sets a timer on its first use), and not for the program's module
+ * bodies or for a library function the program calls. Frames of this directory are skipped;
+ * `entry` (the program's entry file) counts as the program's even under `node_modules`.
+ * @internal
+ */
+export function setByModuleLoader(entry?: { path: string; url: string }): boolean {
+  const prepare = Error.prepareStackTrace;
+  const limit = Error.stackTraceLimit;
+  const holder: { stack?: NodeJS.CallSite[] } = {};
+  try {
+    Error.prepareStackTrace = (_e, sites) => sites;
+    Error.stackTraceLimit = LOADER_SCAN_FRAMES;
+    Error.captureStackTrace(holder, setByModuleLoader);
+    const sites = holder.stack;
+    if (!Array.isArray(sites)) return false;
+    for (const site of sites) {
+      const file = site.getFileName();
+      if (file === undefined || file === null) continue;
+      if (file.startsWith('node:')) {
+        if (file.startsWith('node:internal/modules/')) return true;
+        continue;
+      }
+      if (file.startsWith(HOST_DIR) || file.startsWith(HOST_URL)) continue;
+      const path = file.startsWith('file:') ? file.slice(0, file.includes('?') ? file.indexOf('?') : undefined) : file;
+      if (entry !== undefined && (path === entry.path || path === entry.url)) return false;
+      if (!path.includes('/node_modules/') && !path.includes('\\node_modules\\')) return false;
+    }
+    return false;
+  } catch {
+    return false;
+  } finally {
+    Error.prepareStackTrace = prepare;
+    Error.stackTraceLimit = limit;
+  }
+}

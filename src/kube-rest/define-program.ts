@@ -5,7 +5,7 @@ import type { JsonObject } from '../store/object.js';
 import type { ControllerDefinition } from '../runtime/define-controller.js';
 import type { RuntimeEnv } from '../runtime/env.js';
 import type { RestartBackoffOptions } from '../host/crash-loop-backoff.js';
-import { importFresh, loaderIdleSince } from '../host/fresh-import.js';
+import { hostHandles, hostQuiet, importFresh, importInFlight, loaderIdleSince } from '../host/fresh-import.js';
 import type { Sandbox } from '../host/process-sandbox.js';
 import { originals } from '../host/originals.js';
 import { fakeRestService, resolveFakeRestServiceOptions } from '../downstream/fake-rest-service.js';
@@ -107,10 +107,11 @@ export function programDownstream(spec: Pick<ProgramSpec, 'services'>): Simulate
  * `process.env` (`KUBECONFIG` points at the replica's kubeconfig, so
  * `new KubeConfig().loadFromDefault()` at module load finds the simulated cluster) and
  * `process.argv`, virtual timers and clocks, and its console captured. Virtual time stands still
- * while the module loads, until its top level completes or first waits on the simulation (a
- * timer, a request). `process.exit`, an uncaught exception or an unhandled rejection ends the
- * incarnation (judged by `never-exits`); the replica restarts after a CrashLoopBackOff delay,
- * as kubelet would restart it. See {@link kubeController} for what the transport and faults do.
+ * while the module loads, until it first waits on the simulation (a timer, a request) or it
+ * settled and the host shows nothing it could still be waiting on (an import, a file read).
+ * `process.exit`, an uncaught exception or an unhandled rejection ends the incarnation (judged
+ * by `never-exits`); the replica restarts after a CrashLoopBackOff delay, as kubelet would
+ * restart it. See {@link kubeController} for what the transport and faults do.
  *
  * The program's own files (outside `node_modules`) get a new instance per incarnation;
  * libraries under `node_modules` are shared between incarnations (they hold no program state).
@@ -165,10 +166,16 @@ function projectRoot(entry: string): string {
  * stopped progressing, never on a slow one (under host load importing can take longer than any
  * fixed budget, and a hold ended early starts the program at another virtual time: a false
  * `determinism` failure). `idleAfterLoadMs`: loader quiet after which a settled program that has
- * not waited on the simulation yet is taken as idle. Tests shorten them.
+ * not waited on the simulation yet is taken as idle, though the host shows work going on (a
+ * server it listens with, a handle of the host that came up meanwhile): the last resort, as a
+ * settled program the host shows nothing going on for is idle at once (see {@link load}).
+ * Tests shorten them.
  * @internal
  */
 export const loadHoldBounds = { stalledMs: 30_000, idleAfterLoadMs: 1_000 };
+
+/** Wall-clock ms between two looks at a settled program the host still shows work for (an import, a file read). */
+const IDLE_POLL_MS = 5;
 
 /** Loads one incarnation's module at a time per world (the order of their first requests must not depend on the loader). */
 const loading = new WeakMap<RuntimeEnv, Promise<unknown>>();
@@ -176,15 +183,23 @@ const loading = new WeakMap<RuntimeEnv, Promise<unknown>>();
 /**
  * Imports the module while holding virtual time still: the loader's real I/O (resolving,
  * transforming, reading files) must not let the simulation move on. Time is held until the
- * program first waits on the simulation (a virtual timer, a request, or its death), or, with
- * bounds in wall-clock time, until the loader has been quiet a while (see {@link loadHoldBounds}):
- * never while modules are still being loaded, however slowly. Incarnations of one world load one
- * after another; one that is dead by its turn (its run ended while an earlier one loaded) is
- * never imported, so a program whose run is over cannot start and throw outside any run.
+ * program first waits on the simulation (a virtual timer, a request, or its death), or its module
+ * settled and the host shows nothing going on that it could still be waiting on (no import, no
+ * file read: see hostQuiet) on two host turns in a row; else, with bounds in wall-clock time,
+ * until the loader has been quiet a while (see {@link loadHoldBounds}): never while modules are
+ * still being loaded, however slowly. Incarnations of one world load one after another; one that
+ * is dead by its turn (its run ended while an earlier one loaded) is never imported, so a program
+ * whose run is over cannot start and throw outside any run.
  */
 function load(env: RuntimeEnv, run: () => Promise<unknown>, sandbox: Sandbox): Promise<unknown> {
   const previous = loading.get(env) ?? Promise.resolve();
-  const mine = previous.then(() => (sandbox.alive ? run() : undefined));
+  /** The host's handles before the program started (what it opens on top of them is its work). */
+  let before: ReadonlySet<object> | undefined;
+  const mine = previous.then(() => {
+    if (!sandbox.alive) return undefined;
+    before = hostHandles();
+    return run();
+  });
   const turn = new Promise<void>((resolveTurn) => {
     // start-up may go on after the module settled (a CommonJS program importing an ESM client,
     // a file read): time moves once the program first waits on the simulation; a program that
@@ -192,11 +207,13 @@ function load(env: RuntimeEnv, run: () => Promise<unknown>, sandbox: Sandbox): P
     // the run, so bounds on the loader's quiet end the hold too
     const timers: NodeJS.Timeout[] = [];
     let ended = false;
+    let poll: NodeJS.Timeout | undefined;
     const done = (): void => {
       if (ended) return;
       ended = true;
       for (const t of timers) originals.clearTimeout(t);
       timers.length = 0;
+      if (poll !== undefined) originals.clearTimeout(poll);
       resolveTurn();
     };
     // ref'd: while the hold is on, nothing else may keep the event loop alive (a program that does
@@ -209,12 +226,14 @@ function load(env: RuntimeEnv, run: () => Promise<unknown>, sandbox: Sandbox): P
     // ends the hold once the loader has been quiet for `bound()` ms; measured from the later of
     // this load's start and the loader's last resolve or load, so a slow load that keeps loading
     // modules is never cut short. Before giving up, one more host turn lets loader messages
-    // already queued (a starved thread reads them late) count.
-    const quietFor = (bound: () => number, since: number): (() => void) => {
+    // already queued (a starved thread reads them late) count. `busy`: work it must not end while
+    // (the bound starts over).
+    const quietFor = (bound: () => number, since: number, busy?: () => boolean): (() => void) => {
       const check = (recheck: boolean): void => {
         if (ended) return;
         const quiet = originals.performanceNow() - Math.max(since, loaderIdleSince());
         if (quiet < bound()) after(bound() - quiet, () => check(true));
+        else if (busy?.()) after(bound(), () => check(true));
         else if (recheck) originals.setImmediate(() => check(false));
         else done();
       };
@@ -223,8 +242,27 @@ function load(env: RuntimeEnv, run: () => Promise<unknown>, sandbox: Sandbox): P
     // counted from this load's turn (an earlier incarnation's hold may still be on)
     void previous.then(() => after(loadHoldBounds.stalledMs, quietFor(() => loadHoldBounds.stalledMs, originals.performanceNow())));
     sandbox.onFirstWait(done);
-    // settled without waiting yet: go on once the loader has been idle a while (no module pending)
-    mine.then(() => quietFor(() => loadHoldBounds.idleAfterLoadMs, 0)(), done);
+    // settled without waiting yet: idle once the host shows nothing it could still be waiting on,
+    // on two turns in a row (loader messages already queued arrive in between); what goes on in
+    // it is real I/O, whose end the program continues from, so polling only sets how soon this
+    // is seen, never what the program did by then
+    let quietLooks = 0;
+    const look = (): void => {
+      poll = undefined;
+      if (ended) return;
+      quietLooks = hostQuiet(before) ? quietLooks + 1 : 0;
+      if (quietLooks >= 2) done();
+      else if (quietLooks === 1) originals.setImmediate(look);
+      else poll = originals.setTimeout(look, IDLE_POLL_MS);
+    };
+    // else (the host shows work that is not the program's, or never ends) once the loader has
+    // been quiet a while, but never while an import is in flight: a starved loader thread, or a
+    // main thread evaluating a large library, can leave it quiet longer than that (a CommonJS
+    // program importing the ESM client under host load started late: a false `determinism`)
+    mine.then(() => {
+      look();
+      quietFor(() => loadHoldBounds.idleAfterLoadMs, 0, importInFlight)();
+    }, done);
   });
   env.kernel.hold(turn);
   loading.set(env, turn);

@@ -98,4 +98,13 @@ describe('a hosted program: determinism', () => {
     expect(run.trace.some((e) => e.type === 'process:exit')).toBe(true);
     expect(`${run.hash} ${run.trace.length}`).toBe(other.stdout.trim());
   });
+
+  it('a CommonJS program is deterministic from its first run in a process, though a library it requires sets a timer at its first evaluation only (red team round 9 CJS-1)', async () => {
+    // the library's timer ended the load hold while the program still imported its client (its
+    // first run never wrote), and took the id its schedules are named by; a process of its own,
+    // so the library is evaluated in the first run
+    const { spawnSync } = await import('node:child_process');
+    const r = spawnSync(process.execPath, ['--import', 'tsx', program('run-cjs-first-load.ts')], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' }, timeout: 120_000 });
+    expect({ status: r.status, out: r.stdout.trim() }, r.stderr).toEqual({ status: 0, out: 'default/tick-1@1.1 default/tick-2@1.1 default/tick-3@1.1\ndeterministic' });
+  }, 150_000);
 });

@@ -1,10 +1,10 @@
 // Simulates the empty program in a process of its own, where nothing but the simulation may keep the
 // event loop alive (in a vitest worker the worker's own channel does): prints the program-acts verdict.
+// The load hold's bounds are the defaults: the hold of a program the host shows nothing going on
+// for ends without them.
 import { defineProgram, simulate } from '../../../../src/index.js';
 import { programActs } from '../../../../src/harness/run-guards.js';
-import { loadHoldBounds } from '../../../../src/kube-rest/define-program.js';
 
-loadHoldBounds.idleAfterLoadMs = 20;
 const idle = defineProgram({ entry: 'test/unit/host/programs/idle.mjs', for: 'ConfigMap', name: 'idle' });
 const { run } = await simulate(
   {
