@@ -144,7 +144,7 @@ class Patched<F extends (...args: never[]) => unknown> {
     private readonly owner: object,
     private readonly key: string,
     readonly name: string,
-    guarded: F,
+    private readonly guarded: F,
   ) {
     const self = this;
     this.accessor = {
@@ -160,8 +160,13 @@ class Patched<F extends (...args: never[]) => unknown> {
   /** Stands in front of the global; false when it is not a function (nothing to guard). */
   install(): boolean {
     const o = this.owner as Record<string, unknown>;
-    if (typeof o[this.key] !== 'function') return false;
-    this.original = this.underlying = o[this.key] as F;
+    const current = o[this.key];
+    if (typeof current !== 'function') return false;
+    // the guarded function itself, put back as a plain value by code that kept it during an earlier
+    // run (a check a timed-out test left running): calling through to it would recurse forever
+    if (current !== this.guarded) this.underlying = current as F;
+    else if (this.underlying === undefined) return false;
+    this.original = this.underlying;
     this.enumerable = Object.getOwnPropertyDescriptor(this.owner, this.key)?.enumerable ?? true;
     this.accessor.enumerable = this.enumerable;
     Object.defineProperty(this.owner, this.key, this.accessor);
@@ -220,7 +225,8 @@ function install(): void {
   const unpatch: GuardedGlobal[] = [];
   if (nextTickGlobal?.install()) unpatch[unpatch.length] = nextTickGlobal;
   if (queueMicrotaskGlobal.install()) unpatch[unpatch.length] = queueMicrotaskGlobal;
-  const resolve = Promise.resolve as Resolve;
+  // as Patched.install: the guard itself, kept and put back by someone, must never be what it calls through
+  const resolve = Promise.resolve === guardedResolve && underlyingResolve !== undefined ? underlyingResolve : (Promise.resolve as Resolve);
   saved = { resolve, unpatch };
   underlyingResolve = resolve;
   Promise.resolve = guardedResolve;
