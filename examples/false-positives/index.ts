@@ -137,6 +137,7 @@ import { labelFanout } from './label-fanout.js';
 import { generateNameTokenCase } from './generate-name-token.js';
 import { healthPollerCase } from './health-poller.js';
 import { fleetFanout } from './fleet-fanout.js';
+import { lastAppliedCase } from './last-applied.js';
 
 export type { FalsePositiveCase } from './_shared/case.js';
 
@@ -263,4 +264,5 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   healthPollerCase,
   tenantQuotas,
   fleetFanout,
+  lastAppliedCase,
 ];
