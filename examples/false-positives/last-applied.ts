@@ -113,5 +113,8 @@ export const lastAppliedCase: FalsePositiveCase = {
     controllers: [bundleApplier('two-way'), stamper],
     caughtBy: ['no-fighting', 'no-hot-loop', 'idempotence'],
     why: 'a two-way sync writes exactly the declared keys, dropping the key the other controller stamps, which stamps it again: the two fight forever',
+    // the fight starts with the first bundle and is not stopped early (two writers, not one hot
+    // loop): it fills the whole settle phase, 40 s of wall time at the default 30 s
+    world: { faultWindowMs: 2_000, settleMs: 3_000 },
   },
 };
