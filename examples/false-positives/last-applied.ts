@@ -19,7 +19,7 @@ import { writeStatus } from './_shared/status.js';
  * forever (no-fighting, without any fault). It is not the case's `buggy`: a two-writer fight is
  * not stopped early, so it writes through every run's phases (27–44 s of wall time for the gate's
  * twin direction on a loaded 2-CPU machine, with phases of 2 s and 3 s), and it guards no fault.
- * Written by the tenth red team (rt10).
+ * Written by the tenth red team (rt49).
  */
 export const CONFIG_BUNDLE = 'ConfigBundle';
 const LAST_APPLIED = 'bundles.example.com/last-applied';
