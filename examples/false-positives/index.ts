@@ -138,6 +138,7 @@ import { labelFanout } from './label-fanout.js';
 import { generateNameTokenCase } from './generate-name-token.js';
 import { healthPollerCase } from './health-poller.js';
 import { fleetFanout } from './fleet-fanout.js';
+import { lastAppliedCase } from './last-applied.js';
 
 export type { FalsePositiveCase } from './_shared/case.js';
 
@@ -265,4 +266,5 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   healthPollerCase,
   tenantQuotas,
   fleetFanout,
+  lastAppliedCase,
 ];
