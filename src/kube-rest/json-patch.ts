@@ -53,6 +53,21 @@ function get(doc: Json, path: string): Json {
   return cur;
 }
 
+/**
+ * The value a `test` compares: as `get`, except that an absent key of an object is null.
+ * kube-apiserver applies JSON patches with evanphx/json-patch v4, whose object `get` answers a
+ * missing key with nil, so `{"op":"test","path":"/data/k","value":null}` passes where the key is
+ * absent: the create-if-absent guard of JSON patch (red team rt49 R-1). A missing parent and an
+ * array index out of range still fail.
+ */
+function testedValue(doc: Json, path: string): Json {
+  const tokens = pointer(path);
+  if (tokens.length === 0) return doc;
+  const { parent, last } = parentOf(doc, tokens, path);
+  if (isObject(parent) && !Object.hasOwn(parent, last)) return null;
+  return get(doc, path);
+}
+
 function add(doc: Json, path: string, value: Json, replace: boolean): Json {
   const tokens = pointer(path);
   if (tokens.length === 0) return value;
@@ -87,8 +102,9 @@ function remove(doc: Json, path: string): Json {
 
 /**
  * Applies an RFC 6902 JSON patch to a copy of `doc`. A path that does not exist (for
- * `replace`, `remove`, `test`, `move`, `copy`, or the parent of an `add`) and a failed `test`
- * answer 422, as kube-apiserver does; a malformed patch answers 400.
+ * `replace`, `remove`, `move`, `copy`, the parent of an `add` or of a `test`) and a failed `test`
+ * answer 422, as kube-apiserver does (a `test` of an absent key compares null); a malformed
+ * patch answers 400.
  * @throws KubeStatusError
  * @internal
  */
@@ -110,7 +126,7 @@ export function applyJsonPatch(doc: JsonObject, ops: unknown): JsonObject {
         out = remove(out, path);
         break;
       case 'test':
-        if (!jsonEqual(get(out, path), value ?? null)) throw unprocessable(`testing value ${path} failed: test failed`);
+        if (!jsonEqual(testedValue(out, path), value ?? null)) throw unprocessable(`testing value ${path} failed: test failed`);
         break;
       case 'move':
       case 'copy': {

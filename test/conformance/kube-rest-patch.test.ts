@@ -89,6 +89,24 @@ describe('createKubeApi: JSON patch', () => {
     expect((await f.req('PATCH', url, [{ op: 'frobnicate', path: '/data' }], JSONP)).status).toBe(400);
     expect(f.store.peek('ConfigMap', 'default/a')!.data).toEqual({ x: '1' });
   });
+
+  // kube applies JSON patches with evanphx/json-patch v4: an absent key of an object reads as null
+  // (the create-if-absent guard; red team rt49 R-1), a missing parent or index still fails
+  it('a test of an absent key against null passes, against a value fails', async () => {
+    const f = apiFixture();
+    await f.req('POST', '/api/v1/namespaces/default/configmaps', configMap('a', { x: '1' }));
+    const url = '/api/v1/namespaces/default/configmaps/a';
+    const claim = await f.req('PATCH', url, [{ op: 'test', path: '/data/slot-0', value: null }, { op: 'add', path: '/data/slot-0', value: 'me' }], JSONP);
+    expect(claim.status).toBe(200);
+    expect(claim.json.data).toEqual({ x: '1', 'slot-0': 'me' });
+    const again = await f.req('PATCH', url, [{ op: 'test', path: '/data/slot-0', value: null }, { op: 'add', path: '/data/slot-0', value: 'you' }], JSONP);
+    expect(again.status).toBe(422);
+    expect((await f.req('PATCH', url, [{ op: 'test', path: '/data/slot-1' }], JSONP)).status).toBe(200);
+    for (const ops of [[{ op: 'test', path: '/data/slot-1', value: 'me' }], [{ op: 'test', path: '/spec/none/deeper', value: null }], [{ op: 'test', path: '/metadata/finalizers/3', value: null }]]) {
+      expect((await f.req('PATCH', url, ops, JSONP)).status, JSON.stringify(ops)).toBe(422);
+    }
+    expect(f.store.peek('ConfigMap', 'default/a')!.data).toEqual({ x: '1', 'slot-0': 'me' });
+  });
 });
 
 describe('createKubeApi: strategic merge patch', () => {
