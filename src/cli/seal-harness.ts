@@ -34,7 +34,7 @@ import { ProcessExitSignal } from '../host/exit-signal.js';
 import { TextResponse } from '../kube-rest/json-response.js';
 import { FieldManagers } from '../kube-rest/managed-fields.js';
 import { ResourceRegistry } from '../kube-rest/resource-registry.js';
-import { KubeStatusError } from '../kube-rest/status.js';
+import { KubeStatusError, UnknownStatusError } from '../kube-rest/status.js';
 import { PatchError } from '../kube-rest/strategic-merge-patch.js';
 import { ReproductionFileError } from '../report/json.js';
 import { ReportWriteError } from '../report/write-atomic.js';
@@ -50,6 +50,7 @@ import { Kernel } from '../sim/kernel.js';
 import { Scheduler } from '../sim/scheduler.js';
 import { Trace } from '../sim/trace.js';
 import { StoreError, ConflictError, NotFoundError, AlreadyExistsError, GoneError, InvalidError, ServerError } from '../store/errors.js';
+import { RequestTooLargeError } from '../store/storage-size.js';
 import { ServiceAllocations } from '../store/defaults.js';
 import { GarbageCollector } from '../store/garbage-collector.js';
 import { NamespaceLifecycle } from '../store/namespace-lifecycle.js';
@@ -91,6 +92,7 @@ export const SEALED_CLASSES: readonly (abstract new (...args: never[]) => unknow
   FieldManagers,
   ResourceRegistry,
   KubeStatusError,
+  UnknownStatusError,
   PatchError,
   ReproductionFileError,
   ReportWriteError,
@@ -113,6 +115,7 @@ export const SEALED_CLASSES: readonly (abstract new (...args: never[]) => unknow
   GoneError,
   InvalidError,
   ServerError,
+  RequestTooLargeError,
   ServiceAllocations,
   GarbageCollector,
   NamespaceLifecycle,
