@@ -12,7 +12,7 @@ import { ElectionScan } from '../../properties/_internals/election.js';
 import { Declarations, PendingRetries } from '../../properties/_internals/esr.js';
 import { Leadership } from '../../properties/_internals/leadership.js';
 import { MaskTally } from '../../properties/_internals/masks.js';
-import { StampScan } from '../../properties/no-hot-loop.js';
+import { GrowScan, StampScan } from '../../properties/no-hot-loop.js';
 import { UsageError } from './usage-error.js';
 import { HarnessWorker } from './worker-pool.js';
 import { UnhandledRequestError } from '../downstream/errors.js';
@@ -67,6 +67,7 @@ export const SEALED_CLASSES: readonly (abstract new (...args: never[]) => unknow
   Leadership,
   MaskTally,
   StampScan,
+  GrowScan,
   UsageError,
   HarnessWorker,
   UnhandledRequestError,
