@@ -50,13 +50,19 @@ export const noHotLoop = defineProperty<NoHotLoopOptions>({
     // a stamping loop anywhere in the run, converged or not: the time written again and again (the
     // monitor stops a run at one; a run stopped for the other reason is judged on its window)
     const stopped = run.timing.stoppedEarly?.property === 'no-hot-loop';
-    const stamping = () => stampingLoop(run, new Set(o.ignoreKinds), streakLimitOf(o));
+    // and a growing loop: every write makes one object bigger, with nothing else happening
+    const stamping = (): Verdict | undefined => {
+      const ignore = new Set(o.ignoreKinds);
+      const s = stampingLoop(run, ignore, streakLimitOf(o));
+      if (s) return stampingVerdict(run, s);
+      const g = growingLoop(run, ignore, streakLimitOf(o));
+      return g ? growingVerdict(run, g) : undefined;
+    };
     const first = stopped ? stamping() : undefined;
-    if (first) return stampingVerdict(run, first);
+    if (first) return first;
     const tail = tailVerdict(run, o);
     if (!tail.ok || stopped) return tail;
-    const later = stamping();
-    return later ? stampingVerdict(run, later) : tail;
+    return stamping() ?? tail;
   },
 });
 
@@ -258,6 +264,100 @@ export class StampScan {
   }
 }
 
+/** A growing loop: `count` writes by `actor` to one object, each making it bigger, with at most `count / 10` things happening besides. */
+export interface GrowStreak {
+  object: string;
+  actor: string;
+  /** The paths the writes changed most (a path new on every write, a map's new key, as its parent: `data.*`). */
+  fields: string[];
+  count: number;
+  /** User actions, environment steps and other actors' writes during the streak. */
+  events: number;
+  from: number;
+  to: number;
+}
+
+/**
+ * Scans trace entries for a growing loop (red team round 9, L-1): one controller replica making
+ * one object bigger write after write (an entry appended to `status.history`, a key added to a
+ * ConfigMap), each write's event bringing the next reconcile. A log of transitions grows by an
+ * entry per thing that happened; this one grows whether or not anything did. So the streak is
+ * not ended by a user action, an environment step or another actor's write (each is counted: a
+ * streak is a loop only with at least ten growing writes per such event), only by a crash or
+ * restart, a write of a controller that did not make its object bigger, or a downstream request
+ * (work done outside, which a log may record entry by entry). Incremental and prefix-closed as
+ * {@link StampScan}: `grown` is decided at each write from the sizes before it.
+ * @internal
+ */
+export class GrowScan {
+  reached: GrowStreak | undefined;
+  private readonly streaks = new Map<string, GrowStreak & { counts: Map<string, number> }>();
+  private index = 0;
+  private writeIndex = 0;
+  private grownIndex = 0;
+  constructor(
+    private readonly ignore: ReadonlySet<string>,
+    private readonly limit: number,
+    private readonly election: ElectionScan = new ElectionScan(),
+  ) {}
+
+  scan(trace: readonly TraceEntry[], grown: readonly number[]): GrowStreak | undefined {
+    this.election.scan(trace);
+    for (; this.index < trace.length; this.index++) {
+      const e = trace[this.index]!;
+      if (e.type === 'controller:crash' || e.type === 'controller:start' || e.type === 'downstream:request') {
+        this.streaks.clear();
+        continue;
+      }
+      if (EXTERNAL.has(e.type)) {
+        this.happened();
+        continue;
+      }
+      if (e.type !== 'store:write' || e['fault'] === 'api-error') continue;
+      const w = this.writeIndex++;
+      while (this.grownIndex < grown.length && grown[this.grownIndex]! < w) this.grownIndex++;
+      if (e['error'] !== undefined || e['noop'] === true) continue;
+      const actor = String(e['actor']);
+      if (!actor.startsWith('controller:')) {
+        this.happened();
+        continue;
+      }
+      const kind = String(e['kind']);
+      if (this.ignore.has(kind) || (kind === 'Lease' && this.election.has(this.index))) continue;
+      if (grown[this.grownIndex] !== w) {
+        this.streaks.clear();
+        continue;
+      }
+      const key = `${kind} ${String(e['key'])}`;
+      let s = this.streaks.get(key);
+      if (s && s.actor === actor) {
+        s.count++;
+        s.to = e.t;
+      } else this.streaks.set(key, (s = { object: key, actor, fields: [], count: 1, events: 0, from: e.t, to: e.t, counts: new Map() }));
+      // the paths, counted (at most 64 kept: a new key per write is told by its parent)
+      for (const f of e['changed'] as string[]) {
+        const n = s.counts.get(f);
+        if (n !== undefined) s.counts.set(f, n + 1);
+        else if (s.counts.size < 64) s.counts.set(f, 1);
+      }
+      if (s.count >= this.limit && s.count >= 10 * s.events && this.reached === undefined) this.reached = s;
+      if (this.reached === s) s.fields = growthFields(s.counts, s.count);
+    }
+    return this.reached;
+  }
+
+  private happened(): void {
+    for (const s of this.streaks.values()) s.events++;
+  }
+}
+
+/** The paths most of a streak's writes changed; else (a path new on every write) their parents, `data.*`. */
+function growthFields(counts: ReadonlyMap<string, number>, writes: number): string[] {
+  const most = [...counts].filter(([, n]) => n * 2 >= writes).sort((a, b) => b[1] - a[1]).map(([f]) => f);
+  if (most.length > 0) return most;
+  return [...new Set([...counts.keys()].map((f) => (f.includes('.') ? `${f.slice(0, f.lastIndexOf('.'))}.*` : f)))];
+}
+
 /** Writes in a row that make a loop certain: `max(1000, 100 × maxWrites)`. */
 function streakLimitOf(o: NoHotLoopOptions): number {
   return Math.max(1000, 100 * Math.max(1, o.maxWrites));
@@ -269,6 +369,49 @@ function stampingLoop(run: RunRecord, ignore: ReadonlySet<string>, limit: number
   if (stamped.length < limit) return undefined;
   const scan = new StampScan(ignore, limit, electionWrites(run));
   return scan.scan(run.trace, stamped);
+}
+
+/** The first growing loop of a whole run that reaches `limit` writes, counted to its end. */
+function growingLoop(run: RunRecord, ignore: ReadonlySet<string>, limit: number): GrowStreak | undefined {
+  const grown = run.grown ?? [];
+  if (grown.length < limit) return undefined;
+  return new GrowScan(ignore, limit, electionWrites(run)).scan(run.trace, grown);
+}
+
+/**
+ * A growing loop (red team round 9, L-1): a controller appends to its object on every reconcile
+ * (an entry of `status.history`, a key of a ConfigMap's data, an annotation), and the write's
+ * watch event brings the next reconcile. Nothing else happens, so nothing the entries record
+ * changes; the object grows until etcd refuses it (1.5 MiB). A log that records only transitions,
+ * or keeps the last N entries, stops growing and never gets here.
+ */
+function growingVerdict(run: RunRecord, s: GrowStreak): Verdict {
+  const tl = timelineOf(run);
+  const [kind = '', key = ''] = [s.object.slice(0, s.object.indexOf(' ')), s.object.slice(s.object.indexOf(' ') + 1)];
+  const sample = tl.writes.find((w) => w.t > s.from && w.kind === kind && w.key === key && w.actor === s.actor && w.error === undefined && !w.noop);
+  const chain = sample ? chainOf(run, tl, sample) : [];
+  const span = Math.max(1, s.to - s.from);
+  const rate = (s.count * 1000) / span;
+  const obj = fmtObject(kind, key);
+  const fields = fmtList(s.fields, 4);
+  const then = [
+    `between ${fmtTime(s.from)} and ${fmtTime(s.to)} ${s.actor} wrote ${obj} ${s.count.toLocaleString('en-US')} times (${rate >= 10 ? Math.round(rate).toLocaleString('en-US') : rate.toFixed(1)}/s), each write making it bigger (${fields})`,
+    s.events === 0
+      ? 'nothing else happened in between: no user action, no other write that changed anything, no downstream request, no crash or environment step, so nothing new was there to record'
+      : `meanwhile only ${plural(s.events, 'thing')} happened (user actions, environment steps, other writers' writes), and no downstream request, crash or other write of a controller: far more entries than things to record`,
+  ];
+  if (chain.length > 0) then.push(`${selfTriggering(chain) ? 'the loop feeds itself' : 'the chain'}: ${fmtChain(chain)}`);
+  if (run.timing.stoppedEarly) then.push(`the run was stopped there (${fmtTime(run.timing.end)}): ${s.count.toLocaleString('en-US')} such writes in a row already decide the verdict`);
+  then.push('on a cluster the object grows until etcd refuses it (over 1.5 MiB: 500 "etcdserver: request is too large") and every write after fails; append an entry only when what it records changes (a transition), and keep a bounded list (the last N entries)');
+  return {
+    ok: false,
+    summary: `hot loop: ${s.count.toLocaleString('en-US')} writes to ${obj} by ${s.actor}, each making it bigger (${s.fields.slice(0, 2).join(', ')})`,
+    explanation: explanation([`a controller adds to ${obj} on every reconcile`, "each write's watch event brings the next reconcile"], then),
+    evidence: {
+      growing: { object: s.object, actor: s.actor, fields: s.fields, writes: s.count, events: s.events, from: s.from, to: s.to },
+      chain: chain.map((l) => ({ t: l.write.t, object: fmtObject(l.write.kind, l.write.key), verb: l.write.verb, changed: l.write.changed, rv: l.write.rv ?? null, trigger: l.trigger.type })),
+    },
+  };
 }
 
 function stampingVerdict(run: RunRecord, s: StampStreak): Verdict {
@@ -328,6 +471,7 @@ function loopMonitor(o: NoHotLoopOptions, kinds: readonly string[] | undefined):
   const streakLimit = streakLimitOf(o);
   const ignore = new Set(o.ignoreKinds);
   const stamps = new StampScan(ignore, streakLimit);
+  const growth = new GrowScan(ignore, streakLimit);
   const election = new ElectionScan();
   // stricter than the default test: a controller still stepping a status field toward its spec
   // (status.replicas 2 of spec.replicas 500) is converging, not looping
@@ -354,6 +498,13 @@ function loopMonitor(o: NoHotLoopOptions, kinds: readonly string[] | undefined):
       if (run.stamped && run.stamped.length >= streakLimit) {
         const s = stamps.scan(run.trace, run.stamped);
         if (s) return { reason: `${s.count} writes in a row to ${s.object} changing only the time stamp ${s.fields.join(', ')}`, from: s.from, certain: true };
+      }
+      // a growing loop at its limit: certain by the same argument (`grown` is decided at each write
+      // by the sizes before it); the judge reads stamps first, and a run that reaches both limits
+      // fails either way
+      if (run.grown && run.grown.length >= streakLimit) {
+        const g = growth.scan(run.trace, run.grown);
+        if (g) return { reason: `${g.count} writes to ${g.object}, each making it bigger (${g.fields.join(', ')})`, from: g.from, certain: true };
       }
       let hot: { count: number; from: number; key: string } | undefined;
       election.scan(run.trace);

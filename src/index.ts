@@ -20,6 +20,7 @@ export type { PodEviction } from './store/eviction.js';
 export { keyOf, parseKey, virtualTimestamp, fromVirtualTimestamp } from './store/object.js';
 export type { StoredObject, NewObject, ObjectMeta, OwnerReference, ObjectRef, Json, JsonObject, TopLevelFields } from './store/object.js';
 export { StoreError, ConflictError, NotFoundError, AlreadyExistsError, GoneError, InvalidError, ServerError, TooManyRequestsError, isStoreError } from './store/errors.js';
+export { RequestTooLargeError } from './store/storage-size.js';
 export type { FieldError, ValidationOptions } from './store/immutability.js';
 export type { StoreErrorReason } from './store/errors.js';
 export type { LabelSelector } from './store/selector.js';

@@ -12,7 +12,7 @@ import { ElectionScan } from '../../properties/_internals/election.js';
 import { Declarations, PendingRetries } from '../../properties/_internals/esr.js';
 import { Leadership } from '../../properties/_internals/leadership.js';
 import { MaskTally } from '../../properties/_internals/masks.js';
-import { StampScan } from '../../properties/no-hot-loop.js';
+import { GrowScan, StampScan } from '../../properties/no-hot-loop.js';
 import { UsageError } from './usage-error.js';
 import { HarnessWorker } from './worker-pool.js';
 import { UnhandledRequestError } from '../downstream/errors.js';
@@ -34,7 +34,7 @@ import { ProcessExitSignal } from '../host/exit-signal.js';
 import { TextResponse } from '../kube-rest/json-response.js';
 import { FieldManagers } from '../kube-rest/managed-fields.js';
 import { ResourceRegistry } from '../kube-rest/resource-registry.js';
-import { KubeStatusError } from '../kube-rest/status.js';
+import { KubeStatusError, UnknownStatusError } from '../kube-rest/status.js';
 import { PatchError } from '../kube-rest/strategic-merge-patch.js';
 import { ReproductionFileError } from '../report/json.js';
 import { ReportWriteError } from '../report/write-atomic.js';
@@ -50,6 +50,7 @@ import { Kernel } from '../sim/kernel.js';
 import { Scheduler } from '../sim/scheduler.js';
 import { Trace } from '../sim/trace.js';
 import { StoreError, ConflictError, NotFoundError, AlreadyExistsError, GoneError, InvalidError, ServerError, TooManyRequestsError } from '../store/errors.js';
+import { RequestTooLargeError } from '../store/storage-size.js';
 import { ServiceAllocations } from '../store/defaults.js';
 import { GarbageCollector } from '../store/garbage-collector.js';
 import { NamespaceLifecycle } from '../store/namespace-lifecycle.js';
@@ -66,6 +67,7 @@ export const SEALED_CLASSES: readonly (abstract new (...args: never[]) => unknow
   Leadership,
   MaskTally,
   StampScan,
+  GrowScan,
   UsageError,
   HarnessWorker,
   UnhandledRequestError,
@@ -91,6 +93,7 @@ export const SEALED_CLASSES: readonly (abstract new (...args: never[]) => unknow
   FieldManagers,
   ResourceRegistry,
   KubeStatusError,
+  UnknownStatusError,
   PatchError,
   ReproductionFileError,
   ReportWriteError,
@@ -114,6 +117,7 @@ export const SEALED_CLASSES: readonly (abstract new (...args: never[]) => unknow
   InvalidError,
   ServerError,
   TooManyRequestsError,
+  RequestTooLargeError,
   ServiceAllocations,
   GarbageCollector,
   NamespaceLifecycle,

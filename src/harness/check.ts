@@ -304,7 +304,8 @@ class CheckRun {
     // the verdict of the minimal scenario (its words and evidence, not those of the original)
     const judged = property ? await this.runner.judgeRun(minimal.run, { properties: [property] }) : found.outcome;
     const judgedFailure = faultFree && judged.failure !== undefined ? faultFreeFailure(judged.failure) : (judged.failure ?? failure);
-    const finalFailure = confirmed ? { ...judgedFailure, explanation: `${judgedFailure.explanation}\nConfirmed without the early stop: the same scenario run to its end fails ${confirmed.property} too (${confirmed.summary}).` } : judgedFailure;
+    const certain = minimal.run.timing.stoppedEarly?.certain === true;
+    const finalFailure = confirmed ? { ...judgedFailure, explanation: `${judgedFailure.explanation}\n${certain ? `Confirmed: the early stop was certain (every run with that beginning fails), and the same scenario run again to it fails ${confirmed.property} too` : `Confirmed without the early stop: the same scenario run to its end fails ${confirmed.property} too`} (${confirmed.summary}).` } : judgedFailure;
     const determinism = earlyDeterminism ?? (o.determinism ? await this.determinismOf(minimal.run, property ? [property] : o.properties) : { ok: true, hashes: [minimal.run.hash, minimal.run.hash] as [string, string] });
     this.progress('done', 1);
 

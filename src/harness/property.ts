@@ -74,6 +74,8 @@ export interface RunRecord {
    * records made before it existed (none then).
    */
   stamped?: number[];
+  /** Indices in `writes` of the controller writes that made their object bigger (etcd's count): what no-hot-loop's growing loop counts. Absent in records made before it existed. */
+  grown?: number[];
   requests: RecordedRequest[];
   /** Objects at the end of the settle phase. */
   settledObjects: StoredObject[];
@@ -188,6 +190,8 @@ export interface LiveRun {
   trace: readonly TraceEntry[];
   /** Indices in the run's writes (its `store:write` entries, counted) of the controller writes that changed nothing but time stamps of their own moment. */
   stamped?: readonly number[];
+  /** Indices in the run's writes of the controller writes that made their object bigger. */
+  grown?: readonly number[];
   /** When the settle phase and the quiet tail begin. */
   timing: { settleStart: number; tailStart: number };
   view: WorldView;

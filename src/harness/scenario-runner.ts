@@ -227,7 +227,10 @@ export class ScenarioRunner {
    */
   async confirmEarlyStop(run: RunRecord, property: Property): Promise<PropertyFailure | null | undefined> {
     if (run.timing.stoppedEarly?.property !== property.name) return undefined;
-    const full = await this.judge(run.scenario, { properties: [property], earlyStop: false });
+    // a certain prediction is prefix-closed (the judge fails every run with that prefix): the rerun
+    // goes to it, not past it, where a growing loop's object would cost the square of its length
+    // to simulate (red team round 9, L-1: the check never ended)
+    const full = await this.judge(run.scenario, { properties: [property], earlyStop: run.timing.stoppedEarly.certain === true ? 'certain' : false });
     return full.failure?.property === property.name ? full.failure : null;
   }
 

@@ -354,7 +354,7 @@ function planRun(world: World, scenario: Scenario, options: SimulateOptions, opt
     for (const p of options.properties ?? []) {
       const m = p.monitor?.(probeCtx);
       if (!m) continue;
-      const live = { get now() { return kernel.now(); }, get phase() { return world.phase; }, trace: trace.entries, stamped: world.stamped, timing: { settleStart, tailStart }, view: world.view };
+      const live = { get now() { return kernel.now(); }, get phase() { return world.phase; }, trace: trace.entries, stamped: world.stamped, grown: world.grown, timing: { settleStart, tailStart }, view: world.view };
       world.afterWrite.push(() => {
         if (plan.stoppedEarly) return;
         const certain = m.afterWrite(live);
@@ -381,6 +381,7 @@ function runRecordOf(world: World, scenario: Scenario, options: SimulateOptions,
     trace: trace.entries,
     writes: world.writes,
     stamped: world.stamped,
+    grown: world.grown,
     requests: downstream.requests(),
     settledObjects: tailMs > 0 ? settledObjects : allObjects(world),
     finalObjects: allObjects(world),

@@ -7,6 +7,7 @@ import type { NewObject, StoredObject } from '../store/object.js';
 import type { ValidationOptions } from '../store/immutability.js';
 import { currentAnswers, currentTimerCause } from '../host/host-context.js';
 import { Seams } from '../runtime/seams.js';
+import { storedSize } from '../store/storage-size.js';
 import { stampsOnly } from './stamps.js';
 import type { RuntimeEnv } from '../runtime/env.js';
 import type { Manager } from '../runtime/manager.js';
@@ -79,6 +80,8 @@ export interface World {
   readonly writes: WriteRecord[];
   /** Indices in `writes` of the controller writes that changed nothing but time stamps of their own moment (see {@link stampsOnly}). */
   readonly stamped: number[];
+  /** Indices in `writes` of the controller writes that made their object bigger (as etcd counts it: see `storage-size.ts`). */
+  readonly grown: number[];
   readonly env: RuntimeEnv;
   readonly managers: Manager[];
   /** Controllers whose replicas start later than t=0, by name (virtual ms): a benign variation's phase shift. */
@@ -185,6 +188,9 @@ export function createWorld(scenario: Scenario, options: ResolvedScenarioOptions
   const trace = new Trace();
   const writes: WriteRecord[] = [];
   const stamped: number[] = [];
+  const grown: number[] = [];
+  /** The stored size of each object (by uid) as of its last write: whether the next one made it bigger. */
+  const sizes = new Map<string, number>();
   const afterWrite: ((w: WriteRecord) => void)[] = [];
   // methods, not arrow properties: under tsx every named arrow made per run costs a defineProperty
   const store = new ObjectStore({
@@ -197,6 +203,13 @@ export function createWorld(scenario: Scenario, options: ResolvedScenarioOptions
       const obj = w.rv !== undefined && !w.removed ? store.peek(w.kind, w.key) : undefined;
       const e = writeEntry(w, obj ? digestOf(obj) : undefined);
       if (obj && !w.noop && w.actor.startsWith('controller:') && stampsOnly(obj, w.changed, w.t)) stamped.push(writes.length - 1);
+      if (obj && !w.noop) {
+        // the store measured it on the way in (cached): no walk of the object here
+        const size = storedSize(obj);
+        const before = sizes.get(obj.metadata.uid);
+        sizes.set(obj.metadata.uid, size);
+        if (before !== undefined && size > before && w.actor.startsWith('controller:')) grown.push(writes.length - 1);
+      } else if (w.removed === true && w.uid !== undefined) sizes.delete(w.uid);
       // a hosted program's write made by one of its own schedules (a timer's firing, not an event): scheduled work
       const cause = currentTimerCause();
       if (cause !== undefined) {
@@ -268,6 +281,7 @@ export function createWorld(scenario: Scenario, options: ResolvedScenarioOptions
     trace,
     writes,
     stamped,
+    grown,
     env,
     managers: [],
     startDelays: new Map(),

@@ -10,7 +10,7 @@ import { servePatch } from './serve-patch.js';
 import { serveGet, serveList, serveWatch } from './serve-read.js';
 import { serveBinding, serveCreate, serveUpdate } from './serve-write.js';
 import { serveEviction } from './serve-eviction.js';
-import { jsonResponse, KubeStatusError, statusFromError, statusResponse, type StatusReason } from './status.js';
+import { bodyTooLarge, jsonResponse, KubeStatusError, statusFromError, statusResponse, type StatusReason } from './status.js';
 
 /** Options of {@link createKubeApi}. @public */
 export interface KubeApiOptions {
@@ -240,6 +240,8 @@ export function createKubeApi(options: KubeApiOptions): KubeApi {
     if ((c.info.verb === 'create' || c.info.verb === 'update' || c.info.verb === 'patch') && c.url.searchParams.has('dryRun')) {
       throw new KubeStatusError('BadRequest', "dryRun is not supported by steadystate's API server");
     }
+    const tooLarge = bodyTooLarge(c.body);
+    if (tooLarge) throw tooLarge;
     switch (c.info.verb) {
       case 'get':
         return serveGet(c);

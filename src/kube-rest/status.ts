@@ -1,4 +1,5 @@
 import { InvalidError, StoreError } from '../store/errors.js';
+import { RequestTooLargeError } from '../store/storage-size.js';
 import type { JsonObject } from '../store/object.js';
 import type { ResolvedResource } from './resource-definition.js';
 import { TextResponse } from './json-response.js';
@@ -15,6 +16,7 @@ export type StatusReason =
   | 'Conflict'
   | 'Gone'
   | 'Expired'
+  | 'RequestEntityTooLarge'
   | 'UnsupportedMediaType'
   | 'Invalid'
   | 'TooManyRequests'
@@ -33,6 +35,7 @@ const CODES: Record<StatusReason, number> = {
   Conflict: 409,
   Gone: 410,
   Expired: 410,
+  RequestEntityTooLarge: 413,
   UnsupportedMediaType: 415,
   Invalid: 422,
   TooManyRequests: 429,
@@ -53,6 +56,32 @@ export class KubeStatusError extends Error {
     super(message);
     this.code = CODES[reason];
   }
+}
+
+/**
+ * A 500 whose Status has no reason: an error kube-apiserver got from storage that is no API
+ * status (apimachinery's ErrorToAPIStatus: `StatusReasonUnknown`, the error's own text), such as
+ * etcd's "etcdserver: request is too large". @internal
+ */
+export class UnknownStatusError extends KubeStatusError {
+  constructor(message: string) {
+    super('InternalError', message);
+  }
+}
+
+/** kube-apiserver's limit of a write's request body (`MaxRequestBodyBytes`: 3 MiB, twice etcd's 1.5 MiB, as JSON is larger than the protobuf stored). @internal */
+export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
+
+/** 413 for a request body over {@link MAX_REQUEST_BODY_BYTES}, as kube-apiserver's handlers read bodies (limitedReadBody), before decoding; undefined otherwise. @internal */
+export function bodyTooLarge(body: string): KubeStatusError | undefined {
+  // a character is at most 3 bytes of UTF-8 (a surrogate pair 4 for 2): most bodies need no count
+  if (body.length * 3 <= MAX_REQUEST_BODY_BYTES) return undefined;
+  let bytes = body.length;
+  for (let i = 0; i < body.length && bytes <= MAX_REQUEST_BODY_BYTES; i++) {
+    const c = body.charCodeAt(i);
+    if (c >= 0x80) bytes += c >= 0x800 && (c < 0xd800 || c > 0xdfff) ? 2 : 1;
+  }
+  return bytes > MAX_REQUEST_BODY_BYTES ? new KubeStatusError('RequestEntityTooLarge', `Request entity too large: limit is ${MAX_REQUEST_BODY_BYTES}`) : undefined;
 }
 
 /**
@@ -78,6 +107,7 @@ export function jsonResponse(body: unknown, status = 200, headers: Record<string
 export function statusResponse(err: KubeStatusError): Response {
   const headers: Record<string, string> = {};
   if (err.retryAfterSeconds !== undefined) headers['retry-after'] = String(err.retryAfterSeconds);
+  if (err instanceof UnknownStatusError) return jsonResponse({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: err.message, code: err.code }, err.code, headers);
   return jsonResponse(kubeStatus(err.reason, err.message, err.details), err.code, headers);
 }
 
@@ -88,6 +118,7 @@ export function statusResponse(err: KubeStatusError): Response {
  */
 export function statusFromError(err: unknown, resource: ResolvedResource, name: string | undefined): KubeStatusError {
   if (err instanceof KubeStatusError) return err;
+  if (err instanceof RequestTooLargeError) return new UnknownStatusError(err.message);
   if (!(err instanceof StoreError)) {
     const message = err instanceof Error ? err.message : String(err);
     return new KubeStatusError('InternalError', `Internal error occurred: ${message}`);

@@ -19,6 +19,7 @@ import { immutabilityErrors, type FieldError, type ValidationOptions } from './i
 import { contentErrors, fieldErrorsText, invalidName, invalidObject, invalidTransition } from './validation.js';
 import { workloadDecodeError, workloadErrors } from './workload-validation.js';
 import { canonicalizeQuantities } from './quantity-fields.js';
+import { refuseTooLarge, storedSize } from './storage-size.js';
 import { WatchHub, type KindWatch, type Watch, type WatchEvent } from './watch.js';
 import type { WriteRecord, WriteVerb } from './write-record.js';
 
@@ -377,6 +378,14 @@ export class ObjectStore {
       this.recordError(actor, 'create', input.kind, key, 'Invalid');
       throw new InvalidError(`${input.kind} "${key}": ${invalid ?? fieldErrorsText(fields)}`, fields);
     }
+    try {
+      refuseTooLarge(storedSize(obj));
+    } catch (err) {
+      this.uidCounter--;
+      this.uids.delete(obj.metadata.uid);
+      this.recordError(actor, 'create', input.kind, key, 'InternalError');
+      throw err;
+    }
     const rv = ++this.rv;
     obj.metadata.resourceVersion = String(rv);
     this.incarnations.set(`${input.kind}\u0000${key}`, (this.incarnations.get(`${input.kind}\u0000${key}`) ?? 0) + 1);
@@ -707,6 +716,14 @@ export class ObjectStore {
     if (changed.length === 0) {
       this.record({ t: now, actor, verb, kind, key, uid: cur.metadata.uid, changed, noop: true });
       return cloneJson(cur);
+    }
+    // etcd refuses an object over its request size limit (a no-op never reaches it)
+    const size = storedSize(next, cur);
+    try {
+      refuseTooLarge(size);
+    } catch (err) {
+      this.recordError(actor, verb, kind, key, 'InternalError', cur.metadata.uid);
+      throw err;
     }
     const rv = ++this.rv;
     // spec, or any other content field (a CRD's top-level fields, ConfigMap data), as for custom resources

@@ -134,7 +134,8 @@ describe('a run stops once its verdict is certain', () => {
     // each write changed only the time stamp: the stamping loop, certain at its 1,000th write
     expect(r.summary).toMatch(/^hot loop: 1,000 writes in a row to Site default\/site-0 by controller:stamper\/0, each changing only the time stamp status\.lastSyncTime/);
     expect(r.explanation).toMatch(/the run was stopped there .*1,000 such writes in a row already decide the verdict/);
-    expect(r.explanation).toMatch(/Confirmed without the early stop: the same scenario run to its end fails no-hot-loop too \(hot loop: \d+ controller writes in .* of the quiet tail/);
+    // a certain stop is confirmed by a rerun to that point (prefix-closed), not past it (a growing loop's full run is quadratic: red team round 9 L-1)
+    expect(r.explanation).toMatch(/Confirmed: the early stop was certain \(every run with that beginning fails\), and the same scenario run again to it fails no-hot-loop too \(hot loop: 1,000 writes in a row to Site default\/site-0/);
     expect(r.run.trace.some((e) => e.type === 'run:stopped')).toBe(true);
   });
 
