@@ -66,7 +66,7 @@ export function buggyTwins(part = 0, parts = 1): void {
   falsePositiveCorpus.forEach((c, i) => {
     const twin = c.buggy;
     if (!twin || i % parts !== part) return;
-    it(`${c.name}'s buggy twin fails ${twin.caughtBy.join(' or ')} within ${FIND_RUNS} runs (${twin.why})`, { timeout: 60_000 }, async () => {
+    it(`${c.name}'s buggy twin fails ${twin.caughtBy.join(' or ')} within ${FIND_RUNS} runs (${twin.why})`, { timeout: 120_000 }, async () => {
       const r = await check(twin.controllers, { ...gateOptions(c, FIND_RUNS), ...twin.world, ...(twin.seed !== undefined ? { seed: twin.seed } : {}), shrink: false });
       expect(twin.caughtBy).toContain(r.ok ? 'passed' : r.property);
     });
