@@ -311,45 +311,82 @@ function track(scope: RunScope, kind: TimerKind, create: (cb: AnyFn) => object, 
   return handle;
 }
 
+/**
+ * Whether one of the guard's timer functions is running: entered again from inside it, it is
+ * calling through to itself (a wrapper of the guard's own timers, taken during a run by a check a
+ * timed-out test left running and put back as the global the guard then took as what it replaced:
+ * it recursed until the stack overflowed, failing every later test of that vitest worker). The
+ * inner call goes to Node's own timer.
+ */
+let inTimer = false;
+
 /** The guard's timer globals, as object-literal methods: made once, so `ours` is the same across runs. */
 const timerGuard = {
   setTimeout(fn: unknown, ms?: unknown, ...args: unknown[]): unknown {
-    const store = hostContext.getStore();
-    const prev = previous;
-    if (typeof fn !== 'function') return (prev.setTimeout as AnyFn)(fn, ms, ...args);
-    if (store?.sandbox !== undefined) return store.sandbox.setTimeout(fn as AnyFn, ms, args, false);
-    const scope = scopeOf(store);
-    if (scope !== undefined) return track(scope, 'timeout', (cb) => (prev.setTimeout as AnyFn)(cb, ms, ...args) as object, fn as AnyFn, ms);
-    return (prev.setTimeout as AnyFn)(fn, ms, ...args);
+    if (inTimer) return (originals.setTimeout as AnyFn)(fn, ms, ...args);
+    inTimer = true;
+    try {
+      const store = hostContext.getStore();
+      const prev = previous;
+      if (typeof fn !== 'function') return (prev.setTimeout as AnyFn)(fn, ms, ...args);
+      if (store?.sandbox !== undefined) return store.sandbox.setTimeout(fn as AnyFn, ms, args, false);
+      const scope = scopeOf(store);
+      if (scope !== undefined) return track(scope, 'timeout', (cb) => (prev.setTimeout as AnyFn)(cb, ms, ...args) as object, fn as AnyFn, ms);
+      return (prev.setTimeout as AnyFn)(fn, ms, ...args);
+    } finally {
+      inTimer = false;
+    }
   },
   setInterval(fn: unknown, ms?: unknown, ...args: unknown[]): unknown {
-    const store = hostContext.getStore();
-    const prev = previous;
-    if (typeof fn !== 'function') return (prev.setInterval as AnyFn)(fn, ms, ...args);
-    if (store?.sandbox !== undefined) return store.sandbox.setTimeout(fn as AnyFn, ms, args, true);
-    const scope = scopeOf(store);
-    if (scope !== undefined) return track(scope, 'interval', (cb) => (prev.setInterval as AnyFn)(cb, ms, ...args) as object, fn as AnyFn);
-    return (prev.setInterval as AnyFn)(fn, ms, ...args);
+    if (inTimer) return (originals.setInterval as AnyFn)(fn, ms, ...args);
+    inTimer = true;
+    try {
+      const store = hostContext.getStore();
+      const prev = previous;
+      if (typeof fn !== 'function') return (prev.setInterval as AnyFn)(fn, ms, ...args);
+      if (store?.sandbox !== undefined) return store.sandbox.setTimeout(fn as AnyFn, ms, args, true);
+      const scope = scopeOf(store);
+      if (scope !== undefined) return track(scope, 'interval', (cb) => (prev.setInterval as AnyFn)(cb, ms, ...args) as object, fn as AnyFn);
+      return (prev.setInterval as AnyFn)(fn, ms, ...args);
+    } finally {
+      inTimer = false;
+    }
   },
   setImmediate(fn: unknown, ...args: unknown[]): unknown {
-    const store = hostContext.getStore();
-    const prev = previous;
-    if (typeof fn !== 'function') return (prev.setImmediate as AnyFn)(fn, ...args);
-    if (store?.sandbox !== undefined) return store.sandbox.setImmediate(fn as AnyFn, args);
-    const scope = scopeOf(store);
-    if (scope !== undefined) return track(scope, 'immediate', (cb) => (prev.setImmediate as AnyFn)(cb, ...args) as object, fn as AnyFn);
-    return (prev.setImmediate as AnyFn)(fn, ...args);
+    if (inTimer) return (originals.setImmediate as AnyFn)(fn, ...args);
+    inTimer = true;
+    try {
+      const store = hostContext.getStore();
+      const prev = previous;
+      if (typeof fn !== 'function') return (prev.setImmediate as AnyFn)(fn, ...args);
+      if (store?.sandbox !== undefined) return store.sandbox.setImmediate(fn as AnyFn, args);
+      const scope = scopeOf(store);
+      if (scope !== undefined) return track(scope, 'immediate', (cb) => (prev.setImmediate as AnyFn)(cb, ...args) as object, fn as AnyFn);
+      return (prev.setImmediate as AnyFn)(fn, ...args);
+    } finally {
+      inTimer = false;
+    }
   },
   clearTimeout(timer: unknown): void {
-    clearReal(timer, previous.clearTimeout as AnyFn);
+    clearThrough(timer, 'clearTimeout');
   },
   clearInterval(timer: unknown): void {
-    clearReal(timer, previous.clearInterval as AnyFn);
+    clearThrough(timer, 'clearInterval');
   },
   clearImmediate(timer: unknown): void {
-    clearReal(timer, previous.clearImmediate as AnyFn);
+    clearThrough(timer, 'clearImmediate');
   },
 };
+
+function clearThrough(timer: unknown, name: 'clearTimeout' | 'clearInterval' | 'clearImmediate'): void {
+  if (inTimer) return void (originals[name] as AnyFn)(timer);
+  inTimer = true;
+  try {
+    clearReal(timer, previous[name] as AnyFn);
+  } finally {
+    inTimer = false;
+  }
+}
 Object.assign(timerGuard.setTimeout, { [PROMISIFY]: (ms: unknown, value?: unknown) => new Promise((resolve) => timerGuard.setTimeout(() => resolve(value), ms)) });
 Object.assign(timerGuard.setImmediate, { [PROMISIFY]: (value?: unknown) => new Promise((resolve) => timerGuard.setImmediate(() => resolve(value))) });
 

@@ -91,6 +91,34 @@ describe('the run guard (simulate)', () => {
     expect(run.escapes).toEqual([]);
     expect(run.realTimers).toBeUndefined();
   });
+
+  it('never calls through to itself when a wrapper of its own timers was left as the global (a timed-out check still running)', async () => {
+    const real = { setTimeout: globalThis.setTimeout, setImmediate: globalThis.setImmediate, clearTimeout: globalThis.clearTimeout };
+    // a wrapper taken of the guard's timers during a run (the determinism self-check's host probe
+    // wraps the globals around its re-run) and put back after the run by the check that kept it
+    let guards: typeof real | undefined;
+    await simulate(scenario, { controllers: [controller(() => void (guards ??= { setTimeout: globalThis.setTimeout, setImmediate: globalThis.setImmediate, clearTimeout: globalThis.clearTimeout }))], tailMs: 0 });
+    const wrapped = {
+      setTimeout: ((...a: Parameters<typeof setTimeout>) => guards!.setTimeout(...a)) as typeof setTimeout,
+      setImmediate: ((...a: Parameters<typeof setImmediate>) => guards!.setImmediate(...a)) as typeof setImmediate,
+      clearTimeout: ((t: Parameters<typeof clearTimeout>[0]) => guards!.clearTimeout(t)) as typeof clearTimeout,
+    };
+    Object.assign(globalThis, wrapped);
+    try {
+      let fired = 0;
+      const { run } = await simulate(scenario, { controllers: [controller(async () => {
+        clearTimeout(setTimeout(() => fired++, 60_000));
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        fired++;
+      })], tailMs: 0 });
+      expect(run.escapes).toEqual([]);
+      expect(fired).toBeGreaterThan(0);
+      // outside a run too
+      await new Promise<void>((resolve) => setTimeout(resolve, 1));
+    } finally {
+      Object.assign(globalThis, real);
+    }
+  });
 });
 
 describe('check with a controller that exits', () => {
