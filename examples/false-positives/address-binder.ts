@@ -248,5 +248,7 @@ export const addressBinder: FalsePositiveCase = {
     // two claims and their pool
     world: { maxObjects: 4 },
     why: 'it reserves a free address with a merge patch that carries no resourceVersion: two claims that both saw it free in their cache both reserve it, and both name it',
+    // the test's seed: the CI's twin test finds it at run 1 (the seed before took 37; bench/hunt-fp-rate.ts measures how often it shows)
+    seed: 14,
   },
 };

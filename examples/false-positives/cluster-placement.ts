@@ -289,5 +289,7 @@ export const clusterPlacement: FalsePositiveCase = {
     controllers: [placementController, defineWorkSet('cached-decision')],
     caughtBy: ['no-extra-destructive-actions', 'same-end-state'],
     why: 'it deletes the Works of clusters missing from its informer\'s decision: a cache behind the placement tears down the workload on a cluster that is still decided, and the next decision event brings it back',
+    // the test's seed: the CI's twin test finds it at run 1 (the seed before took 67; bench/hunt-fp-rate.ts measures how often it shows)
+    seed: 32,
   },
 };

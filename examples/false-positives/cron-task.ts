@@ -164,5 +164,7 @@ export const cronTask: FalsePositiveCase = {
     controllers: [cronTaskTwiceController],
     caughtBy: ['no-extra-destructive-actions'],
     why: 'a slot whose status write was lost is taken for not started and runs again once its own Job finished (its Job deleted and made again): a slow fault-free controller never runs a slot twice, so what the slow variation teaches must not excuse it',
+    // the test's seed: the CI's twin test finds it at run 2 (the seed before took 33; bench/hunt-fp-rate.ts measures how often it shows)
+    seed: 24,
   },
 };

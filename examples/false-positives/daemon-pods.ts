@@ -254,7 +254,8 @@ export const daemonPods: FalsePositiveCase = {
     controllers: [defineDaemon('cached-nodes')],
     caughtBy: ['no-extra-destructive-actions', 'same-end-state'],
     why: "it reads the Nodes from its informer cache: a cache that has not yet seen a Node's deletion or a label change makes a Pod for a Node that no longer wants one, or deletes one that should stay",
-    // it needs a stale Node read right after a Node changed: the gate's seed misses it in its runs (seeds 19-22, 24, 25 of 11-30 find it)
-    seed: 19,
+    // it needs a stale Node read right after a Node changed, which few runs draw
+    // the test's seed: the CI's twin test finds it at run 15 (the seed before took 94; bench/hunt-fp-rate.ts measures how often it shows)
+    seed: 9,
   },
 };

@@ -107,5 +107,5 @@ export const dbCredentials: FalsePositiveCase = {
     environment: [job, podLifecycle],
   },
   properties: podEndStateProperties(),
-  buggy: { controllers: [dbCredentialsFromBookkeeping], caughtBy: ['same-end-state'], seed: 6, why: 'grants deleted or edited by hand are never put back: it renders them only when the spec differs from what its status says they were rendered for' },
+  buggy: { controllers: [dbCredentialsFromBookkeeping], caughtBy: ['same-end-state'], seed: 7, why: 'grants deleted or edited by hand are never put back: it renders them only when the spec differs from what its status says they were rendered for' },
 };

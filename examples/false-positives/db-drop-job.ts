@@ -100,5 +100,7 @@ export const dbDropJob: FalsePositiveCase = {
     // the livelock writes for the whole settle phase: a shorter one keeps the gate's run of it short
     world: { settleMs: 10_000 },
     why: "its drop Job is owned by the Database: under a Foreground delete the collector deletes it and the controller makes it again within a millisecond, so the Database's deletion never completes. Faults slow the controller enough for the collector to win, so the runs with faults pass; the fault-free twin livelocks (red team rt46 M-2)",
+    // the test's seed: the CI's twin test finds it at run 1 (the seed before took 15; bench/hunt-fp-rate.ts measures how often it shows)
+    seed: 18,
   },
 };

@@ -143,5 +143,7 @@ export const exclusiveBackfill: FalsePositiveCase = {
     controllers: [backfillControllerBackground],
     caughtBy: ['safety-invariants'],
     why: 'it deletes the old Job with the default Background policy and creates the next once the Job is gone, not its Pods: the new Job starts while the old backfill still runs',
+    // the test's seed: the CI's twin test finds it at run 2 (the seed before took 68; bench/hunt-fp-rate.ts measures how often it shows)
+    seed: 2,
   },
 };

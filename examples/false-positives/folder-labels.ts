@@ -109,7 +109,8 @@ export const folderLabels: FalsePositiveCase = {
     caughtBy: ['same-end-state', 'convergence', 'recovery'],
     why: "it inherits the parent's status instead of the parents' specs: a status it read before the parent saw its own parent stays, since the parent's later status change maps to descendants from a cache that did not show this folder under it yet (and a cycle keeps labels one of its folders had before it closed)",
     world: { maxObjects: 3, maxActions: 3 },
-    // seed 2 run 55: a Folder watch lagging 149 ms leaves f-2 with f-1's status from before f-1 saw f-0
-    seed: 2,
+    // a Folder watch lagging 149 ms leaves f-2 with f-1's status from before f-1 saw f-0 (seed 2, run 55)
+    // the test's seed: the CI's twin test finds it at run 5 (the seed before took 55; bench/hunt-fp-rate.ts measures how often it shows)
+    seed: 22,
   },
 };

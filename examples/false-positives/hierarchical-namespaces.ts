@@ -300,8 +300,9 @@ export const hierarchicalNamespaces: FalsePositiveCase = {
   buggy: {
     controllers: [define('recorded')],
     caughtBy: ['convergence', 'same-end-state'],
-    // drift is one kind of many in a swarm, and deleting a copy one action of six: the gate's seed draws no such run in its 100
-    seed: 1,
     why: 'it takes the copies its status records as propagated to be there and creates only the others: a copy deleted behind its back (drift: a person cleaning up a namespace) is never made again',
+    // drift is one kind of many in a swarm, and deleting a copy one action of six: few runs draw it
+    // the test's seed: the CI's twin test finds it at run 2 (the seed before took 68; bench/hunt-fp-rate.ts measures how often it shows)
+    seed: 21,
   },
 };

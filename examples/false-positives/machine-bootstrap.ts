@@ -372,5 +372,7 @@ export const machineBootstrap: FalsePositiveCase = {
     controllers: [defineMachine('no-wait'), bootstrapController, infraController],
     caughtBy: ['deletion-completes'],
     why: "its Machine controller removes its finalizer as soon as it has asked for the InfraMachine's deletion: the Machine is gone before the infrastructure provider handles it, which (as CAPA) does nothing without its owner Machine, so the InfraMachine stays Terminating and its instance keeps running",
+    // the test's seed: the CI's twin test finds it at run 1 (the seed before took 54; bench/hunt-fp-rate.ts measures how often it shows)
+    seed: 19,
   },
 };

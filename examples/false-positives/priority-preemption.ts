@@ -257,5 +257,7 @@ export const priorityPreemption: FalsePositiveCase = {
     controllers: [define('cached-victims')],
     caughtBy: ['no-extra-destructive-actions'],
     why: 'it plans preemption (node usage and candidates) from its informer cache: a cache behind a Pod\'s deletion shows the node fuller than it is, and it evicts a lower-priority Pod that did not need to go',
+    // the test's seed: the CI's twin test finds it at run 1 (the seed before took 16; bench/hunt-fp-rate.ts measures how often it shows)
+    seed: 35,
   },
 };

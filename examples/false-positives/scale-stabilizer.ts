@@ -257,5 +257,7 @@ export const scaleStabilizer: FalsePositiveCase = {
     caughtBy: ['scale-down-stabilization'],
     world: { maxObjects: 2, maxActions: 4 },
     why: 'it keeps the recommendation history in memory, as the HPA does: a crash-restart within the window of a dip forgets the higher recommendation and scales the Deployment down at once',
+    // the test's seed: the CI's twin test finds it at run 3 (the seed before took 37; bench/hunt-fp-rate.ts measures how often it shows)
+    seed: 37,
   },
 };

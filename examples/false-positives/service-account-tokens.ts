@@ -186,5 +186,7 @@ export const serviceAccountTokens: FalsePositiveCase = {
     controllers: [defineTokens('pointer')],
     caughtBy: ['no-extra-destructive-actions', 'same-end-state'],
     why: 'it decides from the status pointer whether a token is due: a crash between the create and the status write leaves a token the pointer never named, and the restarted controller issues another at once and deletes the previous token ahead of its grace period',
+    // the test's seed: the CI's twin test finds it at run 1 (the seed before took 8; bench/hunt-fp-rate.ts measures how often it shows)
+    seed: 8,
   },
 };

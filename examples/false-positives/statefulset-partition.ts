@@ -440,5 +440,7 @@ export const statefulsetPartition: FalsePositiveCase = {
     controllers: [defineSet('memory')],
     caughtBy: ['partition-honoured', 'same-end-state'],
     why: 'it keeps the current revision in memory instead of in status: a crash-restart during a canary forgets it, the update revision is taken for current (the status says so, unlike the fault-free run\'s), and the next Pod made below the partition (the scale-up at 23 s, an evicted Pod) runs the canary',
+    // the test's seed: the CI's twin test finds it at run 1 (the seed before took 16; bench/hunt-fp-rate.ts measures how often it shows)
+    seed: 9,
   },
 };

@@ -178,7 +178,8 @@ export const workerPool: FalsePositiveCase = {
     controllers: [define(false)],
     caughtBy: ['no-extra-destructive-actions'],
     why: "it trusts its cache after a restart and once expectations expire (kube-controller-manager's way): a list from a lagging replica, or a watch outage longer than the TTL, makes it create a surplus Pod and delete it later",
-    // about one run in eighty shows it; the gate's seed does not within its runs
-    seed: 13,
+    // about one run in eighty shows it
+    // the test's seed: the CI's twin test finds it at run 10 (the seed before took 38; bench/hunt-fp-rate.ts measures how often it shows)
+    seed: 29,
   },
 };

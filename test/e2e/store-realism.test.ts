@@ -11,7 +11,7 @@ import { checkOptions as clusterOptions, clusterRoleCached, clusterRoleWriter } 
  * cluster breaks fails, with the property that says why.
  */
 async function verdict(c: ControllerDefinition, options: CheckOptions = {}): Promise<string> {
-  const out = await check(c, { ...options, runs: 10, seed: 1, shrink: false });
+  const out = await check(c, { runs: 10, seed: 1, shrink: false, ...options });
   return out.ok ? 'passed' : `${out.property}: ${out.summary}`;
 }
 
@@ -22,8 +22,9 @@ describe('store realism (rt44): the verdict a real cluster gives', () => {
 
   it('H-G twin: observedGeneration written through the main resource of a CRD without /status bumps generation for ever (fails)', async () => {
     // the hot loop never settles: no-hot-loop or convergence names it, whichever judges first (a short
-    // world: the early stop's confirmation runs a program's hot loop to the end, through the REST API)
-    expect(await verdict(widgetController, { faultWindowMs: 5_000, settleMs: 10_000 })).toMatch(/^(no-hot-loop|convergence)/);
+    // world: the early stop's confirmation runs a program's hot loop to the end, through the REST API;
+    // no determinism self-check, which ran the failing run twice more: 10.2 s of CPU against 4.9 s)
+    expect(await verdict(widgetController, { faultWindowMs: 5_000, settleMs: 10_000, determinism: false })).toMatch(/^(no-hot-loop|convergence)/);
   }, 300_000);
 
   it('H-I: a correct controller that stamps its namespace on a ClusterRole passes (kube-apiserver clears it)', async () => {
