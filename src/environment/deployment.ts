@@ -4,6 +4,7 @@ import { defineEnvironmentActor, type EnvironmentSyncContext, type EnvironmentSy
 import { conditionsJson, conditionsOf, isRecord, specNumber, statusNumber, withConditions } from './_internals/conditions.js';
 import { controllerRef, templateOf } from './_internals/pods.js';
 import { replicaSetLoop } from './_internals/replica-set-loop.js';
+import { claim, orphanWatch } from './_internals/claim.js';
 
 /** Parameters of {@link deployment} (it has no timing of its own: pods take podLifecycle's). @public */
 export type DeploymentParams = JsonObject;
@@ -28,7 +29,12 @@ export type DeploymentParams = JsonObject;
  * kept, so an end state does not depend on the rollouts that led to it (properties compare end
  * states across runs).
  *
- * Known limits: no pausing, no progress deadline, no adoption of orphaned pods by selector.
+ * Orphans are adopted as kube's ControllerRefManager does: a Deployment takes the ReplicaSets its
+ * selector matches that have no controller (one deleted with `--cascade=orphan` and created
+ * again takes its ReplicaSets back), a ReplicaSet the Pods; each releases what its selector no
+ * longer matches.
+ *
+ * Known limits: no pausing, no progress deadline.
  * @public
  */
 export const deployment = defineEnvironmentActor<DeploymentParams>({
@@ -36,7 +42,7 @@ export const deployment = defineEnvironmentActor<DeploymentParams>({
   description: 'Deployments get ReplicaSets, ReplicaSets get pods, and both report available replicas',
   defaults: {},
   loops: [
-    { for: 'Deployment', owns: ['ReplicaSet'], sync: syncDeployment },
+    { for: 'Deployment', owns: ['ReplicaSet'], watches: [orphanWatch('ReplicaSet', 'Deployment')], sync: syncDeployment },
     replicaSetLoop<DeploymentParams>(),
   ],
 });
@@ -44,6 +50,7 @@ export const deployment = defineEnvironmentActor<DeploymentParams>({
 function syncDeployment(ctx: EnvironmentSyncContext<DeploymentParams>): EnvironmentSyncResult {
   const d = ctx.object;
   if (!d || d.metadata.deletionTimestamp !== undefined) return;
+  claim(ctx, d, 'ReplicaSet');
   const replicas = Math.max(0, specNumber(d, 'replicas', 1));
   const t = templateOf(d);
   const hash = hex8(fnv1a(stableStringify(d.spec['template'] ?? {})));

@@ -3,6 +3,7 @@ import { keyOf, type Json, type JsonObject, type StoredObject } from '../store/o
 import { defineEnvironmentActor, type EnvironmentSyncContext, type EnvironmentSyncResult } from './define-environment-actor.js';
 import { isRecord, specNumber } from './_internals/conditions.js';
 import { isActive, isPodReady, isTerminal, podFor, templateOf } from './_internals/pods.js';
+import { claim, orphanWatch } from './_internals/claim.js';
 
 /** Parameters of {@link statefulSet} (none: pods take podLifecycle's timing). @public */
 export type StatefulSetParams = JsonObject;
@@ -28,6 +29,10 @@ export type StatefulSetParams = JsonObject;
  * `currentRevision`, `updateRevision`, `currentReplicas` and `updatedReplicas`. `OnDelete` leaves
  * running pods alone (new pods get the new template).
  *
+ * Orphaned pods named after the set (`<name>-<ordinal>`) that its selector matches are adopted,
+ * and pods it no longer matches released, as kube's ClaimPods does (a StatefulSet deleted with
+ * `--cascade=orphan` and created again takes its pods back).
+ *
  * Known limits: no `minReadySeconds`, no `maxUnavailable` (one pod at a time).
  * @public
  */
@@ -37,12 +42,14 @@ export const statefulSet = defineEnvironmentActor<StatefulSetParams>({
   defaults: {},
   for: 'StatefulSet',
   owns: ['Pod'],
+  watches: [orphanWatch('Pod', 'StatefulSet', (pod, sts) => ordinalOf(pod, sts.metadata.name) >= 0)],
   sync,
 });
 
 function sync(ctx: EnvironmentSyncContext<StatefulSetParams>): EnvironmentSyncResult {
   const sts = ctx.object;
   if (!sts || sts.metadata.deletionTimestamp !== undefined) return;
+  claim(ctx, sts, 'Pod', (pod) => ordinalOf(pod, sts.metadata.name) >= 0);
   const replicas = Math.max(0, specNumber(sts, 'replicas', 1));
   const parallel = sts.spec['podManagementPolicy'] === 'Parallel';
   const ns = sts.metadata.namespace;

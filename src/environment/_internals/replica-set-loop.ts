@@ -1,6 +1,7 @@
 import type { EnvironmentLoop, EnvironmentSyncResult } from '../define-environment-actor.js';
 import { conditionSince, specNumber } from './conditions.js';
 import { isActive, isPodReady, podFor } from './pods.js';
+import { claim, orphanWatch } from './claim.js';
 import { keyOf, type JsonObject, type StoredObject } from '../../store/object.js';
 
 /**
@@ -8,16 +9,19 @@ import { keyOf, type JsonObject, type StoredObject } from '../../store/object.js
  * controlled by the ReplicaSet; surplus deleted not-ready and newest first) and reports
  * `replicas`, `readyReplicas`, `availableReplicas` (Ready for `minReadySeconds`) and
  * `observedGeneration`. Failed and succeeded pods do not count, so an evicted or failed pod is
- * replaced. Step faults act on: `replicaset:create-pods` (delay = a slow rollout).
+ * replaced. Orphaned pods its selector matches are adopted, and pods whose labels it no longer
+ * matches released (./claim.ts). Step faults act on: `replicaset:create-pods` (delay = a slow rollout).
  * @internal
  */
 export function replicaSetLoop<P extends JsonObject>(): EnvironmentLoop<P> {
   return {
     for: 'ReplicaSet',
     owns: ['Pod'],
+    watches: [orphanWatch('Pod', 'ReplicaSet')],
     sync(ctx): EnvironmentSyncResult {
       const rs = ctx.object;
       if (!rs || rs.metadata.deletionTimestamp !== undefined) return;
+      claim(ctx, rs, 'Pod');
       const want = Math.max(0, specNumber(rs, 'replicas', 1));
       const ns = { namespace: rs.metadata.namespace, ownedBy: rs };
       let active = ctx.list('Pod', ns).filter(isActive);
