@@ -4,6 +4,7 @@ import { wireForm } from './wire-form.js';
 import { NotFoundError, ServerError } from '../store/errors.js';
 import { cloneJson, keyOf, parseKey, type JsonObject, type NewObject, type StoredObject } from '../store/object.js';
 import type { DeleteOptions, ListOptions } from '../store/store.js';
+import type { Scale } from '../store/scale.js';
 import { matchesSelector, selectorRequirements } from '../store/selector.js';
 import type { Client, KeyOrRef, PatchOptions, ReadOptions } from './client.js';
 import type { RuntimeEnv } from './env.js';
@@ -335,6 +336,17 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner, task
     return result;
   }
 
+  /** A live read of an object's Scale: the read seam first (api-error acts on it), as any live GET. */
+  function readScale(kind: string, ref: { namespace?: string; name: string }): Scale {
+    const k = scoped(kind, keyOf(ref));
+    checkpoint('before', 'get', false);
+    decideRead('get', kind, k);
+    traceRead('get', kind, k, false, { subresource: 'scale' });
+    const scale = store.getScale(kind, ref);
+    checkpoint('after', 'get', false);
+    return scale;
+  }
+
   /** One list, cached or live, as copies. */
   function listNow(kind: string, options: ListOptions & ReadOptions): StoredObject[] {
     checkpoint('before', 'list', false);
@@ -428,6 +440,28 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner, task
       const k = scoped(kind, keyOf(ref));
       if (timed()) await roundTrip(() => write('delete', kind, k, () => store.delete(owner.actor, kind, ref, options)));
       else write('delete', kind, k, () => store.delete(owner.actor, kind, ref, options));
+    },
+    async getScale(kindArg: string, key: KeyOrRef) {
+      const kind = kindOf(kindArg);
+      const ref = refOf(key);
+      return timed() ? roundTrip(() => readScale(kind, ref)) : readScale(kind, ref);
+    },
+    async updateScale(kindArg: string, sent: Scale) {
+      const kind = kindOf(kindArg);
+      const scale = wireForm(sent, `updateScale ${kind}`);
+      // the write is the object's (the seams, the api-conflict fault's concurrent write and the record name it)
+      const k = scoped(kind, keyOf({ namespace: scale?.metadata?.namespace, name: String(scale?.metadata?.name ?? '') }));
+      if (!timed()) return write('update', kind, k, () => store.updateScale(owner.actor, kind, scale));
+      return roundTrip(() => write('update', kind, k, () => store.updateScale(owner.actor, kind, scale)));
+    },
+    async patchScale(kindArg: string, key: KeyOrRef, patch: JsonObject, patchOptions?: PatchOptions) {
+      const kind = kindOf(kindArg);
+      const ref = refOf(key);
+      const options = plainPatchOptions(patchOptions);
+      const body = wireForm(patch, `patchScale ${kind}`);
+      const k = scoped(kind, keyOf(ref));
+      if (!timed()) return write('patch', kind, k, () => store.patchScale(owner.actor, kind, ref, body, options));
+      return roundTrip(() => write('patch', kind, k, () => store.patchScale(owner.actor, kind, ref, body, options)));
     },
   };
   return client;
