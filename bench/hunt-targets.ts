@@ -24,6 +24,7 @@ import { podsCorrect, POD, RS } from '../examples/property-targets/pods.js';
 import { dnsCorrect, dnsDownstream, DOMAIN } from '../examples/property-targets/dns.js';
 import { bucketCorrect, BUCKET, storageDownstream } from '../examples/property-targets/bucket.js';
 import { WIDGET } from '../examples/property-targets/widget.js';
+import { queue, queueScaler, queueScalerConverged, queueScalerCorrect, queueTarget } from '../examples/property-targets/queue-scaler.js';
 import { widgetCorrect } from '../examples/fault-targets/api-conflict/correct.js';
 import { widgetBuggy } from '../examples/fault-targets/api-conflict/buggy.js';
 import { WIDGET as CONFLICT_WIDGET } from '../examples/fault-targets/api-conflict/widget.js';
@@ -104,6 +105,23 @@ const propertyTargets: Target[] = [
   { name: 'prop:polling', controllers: [pollingCorrect], options: { objects: { kind: WIDGET, spec: [{ size: 2 }, { size: 8 }] } } },
   { name: 'prop:pods', controllers: [podsCorrect], options: { objects: { kind: RS, name: 'web', spec: [{ replicas: 2 }, { replicas: 4 }, { replicas: 1 }] } }, properties: [podsInvariant] },
   { name: 'prop:dns', controllers: [dnsCorrect], options: { objects: { kind: DOMAIN, name: 'shop', spec: [{ host: 'shop.example.com' }, { host: 'www.shop.example.com' }] }, downstream: dnsDownstream } },
+  {
+    // a KEDA-like scaler writing its target's Scale (the scale subresource: getScale, a conditional updateScale)
+    name: 'prop:queue-scaler',
+    controllers: [queueScalerCorrect],
+    options: {
+      story: {
+        objects: [queueTarget('web', 1), queue('web', 0), queueScaler('web', { perReplica: 5, minReplicas: 1, maxReplicas: 4 })],
+        actions: [
+          { at: 2_000, type: 'patch', kind: 'ConfigMap', key: 'default/web', patch: { data: { length: '12' } } },
+          { at: 6_000, type: 'patch', kind: 'QueueScaler', key: 'default/web', patch: { spec: { maxReplicas: 2 } } },
+          { at: 10_000, type: 'patch', kind: 'ConfigMap', key: 'default/web', patch: { data: { length: '0' } } },
+        ],
+        jitterMs: 1_000,
+      },
+    },
+    properties: [convergence({ converged: queueScalerConverged })],
+  },
   {
     name: 'prop:bucket',
     controllers: [bucketCorrect],
