@@ -64,6 +64,9 @@ function reasonOf(status: 500 | 503 | 429 | 504): 'TooManyRequests' | 'ServiceUn
   return status === 429 ? 'TooManyRequests' : status === 503 ? 'ServiceUnavailable' : status === 504 ? 'Timeout' : 'InternalError';
 }
 
+/** What a read of the scale subresource adds to its trace entry. */
+const SCALE_READ = { subresource: 'scale' } as const;
+
 /** Writes by each controller (all replicas), for "crash after the k-th write". @internal */
 export const writeCounters = new WeakMap<RuntimeEnv, Map<string, number>>();
 
@@ -227,7 +230,7 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner, task
    * The read seam of live reads (a cached read never reaches the API server): an API error or a
    * failed connection, thrown as the client would throw it.
    */
-  function decideRead(verb: 'get' | 'list', kind: string, key: string | undefined): void {
+  function decideRead(verb: 'get' | 'list', kind: string, key: string | undefined, extra?: Record<string, unknown>): void {
     if (!seams.hasReadHooks) return;
     // two literals, not a conditional spread (V8's slow path): every live read under read faults asks
     const t = kernel.now();
@@ -236,11 +239,11 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner, task
     const what = `${verb} ${kind}${key !== undefined ? ` "${key}"` : ''}`;
     if (d.type === 'error') {
       const reason = reasonOf(d.status);
-      traceRead(verb, kind, key, false, { error: reason, fault: 'api-error' });
+      traceRead(verb, kind, key, false, { ...extra, error: reason, fault: 'api-error' });
       throw new ServerError(reason, d.status, `${what}: the server returned ${d.status} (injected by steadystate)`, d.retryAfterSeconds);
     }
     if (d.type === 'connection') {
-      traceRead(verb, kind, key, false, { error: d.how === 'refused' ? 'ConnectionRefused' : 'ConnectionReset', fault: 'api-error' });
+      traceRead(verb, kind, key, false, { ...extra, error: d.how === 'refused' ? 'ConnectionRefused' : 'ConnectionReset', fault: 'api-error' });
       throw connectionError(d, what);
     }
   }
@@ -340,8 +343,8 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner, task
   function readScale(kind: string, ref: { namespace?: string; name: string }): Scale {
     const k = scoped(kind, keyOf(ref));
     checkpoint('before', 'get', false);
-    decideRead('get', kind, k);
-    traceRead('get', kind, k, false, { subresource: 'scale' });
+    decideRead('get', kind, k, SCALE_READ);
+    traceRead('get', kind, k, false, SCALE_READ);
     const scale = store.getScale(kind, ref);
     checkpoint('after', 'get', false);
     return scale;

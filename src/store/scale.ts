@@ -1,5 +1,5 @@
 import { ConflictError, InvalidError, NotFoundError, StoreError } from './errors.js';
-import { isBuiltin } from './key-order.js';
+import { cloneSorted, isBuiltin } from './key-order.js';
 import { cloneJson, keyOf, type Json, type JsonObject, type StoredObject } from './object.js';
 
 /**
@@ -193,7 +193,8 @@ export function scaledObject(cur: StoredObject, paths: ScalePaths, next: Scale):
     at = at[s] as unknown as Record<string, Json>;
   }
   at[path[path.length - 1]!] = replicas;
-  return out;
+  // a custom resource's keys stay sorted (key-order.ts) when the replicas field is a new one
+  return paths.builtin ? out : cloneSorted(out);
 }
 
 /** The JSON form of a Scale (for merge patches). @internal */

@@ -70,6 +70,18 @@ describe('createKubeApi: the scale subresource (red team round 10 S-1)', () => {
     expect(f.store.peek('Deployment', 'default/web')!.spec['replicas']).toBe(2);
   });
 
+  it('the HTTP fault seams see a Scale write as a write of the Deployment: a conflict decision makes a real concurrent write first, so a conditional PUT of the Scale answers 409', async () => {
+    const seen: string[] = [];
+    let conflict = false;
+    const f = apiFixture({ hooks: { onRequest: (i) => (seen.push(`${i.verb} ${i.kind} ${i.subresource ?? ''}`), conflict ? { type: 'conflict' } : undefined) } });
+    await f.req('POST', DEPLOYS, deployment('web'));
+    const scale = (await f.req('GET', `${DEPLOYS}/web/scale`)).json;
+    conflict = true;
+    expect((await f.req('PUT', `${DEPLOYS}/web/scale`, { ...scale, spec: { replicas: 3 } })).status).toBe(409);
+    expect(seen).toEqual(['create Deployment ', 'get Deployment scale', 'update Deployment scale']);
+    expect(f.writes.slice(-2).map((w) => `${w.actor} ${w.kind} ${w.error ?? w.changed.join(',')}`)).toEqual(['fault:api-conflict Deployment metadata.annotations.steadystate.dev/concurrent-writes', 'user Deployment Conflict']);
+  });
+
   it('discovery lists the scale subresources as kube does; a CRD with subresources.scale is served at its paths', async () => {
     const f = apiFixture();
     const apps = (await f.req('GET', '/apis/apps/v1')).json.resources as { name: string }[];
