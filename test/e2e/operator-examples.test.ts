@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { apiError, check, defineProgram, drift, neverExits, sameEndState, simulate, watchDisconnect, type Scenario } from '../../src/index.js';
+import { apiError, check, convergence, defineProgram, drift, neverExits, sameEndState, simulate, watchDisconnect, type NewObject, type Scenario } from '../../src/index.js';
+import { LABEL, queuesServed } from '../../examples/operators/queue-scaler/queue.js';
 
 /**
  * examples/operators/: the class-based operator that exits on a watch error and the secret
@@ -102,4 +103,27 @@ describe('examples/operators', () => {
     expect(buggy.property).toBe('no-hot-loop');
     expect(buggy.summary).toMatch(/^hot loop: \d+ controller writes .* to Deployment default\/deployment-0 \(metadata\.annotations\.example\.com\/images, metadata\.annotations\.example\.com\/template-hash\)/);
   }, 60_000);
+
+  it('queue-scaler: a client-node program scaling its Deployment through deployments/scale serves its queue; the twin that scales an idle queue to zero fails convergence (red team round 10 S-1: the subresource was 404, so both did nothing and the twin passed)', async () => {
+    const program = (v: string) => defineProgram({ entry: `examples/operators/queue-scaler/${v}.ts`, for: 'ConfigMap', name: 'queue-scaler' });
+    const s: Scenario = {
+      seed: 850,
+      controllers: [{ name: 'queue-scaler' }],
+      initialObjects: [],
+      workload: [
+        { at: 0, type: 'create', object: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'w', image: 'w:1' }] } } } } },
+        { at: 0, type: 'create', object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'web-queue', namespace: 'default', labels: { [LABEL]: 'web' } }, data: { length: '12', perReplica: '5', minReplicas: '1', maxReplicas: '4' } } as NewObject },
+        { at: 3_000, type: 'patch', kind: 'ConfigMap', key: 'default/web-queue', patch: { data: { length: '0' } } },
+      ],
+      faults: { events: [], background: [] },
+      options: { faultWindowMs: 4_000, settleMs: 6_000 },
+    };
+    const property = convergence({ converged: queuesServed });
+    const correct = (await simulate(s, { controllers: [program('correct')], properties: [property], tailMs: 0 })).run;
+    expect(property.judge(correct, undefined).ok).toBe(true);
+    const puts = correct.trace.filter((e) => e.type === 'http:request' && e['method'] === 'PUT').map((e) => String(e['path']));
+    expect(puts).toEqual(['/apis/apps/v1/namespaces/default/deployments/web/scale', '/apis/apps/v1/namespaces/default/deployments/web/scale']);
+    const buggy = property.judge((await simulate(s, { controllers: [program('buggy')], properties: [property], tailMs: 0 })).run, undefined);
+    expect(buggy.ok ? 'passed' : buggy.summary).toContain('Deployment default/web has 0 replicas; its queue web-queue asks for 1');
+  });
 });
