@@ -99,7 +99,7 @@ export function resolveKubeApiOptions(o: KubeApiOptions): ResolvedKubeApiOptions
  * Known limits (stated, as controller-runtime's fake client does): no admission, defaulting or
  * schema validation; a namespace need not exist as an object (deleting a Namespace deletes what is
  * in it and refuses new content, see the store);
- * dryRun, CBOR and protobuf are not implemented; list pages after the first show
+ * dryRun, CBOR and protobuf are not implemented; server-side apply of a Scale is refused (415); list pages after the first show
  * current objects; status written through the main resource is ignored for every kind; a
  * deleted CRD's objects stay in the store.
  * @param options - see {@link KubeApiOptions}
