@@ -82,6 +82,17 @@ describe('createKubeApi: the scale subresource (red team round 10 S-1)', () => {
     expect(f.writes.slice(-2).map((w) => `${w.actor} ${w.kind} ${w.error ?? w.changed.join(',')}`)).toEqual(['fault:api-conflict Deployment metadata.annotations.steadystate.dev/concurrent-writes', 'user Deployment Conflict']);
   });
 
+  it('a Scale write of an applied Deployment takes spec.replicas from its applier, as an Update entry with subresource scale: a re-apply of other replicas conflicts with it', async () => {
+    const f = apiFixture();
+    const apply = { 'content-type': 'application/apply-patch+yaml' };
+    expect((await f.req('PATCH', `${DEPLOYS}/web?fieldManager=deployer`, deployment('web', 2), apply)).status).toBe(201);
+    expect((await f.req('PATCH', `${DEPLOYS}/web/scale?fieldManager=keda`, { spec: { replicas: 5 } }, MERGE)).status).toBe(200);
+    const d = (await f.req('GET', `${DEPLOYS}/web`)).json;
+    expect(d.metadata.managedFields.find((e: { manager: string }) => e.manager === 'keda')).toMatchObject({ operation: 'Update', apiVersion: 'apps/v1', subresource: 'scale', fieldsV1: { 'f:spec': { 'f:replicas': {} } } });
+    const conflict = await f.req('PATCH', `${DEPLOYS}/web?fieldManager=deployer`, deployment('web', 2), apply);
+    expect(conflict.json).toMatchObject({ code: 409, message: expect.stringMatching(/^Apply failed with 1 conflict: conflict with "keda" with subresource "scale" using apps\/v1 at .*: \.spec\.replicas$/) });
+  });
+
   it('discovery lists the scale subresources as kube does; a CRD with subresources.scale is served at its paths', async () => {
     const f = apiFixture();
     const apps = (await f.req('GET', '/apis/apps/v1')).json.resources as { name: string }[];
