@@ -1,5 +1,6 @@
 import { ConflictError, InvalidError, NotFoundError, StoreError } from './errors.js';
 import { cloneSorted, isBuiltin } from './key-order.js';
+import type { FieldError } from './immutability.js';
 import { cloneJson, keyOf, type Json, type JsonObject, type StoredObject } from './object.js';
 
 /**
@@ -195,6 +196,37 @@ export function scaledObject(cur: StoredObject, paths: ScalePaths, next: Scale):
   at[path[path.length - 1]!] = replicas;
   // a custom resource's keys stay sorted (key-order.ts) when the replicas field is a new one
   return paths.builtin ? out : cloneSorted(out);
+}
+
+/** One replicas field of a custom resource as the CRD's validator (ValidateScaleSpec/Status) judges it, or undefined. */
+function replicasFieldError(obj: StoredObject, path: string): FieldError | undefined {
+  const v = valueAt(obj, path);
+  if (v === undefined || v === null) return undefined;
+  const type = typeof v === 'number' && Number.isInteger(v) ? undefined : typeof v === 'number' ? 'float64' : typeof v === 'string' ? 'string' : typeof v === 'boolean' ? 'bool' : Array.isArray(v) ? '[]interface {}' : 'map[string]interface {}';
+  // unstructured.NestedInt64's error (`.spec.replicas accessor error: 1.5 is of the type float64, expected int64`)
+  if (type !== undefined) return { field: path, type: 'FieldValueInvalid', body: `Invalid value: 0: ${path} accessor error: ${typeof v === 'object' ? JSON.stringify(v) : String(v)} is of the type ${type}, expected int64` };
+  if ((v as number) < 0) return { field: path, type: 'FieldValueInvalid', body: `Invalid value: ${v as number}: should be a non-negative integer` };
+  if ((v as number) > 2147483647) return { field: path, type: 'FieldValueInvalid', body: `Invalid value: ${v as number}: should be less than or equal to 2147483647` };
+  return undefined;
+}
+
+/**
+ * What the validator of a custom resource whose CRD declares `subresources.scale` refuses on every
+ * write (apiextensions-apiserver's customResourceValidator): the spec replicas field (not on a
+ * status write) and the status replicas field must be integers in [0, 2147483647] where present,
+ * and the label selector field a string. @internal
+ */
+export function customScaleErrors(obj: StoredObject, paths: ScalePaths, statusWrite: boolean): FieldError[] {
+  const out: FieldError[] = [];
+  const spec = statusWrite ? undefined : replicasFieldError(obj, paths.specReplicasPath);
+  if (spec !== undefined) out.push(spec);
+  const status = replicasFieldError(obj, paths.statusReplicasPath);
+  if (status !== undefined) out.push(status);
+  if (paths.labelSelectorPath !== undefined) {
+    const sel = valueAt(obj, paths.labelSelectorPath);
+    if (sel !== undefined && sel !== null && typeof sel !== 'string') out.push({ field: paths.labelSelectorPath, type: 'FieldValueInvalid', body: `Invalid value: "": ${paths.labelSelectorPath} accessor error: ${typeof sel === 'object' ? JSON.stringify(sel) : String(sel)} is of the type ${typeof sel === 'number' ? (Number.isInteger(sel) ? 'int64' : 'float64') : typeof sel === 'boolean' ? 'bool' : Array.isArray(sel) ? '[]interface {}' : 'map[string]interface {}'}, expected string` });
+  }
+  return out;
 }
 
 /** The JSON form of a Scale (for merge patches). @internal */

@@ -11,7 +11,7 @@ import { applyMergePatch } from './merge-patch.js';
 import { cloneJson, contentEqual, contentOf, jsonEqual, keyOf, virtualTimestamp, type Json, type JsonObject, type NewObject, type ObjectRef, type StoredObject } from './object.js';
 import { checkUid, deletePreconditionConflict, resourceVersionConflict } from './preconditions.js';
 import { evictPod, type EvictionHost, type PodEviction } from './eviction.js';
-import { builtinScalePaths, crdScalePaths, noScaleSubresource, readableScale, scaledObject, scaleJson, scaleOf, type Scale, type ScalePaths } from './scale.js';
+import { builtinScalePaths, crdScalePaths, customScaleErrors, noScaleSubresource, readableScale, scaledObject, scaleJson, scaleOf, type Scale, type ScalePaths } from './scale.js';
 import { generateNameSuffix, prepareForCreate, prepareForDeletion, prepareForPatch, prepareForStatusUpdate, prepareForUpdate } from './strategy.js';
 import { cloneSorted, isBuiltin, keysSorted } from './key-order.js';
 import { builtinNamespaced } from './scope.js';
@@ -372,6 +372,8 @@ export class ObjectStore {
     const invalid = decodeError ?? invalidObject(obj);
     let fields = invalid === undefined ? contentErrors(obj, true) : [];
     if (invalid === undefined && fields.length === 0) fields = workloadErrors(obj);
+    const scale = invalid === undefined ? this.customScale(input.kind, obj.apiVersion) : undefined;
+    if (scale !== undefined) fields = [...fields, ...customScaleErrors(obj, scale, false)];
     // a cluster IP the request asked for that the range does not have, or another Service holds
     if (invalid === undefined && fields.length === 0 && builtin && obj.kind === 'Service') fields = this.services.refusal(obj);
     if (invalid !== undefined || fields.length > 0) {
@@ -571,6 +573,11 @@ export class ObjectStore {
       return scaledObject(cur, paths, wanted);
     });
     return scaleOf(next, paths).scale;
+  }
+
+  /** The scale paths of a custom kind whose CRD declares `subresources.scale` (its validator checks them on every write), else undefined. */
+  private customScale(kind: string, apiVersion: string | undefined): ScalePaths | undefined {
+    return isBuiltin(kind, apiVersion) ? undefined : this.crdKind(kind)?.scale;
   }
 
   /** Where objects of `kind` (stored with `apiVersion`) keep their Scale, or undefined when they have no scale subresource. @internal */
@@ -780,6 +787,8 @@ export class ObjectStore {
       const spec = workloadErrors(next, cur);
       fields = content.length === 0 ? immutable : immutable.length === 0 ? content : [...content, ...immutable];
       if (spec.length > 0) fields = fields.length === 0 ? spec : [...spec, ...fields];
+      const scale = this.customScale(kind, next.apiVersion);
+      if (scale !== undefined) fields = [...fields, ...customScaleErrors(next, scale, verb === 'updateStatus' || verb === 'patchStatus')];
     }
     if (invalid !== undefined || fields.length > 0) {
       this.recordError(actor, verb, kind, key, 'Invalid', cur.metadata.uid);

@@ -116,4 +116,20 @@ describe('the scale subresource (store)', () => {
     expect(failure(() => store.patchScale('user', 'Worker', w, { spec: { replicas: -2 } })).message).toContain('.spec.size: Invalid value: -2: should be a non-negative integer');
     expect(store.peek('Worker', 'default/w')!.metadata.generation).toBe(2);
   });
+
+  it("a custom kind with subresources.scale: the CRD's validator checks its replicas and selector fields on every write, not only through the Scale", () => {
+    const { store, take } = makeStore();
+    store.create('user', CRD);
+    const w = { namespace: 'default', name: 'w' };
+    const create = failure(() => store.create('user', { apiVersion: 'example.com/v1', kind: 'Worker', metadata: { name: 'w', namespace: 'default' }, spec: { size: -1 } } as NewObject));
+    expect(create).toMatchObject({ code: 422, causes: [{ field: '.spec.size', type: 'FieldValueInvalid', body: 'Invalid value: -1: should be a non-negative integer' }] });
+    store.create('user', { apiVersion: 'example.com/v1', kind: 'Worker', metadata: { name: 'w', namespace: 'default' }, spec: { size: 1 } } as NewObject);
+    take();
+    expect(failure(() => store.patch('controller:w/0', 'Worker', w, { spec: { size: 2147483648 } })).message).toContain('.spec.size: Invalid value: 2147483648: should be less than or equal to 2147483647');
+    expect(failure(() => store.patch('controller:w/0', 'Worker', w, { status: { ready: 1.5 } }, { subresource: 'status' })).message).toContain('.status.ready: Invalid value: 0: .status.ready accessor error: 1.5 is of the type float64, expected int64');
+    expect(failure(() => store.patch('controller:w/0', 'Worker', w, { status: { selector: { app: 'w' } } }, { subresource: 'status' })).message).toContain('.status.selector: Invalid value: "": .status.selector accessor error: {"app":"w"} is of the type map[string]interface {}, expected string');
+    expect(take().map((x) => `${x.verb} ${x.error ?? ''}`)).toEqual(['patch Invalid', 'patchStatus Invalid', 'patchStatus Invalid']);
+    store.patch('controller:w/0', 'Worker', w, { status: { ready: 1, selector: 'app=w' } }, { subresource: 'status' });
+    expect(store.getScale('Worker', w)).toMatchObject({ spec: { replicas: 1 }, status: { replicas: 1, selector: 'app=w' } });
+  });
 });
