@@ -5,7 +5,7 @@
  * observedGeneration) and the level-triggered replicas controller. `bench/hunt-false-positives.ts`
  * checks them all; `test/properties/hunt-regressions.test.ts` replays what the hunt found.
  */
-import { allFaults, defineProgram, type CheckOptions, type ControllerDefinition, type FaultModule, type Property, type StoredObject, type WorldView } from '../src/index.js';
+import { allFaults, defineProgram, type CheckOptions, type NewObject, type ControllerDefinition, type FaultModule, type Property, type StoredObject, type WorldView } from '../src/index.js';
 import { defaultProperties } from '../properties/index.js';
 import { convergence } from '../properties/convergence.js';
 import { safetyInvariants } from '../properties/safety-invariants.js';
@@ -24,6 +24,8 @@ import { podsCorrect, POD, RS } from '../examples/property-targets/pods.js';
 import { dnsCorrect, dnsDownstream, DOMAIN } from '../examples/property-targets/dns.js';
 import { bucketCorrect, BUCKET, storageDownstream } from '../examples/property-targets/bucket.js';
 import { WIDGET } from '../examples/property-targets/widget.js';
+import { queue, queueScaler, queueScalerConverged, queueScalerCorrect, queueTarget } from '../examples/property-targets/queue-scaler.js';
+import { LABEL as QUEUE_LABEL, queuesServed } from '../examples/operators/queue-scaler/queue.js';
 import { widgetCorrect } from '../examples/fault-targets/api-conflict/correct.js';
 import { widgetBuggy } from '../examples/fault-targets/api-conflict/buggy.js';
 import { WIDGET as CONFLICT_WIDGET } from '../examples/fault-targets/api-conflict/widget.js';
@@ -104,6 +106,23 @@ const propertyTargets: Target[] = [
   { name: 'prop:polling', controllers: [pollingCorrect], options: { objects: { kind: WIDGET, spec: [{ size: 2 }, { size: 8 }] } } },
   { name: 'prop:pods', controllers: [podsCorrect], options: { objects: { kind: RS, name: 'web', spec: [{ replicas: 2 }, { replicas: 4 }, { replicas: 1 }] } }, properties: [podsInvariant] },
   { name: 'prop:dns', controllers: [dnsCorrect], options: { objects: { kind: DOMAIN, name: 'shop', spec: [{ host: 'shop.example.com' }, { host: 'www.shop.example.com' }] }, downstream: dnsDownstream } },
+  {
+    // a KEDA-like scaler writing its target's Scale (the scale subresource: getScale, a conditional updateScale)
+    name: 'prop:queue-scaler',
+    controllers: [queueScalerCorrect],
+    options: {
+      story: {
+        objects: [queueTarget('web', 1), queue('web', 0), queueScaler('web', { perReplica: 5, minReplicas: 1, maxReplicas: 4 })],
+        actions: [
+          { at: 2_000, type: 'patch', kind: 'ConfigMap', key: 'default/web', patch: { data: { length: '12' } } },
+          { at: 6_000, type: 'patch', kind: 'QueueScaler', key: 'default/web', patch: { spec: { maxReplicas: 2 } } },
+          { at: 10_000, type: 'patch', kind: 'ConfigMap', key: 'default/web', patch: { data: { length: '0' } } },
+        ],
+        jitterMs: 1_000,
+      },
+    },
+    properties: [convergence({ converged: queueScalerConverged })],
+  },
   {
     name: 'prop:bucket',
     controllers: [bucketCorrect],
@@ -217,6 +236,22 @@ export const hostedTargets: readonly Target[] = [
     name: 'host:website-operator',
     controllers: [defineProgram({ entry: 'examples/operators/website-operator/correct.ts', for: 'Website', name: 'website', resources: [{ kind: 'Website', plural: 'websites', group: 'example.com', version: 'v1', namespaced: true }], sample: [{ title: 'home', replicas: 1 }, { title: 'blog', replicas: 2 }] })],
     options: {},
+  },
+  {
+    // a KEDA-like poller scaling a Deployment through deployments/scale with client-node's AppsV1Api
+    name: 'host:queue-scaler',
+    controllers: [defineProgram({ entry: 'examples/operators/queue-scaler/correct.ts', for: 'ConfigMap', name: 'queue-scaler' })],
+    options: {
+      story: {
+        objects: [{ ...queueTarget('web', 1) }, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'web-queue', namespace: 'default', labels: { [QUEUE_LABEL]: 'web' } }, data: { length: '0', perReplica: '5', minReplicas: '1', maxReplicas: '4' } } as NewObject],
+        actions: [
+          { at: 2_000, type: 'patch', kind: 'ConfigMap', key: 'default/web-queue', patch: { data: { length: '12' } } },
+          { at: 8_000, type: 'patch', kind: 'ConfigMap', key: 'default/web-queue', patch: { data: { length: '0' } } },
+        ],
+        jitterMs: 1_000,
+      },
+    },
+    properties: [convergence({ converged: queuesServed })],
   },
   { name: 'host:secret-copier', controllers: [defineProgram({ entry: 'examples/operators/secret-copier/correct.ts', for: 'Secret', name: 'secret-copier' })], options: { story: loadStory('examples/operators/secret-copier/story.yaml') } },
   {

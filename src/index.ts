@@ -17,6 +17,7 @@ export type { RateLimiterOptions } from './runtime/rate-limiter.js';
 export { ObjectStore } from './store/store.js';
 export type { WriteRecord, WriteVerb, WatchEvent, StoreOptions, ListOptions, DeleteOptions, PodBinding } from './store/store.js';
 export type { PodEviction } from './store/eviction.js';
+export type { Scale } from './store/scale.js';
 export { keyOf, parseKey, virtualTimestamp, fromVirtualTimestamp } from './store/object.js';
 export type { StoredObject, NewObject, ObjectMeta, OwnerReference, ObjectRef, Json, JsonObject, TopLevelFields } from './store/object.js';
 export { StoreError, ConflictError, NotFoundError, AlreadyExistsError, GoneError, InvalidError, ServerError, TooManyRequestsError, isStoreError } from './store/errors.js';

@@ -1620,8 +1620,8 @@ function holdFor(world: World, slow: { controller: string; at: number; ms: numbe
   });
 }
 
-/** The client methods that write. */
-const WRITE_METHODS = ['create', 'update', 'updateStatus', 'patch', 'patchStatus', 'delete'] as const;
+/** The client methods that write (a Scale write is recorded as an update or patch of its object). */
+const WRITE_METHODS = ['create', 'update', 'updateStatus', 'patch', 'patchStatus', 'delete', 'updateScale', 'patchScale'] as const;
 
 /**
  * Answers the controller's write of {@link WritePause} `ms` late: every live instance's client

@@ -60,9 +60,9 @@ export const builtinResources: readonly ResourceDefinition[] = [
   { group: '', version: 'v1', kind: 'Service', plural: 'services', shortNames: ['svc'], categories: ['all'], strategicMerge: { ...META, 'spec.ports': { mergeKey: 'port' }, ...CONDITIONS } },
   { group: '', version: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', shortNames: ['sa'], shape: 'flat', strategicMerge: { ...META, 'secrets': { mergeKey: 'name' } } },
   { group: '', version: 'v1', kind: 'Event', plural: 'events', shortNames: ['ev'], shape: 'flat', strategicMerge: META },
-  { group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', shortNames: ['deploy'], categories: ['all'], strategicMerge: { ...META, ...podSpec('spec.template.spec'), ...CONDITIONS } },
-  { group: 'apps', version: 'v1', kind: 'ReplicaSet', plural: 'replicasets', shortNames: ['rs'], categories: ['all'], strategicMerge: { ...META, ...podSpec('spec.template.spec'), ...CONDITIONS } },
-  { group: 'apps', version: 'v1', kind: 'StatefulSet', plural: 'statefulsets', shortNames: ['sts'], categories: ['all'], strategicMerge: { ...META, ...podSpec('spec.template.spec'), ...CONDITIONS } },
+  { group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', scale: true, shortNames: ['deploy'], categories: ['all'], strategicMerge: { ...META, ...podSpec('spec.template.spec'), ...CONDITIONS } },
+  { group: 'apps', version: 'v1', kind: 'ReplicaSet', plural: 'replicasets', scale: true, shortNames: ['rs'], categories: ['all'], strategicMerge: { ...META, ...podSpec('spec.template.spec'), ...CONDITIONS } },
+  { group: 'apps', version: 'v1', kind: 'StatefulSet', plural: 'statefulsets', scale: true, shortNames: ['sts'], categories: ['all'], strategicMerge: { ...META, ...podSpec('spec.template.spec'), ...CONDITIONS } },
   // the Event of client-go's event broadcaster (EventsV1Api): the same stored objects as core Events
   EVENTS_V1,
   { group: '', version: 'v1', kind: 'PersistentVolumeClaim', plural: 'persistentvolumeclaims', shortNames: ['pvc'], strategicMerge: { ...META, ...CONDITIONS } },

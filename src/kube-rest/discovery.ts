@@ -51,6 +51,8 @@ export function resourceList(registry: ResourceRegistry, groupName: string, vers
     // its eviction (drain tools' write): a policy/v1 Eviction, create only
     if (r.group === '' && r.kind === 'Pod') resources.push({ name: 'pods/eviction', singularName: '', namespaced: true, group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] });
     if (r.statusSubresource) resources.push({ name: `${r.plural}/status`, singularName: '', namespaced: r.namespaced, kind: r.kind, verbs: ['get', 'patch', 'update'] });
+    // the scale subresource: an autoscaling/v1 Scale (what HPA, KEDA and `kubectl scale` write)
+    if (r.scale === true) resources.push({ name: `${r.plural}/scale`, singularName: '', namespaced: r.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] });
   }
   if (groupName === '' && rs.some((r) => r.kind === 'Pod')) resources.push({ name: 'bindings', singularName: 'binding', namespaced: true, kind: 'Binding', verbs: ['create'] });
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: groupName === '' ? version : `${groupName}/${version}`, resources };

@@ -10,6 +10,7 @@ import { servePatch } from './serve-patch.js';
 import { serveGet, serveList, serveWatch } from './serve-read.js';
 import { serveBinding, serveCreate, serveUpdate } from './serve-write.js';
 import { serveEviction } from './serve-eviction.js';
+import { serveScale } from './serve-scale.js';
 import { bodyTooLarge, jsonResponse, KubeStatusError, statusFromError, statusResponse, type StatusReason } from './status.js';
 
 /** Options of {@link createKubeApi}. @public */
@@ -92,12 +93,13 @@ export function resolveKubeApiOptions(o: KubeApiOptions): ResolvedKubeApiOptions
  * serve-apply.ts), delete (propagation, preconditions), deletecollection,
  * the status subresource, a Pod's binding (`pods/{name}/binding` and `bindings`, as
  * kube-scheduler binds), a Pod's eviction (`pods/{name}/eviction`, PodDisruptionBudgets
- * respected, as drain tools evict) and streaming watch (bookmarks, 410 Expired, legacy `/watch/` paths).
+ * respected, as drain tools evict), the scale subresource (`deployments/{name}/scale` and the
+ * other workloads', a CRD's `subresources.scale`) and streaming watch (bookmarks, 410 Expired, legacy `/watch/` paths).
  *
  * Known limits (stated, as controller-runtime's fake client does): no admission, defaulting or
  * schema validation; a namespace need not exist as an object (deleting a Namespace deletes what is
  * in it and refuses new content, see the store);
- * dryRun, CBOR and protobuf are not implemented; list pages after the first show
+ * dryRun, CBOR and protobuf are not implemented; server-side apply of a Scale is refused (415); list pages after the first show
  * current objects; status written through the main resource is ignored for every kind; a
  * deleted CRD's objects stay in the store.
  * @param options - see {@link KubeApiOptions}
@@ -164,7 +166,7 @@ export function createKubeApi(options: KubeApiOptions): KubeApi {
       return serveRequest(request, url, handleOptions, actor, resource, route.namespace, route.name, 'eviction', 'create', 'Eviction');
     }
     if (route.namespace !== undefined && !resource.namespaced) throw new KubeStatusError('NotFound', 'the server could not find the requested resource');
-    if (route.subresource !== undefined && route.subresource !== 'status') throw new KubeStatusError('NotFound', 'the server could not find the requested resource');
+    if (route.subresource !== undefined && route.subresource !== 'status' && !(route.subresource === 'scale' && resource.scale === true)) throw new KubeStatusError('NotFound', 'the server could not find the requested resource');
     const watching = route.legacyWatch || isTrue(url.searchParams.get('watch'));
     const verb = verbOf(request.method, route.name !== undefined, watching);
     if (verb === undefined || (route.subresource !== undefined && !['get', 'update', 'patch'].includes(verb))) {
@@ -242,6 +244,8 @@ export function createKubeApi(options: KubeApiOptions): KubeApi {
     }
     const tooLarge = bodyTooLarge(c.body);
     if (tooLarge) throw tooLarge;
+    // the scale subresource (only get, update and patch reach here)
+    if (c.subresource === 'scale') return serveScale(c);
     switch (c.info.verb) {
       case 'get':
         return serveGet(c);

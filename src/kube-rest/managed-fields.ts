@@ -377,7 +377,7 @@ export class FieldManagers {
    * fields it changed or added now belong to `manager` (operation `Update`), the fields it
    * removed belong to nobody, as in kube-apiserver. Objects never applied are not tracked.
    */
-  recordUpdate(before: JsonObject, after: StoredObject, afterWire: JsonObject, o: { manager: string; scope: ApplyScope; schema: StrategicMergeSchema; resource: ResolvedResource; time: string }): void {
+  recordUpdate(before: JsonObject, after: StoredObject, afterWire: JsonObject, o: { manager: string; scope: ApplyScope; schema: StrategicMergeSchema; resource: ResolvedResource; time: string; subresource?: string }): void {
     const f = this.lookup(after);
     if (f === undefined) return;
     const b = scoped(before, o.scope, o.resource);
@@ -387,7 +387,8 @@ export class FieldManagers {
     const changed = [...fa].filter((p) => !fb.has(p) || (!isItem(p) && !jsonEqual(valueAt(b, p), valueAt(a, p))));
     const removed = [...fb].filter((p) => !fa.has(p));
     if (changed.length === 0 && removed.length === 0) return;
-    const subresource = o.scope === 'status' ? 'status' : undefined;
+    // a Scale write is the parent's change of spec replicas, its entry marked `subresource: scale` (kube's ScaleHandler)
+    const subresource = o.subresource ?? (o.scope === 'status' ? 'status' : undefined);
     let mine = f.entries.find((e) => e.manager === o.manager && e.operation === 'Update' && e.subresource === subresource);
     for (const e of f.entries) {
       for (const p of removed) e.fields.delete(p);
@@ -490,6 +491,7 @@ export function recordUpdate(c: ServeContext, before: StoredObject | undefined, 
     schema: applySchema(c),
     resource: c.resource,
     time: managedTime(c.info.t),
+    ...(c.subresource === 'scale' ? { subresource: 'scale' } : {}),
   });
 }
 

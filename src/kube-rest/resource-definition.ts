@@ -44,6 +44,12 @@ export interface ResourceDefinition {
    * @internal
    */
   wireNames?: Readonly<Record<string, string>>;
+  /**
+   * Serves `{plural}/{name}/scale` (an autoscaling/v1 Scale): the built-in workloads, and custom
+   * kinds whose CustomResourceDefinition declares `subresources.scale` (the store keeps where
+   * their replicas are). @internal
+   */
+  scale?: boolean;
 }
 
 /** A definition with every default applied. @public */
@@ -63,6 +69,8 @@ export interface ResolvedResource {
   readonly strategicMerge: StrategicMergeSchema | undefined;
   /** See {@link ResourceDefinition.wireNames}. @internal */
   readonly wireNames?: Readonly<Record<string, string>>;
+  /** See {@link ResourceDefinition.scale}. @internal */
+  readonly scale?: boolean;
 }
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -94,5 +102,6 @@ export function resolveResource(def: ResourceDefinition, where = 'steadystate.cr
     statusSubresource: def.statusSubresource ?? shape === 'spec',
     strategicMerge: def.strategicMerge,
     ...(def.wireNames !== undefined ? { wireNames: def.wireNames } : {}),
+    ...(def.scale === true ? { scale: true } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import type { ObjectStore } from '../store/store.js';
 import type { StoredObject } from '../store/object.js';
+import { crdScalePaths } from '../store/scale.js';
 import { builtinResources } from './builtin-resources.js';
 import { resolveResource, type ResolvedResource, type ResourceDefinition } from './resource-definition.js';
 
@@ -82,6 +83,7 @@ export function resourcesOfCrd(crd: StoredObject): ResolvedResource[] {
           shortNames: Array.isArray(names['shortNames']) ? names['shortNames'].map(String) : [],
           categories: Array.isArray(names['categories']) ? names['categories'].map(String) : [],
           statusSubresource: sub['status'] !== undefined,
+          ...(crdScalePaths(sub) !== undefined ? { scale: true } : {}),
         }),
       );
     } catch {

@@ -1,5 +1,6 @@
 import type { DeleteOptions, ListOptions } from '../store/store.js';
 import type { JsonObject, NewObject, StoredObject } from '../store/object.js';
+import type { Scale } from '../store/scale.js';
 
 /** A key (`namespace/name`) or an object reference. @public */
 export type KeyOrRef = string | { namespace?: string | undefined; name: string };
@@ -47,4 +48,20 @@ export interface Client {
   /** JSON merge patch of status. */
   patchStatus<S = JsonObject, T = JsonObject>(kind: string, key: KeyOrRef, patch: JsonObject, options?: PatchOptions): Promise<StoredObject<S, T>>;
   delete(kind: string, key: KeyOrRef, options?: DeleteOptions): Promise<void>;
+  /**
+   * The scale subresource (an autoscaling/v1 {@link Scale}) of a Deployment, ReplicaSet,
+   * StatefulSet or custom resource whose CRD declares `subresources.scale`: always a live read
+   * (client-go's scale client and controller-runtime's `SubResource("scale")` never read a cache).
+   * 404 when the object is missing or its kind has no scale subresource.
+   */
+  getScale(kind: string, key: KeyOrRef): Promise<Scale>;
+  /**
+   * Writes `scale.spec.replicas` to the object `scale.metadata` names (client-go's
+   * `UpdateScale`); only its replicas change, a spec write of the object. With
+   * `metadata.resourceVersion` (as read by getScale) the write is conditional: 409 when the
+   * object changed since. 422 for negative replicas.
+   */
+  updateScale(kind: string, scale: Scale): Promise<Scale>;
+  /** JSON merge patch of the Scale (`{ spec: { replicas: 3 } }`, what `kubectl scale` sends). */
+  patchScale(kind: string, key: KeyOrRef, patch: JsonObject, options?: PatchOptions): Promise<Scale>;
 }

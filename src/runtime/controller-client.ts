@@ -4,6 +4,7 @@ import { wireForm } from './wire-form.js';
 import { NotFoundError, ServerError } from '../store/errors.js';
 import { cloneJson, keyOf, parseKey, type JsonObject, type NewObject, type StoredObject } from '../store/object.js';
 import type { DeleteOptions, ListOptions } from '../store/store.js';
+import type { Scale } from '../store/scale.js';
 import { matchesSelector, selectorRequirements } from '../store/selector.js';
 import type { Client, KeyOrRef, PatchOptions, ReadOptions } from './client.js';
 import type { RuntimeEnv } from './env.js';
@@ -62,6 +63,9 @@ function connectionError(d: ConnectionFailure, what: string): ConnectionError {
 function reasonOf(status: 500 | 503 | 429 | 504): 'TooManyRequests' | 'ServiceUnavailable' | 'Timeout' | 'InternalError' {
   return status === 429 ? 'TooManyRequests' : status === 503 ? 'ServiceUnavailable' : status === 504 ? 'Timeout' : 'InternalError';
 }
+
+/** What a read of the scale subresource adds to its trace entry. */
+const SCALE_READ = { subresource: 'scale' } as const;
 
 /** Writes by each controller (all replicas), for "crash after the k-th write". @internal */
 export const writeCounters = new WeakMap<RuntimeEnv, Map<string, number>>();
@@ -226,7 +230,7 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner, task
    * The read seam of live reads (a cached read never reaches the API server): an API error or a
    * failed connection, thrown as the client would throw it.
    */
-  function decideRead(verb: 'get' | 'list', kind: string, key: string | undefined): void {
+  function decideRead(verb: 'get' | 'list', kind: string, key: string | undefined, extra?: Record<string, unknown>): void {
     if (!seams.hasReadHooks) return;
     // two literals, not a conditional spread (V8's slow path): every live read under read faults asks
     const t = kernel.now();
@@ -235,11 +239,11 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner, task
     const what = `${verb} ${kind}${key !== undefined ? ` "${key}"` : ''}`;
     if (d.type === 'error') {
       const reason = reasonOf(d.status);
-      traceRead(verb, kind, key, false, { error: reason, fault: 'api-error' });
+      traceRead(verb, kind, key, false, { ...extra, error: reason, fault: 'api-error' });
       throw new ServerError(reason, d.status, `${what}: the server returned ${d.status} (injected by steadystate)`, d.retryAfterSeconds);
     }
     if (d.type === 'connection') {
-      traceRead(verb, kind, key, false, { error: d.how === 'refused' ? 'ConnectionRefused' : 'ConnectionReset', fault: 'api-error' });
+      traceRead(verb, kind, key, false, { ...extra, error: d.how === 'refused' ? 'ConnectionRefused' : 'ConnectionReset', fault: 'api-error' });
       throw connectionError(d, what);
     }
   }
@@ -335,6 +339,17 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner, task
     return result;
   }
 
+  /** A live read of an object's Scale: the read seam first (api-error acts on it), as any live GET. */
+  function readScale(kind: string, ref: { namespace?: string; name: string }): Scale {
+    const k = scoped(kind, keyOf(ref));
+    checkpoint('before', 'get', false);
+    decideRead('get', kind, k, SCALE_READ);
+    traceRead('get', kind, k, false, SCALE_READ);
+    const scale = store.getScale(kind, ref);
+    checkpoint('after', 'get', false);
+    return scale;
+  }
+
   /** One list, cached or live, as copies. */
   function listNow(kind: string, options: ListOptions & ReadOptions): StoredObject[] {
     checkpoint('before', 'list', false);
@@ -428,6 +443,28 @@ export function createControllerClient(env: RuntimeEnv, owner: ClientOwner, task
       const k = scoped(kind, keyOf(ref));
       if (timed()) await roundTrip(() => write('delete', kind, k, () => store.delete(owner.actor, kind, ref, options)));
       else write('delete', kind, k, () => store.delete(owner.actor, kind, ref, options));
+    },
+    async getScale(kindArg: string, key: KeyOrRef) {
+      const kind = kindOf(kindArg);
+      const ref = refOf(key);
+      return timed() ? roundTrip(() => readScale(kind, ref)) : readScale(kind, ref);
+    },
+    async updateScale(kindArg: string, sent: Scale) {
+      const kind = kindOf(kindArg);
+      const scale = wireForm(sent, `updateScale ${kind}`);
+      // the write is the object's (the seams, the api-conflict fault's concurrent write and the record name it)
+      const k = scoped(kind, keyOf({ namespace: scale?.metadata?.namespace, name: String(scale?.metadata?.name ?? '') }));
+      if (!timed()) return write('update', kind, k, () => store.updateScale(owner.actor, kind, scale));
+      return roundTrip(() => write('update', kind, k, () => store.updateScale(owner.actor, kind, scale)));
+    },
+    async patchScale(kindArg: string, key: KeyOrRef, patch: JsonObject, patchOptions?: PatchOptions) {
+      const kind = kindOf(kindArg);
+      const ref = refOf(key);
+      const options = plainPatchOptions(patchOptions);
+      const body = wireForm(patch, `patchScale ${kind}`);
+      const k = scoped(kind, keyOf(ref));
+      if (!timed()) return write('patch', kind, k, () => store.patchScale(owner.actor, kind, ref, body, options));
+      return roundTrip(() => write('patch', kind, k, () => store.patchScale(owner.actor, kind, ref, body, options)));
     },
   };
   return client;

@@ -11,6 +11,7 @@ import { applyMergePatch } from './merge-patch.js';
 import { cloneJson, contentEqual, contentOf, jsonEqual, keyOf, virtualTimestamp, type Json, type JsonObject, type NewObject, type ObjectRef, type StoredObject } from './object.js';
 import { checkUid, deletePreconditionConflict, resourceVersionConflict } from './preconditions.js';
 import { evictPod, type EvictionHost, type PodEviction } from './eviction.js';
+import { builtinScalePaths, crdScalePaths, customScaleErrors, noScaleSubresource, readableScale, scaledObject, scaleJson, scaleOf, type Scale, type ScalePaths } from './scale.js';
 import { generateNameSuffix, prepareForCreate, prepareForDeletion, prepareForPatch, prepareForStatusUpdate, prepareForUpdate } from './strategy.js';
 import { cloneSorted, isBuiltin, keysSorted } from './key-order.js';
 import { builtinNamespaced } from './scope.js';
@@ -28,6 +29,7 @@ export type { PropagationPolicy } from './garbage-collector.js';
 export type { ListOptions } from './list-options.js';
 export type { Watch, WatchEvent } from './watch.js';
 export type { WriteRecord, WriteVerb } from './write-record.js';
+export type { Scale } from './scale.js';
 
 /** Options of {@link ObjectStore}. @public */
 export interface StoreOptions {
@@ -370,6 +372,8 @@ export class ObjectStore {
     const invalid = decodeError ?? invalidObject(obj);
     let fields = invalid === undefined ? contentErrors(obj, true) : [];
     if (invalid === undefined && fields.length === 0) fields = workloadErrors(obj);
+    const scale = invalid === undefined ? this.customScale(input.kind, obj.apiVersion) : undefined;
+    if (scale !== undefined) fields = [...fields, ...customScaleErrors(obj, scale, false)];
     // a cluster IP the request asked for that the range does not have, or another Service holds
     if (invalid === undefined && fields.length === 0 && builtin && obj.kind === 'Service') fields = this.services.refusal(obj);
     if (invalid !== undefined || fields.length > 0) {
@@ -504,6 +508,82 @@ export class ObjectStore {
     delete: (actor, kind, ref, options) => this.delete(actor, kind, ref, options),
     recordError: (actor, kind, key, reason, uid) => this.recordError(actor, 'delete', kind, key, reason, uid),
   };
+
+  /**
+   * The Scale (autoscaling/v1) of a Deployment, ReplicaSet, StatefulSet, ReplicationController, or
+   * custom resource whose CustomResourceDefinition declares `subresources.scale`, as
+   * kube-apiserver's ScaleREST serves `…/{name}/scale`. 404 for a missing object or a kind without
+   * the subresource; 500 for a custom resource without its spec replicas field.
+   */
+  getScale(kind: string, ref: { namespace?: string | undefined; name: string }): Scale {
+    const key = this.keyFor(kind, ref);
+    const obj = this.peek(kind, key);
+    const paths = this.scalePaths(kind, obj?.apiVersion);
+    if (paths === undefined) throw noScaleSubresource(kind, key);
+    if (!obj) throw new NotFoundError(`${kind} "${key}" not found`);
+    return readableScale(obj, paths);
+  }
+
+  /**
+   * Writes a Scale through the scale subresource (PUT `…/{name}/scale`): only the object's spec
+   * replicas change, a spec write (resourceVersion and generation bumped, watch event) recorded
+   * as `actor`'s `update` of the object. `scale.metadata.resourceVersion` and `uid` are
+   * preconditions (409); absent, the write is unconditional, as kube-apiserver allows for a
+   * Scale (custom resources too). Absent `spec.replicas` is 0, as on the wire. 422 for negative
+   * replicas, 404 for a missing object or a kind without the subresource. Returns the new Scale.
+   */
+  updateScale(actor: string, kind: string, scale: Scale): Scale {
+    const m: Partial<Scale['metadata']> = scale?.metadata ?? {};
+    const ref = { namespace: typeof m.namespace === 'string' && m.namespace !== '' ? m.namespace : undefined, name: typeof m.name === 'string' ? m.name : '' };
+    return this.transformScale(actor, 'update', kind, ref, () => scale);
+  }
+
+  /**
+   * JSON merge patch of the Scale (`{ spec: { replicas: 3 } }`, what `kubectl scale` sends), with
+   * an optional resourceVersion precondition (`options.resourceVersion` or the patch's
+   * `metadata.resourceVersion`); recorded as `actor`'s `patch` of the object. See {@link updateScale}.
+   */
+  patchScale(actor: string, kind: string, ref: { namespace?: string | undefined; name: string }, patch: JsonObject, options: Pick<WriteOptions, 'resourceVersion'> = {}): Scale {
+    return this.transformScale(actor, 'patch', kind, ref, (old) => {
+      const out = applyMergePatch(scaleJson(old), patch) as unknown as Scale;
+      if (options.resourceVersion !== undefined && options.resourceVersion !== '' && options.resourceVersion !== old.metadata.resourceVersion) return { ...out, metadata: { ...out.metadata, resourceVersion: options.resourceVersion } };
+      return out;
+    });
+  }
+
+  /**
+   * A write through the scale subresource: `fn` turns the object's current Scale into the new one
+   * (PUT: the request's; a patch: the patched one), as ScaleREST's scaleUpdatedObjectInfo does.
+   * A custom resource without its replicas field shows `fn` replicas -2147483648, and a Scale that
+   * still has them is refused (kube-apiserver's 400 `the spec replicas field … cannot be empty`).
+   * @internal
+   */
+  transformScale(actor: string, verb: 'update' | 'patch', kind: string, ref: { namespace?: string | undefined; name: string }, fn: (current: Scale) => Scale): Scale {
+    const key = this.keyFor(kind, ref);
+    const paths = this.scalePaths(kind, this.peek(kind, key)?.apiVersion);
+    if (paths === undefined) {
+      this.recordError(actor, verb, kind, key, 'NotFound', this.peek(kind, key)?.metadata.uid);
+      throw noScaleSubresource(kind, key);
+    }
+    const next = this.write(actor, verb, kind, key, undefined, (cur) => {
+      const { scale, found } = scaleOf(cur, paths);
+      if (!found && !paths.builtin) scale.spec.replicas = MISSING_REPLICAS;
+      const wanted = fn(scale);
+      if (wanted?.spec?.replicas === MISSING_REPLICAS) throw new InvalidError(`the spec replicas field ${JSON.stringify(paths.specReplicasPath)} cannot be empty`);
+      return scaledObject(cur, paths, wanted);
+    });
+    return scaleOf(next, paths).scale;
+  }
+
+  /** The scale paths of a custom kind whose CRD declares `subresources.scale` (its validator checks them on every write), else undefined. */
+  private customScale(kind: string, apiVersion: string | undefined): ScalePaths | undefined {
+    return isBuiltin(kind, apiVersion) ? undefined : this.crdKind(kind)?.scale;
+  }
+
+  /** Where objects of `kind` (stored with `apiVersion`) keep their Scale, or undefined when they have no scale subresource. @internal */
+  scalePaths(kind: string, apiVersion: string | undefined): ScalePaths | undefined {
+    return builtinScalePaths(kind, apiVersion) ?? (isBuiltin(kind, apiVersion) ? undefined : this.crdKind(kind)?.scale);
+  }
 
   /**
    * A custom resource allows no unconditional update, through the main resource or `/status`
@@ -707,6 +787,8 @@ export class ObjectStore {
       const spec = workloadErrors(next, cur);
       fields = content.length === 0 ? immutable : immutable.length === 0 ? content : [...content, ...immutable];
       if (spec.length > 0) fields = fields.length === 0 ? spec : [...spec, ...fields];
+      const scale = this.customScale(kind, next.apiVersion);
+      if (scale !== undefined) fields = [...fields, ...customScaleErrors(next, scale, verb === 'updateStatus' || verb === 'patchStatus')];
     }
     if (invalid !== undefined || fields.length > 0) {
       this.recordError(actor, verb, kind, key, 'Invalid', cur.metadata.uid);
@@ -795,6 +877,9 @@ export class ObjectStore {
 
 const CRD = 'CustomResourceDefinition';
 
+/** What a custom resource without its spec replicas field shows a scale write (kube-apiserver's invalidSpecReplicas, the smallest int32). */
+const MISSING_REPLICAS = -2147483648;
+
 /**
  * A v1 Binding: what kube-scheduler posts to `pods/{name}/binding` (or to `bindings`) to bind the
  * Pod `metadata.name` to the Node `target.name`. @public
@@ -871,6 +956,8 @@ interface CrdKindInfo {
   statusSubresource: boolean;
   /** The jsonPaths of `selectableFields`, of every version (a list names no version in process). */
   selectableFields: readonly string[];
+  /** The storage version's `subresources.scale`, if any. */
+  scale: ScalePaths | undefined;
 }
 
 function crdKindInfo(crd: StoredObject): CrdKindInfo | undefined {
@@ -891,5 +978,5 @@ function crdKindInfo(crd: StoredObject): CrdKindInfo | undefined {
       if (typeof path === 'string' && /^\.[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$/.test(path)) selectableFields.add(path);
     }
   }
-  return { kind, namespaced: spec['scope'] !== 'Cluster', statusSubresource, selectableFields: [...selectableFields] };
+  return { kind, namespaced: spec['scope'] !== 'Cluster', statusSubresource, selectableFields: [...selectableFields], scale: crdScalePaths(sub) };
 }

@@ -117,6 +117,16 @@ describe.skipIf(!hasKubectl)('kubectl against the loopback API server', () => {
     expect(store.peek('ConfigMap', 'default/csa')!.data).toEqual({ a: '2' });
   });
 
+  it('scale: a merge patch of deployments/scale, then --current-replicas (a GET and a conditional PUT of the Scale)', async () => {
+    // red team round 10 S-1: the scale subresource was 404, so kubectl scale failed
+    store.create('user', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'app:1' }] } } } });
+    expect(await ok('scale', 'deployment/web', '--replicas=3')).toContain('deployment.apps/web scaled');
+    expect(store.peek('Deployment', 'default/web')!.spec['replicas']).toBe(3);
+    expect(await ok('scale', 'deployment/web', '--current-replicas=3', '--replicas=2')).toContain('deployment.apps/web scaled');
+    expect(store.peek('Deployment', 'default/web')!.spec['replicas']).toBe(2);
+    expect(writes.filter((w) => w.kind === 'Deployment' && w.verb !== 'create').map((w) => `${w.actor} ${w.verb} ${w.changed.join(',')}`)).toEqual(['user patch spec.replicas', 'user update spec.replicas']);
+  });
+
   it('get -w sees a change made with patch --type=merge', async () => {
     const watcher = spawn('kubectl', ['--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'cache'), 'get', 'configmap', 'demo', '-w', '-o', 'jsonpath={.data.v}{"\\n"}']);
     let out = '';

@@ -611,6 +611,27 @@ describe('the pause variation: a write answered late', () => {
     const paused = (await simulate(scenario, { controllers: [twoSteps], install: [(w) => installVariation(w, { seed: 1, jitterMs: 0, shuffleLists: false, pause: { controller: 'two-steps', at, verb: 'patchStatus', kind: ITEM, key: 'default/x', ms: 700 } }, 30_000)] })).run;
     expect(writes(paused)).toEqual([`${at} status.a`, `${at + 700} status.b`]);
   });
+
+  it('a write through the scale subresource is paused as the write of its object it is recorded as', async () => {
+    const scaler = defineController({
+      name: 'two-steps',
+      for: ITEM,
+      reconcile: async (ctx) => {
+        const o = await ctx.client.tryGet(ITEM, ctx.key, { live: true });
+        if (!o || o.status['b'] === 1) return;
+        await ctx.client.patchScale('Deployment', ctx.key, { spec: { replicas: 2 } });
+        await ctx.client.patchStatus(ITEM, ctx.key, { status: { b: 1 } });
+      },
+    });
+    const target = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'x', namespace: 'default' }, spec: { replicas: 1, selector: { matchLabels: { app: 'x' } }, template: { metadata: { labels: { app: 'x' } }, spec: { containers: [{ name: 'c', image: 'c:1' }] } } } };
+    const s: Scenario = { ...scenario, workload: [{ at: 0, type: 'create', object: target }, ...scenario.workload] };
+    const plain = (await simulate(s, { controllers: [scaler] })).run;
+    const [first] = writes(plain);
+    const at = Number(first!.split(' ')[0]);
+    expect(writes(plain)).toEqual([`${at} spec.replicas`, `${at} status.b`]);
+    const paused = (await simulate(s, { controllers: [scaler], install: [(w) => installVariation(w, { seed: 1, jitterMs: 0, shuffleLists: false, pause: { controller: 'two-steps', at, verb: 'patch', kind: 'Deployment', key: 'default/x', ms: 700 } }, 30_000)] })).run;
+    expect(writes(paused)).toEqual([`${at} spec.replicas`, `${at + 700} status.b`]);
+  });
 });
 
 describe('holds of one key combine', () => {

@@ -7,7 +7,7 @@ import { autoscalersOf, DEPLOYMENT_KIND, HPA_KIND, SCALE_PERIOD_MS, type Deploym
 /**
  * The autoscaler (the same in both variants of the pair): every sync period it sets the target
  * Deployment's replicas to what the load asks for (the metrics part of a real HPA is left out:
- * the load here always asks for `minReplicas`). It owns `spec.replicas` of its target, unless
+ * the load here always asks for `minReplicas`), through the target's scale subresource. It owns `spec.replicas` of its target, unless
  * another autoscaler targets the same Deployment: then each of them stands back and says so in
  * status (`ambiguousWith`), since two owners of one field would flip it forever.
  */
@@ -32,7 +32,8 @@ export const autoscaler = defineController({
       const target = await ctx.client.tryGet<DeploymentSpec>(DEPLOYMENT_KIND, { namespace: ns, name: hpa.spec.scaleTargetRef });
       if (target) {
         const desired = Math.min(hpa.spec.maxReplicas, hpa.spec.minReplicas);
-        if (target.spec.replicas !== desired) await ctx.client.patch(DEPLOYMENT_KIND, { namespace: ns, name: target.metadata.name }, { spec: { replicas: desired } });
+        // through the scale subresource, as the HorizontalPodAutoscaler writes its target
+        if (target.spec.replicas !== desired) await ctx.client.patchScale(DEPLOYMENT_KIND, { namespace: ns, name: target.metadata.name }, { spec: { replicas: desired } });
         status = { desiredReplicas: desired, ...status };
       }
     }
