@@ -54,6 +54,7 @@ export function serveList(c: ServeContext): Response {
   const { store, options } = c.api;
   const q = c.url.searchParams;
   parseResourceVersion(q.get('resourceVersion'));
+  validateListOptions(q);
   const filter = createObjectFilter(c.resource.kind, q.get('labelSelector'), q.get('fieldSelector'), c.api.store.selectableFields(c.resource.kind));
   const limitRaw = q.get('limit');
   const limit = limitRaw === null || limitRaw === '' ? 0 : Number(limitRaw);
@@ -87,6 +88,31 @@ export function serveList(c: ServeContext): Response {
     meta['remainingItemCount'] = rest;
   }
   return jsonResponse({ apiVersion: c.resource.apiVersion, kind: `${c.resource.kind}List`, metadata: meta, items });
+}
+
+/**
+ * The list options kube-apiserver refuses before it reads anything: apimachinery's
+ * ValidateListOptions (422 Invalid of ListOptions.meta.k8s.io, every error at once), and the
+ * storage's "specifying resource version is not allowed when using continue" (400). A client that
+ * sent them got a list here, and behaved as it never could against a cluster.
+ */
+function validateListOptions(q: URLSearchParams): void {
+  const rv = q.get('resourceVersion') ?? '';
+  const match = q.get('resourceVersionMatch') ?? '';
+  const cont = q.get('continue') ?? '';
+  const errors: { reason: string; message: string; field: string }[] = [];
+  if (match !== '') {
+    if (rv === '') errors.push({ reason: 'FieldValueForbidden', message: 'Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided', field: 'resourceVersionMatch' });
+    if (cont !== '') errors.push({ reason: 'FieldValueForbidden', message: 'Forbidden: resourceVersionMatch is forbidden when continue is provided', field: 'resourceVersionMatch' });
+    if (match !== 'Exact' && match !== 'NotOlderThan') errors.push({ reason: 'FieldValueNotSupported', message: `Unsupported value: "${match}": supported values: "Exact", "NotOlderThan", ""`, field: 'resourceVersionMatch' });
+    if (match === 'Exact' && rv === '0') errors.push({ reason: 'FieldValueForbidden', message: 'Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"', field: 'resourceVersionMatch' });
+  }
+  if (q.has('sendInitialEvents')) errors.push({ reason: 'FieldValueForbidden', message: 'Forbidden: sendInitialEvents is forbidden for list', field: 'sendInitialEvents' });
+  if (errors.length > 0) {
+    const text = errors.map((e) => `${e.field}: ${e.message}`);
+    throw new KubeStatusError('Invalid', `ListOptions.meta.k8s.io "" is invalid: ${text.length === 1 ? text[0]! : `[${text.join(', ')}]`}`, { group: 'meta.k8s.io', kind: 'ListOptions', causes: errors });
+  }
+  if (cont !== '' && rv !== '' && rv !== '0') throw new KubeStatusError('BadRequest', 'specifying resource version is not allowed when using continue');
 }
 
 function keyOfWire(o: JsonObject): string {

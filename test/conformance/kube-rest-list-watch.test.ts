@@ -28,6 +28,26 @@ describe('createKubeApi: list', () => {
     expect((await q(`labelSelector=${encodeURIComponent('app in (web')}`)).json).toMatchObject({ reason: 'BadRequest', code: 400 });
   });
 
+  it('refuses the list options kube-apiserver refuses (R-2, R-4): 422 of ListOptions naming each, 400 for a resourceVersion with continue', async () => {
+    const f = apiFixture();
+    for (const n of ['a', 'b', 'c']) await f.req('POST', CMS, configMap(n));
+    const q = (s: string) => f.req('GET', `${CMS}?${s}`);
+    expect((await q('resourceVersionMatch=NotOlderThan')).json).toMatchObject({ code: 422, reason: 'Invalid', message: 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided', details: { kind: 'ListOptions', group: 'meta.k8s.io', causes: [{ field: 'resourceVersionMatch', reason: 'FieldValueForbidden' }] } });
+    expect((await q('resourceVersion=0&resourceVersionMatch=Exact')).json).toMatchObject({ code: 422, message: expect.stringContaining('resourceVersionMatch "exact" is forbidden for resourceVersion "0"') });
+    expect((await q('resourceVersion=1&resourceVersionMatch=Newest')).json).toMatchObject({ code: 422, message: expect.stringContaining('Unsupported value: "Newest": supported values: "Exact", "NotOlderThan", ""') });
+    expect((await q('sendInitialEvents=true')).json).toMatchObject({ code: 422, message: expect.stringContaining('sendInitialEvents is forbidden for list') });
+    // two at once: both named, in a list
+    expect((await q('resourceVersionMatch=Latest')).json.message).toMatch(/is invalid: \[resourceVersionMatch: Forbidden: .*, resourceVersionMatch: Unsupported value: "Latest"/);
+    const p1 = await q('limit=2');
+    const next = encodeURIComponent(p1.json.metadata.continue);
+    expect((await q(`limit=2&continue=${next}&resourceVersion=${p1.json.metadata.resourceVersion}`)).json).toMatchObject({ code: 400, reason: 'BadRequest', message: 'specifying resource version is not allowed when using continue' });
+    expect((await q(`limit=2&continue=${next}&resourceVersionMatch=NotOlderThan&resourceVersion=0`)).json).toMatchObject({ code: 422, message: expect.stringContaining('resourceVersionMatch is forbidden when continue is provided') });
+    // what kube serves still serves: resourceVersion=0 with continue, NotOlderThan and Exact with a version
+    expect(names(await q(`limit=2&continue=${next}&resourceVersion=0`))).toEqual(['c']);
+    expect(names(await q('resourceVersion=0&resourceVersionMatch=NotOlderThan'))).toEqual(['a', 'b', 'c']);
+    expect(names(await q(`resourceVersion=${p1.json.metadata.resourceVersion}&resourceVersionMatch=Exact`))).toEqual(['a', 'b', 'c']);
+  });
+
   it('pages with limit and continue, with remainingItemCount', async () => {
     const f = apiFixture();
     for (const n of ['e', 'a', 'd', 'c', 'b']) await f.req('POST', CMS, configMap(n));
