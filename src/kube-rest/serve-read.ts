@@ -47,7 +47,9 @@ function decodeContinue(raw: string): ContinueToken {
 /**
  * LIST with label and field selectors and paging (`limit`/`continue`), in kube-apiserver's
  * key order. Later pages show the objects as they are now (not a snapshot at the first page's
- * resourceVersion, which kube-apiserver keeps for a few minutes).
+ * resourceVersion, which kube-apiserver keeps for a few minutes). `resourceVersionMatch=Exact`
+ * answers with the objects as they were at that resourceVersion (410 once the history no longer
+ * reaches it, 504 "Too large resource version" past the current one).
  * @internal
  */
 export function serveList(c: ServeContext): Response {
@@ -71,6 +73,16 @@ export function serveList(c: ServeContext): Response {
   if (lag !== undefined) {
     objs = c.namespace !== undefined ? lag.objects.filter((o) => o.metadata.namespace === c.namespace) : [...lag.objects];
     laggingRv = lag.rv;
+  }
+  // Exact: the state at that resourceVersion, read from storage (R-3), as etcd serves a past revision
+  const exact = token === undefined && q.get('resourceVersionMatch') === 'Exact' ? parseResourceVersion(rvParam) : undefined;
+  if (exact !== undefined) {
+    const current = store.currentResourceVersion();
+    if (exact > current) throw new KubeStatusError('Timeout', `Too large resource version: ${exact}, current: ${current}`, { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 }, 1);
+    const past = exact < current ? store.snapshotAt(c.resource.kind, exact) : undefined;
+    if (exact < current && past === undefined) throw new KubeStatusError('Expired', 'The resourceVersion for the provided list is too old.');
+    if (past !== undefined) objs = c.namespace !== undefined ? past.filter((o) => o.metadata.namespace === c.namespace) : [...past];
+    laggingRv = exact;
   }
   objs = [...objs].sort((a, b) => compareKeys(keyOf(a.metadata), keyOf(b.metadata)));
   let items = objs.map((o) => toWire(o, c.resource, fieldManagersOf(c.api.store)));

@@ -48,6 +48,20 @@ describe('createKubeApi: list', () => {
     expect(names(await q(`resourceVersion=${p1.json.metadata.resourceVersion}&resourceVersionMatch=Exact`))).toEqual(['a', 'b', 'c']);
   });
 
+  it('serves resourceVersionMatch=Exact from the state at that resourceVersion (R-3), and 504 for one past the current', async () => {
+    const f = apiFixture();
+    for (const n of ['a', 'b']) await f.req('POST', CMS, configMap(n));
+    const then = (await f.req('GET', CMS)).json.metadata.resourceVersion as string;
+    await f.req('POST', CMS, configMap('c'));
+    await f.req('DELETE', `${CMS}/a`);
+    const exact = await f.req('GET', `${CMS}?resourceVersion=${then}&resourceVersionMatch=Exact`);
+    expect(names(exact)).toEqual(['a', 'b']);
+    expect(exact.json.metadata.resourceVersion).toBe(then);
+    expect(names(await f.req('GET', `${CMS}?resourceVersion=${then}&resourceVersionMatch=NotOlderThan`))).toEqual(['b', 'c']);
+    const future = Number((await f.req('GET', CMS)).json.metadata.resourceVersion) + 5;
+    expect((await f.req('GET', `${CMS}?resourceVersion=${future}&resourceVersionMatch=Exact`)).json).toMatchObject({ code: 504, reason: 'Timeout', message: expect.stringMatching(/^Too large resource version: \d+, current: \d+$/) });
+  });
+
   it('pages with limit and continue, with remainingItemCount', async () => {
     const f = apiFixture();
     for (const n of ['e', 'a', 'd', 'c', 'b']) await f.req('POST', CMS, configMap(n));
