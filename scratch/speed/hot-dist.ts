@@ -1,0 +1,19 @@
+import { defineController, simulate, type Scenario } from './dist-base/src/index.js';
+const hot = defineController({
+  name: 'hot',
+  for: 'Thing',
+  async reconcile(ctx) {
+    const t = await ctx.client.tryGet<{ i: number }, { n?: number }>('Thing', ctx.key);
+    if (!t) return;
+    await ctx.client.updateStatus({ ...t, status: { n: ctx.clock.now() } });
+  },
+});
+function hotScenario(ms: number): Scenario {
+  return { seed: 1, controllers: [{ name: 'hot' }], initialObjects: [], workload: [{ at: 0, type: 'create', object: { kind: 'Thing', metadata: { name: 't', namespace: 'default' }, spec: { i: 1 } } }], faults: { events: [], background: [] }, options: { faultWindowMs: ms, settleMs: 0 } };
+}
+await simulate(hotScenario(2000), { controllers: [hot] });
+const c0 = process.cpuUsage();
+const r = await simulate(hotScenario(Number(process.argv[2] ?? 70000)), { controllers: [hot] });
+const c = process.cpuUsage(c0);
+const ms = (c.user + c.system) / 1000;
+console.log(`writes ${r.run.writes.length} cpu ${ms.toFixed(0)} ms -> ${(1000 * r.run.writes.length / ms).toFixed(0)} writes/s`);

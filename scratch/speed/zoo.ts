@@ -1,0 +1,12 @@
+import { check } from '../../src/check.js';
+import { defaultProperties } from '../../src/defaults.js';
+import { staleSnapshot } from '../../examples/bug-zoo/stale-snapshot/scenario.js';
+const entry = staleSnapshot;
+const own = new Map(entry.properties.map((p) => [p.name, p]));
+const properties = defaultProperties().map((p) => own.get(p.name) ?? p);
+await check(entry.correct, { ...entry.options, properties, runs: 50, seed: 1, shrink: false });
+const c0 = process.cpuUsage();
+const r = await check(entry.correct, { ...entry.options, properties, runs: Number(process.argv[2] ?? 300), seed: 2, shrink: false });
+const c = process.cpuUsage(c0);
+const ms = (c.user + c.system) / 1000;
+console.log(`runs ${r.runs} ok ${r.ok} cpu ${ms.toFixed(0)} ms -> ${(1000 * r.runs / ms).toFixed(1)} scen/s`);
