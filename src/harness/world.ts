@@ -7,7 +7,6 @@ import type { NewObject, StoredObject } from '../store/object.js';
 import type { ValidationOptions } from '../store/immutability.js';
 import { currentAnswers, currentTimerCause } from '../host/host-context.js';
 import { Seams } from '../runtime/seams.js';
-import { storedSize } from '../store/storage-size.js';
 import { stampsOnly } from './stamps.js';
 import type { RuntimeEnv } from '../runtime/env.js';
 import type { Manager } from '../runtime/manager.js';
@@ -205,7 +204,7 @@ export function createWorld(scenario: Scenario, options: ResolvedScenarioOptions
       if (obj && !w.noop && w.actor.startsWith('controller:') && stampsOnly(obj, w.changed, w.t)) stamped.push(writes.length - 1);
       if (obj && !w.noop) {
         // the store measured it on the way in (cached): no walk of the object here
-        const size = storedSize(obj);
+        const size = store.storedSizeOf(w.kind, w.key)!;
         const before = sizes.get(obj.metadata.uid);
         sizes.set(obj.metadata.uid, size);
         if (before !== undefined && size > before && w.actor.startsWith('controller:')) grown.push(writes.length - 1);

@@ -57,12 +57,27 @@ const LOADER_SCAN_FRAMES = 48;
  * @internal
  */
 export function setByModuleLoader(entry?: { path: string; url: string }): boolean {
+  // a timer is nearly always set by the program's own code a few frames out, which a short stack
+  // decides (a frame of the program's, or of the loader): the deep look (each frame a CallSite
+  // object: tens of µs per hosted timer) is taken only when the short one ran out of frames first
+  return loaderFirst(entry, LOADER_FIRST_FRAMES) ?? loaderFirst(entry, LOADER_SCAN_FRAMES) ?? false;
+}
+
+/** How many frames the first, short look of {@link setByModuleLoader} takes. */
+const LOADER_FIRST_FRAMES = 8;
+
+/**
+ * {@link setByModuleLoader}'s walk over the innermost `limit` frames: true or false when a frame
+ * decides (the loader's, the program's) or the whole stack was seen, undefined when the `limit`
+ * frames ran out first (a deeper look would go on from there).
+ */
+function loaderFirst(entry: { path: string; url: string } | undefined, limit: number): boolean | undefined {
   const prepare = Error.prepareStackTrace;
-  const limit = Error.stackTraceLimit;
+  const was = Error.stackTraceLimit;
   const holder: { stack?: NodeJS.CallSite[] } = {};
   try {
     Error.prepareStackTrace = (_e, sites) => sites;
-    Error.stackTraceLimit = LOADER_SCAN_FRAMES;
+    Error.stackTraceLimit = limit;
     Error.captureStackTrace(holder, setByModuleLoader);
     const sites = holder.stack;
     if (!Array.isArray(sites)) return false;
@@ -78,11 +93,12 @@ export function setByModuleLoader(entry?: { path: string; url: string }): boolea
       if (entry !== undefined && (path === entry.path || path === entry.url)) return false;
       if (!path.includes('/node_modules/') && !path.includes('\\node_modules\\')) return false;
     }
-    return false;
+    // every frame seen and none decided: not the loader's
+    return sites.length < limit ? false : undefined;
   } catch {
     return false;
   } finally {
     Error.prepareStackTrace = prepare;
-    Error.stackTraceLimit = limit;
+    Error.stackTraceLimit = was;
   }
 }

@@ -109,6 +109,41 @@ export function cloneSorted<T>(value: T): T {
   return (sorted ? out : withSortedKeys(out)) as T;
 }
 
+/**
+ * {@link cloneSorted} of JSON data no one else holds (the client's wire copy of what a controller
+ * sent: no undefined members, no class instances): the same keys in the same order, but only an
+ * object whose keys were out of order is rebuilt, and nothing else is copied (the store copied
+ * every status a controller wrote a second time, after the client's copy).
+ * @internal
+ */
+export function sortedInPlace<T>(value: T): T {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      const s = sortedInPlace(v);
+      if (s !== v) value[i] = s;
+    }
+    return value;
+  }
+  const obj = value as Record<string, unknown>;
+  let prev = '';
+  let sorted = true;
+  for (const k in obj) {
+    // an own `__proto__` (JSON can carry one) is copied as cloneSorted copies it
+    if (k === '__proto__') return cloneSorted(value);
+    const v = obj[k];
+    if (v !== null && typeof v === 'object') {
+      const s = sortedInPlace(v);
+      if (s !== v) obj[k] = s;
+    }
+    if (isIndexKey(k)) continue;
+    if (k < prev) sorted = false;
+    prev = k;
+  }
+  return (sorted ? obj : withSortedKeys(obj)) as T;
+}
+
 /** `obj` itself when its own keys are in order, else a shallow copy with them sorted (one level). @internal */
 export function sortedShallow<T extends object>(obj: T): T {
   let prev = '';

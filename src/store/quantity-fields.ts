@@ -77,6 +77,28 @@ const FIELDS: ReadonlyMap<string, Readonly<Record<string, Walk>>> = new Map<stri
   ['HorizontalPodAutoscaler', { spec: under(['metrics'], each(metricTarget('target'))), status: under(['currentMetrics'], each(metricTarget('current'))) }],
 ]);
 
+/** {@link FIELDS} as lists, made once (not an `Object.entries` per write). */
+const FIELD_LISTS: ReadonlyMap<string, readonly (readonly [string, Walk])[]> = new Map([...FIELDS].map(([kind, f]) => [kind, Object.entries(f)]));
+
+/**
+ * The canonical forms of the quantity strings seen (a workload's few: `100m`, `128Mi`), so each is
+ * parsed once, not on every write of every Pod that carries it (a parse makes BigInts). Pure, so
+ * what it holds changes nothing but the time; short strings only, emptied when full: bounded memory.
+ */
+const canonical = new Map<string, ReturnType<typeof canonicalQuantity>>();
+const CANONICAL_MAX = 4096;
+
+function canonicalOf(raw: unknown): ReturnType<typeof canonicalQuantity> {
+  if (typeof raw !== 'string' || raw.length > 64) return canonicalQuantity(raw);
+  let r = canonical.get(raw);
+  if (r === undefined) {
+    if (canonical.size >= CANONICAL_MAX) canonical.clear();
+    r = canonicalQuantity(raw);
+    canonical.set(raw, r);
+  }
+  return r;
+}
+
 /**
  * Puts every quantity of a built-in object in the form kube-apiserver serves it (in place; the
  * fields `o` shares with `stored`, the object it replaces, are as stored already and skipped).
@@ -86,19 +108,19 @@ const FIELDS: ReadonlyMap<string, Readonly<Record<string, Walk>>> = new Map<stri
  * @internal
  */
 export function canonicalizeQuantities(o: StoredObject, stored?: StoredObject): string | undefined {
-  const fields = FIELDS.get(o.kind);
+  const fields = FIELD_LISTS.get(o.kind);
   if (fields === undefined || !isBuiltin(o.kind, o.apiVersion ?? stored?.apiVersion)) return undefined;
   // autoscaling/v1's HorizontalPodAutoscaler has no quantity field
   if (o.kind === 'HorizontalPodAutoscaler' && (o.apiVersion ?? stored?.apiVersion) === 'autoscaling/v1') return undefined;
   const top = o as unknown as Obj;
   const old = stored as unknown as Obj | undefined;
   let error: string | undefined;
-  for (const [name, walk] of Object.entries(fields)) {
+  for (const [name, walk] of fields) {
     const v = name === '' ? top : top[name];
     if (v === undefined || v === null || (old !== undefined && v === old[name])) continue;
     walk(v, (h, key) => {
       if (error !== undefined || h[key] === undefined) return;
-      const r = canonicalQuantity(h[key]);
+      const r = canonicalOf(h[key]);
       if ('error' in r) error = r.error;
       else if (h[key] !== r.value) h[key] = r.value;
     });

@@ -34,9 +34,19 @@ export class RequestTooLargeError extends StoreError {
   }
 }
 
-/** Sizes of the stored objects and of their parts (both immutable once stored), by identity. */
+/**
+ * Sizes of objects (tests' and other callers' of {@link storedSize}) and of big parts (both
+ * immutable once stored), by identity. The store keeps its objects' sizes itself (per key,
+ * {@link objectSize}): an entry in a WeakMap for every stored version cost a tenth of a
+ * write-heavy simulation (V8 gives each new object an identity hash, and the table grows).
+ */
 const objectSizes = new WeakMap<object, number>();
 const partSizes = new WeakMap<object, number>();
+/**
+ * A part is cached only from this size up: walking a smaller one again costs less than the
+ * WeakMap entry would (a status of a few fields, written on every reconcile).
+ */
+const PART_CACHE_MIN = 256;
 
 /**
  * The size of `o` as etcd would store it (never more; see above). With `stored`, the version `o`
@@ -47,13 +57,21 @@ const partSizes = new WeakMap<object, number>();
 export function storedSize(o: StoredObject, stored?: StoredObject): number {
   const known = objectSizes.get(o);
   if (known !== undefined) return known;
-  const json = !isBuiltin(o.kind, o.apiVersion);
   const before = stored === undefined ? undefined : objectSizes.get(stored);
-  let size: number;
-  if (before !== undefined && stored !== undefined && stored.kind === o.kind && stored.apiVersion === o.apiVersion) size = before + delta(o, stored, json);
-  else size = topSize(o, json);
+  const size = objectSize(o, stored, before);
   objectSizes.set(o, size);
   return size;
+}
+
+/**
+ * {@link storedSize} without the cache by identity: with `before`, the size of `stored`, only the
+ * members of `o` that are not `stored`'s very own are walked (sizes add up member by member).
+ * @internal
+ */
+export function objectSize(o: StoredObject, stored?: StoredObject, before?: number): number {
+  const json = !isBuiltin(o.kind, o.apiVersion);
+  if (before !== undefined && stored !== undefined && stored.kind === o.kind && stored.apiVersion === o.apiVersion) return before + delta(o, stored, json);
+  return topSize(o, json);
 }
 
 /** Throws {@link RequestTooLargeError} when `size` is over etcd's limit. @internal */
@@ -99,7 +117,7 @@ function metadataSize(m: Record<string, unknown>, json: boolean): number {
   return n;
 }
 
-/** The size of a part (cached by identity for objects and lists). */
+/** The size of a part (a big one cached by identity: {@link PART_CACHE_MIN}). */
 function partSize(v: unknown, json: boolean): number {
   if (v === null || typeof v !== 'object') return valueSize(v, json);
   // the two measures are cached apart: a kind is one or the other, never both
@@ -107,7 +125,7 @@ function partSize(v: unknown, json: boolean): number {
   const known = cache.get(v);
   if (known !== undefined) return known;
   const n = valueSize(v, json);
-  cache.set(v, n);
+  if (n >= PART_CACHE_MIN) cache.set(v, n);
   return n;
 }
 const stringSizes = new WeakMap<object, number>();

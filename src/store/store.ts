@@ -13,14 +13,14 @@ import { checkUid, deletePreconditionConflict, resourceVersionConflict } from '.
 import { evictPod, type EvictionHost, type PodEviction } from './eviction.js';
 import { builtinScalePaths, crdScalePaths, customScaleErrors, noScaleSubresource, readableScale, scaledObject, scaleJson, scaleOf, type Scale, type ScalePaths } from './scale.js';
 import { generateNameSuffix, prepareForCreate, prepareForDeletion, prepareForPatch, prepareForStatusUpdate, prepareForUpdate } from './strategy.js';
-import { cloneSorted, isBuiltin, keysSorted } from './key-order.js';
+import { cloneSorted, isBuiltin, keysSorted, sortedInPlace } from './key-order.js';
 import { builtinNamespaced } from './scope.js';
 import { KeyOrderedMap } from './key-ordered-map.js';
 import { immutabilityErrors, type FieldError, type ValidationOptions } from './immutability.js';
 import { contentErrors, fieldErrorsText, invalidName, invalidObject, invalidTransition } from './validation.js';
 import { workloadDecodeError, workloadErrors } from './workload-validation.js';
 import { canonicalizeQuantities } from './quantity-fields.js';
-import { refuseTooLarge, storedSize } from './storage-size.js';
+import { objectSize, refuseTooLarge } from './storage-size.js';
 import { WatchHub, type KindWatch, type Watch, type WatchEvent } from './watch.js';
 import type { WriteRecord, WriteVerb } from './write-record.js';
 
@@ -84,6 +84,14 @@ export interface DeleteOptions {
 interface KindState {
   objects: KeyOrderedMap<StoredObject>;
   watch: KindWatch;
+  /** The stored size (storage-size.ts) of the objects as last measured, by key: a write measures only what it changed. */
+  sizes: Map<string, Sized>;
+}
+
+/** An object's stored size, and which version of it was measured (updated in place on each write). */
+interface Sized {
+  object: StoredObject;
+  size: number;
 }
 
 /**
@@ -177,7 +185,7 @@ export class ObjectStore {
   private kind(kind: string): KindState {
     let k = this.kinds.get(kind);
     if (!k) {
-      k = { objects: new KeyOrderedMap(), watch: this.watches.createKind() };
+      k = { objects: new KeyOrderedMap(), watch: this.watches.createKind(), sizes: new Map() };
       this.kinds.set(kind, k);
     }
     return k;
@@ -246,6 +254,33 @@ export class ObjectStore {
   /** Immutable snapshot or undefined; for the simulation's own consumers (no copy). @internal */
   peek(kind: string, key: string): StoredObject | undefined {
     return this.kinds.get(kind)?.objects.get(key);
+  }
+
+  /**
+   * The stored size (as etcd's request limit counts it: storage-size.ts) of the object stored
+   * under `key`; undefined when there is none. Measured on the way in, so usually known.
+   * @internal
+   */
+  storedSizeOf(kind: string, key: string): number | undefined {
+    const ks = this.kinds.get(kind);
+    const obj = ks?.objects.get(key);
+    if (ks === undefined || obj === undefined) return undefined;
+    return this.measured(ks, key, obj);
+  }
+
+  /** The size of `obj`, stored (or about to be) under `key`: from the last measured version's when there is one; remembered. */
+  private measured(ks: KindState, key: string, obj: StoredObject): number {
+    const known = ks.sizes.get(key);
+    if (known === undefined) {
+      const size = objectSize(obj);
+      ks.sizes.set(key, { object: obj, size });
+      return size;
+    }
+    if (known.object === obj) return known.size;
+    const size = objectSize(obj, known.object, known.size);
+    known.object = obj;
+    known.size = size;
+    return size;
   }
 
   /** How many objects of a kind there are (no list built). @internal */
@@ -383,7 +418,9 @@ export class ObjectStore {
       throw new InvalidError(`${input.kind} "${key}": ${invalid ?? fieldErrorsText(fields)}`, fields);
     }
     try {
-      refuseTooLarge(storedSize(obj));
+      // a new incarnation: nothing of the last one's size carries over
+      ks.sizes.delete(key);
+      refuseTooLarge(this.measured(ks, key, obj));
     } catch (err) {
       this.uidCounter--;
       this.uids.delete(obj.metadata.uid);
@@ -601,12 +638,26 @@ export class ObjectStore {
 
   /** Writes status only, through the status subresource; never bumps generation. */
   updateStatus<S = JsonObject, T = JsonObject>(actor: string, obj: NewObject<S, T> & { metadata: { name: string } }, options: Pick<UpdateOptions, 'requireResourceVersion'> = {}): StoredObject<S, T> {
+    return this.writeStatus(actor, obj, options, false);
+  }
+
+  /**
+   * {@link updateStatus} of the controller client's wire copy of what a controller sent (plain
+   * JSON no one else holds): its status is stored as it is (its keys sorted in place when the
+   * kind's are), not copied a second time.
+   * @internal
+   */
+  updateStatusSent<S = JsonObject, T = JsonObject>(actor: string, obj: NewObject<S, T> & { metadata: { name: string } }): StoredObject<S, T> {
+    return this.writeStatus(actor, obj, {}, true);
+  }
+
+  private writeStatus<S, T>(actor: string, obj: NewObject<S, T> & { metadata: { name: string } }, options: Pick<UpdateOptions, 'requireResourceVersion'>, sent: boolean): StoredObject<S, T> {
     // one key string per write: it is kept (the write record, the trace) until the run is judged
     const key = this.keyFor(obj.kind, obj.metadata as ObjectRef);
     this.refuseMissingStatusSubresource(actor, 'updateStatus', obj.kind, key);
     if (!obj.metadata.resourceVersion) this.refuseUnconditional(actor, 'updateStatus', obj.kind, obj.metadata, this.peek(obj.kind, key)?.apiVersion ?? obj.apiVersion, options.requireResourceVersion);
     return this.write(actor, 'updateStatus', obj.kind, key, obj.metadata.resourceVersion, (cur) =>
-      prepareForStatusUpdate(checkUid(cur, obj.metadata.uid), (keysSorted(obj.kind, cur.apiVersion) ? cloneSorted : cloneJson)(obj.status as JsonObject | undefined)),
+      prepareForStatusUpdate(checkUid(cur, obj.metadata.uid), (keysSorted(obj.kind, cur.apiVersion) ? (sent ? sortedInPlace : cloneSorted) : sent ? sentAsIs : cloneJson)(obj.status as JsonObject | undefined)),
     ) as unknown as StoredObject<S, T>;
   }
 
@@ -800,7 +851,7 @@ export class ObjectStore {
       return cloneJson(cur);
     }
     // etcd refuses an object over its request size limit (a no-op never reaches it)
-    const size = storedSize(next, cur);
+    const size = this.measured(ks, key, next);
     try {
       refuseTooLarge(size);
     } catch (err) {
@@ -854,6 +905,7 @@ export class ObjectStore {
     const gone: StoredObject = { ...cur };
     gone.metadata = metadata;
     ks.objects.delete(key);
+    ks.sizes.delete(key);
     if (cur.kind === CRD) this.crdKinds = undefined;
     const builtin = isBuiltin(cur.kind, cur.apiVersion);
     if (builtin && cur.kind === 'Service') this.services.hold(cur, false);
@@ -879,6 +931,11 @@ const CRD = 'CustomResourceDefinition';
 
 /** What a custom resource without its spec replicas field shows a scale write (kube-apiserver's invalidSpecReplicas, the smallest int32). */
 const MISSING_REPLICAS = -2147483648;
+
+/** A part of what the controller client sent, kept as it is: its wire copy is plain JSON no one else holds. */
+function sentAsIs<T>(value: T): T {
+  return value;
+}
 
 /**
  * A v1 Binding: what kube-scheduler posts to `pods/{name}/binding` (or to `bindings`) to bind the

@@ -109,3 +109,63 @@ describe('the built-ins looks of a cached read', () => {
     }
   });
 });
+
+describe('the built-ins looks of a write', () => {
+  it('one look (before the call): only the harness runs in the call, so there is no look after it (speed h50)', async () => {
+    const c = countLooks();
+    undo = c.restore;
+    const seen: number[] = [];
+    const web = defineController({
+      name: 'web',
+      for: 'WebApp',
+      resyncPeriodMs: 0,
+      async reconcile(ctx) {
+        if (seen.length > 0) return;
+        const a = await ctx.client.tryGet('WebApp', 'default/a');
+        const n0 = c.looks();
+        const p = ctx.client.updateStatus({ ...a!, status: { seen: 1 } });
+        seen.push(c.looks() - n0);
+        await p;
+      },
+    });
+    const { run } = await simulate(scenario, { controllers: [web], tailMs: 0 });
+    expect(seen).toEqual([1]);
+    expect(run.escapes ?? []).toEqual([]);
+    expect(run.writes.filter((w) => w.verb === 'updateStatus' && !w.noop)).toHaveLength(1);
+  });
+
+  it('a built-in replaced inside the call (by a probe run after every write) is put back at the next seam, and fails the run', async () => {
+    const min = Math.min;
+    let armed = false;
+    const web = defineController({
+      name: 'web',
+      for: 'WebApp',
+      resyncPeriodMs: 0,
+      async reconcile(ctx) {
+        const a = await ctx.client.tryGet<object, { seen?: number }>('WebApp', 'default/a');
+        if (a === undefined || a.status.seen === 1) return;
+        armed = true;
+        await ctx.client.updateStatus({ ...a, status: { seen: 1 } });
+      },
+    });
+    const probe = {
+      name: 'tamper',
+      everyMs: 'write' as const,
+      phases: ['faults' as const, 'settle' as const, 'tail' as const],
+      fn: () => {
+        if (armed) {
+          armed = false;
+          Math.min = () => Infinity;
+        }
+        return true;
+      },
+    };
+    try {
+      const { run } = await simulate(scenario, { controllers: [web], tailMs: 0, probes: [probe] });
+      expect(run.escapes?.map((e) => e.message)).toEqual(['Math.min']);
+      expect(Math.min).toBe(min);
+    } finally {
+      Math.min = min;
+    }
+  });
+});
