@@ -1206,6 +1206,13 @@ export function slowPoints(run: Pick<RunRecord, 'trace' | 'timing'>, defs: reado
       if (e['verb'] === 'delete') deletions.push(e.t);
       else note(changes, id, e.t);
     } else if (e.type === 'reconcile:start' && !timed.has(String(e['controller']))) untimed.add(String(e['controller']));
+    else if (hosted.size > 0 && e.type === 'store:write' && e['error'] === undefined && e['noop'] !== true) {
+      // a hosted program has no reconciles: one that wrote is a controller too, timed or not (an
+      // untimed one was never delayed: a hosted slot claimer that saw a deletion first took the freed
+      // slot, where the fault-free run, a second quicker, took the next one: red team round 10 F-1)
+      const c = controllerOfActor(String(e['actor']));
+      if (c !== undefined && hosted.has(c)) untimed.add(c);
+    }
   }
   for (const c of timed) untimed.delete(c);
   if (deletions.length === 0 && changes.size === 0) untimed.clear();
