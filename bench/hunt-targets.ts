@@ -218,6 +218,12 @@ export const hostedTargets: readonly Target[] = [
     controllers: [defineProgram({ entry: 'examples/operators/website-operator/correct.ts', for: 'Website', name: 'website', resources: [{ kind: 'Website', plural: 'websites', group: 'example.com', version: 'v1', namespaced: true }], sample: [{ title: 'home', replicas: 1 }, { title: 'blog', replicas: 2 }] })],
     options: {},
   },
+  {
+    // first come, first served over a pool ConfigMap, a JSON patch test op its only guard (red team round 10 F-1)
+    name: 'host:slot-claimer',
+    controllers: [defineProgram({ entry: 'examples/operators/slot-claimer/correct.ts', for: 'Claim', name: 'slot-claimer', resources: [{ kind: 'Claim', plural: 'claims', group: 'example.com', version: 'v1', namespaced: true }], sample: [{}] })],
+    options: { story: loadStory('examples/operators/slot-claimer/story.yaml'), objects: { kind: 'Claim', spec: [{}] } },
+  },
   { name: 'host:secret-copier', controllers: [defineProgram({ entry: 'examples/operators/secret-copier/correct.ts', for: 'Secret', name: 'secret-copier' })], options: { story: loadStory('examples/operators/secret-copier/story.yaml') } },
   {
     // @dot-i/k8s-operator from npm, unchanged: it throws on a watch ERROR event and exits when a watch request fails
