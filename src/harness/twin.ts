@@ -1214,7 +1214,8 @@ const HOSTED_REACTION_MS = 50;
  * second-long `setTimeout`, src/host/host-context.ts TimerCause), and each of its changing writes
  * is a decision, begun when its timer fired (or {@link HOSTED_REACTION_MS} before it, for one
  * that answered an event); the hold then delays what would reach the process (ProcessHandle.hold).
- * A controller that never set a timer is delayed only at the decisions a user's deletion
+ * A controller that never set a timer (a hosted program too, whose decisions are then its changing
+ * writes) is delayed only at the decisions a user's deletion
  * overtakes: each of its changing reconciles that began at most {@link BUSY_MAX_MS} before a
  * user deleted (or recreated) an object; and at its evictions the user makes moot: a reconcile
  * that deleted an object neither of the reconciled kind nor of one it owns (a drained node's
