@@ -1435,7 +1435,27 @@ export function slowVariations(run: Pick<RunRecord, 'trace' | 'timing'>, defs: r
   const overtaken = overtakenPoints(run, defs).map((p, i): BenignVariation => ({ seed: 2000 + i, jitterMs: 0, shuffleLists: false, slow: { controller: p.controller, at: p.at, ms: p.overtakenAt! + 1 - Math.max(0, p.at - 1), key: p.key! } }));
   // the user changed an existing object before the quiet tail: the controller may have seen it late
   const changed = run.trace.some((e) => e.t < run.timing.tailStart && e.type === 'store:write' && e['actor'] === 'user' && e['error'] === undefined && e['noop'] !== true && (e['verb'] === 'update' || e['verb'] === 'patch' || e['verb'] === 'apply'));
-  return [...whole, ...alone, ...overtaken, ...(changed ? [LATE_VARIATION] : [])];
+  return [...whole, ...alone, ...overtaken, ...everyOvertaken(run, points), ...(changed ? [LATE_VARIATION] : [])];
+}
+
+/**
+ * A hosted program that sets no timer held at every one of its points at once (a deletion overtook
+ * each), for each of {@link SLOW_HOLDS_MS}. Each hold alone is benign, and a program slow at two
+ * decisions ends where a faulted run late at both does (host:slot-claimer, hunt seed 865 run 1: a
+ * crash kept it from Claim c until after a's deletion, and watch errors from claim-1 until after
+ * claim-0's, so both took a freed slot). A reconciler has the per-key holds of its declared
+ * timing-dependent kinds for this (lagVariations, idleVariations); a program declares no kinds.
+ */
+function everyOvertaken(run: Pick<RunRecord, 'trace'>, points: readonly SlowPoint[]): BenignVariation[] {
+  const byClock = new Set<string>();
+  for (const e of run.trace) if (e.type === 'store:write' && e['fire'] !== undefined) byClock.add(controllerOfActor(String(e['actor'])) ?? '');
+  const out: BenignVariation[] = [];
+  for (const controller of [...new Set(points.filter((p) => p.hosted === true && !byClock.has(p.controller)).map((p) => p.controller))].sort()) {
+    const mine = points.filter((p) => p.controller === controller);
+    if (mine.length < 2) continue;
+    for (const ms of SLOW_HOLDS_MS) out.push({ seed: 1500 + out.length, jitterMs: 0, shuffleLists: false, slow: { controller, at: mine[0]!.at, ms, hosted: true }, also: mine.slice(1).map((p) => ({ controller, at: p.at, ms })) });
+  }
+  return out;
 }
 
 /** At most this many phase variations per run (one per distinct phase a faulty run's program started at). */

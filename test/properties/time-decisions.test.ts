@@ -157,6 +157,13 @@ describe('slow points of hosted programs (hand-made traces)', () => {
     ]);
     // a write more than 10 s before the deletion is no point
     expect(slowPoints({ trace: [write(1_005, 'default/a'), userDelete(12_000)], timing }, [cronRunnerController])).toEqual([]);
+    // and held at all its points at once too, for each length (hunt seed 865 run 1: late at two claims, each before a deletion)
+    const trace = [write(1_005, 'default/a'), write(5_005, 'default/c'), userDelete(6_000)];
+    expect(slowVariations({ trace, timing }, [cronRunnerController]).filter((v) => v.also !== undefined)).toEqual(
+      SLOW_HOLDS_MS.map((ms, i) => ({ seed: 1500 + i, jitterMs: 0, shuffleLists: false, slow: { controller: 'cron-runner', at: 955, ms, hosted: true }, also: [{ controller: 'cron-runner', at: 4_955, ms }] })),
+    );
+    // not a program whose own schedule wrote (it has its single holds at every decision)
+    expect(slowVariations({ trace: [...trace, write(7_030, 'default/d', { fire: '1.7', firedAt: 7_000 })], timing }, [cronRunnerController]).filter((v) => v.also !== undefined)).toEqual([]);
   });
 });
 
