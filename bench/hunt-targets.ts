@@ -253,6 +253,12 @@ export const hostedTargets: readonly Target[] = [
     },
     properties: [convergence({ converged: queuesServed })],
   },
+  {
+    // first come, first served over a pool ConfigMap, a JSON patch test op its only guard (red team round 10 F-1)
+    name: 'host:slot-claimer',
+    controllers: [defineProgram({ entry: 'examples/operators/slot-claimer/correct.ts', for: 'Claim', name: 'slot-claimer', resources: [{ kind: 'Claim', plural: 'claims', group: 'example.com', version: 'v1', namespaced: true }], sample: [{}] })],
+    options: { story: loadStory('examples/operators/slot-claimer/story.yaml'), objects: { kind: 'Claim', spec: [{}] } },
+  },
   { name: 'host:secret-copier', controllers: [defineProgram({ entry: 'examples/operators/secret-copier/correct.ts', for: 'Secret', name: 'secret-copier' })], options: { story: loadStory('examples/operators/secret-copier/story.yaml') } },
   {
     // @dot-i/k8s-operator from npm, unchanged: it throws on a watch ERROR event and exits when a watch request fails

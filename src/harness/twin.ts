@@ -994,6 +994,10 @@ export function respecVariations(run: Pick<RunRecord, 'trace' | 'timing'>, twin:
  * faulted run's first reconcile of it that worked or changed something. The controller's other
  * keys go on (a placement for another app decided meanwhile keeps the controller from looking idle
  * as a whole). A key waiting in a busy workqueue for seconds is a healthy control plane's timing.
+ * And where the user deleted a key's object after every reconcile of it since its last one that
+ * worked had failed ({@link refusedUntilWithdrawn}): the key held from that last good look until
+ * just past the deletion, so the fault-free run, held at the starts as the faulted run was, stops
+ * where the faulted run's key stood.
  * @internal
  */
 export function idleKeyWindows(run: Pick<RunRecord, 'trace' | 'timing'>, twin: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined, kinds: ReadonlySet<string>): { controller: string; at: number; ms: number; key: string }[] {
@@ -1013,11 +1017,77 @@ export function idleKeyWindows(run: Pick<RunRecord, 'trace' | 'timing'>, twin: P
     if (!w) windows.set(`${id}\u0000${until}`, { controller: c.controller, key: c.key, from: c.start, until });
     else if (c.start < w.from) w.from = c.start;
   }
+  for (const r of refusedUntilWithdrawn(run, names, kinds, defs)) {
+    const id = `${r.controller}\u0000${r.key}\u0000${r.until}`;
+    const w = windows.get(id);
+    if (!w) windows.set(id, r);
+    else if (r.from < w.from) w.from = r.from;
+  }
   return [...windows.values()]
     .sort((a, b) => b.until - b.from - (a.until - a.from) || a.from - b.from)
     .slice(0, IDLE_MAX_WINDOWS)
     .sort((a, b) => a.from - b.from)
     .map((w) => ({ controller: w.controller, at: w.from, ms: w.until - Math.max(0, w.from - 1), key: w.key }));
+}
+
+/**
+ * Per key of `controllers` (of the timing-dependent `kinds`) whose object the user deleted in the
+ * faulted `run`: when every reconcile of the key between its last one that worked (done, or
+ * requeueAfter) and the deletion failed (at least one; no more than {@link OVERTAKEN_MAX_MS} from
+ * that last good look to the deletion, at least {@link IDLE_MIN_MS}), the key from that look
+ * (`from`) until just past the deletion (`until`). Its controller could not decide anything for the
+ * key in between (corpus image-mirror, hunt seed 731 run 11: downstream resets failed every pass
+ * from 13.8 s, so the retry of a failed copy never started before the user deleted the mirror at
+ * 20.4 s with retainOnDelete, which keeps what was copied by then; the fault-free run had retried at
+ * 8.6 s). Why a history a healthy control plane produces: the key waiting in the workqueue from its
+ * last look until the deletion (a busy worker, a slow API call) decides nothing in between either;
+ * what the failed reconciles did is not reproduced, so a controller that breaks something on an
+ * error still ends otherwise than the held fault-free run.
+ */
+function refusedUntilWithdrawn(run: Pick<RunRecord, 'trace' | 'timing'>, controllers: ReadonlySet<string>, kinds: ReadonlySet<string>, defs: readonly ControllerDefinition[] | undefined): { controller: string; key: string; from: number; until: number }[] {
+  const kindOf = new Map((defs ?? []).filter((d) => controllers.has(d.name) && kinds.has(d.for)).map((d) => [d.name, d.for]));
+  const deleted = new Map<string, number[]>();
+  for (const e of run.trace) {
+    if (e.t >= run.timing.tailStart) break;
+    if (e.type !== 'store:write' || e['actor'] !== 'user' || e['verb'] !== 'delete' || e['error'] !== undefined || e['noop'] === true) continue;
+    const id = `${String(e['kind'])} ${String(e['key'])}`;
+    deleted.set(id, [...(deleted.get(id) ?? []), e.t]);
+  }
+  if (deleted.size === 0) return [];
+  // per controller and key, its reconciles in order of their start, with whether each ended well
+  const spans = new Map<string, { start: number; ok: boolean | undefined }[]>();
+  const open = new Map<string, { start: number; ok: boolean | undefined }>();
+  for (const e of run.trace) {
+    if (e.t >= run.timing.tailStart) break;
+    if (e.type !== 'reconcile:start' && e.type !== 'reconcile:end') continue;
+    const controller = String(e['controller']);
+    if (!kindOf.has(controller)) continue;
+    const id = `${controller}\u0000${String(e['key'])}`;
+    const n = `${id}\u0000${String(e['replica'] ?? 0)}\u0000${String(e['n'])}`;
+    if (e.type === 'reconcile:start') {
+      const span = { start: e.t, ok: undefined };
+      open.set(n, span);
+      spans.set(id, [...(spans.get(id) ?? []), span]);
+    } else {
+      const span = open.get(n);
+      if (span) span.ok = e['result'] === 'done' || e['result'] === 'requeueAfter';
+      open.delete(n);
+    }
+  }
+  const out: { controller: string; key: string; from: number; until: number }[] = [];
+  for (const [id, list] of spans) {
+    const [controller, key] = id.split('\u0000') as [string, string];
+    for (const u of deleted.get(`${kindOf.get(controller)!} ${key}`) ?? []) {
+      const before = list.filter((x) => x.start < u);
+      const last = before.findLastIndex((x) => x.ok === true);
+      if (last < 0) continue;
+      const since = before.slice(last + 1);
+      const from = before[last]!.start;
+      if (since.length === 0 || !since.every((x) => x.ok === false) || u - from < IDLE_MIN_MS || u - from > OVERTAKEN_MAX_MS) continue;
+      out.push({ controller, key, from, until: u + 1 });
+    }
+  }
+  return out;
 }
 
 /** The reconciles of `controllers` before the quiet tail that ended well (done, or requeueAfter), with when each began. */
@@ -1144,7 +1214,8 @@ const HOSTED_REACTION_MS = 50;
  * second-long `setTimeout`, src/host/host-context.ts TimerCause), and each of its changing writes
  * is a decision, begun when its timer fired (or {@link HOSTED_REACTION_MS} before it, for one
  * that answered an event); the hold then delays what would reach the process (ProcessHandle.hold).
- * A controller that never set a timer is delayed only at the decisions a user's deletion
+ * A controller that never set a timer (a hosted program too, whose decisions are then its changing
+ * writes) is delayed only at the decisions a user's deletion
  * overtakes: each of its changing reconciles that began at most {@link BUSY_MAX_MS} before a
  * user deleted (or recreated) an object; and at its evictions the user makes moot: a reconcile
  * that deleted an object neither of the reconciled kind nor of one it owns (a drained node's
@@ -1206,6 +1277,13 @@ export function slowPoints(run: Pick<RunRecord, 'trace' | 'timing'>, defs: reado
       if (e['verb'] === 'delete') deletions.push(e.t);
       else note(changes, id, e.t);
     } else if (e.type === 'reconcile:start' && !timed.has(String(e['controller']))) untimed.add(String(e['controller']));
+    else if (hosted.size > 0 && e.type === 'store:write' && e['error'] === undefined && e['noop'] !== true) {
+      // a hosted program has no reconciles: one that wrote is a controller too, timed or not (an
+      // untimed one was never delayed: a hosted slot claimer that saw a deletion first took the freed
+      // slot, where the fault-free run, a second quicker, took the next one: red team round 10 F-1)
+      const c = controllerOfActor(String(e['actor']));
+      if (c !== undefined && hosted.has(c)) untimed.add(c);
+    }
   }
   for (const c of timed) untimed.delete(c);
   if (deletions.length === 0 && changes.size === 0) untimed.clear();
@@ -1357,7 +1435,27 @@ export function slowVariations(run: Pick<RunRecord, 'trace' | 'timing'>, defs: r
   const overtaken = overtakenPoints(run, defs).map((p, i): BenignVariation => ({ seed: 2000 + i, jitterMs: 0, shuffleLists: false, slow: { controller: p.controller, at: p.at, ms: p.overtakenAt! + 1 - Math.max(0, p.at - 1), key: p.key! } }));
   // the user changed an existing object before the quiet tail: the controller may have seen it late
   const changed = run.trace.some((e) => e.t < run.timing.tailStart && e.type === 'store:write' && e['actor'] === 'user' && e['error'] === undefined && e['noop'] !== true && (e['verb'] === 'update' || e['verb'] === 'patch' || e['verb'] === 'apply'));
-  return [...whole, ...alone, ...overtaken, ...(changed ? [LATE_VARIATION] : [])];
+  return [...whole, ...alone, ...overtaken, ...everyOvertaken(run, points), ...(changed ? [LATE_VARIATION] : [])];
+}
+
+/**
+ * A hosted program that sets no timer held at every one of its points at once (a deletion overtook
+ * each), for each of {@link SLOW_HOLDS_MS}. Each hold alone is benign, and a program slow at two
+ * decisions ends where a faulted run late at both does (host:slot-claimer, hunt seed 865 run 1: a
+ * crash kept it from Claim c until after a's deletion, and watch errors from claim-1 until after
+ * claim-0's, so both took a freed slot). A reconciler has the per-key holds of its declared
+ * timing-dependent kinds for this (lagVariations, idleVariations); a program declares no kinds.
+ */
+function everyOvertaken(run: Pick<RunRecord, 'trace'>, points: readonly SlowPoint[]): BenignVariation[] {
+  const byClock = new Set<string>();
+  for (const e of run.trace) if (e.type === 'store:write' && e['fire'] !== undefined) byClock.add(controllerOfActor(String(e['actor'])) ?? '');
+  const out: BenignVariation[] = [];
+  for (const controller of [...new Set(points.filter((p) => p.hosted === true && !byClock.has(p.controller)).map((p) => p.controller))].sort()) {
+    const mine = points.filter((p) => p.controller === controller);
+    if (mine.length < 2) continue;
+    for (const ms of SLOW_HOLDS_MS) out.push({ seed: 1500 + out.length, jitterMs: 0, shuffleLists: false, slow: { controller, at: mine[0]!.at, ms, hosted: true }, also: mine.slice(1).map((p) => ({ controller, at: p.at, ms })) });
+  }
+  return out;
 }
 
 /** At most this many phase variations per run (one per distinct phase a faulty run's program started at). */

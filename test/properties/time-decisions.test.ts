@@ -143,9 +143,27 @@ describe('slow points of hosted programs (hand-made traces)', () => {
     ]);
   });
 
-  it('a program none of whose schedules wrote is left alone, and so is any program when no definition says it is hosted', () => {
+  it('a program none of whose schedules wrote is left alone when the user deleted nothing, and so is any program when no definition says it is hosted', () => {
     expect(slowPoints({ trace: [write(12_000, 'default/b')], timing }, [cronRunnerController])).toEqual([]);
     expect(slowPoints({ trace: [write(10_030, 'default/a', { fire: '1.10', firedAt: 10_000 })], timing }, [])).toEqual([]);
+  });
+
+  it('a program none of whose schedules wrote is held at its writes a user deletion overtakes, as an untimed reconciler is (red team round 10 F-1: a hosted slot claimer)', () => {
+    const userDelete = (t: number): TraceEntry => ({ t, type: 'store:write', actor: 'user', verb: 'delete', kind: 'Claim', key: 'default/a', changed: ['.'], noop: false }) as TraceEntry;
+    // before the fix: [] (an untimed program has no reconciles, and only reconciles made a controller untimed)
+    expect(slowPoints({ trace: [write(1_005, 'default/a'), write(5_005, 'default/c'), userDelete(6_000)], timing }, [cronRunnerController])).toEqual([
+      { controller: 'cron-runner', at: 955, hosted: true },
+      { controller: 'cron-runner', at: 4_955, hosted: true },
+    ]);
+    // a write more than 10 s before the deletion is no point
+    expect(slowPoints({ trace: [write(1_005, 'default/a'), userDelete(12_000)], timing }, [cronRunnerController])).toEqual([]);
+    // and held at all its points at once too, for each length (hunt seed 865 run 1: late at two claims, each before a deletion)
+    const trace = [write(1_005, 'default/a'), write(5_005, 'default/c'), userDelete(6_000)];
+    expect(slowVariations({ trace, timing }, [cronRunnerController]).filter((v) => v.also !== undefined)).toEqual(
+      SLOW_HOLDS_MS.map((ms, i) => ({ seed: 1500 + i, jitterMs: 0, shuffleLists: false, slow: { controller: 'cron-runner', at: 955, ms, hosted: true }, also: [{ controller: 'cron-runner', at: 4_955, ms }] })),
+    );
+    // not a program whose own schedule wrote (it has its single holds at every decision)
+    expect(slowVariations({ trace: [...trace, write(7_030, 'default/d', { fire: '1.7', firedAt: 7_000 })], timing }, [cronRunnerController]).filter((v) => v.also !== undefined)).toEqual([]);
   });
 });
 
@@ -379,6 +397,24 @@ describe('idle windows: where a faulty run\'s controller of a timing-dependent k
     const worked = { trace: [...bind(0, 1, 'default/web'), ...fail(6_000, 2, 'default/web'), ...look(6_200, 3, 'default/web'), ...bind(14_000, 4, 'default/api')], timing };
     expect(idleKeyWindows(worked, twin2, [sched], new Set(['Pod']))).toEqual([]);
     expect(idleKeyWindows(run2, twin2, [sched], new Set(['Wave']))).toEqual([]);
+  });
+
+  it('per key: a key whose every reconcile since its last good look failed until the user deleted its object is held from that look until just past the deletion (corpus image-mirror, hunt seed 731 run 11)', () => {
+    const end = (t: number, n: number, key: string, result: string): TraceEntry[] => [
+      { t, type: 'reconcile:start', controller: 'sched', replica: 0, key, n } as TraceEntry,
+      { t: t + 30, type: 'reconcile:end', controller: 'sched', replica: 0, key, n, result } as TraceEntry,
+    ];
+    const userDelete = (t: number): TraceEntry => ({ t, type: 'store:write', actor: 'user', verb: 'delete', kind: 'Pod', key: 'default/web', changed: ['metadata.deletionTimestamp'], noop: false }) as TraceEntry;
+    // both runs bind web at 0 and 2 s; the faulty run then only looks at 3.5 s and fails from 3.8 s until the user deletes web at 10.4 s
+    const twin3 = { trace: [...bind(0, 1, 'default/web'), ...bind(2_000, 2, 'default/web')], timing };
+    const failing = [...bind(0, 1, 'default/web'), ...bind(2_000, 2, 'default/web'), ...end(3_500, 3, 'default/web', 'requeueAfter'), ...end(3_800, 4, 'default/web', 'error'), ...end(6_000, 5, 'default/web', 'error')];
+    const run3 = { trace: [...failing, userDelete(10_400), ...end(10_401, 6, 'default/web', 'done')], timing };
+    // before the fix: [] (the twin decided nothing the faulty run did not)
+    expect(idleKeyWindows(run3, twin3, [sched], new Set(['Pod']))).toEqual([{ controller: 'sched', at: 3_500, ms: 10_401 - 3_499, key: 'default/web' }]);
+    // a look that worked before the deletion: no window; nor without the deletion, nor for an undeclared kind
+    expect(idleKeyWindows({ trace: [...failing, ...end(9_000, 6, 'default/web', 'requeueAfter'), userDelete(10_400)], timing }, twin3, [sched], new Set(['Pod']))).toEqual([]);
+    expect(idleKeyWindows({ trace: failing, timing }, twin3, [sched], new Set(['Pod']))).toEqual([]);
+    expect(idleKeyWindows(run3, twin3, [sched], new Set(['Wave']))).toEqual([]);
   });
 
   it('only for kinds declared timing dependent, and not for a delay under half a second', () => {
