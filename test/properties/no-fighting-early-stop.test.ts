@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defineController, simulate, type RunRecord, type Scenario } from '../../src/index.js';
 import { noFighting, FIGHT_GUESS_HANDOVERS } from '../../properties/no-fighting.js';
+import { noHotLoop, FLIP_FLOP_GUESS } from '../../properties/no-hot-loop.js';
 import { FightScan } from '../../properties/_internals/fight-scan.js';
 import { fighterA, fighterB } from '../../examples/property-targets/widget-controllers.js';
 import { createAll, WIDGET, widget, widgetScenario } from '../../examples/property-targets/widget.js';
@@ -56,10 +57,33 @@ describe('no-fighting stops a fight early', () => {
         await ctx.client.patchStatus(WIDGET, ctx.key, { status: { phase: 'b', turns: turns + 1 } });
       },
     });
-    const r = await run(true, [fighterA, giving]);
+    const { run: r } = await simulate(scenario, { controllers: [fighterA, giving], properties: [noFighting(), noHotLoop()], earlyStop: true });
     expect(r.timing.stoppedEarly).toBeUndefined();
     expect(r.timing.end).toBe(r.timing.tailStart + 10_000);
     expect(noFighting().judge(r, undefined)).toMatchObject({ ok: true });
+    expect(noHotLoop().judge(r, undefined)).toMatchObject({ ok: true });
+  });
+});
+
+describe('no-hot-loop stops a field set back and forth', () => {
+  // one writer that no-fighting cannot tell apart (as two server-side apply field managers of one
+  // hosted program are one actor): each reconcile sets status.phase to the other value
+  const toggler = defineController({
+    name: 'toggler',
+    for: WIDGET,
+    async reconcile(ctx) {
+      const w = await ctx.client.tryGet(WIDGET, ctx.key);
+      if (w) await ctx.client.patchStatus(WIDGET, ctx.key, { status: { phase: w.status['phase'] === 'a' ? 'b' : 'a' } });
+    },
+  });
+  it('at its guess, in the settle phase, with the words of its verdict on the quiet tail', async () => {
+    const s = { ...scenario, controllers: [{ name: 'toggler' }] };
+    const { run: r } = await simulate(s, { controllers: [toggler], properties: [noHotLoop()], earlyStop: true });
+    expect(r.timing.stoppedEarly).toMatchObject({ property: 'no-hot-loop', reason: `status.phase of Widget default/shared was set back and forth between "b" and "a" ${FLIP_FLOP_GUESS} times in a row` });
+    expect(r.timing.stoppedEarly!.at).toBeGreaterThanOrEqual(r.timing.settleStart);
+    expect(r.writes.filter((w) => w.t >= r.timing.settleStart).length).toBeLessThan(FLIP_FLOP_GUESS * 2);
+    const v = noHotLoop().judge(r, undefined);
+    expect(v.ok ? '' : v.summary).toMatch(/^hot loop: \d+ controller writes in [\d.]+ m?s while nothing else happened, \d+ to Widget default\/shared \(status\.phase\)$/);
   });
 });
 
