@@ -101,7 +101,9 @@ function tailVerdict(run: RunRecord, o: NoHotLoopOptions): Verdict {
   if (chain.length > 0) then.push(`${selfTriggering(chain) ? 'the loop feeds itself' : 'the chain'}: ${fmtChain(chain)}`);
   const answer = chain[0]?.trigger.type === 'event' && chain[0].trigger.write ? answeredWrite(tl, chain[0].trigger.write) : undefined;
   if (answer && actors.includes(answer.write.actor)) then.push(environmentStory(chain[0]!.trigger.type === 'event' ? chain[0]!.trigger.write! : answer.write, answer));
-  if (early) then.push(`the run was stopped there (${fmtTime(to)}): with nothing else happening the loop can only go on, so the verdict was certain`);
+  // every stop judged here is a monitor's guess (the certain ones are stamping and growing loops):
+  // say so, the check's confirmation follows
+  if (early) then.push(`the run was stopped there (${fmtTime(to)}): with nothing else happening the loop goes on, so it was not simulated further (a guess: the same scenario is run on to confirm it)`);
   // writes the API server refused are retried, not repeated: the advice is about the request
   const refused = hw.filter((w) => w.error !== undefined);
   const allRefused = refused.length === hw.length;
