@@ -4,6 +4,8 @@ import { primaryKindOf, timelineOf, type TimelineWrite } from './_internals/time
 import { alternatingValues, keyFightHint } from './_internals/key-fight.js';
 import { electionWrites, type ElectionScan } from './_internals/election.js';
 import { groupBy } from './_internals/windows.js';
+import { FightScan } from './_internals/fight-scan.js';
+import type { LiveRun, RunMonitor } from '../src/harness/property.js';
 
 /** Options of {@link noFighting}. @public */
 export interface NoFightingOptions {
@@ -31,6 +33,7 @@ export const noFighting = defineProperty<NoFightingOptions>({
   name: 'no-fighting',
   description: 'after faults stop, no field flips between writers more than N times',
   defaults: { maxFlips: 2, from: 'settle' },
+  monitor: (o) => fightMonitor(o),
   validate: (o) => (!(o.maxFlips >= 0) ? `maxFlips must be ≥ 0, got ${String(o.maxFlips)}` : o.from !== 'settle' && o.from !== 'tail' ? `from must be 'settle' or 'tail', got ${JSON.stringify(o.from)}` : undefined),
   judge: (run, o): Verdict => {
     const start = o.from === 'tail' ? run.timing.tailStart : run.timing.settleStart;
@@ -44,6 +47,10 @@ export const noFighting = defineProperty<NoFightingOptions>({
     const writerOf = (w: TimelineWrite) => writerOfWrite(w, election);
     let worst: { path: string; seq: TimelineWrite[]; flips: number } | undefined;
     const tail = run.timing.tailStart;
+    // a run the monitor stopped at its guess, before the tail: the fight it saw going on is judged
+    // as if it went on into the tail (the check confirms that on the same scenario run on past it)
+    const stop = run.timing.stoppedEarly?.property === 'no-fighting' ? run.timing.stoppedEarly : undefined;
+    const guessed = stop !== undefined && stop.certain !== true;
     for (const xs of perField.values()) {
       const seq = xs.map((x) => x.w);
       let flips = 0;
@@ -56,7 +63,7 @@ export const noFighting = defineProperty<NoFightingOptions>({
       // a fight keeps going: a field two writers hand over a few times while a backlog the faults
       // held back drains (an eviction adds a Pod to a budget's disruptedPods, the disruption
       // controller prunes it, for each of two evictions) is a protocol, and it is over before the tail
-      if (lastFlip < tail) continue;
+      if (lastFlip < tail && !guessed) continue;
       if (flips > o.maxFlips && (!worst || flips > worst.flips)) worst = { path: xs[0]!.path, seq, flips };
     }
     if (!worst) return { ok: true, stats: { fieldsWritten: perField.size } };
@@ -76,6 +83,7 @@ export const noFighting = defineProperty<NoFightingOptions>({
         .slice(0, 4)
         .map((w) => `${nameOf(w)} at ${fmtTime(w.t)}`)
         .join(', then ')}`,
+      ...(stop ? [stop.certain === true ? `the run was stopped there (${fmtTime(run.timing.end)}): the field had changed hands more than ${o.maxFlips} times and again in the quiet tail, so every run with this beginning fails` : `the run was stopped there (${fmtTime(run.timing.end)}): ${stop.reason}, with nothing from outside in between (no user action, fault, restart or leader change), so the fight goes on into the quiet tail`] : []),
       keys.length >= 2 ? `each key's reconcile undid the other's write, and neither gave way: ${keyFightHint(kind ?? 'primary object', first.kind)}` : 'two writers both believe they own this field: give it one owner (split the field, or let one controller defer to the other)',
     ];
     const between = keys.length >= 2 ? `${keys.slice(0, 2).map((k) => fmtObject(kind ?? '', k)).join(' and ')}${keys.length > 2 ? ` (and ${keys.length - 2} more)` : ''}, keys of ${actors[0]!}` : actors.join(' and ');
@@ -106,4 +114,42 @@ export const noFighting = defineProperty<NoFightingOptions>({
 function writerOfWrite(w: TimelineWrite, election: ElectionScan): string {
   if (w.reconcile === undefined || (w.kind === 'Lease' && election.has(w.index))) return w.actor;
   return `${w.actor}\u0000${w.reconcile.key}`;
+}
+
+/** Hand-overs in a row, in the settle phase or later, that make a fight a guess: far more than any handoff (a leader change, a backlog two writers drain) takes, with nothing from outside to start one. */
+export const FIGHT_GUESS_HANDOVERS = 200;
+
+/**
+ * Stops a run once a fight's verdict is known, instead of simulating it (tens of thousands of
+ * writes) to the end of the run: (1) certain: a field met the judge's rule on the run so far, more
+ * than `maxFlips` hand-overs from `from` on and one of them in the quiet tail. Prefix-closed: the
+ * judge counts the same writes by the same writers in every run that extends this one (each is
+ * decided from what came before it: FightScan), hand-overs only add up and the last one only moves
+ * later, so every such run fails. (2) a guess: two writers took turns {@link FIGHT_GUESS_HANDOVERS}
+ * times in a row from the settle phase on, with nothing from outside in between. Not certain: the
+ * judge fails only a fight still going in the tail, and a writer with a state of its own may give
+ * way (a program that backs off after N conflicts); the check confirms it by running the same
+ * scenario on, to the certain stop or its end.
+ */
+function fightMonitor(o: NoFightingOptions): RunMonitor {
+  let scan: FightScan | undefined;
+  const guessAt = Math.max(FIGHT_GUESS_HANDOVERS, 10 * (o.maxFlips + 1));
+  return {
+    afterWrite(run: LiveRun) {
+      const { settleStart, tailStart } = run.timing;
+      scan ??= new FightScan({ maxFlips: o.maxFlips, start: o.from === 'tail' ? tailStart : settleStart, settleStart, tailStart, guessAt });
+      scan.scan(run.trace);
+      const f = scan.certain ?? scan.guessed;
+      if (f === undefined) return undefined;
+      const what = `${f.path} of ${fmtObject(f.kind, f.key)}`;
+      if (f === scan.certain) return { reason: `${what} changed hands ${f.flips} times, the last in the quiet tail`, from: f.from, certain: true };
+      return { reason: `${fmtList(f.writers.map(writerName), 2)} took turns setting ${what} ${f.inARow} times in a row`, from: f.from };
+    },
+  };
+}
+
+/** A writer as FightScan names it: an actor, or an actor and the key its reconcile served. */
+function writerName(w: string): string {
+  const i = w.indexOf('\u0000');
+  return i < 0 ? fmtActor(w) : `${fmtActor(w.slice(0, i))} (reconciling ${w.slice(i + 1)})`;
 }

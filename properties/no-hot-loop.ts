@@ -12,6 +12,10 @@ import { groupBy } from './_internals/windows.js';
 import { isRecord } from './_internals/json.js';
 import { ElectionScan, electionWrites, leftOut } from './_internals/election.js';
 import type { StoredObject } from '../src/store/object.js';
+import { FlipFlopScan } from './_internals/flip-flop.js';
+
+/** Times in a row a field set back and forth between two values makes a guess (see {@link FlipFlopScan}). */
+export const FLIP_FLOP_GUESS = 200;
 
 /** Options of {@link noHotLoop}. @public */
 export interface NoHotLoopOptions {
@@ -97,7 +101,9 @@ function tailVerdict(run: RunRecord, o: NoHotLoopOptions): Verdict {
   if (chain.length > 0) then.push(`${selfTriggering(chain) ? 'the loop feeds itself' : 'the chain'}: ${fmtChain(chain)}`);
   const answer = chain[0]?.trigger.type === 'event' && chain[0].trigger.write ? answeredWrite(tl, chain[0].trigger.write) : undefined;
   if (answer && actors.includes(answer.write.actor)) then.push(environmentStory(chain[0]!.trigger.type === 'event' ? chain[0]!.trigger.write! : answer.write, answer));
-  if (early) then.push(`the run was stopped there (${fmtTime(to)}): with nothing else happening the loop can only go on, so the verdict was certain`);
+  // every stop judged here is a monitor's guess (the certain ones are stamping and growing loops):
+  // say so, the check's confirmation follows
+  if (early) then.push(`the run was stopped there (${fmtTime(to)}): with nothing else happening the loop goes on, so it was not simulated further (a guess: the same scenario is run on to confirm it)`);
   // writes the API server refused are retried, not repeated: the advice is about the request
   const refused = hw.filter((w) => w.error !== undefined);
   const allRefused = refused.length === hw.length;
@@ -473,6 +479,7 @@ function loopMonitor(o: NoHotLoopOptions, kinds: readonly string[] | undefined):
   const stamps = new StampScan(ignore, streakLimit);
   const growth = new GrowScan(ignore, streakLimit);
   const election = new ElectionScan();
+  const flips = new FlipFlopScan(FLIP_FLOP_GUESS, ignore);
   // stricter than the default test: a controller still stepping a status field toward its spec
   // (status.replicas 2 of spec.replicas 500) is converging, not looping
   const converged = (view: LiveRun['view']): boolean => {
@@ -540,6 +547,13 @@ function loopMonitor(o: NoHotLoopOptions, kinds: readonly string[] | undefined):
       // (failures-in-seconds' migrator: 1,500 writes in a row, then quiet; the world looks converged
       // throughout), and a user action still to come can end it. The check runs on past it.
       if (hot) return { reason: `${hot.count} writes in a row to ${hot.key} with nothing else happening`, from: hot.from };
+      // (4) a guess, not certain: a field set back and forth between two values, FLIP_FLOP_GUESS times
+      // in a row from the settle phase on with nothing from outside in between (two writers that
+      // both own it; flip-flop.ts). The judge reads the quiet tail, and a writer may give way
+      // before it. It stops a fight of two server-side apply field managers of one hosted program,
+      // which no-fighting cannot tell apart (h50 W-2: every shrinking candidate ran to the tail).
+      const flip = flips.scan(run.trace, run.view, run.timing.settleStart);
+      if (flip) return { reason: `${flip.path} of ${flip.object} was set back and forth between ${flip.values[0]} and ${flip.values[1]} ${flip.count} times in a row`, from: flip.from };
       // (3) a guess, not certain: the judge counts the quiet tail to its end and leaves out scheduled
       // work, which it reads on the whole run (rt46 deploy-putter, seed 9, run 20: two Scalers
       // fighting, stopped here at 101 writes, passed on the full run), and it judges only a world

@@ -16,9 +16,9 @@ import { writeStatus } from './_shared/status.js';
  *
  * Its twin, `twoWayTwin`, is the two-way sync: it compares the whole `data` with the declared
  * keys and writes exactly them, dropping the stamp the other controller puts back; the two fight
- * forever (no-fighting, without any fault). It is not the case's `buggy`: a two-writer fight is
- * not stopped early, so it writes through every run's phases (27–44 s of wall time for the gate's
- * twin direction on a loaded 2-CPU machine, with phases of 2 s and 3 s), and it guards no fault.
+ * forever (no-fighting, without any fault). It guards no fault, but no-fighting's early stop (h50):
+ * before it, a two-writer fight wrote through every run's phases (27–44 s of wall time for the
+ * gate's twin direction on a loaded 2-CPU machine), so it was kept out of the corpus gate.
  * Written by the tenth red team (rt49).
  */
 export const CONFIG_BUNDLE = 'ConfigBundle';
@@ -115,4 +115,12 @@ export const lastAppliedCase: FalsePositiveCase = {
   description: "client-side apply's three-way merge: a ConfigBundle's applier sets its declared keys of an owned ConfigMap and removes only keys its last-applied annotation lists, so another controller's stamped key survives",
   controllers: [bundleApplier('three-way'), stamper],
   options: { objects: { kind: CONFIG_BUNDLE, name: 'app', spec: [{ data: { mode: 'fast', region: 'eu' } }, { data: { mode: 'safe', tier: 'gold' } }] } },
+  buggy: {
+    controllers: twoWayTwin,
+    caughtBy: ['no-fighting', 'no-hot-loop'],
+    // the fight starts with the first ConfigMap: short phases keep its run short (the guess stops
+    // it in the settle phase, and its confirmation at the first hand-over of the quiet tail)
+    world: { faultWindowMs: 2_000, settleMs: 3_000 },
+    why: 'the two-way sync removes every key it did not declare, the stamp the other controller owns too, which puts it back: the two fight for ever',
+  },
 };

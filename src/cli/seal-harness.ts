@@ -10,6 +10,8 @@
  */
 import { ElectionScan } from '../../properties/_internals/election.js';
 import { Declarations, PendingRetries } from '../../properties/_internals/esr.js';
+import { FightScan } from '../../properties/_internals/fight-scan.js';
+import { FlipFlopScan } from '../../properties/_internals/flip-flop.js';
 import { Leadership } from '../../properties/_internals/leadership.js';
 import { MaskTally } from '../../properties/_internals/masks.js';
 import { GrowScan, StampScan } from '../../properties/no-hot-loop.js';
@@ -68,6 +70,8 @@ export const SEALED_CLASSES: readonly (abstract new (...args: never[]) => unknow
   MaskTally,
   StampScan,
   GrowScan,
+  FightScan,
+  FlipFlopScan,
   UsageError,
   HarnessWorker,
   UnhandledRequestError,

@@ -165,6 +165,10 @@ interface Slot {
   recording: boolean;
   /** The result it reported. */
   reported: CheckResult | undefined;
+  /** 0-based index of the generated run whose failure the slot was shrinking, once it found one. */
+  failedRun: number | undefined;
+  /** The hang that ended that shrinking, when the slot runs the failure again unshrunk ({@link unshrunkRetry}). */
+  shrinkHang: { hang: CheckFailed; runsBefore: number } | undefined;
 }
 
 /**
@@ -182,7 +186,7 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
   for (let k = 0; k < options.workers; k++) {
     const shard = { index: base.index + base.count * k, count: base.count * options.workers };
     // the corpus is replayed once, by the first worker
-    slots.push({ k, job: { ...job, shard, corpus: k === 0 ? (job.corpus ?? []) : [], corpusNames: k === 0 ? (job.corpusNames ?? []) : [] }, worker: undefined, lastBeat: 0, busyAtBeat: undefined, lastScenario: undefined, lastRunIndex: undefined, runsBefore: 0, runs: 0, total: 0, failures: 0, phase: 'corpus', detail: undefined, labels: new Map(), current: k === 0 && options.first ? options.first.current : new Int32Array(new SharedArrayBuffer(4)), recording: false, reported: undefined });
+    slots.push({ k, job: { ...job, shard, corpus: k === 0 ? (job.corpus ?? []) : [], corpusNames: k === 0 ? (job.corpusNames ?? []) : [] }, worker: undefined, lastBeat: 0, busyAtBeat: undefined, lastScenario: undefined, lastRunIndex: undefined, runsBefore: 0, runs: 0, total: 0, failures: 0, phase: 'corpus', detail: undefined, labels: new Map(), current: k === 0 && options.first ? options.first.current : new Int32Array(new SharedArrayBuffer(4)), recording: false, reported: undefined, failedRun: undefined, shrinkHang: undefined });
   }
   const results: CheckResult[] = [];
   const timelines = new Map<CheckResult, RecordedTimelines>();
@@ -276,6 +280,8 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
             }
             break;
           case 'progress':
+            // the first failure: the generated run just made (its progress comes before shrinking)
+            if (m.failures > 0 && slot.failures === 0 && slot.failedRun === undefined && m.phase === 'runs') slot.failedRun = slot.lastRunIndex;
             slot.runs = m.runs;
             slot.total = m.total;
             slot.failures = m.failures;
@@ -283,10 +289,11 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
             slot.detail = m.detail;
             report();
             break;
-          case 'result':
-            results.push(m.result as CheckResult);
-            slot.reported = m.result as CheckResult;
-            noteFailure(m.result as CheckResult);
+          case 'result': {
+            const result = slot.shrinkHang ? withShrinkHang(m.result as CheckResult, slot.shrinkHang.hang, slot.shrinkHang.runsBefore) : (m.result as CheckResult);
+            results.push(result);
+            slot.reported = result;
+            noteFailure(result);
             if (m.timelines) {
               // the check is over: a replay records the report's timelines, with the loading grace
               slot.recording = true;
@@ -297,6 +304,7 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
             stop(slot);
             settleIfDone();
             break;
+          }
           case 'timelines':
             if (slot.reported) timelines.set(slot.reported, m.timelines);
             stop(slot);
@@ -344,6 +352,21 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
         const runIndex = shrinking || inCorpus ? undefined : slot.lastRunIndex;
         const hungCounts = shrinking ? 0 : 1;
         const hang = hangFailure(slot, now - slot.lastBeat, options.watchdogMs, runIndex, slot.runs + hungCounts, shrinking ? 'a shrinking candidate' : systematic ? `systematic plan ${slot.runs + 1}` : inCorpus ? `corpus scenario ${slot.runs + 1}` : `run ${runIndex! + 1}`);
+        // a hang while shrinking a failure found in a generated run: that failure ran to its verdict
+        // and is the check's, so the slot runs it again unshrunk (once; a second hang is the verdict)
+        const retry = shrinking && slot.shrinkHang === undefined ? unshrunkRetry(slot.job, slot.failedRun) : undefined;
+        if (retry) {
+          // the failing run is made again by the new worker; the runs before it were this one's
+          slot.shrinkHang = { hang, runsBefore: Math.max(0, slot.runs - 1) };
+          slot.runsBefore += Math.max(0, slot.runs - 1);
+          slot.runs = 0;
+          slot.total = 0;
+          slot.failures = 0;
+          stop(slot);
+          start(slot, retry);
+          report();
+          continue;
+        }
         hangs.push(hang);
         slot.runsBefore += slot.runs + hungCounts;
         const doneInCorpus = slot.runs;
@@ -371,6 +394,30 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
   const merged = mergeCheckResults([...results, ...hangs], job.shard);
   const picked = merged.ok ? undefined : results.find((r) => !r.ok && r.scenario === merged.scenario);
   return { result: { ...merged, runs: merged.runs + stoppedRuns }, timelines: (picked && timelines.get(picked)) ?? { objects: [], converged: null } };
+}
+
+/**
+ * The job that reports a failure whose shrinking the watchdog ended: the slot's failing generated
+ * run again, with no shrinking budget, so the failure found is reported as found (h50, W-2: a slow
+ * shrinking candidate of a hosted program's fight was terminated, its hang replaced the real
+ * failure, and a program's watchdog verdict cannot be replayed). Undefined when there is no such
+ * run (a failure of the corpus, systematic plans): the hang is the verdict, as before.
+ * @internal
+ */
+export function unshrunkRetry(job: CheckJob, failedRun: number | undefined): CheckJob | undefined {
+  if (failedRun === undefined || job.search === 'systematic') return undefined;
+  return { ...job, corpus: [], corpusNames: [], resumeAt: failedRun, shrinkTimeLimitMs: 1 };
+}
+
+/**
+ * The result of an {@link unshrunkRetry}: its failure, saying why it is not shrunk, with the runs
+ * the terminated worker made before it (`runsBefore`); the hang when the rerun did not fail.
+ * @internal
+ */
+export function withShrinkHang(result: CheckResult, hang: CheckFailed, runsBefore: number): CheckResult {
+  if (result.ok || result.property === 'watchdog' || result.property === 'fault-coverage') return hang;
+  const explanation = `${result.explanation}\nNot shrunk: while shrinking this failure, ${hang.summary}. The failure is reported as found in run ${result.failedAtRun}; the watchdog ends a shrinking candidate that goes without a simulation step for --watchdog ms of wall time, a slow one on a loaded host as well as a hung one.`;
+  return { ...result, runs: result.runs + runsBefore, explanation };
 }
 
 /** Busy ms of a worker's thread since a reading `before` ({@link HarnessWorker.busyMs}), or undefined when either is unknown. */

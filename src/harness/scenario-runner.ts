@@ -229,8 +229,10 @@ export class ScenarioRunner {
     if (run.timing.stoppedEarly?.property !== property.name) return undefined;
     // a certain prediction is prefix-closed (the judge fails every run with that prefix): the rerun
     // goes to it, not past it, where a growing loop's object would cost the square of its length
-    // to simulate (red team round 9, L-1: the check never ended)
-    const full = await this.judge(run.scenario, { properties: [property], earlyStop: run.timing.stoppedEarly.certain === true ? 'certain' : false });
+    // to simulate (red team round 9, L-1: the check never ended). A guess is run on past, to the
+    // property's certain stop if it comes (a fight's first hand-over in the quiet tail) or the end:
+    // the same verdict the whole run gets, without simulating the rest of a fight.
+    const full = await this.judge(run.scenario, { properties: [property], earlyStop: 'certain' });
     return full.failure?.property === property.name ? full.failure : null;
   }
 
