@@ -56,12 +56,19 @@ const HEAVY = [
   'test/e2e/cli-hostile-corpus.test.ts',
 ];
 
+/**
+ * Files that need Debian packages .ci/run installs in the background while the suite runs
+ * (test/helpers/system-packages.ts): started last in their project, when apt has long finished.
+ */
+const LAST = ['test/conformance/kubectl.test.ts', 'test/e2e/report-html.test.ts'];
+
 class HeavyFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
     const rank = (f: TestSpecification): number => {
-      const i = HEAVY.indexOf(relative(fileURLToPath(new URL('.', import.meta.url)), f.moduleId).split('\\').join('/'));
-      return i < 0 ? HEAVY.length : i;
+      const file = relative(fileURLToPath(new URL('.', import.meta.url)), f.moduleId).split('\\').join('/');
+      const i = HEAVY.indexOf(file);
+      return i >= 0 ? i : LAST.includes(file) ? HEAVY.length + 1 : HEAVY.length;
     };
     // projects keep the order vitest gave them (they run one after the other)
     const project = new Map<string, number>();

@@ -10,12 +10,14 @@ import { createKubeApi, type KubeApi } from '../../src/kube-rest/kube-api.js';
 import { startLoopback, type LoopbackServer } from '../../src/kube-rest/loopback.js';
 import { startWebAppController } from '../../examples/client-node/webapp-controller.js';
 import { webAppCrd } from '../../examples/client-node/webapp.js';
+import { systemPackagesSettled } from '../helpers/system-packages.js';
 
 /**
  * The real-client arm of the conformance suite: Debian's `kubectl` (package kubernetes-client,
  * installed by .ci/run) against the loopback server, with the client-node example controller
  * running against the same server over a real socket.
  */
+await systemPackagesSettled();
 const hasKubectl = spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status === 0;
 if (!hasKubectl) console.warn('kubectl.test.ts: SKIPPED — kubectl is not installed (apt-get install kubernetes-client); the loopback server was not tested against a real kubectl.');
 

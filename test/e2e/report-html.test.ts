@@ -11,6 +11,7 @@ import { recordTimelines } from '../../src/replay.js';
 import { eventLoss } from '../../faults/index.js';
 import { convergence } from '../../properties/convergence.js';
 import { edgeTriggered } from '../../examples/replicas/edge-triggered.js';
+import { systemPackagesSettled } from '../helpers/system-packages.js';
 
 /**
  * The HTML report in a real browser (Debian's chromium, driven by playwright-core): it renders
@@ -18,6 +19,7 @@ import { edgeTriggered } from '../../examples/replicas/edge-triggered.js';
  * panels with trace entries. A screenshot lands in reports/html-report.png for a person to look at.
  */
 const CHROMIUM = '/usr/bin/chromium';
+await systemPackagesSettled();
 const hasChromium = existsSync(CHROMIUM);
 const reason = hasChromium ? '' : ` (SKIPPED: ${CHROMIUM} is not installed; apt-get install chromium, as .ci/run does)`;
 
