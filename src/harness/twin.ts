@@ -1217,7 +1217,9 @@ const HOSTED_REACTION_MS = 50;
  * A controller that never set a timer (a hosted program too, whose decisions are then its changing
  * writes) is delayed only at the decisions a user's deletion
  * overtakes: each of its changing reconciles that began at most {@link BUSY_MAX_MS} before a
- * user deleted (or recreated) an object; and at its evictions the user makes moot: a reconcile
+ * user deleted (or recreated) an object, or asked to delete one the run had that was gone already
+ * (NotFound: a slower controller's finalizer would still have held it, and a second delete, in the
+ * foreground, cascades to what it still owns: machine-pool, hunt seed 864 run 1); and at its evictions the user makes moot: a reconcile
  * that deleted an object neither of the reconciled kind nor of one it owns (a drained node's
  * Pods, someone else's), when the user changed the reconciled object within {@link BUSY_MAX_MS}
  * after (the cordon lifted). An eviction is irreversible, so whether it happened depends on when
@@ -1269,9 +1271,14 @@ export function slowPoints(run: Pick<RunRecord, 'trace' | 'timing'>, defs: reado
     else m.set(id, [t]);
   };
   const untimed = new Set<string>();
+  // objects written before: a user's deletion of one that is gone already (NotFound) is one a slower
+  // controller's finalizer had not yet let go, so it overtakes that controller's decision too
+  const existed = new Set<string>();
   for (const e of run.trace) {
     if (e.t >= run.timing.tailStart) break;
-    if (e.type === 'store:write' && e['actor'] === 'user' && e['error'] === undefined && e['noop'] !== true) {
+    if (e.type === 'store:write' && e['error'] === undefined && e['noop'] !== true) existed.add(`${String(e['kind'])} ${String(e['key'])}`);
+    if (e.type === 'store:write' && e['actor'] === 'user' && e['verb'] === 'delete' && e['error'] === 'NotFound' && existed.has(`${String(e['kind'])} ${String(e['key'])}`)) deletions.push(e.t);
+    else if (e.type === 'store:write' && e['actor'] === 'user' && e['error'] === undefined && e['noop'] !== true) {
       const id = `${String(e['kind'])} ${String(e['key'])}`;
       note(touched, id, e.t);
       if (e['verb'] === 'delete') deletions.push(e.t);

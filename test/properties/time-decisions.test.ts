@@ -202,6 +202,15 @@ describe('slow points of a controller that sets no timer: only decisions a user 
     // a deletion in the quiet tail overtakes nothing the differential properties compare
     expect(slowPoints({ trace: [...reconcile(55_000, 1, 'default/east'), userDelete(61_000)], timing }, [])).toEqual([]);
   });
+
+  it('a deletion of an object the run had that is gone already (NotFound) overtakes too: a slower finalizer had not let it go (hunt seed 864 run 1)', () => {
+    const created: TraceEntry = { t: 50, type: 'store:write', actor: 'user', verb: 'create', kind: 'MachinePool', key: 'default/east', changed: ['.'], noop: false } as TraceEntry;
+    const notFound = (t: number, key: string): TraceEntry => ({ t, type: 'store:write', actor: 'user', verb: 'delete', kind: 'MachinePool', key, changed: [], noop: false, error: 'NotFound' }) as TraceEntry;
+    // the fault-free run released the Machine and dropped the finalizer at 12 s; the user's second delete at 18.9 s found nothing (before the fix: no point)
+    expect(slowPoints({ trace: [created, ...reconcile(12_000, 1, 'default/east'), notFound(18_900, 'default/east')], timing }, [])).toEqual([{ controller: 'machine-pool', at: 12_000 }]);
+    // a delete of something the run never had overtakes nothing: no slower controller would have kept it
+    expect(slowPoints({ trace: [created, ...reconcile(12_000, 1, 'default/east'), notFound(18_900, 'default/west')], timing }, [])).toEqual([]);
+  });
 });
 
 describe('slow points of a controller that sets no timer: evictions the user soon makes moot (hand-made traces)', () => {
