@@ -141,7 +141,7 @@ function ownerGc(): Target {
       { at: 1600, type: 'create', object: cm('orphan-2', 'gone') },
     ],
     faults: empty,
-    options: { faultWindowMs: 3_000, settleMs: 2_000 },
+    options: { faultWindowMs: 2_500, settleMs: 1_000 },
   };
   const judge = (run: RunRecord): true | string => {
     const names = new Set(run.finalObjects.filter((o) => o.kind === 'ConfigMap').map((o) => o.metadata.name));
