@@ -2,7 +2,7 @@ import type { RunRecord } from './property.js';
 import { conflictAtWrite, errorAtWrite, requestFailure } from './systematic-strategies/calls.js';
 import { crashAfterWrite, crashAroundRequest, crashBeforeWrite } from './systematic-strategies/crash.js';
 import { coalescedState, delayedEvent, duplicatedEvent, heldChange, unnotifiedState, unobservedState } from './systematic-strategies/events.js';
-import { permutedList, restartFromStaleReplica, staleAcrossChange, staleListAfterRestart, staleReadBeforeWrite } from './systematic-strategies/reads.js';
+import { permutedList, restartFromStaleReplica, staleAcrossChange, staleListAfterRestart, staleProgramList, staleReadBeforeWrite } from './systematic-strategies/reads.js';
 import { recreateBetweenReconciles } from './systematic-strategies/recreation.js';
 import type { Derivation, DerivedPlan, Strategy } from './systematic-strategies/strategy.js';
 import { indexTrace, type TraceIndex } from './systematic-strategies/trace-index.js';
@@ -28,6 +28,7 @@ export type { Derivation, DerivedPlan } from './systematic-strategies/strategy.j
  * - `restart-from-stale-replica`: both in one plan (Sieve's time travel): a crash after a reconcile that followed a creation, and the restart's list from a replica from before it;
  * - `stale-across-change`: a controller's watch lags across another actor's change of an object, so it acts, after the change, on the version the change replaced;
  * - `held-change`: the event of another actor's change that reaches a controller while a reconcile of the object is queued is held back past its start (reordering), so it decides on the state before the change.
+ * - `stale-program-list`: a hosted program's list served from an API server's watch cache (`resourceVersion=0`), relisted before one of its writes, comes from a replica lagging behind the newest object of its kind (a GC deleting what a missing owner owns).
  * @public
  */
 export type SystematicStrategy =
@@ -48,7 +49,8 @@ export type SystematicStrategy =
   | 'stale-list-after-restart'
   | 'restart-from-stale-replica'
   | 'stale-across-change'
-  | 'held-change';
+  | 'held-change'
+  | 'stale-program-list';
 
 const STRATEGIES: Readonly<Record<SystematicStrategy, Strategy>> = {
   'crash-after-write': crashAfterWrite,
@@ -69,6 +71,7 @@ const STRATEGIES: Readonly<Record<SystematicStrategy, Strategy>> = {
   'restart-from-stale-replica': restartFromStaleReplica,
   'stale-across-change': staleAcrossChange,
   'held-change': heldChange,
+  'stale-program-list': staleProgramList,
 };
 
 /** Every strategy, in the order they run. @public */

@@ -123,19 +123,29 @@ function hooksOf(env: RuntimeEnv, world: () => KubeWorld): KubeApiHooks {
     },
     onListFrom(i) {
       const r = world().live.get(i.actor);
-      if (!r || !seams.hasInformerListHooks) return undefined;
+      if (!r) return undefined;
       // the first list of a kind in this incarnation is its (re)start's, later ones are relists
       let kinds = listed.get(r);
       if (!kinds) listed.set(r, (kinds = new Set()));
       const reason = kinds.has(i.kind) ? 'relist' : 'list';
       kinds.add(i.kind);
       const cur = env.store.currentResourceVersion();
+      // a list a lagging replica may answer, recorded also without faults: systematic mode derives lagging lists from it (M-1)
+      const record = (rv: number) => trace.push({ t: kernel.now(), type: 'program:list', controller: r.name, replica: r.replica, actor: i.actor, kind: i.kind, reason, rv, notOlderThan: i.notOlderThan });
+      if (!seams.hasInformerListHooks) {
+        record(cur);
+        return undefined;
+      }
       const d = seams.decideInformerList({ t: kernel.now(), controller: r.name, replica: r.replica, kind: i.kind, reason, seq: seams.informerListSeq++, rv: cur, notOlderThan: i.notOlderThan });
-      if (d.type !== 'lagging') return undefined;
-      const at = Math.max(0, i.notOlderThan, cur - d.versionsBack);
+      const at = d.type === 'lagging' ? Math.max(0, i.notOlderThan, cur - d.versionsBack) : cur;
       const objects = at < cur ? env.store.snapshotAt(i.kind, at) : undefined;
-      if (!objects) return undefined; // the replica is not behind, or the history no longer reaches back
+      if (!objects) {
+        // the replica is not behind, or the history no longer reaches back
+        record(cur);
+        return undefined;
+      }
       trace.push({ t: kernel.now(), type: 'informer:time-travel', controller: r.name, replica: r.replica, kind: i.kind, reason: reason === 'list' ? 'restart' : 'relist', fromRv: cur, toRv: at, via: 'http' });
+      record(at);
       return { rv: at, objects };
     },
     onList(i) {

@@ -27,6 +27,7 @@ export type TraceType =
   | 'informer:list'
   | 'informer:relist'
   | 'informer:time-travel'
+  | 'program:list'
   | 'informer:resync'
   | 'informer:notify'
   | 'handler:start'

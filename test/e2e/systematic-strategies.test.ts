@@ -3,7 +3,7 @@ import { checkSystematic, type SystematicOptions } from '../../src/harness/syste
 import { ALL_STRATEGIES, type SystematicStrategy } from '../../src/harness/systematic-plans.js';
 import { defineProperty, type Property } from '../../src/harness/property.js';
 import type { ControllerDefinition } from '../../src/runtime/define-controller.js';
-import type { FaultPlan, RunRecord, Scenario } from '../../src/index.js';
+import { defineProgram, type FaultPlan, type RunRecord, type Scenario } from '../../src/index.js';
 import { allFaults } from '../../faults/index.js';
 import { bugZoo, type BugZooEntry } from '../../examples/bug-zoo/index.js';
 import { orphanSweep, type MultiFaultExhibit } from '../../examples/multi-fault/index.js';
@@ -112,8 +112,44 @@ const targets: Record<SystematicStrategy, Target> = {
   // the Site's annotation written back from the version the user's change replaced (the cache caught up only after it)
   'stale-across-change': faultTarget('fault target site (lost update)', siteBuggy, siteCorrect, site.siteScenario, site.judgeSite),
   // the user edits the Site right after creating it: the edit's event held back past the reconcile the creation queued
+  // a hosted program's owner list from a lagging replica, just before it deletes what nothing it listed owns
+  'stale-program-list': ownerGc(),
   'held-change': faultTarget('fault target site (lost update, an edit right after the create)', siteBuggy, siteCorrect, editedAtOnce, site.judgeSite),
 };
+
+/**
+ * A hosted GC (test/unit/host/programs/owner-gc.ts) that lists its owners with resourceVersion=0
+ * and deletes the ConfigMaps of owners it did not list (red team round 10 M-1); its twin asks for
+ * the owner with a live GET before it deletes. Echo b and its ConfigMap come just before a sweep
+ * that deletes an orphan: the sweep's owner list lagging behind Echo b deletes ConfigMap b.
+ */
+function ownerGc(): Target {
+  const resources = [{ group: 'example.com', version: 'v1', kind: 'Echo', plural: 'echoes' }];
+  const gc = (args: string[]) => defineProgram({ entry: 'test/unit/host/programs/owner-gc.ts', for: 'Echo', name: 'gc', args, resources });
+  const echo = (name: string) => ({ apiVersion: 'example.com/v1', kind: 'Echo', metadata: { name, namespace: 'default' }, spec: { message: name } });
+  const cm = (name: string, owner: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', labels: { 'echo-owner': owner } }, data: {} });
+  const scenario: Scenario = {
+    seed: 1,
+    controllers: [{ name: 'gc' }],
+    initialObjects: [],
+    workload: [
+      { at: 0, type: 'create', object: echo('a') },
+      { at: 0, type: 'create', object: cm('a', 'a') },
+      { at: 0, type: 'create', object: cm('orphan-1', 'gone') },
+      { at: 1500, type: 'create', object: echo('b') },
+      { at: 1600, type: 'create', object: cm('b', 'b') },
+      { at: 1600, type: 'create', object: cm('orphan-2', 'gone') },
+    ],
+    faults: empty,
+    options: { faultWindowMs: 2_500, settleMs: 1_000 },
+  };
+  const judge = (run: RunRecord): true | string => {
+    const names = new Set(run.finalObjects.filter((o) => o.kind === 'ConfigMap').map((o) => o.metadata.name));
+    const lost = run.finalObjects.filter((o) => o.kind === 'Echo' && !names.has(o.metadata.name)).map((o) => o.metadata.name);
+    return lost.length === 0 ? true : `the ConfigMap of Echo ${lost.join(', ')} was deleted though its owner exists`;
+  };
+  return { name: 'a hosted owner GC (M-1)', buggy: [gc([])], correct: [gc(['--recheck'])], property: judged(judge), options: () => ({ scenarios: [scenario], tailMs: 0 }) };
+}
 
 function editedAtOnce(controller: string, faults: FaultPlan): Scenario {
   const s = site.siteScenario(controller, faults);

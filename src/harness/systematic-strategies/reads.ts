@@ -123,8 +123,9 @@ export const staleListAfterRestart: Strategy = {
     for (let i = 0; i < ix.end; i++) {
       const e = ix.trace[i]!;
       if (e.type === 'controller:crash') crashed.add(String(e['controller']));
-      if (e.type !== 'informer:list' || !crashed.has(String(e['controller']))) continue;
+      if (!countedList(e, crashed)) continue;
       const nth = n++;
+      if (e.type !== 'informer:list') continue;
       const kind = String(e['kind']);
       // the newest creation of the kind before this list
       let newest: number | undefined;
@@ -147,6 +148,17 @@ export const staleListAfterRestart: Strategy = {
     return b.result();
   },
 };
+
+/**
+ * Whether stale-snapshot counts a list among those it may lag (its `nth`): a native informer's
+ * relist or its list after a restart, and a hosted program's cache-servable list (`program:list`)
+ * that is a relist or comes after a restart. `crashed`: controllers that crashed before it.
+ */
+function countedList(e: TraceEntry, crashed: ReadonlySet<string>): boolean {
+  if (e.type === 'informer:relist') return true;
+  if (e.type === 'informer:list') return crashed.has(String(e['controller']));
+  return e.type === 'program:list' && (e['reason'] === 'relist' || crashed.has(String(e['controller'])));
+}
 
 /** The most versions a lagging replica's list is behind, as stale-snapshot's generator draws it. */
 const MAX_VERSIONS_BACK = 8;
@@ -183,7 +195,7 @@ export const restartFromStaleReplica: Strategy = {
       const e = ix.trace[i]!;
       if (e.type === 'store:write' && typeof e['rv'] === 'number') rv = Math.max(rv, e['rv']);
       else if (e.type === 'controller:crash') crashed.add(String(e['controller']));
-      else if (e.type === 'informer:relist') n++;
+      else if (e.type === 'informer:relist' || e.type === 'program:list') n += countedList(e, crashed) ? 1 : 0;
       else if (e.type === 'informer:list') {
         const c = String(e['controller']);
         if (crashed.has(c)) n++;
@@ -381,3 +393,82 @@ function firstAbove(sorted: readonly number[], x: number): number | undefined {
   }
   return sorted[lo];
 }
+
+/**
+ * A hosted program's list that an API server may answer from its watch cache (`resourceVersion=0`)
+ * coming from a replica that lags behind, just before the program acts on it (red team round 10
+ * M-1): a GC that lists what owns things and deletes what nothing it listed owns. For each such
+ * list the stale-snapshot fault can lag (a relist, or a list after a restart: `program:list`),
+ * followed by a write of the same program before its next list of the kind, the list misses the
+ * newest object of its kind created before it (never older than the client asked for). Pruned:
+ * lists the fault does not lag (a process's first list of a kind), lists no write follows, kinds
+ * with no creation before the list, a creation older than the client's floor or more versions
+ * back than the fault's generator draws (8), and a creation an earlier plan's list already misses.
+ */
+export const staleProgramList: Strategy = {
+  name: 'stale-program-list',
+  kind: 'stale-snapshot',
+  derive(ix: TraceIndex): Derivation {
+    const b = new DerivationBuilder('stale-program-list');
+    const windowEnd = ix.run.timing.faultWindowEnd;
+    // creations in order: trace index, kind, resourceVersion
+    const creations: { index: number; kind: string; rv: number }[] = [];
+    for (const [id, versions] of ix.versions) {
+      const c = versions.find((v) => v.entry['verb'] === 'create');
+      if (c) creations.push({ index: c.index, kind: id.slice(0, id.indexOf(' ')), rv: Number(c.entry['rv']) });
+    }
+    const crashed = new Set<string>();
+    const missed = new Set<string>();
+    let n = 0;
+    for (let i = 0; i < ix.end; i++) {
+      const e = ix.trace[i]!;
+      if (e.type === 'controller:crash') crashed.add(String(e['controller']));
+      if (!countedList(e, crashed)) {
+        if (e.type === 'program:list') b.prune("the process's first list of the kind (the fault lags only relists and lists after a restart)");
+        continue;
+      }
+      const nth = n++;
+      if (e.type !== 'program:list' || e.t >= windowEnd) continue;
+      const kind = String(e['kind']);
+      const actor = e['actor'];
+      // the program's next write, before its next list of the kind
+      let write: TraceEntry | undefined;
+      for (let j = i + 1; j < ix.end && !write; j++) {
+        const x = ix.trace[j]!;
+        if (x.type === 'program:list' && x['actor'] === actor && x['kind'] === kind) break;
+        if (x.type === 'store:write' && x['actor'] === actor && x['error'] === undefined && x['noop'] !== true && ['delete', 'update', 'patch'].includes(String(x['verb']))) write = x;
+      }
+      if (!write) {
+        b.prune('no write of the program follows it before its next list of the kind');
+        continue;
+      }
+      let newest: number | undefined;
+      for (const c of creations) if (c.kind === kind && c.index < i) newest = Math.max(newest ?? 0, c.rv);
+      const rv = Number(e['rv']);
+      if (newest === undefined || !(rv >= newest)) {
+        b.prune('no object of the kind was created before it');
+        continue;
+      }
+      const versionsBack = rv - newest + 1;
+      if (newest - 1 < Number(e['notOlderThan'] ?? 0)) {
+        b.prune('the client asked for data not older than the newest creation');
+        continue;
+      }
+      if (versionsBack > MAX_VERSIONS_BACK) {
+        b.prune(`the newest creation is more than ${MAX_VERSIONS_BACK} versions before it`);
+        continue;
+      }
+      if (missed.has(`${kind} ${newest}`)) {
+        b.prune('an earlier plan lags a list behind the same creation');
+        continue;
+      }
+      missed.add(`${kind} ${newest}`);
+      b.add({
+        target: `the list of ${kind} by ${String(actor)} at t=${e.t} ms (resourceVersion=${String(e['notOlderThan'])}), from a replica lagging ${versionsBack} versions behind (before the newest ${kind}), before its ${String(write['verb'])} of ${String(write['kind'])} ${String(write['key'])} at t=${write.t} ms`,
+        events: [{ kind: 'stale-snapshot', nth, target: String(e['controller']), params: { versionsBack, list: true, catchUpMs: 0 } }],
+        at: i,
+      });
+    }
+    return b.result();
+  },
+};

@@ -253,3 +253,47 @@ describe('event strategies on a long run', () => {
     expect(across.plans.map((p) => p.events[0]!.nth)).toEqual(Array.from({ length: n - 1 }, (_, i) => 2 * i + 1));
   });
 });
+
+describe('stale-program-list (red team round 10 M-1)', () => {
+  const gc = 'controller:gc/0';
+  const plist = (t: number, reason: 'list' | 'relist', rv: number, notOlderThan = 0): TraceEntry => ({ t, type: 'program:list', controller: 'gc', replica: 0, actor: gc, kind: 'Echo', reason, rv, notOlderThan });
+  const create = (t: number, kind: string, key: string, rv: number): TraceEntry => ({ t, type: 'store:write', actor: 'user', verb: 'create', kind, key, changed: ['.'], noop: false, rv });
+  const del = (t: number, key: string, rv: number): TraceEntry => ({ t, type: 'store:write', actor: gc, verb: 'delete', kind: 'ConfigMap', key, changed: ['.'], noop: false, rv });
+  const trace: TraceEntry[] = [
+    create(0, 'Echo', 'default/a', 1),
+    plist(1000, 'list', 1), // its first list: the fault does not lag it
+    del(1010, 'default/orphan-1', 2),
+    { t: 1200, type: 'informer:relist', controller: 'other', replica: 0, kind: 'Pod', count: 0, rv: 2 }, // counted (nth 0)
+    create(1500, 'Echo', 'default/b', 3),
+    create(1600, 'ConfigMap', 'default/b', 4),
+    plist(2000, 'relist', 4), // nth 1: misses Echo b (2 versions back), then deletes
+    del(2010, 'default/orphan-2', 5),
+    plist(3000, 'relist', 5), // nth 2: Echo b again
+    del(3010, 'default/orphan-3', 6),
+    plist(4000, 'relist', 6), // nth 3: no write follows before its next list
+    plist(5000, 'relist', 6), // nth 4
+    create(5500, 'Echo', 'default/c', 7),
+    plist(6000, 'relist', 7, 7), // nth 5: the client asked for rv 7, which has Echo c
+    del(6010, 'default/orphan-4', 8),
+    settle,
+  ];
+
+  it('lags each relist before a write of the program behind the newest creation of its kind, counted as stale-snapshot counts lists, and prunes the rest', () => {
+    const d = derive('stale-program-list', fakeRun({ trace: trace.map((e) => (e === settle ? { ...settle, t: 9000 } : e)) }));
+    expect(d.plans.map((p) => p.events)).toEqual([[{ kind: 'stale-snapshot', nth: 1, target: 'gc', params: { versionsBack: 2, list: true, catchUpMs: 0 } }]]);
+    expect(d.plans[0]!.target).toBe('the list of Echo by controller:gc/0 at t=2000 ms (resourceVersion=0), from a replica lagging 2 versions behind (before the newest Echo), before its delete of ConfigMap default/orphan-2 at t=2010 ms');
+    expect(d.pruned).toEqual({
+      "the process's first list of the kind (the fault lags only relists and lists after a restart)": 1,
+      'an earlier plan lags a list behind the same creation': 1,
+      'no write of the program follows it before its next list of the kind': 2,
+      'the client asked for data not older than the newest creation': 1,
+    });
+  });
+
+  it("counts a program's relists among the lists a native informer's restart list comes after", () => {
+    const run = fakeRun({
+      trace: [create(0, 'Pod', 'default/p', 1), plist(10, 'list', 1), plist(20, 'relist', 1), { t: 30, type: 'controller:crash', controller: 'rs', replica: 0 }, { t: 40, type: 'informer:list', controller: 'rs', replica: 0, kind: 'Pod', count: 1, rv: 1 }, { ...settle, t: 9000 }],
+    });
+    expect(derive('stale-list-after-restart', run).plans.map((p) => p.events[0]!.nth)).toEqual([1]);
+  });
+});
