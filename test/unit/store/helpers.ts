@@ -1,3 +1,4 @@
+import { StoreError } from '../../../src/store/errors.js';
 import { VirtualClock } from '../../../src/sim/clock.js';
 import type { JsonObject, NewObject } from '../../../src/store/object.js';
 import { ObjectStore, type StoreOptions, type WatchEvent, type WriteRecord } from '../../../src/store/store.js';
@@ -54,3 +55,14 @@ export function thrown(fn: () => unknown): unknown {
 }
 
 export const ref = (name: string, namespace = 'default') => ({ namespace, name });
+
+/** The StoreError `fn` throws (anything else it throws is rethrown; no throw fails the test). */
+export function failure(fn: () => unknown): StoreError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof StoreError) return err;
+    throw err;
+  }
+  throw new Error('expected a store error');
+}

@@ -3,22 +3,13 @@ import { defineController } from '../../../src/runtime/define-controller.js';
 import { InvalidError, StoreError } from '../../../src/store/errors.js';
 import type { NewObject } from '../../../src/store/object.js';
 import { run, scenario } from '../../helpers/fixtures.js';
-import { makeStore } from './helpers.js';
+import { failure, makeStore } from './helpers.js';
 
 /**
  * A Pod is bound to a Node as on kube-apiserver 1.32 (red team rt46 R-6): `spec.nodeName` is
  * set at creation or through the `pods/binding` subresource, never by an update or patch
  * (ValidatePodUpdate: 422), and a binding answers as BindingREST does (409 when already bound).
  */
-function failure(fn: () => unknown): StoreError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof StoreError) return err;
-    throw err;
-  }
-  throw new Error('expected a store error');
-}
 
 const pod = (name: string, spec: Record<string, unknown> = {}): NewObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'a:1' }], ...spec } });
 const binding = (name: string, node: string, meta: Record<string, unknown> = {}) => ({ apiVersion: 'v1', kind: 'Binding', metadata: { name, namespace: 'default', ...meta }, target: { kind: 'Node', name: node } });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidError, NotFoundError, StoreError, TooManyRequestsError } from '../../../src/store/errors.js';
+import { InvalidError, NotFoundError, TooManyRequestsError } from '../../../src/store/errors.js';
 import type { JsonObject, NewObject } from '../../../src/store/object.js';
 import type { ObjectStore } from '../../../src/store/store.js';
-import { makeStore } from './helpers.js';
+import { failure, makeStore } from './helpers.js';
 
 /**
  * The `pods/eviction` subresource in the store (red team round 9 E-1): an Eviction deletes its Pod
@@ -10,15 +10,6 @@ import { makeStore } from './helpers.js';
  * EvictionREST (1.32) decides, and a granted eviction takes the disruption from the budget's
  * status before the delete, so a second eviction on the same status is refused.
  */
-function failure(fn: () => unknown): StoreError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof StoreError) return err;
-    throw err;
-  }
-  throw new Error('expected a store error');
-}
 
 const ref = (name: string) => ({ namespace: 'default', name });
 const eviction = (name: string, deleteOptions?: JsonObject): NewObject => ({ apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace: 'default' }, ...(deleteOptions ? { deleteOptions } : {}) }) as unknown as NewObject;

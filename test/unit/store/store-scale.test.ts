@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { StoreError } from '../../../src/store/errors.js';
 import type { NewObject } from '../../../src/store/object.js';
 import type { ObjectStore } from '../../../src/store/store.js';
-import { makeStore } from './helpers.js';
+import { failure, makeStore } from './helpers.js';
 
 /**
  * The scale subresource in the store (red team round 10 S-1: it was missing, so an autoscaler that
@@ -10,15 +9,6 @@ import { makeStore } from './helpers.js';
  * the object's metadata and replicas, a write changes only spec replicas as a spec write of the
  * object, recorded as the caller's update or patch of it.
  */
-function failure(fn: () => unknown): StoreError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof StoreError) return err;
-    throw err;
-  }
-  throw new Error('expected a store error');
-}
 
 const ref = { namespace: 'default', name: 'web' };
 
