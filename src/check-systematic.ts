@@ -1,6 +1,7 @@
 import { defaultFaults, defaultProperties } from './defaults.js';
 import { checkSystematic as checkSystematicWith, type SystematicOptions, type SystematicResult } from './harness/systematic.js';
 import type { ControllerDefinition } from './runtime/define-controller.js';
+import { wallClock } from './wall-clock.js';
 import { createHostProbe } from './host-probe.js';
 
 /**
@@ -27,5 +28,7 @@ export function checkSystematic(target: ControllerDefinition | readonly Controll
     faults: options.faults ?? defaultFaults(),
     properties: options.properties ?? defaultProperties(),
     hostProbe: options.hostProbe ?? createHostProbe(),
+    // host yields during long plans: a test runner's timeout, Ctrl-C and `signal` get their turn
+    wallClock: options.wallClock ?? wallClock,
   });
 }

@@ -122,6 +122,7 @@ const COMMAND_OWNED: readonly { name: string; instead: string; set(v: unknown): 
   { name: 'onProgress', instead: 'the command prints progress', set: (v: unknown) => v !== undefined },
   { name: 'onSimulation', instead: 'the command watches simulations itself', set: (v: unknown) => v !== undefined },
   { name: 'onHeartbeat', instead: 'the command watches simulations itself', set: (v: unknown) => v !== undefined },
+  { name: 'signal', instead: 'the command ends on Ctrl-C, --time-limit or its watchdog', set: (v: unknown) => v !== undefined },
   { name: 'corpus.onFailure', instead: 'the command saves each new failure to <report-dir>/corpus and replays it first next time', set: (v: unknown) => v !== undefined },
   { name: 'determinism: false', instead: 'the determinism check is part of every verdict (sample less often with determinism: { sampleEvery: n })', set: (v: unknown) => v === false },
 ]);

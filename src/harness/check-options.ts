@@ -182,6 +182,16 @@ export interface CheckOptions {
    */
   shrinkTimeLimitMs?: number;
   /**
+   * Cancels the check: once the signal aborts, the simulation in progress stops at its next host
+   * yield (about every 50 ms of wall time) and the check rejects with the signal's reason, as
+   * `fetch` does. Pass vitest's `context.signal` (aborted when the test times out or the run is
+   * cancelled: `toPassCheck` passes it by itself) so a timed-out test does not leave its check
+   * running beside the next tests, or `AbortSignal.timeout(ms)`. For a check that should stop
+   * and report what it found instead, use `timeLimitMs`.
+   * @defaultValue none
+   */
+  signal?: AbortSignal;
+  /**
    * What `check` (and `toPassCheck`) prints: 0 nothing; 1 on a pass, what the CLI prints (fault
    * coverage per kind, "fault list-order: fired 0× in 12 runs where enabled", convergence
    * latency, writes per object, properties that judged no run), and on a failure the coverage
@@ -247,6 +257,7 @@ export interface ResolvedCheckOptions {
   hostProbe: HostSourceProbe | undefined;
   timeLimitMs: number | undefined;
   shrinkTimeLimitMs: number | undefined;
+  signal: AbortSignal | undefined;
   wallClock: (() => number) | undefined;
   onHeartbeat: (() => void) | undefined;
 }
@@ -409,9 +420,17 @@ export function resolveCheckOptions(target: ControllerDefinition | readonly Cont
     hostProbe: options.hostProbe,
     timeLimitMs: wallMs('timeLimitMs', options.timeLimitMs),
     shrinkTimeLimitMs: wallMs('shrinkTimeLimitMs', options.shrinkTimeLimitMs),
+    signal: abortSignal(options.signal),
     wallClock: options.wallClock,
     onHeartbeat: options.onHeartbeat,
   };
+}
+
+/** `options.signal`, checked: an AbortSignal (vitest's `context.signal`, `AbortSignal.timeout(ms)`, an AbortController's). */
+function abortSignal(v: unknown): AbortSignal | undefined {
+  if (v === undefined) return undefined;
+  if (!(v instanceof AbortSignal)) fail(`options.signal must be an AbortSignal (vitest's \`context.signal\`, \`AbortSignal.timeout(ms)\` or an AbortController's \`signal\`), got ${describe(v)}.`);
+  return v;
 }
 
 /** `options.validation`, checked: `immutable` maps kinds to lists of dotted paths. */

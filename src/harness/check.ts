@@ -106,6 +106,7 @@ class CheckRun {
     );
     this.runner.earlyStop = earlyStop;
     this.runner.shouldInterrupt = () => this.expired();
+    this.runner.signal = o.signal;
     this.runner.onHeartbeat = o.onHeartbeat;
     this.started = o.wallClock?.() ?? 0;
     if (o.timeLimitMs !== undefined && o.wallClock) this.deadline = this.started + o.timeLimitMs;
@@ -505,6 +506,8 @@ class CheckRun {
         return false;
       } catch (error) {
         fatal = { error };
+        // cancelled: fast-check must not go on drawing the runs left
+        if (o.signal?.aborted) cutNow = true;
         return true;
       } finally {
         if (cutNow) interrupt();

@@ -135,6 +135,12 @@ export class ScenarioRunner {
   shouldInterrupt: (() => boolean) | undefined;
   /** Called at each host yield of every run (a heartbeat for watchdogs during long runs). */
   onHeartbeat: (() => void) | undefined;
+  /**
+   * The caller's cancellation (`check`'s `signal`): once aborted, every run (twins and re-runs too)
+   * stops at its next host yield and {@link simulate} throws the signal's reason, so nothing
+   * after it judges a cut-short run.
+   */
+  signal: AbortSignal | undefined;
   /** Verdicts per property over the runs judged with `tally`. */
   readonly tally = new Map<string, PropertyTally>();
   /** Whether runs may stop early (property monitors); a check whose early stop a full run disproved turns it off. */
@@ -173,11 +179,14 @@ export class ScenarioRunner {
 
   /** Runs a fault-free scenario under a benign variation (no probes: only its end state and writes are read). */
   private async simulateVariation(scenario: Scenario, v: BenignVariation): Promise<RunRecord> {
+    const signal = this.signal;
+    signal?.throwIfAborted();
     this.simulations++;
     this.onSimulate?.(scenario);
     const window = resolveScenarioOptions(scenario.options).faultWindowMs;
     const varied = v.reverse ? { ...scenario, workload: reverseSimultaneous(scenario.workload) } : scenario;
-    const { run } = await simulate(varied, { ...this.simulateOptions, properties: [], install: [...(this.simulateOptions.install ?? []), (w) => installVariation(w, v, window)] });
+    const { run } = await simulate(varied, { ...this.simulateOptions, properties: [], install: [...(this.simulateOptions.install ?? []), (w) => installVariation(w, v, window)], ...(signal ? { onYield: () => signal.aborted } : {}) });
+    signal?.throwIfAborted();
     return run;
   }
 
@@ -202,12 +211,15 @@ export class ScenarioRunner {
    * it once a failure is certain (the same scenario stops at the same point every time).
    */
   async simulate(scenario: Scenario, properties: readonly Property[] = this.properties, earlyStop: boolean | 'certain' = this.earlyStop, interruptible = false, observe = false): Promise<RunRecord> {
+    const signal = this.signal;
+    signal?.throwIfAborted();
     this.simulations++;
     this.onSimulate?.(scenario);
     const interrupt = interruptible ? this.shouldInterrupt : undefined;
     const beat = this.onHeartbeat;
-    const onYield = interrupt || beat ? () => (beat?.(), interrupt?.() === true) : undefined;
+    const onYield = interrupt || beat || signal ? () => (beat?.(), signal?.aborted === true || interrupt?.() === true) : undefined;
     const { run } = await simulate(scenario, { ...this.simulateOptions, properties, earlyStop, ...(onYield ? { onYield } : {}), ...(observe && this.observe ? { observe: this.observe } : {}) });
+    signal?.throwIfAborted();
     return run;
   }
 

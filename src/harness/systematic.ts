@@ -17,7 +17,7 @@ import type { ResolvedStory } from './story.js';
 export interface SystematicOptions
   extends Pick<
     CheckOptions,
-    'faults' | 'properties' | 'objects' | 'actions' | 'faultWindowMs' | 'settleMs' | 'tailMs' | 'scenarioOptions' | 'replicas' | 'environment' | 'downstream' | 'onProgress' | 'determinism' | 'shrink' | 'hostProbe' | 'onSimulation' | 'onHeartbeat'
+    'faults' | 'properties' | 'objects' | 'actions' | 'faultWindowMs' | 'settleMs' | 'tailMs' | 'scenarioOptions' | 'replicas' | 'environment' | 'downstream' | 'onProgress' | 'determinism' | 'shrink' | 'hostProbe' | 'onSimulation' | 'onHeartbeat' | 'signal' | 'wallClock'
   > {
   /**
    * Fault-free scenarios to derive plans from. @defaultValue one scenario per object template:
@@ -132,10 +132,11 @@ async function systematicSearch(target: ControllerDefinition | readonly Controll
   });
 
   const runner = new ScenarioRunner(
-    { controllers: o.controllers, faults: o.faults, environment: o.environment.map((e) => e.actor), ...(o.downstream ? { downstream: o.downstream } : {}), tailMs: o.tailMs, traceReads: true, ...(o.validation ? { validation: o.validation } : {}) },
+    { controllers: o.controllers, faults: o.faults, environment: o.environment.map((e) => e.actor), ...(o.downstream ? { downstream: o.downstream } : {}), tailMs: o.tailMs, traceReads: true, ...(o.validation ? { validation: o.validation } : {}), ...(o.wallClock ? { wallClock: o.wallClock } : {}) },
     o.properties,
   );
   runner.earlyStop = earlyStop;
+  runner.signal = o.signal;
   // the CLI's watchdog: every plan's simulation is a heartbeat
   runner.onHeartbeat = o.onHeartbeat;
   const onSimulation = o.onSimulation;

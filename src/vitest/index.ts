@@ -120,8 +120,19 @@ function assertIntactBuiltins(matcher: string): void {
   }
 }
 
-async function toPassCheck(received: unknown, options: ToPassCheckOptions = {}): Promise<MatcherResult> {
+/**
+ * The running test's `context.signal` (vitest aborts it when the test times out or the run is
+ * cancelled), read from the matcher state vitest gives matchers (`task`); undefined elsewhere.
+ */
+function testSignal(state: unknown): AbortSignal | undefined {
+  const signal = (state as { task?: { context?: { signal?: unknown } } } | undefined)?.task?.context?.signal;
+  return signal instanceof AbortSignal ? signal : undefined;
+}
+
+async function toPassCheck(this: unknown, received: unknown, options: ToPassCheckOptions = {}): Promise<MatcherResult> {
   assertIntactBuiltins('toPassCheck');
+  // a test that times out must not leave its check running beside the next tests
+  const signal = options.signal ?? testSignal(this);
   const target = controllersOf(received, 'toPassCheck');
   const { reportDir = 'reports', corpus = true, ...checkOptions } = options;
   const first = Array.isArray(target) ? target[0]! : target;
@@ -137,7 +148,7 @@ async function toPassCheck(received: unknown, options: ToPassCheckOptions = {}):
       },
     };
   } else if (corpus !== false && corpus !== true) corpusOption = corpus;
-  const result = await check(target, { ...checkOptions, ...(corpusOption ? { corpus: corpusOption } : {}) });
+  const result = await check(target, { ...checkOptions, ...(corpusOption ? { corpus: corpusOption } : {}), ...(signal ? { signal } : {}) });
   // a pass that judged nothing is no verdict (red team N7, N6, N8, N7b; the CLI exits 2)
   const nothing = result.ok ? judgedNothing(result) : undefined;
   if (result.ok && (result.properties.length === 0 || result.runs === 0 || (result.stats.reconciles === 0 && result.stats.storeWritesPerObject === 0) || nothing !== undefined)) {

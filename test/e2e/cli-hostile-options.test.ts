@@ -13,6 +13,7 @@ const cases = [
   ['clock', /set wallClock, timeLimitMs: the command owns them.*pass --time-limit/],
   ['resume', /set resumeAt: the command owns it/],
   ['determinism', /set determinism: false: the command owns it/],
+  ['signal', /set signal: the command owns it.*Ctrl-C/],
 ] as const;
 
 describe('steadystate check on a module whose checkOptions set what the command owns', () => {
