@@ -11,6 +11,8 @@ import { serveGet, serveList, serveWatch } from './serve-read.js';
 import { serveBinding, serveCreate, serveUpdate } from './serve-write.js';
 import { serveEviction } from './serve-eviction.js';
 import { serveScale } from './serve-scale.js';
+import { isDryRun } from './dry-run.js';
+import { fieldManagersOf } from './managed-fields.js';
 import { bodyTooLarge, jsonResponse, KubeStatusError, statusFromError, statusResponse, type StatusReason } from './status.js';
 
 /** Options of {@link createKubeApi}. @public */
@@ -99,7 +101,7 @@ export function resolveKubeApiOptions(o: KubeApiOptions): ResolvedKubeApiOptions
  * Known limits (stated, as controller-runtime's fake client does): no admission, defaulting or
  * schema validation; a namespace need not exist as an object (deleting a Namespace deletes what is
  * in it and refuses new content, see the store);
- * dryRun, CBOR and protobuf are not implemented; server-side apply of a Scale is refused (415); list pages after the first show
+ * CBOR and protobuf are not implemented; server-side apply of a Scale is refused (415); list pages after the first show
  * current objects; status written through the main resource is ignored for every kind; a
  * deleted CRD's objects stay in the store.
  * @param options - see {@link KubeApiOptions}
@@ -237,11 +239,13 @@ export function createKubeApi(options: KubeApiOptions): KubeApi {
   }
 
   function run(c: ServeContext): Response {
-    // not modelled: refused (400) rather than persisted, as DELETE and apply refuse it (red team rt48 D-1:
-    // a dry-run POST/PUT/PATCH was stored, so a program whose every write was a dry run passed)
-    if ((c.info.verb === 'create' || c.info.verb === 'update' || c.info.verb === 'patch') && c.url.searchParams.has('dryRun')) {
-      throw new KubeStatusError('BadRequest', "dryRun is not supported by steadystate's API server");
-    }
+    // a dry run is served in full and stores nothing: no object, version, event, write record or
+    // field owner (red team rt48 D-1: a dry-run write that was stored let a program pass)
+    if (isDryRun(c)) return c.api.store.dryRun(() => fieldManagersOf(c.api.store).unchanged(() => serveResource(c)));
+    return serveResource(c);
+  }
+
+  function serveResource(c: ServeContext): Response {
     const tooLarge = bodyTooLarge(c.body);
     if (tooLarge) throw tooLarge;
     // the scale subresource (only get, update and patch reach here)

@@ -320,6 +320,20 @@ export class FieldManagers {
     return f;
   }
 
+  /**
+   * Runs `fn` (a dry-run request: kube-apiserver persists nothing, field owners neither) and puts
+   * every object's ownership back as it was; `fn` renders its answer's managedFields itself.
+   */
+  unchanged<T>(fn: () => T): T {
+    const saved = [...this.objects].map(([k, f]) => [k, { uid: f.uid, entries: f.entries.map((e) => ({ ...e, fields: new Set(e.fields) })) }] as const);
+    try {
+      return fn();
+    } finally {
+      this.objects.clear();
+      for (const [k, f] of saved) this.objects.set(k, f);
+    }
+  }
+
   /** Whether a manager has applied this object (its ownership is tracked). */
   tracked(obj: StoredObject): boolean {
     return this.lookup(obj) !== undefined;

@@ -87,8 +87,6 @@ export function serveApply(c: ServeContext): Response {
       causes: [{ reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' }],
     });
   }
-  // an apply that must not write would write here: refuse it, as DELETE does
-  if (q.getAll('dryRun').length > 0) throw new KubeStatusError('BadRequest', "dryRun is not supported by steadystate's API server");
   const force = q.get('force') === 'true' || q.get('force') === '1';
   const body = readApplied(c);
   const resource = c.resource;

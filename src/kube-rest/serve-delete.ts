@@ -11,7 +11,7 @@ import { fieldManagersOf } from './managed-fields.js';
 const POLICIES = new Set(['Background', 'Foreground', 'Orphan']);
 
 /** DeleteOptions from the body (kubectl, client-go) or the query (client-node, curl). */
-function deleteOptions(c: ServeContext): DeleteOptions & { dryRun: boolean } {
+function deleteOptions(c: ServeContext): DeleteOptions {
   const text = c.body;
   let body: JsonObject = {};
   if (text.trim() !== '') {
@@ -31,11 +31,10 @@ function deleteOptions(c: ServeContext): DeleteOptions & { dryRun: boolean } {
   const preconditions: { uid?: string; resourceVersion?: string } = {};
   if (typeof pre['uid'] === 'string') preconditions.uid = pre['uid'];
   if (typeof pre['resourceVersion'] === 'string') preconditions.resourceVersion = pre['resourceVersion'];
-  const dryRun = (Array.isArray(body['dryRun']) && body['dryRun'].length > 0) || q.getAll('dryRun').length > 0;
+  // a dryRun was read before (dry-run.ts): the store is in its dry run
   return {
     ...(policy !== undefined ? { propagationPolicy: policy as NonNullable<DeleteOptions['propagationPolicy']> } : {}),
     ...(Object.keys(preconditions).length > 0 ? { preconditions } : {}),
-    dryRun,
   };
 }
 
@@ -47,10 +46,10 @@ function deleteOptions(c: ServeContext): DeleteOptions & { dryRun: boolean } {
  */
 export function serveDelete(c: ServeContext): Response {
   const opts = deleteOptions(c);
-  if (opts.dryRun) throw new KubeStatusError('BadRequest', 'dryRun is not supported by steadystate\'s API server');
   const { store } = c.api;
   const out = store.delete(c.info.actor, c.resource.kind, { namespace: c.namespace, name: c.name! }, opts);
-  const stillThere = store.peek(c.resource.kind, keyOf({ namespace: c.namespace, name: c.name! })) !== undefined;
+  // a dry run's answer is the object as the delete would leave it: still there while finalizers hold it
+  const stillThere = store.dryRunning ? out.metadata.deletionTimestamp !== undefined && out.metadata.finalizers.length > 0 : store.peek(c.resource.kind, keyOf({ namespace: c.namespace, name: c.name! })) !== undefined;
   // kube-apiserver's Job strategy warns when its backward-compatible default (orphan the Pods) applies
   const warn = c.resource.kind === 'Job' && opts.propagationPolicy === undefined && defaultPropagationPolicy('Job', c.resource.apiVersion) === 'Orphan';
   return jsonResponse(toWire(out, c.resource, fieldManagersOf(c.api.store)), stillThere ? 202 : 200, warn ? { warning: `299 - "${JOB_ORPHAN_WARNING}"` } : {});
@@ -59,7 +58,6 @@ export function serveDelete(c: ServeContext): Response {
 /** DELETE of a collection (with selectors): deletes each match, answers the list of them. @internal */
 export function serveDeleteCollection(c: ServeContext): Response {
   const opts = deleteOptions(c);
-  if (opts.dryRun) throw new KubeStatusError('BadRequest', 'dryRun is not supported by steadystate\'s API server');
   const { store } = c.api;
   const q = c.url.searchParams;
   const filter = createObjectFilter(c.resource.kind, q.get('labelSelector'), q.get('fieldSelector'), c.api.store.selectableFields(c.resource.kind));
@@ -69,7 +67,7 @@ export function serveDeleteCollection(c: ServeContext): Response {
     .sort((a, b) => compareKeys(keyOf(a.metadata), keyOf(b.metadata)));
   const items: JsonObject[] = [];
   for (const t of targets) {
-    const { preconditions: _p, dryRun: _d, ...rest } = opts;
+    const { preconditions: _p, ...rest } = opts;
     items.push(toWire(store.delete(c.info.actor, c.resource.kind, { namespace: t.metadata.namespace, name: t.metadata.name }, rest), c.resource, fieldManagersOf(c.api.store)));
   }
   return jsonResponse({ apiVersion: c.resource.apiVersion, kind: `${c.resource.kind}List`, metadata: { resourceVersion: String(store.currentResourceVersion()) }, items });

@@ -13,11 +13,10 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-/** The Eviction's deleteOptions as the store takes them; 400 for a dryRun (not modelled) or a policy kube does not know. */
+/** The Eviction's deleteOptions as the store takes them (a dryRun was read before: dry-run.ts); 400 for a policy kube does not know. */
 function deleteOptionsOf(raw: unknown): DeleteOptions | undefined {
   if (raw === undefined || raw === null) return undefined;
   if (!isRecord(raw)) throw new KubeStatusError('BadRequest', 'the Eviction\'s deleteOptions must be a DeleteOptions object');
-  if (Array.isArray(raw['dryRun']) && raw['dryRun'].length > 0) throw new KubeStatusError('BadRequest', "dryRun is not supported by steadystate's API server");
   const policy = raw['propagationPolicy'];
   if (policy !== undefined && policy !== null && (typeof policy !== 'string' || !POLICIES.has(policy))) throw new KubeStatusError('BadRequest', `propagationPolicy must be Background, Foreground or Orphan, got ${JSON.stringify(policy)}`);
   const pre = isRecord(raw['preconditions']) ? raw['preconditions'] : {};
@@ -37,7 +36,7 @@ function deleteOptionsOf(raw: unknown): DeleteOptions | undefined {
  * its PodDisruptionBudget allows no disruption now (Retry-After 10 s while the budget's status is
  * for an older generation); a `Status` with code 500 and no reason when two budgets select it;
  * 404 for a missing Pod. The body is a policy/v1 (or v1beta1) Eviction naming the Pod of the URL,
- * with optional deleteOptions (preconditions, propagationPolicy; a dryRun is 400).
+ * with optional deleteOptions (preconditions, propagationPolicy, dryRun: checked and answered, nothing deleted).
  * @internal
  */
 export function serveEviction(c: ServeContext): Response {

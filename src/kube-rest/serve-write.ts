@@ -55,7 +55,8 @@ export function createObject(c: ServeContext, input: ReturnType<typeof fromWire>
   if (c.resource.statusSubresource) input.status = {};
   if (c.resource.kind === 'Namespace') input.status = { phase: 'Active' };
   const created = c.api.store.create(c.info.actor, input);
-  if (c.resource.kind === 'CustomResourceDefinition') return establish(c, created.metadata.name);
+  // (a dry run created nothing to establish)
+  if (c.resource.kind === 'CustomResourceDefinition' && !c.api.store.dryRunning) return establish(c, created.metadata.name);
   return created;
 }
 

@@ -18,7 +18,7 @@ export interface PodEviction {
     /** The Pod's namespace. */
     namespace?: string | undefined;
   };
-  /** Options of the Pod's delete (preconditions, propagation); dryRun is refused (not modelled). */
+  /** Options of the Pod's delete (preconditions, propagation); `dryRun: ['All']` checks the eviction and evicts nothing. */
   deleteOptions?: (DeleteOptions & { dryRun?: string[] }) | undefined;
 }
 
@@ -37,6 +37,8 @@ export interface EvictionHost {
   updateStatus(actor: string, obj: StoredObject): StoredObject;
   delete(actor: string, kind: string, ref: { namespace?: string | undefined; name: string }, options: DeleteOptions): StoredObject;
   recordError(actor: string, kind: string, key: string, reason: StoreErrorReason, uid?: string): void;
+  /** Runs `fn` with every write a dry run (the store's `dryRun`). */
+  dryRun(fn: () => void): void;
 }
 
 const TOO_MANY = "Cannot evict pod as it would violate the pod's disruption budget.";
@@ -75,8 +77,14 @@ export function evictPod(host: EvictionHost, actor: string, eviction: PodEvictio
   }
   const opts = (eviction.deleteOptions ?? {}) as DeleteOptions & { dryRun?: unknown };
   if (Array.isArray(opts.dryRun) && opts.dryRun.length > 0) {
-    host.recordError(actor, 'Pod', key, 'Invalid');
-    throw new InvalidError(`Eviction "${key}": deleteOptions.dryRun: Unsupported value: dryRun is not supported by steadystate's API server`, [{ field: 'deleteOptions.dryRun', type: 'FieldValueNotSupported', body: 'Unsupported value' }]);
+    // kube-apiserver's ValidateDryRun: All is the one value
+    if (!opts.dryRun.every((v) => v === 'All')) {
+      host.recordError(actor, 'Pod', key, 'Invalid');
+      throw new InvalidError(`Eviction "${key}": deleteOptions.dryRun: Unsupported value: ${JSON.stringify(opts.dryRun)}: supported values: "All"`, [{ field: 'deleteOptions.dryRun', type: 'FieldValueNotSupported', body: 'Unsupported value' }]);
+    }
+    const { dryRun: _all, ...rest } = opts;
+    host.dryRun(() => evictPod(host, actor, { ...eviction, deleteOptions: rest }));
+    return;
   }
   const options: DeleteOptions = {
     ...(opts.preconditions !== undefined ? { preconditions: opts.preconditions } : {}),

@@ -135,6 +135,8 @@ export class ObjectStore {
   private crdKinds: Map<string, CrdKindInfo> | undefined;
   /** While the world seeds Namespace objects: writes are not recorded. */
   private seeding = false;
+  /** Inside {@link dryRun}: writes are validated and answered, and nothing is stored. */
+  private dry = false;
   /** The cluster IPs and node ports the Services hold (defaults.ts allocates from it). */
   private readonly services = new ServiceAllocations();
 
@@ -338,6 +340,28 @@ export class ObjectStore {
 
   // ---------------------------------------------------------------- writes
 
+  /**
+   * Runs `fn` with every write a dry run, as kube-apiserver serves `?dryRun=All`: each write is
+   * decoded, defaulted, validated and refused as it would be, and answered with the object it
+   * would store, but nothing is stored, versioned, watched, recorded or garbage-collected (a
+   * created object's answer has no resourceVersion; an update's keeps the current one).
+   * @internal
+   */
+  dryRun<T>(fn: () => T): T {
+    const was = this.dry;
+    this.dry = true;
+    try {
+      return fn();
+    } finally {
+      this.dry = was;
+    }
+  }
+
+  /** Whether the write in progress is a dry run ({@link dryRun}). @internal */
+  get dryRunning(): boolean {
+    return this.dry;
+  }
+
   /** Creates an object; `generateName` gives a server-chosen unique name. @throws AlreadyExistsError, InvalidError */
   create<S = JsonObject, T = JsonObject>(actor: string, input: NewObject<S, T>): StoredObject<S, T> {
     // a v1 Binding is no stored object: creating one binds its Pod (client-go's `bindings` resource)
@@ -364,6 +388,8 @@ export class ObjectStore {
         [{ field: 'metadata.namespace', type: 'FieldValueRequired', body: 'Required value' }],
       );
     }
+    // what a dry run puts back: a generated name and the uid count it
+    const counted = this.uidCounter;
     let name = input.metadata.name;
     if (!name && input.metadata.generateName) {
       // kube-apiserver's SimpleNameGenerator keeps at most 58 characters of the prefix (63 with the suffix)
@@ -420,12 +446,19 @@ export class ObjectStore {
     try {
       // a new incarnation: nothing of the last one's size carries over
       ks.sizes.delete(key);
-      refuseTooLarge(this.measured(ks, key, obj));
+      refuseTooLarge(this.dry ? objectSize(obj) : this.measured(ks, key, obj));
     } catch (err) {
       this.uidCounter--;
       this.uids.delete(obj.metadata.uid);
       this.recordError(actor, 'create', input.kind, key, 'InternalError');
       throw err;
+    }
+    if (this.dry) {
+      // the answer of a dry-run create: nothing handed out (the uid, a generated name's count), no version
+      this.uidCounter = counted;
+      this.uids.delete(obj.metadata.uid);
+      obj.metadata.resourceVersion = '';
+      return cloneJson(obj) as unknown as StoredObject<S, T>;
     }
     const rv = ++this.rv;
     obj.metadata.resourceVersion = String(rv);
@@ -544,6 +577,7 @@ export class ObjectStore {
     updateStatus: (actor, obj) => this.updateStatus(actor, obj),
     delete: (actor, kind, ref, options) => this.delete(actor, kind, ref, options),
     recordError: (actor, kind, key, reason, uid) => this.recordError(actor, 'delete', kind, key, reason, uid),
+    dryRun: (fn) => this.dryRun(fn),
   };
 
   /**
@@ -727,6 +761,7 @@ export class ObjectStore {
       if (cur.metadata.deletionTimestamp !== undefined) {
         if (addFinalizer) {
           // a repeated delete asking for Foreground adds the finalizer, as kube-apiserver updates a deleting object's finalizers by the policy
+          if (this.dry) return cloneJson({ ...cur, metadata: { ...cur.metadata, finalizers: [...cur.metadata.finalizers, FOREGROUND_FINALIZER] } });
           const rv = ++this.rv;
           const next: StoredObject = { ...cur, metadata: { ...cur.metadata, finalizers: [...cur.metadata.finalizers, FOREGROUND_FINALIZER], resourceVersion: String(rv) } };
           ks.objects.set(key, next);
@@ -736,16 +771,18 @@ export class ObjectStore {
           this.watches.flush();
           return cloneJson(next);
         }
+        if (this.dry) return cloneJson(cur);
         this.record({ t: now, actor, verb: 'delete', kind, key, uid: cur.metadata.uid, changed: [], noop: true, ...(orphans.length > 0 ? { orphaned: orphans } : {}) });
         if (policy === 'Orphan') this.gc.cascade(cur.metadata.uid, 'Orphan');
         this.watches.flush();
         return cloneJson(cur);
       }
-      const rv = ++this.rv;
+      const rv = this.dry ? Number(cur.metadata.resourceVersion) : ++this.rv;
       const next = prepareForDeletion(cur, now, rv, addFinalizer ? FOREGROUND_FINALIZER : undefined);
       // the namespace registry's Delete: a Namespace being deleted is Terminating
       const namespace = kind === 'Namespace' && isBuiltin(kind, cur.apiVersion);
       if (namespace) next.status = { ...cur.status, phase: 'Terminating' };
+      if (this.dry) return cloneJson(next);
       ks.objects.set(key, next);
       this.watches.emit(ks.watch, { type: 'MODIFIED', object: next, rv });
       this.record({ t: now, actor, verb: 'delete', kind, key, uid: cur.metadata.uid, rv, changed: addFinalizer ? ['metadata.deletionTimestamp', 'metadata.finalizers'] : ['metadata.deletionTimestamp'], noop: false, markedForDeletion: true, ...(orphans.length > 0 ? { orphaned: orphans } : {}) });
@@ -758,6 +795,7 @@ export class ObjectStore {
       this.watches.flush();
       return cloneJson(next);
     }
+    if (this.dry) return cloneJson(cur);
     const removed = this.remove(ks, key, cur);
     this.record({ t: now, actor, verb: 'delete', kind, key, uid: cur.metadata.uid, rv: removed.rv, changed: ['.'], noop: false, removed: true, ...(orphans.length > 0 ? { orphaned: orphans } : {}) });
     this.gc.cascade(cur.metadata.uid, policy);
@@ -847,18 +885,19 @@ export class ObjectStore {
     }
     const changed = changedPaths(cur, next);
     if (changed.length === 0) {
-      this.record({ t: now, actor, verb, kind, key, uid: cur.metadata.uid, changed, noop: true });
+      if (!this.dry) this.record({ t: now, actor, verb, kind, key, uid: cur.metadata.uid, changed, noop: true });
       return cloneJson(cur);
     }
     // etcd refuses an object over its request size limit (a no-op never reaches it)
-    const size = this.measured(ks, key, next);
+    const size = this.dry ? objectSize(next) : this.measured(ks, key, next);
     try {
       refuseTooLarge(size);
     } catch (err) {
       this.recordError(actor, verb, kind, key, 'InternalError', cur.metadata.uid);
       throw err;
     }
-    const rv = ++this.rv;
+    // a dry run's answer keeps the current version
+    const rv = this.dry ? Number(cur.metadata.resourceVersion) : ++this.rv;
     // spec, or any other content field (a CRD's top-level fields, ConfigMap data), as for custom resources
     // without a status subresource, status is content too (kube-apiserver's customResourceStrategy)
     const specChanged = !contentEqual(cur, next) || (mainWritesStatus && !jsonEqual(cur.status, next.status));
@@ -870,6 +909,7 @@ export class ObjectStore {
     metadata.resourceVersion = String(rv);
     metadata.generation = cur.metadata.generation + (specChanged ? 1 : 0);
     next.metadata = metadata;
+    if (this.dry) return cloneJson(next);
     if (next.metadata.deletionTimestamp !== undefined && next.metadata.finalizers.length === 0) {
       this.rv--; // the removal takes the version
       this.gc.unindexOwners(cur, key); // the index holds cur's owners, which this write may have changed
@@ -916,7 +956,8 @@ export class ObjectStore {
   }
 
   private record(w: WriteRecord): void {
-    if (this.seeding) return;
+    // a dry run is no write (its refusals neither: nothing reached storage)
+    if (this.seeding || this.dry) return;
     this.#onWrite?.(w);
   }
 

@@ -154,11 +154,29 @@ describe('createKubeApi: server-side apply', () => {
     expect((await f.req('PATCH', `${DEPLOY}/web?fieldManager=m`, 'spec:\n  replicas: 1\n', APPLY)).json).toMatchObject({ code: 400, reason: 'BadRequest' });
     expect((await f.req('PATCH', `${DEPLOY}/web?fieldManager=m`, deploymentYaml('  managedFields: []\n'), APPLY)).json).toMatchObject({ code: 400, message: 'metadata.managedFields must be nil' });
     expect((await f.req('PATCH', `${DEPLOY}/other?fieldManager=m`, deploymentYaml(''), APPLY)).json).toMatchObject({ code: 400 });
-    expect((await f.req('PATCH', `${DEPLOY}/web?fieldManager=m&dryRun=All`, deploymentYaml('spec:\n  replicas: 1\n'), APPLY)).json).toMatchObject({ code: 400, message: "dryRun is not supported by steadystate's API server" });
     await seedDeployment(f);
     await f.req('PATCH', `${DEPLOY}/web?fieldManager=m`, deploymentYaml('spec:\n  replicas: 1\n'), APPLY);
     expect((await f.req('PATCH', `${DEPLOY}/web?force=true`, { spec: { replicas: 2 } }, MERGE)).json).toMatchObject({ code: 422, message: 'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch' });
     expect(f.store.peek('Deployment', 'default/web')!.spec).toMatchObject({ replicas: 1 });
+  });
+
+  it('a dry-run apply answers with the merged object and its managers, and neither the object nor field ownership changes', async () => {
+    const f = apiFixture();
+    const created = await f.req('PATCH', `${DEPLOY}/web?fieldManager=m&dryRun=All`, deploymentYaml('spec:\n  replicas: 2\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers:\n      - name: app\n        image: app:1\n'), APPLY);
+    expect(created.status).toBe(201);
+    expect(created.json.metadata.managedFields.map((e: any) => e.manager)).toEqual(['m']);
+    expect(f.store.peek('Deployment', 'default/web')).toBeUndefined();
+    await seedDeployment(f);
+    await f.req('PATCH', `${DEPLOY}/web?fieldManager=m`, deploymentYaml('spec:\n  replicas: 1\n'), APPLY);
+    const before = (await f.req('GET', `${DEPLOY}/web`)).json;
+    // another manager taking replicas by force, as a dry run: the answer shows it, the object keeps m's
+    const taken = await f.req('PATCH', `${DEPLOY}/web?fieldManager=other&force=true&dryRun=All`, deploymentYaml('spec:\n  replicas: 4\n'), APPLY);
+    expect(taken.json.spec.replicas).toBe(4);
+    expect(taken.json.metadata.managedFields.map((e: any) => e.manager)).toContain('other');
+    expect(taken.json.metadata.resourceVersion).toBe(before.metadata.resourceVersion);
+    expect((await f.req('GET', `${DEPLOY}/web`)).json).toEqual(before);
+    // so m's next apply still owns replicas: no conflict with a manager that only dry-ran
+    expect((await f.req('PATCH', `${DEPLOY}/web?fieldManager=m`, deploymentYaml('spec:\n  replicas: 2\n'), APPLY)).status).toBe(200);
   });
 
   it('applies status through /status only (a custom kind); the main resource ignores status', async () => {

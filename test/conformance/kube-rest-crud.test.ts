@@ -128,18 +128,66 @@ describe('createKubeApi: create, get, list, update', () => {
   });
 });
 
-describe('createKubeApi: dryRun (red team rt48 D-1)', () => {
-  it('refuses a dry-run create, update or patch (400) and persists nothing: a dry run never changes the world', async () => {
+describe('createKubeApi: dryRun (red team rt48 D-1: a dry run must never change the world)', () => {
+  it('answers a dry-run create, update and patch as the write would be, and stores, versions and records nothing', async () => {
     const f = apiFixture();
     await f.req('POST', CMS, configMap('a', { x: '1' }));
-    const refused = { code: 400, reason: 'BadRequest', message: "dryRun is not supported by steadystate's API server" };
-    expect((await f.req('POST', `${CMS}?dryRun=All`, configMap('b'))).json).toMatchObject(refused);
-    expect((await f.req('PUT', `${CMS}/a?dryRun=All`, configMap('a', { x: '2' }))).json).toMatchObject(refused);
-    expect((await f.req('PATCH', `${CMS}/a?dryRun=All`, { data: { x: '3' } }, { 'content-type': 'application/merge-patch+json' })).json).toMatchObject(refused);
-    expect((await f.req('PATCH', `${CMS}/a?dryRun=All`, [{ op: 'replace', path: '/data/x', value: '4' }], { 'content-type': 'application/json-patch+json' })).json).toMatchObject(refused);
+    const created = await f.req('POST', `${CMS}?dryRun=All`, configMap('b', { y: '1' }));
+    expect(created.status).toBe(201);
+    expect(created.json).toMatchObject({ kind: 'ConfigMap', data: { y: '1' }, metadata: { name: 'b', namespace: 'default' } });
+    expect(created.json.metadata.uid).toMatch(/./);
+    expect(created.json.metadata.resourceVersion ?? '').toBe('');
+    const put = await f.req('PUT', `${CMS}/a?dryRun=All`, configMap('a', { x: '2' }));
+    expect(put.status).toBe(200);
+    expect(put.json).toMatchObject({ data: { x: '2' }, metadata: { resourceVersion: '1' } });
+    expect((await f.req('PATCH', `${CMS}/a?dryRun=All`, { data: { x: '3' } }, { 'content-type': 'application/merge-patch+json' })).json).toMatchObject({ data: { x: '3' }, metadata: { resourceVersion: '1' } });
+    expect((await f.req('PATCH', `${CMS}/a?dryRun=All`, [{ op: 'replace', path: '/data/x', value: '4' }], { 'content-type': 'application/json-patch+json' })).json).toMatchObject({ data: { x: '4' } });
     expect((await f.req('GET', `${CMS}/b`)).status).toBe(404);
     expect((await f.req('GET', `${CMS}/a`)).json).toMatchObject({ data: { x: '1' }, metadata: { resourceVersion: '1' } });
+    expect((await f.req('GET', CMS)).json.metadata.resourceVersion).toBe('1');
     expect(f.writes.map((w) => [w.verb, w.key])).toEqual([['create', 'default/a']]);
+  });
+
+  it('refuses a dry run as the write would be refused (409, 422), and any dryRun value but All (422, as ValidateDryRun)', async () => {
+    const f = apiFixture();
+    await f.req('POST', CMS, configMap('a', { x: '1' }));
+    expect((await f.req('POST', `${CMS}?dryRun=All`, configMap('a'))).json).toMatchObject({ code: 409, reason: 'AlreadyExists' });
+    expect((await f.req('PUT', `${CMS}/a?dryRun=All`, configMap('a', { x: '2' }, { metadata: { resourceVersion: '99' } }))).json).toMatchObject({ code: 409, reason: 'Conflict' });
+    expect((await f.req('POST', `${CMS}?dryRun=All`, configMap('Bad_Name'))).json).toMatchObject({ code: 422, reason: 'Invalid' });
+    const wrong = await f.req('POST', `${CMS}?dryRun=Some`, configMap('c'));
+    expect(wrong.json).toMatchObject({ code: 422, reason: 'Invalid', message: 'CreateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: ["Some"]: supported values: "All"', details: { group: 'meta.k8s.io', kind: 'CreateOptions' } });
+    expect((await f.req('DELETE', `${CMS}/a`, { dryRun: ['all'] })).json).toMatchObject({ code: 422, details: { kind: 'DeleteOptions' } });
+    expect((await f.req('GET', `${CMS}/c`)).status).toBe(404);
+    expect(f.writes.filter((w) => w.error === undefined).map((w) => [w.verb, w.key])).toEqual([['create', 'default/a']]);
+  });
+
+  it('a dry-run generateName create hands out nothing: the next real create gets the name it would have had', async () => {
+    const gen = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'job-' }, data: {} };
+    const plain = apiFixture();
+    const dry = apiFixture();
+    const answered = await dry.req('POST', `${CMS}?dryRun=All`, gen);
+    expect(answered.json.metadata.name).toMatch(/^job-[a-z0-9]{5}$/);
+    const a = await plain.req('POST', CMS, gen);
+    const b = await dry.req('POST', CMS, gen);
+    expect(b.json.metadata.name).toBe(a.json.metadata.name);
+    expect(b.json.metadata.uid).toBe(a.json.metadata.uid);
+  });
+
+  it('a dry-run delete answers the object as the delete would leave it (200 gone, 202 held by a finalizer) and deletes nothing', async () => {
+    const f = apiFixture();
+    await f.req('POST', CMS, configMap('plain'));
+    await f.req('POST', CMS, configMap('held', {}, { metadata: { finalizers: ['example.com/keep'] } }));
+    const gone = await f.req('DELETE', `${CMS}/plain?dryRun=All`);
+    expect(gone.status).toBe(200);
+    expect(gone.json.metadata.name).toBe('plain');
+    const held = await f.req('DELETE', `${CMS}/held`, { dryRun: ['All'] });
+    expect(held.status).toBe(202);
+    expect(held.json.metadata.deletionTimestamp).toMatch(/Z$/);
+    expect((await f.req('GET', `${CMS}/plain`)).status).toBe(200);
+    expect((await f.req('GET', `${CMS}/held`)).json.metadata).not.toHaveProperty('deletionTimestamp');
+    expect((await f.req('DELETE', `${CMS}?dryRun=All`)).json.items.map((i: any) => i.metadata.name)).toEqual(['held', 'plain']);
+    expect((await f.req('GET', CMS)).json.items).toHaveLength(2);
+    expect(f.writes.map((w) => w.verb)).toEqual(['create', 'create']);
   });
 });
 

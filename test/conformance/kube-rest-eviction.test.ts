@@ -64,13 +64,25 @@ describe('createKubeApi: evicting a Pod (red team round 9 E-1)', () => {
     expect(missing.json).toMatchObject({ reason: 'NotFound', message: 'pods "nope" not found', code: 404 });
   });
 
-  it('400 for a name other than the URL\'s, another kind, or a dryRun (in the body or the query); 405 for GET; discovery lists pods/eviction and poddisruptionbudgets', async () => {
+  it('a dry-run eviction (deleteOptions.dryRun or ?dryRun=All) is checked against the budget and answered, and evicts nothing', async () => {
+    const f = apiFixture();
+    await world(f, ['web-0', 'web-1'], 1);
+    const budget = (await f.req('GET', `${PDBS}/web`)).json;
+    expect((await f.req('POST', `${PODS}/web-0/eviction`, eviction('web-0', { deleteOptions: { dryRun: ['All'] } }))).status).toBe(201);
+    expect((await f.req('POST', `${PODS}/web-0/eviction?dryRun=All`, eviction('web-0'))).status).toBe(201);
+    expect(f.store.peek('Pod', 'default/web-0')).toBeDefined();
+    expect((await f.req('GET', `${PDBS}/web`)).json).toEqual(budget);
+    // a real eviction takes the one disruption; a dry run after it is refused as the eviction would be
+    expect((await f.req('POST', `${PODS}/web-0/eviction`, eviction('web-0'))).status).toBe(201);
+    expect((await f.req('POST', `${PODS}/web-1/eviction?dryRun=All`, eviction('web-1'))).status).toBe(429);
+    expect(f.store.peek('Pod', 'default/web-1')).toBeDefined();
+  });
+
+  it('400 for a name other than the URL\'s or another kind; 405 for GET; discovery lists pods/eviction and poddisruptionbudgets', async () => {
     const f = apiFixture();
     await f.req('POST', PODS, pod('web-0'));
     expect((await f.req('POST', `${PODS}/web-0/eviction`, eviction('other'))).json).toMatchObject({ code: 400, message: 'name in URL does not match name in Eviction object' });
     expect((await f.req('POST', `${PODS}/web-0/eviction`, { ...eviction('web-0'), kind: 'Binding' })).status).toBe(400);
-    expect((await f.req('POST', `${PODS}/web-0/eviction`, eviction('web-0', { deleteOptions: { dryRun: ['All'] } }))).status).toBe(400);
-    expect((await f.req('POST', `${PODS}/web-0/eviction?dryRun=All`, eviction('web-0'))).status).toBe(400);
     expect((await f.req('GET', `${PODS}/web-0/eviction`)).status).toBe(405);
     expect(f.store.peek('Pod', 'default/web-0')).toBeDefined();
     // a Pending Pod (no kubelet here) is evicted without a budget check; a v1beta1 Eviction is accepted

@@ -119,6 +119,18 @@ describe.skipIf(!hasKubectl)('kubectl against the loopback API server', () => {
     expect(store.peek('ConfigMap', 'default/csa')!.data).toEqual({ a: '2' });
   });
 
+  it('--dry-run=server: create, apply (client- and server-side) and delete are answered, and nothing changes', async () => {
+    const before = writes.length;
+    const cm = file('dry.json', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'dry' }, data: { a: '1' } });
+    expect(await ok('create', '-f', cm, '--dry-run=server')).toContain('configmap/dry created (server dry run)');
+    expect(await ok('apply', '-f', cm, '--dry-run=server')).toContain('configmap/dry created (server dry run)');
+    expect(await ok('apply', '--server-side', '-f', cm, '--dry-run=server')).toContain('configmap/dry serverside-applied (server dry run)');
+    expect((await kubectl('get', 'configmap', 'dry')).stderr).toContain('NotFound');
+    expect(await ok('delete', 'configmap', 'demo', '--dry-run=server')).toContain('configmap "demo" deleted (server dry run)');
+    expect(store.peek('ConfigMap', 'default/demo')).toBeDefined();
+    expect(writes.length).toBe(before);
+  });
+
   it('scale: a merge patch of deployments/scale, then --current-replicas (a GET and a conditional PUT of the Scale)', async () => {
     // red team round 10 S-1: the scale subresource was 404, so kubectl scale failed
     store.create('user', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'app:1' }] } } } });

@@ -126,11 +126,14 @@ describe('Pod eviction (the pods/eviction subresource)', () => {
     expect(failure(() => store.evict('user', { metadata: ref('web-0') }))).toBeInstanceOf(TooManyRequestsError);
   });
 
-  it('passes deleteOptions to the Pod\'s delete (a uid precondition that fails is 409) and refuses a dryRun (not modelled)', () => {
+  it('passes deleteOptions to the Pod\'s delete (a uid precondition that fails is 409); a dryRun evicts nothing, and only All is a dryRun', () => {
     const { store } = makeStore();
     addPod(store, 'web-0');
     expect(failure(() => store.create('user', eviction('web-0', { preconditions: { uid: 'other' } }))).reason).toBe('Conflict');
-    expect(failure(() => store.create('user', eviction('web-0', { dryRun: ['All'] })))).toBeInstanceOf(InvalidError);
+    store.create('user', eviction('web-0', { dryRun: ['All'] }));
+    expect(failure(() => store.create('user', eviction('web-0', { dryRun: ['all'] })))).toBeInstanceOf(InvalidError);
+    // a dry run is refused as the eviction would be
+    expect(failure(() => store.create('user', eviction('web-0', { dryRun: ['All'], preconditions: { uid: 'other' } }))).reason).toBe('Conflict');
     expect(store.peek('Pod', 'default/web-0')).toBeDefined();
     store.create('user', eviction('web-0', { preconditions: { uid: store.peek('Pod', 'default/web-0')!.metadata.uid } }));
     expect(store.peek('Pod', 'default/web-0')).toBeUndefined();
