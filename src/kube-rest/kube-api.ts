@@ -1,4 +1,5 @@
 import type { ObjectStore } from '../store/store.js';
+import { keyOf } from '../store/object.js';
 import { coreVersions, group, groupList, openApiV2, openApiV3, openApiV3Root, resourceList, versionInfo } from './discovery.js';
 import { wallClockHost, type KubeApiHost } from './kube-api-host.js';
 import { parseRoute } from './parse-route.js';
@@ -12,6 +13,7 @@ import { serveBinding, serveCreate, serveUpdate } from './serve-write.js';
 import { serveEviction } from './serve-eviction.js';
 import { serveScale } from './serve-scale.js';
 import { isDryRun } from './dry-run.js';
+import { heldByOtherGroup, servedBy } from './served-by.js';
 import { fieldManagersOf } from './managed-fields.js';
 import { bodyTooLarge, jsonResponse, KubeStatusError, statusFromError, statusResponse, type StatusReason } from './status.js';
 
@@ -248,6 +250,7 @@ export function createKubeApi(options: KubeApiOptions): KubeApi {
   function serveResource(c: ServeContext): Response {
     const tooLarge = bodyTooLarge(c.body);
     if (tooLarge) throw tooLarge;
+    refuseOtherGroups(c);
     // the scale subresource (only get, update and patch reach here)
     if (c.subresource === 'scale') return serveScale(c);
     switch (c.info.verb) {
@@ -268,6 +271,23 @@ export function createKubeApi(options: KubeApiOptions): KubeApi {
       case 'deletecollection':
         return serveDeleteCollection(c);
     }
+  }
+
+  /**
+   * A request naming an object that another group's kind of the same name holds (the store keys
+   * objects by kind): no object of this group, so reads and writes of it are 404; a create (or an
+   * apply that would create) cannot be stored, and says why (500) instead of answering for the
+   * other group's object.
+   */
+  function refuseOtherGroups(c: ServeContext): void {
+    const verb = c.info.verb;
+    const name = verb === 'create' ? c.info.name : c.name;
+    if (name === undefined || verb === 'list' || verb === 'watch' || verb === 'deletecollection' || c.info.kind === 'Binding' || c.info.kind === 'Eviction') return;
+    const held = state.store.peek(c.resource.kind, keyOf({ namespace: c.namespace, name }));
+    if (held === undefined || servedBy(held, c.resource)) return;
+    const creates = verb === 'create' || (verb === 'patch' && (c.request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase() === 'application/apply-patch+yaml');
+    if (!creates) throw new KubeStatusError('NotFound', `${c.resource.plural}${c.resource.group !== '' ? `.${c.resource.group}` : ''} "${name}" not found`, { name, ...(c.resource.group !== '' ? { group: c.resource.group } : {}), kind: c.resource.plural });
+    throw new KubeStatusError('InternalError', heldByOtherGroup(held, c.resource));
   }
 
   /** The api-conflict fault: another writer touches the object first, so a stale write gets a real 409. */

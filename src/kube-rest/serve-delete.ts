@@ -7,6 +7,7 @@ import { jsonResponse, KubeStatusError } from './status.js';
 import { compareKeys } from './watch-stream.js';
 import { toWire } from './wire.js';
 import { fieldManagersOf } from './managed-fields.js';
+import { servedBy } from './served-by.js';
 
 const POLICIES = new Set(['Background', 'Foreground', 'Orphan']);
 
@@ -63,7 +64,7 @@ export function serveDeleteCollection(c: ServeContext): Response {
   const filter = createObjectFilter(c.resource.kind, q.get('labelSelector'), q.get('fieldSelector'), c.api.store.selectableFields(c.resource.kind));
   const targets = store
     .select(c.resource.kind, c.namespace !== undefined ? { namespace: c.namespace } : {})
-    .filter((o) => filter === undefined || filter(toWire(o, c.resource)))
+    .filter((o) => servedBy(o, c.resource) && (filter === undefined || filter(toWire(o, c.resource))))
     .sort((a, b) => compareKeys(keyOf(a.metadata), keyOf(b.metadata)));
   const items: JsonObject[] = [];
   for (const t of targets) {

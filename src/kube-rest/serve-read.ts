@@ -5,6 +5,7 @@ import { jsonResponse, KubeStatusError } from './status.js';
 import { compareKeys, openWatchStream, watchResponses, type WatchStream } from './watch-stream.js';
 import { toWire } from './wire.js';
 import { fieldManagersOf } from './managed-fields.js';
+import { servedBy } from './served-by.js';
 
 /** A resourceVersion query parameter: a decimal counter, as kube-apiserver's etcd3 store. */
 export function parseResourceVersion(raw: string | null): number | undefined {
@@ -84,7 +85,8 @@ export function serveList(c: ServeContext): Response {
     if (past !== undefined) objs = c.namespace !== undefined ? past.filter((o) => o.metadata.namespace === c.namespace) : [...past];
     laggingRv = exact;
   }
-  objs = [...objs].sort((a, b) => compareKeys(keyOf(a.metadata), keyOf(b.metadata)));
+  // only this group's objects, where another group defines the kind too (served-by.ts)
+  objs = objs.filter((o) => servedBy(o, c.resource)).sort((a, b) => compareKeys(keyOf(a.metadata), keyOf(b.metadata)));
   let items = objs.map((o) => toWire(o, c.resource, fieldManagersOf(c.api.store)));
   if (filter) items = items.filter(filter);
   const d = options.hooks.onList?.({ ...c.info, count: items.length });

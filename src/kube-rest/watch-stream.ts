@@ -8,6 +8,7 @@ import type { ResolvedResource } from './resource-definition.js';
 import { kubeStatus } from './status.js';
 import { toWire } from './wire.js';
 import { fieldManagersOf } from './managed-fields.js';
+import { servedBy } from './served-by.js';
 
 /** One event about to be written to a watch stream (the HTTP-layer watch seam). @public */
 export interface KubeWatchEventInfo {
@@ -267,6 +268,8 @@ export function openWatchStream(o: WatchStreamOptions): WatchStream {
       if (o.bookmarks) queue({ type: 'BOOKMARK', object: bookmarkObject(resource, String(ev.rv)) }, host.now() + o.latencyMs);
       return;
     }
+    // another group's object of the kind (served-by.ts)
+    if (!servedBy(ev.object, resource)) return;
     const key = keyOf(ev.object.metadata);
     // a DELETED event carries the object's last state: it was in the selection if that matches
     const was = o.filter === undefined || matching.has(key) || (ev.type === 'DELETED' && o.filter(toWire(ev.object, resource)));
@@ -295,11 +298,11 @@ export function openWatchStream(o: WatchStreamOptions): WatchStream {
     finish();
   } else {
     o.signal?.addEventListener('abort', onAbort, { once: true });
-    const current = (): StoredObject[] => store.select(resource.kind, o.namespace !== undefined ? { namespace: o.namespace } : {});
+    const current = (): StoredObject[] => store.select(resource.kind, o.namespace !== undefined ? { namespace: o.namespace } : {}).filter((obj) => servedBy(obj, resource));
     // what matched when the stream starts: at `fromRv` for a resumed watch (its replayed events are
     // translated against the objects as they were then, as kube-apiserver's watch cache does with
     // each event's previous object), else now
-    const initial = o.fromRv !== undefined ? store.snapshotAt(resource.kind, o.fromRv)?.filter((obj) => o.namespace === undefined || obj.metadata.namespace === o.namespace) : undefined;
+    const initial = o.fromRv !== undefined ? store.snapshotAt(resource.kind, o.fromRv)?.filter((obj) => (o.namespace === undefined || obj.metadata.namespace === o.namespace) && servedBy(obj, resource)) : undefined;
     if (o.filter !== undefined) for (const obj of initial ?? current()) if (o.filter(toWire(obj, resource))) matching.add(keyOf(obj.metadata));
     try {
       if (o.fromRv === undefined) {
