@@ -126,6 +126,7 @@ function nonNegative(out: FieldError[], spec: Record<string, unknown>, field: st
  */
 export function workloadErrors(o: StoredObject, stored?: StoredObject): FieldError[] {
   if (o.kind === 'Service' && o.spec !== stored?.spec && isBuiltin(o.kind, o.apiVersion)) return serviceErrors(o.spec as Record<string, unknown>);
+  if (o.kind === 'PodDisruptionBudget' && o.spec !== stored?.spec && isBuiltin(o.kind, o.apiVersion)) return budgetErrors(o.spec as Record<string, unknown>);
   if (SPEC_TYPE[o.kind] === undefined || o.spec === stored?.spec || !isBuiltin(o.kind, o.apiVersion)) return NO_ERRORS;
   const spec = o.spec as Record<string, unknown>;
   if (o.kind === 'ReplicaSet' && spec['selector'] == null && spec['template'] == null) {
@@ -155,6 +156,46 @@ export function workloadErrors(o: StoredObject, stored?: StoredObject): FieldErr
   // ValidatePodCreate: a Pod made bound may not wait for gates (a binding refuses a gated Pod too)
   if (o.kind === 'Pod' && stored === undefined && typeof spec['nodeName'] === 'string' && spec['nodeName'] !== '' && Array.isArray(spec['schedulingGates']) && spec['schedulingGates'].length > 0) {
     out.push({ field: 'spec.nodeName', type: 'FieldValueForbidden', body: 'Forbidden: cannot be set until all schedulingGates have been cleared' });
+  }
+  return out.length === 0 ? NO_ERRORS : out;
+}
+
+const PERCENT = /^[0-9]+%$/;
+const PERCENT_MSG = "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')";
+const EVICTION_POLICIES = ['AlwaysAllow', 'IfHealthyBudget'];
+
+/**
+ * ValidatePodDisruptionBudgetSpec (policy/v1): minAvailable or maxUnavailable, not both, each a
+ * non-negative count or a percentage of at most 100%; a valid label selector; a known
+ * unhealthyPodEvictionPolicy. A budget with both set used to be stored, and the eviction and
+ * disruption actors then read one of them as if a cluster had taken it.
+ */
+function budgetErrors(spec: Record<string, unknown>): FieldError[] {
+  const out: FieldError[] = [];
+  if (spec['minAvailable'] != null && spec['maxUnavailable'] != null) out.push({ field: 'spec', type: 'FieldValueInvalid', body: `Invalid value: ${JSON.stringify(spec)}: minAvailable and maxUnavailable cannot be both set` });
+  for (const f of ['minAvailable', 'maxUnavailable']) {
+    const v = spec[f];
+    if (v == null) continue;
+    if (typeof v === 'string') {
+      if (!PERCENT.test(v)) out.push({ field: `spec.${f}`, type: 'FieldValueInvalid', body: `Invalid value: ${JSON.stringify(v)}: ${PERCENT_MSG}` });
+      else if (Number(v.slice(0, -1)) > 100) out.push({ field: `spec.${f}`, type: 'FieldValueInvalid', body: `Invalid value: ${JSON.stringify(v)}: must not be greater than 100%` });
+    } else if (typeof v === 'number' && v < 0) out.push({ field: `spec.${f}`, type: 'FieldValueInvalid', body: `Invalid value: ${v}: must be greater than or equal to 0` });
+  }
+  const sel = spec['selector'];
+  if (sel != null) {
+    let bad = !isObj(sel);
+    if (!bad) {
+      try {
+        parseSelector(sel as LabelSelector);
+      } catch {
+        bad = true;
+      }
+    }
+    if (bad) out.push({ field: 'spec.selector', type: 'FieldValueInvalid', body: `Invalid value: ${JSON.stringify(sel)}: invalid label selector` });
+  }
+  const policy = spec['unhealthyPodEvictionPolicy'];
+  if (policy != null && (typeof policy !== 'string' || !EVICTION_POLICIES.includes(policy))) {
+    out.push({ field: 'spec.unhealthyPodEvictionPolicy', type: 'FieldValueNotSupported', body: `Unsupported value: ${JSON.stringify(policy)}: supported values: ${EVICTION_POLICIES.map((p) => `"${p}"`).join(', ')}` });
   }
   return out.length === 0 ? NO_ERRORS : out;
 }

@@ -110,6 +110,22 @@ describe('over HTTP', () => {
     expect(pod.json).toMatchObject({ reason: 'Invalid', message: 'Pod "p" is invalid: spec.containers: Required value', details: { name: 'p', kind: 'Pod', causes: [{ reason: 'FieldValueRequired', field: 'spec.containers' }] } });
   });
 
+  it('a PodDisruptionBudget: minAvailable or maxUnavailable (not both), each a count or a percentage up to 100%, a valid selector and policy', () => {
+    const pdb = (spec: Record<string, unknown>): NewObject => ({ kind: 'PodDisruptionBudget', apiVersion: 'policy/v1', metadata: { name: 'web', ...ns }, spec: { selector: { matchLabels: labels }, ...spec } as never });
+    expect(refusal(pdb({ minAvailable: 1, maxUnavailable: 1 }))).toBe('PodDisruptionBudget "default/web": spec: Invalid value: {"selector":{"matchLabels":{"app":"web"}},"minAvailable":1,"maxUnavailable":1}: minAvailable and maxUnavailable cannot be both set');
+    expect(refusal(pdb({ minAvailable: '120%' }))).toBe('PodDisruptionBudget "default/web": spec.minAvailable: Invalid value: "120%": must not be greater than 100%');
+    expect(refusal(pdb({ maxUnavailable: 'half' }))).toContain("spec.maxUnavailable: Invalid value: \"half\": a valid percent string must be a numeric string followed by an ending '%'");
+    expect(refusal(pdb({ maxUnavailable: -1 }))).toBe('PodDisruptionBudget "default/web": spec.maxUnavailable: Invalid value: -1: must be greater than or equal to 0');
+    expect(refusal(pdb({ minAvailable: 1, unhealthyPodEvictionPolicy: 'Never' }))).toBe('PodDisruptionBudget "default/web": spec.unhealthyPodEvictionPolicy: Unsupported value: "Never": supported values: "AlwaysAllow", "IfHealthyBudget"');
+    expect(refusal(pdb({ minAvailable: 1, selector: { matchExpressions: [{ key: 'app', operator: 'Near', values: ['x'] }] } }))).toContain('spec.selector: Invalid value');
+    const { store } = makeStore();
+    for (const [i, spec] of [{ minAvailable: 2 }, { maxUnavailable: '25%' }, { minAvailable: '100%', unhealthyPodEvictionPolicy: 'AlwaysAllow' }, {}].entries()) {
+      expect(() => store.create('ctl', { ...pdb(spec), metadata: { name: `ok-${i}`, ...ns } })).not.toThrow();
+    }
+    // a spec change is validated too (policy/v1 budgets are mutable)
+    expect(() => store.patch('ctl', 'PodDisruptionBudget', { namespace: 'default', name: 'ok-0' }, { spec: { maxUnavailable: 1 } })).toThrow(/cannot be both set/);
+  });
+
   it('an invalid Job is a 422 naming the qualified kind; an env value of the wrong type is a 400', async () => {
     const f = apiFixture();
     const job = await f.req('POST', '/apis/batch/v1/namespaces/default/jobs', { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j' }, spec: { template: { spec: { containers: c } } } });
