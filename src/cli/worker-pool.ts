@@ -351,7 +351,7 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
         const inCorpus = !shrinking && !systematic && slot.lastRunIndex === undefined;
         const runIndex = shrinking || inCorpus ? undefined : slot.lastRunIndex;
         const hungCounts = shrinking ? 0 : 1;
-        const hang = hangFailure(slot, now - slot.lastBeat, options.watchdogMs, runIndex, slot.runs + hungCounts, shrinking ? 'a shrinking candidate' : systematic ? `systematic plan ${slot.runs + 1}` : inCorpus ? `corpus scenario ${slot.runs + 1}` : `run ${runIndex! + 1}`);
+        const hang = hangFailure(slot, now - slot.lastBeat, options.watchdogMs, runIndex, slot.runs + hungCounts, hangSite({ shrinking, systematic, inCorpus, runIndex, runs: slot.runs, rerunOf: slot.shrinkHang !== undefined ? slot.failedRun : undefined }));
         // a hang while shrinking a failure found in a generated run: that failure ran to its verdict
         // and is the check's, so the slot runs it again unshrunk (once; a second hang is the verdict)
         const retry = shrinking && slot.shrinkHang === undefined ? unshrunkRetry(slot.job, slot.failedRun) : undefined;
@@ -394,6 +394,20 @@ export async function runCheckInWorkers(job: CheckJob, options: PoolOptions): Pr
   const merged = mergeCheckResults([...results, ...hangs], job.shard);
   const picked = merged.ok ? undefined : results.find((r) => !r.ok && r.scenario === merged.scenario);
   return { result: { ...merged, runs: merged.runs + stoppedRuns }, timelines: (picked && timelines.get(picked)) ?? { objects: [], converged: null } };
+}
+
+/**
+ * Where a check hung, as its watchdog verdict names it: a shrinking candidate, a systematic plan,
+ * a corpus scenario, a generated run, or the failing run made again unshrunk after its shrinking
+ * had hung (`rerunOf`: W-2's retry; that second hang was worded as a shrinking candidate).
+ * @internal
+ */
+export function hangSite(o: { shrinking: boolean; systematic: boolean; inCorpus: boolean; runIndex: number | undefined; runs: number; rerunOf: number | undefined }): string {
+  if (o.rerunOf !== undefined) return `run ${o.rerunOf + 1} (made again, unshrunk, after its shrinking hung)`;
+  if (o.shrinking) return 'a shrinking candidate';
+  if (o.systematic) return `systematic plan ${o.runs + 1}`;
+  if (o.inCorpus) return `corpus scenario ${o.runs + 1}`;
+  return `run ${o.runIndex! + 1}`;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { unshrunkRetry, withShrinkHang } from '../../../src/cli/worker-pool.js';
+import { hangSite, unshrunkRetry, withShrinkHang } from '../../../src/cli/worker-pool.js';
 import type { CheckFailed, CheckResult } from '../../../src/harness/check-result.js';
 import type { CheckJob } from '../../../src/cli/check-job.js';
 
@@ -32,5 +32,14 @@ describe('a hang while shrinking', () => {
   it('keeps the hang when the rerun does not fail as found (it hung again, or passed)', () => {
     expect(withShrinkHang({ ...hang, summary: 'again' }, hang, 3)).toBe(hang);
     expect(withShrinkHang({ ok: true, runs: 1 } as CheckResult, hang, 3)).toBe(hang);
+  });
+
+  it("names where the check hung; a hang of the unshrunk rerun names that run, not a shrinking candidate", () => {
+    const base = { shrinking: false, systematic: false, inCorpus: false, runIndex: 6, runs: 2, rerunOf: undefined };
+    expect(hangSite(base)).toBe('run 7');
+    expect(hangSite({ ...base, shrinking: true })).toBe('a shrinking candidate');
+    expect(hangSite({ ...base, systematic: true })).toBe('systematic plan 3');
+    expect(hangSite({ ...base, inCorpus: true })).toBe('corpus scenario 3');
+    expect(hangSite({ ...base, shrinking: true, rerunOf: 3 })).toBe('run 4 (made again, unshrunk, after its shrinking hung)');
   });
 });
