@@ -104,8 +104,10 @@ function child(dotted: string, k: string): string {
  * field; kube-apiserver's apply keys ports by the port and its protocol (`listMapKeys`), with the
  * protocol's default when an item leaves it out, so TCP and UDP on one port stay two items.
  */
-function keyFields(mergeKey: string): readonly string[] {
-  return mergeKey === 'containerPort' || mergeKey === 'port' ? [mergeKey, 'protocol'] : [mergeKey];
+function keyFields(rule: { readonly mergeKey: string; readonly listMapKeys?: readonly string[] }): readonly string[] {
+  // a custom kind's list says its keys (x-kubernetes-list-map-keys)
+  if (rule.listMapKeys !== undefined) return rule.listMapKeys;
+  return rule.mergeKey === 'containerPort' || rule.mergeKey === 'port' ? [rule.mergeKey, 'protocol'] : [rule.mergeKey];
 }
 
 /** Defaults of key fields (applied when an item leaves its key field out). */
@@ -133,7 +135,7 @@ function hasKey(x: Json, want: JsonObject): boolean {
 function keyedRule(schema: StrategicMergeSchema, dotted: string, list: Json[]): readonly string[] | undefined {
   const rule = schema[dotted];
   if (rule === undefined || !('mergeKey' in rule)) return undefined;
-  return list.every((x) => isObject(x) && x[rule.mergeKey] !== undefined && x[rule.mergeKey] !== null) ? keyFields(rule.mergeKey) : undefined;
+  return list.every((x) => isObject(x) && x[rule.mergeKey] !== undefined && x[rule.mergeKey] !== null) ? keyFields(rule) : undefined;
 }
 
 function isSet(schema: StrategicMergeSchema, dotted: string): boolean {
@@ -479,9 +481,13 @@ export function encodeFields(fields: Iterable<string>): JsonObject {
 /** List merge keys of ObjectMeta, for custom kinds (whose other lists are atomic). */
 const META_SCHEMA: StrategicMergeSchema = { 'metadata.finalizers': { primitive: true }, 'metadata.ownerReferences': { mergeKey: 'uid' } };
 
-/** List merge keys server-side apply uses for the kind (its strategic merge schema; ObjectMeta's for custom kinds). @internal */
+/**
+ * List merge keys server-side apply uses for the kind: its strategic merge schema; for a custom
+ * kind ObjectMeta's, and the lists its CRD's schema declares `x-kubernetes-list-type: map` (or
+ * `set`). @internal
+ */
 export function applySchema(c: ServeContext): StrategicMergeSchema {
-  return c.resource.strategicMerge ?? META_SCHEMA;
+  return c.resource.strategicMerge ?? (c.resource.applyLists !== undefined ? { ...c.resource.applyLists, ...META_SCHEMA } : META_SCHEMA);
 }
 
 /** The field manager of a write that is not an apply: `fieldManager`, else the User-Agent's product, else the actor (as kube-apiserver defaults it). @internal */

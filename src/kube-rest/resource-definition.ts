@@ -45,6 +45,12 @@ export interface ResourceDefinition {
    */
   wireNames?: Readonly<Record<string, string>>;
   /**
+   * The lists of a custom kind server-side apply merges item by item or as a set: what its CRD's
+   * schema declares with `x-kubernetes-list-type: map` (keyed by `x-kubernetes-list-map-keys`) or
+   * `set`; every other list of a custom kind is atomic. @internal
+   */
+  applyLists?: StrategicMergeSchema;
+  /**
    * Serves `{plural}/{name}/scale` (an autoscaling/v1 Scale): the built-in workloads, and custom
    * kinds whose CustomResourceDefinition declares `subresources.scale` (the store keeps where
    * their replicas are). @internal
@@ -69,6 +75,8 @@ export interface ResolvedResource {
   readonly strategicMerge: StrategicMergeSchema | undefined;
   /** See {@link ResourceDefinition.wireNames}. @internal */
   readonly wireNames?: Readonly<Record<string, string>>;
+  /** See {@link ResourceDefinition.applyLists}. @internal */
+  readonly applyLists?: StrategicMergeSchema;
   /** See {@link ResourceDefinition.scale}. @internal */
   readonly scale?: boolean;
 }
@@ -103,5 +111,6 @@ export function resolveResource(def: ResourceDefinition, where = 'steadystate.cr
     strategicMerge: def.strategicMerge,
     ...(def.wireNames !== undefined ? { wireNames: def.wireNames } : {}),
     ...(def.scale === true ? { scale: true } : {}),
+    ...(def.applyLists !== undefined && Object.keys(def.applyLists).length > 0 ? { applyLists: def.applyLists } : {}),
   };
 }

@@ -3,6 +3,7 @@ import type { StoredObject } from '../store/object.js';
 import { crdScalePaths } from '../store/scale.js';
 import { builtinResources } from './builtin-resources.js';
 import { resolveResource, type ResolvedResource, type ResourceDefinition } from './resource-definition.js';
+import type { StrategicMergeSchema } from './strategic-merge-patch.js';
 
 const CRD = 'CustomResourceDefinition';
 
@@ -61,6 +62,34 @@ export class ResourceRegistry {
   }
 }
 
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/**
+ * The lists a CRD version's structural schema declares mergeable for server-side apply, by dotted
+ * path without indices (`status.conditions`, `spec.listeners.routes`): `x-kubernetes-list-type:
+ * map` keyed by its `x-kubernetes-list-map-keys`, `set` as a set of scalars. Maps under
+ * `additionalProperties` are not followed (their keys are data, not fields).
+ */
+export function listRulesOf(schema: unknown): StrategicMergeSchema {
+  const out: Record<string, StrategicMergeSchema[string]> = {};
+  const visit = (node: unknown, dotted: string): void => {
+    if (!isRecord(node)) return;
+    if (isRecord(node['properties'])) for (const [k, child] of Object.entries(node['properties'])) visit(child, dotted === '' ? k : `${dotted}.${k}`);
+    if (node['type'] !== 'array' || dotted === '') return;
+    const listType = node['x-kubernetes-list-type'];
+    const keys = node['x-kubernetes-list-map-keys'];
+    if (listType === 'map' && Array.isArray(keys) && keys.length > 0 && keys.every((k) => typeof k === 'string')) {
+      out[dotted] = { mergeKey: keys[0] as string, listMapKeys: [...(keys as string[])] };
+    } else if (listType === 'set') out[dotted] = { primitive: true };
+    // the items' own lists (a list of maps whose items hold lists)
+    visit(node['items'], dotted);
+  };
+  visit(schema, '');
+  return out;
+}
+
 /** The resources a CRD object defines (one per served version); malformed CRDs define none. */
 export function resourcesOfCrd(crd: StoredObject): ResolvedResource[] {
   if (crd.metadata.deletionTimestamp !== undefined) return [];
@@ -84,6 +113,7 @@ export function resourcesOfCrd(crd: StoredObject): ResolvedResource[] {
           categories: Array.isArray(names['categories']) ? names['categories'].map(String) : [],
           statusSubresource: sub['status'] !== undefined,
           ...(crdScalePaths(sub) !== undefined ? { scale: true } : {}),
+          applyLists: listRulesOf((v['schema'] as Record<string, unknown> | undefined)?.['openAPIV3Schema']),
         }),
       );
     } catch {

@@ -7,7 +7,7 @@ import { cloneJson, type Json, type JsonObject } from '../store/object.js';
  * kube-apiserver.
  * @public
  */
-export type StrategicMergeSchema = Readonly<Record<string, { readonly mergeKey: string } | { readonly primitive: true }>>;
+export type StrategicMergeSchema = Readonly<Record<string, { readonly mergeKey: string; readonly listMapKeys?: readonly string[] } | { readonly primitive: true }>>;
 
 /** Raised for a patch that cannot be applied (a bad directive); answered 400/422. @internal */
 export class PatchError extends Error {}

@@ -179,6 +179,52 @@ describe('createKubeApi: server-side apply', () => {
     expect((await f.req('PATCH', `${DEPLOY}/web?fieldManager=m`, deploymentYaml('spec:\n  replicas: 2\n'), APPLY)).status).toBe(200);
   });
 
+  it("a custom kind's lists its CRD schema declares x-kubernetes-list-type map (or set) are merged item by item: two managers each own their condition", async () => {
+    const f = apiFixture();
+    const condition = { type: 'object', properties: { type: { type: 'string' }, status: { type: 'string' }, reason: { type: 'string' } } };
+    await f.req('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'gadgets.example.com' },
+      spec: {
+        group: 'example.com',
+        scope: 'Namespaced',
+        names: { kind: 'Gadget', plural: 'gadgets' },
+        versions: [{
+          name: 'v1', served: true, storage: true, subresources: { status: {} },
+          schema: { openAPIV3Schema: { type: 'object', properties: {
+            spec: { type: 'object', properties: {
+              listeners: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['port', 'protocol'], items: { type: 'object', properties: { port: { type: 'integer' }, protocol: { type: 'string' }, name: { type: 'string' } } } },
+              tags: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
+              steps: { type: 'array', items: { type: 'string' } },
+            } },
+            status: { type: 'object', properties: { conditions: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'], items: condition } } },
+          } } },
+        }],
+      },
+    });
+    const G = '/apis/example.com/v1/namespaces/default/gadgets';
+    const gadget = (body: Record<string, unknown>) => JSON.stringify({ apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g' }, ...body });
+    expect((await f.req('PATCH', `${G}/g?fieldManager=a`, gadget({ spec: { listeners: [{ port: 80, protocol: 'TCP', name: 'http' }], tags: ['a'], steps: ['one'] } }), APPLY)).status).toBe(201);
+    // b adds its own listener (same port, another protocol) and tag: merged, no conflict
+    const b = await f.req('PATCH', `${G}/g?fieldManager=b`, gadget({ spec: { listeners: [{ port: 80, protocol: 'UDP', name: 'dns' }], tags: ['b'] } }), APPLY);
+    expect(b.status).toBe(200);
+    expect(b.json.spec.listeners).toEqual([{ port: 80, protocol: 'TCP', name: 'http' }, { port: 80, protocol: 'UDP', name: 'dns' }]);
+    expect(b.json.spec.tags).toEqual(['a', 'b']);
+    // an atomic list (no list type) is one field: another manager's different value conflicts
+    expect((await f.req('PATCH', `${G}/g?fieldManager=b`, gadget({ spec: { steps: ['two'] } }), APPLY)).status).toBe(409);
+    // two controllers each applying their own condition through /status keep both
+    expect((await f.req('PATCH', `${G}/g/status?fieldManager=ready`, gadget({ status: { conditions: [{ type: 'Ready', status: 'True' }] } }), APPLY)).status).toBe(200);
+    const synced = await f.req('PATCH', `${G}/g/status?fieldManager=sync`, gadget({ status: { conditions: [{ type: 'Synced', status: 'False', reason: 'Pending' }] } }), APPLY);
+    expect(synced.status).toBe(200);
+    expect(synced.json.status.conditions).toEqual([{ type: 'Ready', status: 'True' }, { type: 'Synced', status: 'False', reason: 'Pending' }]);
+    const owned = synced.json.metadata.managedFields.find((e: any) => e.manager === 'sync');
+    expect(owned.fieldsV1).toEqual({ 'f:status': { 'f:conditions': { 'k:{"type":"Synced"}': { '.': {}, 'f:reason': {}, 'f:status': {}, 'f:type': {} } } } });
+    // and a manager that stops applying its condition removes only it
+    const dropped = await f.req('PATCH', `${G}/g/status?fieldManager=ready`, gadget({ status: { conditions: [] } }), APPLY);
+    expect(dropped.json.status.conditions).toEqual([{ type: 'Synced', status: 'False', reason: 'Pending' }]);
+  });
+
   it('applies status through /status only (a custom kind); the main resource ignores status', async () => {
     const f = apiFixture({ resources: [webAppResource] });
     const base = '/apis/example.com/v1/namespaces/default/webapps';
