@@ -21,6 +21,7 @@ import { contentErrors, fieldErrorsText, invalidName, invalidObject, invalidTran
 import { workloadDecodeError, workloadErrors } from './workload-validation.js';
 import { canonicalizeQuantities } from './quantity-fields.js';
 import { objectSize, refuseTooLarge } from './storage-size.js';
+import { prunedBySchema } from './prune.js';
 import { WatchHub, type KindWatch, type Watch, type WatchEvent } from './watch.js';
 import type { WriteRecord, WriteVerb } from './write-record.js';
 
@@ -227,6 +228,13 @@ export class ObjectStore {
     return this.crdKinds.get(kind);
   }
 
+  /** A custom resource pruned by its CRD's schema for the version it is written in (prune.ts); built-ins and kinds without a CRD as they are. */
+  private pruned<T extends StoredObject>(obj: T): T {
+    if (isBuiltin(obj.kind, obj.apiVersion) || obj.apiVersion === undefined) return obj;
+    const schema = this.crdKind(obj.kind)?.schemas.get(obj.apiVersion);
+    return schema === undefined ? obj : prunedBySchema(obj, schema);
+  }
+
   /**
    * 404 for a controller's write to /status of a custom kind whose CRD in the store has no status
    * subresource, as kube-apiserver answers (the status must go through the main resource). The
@@ -425,7 +433,7 @@ export class ObjectStore {
     }
     const now = this.clock.now();
     ++this.uidCounter;
-    const obj = prepareForCreate(input, name, namespace, this.uidFor(input.kind, key), now);
+    const obj = this.pruned(prepareForCreate(input, name, namespace, this.uidFor(input.kind, key), now));
     // a wrong JSON type fails decoding, before any validation (a 400 over HTTP); a decoded object is defaulted, then validated
     // quantities are decoded too: served canonical (`2000m` as `2`), or a decoding error
     const decodeError = workloadDecodeError(obj) ?? canonicalizeQuantities(obj);
@@ -859,7 +867,7 @@ export class ObjectStore {
     }
     let next: StoredObject;
     try {
-      next = build(cur);
+      next = this.pruned(build(cur));
     } catch (err) {
       if (err instanceof StoreError) this.recordError(actor, verb, kind, key, err.reason, cur.metadata.uid);
       throw err;
@@ -1056,6 +1064,8 @@ interface CrdKindInfo {
   selectableFields: readonly string[];
   /** The storage version's `subresources.scale`, if any. */
   scale: ScalePaths | undefined;
+  /** Each version's `schema.openAPIV3Schema`, by apiVersion (`group/version`). */
+  schemas: ReadonlyMap<string, unknown>;
 }
 
 function crdKindInfo(crd: StoredObject): CrdKindInfo | undefined {
@@ -1076,5 +1086,11 @@ function crdKindInfo(crd: StoredObject): CrdKindInfo | undefined {
       if (typeof path === 'string' && /^\.[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$/.test(path)) selectableFields.add(path);
     }
   }
-  return { kind, namespaced: spec['scope'] !== 'Cluster', statusSubresource, selectableFields: [...selectableFields], scale: crdScalePaths(sub) };
+  const schemas = new Map<string, unknown>();
+  for (const v of versions) {
+    const schema = v['schema'];
+    const open = schema !== null && typeof schema === 'object' ? (schema as Record<string, unknown>)['openAPIV3Schema'] : undefined;
+    if (open !== null && typeof open === 'object' && typeof v['name'] === 'string') schemas.set(`${String(spec['group'] ?? '')}/${v['name']}`, open);
+  }
+  return { kind, namespaced: spec['scope'] !== 'Cluster', statusSubresource, selectableFields: [...selectableFields], scale: crdScalePaths(sub), schemas };
 }

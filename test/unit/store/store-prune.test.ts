@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import type { JsonObject } from '../../../src/store/object.js';
+import { makeStore } from './helpers.js';
+
+/**
+ * Structural pruning: kube-apiserver drops the fields of a custom resource its CRD's schema does
+ * not declare, on every write. Without it a controller writing a status field its CRD forgot
+ * passed here, and on a cluster the field is gone on the next read (a controller that writes it
+ * back on every reconcile loops).
+ */
+const schema: JsonObject = {
+  type: 'object',
+  properties: {
+    spec: {
+      type: 'object',
+      properties: {
+        size: { type: 'integer' },
+        config: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { mode: { type: 'string' } } },
+        labels: { type: 'object', additionalProperties: { type: 'string' } },
+        routes: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' } } } },
+        template: { type: 'object', 'x-kubernetes-embedded-resource': true, properties: { spec: { type: 'object', properties: { image: { type: 'string' } } } } },
+        port: { 'x-kubernetes-int-or-string': true },
+      },
+    },
+    status: { type: 'object', properties: { ready: { type: 'integer' } } },
+  },
+};
+
+function withCrd(openAPIV3Schema: JsonObject = schema) {
+  const f = makeStore();
+  f.store.create('user', {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'gadgets.example.com' },
+    spec: { group: 'example.com', scope: 'Namespaced', names: { kind: 'Gadget', plural: 'gadgets' }, versions: [{ name: 'v1', served: true, storage: true, subresources: { status: {} }, schema: { openAPIV3Schema } }] },
+  });
+  return f;
+}
+
+const ref = { namespace: 'default', name: 'g' };
+
+describe('custom resources are pruned by their CRD schema', () => {
+  it('drops undeclared fields at every level, keeps preserved ones, map values, list items and embedded resources', () => {
+    const { store } = withCrd();
+    const created = store.create('user', {
+      apiVersion: 'example.com/v1',
+      kind: 'Gadget',
+      metadata: { name: 'g', namespace: 'default' },
+      spec: {
+        size: 1,
+        extra: 'x',
+        config: { mode: 'fast', anything: { deep: 1 } },
+        labels: { a: 'b' },
+        routes: [{ path: '/', weight: 3 }],
+        template: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 't' }, spec: { image: 'i', typo: 1 } },
+        port: 'http',
+      },
+      ...({ extraTop: 1 } as object),
+    });
+    expect(created.spec).toEqual({ size: 1, config: { mode: 'fast', anything: { deep: 1 } }, labels: { a: 'b' }, routes: [{ path: '/' }], template: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 't' }, spec: { image: 'i' } }, port: 'http' });
+    expect(created).not.toHaveProperty('extraTop');
+    expect(store.peek('Gadget', 'default/g')!.spec).toEqual(created.spec);
+  });
+
+  it('a status field the CRD forgot is gone after the write; writing only such fields changes nothing (no new resourceVersion)', () => {
+    const { store, take } = withCrd();
+    store.create('user', { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g', namespace: 'default' }, spec: { size: 1 } });
+    take();
+    const cur = store.get('Gadget', ref);
+    const written = store.updateStatus('controller:gadget/0', { ...cur, status: { ready: 1, observedGen: 1 } });
+    expect(written.status).toEqual({ ready: 1 });
+    const again = store.updateStatus('controller:gadget/0', { ...written, status: { ready: 1, observedGen: 2 } });
+    expect(again.metadata.resourceVersion).toBe(written.metadata.resourceVersion);
+    expect(take().map((w) => [w.verb, w.noop])).toEqual([
+      ['updateStatus', false],
+      ['updateStatus', true],
+    ]);
+    // a merge patch of an undeclared spec field is no change either
+    store.patch('controller:gadget/0', 'Gadget', ref, { spec: { typo: 2 } });
+    expect(store.peek('Gadget', 'default/g')!.spec).toEqual({ size: 1 });
+  });
+
+  it('an object node with no properties keeps nothing; a kind without a CRD, or a root that preserves unknown fields, is not pruned', () => {
+    const bare = withCrd({ type: 'object', properties: { spec: { type: 'object' } } });
+    expect(bare.store.create('user', { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g', namespace: 'default' }, spec: { a: 1 } }).spec).toEqual({});
+    const open = withCrd({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
+    expect(open.store.create('user', { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g', namespace: 'default' }, spec: { a: 1 } }).spec).toEqual({ a: 1 });
+    const none = makeStore();
+    expect(none.store.create('user', { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g', namespace: 'default' }, spec: { a: 1 } }).spec).toEqual({ a: 1 });
+  });
+});
