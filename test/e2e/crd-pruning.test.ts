@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { check } from '../../src/check.js';
+import { defineController } from '../../src/runtime/define-controller.js';
+import { convergence } from '../../properties/convergence.js';
+import type { JsonObject } from '../../src/store/object.js';
+
+/**
+ * The CRD a world holds prunes what a controller writes (store/prune.ts): a controller whose CRD
+ * forgot `status.size` never reports it on a cluster, and a check with the real
+ * CRD in its story now says so; the same controller with the CRD fixed passes.
+ */
+const gadgets = defineController({
+  name: 'gadgets',
+  for: 'Gadget',
+  async reconcile(ctx) {
+    const g = await ctx.client.tryGet<{ size: number }, { observedGeneration?: number; size?: number }>('Gadget', ctx.key);
+    if (!g || g.status.observedGeneration === g.metadata.generation) return;
+    await ctx.client.updateStatus({ ...g, status: { size: g.spec.size, observedGeneration: g.metadata.generation } });
+  },
+});
+
+function crd(statusFields: JsonObject): JsonObject {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'gadgets.example.com' },
+    spec: {
+      group: 'example.com',
+      scope: 'Namespaced',
+      names: { kind: 'Gadget', plural: 'gadgets' },
+      versions: [{ name: 'v1', served: true, storage: true, subresources: { status: {} }, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } }, status: { type: 'object', properties: statusFields } } } } }],
+    },
+  };
+}
+
+const gadget = { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g', namespace: 'default' }, spec: { size: 2 } };
+const options = { runs: 3, seed: 1, faults: [], properties: [convergence()], determinism: false } as const;
+
+describe('a CRD in the world prunes what the controller writes', () => {
+  it('status.size missing from the CRD: the status never reports the size, as on a cluster', async () => {
+    const r = await check(gadgets, { ...options, story: { objects: [crd({ observedGeneration: { type: 'integer' } }), gadget] } });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.property).toBe('convergence');
+  });
+
+  it('with the field in the CRD it passes', async () => {
+    const r = await check(gadgets, { ...options, story: { objects: [crd({ size: { type: 'integer' }, observedGeneration: { type: 'integer' } }), gadget] } });
+    expect(r.ok, r.ok ? '' : r.summary).toBe(true);
+  });
+});
