@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { check } from '../../src/check.js';
 import { defineController } from '../../src/runtime/define-controller.js';
 import { convergence } from '../../properties/convergence.js';
-import type { JsonObject } from '../../src/store/object.js';
+import type { JsonObject, NewObject } from '../../src/store/object.js';
 
 /**
  * The CRD a world holds prunes what a controller writes (store/prune.ts): a controller whose CRD
@@ -19,7 +19,7 @@ const gadgets = defineController({
   },
 });
 
-function crd(statusFields: JsonObject): JsonObject {
+function crd(statusFields: JsonObject): NewObject {
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
@@ -33,7 +33,7 @@ function crd(statusFields: JsonObject): JsonObject {
   };
 }
 
-const gadget = { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g', namespace: 'default' }, spec: { size: 2 } };
+const gadget: NewObject = { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g', namespace: 'default' }, spec: { size: 2 } };
 // converged: the Gadget's status reports its size
 const reported = convergence({ converged: (w) => w.list('Gadget').every((g) => g.status['size'] === g.spec['size']) || 'status.size differs from spec.size' });
 const options = { runs: 3, seed: 1, faults: [], properties: [reported], determinism: false } as const;
