@@ -74,6 +74,16 @@ describe('examples/operators', () => {
     expect(r.shrinks).toBeGreaterThan(0);
   });
 
+  it('secret-copier: a copy made and deleted while its copies informer was down is made again once the informer is back', async () => {
+    // hunt-fp-rate --runs 30 --seeds 973 --only host:secret-copier, run 9 (same-end-state: "drift was never repaired"): the copies
+    // informer's list got a 500 and it restarted 5 s later; meanwhile the copier made kube-public's copy and drift deleted it, so
+    // no DELETED event ever came. The copier was at fault (an event-only repair); it now fans every source out again after a restart.
+    const scenario: Scenario = {"seed":545935917,"controllers":[{"name":"secret-copier"}],"initialObjects":[{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"shared"}},{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"team-a"}},{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"team-b"}},{"apiVersion":"v1","kind":"Secret","metadata":{"name":"registry-credentials","namespace":"shared","labels":{"example.com/copy-to-all-namespaces":"true"}},"type":"Opaque","stringData":{"token":"first"}}],"workload":[{"at":3000,"type":"apply","object":{"apiVersion":"v1","kind":"Secret","metadata":{"name":"registry-credentials","namespace":"shared","labels":{"example.com/copy-to-all-namespaces":"true"}},"type":"Opaque","stringData":{"token":"second"}}},{"at":6000,"type":"create","object":{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"team-c"}}}],"faults":{"events":[{"kind":"watch-disconnect","nth":7,"params":{"how":"close"}},{"kind":"api-error","nth":13,"params":{"status":504,"applied":false}},{"kind":"flaky-downstream","nth":18,"params":{"fail":"applied-but-lost"}},{"kind":"drift","at":21527,"params":{"action":"delete","pick":2,"external":false}}],"background":[{"kind":"duplication","rate":0.25,"params":{"replay":2,"afterMs":2000}},{"kind":"watch-disconnect","rate":0.14,"params":{"how":"gone"}},{"kind":"api-error","rate":0.36,"params":{"status":500}},{"kind":"flaky-downstream","rate":0.46,"params":{"fail":"latency","ms":2}},{"kind":"environment-slow-rollout","rate":0.47,"params":{"delayMs":13203}}]}};
+    const copier = defineProgram({ entry: 'examples/operators/secret-copier/correct.ts', for: 'Secret', name: 'secret-copier' });
+    const { run } = await simulate(scenario, { controllers: [copier], faults: allFaults });
+    expect(run.finalObjects.filter((o) => o.kind === 'Secret').map((o) => o.metadata.namespace)).toContain('kube-public');
+  });
+
   it('hash-applier: a client-node program writing with server-side apply runs unchanged; the correct one passes, the split applies are a hot loop', async () => {
     const deployment = (image: string, replicas: number) => ({ replicas, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image }] } } });
     const program = (v: string) => defineProgram({ entry: `examples/operators/hash-applier/${v}.ts`, for: 'Deployment', name: 'hash-applier', sample: [deployment('nginx:1.27', 1), deployment('nginx:1.28', 2)] });

@@ -91,10 +91,17 @@ export function main(copy: (source: V1Secret, namespace: string, caches: Caches)
   namespaces.on('add', (ns) => {
     for (const s of sources.list()) if (s.metadata?.namespace !== ns.metadata?.name) copy(s, ns.metadata!.name!, caches);
   });
+  // an informer started again lists what is there now: a copy made and deleted while it was down
+  // never comes as an event (hosted hunt seed 973 run 9: the copies informer's list failed, a copy
+  // made meanwhile was deleted before it came back, and nothing made it again). So after a restart
+  // every source is fanned out again (copyTo writes only where a copy is missing or differs).
+  const fanOutAll = (): void => {
+    for (const s of sources.list()) fanOut(s);
+  };
   for (const informer of [sources, namespaces, copies] as const) {
     informer.on('error', (err: unknown) => {
       console.error(`informer stopped: ${err instanceof Error ? err.message : String(err)}`);
-      setTimeout(() => void informer.start(), 5_000);
+      setTimeout(() => void informer.start().then(fanOutAll), 5_000);
     });
   }
   void namespaces.start().then(() => sources.start()).then(() => copies.start());
