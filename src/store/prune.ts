@@ -49,6 +49,52 @@ function prunedValue(value: Json, schema: unknown): Json {
   return value;
 }
 
+/**
+ * Structural defaulting of one node: every property the schema gives a `default` that the value
+ * lacks (or holds null where the schema is not `nullable`) gets a copy of it, then the properties,
+ * items and map values present are defaulted in turn. Copy on write, as {@link pruneMap}.
+ */
+function defaultedValue(value: Json, schema: unknown, skip?: ReadonlySet<string>): Json {
+  if (!isObject(schema)) return value;
+  if (isObject(value)) {
+    const props = isObject(schema['properties']) ? schema['properties'] : undefined;
+    const additional = isObject(schema['additionalProperties']) ? schema['additionalProperties'] : undefined;
+    let out: JsonObject | undefined;
+    const set = (k: string, v: Json): void => {
+      out ??= { ...value };
+      out[k] = v;
+    };
+    if (props !== undefined) {
+      for (const [k, p] of Object.entries(props)) {
+        if (skip?.has(k) || !isObject(p)) continue;
+        const v = value[k];
+        if ((v === undefined || (v === null && p['nullable'] !== true)) && p['default'] !== undefined) set(k, structuredClone(p['default']) as Json);
+      }
+    }
+    const now: JsonObject = out ?? value;
+    for (const k of Object.keys(now)) {
+      if (skip?.has(k)) continue;
+      const sub = props !== undefined && Object.hasOwn(props, k) ? props[k] : additional;
+      if (sub === undefined) continue;
+      const v = now[k]!;
+      const next = defaultedValue(v, sub);
+      if (next !== v) set(k, next);
+    }
+    return out ?? value;
+  }
+  if (Array.isArray(value) && isObject(schema['items'])) {
+    let out: Json[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const next = defaultedValue(value[i]!, schema['items']);
+      if (next === value[i]) continue;
+      out ??= [...value];
+      out[i] = next;
+    }
+    return out ?? value;
+  }
+  return value;
+}
+
 /** The fields of a custom resource's root no schema speaks of: the API machinery's own. */
 const ROOT = new Set(['apiVersion', 'kind', 'metadata']);
 
@@ -65,4 +111,16 @@ const ROOT = new Set(['apiVersion', 'kind', 'metadata']);
 export function prunedBySchema<T extends StoredObject>(obj: T, schema: unknown): T {
   if (!isObject(schema)) return obj;
   return pruneMap(obj as unknown as JsonObject, schema, ROOT) as unknown as T;
+}
+
+/**
+ * A custom resource with its CRD schema's `default`s applied, as the apiextensions server applies
+ * them after pruning (a kubebuilder `+kubebuilder:default=` marker): a property the object lacks
+ * gets its default, at every level of the object present. A controller written against a cluster
+ * reads defaulted fields without a fallback; here they were missing (a NaN interval, a crash).
+ * Returns `obj` itself when nothing is defaulted; never modifies it.
+ * @internal
+ */
+export function defaultedBySchema<T extends StoredObject>(obj: T, schema: unknown): T {
+  return defaultedValue(obj as unknown as JsonObject, schema, ROOT) as unknown as T;
 }

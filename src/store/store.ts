@@ -21,7 +21,7 @@ import { contentErrors, fieldErrorsText, invalidName, invalidObject, invalidTran
 import { workloadDecodeError, workloadErrors } from './workload-validation.js';
 import { canonicalizeQuantities } from './quantity-fields.js';
 import { objectSize, refuseTooLarge } from './storage-size.js';
-import { prunedBySchema } from './prune.js';
+import { defaultedBySchema, prunedBySchema } from './prune.js';
 import { WatchHub, type KindWatch, type Watch, type WatchEvent } from './watch.js';
 import type { WriteRecord, WriteVerb } from './write-record.js';
 
@@ -228,11 +228,11 @@ export class ObjectStore {
     return this.crdKinds.get(kind);
   }
 
-  /** A custom resource pruned by its CRD's schema for the version it is written in (prune.ts); built-ins and kinds without a CRD as they are. */
+  /** A custom resource pruned and defaulted by its CRD's schema for the version it is written in (prune.ts); built-ins and kinds without a CRD as they are. */
   private pruned<T extends StoredObject>(obj: T): T {
     if (isBuiltin(obj.kind, obj.apiVersion) || obj.apiVersion === undefined) return obj;
     const schema = this.crdKind(obj.kind)?.schemas.get(obj.apiVersion);
-    return schema === undefined ? obj : prunedBySchema(obj, schema);
+    return schema === undefined ? obj : defaultedBySchema(prunedBySchema(obj, schema), schema);
   }
 
   /**

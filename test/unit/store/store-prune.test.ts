@@ -88,4 +88,32 @@ describe('custom resources are pruned by their CRD schema', () => {
     const none = makeStore();
     expect(none.store.create('user', { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g', namespace: 'default' }, spec: { a: 1 } }).spec).toEqual({ a: 1 });
   });
+
+  it("applies the schema's defaults after pruning, at every level present (a kubebuilder default marker), and never over a value", () => {
+    const { store } = withCrd({
+      type: 'object',
+      properties: {
+        spec: {
+          type: 'object',
+          properties: {
+            interval: { type: 'string', default: '5m' },
+            replicas: { type: 'integer', default: 1 },
+            suspend: { type: 'boolean', default: false, nullable: true },
+            routes: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, weight: { type: 'integer', default: 100 } } } },
+            tls: { type: 'object', properties: { mode: { type: 'string', default: 'strict' } } },
+          },
+        },
+        status: { type: 'object', properties: { phase: { type: 'string', default: 'Pending' } } },
+      },
+    });
+    const created = store.create('user', { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g', namespace: 'default' }, spec: { replicas: 3, suspend: null, routes: [{ path: '/' }, { path: '/b', weight: 5 }], tls: {} } });
+    expect(created.spec).toEqual({ interval: '5m', replicas: 3, suspend: null, routes: [{ path: '/', weight: 100 }, { path: '/b', weight: 5 }], tls: { mode: 'strict' } });
+    expect(created.status).toEqual({ phase: 'Pending' });
+    // an update that drops a defaulted field gets the default back: no change, no new version
+    const cur = store.get('Gadget', ref);
+    const { interval: _drop, ...rest } = cur.spec as JsonObject;
+    const updated = store.update('user', { ...cur, spec: rest });
+    expect(updated.spec['interval']).toBe('5m');
+    expect(updated.metadata.resourceVersion).toBe(cur.metadata.resourceVersion);
+  });
 });
