@@ -283,6 +283,59 @@ export function overtakenPoints(run: Pick<RunRecord, 'trace' | 'timing'>, defs: 
   return out;
 }
 
+/**
+ * {@link overtakenPoints} of a hosted program, which has no keys to hold alone: its first decision
+ * on each object the user made (its first changing write of it, begun {@link HOSTED_REACTION_MS}
+ * before, or when the timer behind it fired) when a user's deletion (any object's: a program is
+ * not keyed, and may act on all it lists, as {@link slowPoints} holds it) came more than
+ * {@link BUSY_MAX_MS} and at most {@link OVERTAKEN_MAX_MS} after it began. Held there, the whole
+ * program waits until just past that deletion (ProcessHandle.hold: its events, responses and
+ * timers come late, in order), and first looks at the object with the deletion done. Found by the
+ * hunt: host:slot-claimer, seed 921 run 45 (claim-0's ADDED event lost, so the claimer first came
+ * to it at claim-1's deletion 11.4 s later and took the slot freed there, where the fault-free run
+ * had given it the next one). Only first decisions and only objects the user made, as for
+ * {@link overtakenPoints}: a later decision held that long would accept what the program failed to
+ * undo in time. Why a history a healthy control plane produces, who uses it: as for
+ * {@link overtakenPoints}; what a hold cannot hide: an event the program never hears (the events
+ * held come after the hold, so a claimer that frees a slot only on a delete event it heard still
+ * frees it here, and its leak stays a difference).
+ * @internal
+ */
+export function hostedOvertakenPoints(run: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined): SlowPoint[] {
+  const hosted = new Set((defs ?? []).filter((d) => d.process !== undefined).map((d) => d.name));
+  if (hosted.size === 0) return [];
+  const deletions: number[] = [];
+  // objects the user wrote first (made), and the user's deletions before the quiet tail
+  const madeByUser = new Set<string>();
+  const written = new Set<string>();
+  for (const e of run.trace) {
+    if (e.t >= run.timing.tailStart) break;
+    if (e.type !== 'store:write' || e['error'] !== undefined || e['noop'] === true) continue;
+    const id = `${String(e['kind'])} ${String(e['key'])}`;
+    if (!written.has(id)) {
+      written.add(id);
+      if (e['actor'] === 'user') madeByUser.add(id);
+    }
+    if (e['actor'] === 'user' && e['verb'] === 'delete') deletions.push(e.t);
+  }
+  if (deletions.length === 0) return [];
+  const out: SlowPoint[] = [];
+  const decided = new Set<string>();
+  for (const c of changingReconciles(run.trace, hosted, run.timing.tailStart, hosted)) {
+    const id = `${c.controller} ${c.key}`;
+    if (decided.has(id)) continue;
+    decided.add(id);
+    if (!madeByUser.has(c.key)) continue;
+    let first: number | undefined;
+    for (const t of deletions) if (t > c.start && (first === undefined || t < first)) first = t;
+    // one within BUSY_MAX_MS is the slow points' (slowPoints holds a program there)
+    if (first === undefined || first - c.start <= BUSY_MAX_MS || first - c.start > OVERTAKEN_MAX_MS) continue;
+    out.push({ controller: c.controller, at: c.start, hosted: true, overtakenAt: first });
+    if (out.length >= OVERTAKEN_MAX_POINTS) break;
+  }
+  return out;
+}
+
 /** At most this many {@link lagPoints} per run (each object's in turn): enough for each step of a short walk. */
 const LAG_MAX_POINTS = 6;
 
@@ -1426,7 +1479,8 @@ export function keepsDeciding(slow: Pick<RunRecord, 'trace' | 'timing'>, twin: P
 
 /**
  * The `slow` variations of a fault-free run: each decision point, held for each of
- * {@link SLOW_HOLDS_MS} (and a contended key alone, see {@link SlowPoint.key}); and
+ * {@link SLOW_HOLDS_MS} (and a contended key alone, see {@link SlowPoint.key}); the {@link overtakenPoints}
+ * and {@link hostedOvertakenPoints}, each held until just past the action that overtook it; and
  * {@link LATE_VARIATION} when the user changed an existing object before the quiet tail.
  * @internal
  */
@@ -1440,9 +1494,11 @@ export function slowVariations(run: Pick<RunRecord, 'trace' | 'timing'>, defs: r
   });
   // a decision a user's action overtook from afar: the key waits until just past it
   const overtaken = overtakenPoints(run, defs).map((p, i): BenignVariation => ({ seed: 2000 + i, jitterMs: 0, shuffleLists: false, slow: { controller: p.controller, at: p.at, ms: p.overtakenAt! + 1 - Math.max(0, p.at - 1), key: p.key! } }));
+  // a hosted program's first look at an object a user's deletion overtook from afar: the whole program waits until just past it
+  const hostedOvertaken = hostedOvertakenPoints(run, defs).map((p, i): BenignVariation => ({ seed: 2100 + i, jitterMs: 0, shuffleLists: false, slow: { controller: p.controller, at: p.at, ms: p.overtakenAt! + 1 - Math.max(0, p.at - 1), hosted: true } }));
   // the user changed an existing object before the quiet tail: the controller may have seen it late
   const changed = run.trace.some((e) => e.t < run.timing.tailStart && e.type === 'store:write' && e['actor'] === 'user' && e['error'] === undefined && e['noop'] !== true && (e['verb'] === 'update' || e['verb'] === 'patch' || e['verb'] === 'apply'));
-  return [...whole, ...alone, ...overtaken, ...everyOvertaken(run, points), ...(changed ? [LATE_VARIATION] : [])];
+  return [...whole, ...alone, ...overtaken, ...hostedOvertaken, ...everyOvertaken(run, points), ...(changed ? [LATE_VARIATION] : [])];
 }
 
 /**
