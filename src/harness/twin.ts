@@ -58,6 +58,11 @@ export interface BenignVariation {
   slow?: { controller: string; at: number; ms: number; hosted?: boolean; key?: string };
   /** More holds besides `slow`'s, of one key each (or of every key, without one): a controller late at several points of one run (see {@link lagVariations}, {@link idleVariations}). */
   also?: { controller: string; at: number; ms: number; key?: string }[];
+  /**
+   * Restart a hosted program at `at` (a new incarnation at once) whose first answers, events and
+   * timers wait until `at + ms`: a fresh look that lost nothing (see {@link restartPoints}).
+   */
+  restart?: { controller: string; at: number; ms: number };
   /** Start this hosted program this much later (its timers tick at another phase; see {@link phaseVariations}). */
   startDelay?: { controller: string; ms: number };
   /**
@@ -686,6 +691,85 @@ export function pausePoints(run: Pick<RunRecord, 'trace' | 'timing'>, base: Pick
   return out;
 }
 
+/** A changing write of a hosted program (one of `names`) before the quiet tail. */
+interface ProgramWrite {
+  controller: string;
+  t: number;
+  verb: string;
+  kind: string;
+  object: string;
+  changed: string;
+}
+
+function programWrites(run: Pick<RunRecord, 'trace' | 'timing'>, names: ReadonlySet<string>): ProgramWrite[] {
+  const out: ProgramWrite[] = [];
+  for (const e of run.trace) {
+    if (e.t >= run.timing.tailStart) break;
+    if (e.type !== 'store:write' || e['error'] !== undefined || e['noop'] === true) continue;
+    const actor = String(e['actor']);
+    const c = controllerOfActor(actor);
+    if (c === undefined || !names.has(c) || leaseRenewal(e, actor)) continue;
+    out.push({ controller: c, t: e.t, verb: String(e['verb']), kind: String(e['kind']), object: String(e['key']), changed: JSON.stringify(e['changed'] ?? []) });
+  }
+  return out;
+}
+
+/**
+ * {@link pausePoints} of a hosted program of a timing-dependent kind (its `for`), which a pause
+ * cannot mirror: a program's loop over what it listed goes on, after a pause, from the look it took
+ * before, where a crash makes it look again. Per program, the first of its writes where the faulty
+ * `run` and its fault-free `base` part, when the two made every write before it alike and at the
+ * same moments, the base run made it right after the last of those (within
+ * {@link HOSTED_REACTION_MS}: one burst, such as one sync's grants), and the faulty run's program
+ * crashed between the two and came back before its next write (at most {@link OVERTAKEN_MAX_MS}
+ * after). The base run's program is restarted a millisecond after that last shared write, and its new
+ * incarnation's answers, events and timers wait until the faulty run's came back: it takes its
+ * fresh look then, as the faulty run's did, but lost nothing meanwhile (it listed at once, so a
+ * watch resumed from that list still delivers what happened in between: a claimer that frees a
+ * slot only on the delete event it hears still frees it here, and its leak stays a difference).
+ * Found by the team's F-1b (host:slot-claimer): a crash between two grants of one sync, the
+ * program back after a deletion, gave the second Claim the freed slot; no hold of a fault-free run
+ * splits a sync.
+ *
+ * Why a history a healthy control plane produces: a program's Pod is replaced at any moment (a
+ * rollout, a drain, an eviction), and a new incarnation's first answers may be slow; what it cannot
+ * produce is a lost notification, so none is. What it may hide: for the declared kinds only, what a
+ * fresh look at that moment changes, including what the program kept only in memory (a restart
+ * loses it: same-end-state no longer tells a crash that lost memory from a slow restart, for
+ * programs whose kind is declared; the other properties judge as before). Who uses it:
+ * same-end-state's alternatives, asked for only when the judgement failed.
+ * @internal
+ */
+export function restartPoints(run: Pick<RunRecord, 'trace' | 'timing'>, base: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined, kinds: ReadonlySet<string>): { controller: string; at: number; ms: number }[] {
+  const names = [...new Set((defs ?? []).filter((d) => d.process !== undefined && kinds.has(d.for)).map((d) => d.name))].sort();
+  if (names.length === 0) return [];
+  const mine = programWrites(run, new Set(names));
+  const theirs = programWrites(base, new Set(names));
+  const same = (a: ProgramWrite, b: ProgramWrite) => a.verb === b.verb && a.kind === b.kind && a.object === b.object && a.changed === b.changed && a.t === b.t;
+  const out: { controller: string; at: number; ms: number }[] = [];
+  for (const controller of names) {
+    const f = mine.filter((w) => w.controller === controller);
+    const b = theirs.filter((w) => w.controller === controller);
+    let i = 0;
+    while (i < b.length && i < f.length && same(b[i]!, f[i]!)) i++;
+    if (i === 0 || i >= b.length || i >= f.length) continue;
+    const prev = b[i - 1]!;
+    if (b[i]!.t - prev.t > HOSTED_REACTION_MS || f[i]!.t <= b[i]!.t) continue;
+    // the faulty run's program crashed after that write, and came back before its next one
+    let crashed: number | undefined;
+    let back: number | undefined;
+    for (const e of run.trace) {
+      if (e.t < prev.t || e.t > f[i]!.t || String(e['controller']) !== controller) continue;
+      if (e.type === 'controller:crash' && crashed === undefined) crashed = e.t;
+      else if (e.type === 'controller:start' && crashed !== undefined && back === undefined) back = e.t;
+    }
+    const at = prev.t + 1;
+    if (back === undefined || back <= at || back - at > OVERTAKEN_MAX_MS || b[i]!.t <= at) continue;
+    out.push({ controller, at, ms: back - at });
+  }
+  return out;
+}
+
 /**
  * Per key of a controller of a timing-dependent kind: the first of its reconciles where the
  * faulty `run` decided later or otherwise than its fault-free `base` run (other writes, or none
@@ -905,6 +989,7 @@ function onlyFailedBetween(run: Pick<RunRecord, 'trace'>, controller: string, ke
  */
 export function lateVariations(run: Pick<RunRecord, 'trace' | 'timing'>, base: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined, kinds: ReadonlySet<string>): BenignVariation[] {
   const out: BenignVariation[] = pausePoints(run, base, defs, kinds).map((p, i) => ({ seed: 5200 + i, jitterMs: 0, shuffleLists: false, pause: p }));
+  out.push(...restartPoints(run, base, defs, kinds).map((r, i): BenignVariation => ({ seed: 5400 + i, jitterMs: 0, shuffleLists: false, restart: r })));
   const all = divergedKeyWindows(run, base, defs, kinds);
   const keyOfWindow = (w: { controller: string; key: string }) => `${w.controller}\u0000${w.key}`;
   const keys = [...new Set(all.map(keyOfWindow))];
@@ -1733,6 +1818,7 @@ export function installVariation(world: World, v: BenignVariation, faultWindowMs
   if (v.busy) holdThroughWindows(world, busyWindows(world.scenario, () => true).filter((w) => w.until < faultWindowMs));
   if (v.slow) holdFor(world, v.slow);
   for (const h of v.also ?? []) holdFor(world, h);
+  if (v.restart) restartAt(world, v.restart);
   if (v.startDelay) world.startDelays.set(v.startDelay.controller, v.startDelay.ms);
   if (v.pause) pauseAfter(world, v.pause);
   if (v.resyncAt !== undefined) {
@@ -1777,6 +1863,27 @@ function holdFor(world: World, slow: { controller: string; at: number; ms: numbe
     for (const inst of held) inst.hold(true);
     world.kernel.at(Math.max(0, slow.at - 1) + slow.ms, () => {
       for (const inst of held) inst.hold(false);
+    });
+  });
+}
+
+/**
+ * Restarts every live replica of a hosted program at `at` (the new incarnation starts at once) and
+ * holds the new ones until `at + ms`: what they asked for at start (their lists) is answered from
+ * the world of that moment, late, so a watch resumed from such a list still hears what happened
+ * meanwhile (see {@link restartPoints}).
+ */
+function restartAt(world: World, r: { controller: string; at: number; ms: number }): void {
+  world.kernel.at(r.at, () => {
+    const mine = world.managers.filter((m) => m.def.name === r.controller && m.def.process !== undefined);
+    for (const m of mine) for (const inst of m.live()) inst.crash('restarted (a benign variation: a restart that lost nothing)', 0);
+    // after the restart the crash scheduled at this instant: the new incarnations wait
+    world.kernel.after(0, () => {
+      const held = mine.flatMap((m) => m.live());
+      for (const inst of held) inst.hold(true);
+      world.kernel.at(r.at + r.ms, () => {
+        for (const inst of held) inst.hold(false);
+      });
     });
   });
 }

@@ -171,6 +171,28 @@ describe('same-end-state on a hosted first-come-first-served slot claimer', () =
     expect(r.ok ? 'passed' : `${r.property}: ${r.summary}`).toBe('passed');
   });
 
+  /** Claim a holds slot 0; x and y are made at 5 s (one sync grants both) and a is deleted at 5.99 s; the claimer crashes right after its `nth` write. */
+  const split = (nth: number): Scenario => ({
+    seed: 1,
+    controllers: [{ name: 'slot-claimer' }],
+    initialObjects: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'slots', namespace: 'default' }, data: { '0': '', '1': '', '2': '' } }],
+    workload: [claim(1000, 'a'), claim(5000, 'x'), claim(5000, 'y'), { at: 5990, type: 'delete', kind: 'Claim', key: 'default/a' }],
+    faults: { events: [{ kind: 'crash-restart', nth, params: { point: 'after-write' } }], background: [] },
+  });
+  const declared = async (variant: 'correct' | 'buggy', s: Scenario) => {
+    const r = await check(claimer(variant), { runs: 1, seed: 1, faults: allFaults, properties: [sameEndState({ timingDependent: ['Claim'] })], corpus: { scenarios: [s] }, shrink: false, determinism: false, coverage: false });
+    return r.ok ? 'passed' : `${r.property}: ${r.summary}`;
+  };
+
+  it("a crash between x's and y's grants of one sync, back after a's deletion: y gets a's freed slot 0 (fault-free: 2), as a fault-free claimer restarted there that lost nothing does, once Claim is declared timing dependent (F-1b)", { timeout: 60_000 }, async () => {
+    // before: same-end-state, Claim default/y: status.slot is 0, 2 in the fault-free run (no hold of a fault-free run splits a sync: src/harness/twin.ts restartPoints)
+    expect(await declared('correct', split(2))).toBe('passed');
+  });
+
+  it('the claimer that frees a slot only on the delete event it hears leaks slot 0 in that crash, still caught with Claim declared (the restart that lost nothing hears the deletion)', { timeout: 60_000 }, async () => {
+    expect(await declared('buggy', split(2))).toBe('same-end-state: end state differs from the fault-free run: ConfigMap default/slots: data["0"] is "default/a/<uid of Claim default/a>", "" in the fault-free run');
+  });
+
   it('the claimer that frees a slot only on the delete event it hears, down (crashed) when a was deleted, leaks slot 0: still caught', { timeout: 60_000 }, async () => {
     expect(await judge('buggy', [{ kind: 'crash-restart', nth: 2, params: { point: 'after-write' } }])).toBe('same-end-state: end state differs from the fault-free run: ConfigMap default/slots: data["0"] is "default/a/<uid of Claim default/a>", "" in the fault-free run');
   });

@@ -533,6 +533,22 @@ describe('late variations: a faulty run cut short or late in the middle of what 
     expect(pausePoints(sameMoment, twin, [sched], new Set(['Pod']))).toEqual([]);
   });
 
+  it("a hosted program of a declared kind, crashed between two writes its fault-free run made in one burst and back later: restarted right after the last shared write, its answers held until the faulty run's came back (F-1b: a slot claimer's sync split)", () => {
+    const kind = cronRunnerController.for;
+    const w = (t: number, key: string, changed = 'data.1'): TraceEntry => ({ t, type: 'store:write', actor: 'controller:cron-runner/0', verb: 'patch', kind: 'ConfigMap', key, changed: [changed], noop: false }) as TraceEntry;
+    const life = (t: number, type: string): TraceEntry => ({ t, type, controller: 'cron-runner', replica: 0 }) as TraceEntry;
+    // the fault-free sync grants x (pool, then x's status) and y at once; the faulty one crashed after x's status and came back at 6.03 s
+    const base = { trace: [w(5026, 'default/slots'), w(5031, 'default/x', 'status.slot'), w(5041, 'default/slots', 'data.2')], timing };
+    const run = { trace: [w(5026, 'default/slots'), w(5031, 'default/x', 'status.slot'), life(5031, 'controller:crash'), life(6031, 'controller:start'), w(6060, 'default/slots', 'data.0')], timing };
+    // before the fix: [] (pausePoints and the other late variations are the reconcilers')
+    expect(lateVariations(run, base, [cronRunnerController], new Set([kind]))).toEqual([{ seed: 5400, jitterMs: 0, shuffleLists: false, restart: { controller: 'cron-runner', at: 5032, ms: 6031 - 5032 } }]);
+    // not for a kind not declared, nor without a crash between, nor when the fault-free run's next write was no part of the same burst
+    expect(lateVariations(run, base, [cronRunnerController], new Set(['Wave']))).toEqual([]);
+    expect(lateVariations({ ...run, trace: run.trace.filter((e) => e.type !== 'controller:crash') }, base, [cronRunnerController], new Set([kind]))).toEqual([]);
+    const apart = { trace: [w(5026, 'default/slots'), w(5031, 'default/x', 'status.slot'), w(5400, 'default/slots', 'data.2')], timing };
+    expect(lateVariations(run, apart, [cronRunnerController], new Set([kind]))).toEqual([]);
+  });
+
   it('per key: the first reconcile where the faulty run decided otherwise holds the key until the faulty run\'s next reconcile of it that worked', () => {
     const evictor = defineController({ name: 'sched', for: 'EvictionRequest', reconcile: async () => {} });
     const status = (t: number, message: string) => ({ t, type: 'store:write', actor: 'controller:sched/0', verb: 'updateStatus', kind: 'EvictionRequest', key: 'default/drain', changed: [message], noop: false }) as TraceEntry;
