@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { allFaults, apiError, check, convergence, defineProgram, drift, neverExits, sameEndState, simulate, watchDisconnect, type FaultEvent, type NewObject, type Scenario } from '../../src/index.js';
 import { LABEL, queuesServed } from '../../examples/operators/queue-scaler/queue.js';
+import { slotsHeld } from '../../examples/operators/slot-claimer/slots.js';
 
 /**
  * examples/operators/: the class-based operator that exits on a watch error and the secret
@@ -191,6 +192,15 @@ describe('same-end-state on a hosted first-come-first-served slot claimer', () =
 
   it('the claimer that frees a slot only on the delete event it hears leaks slot 0 in that crash, still caught with Claim declared (the restart that lost nothing hears the deletion)', { timeout: 60_000 }, async () => {
     expect(await declared('buggy', split(2))).toBe('same-end-state: end state differs from the fault-free run: ConfigMap default/slots: data["0"] is "default/a/<uid of Claim default/a>", "" in the fault-free run');
+  });
+
+  it("the leak fails convergence with the claimer's own predicate too, and the correct claimer's freed slot passes it (which slot is the path's business, a leaked one is not)", { timeout: 60_000 }, async () => {
+    const converged = async (variant: 'correct' | 'buggy') => {
+      const r = await check(claimer(variant), { runs: 1, seed: 1, faults: allFaults, properties: [convergence({ converged: slotsHeld })], corpus: { scenarios: [split(2)] }, shrink: false, determinism: false, coverage: false });
+      return r.ok ? 'passed' : `${r.property}: ${r.summary}`;
+    };
+    expect(await converged('buggy')).toMatch(/^convergence: .*slot 0 is held for default\/a\/\S+, which is gone \(a leaked slot\)/);
+    expect(await converged('correct')).toBe('passed');
   });
 
   it('the claimer that frees a slot only on the delete event it hears, down (crashed) when a was deleted, leaks slot 0: still caught', { timeout: 60_000 }, async () => {
