@@ -989,7 +989,7 @@ function onlyFailedBetween(run: Pick<RunRecord, 'trace'>, controller: string, ke
  */
 export function lateVariations(run: Pick<RunRecord, 'trace' | 'timing'>, base: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined, kinds: ReadonlySet<string>): BenignVariation[] {
   const out: BenignVariation[] = pausePoints(run, base, defs, kinds).map((p, i) => ({ seed: 5200 + i, jitterMs: 0, shuffleLists: false, pause: p }));
-  out.push(...restartPoints(run, base, defs, kinds).map((r, i): BenignVariation => ({ seed: 5400 + i, jitterMs: 0, shuffleLists: false, restart: r })));
+  for (const [i, r] of restartPoints(run, base, defs, kinds).entries()) out.push({ seed: 5400 + i, jitterMs: 0, shuffleLists: false, restart: r });
   const all = divergedKeyWindows(run, base, defs, kinds);
   const keyOfWindow = (w: { controller: string; key: string }) => `${w.controller}\u0000${w.key}`;
   const keys = [...new Set(all.map(keyOfWindow))];
