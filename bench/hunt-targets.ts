@@ -25,6 +25,7 @@ import { dnsCorrect, dnsDownstream, DOMAIN } from '../examples/property-targets/
 import { bucketCorrect, BUCKET, storageDownstream } from '../examples/property-targets/bucket.js';
 import { WIDGET } from '../examples/property-targets/widget.js';
 import { queue, queueScaler, queueScalerConverged, queueScalerCorrect, queueTarget } from '../examples/property-targets/queue-scaler.js';
+import { slotsHeld } from '../examples/operators/slot-claimer/slots.js';
 import { LABEL as QUEUE_LABEL, queuesServed } from '../examples/operators/queue-scaler/queue.js';
 import { widgetCorrect } from '../examples/fault-targets/api-conflict/correct.js';
 import { widgetBuggy } from '../examples/fault-targets/api-conflict/buggy.js';
@@ -258,6 +259,8 @@ export const hostedTargets: readonly Target[] = [
     name: 'host:slot-claimer',
     controllers: [defineProgram({ entry: 'examples/operators/slot-claimer/correct.ts', for: 'Claim', name: 'slot-claimer', resources: [{ kind: 'Claim', plural: 'claims', group: 'example.com', version: 'v1', namespaced: true }], sample: [{}] })],
     options: { story: loadStory('examples/operators/slot-claimer/story.yaml'), objects: { kind: 'Claim', spec: [{}] } },
+    // which slot is the path's business, a leaked one is not (the buggy twin's leak fails it, not only same-end-state)
+    properties: [convergence({ converged: slotsHeld })],
   },
   { name: 'host:secret-copier', controllers: [defineProgram({ entry: 'examples/operators/secret-copier/correct.ts', for: 'Secret', name: 'secret-copier' })], options: { story: loadStory('examples/operators/secret-copier/story.yaml') } },
   {

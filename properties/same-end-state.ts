@@ -61,7 +61,13 @@ export interface SameEndStateOptions {
    * once and retried seconds later, a reconcile whose slow calls decided late, a rollout crash
    * loops kept a step behind when its user changed it), as in a fault-free
    * run (in a world as slow as this run's, when the world was slowed) whose controller was held
-   * there, or whose write was answered that much later. Objects such a kind's controller writes
+   * there, or whose write was answered that much later. For a hosted program (`defineProgram`,
+   * declared by its `for` kind), which cannot be held per key: also as in a fault-free run whose
+   * program was restarted right after the last write the two runs share, where this run's crashed
+   * between two writes of one burst (one sync's grants), its new incarnation's answers held until
+   * this run's came back: it looks afresh then, but lost no event (src/harness/twin.ts
+   * `restartPoints`). Its memory is lost there as in a crash, so for such a program this property
+   * no longer tells a crash that lost memory from a slow restart. Objects such a kind's controller writes
    * without owning them, and that no controller reconciles (the Nodes an upgrade plan cordons and
    * asks for a version), are judged field by field: each field that differs ends, on both sides,
    * with a value it has in such a later fault-free run (properties/_internals/paced-fields.ts). Declare

@@ -58,6 +58,11 @@ export interface BenignVariation {
   slow?: { controller: string; at: number; ms: number; hosted?: boolean; key?: string };
   /** More holds besides `slow`'s, of one key each (or of every key, without one): a controller late at several points of one run (see {@link lagVariations}, {@link idleVariations}). */
   also?: { controller: string; at: number; ms: number; key?: string }[];
+  /**
+   * Restart a hosted program at `at` (a new incarnation at once) whose first answers, events and
+   * timers wait until `at + ms`: a fresh look that lost nothing (see {@link restartPoints}).
+   */
+  restart?: { controller: string; at: number; ms: number };
   /** Start this hosted program this much later (its timers tick at another phase; see {@link phaseVariations}). */
   startDelay?: { controller: string; ms: number };
   /**
@@ -278,6 +283,59 @@ export function overtakenPoints(run: Pick<RunRecord, 'trace' | 'timing'>, defs: 
     const soonest = first !== undefined && inputs.includes(first) ? 0 : BUSY_MAX_MS;
     if (first === undefined || first - c.start <= soonest || first - c.start > OVERTAKEN_MAX_MS) continue;
     out.push({ controller: c.controller, at: c.start, key: c.key, overtakenAt: first });
+    if (out.length >= OVERTAKEN_MAX_POINTS) break;
+  }
+  return out;
+}
+
+/**
+ * {@link overtakenPoints} of a hosted program, which has no keys to hold alone: its first decision
+ * on each object the user made (its first changing write of it, begun {@link HOSTED_REACTION_MS}
+ * before, or when the timer behind it fired) when a user's deletion (any object's: a program is
+ * not keyed, and may act on all it lists, as {@link slowPoints} holds it) came more than
+ * {@link BUSY_MAX_MS} and at most {@link OVERTAKEN_MAX_MS} after it began. Held there, the whole
+ * program waits until just past that deletion (ProcessHandle.hold: its events, responses and
+ * timers come late, in order), and first looks at the object with the deletion done. Found by the
+ * hunt: host:slot-claimer, seed 921 run 45 (claim-0's ADDED event lost, so the claimer first came
+ * to it at claim-1's deletion 11.4 s later and took the slot freed there, where the fault-free run
+ * had given it the next one). Only first decisions and only objects the user made, as for
+ * {@link overtakenPoints}: a later decision held that long would accept what the program failed to
+ * undo in time. Why a history a healthy control plane produces, who uses it: as for
+ * {@link overtakenPoints}; what a hold cannot hide: an event the program never hears (the events
+ * held come after the hold, so a claimer that frees a slot only on a delete event it heard still
+ * frees it here, and its leak stays a difference).
+ * @internal
+ */
+export function hostedOvertakenPoints(run: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined): SlowPoint[] {
+  const hosted = new Set((defs ?? []).filter((d) => d.process !== undefined).map((d) => d.name));
+  if (hosted.size === 0) return [];
+  const deletions: number[] = [];
+  // objects the user wrote first (made), and the user's deletions before the quiet tail
+  const madeByUser = new Set<string>();
+  const written = new Set<string>();
+  for (const e of run.trace) {
+    if (e.t >= run.timing.tailStart) break;
+    if (e.type !== 'store:write' || e['error'] !== undefined || e['noop'] === true) continue;
+    const id = `${String(e['kind'])} ${String(e['key'])}`;
+    if (!written.has(id)) {
+      written.add(id);
+      if (e['actor'] === 'user') madeByUser.add(id);
+    }
+    if (e['actor'] === 'user' && e['verb'] === 'delete') deletions.push(e.t);
+  }
+  if (deletions.length === 0) return [];
+  const out: SlowPoint[] = [];
+  const decided = new Set<string>();
+  for (const c of changingReconciles(run.trace, hosted, run.timing.tailStart, hosted)) {
+    const id = `${c.controller} ${c.key}`;
+    if (decided.has(id)) continue;
+    decided.add(id);
+    if (!madeByUser.has(c.key)) continue;
+    let first: number | undefined;
+    for (const t of deletions) if (t > c.start && (first === undefined || t < first)) first = t;
+    // one within BUSY_MAX_MS is the slow points' (slowPoints holds a program there)
+    if (first === undefined || first - c.start <= BUSY_MAX_MS || first - c.start > OVERTAKEN_MAX_MS) continue;
+    out.push({ controller: c.controller, at: c.start, hosted: true, overtakenAt: first });
     if (out.length >= OVERTAKEN_MAX_POINTS) break;
   }
   return out;
@@ -633,6 +691,85 @@ export function pausePoints(run: Pick<RunRecord, 'trace' | 'timing'>, base: Pick
   return out;
 }
 
+/** A changing write of a hosted program (one of `names`) before the quiet tail. */
+interface ProgramWrite {
+  controller: string;
+  t: number;
+  verb: string;
+  kind: string;
+  object: string;
+  changed: string;
+}
+
+function programWrites(run: Pick<RunRecord, 'trace' | 'timing'>, names: ReadonlySet<string>): ProgramWrite[] {
+  const out: ProgramWrite[] = [];
+  for (const e of run.trace) {
+    if (e.t >= run.timing.tailStart) break;
+    if (e.type !== 'store:write' || e['error'] !== undefined || e['noop'] === true) continue;
+    const actor = String(e['actor']);
+    const c = controllerOfActor(actor);
+    if (c === undefined || !names.has(c) || leaseRenewal(e, actor)) continue;
+    out.push({ controller: c, t: e.t, verb: String(e['verb']), kind: String(e['kind']), object: String(e['key']), changed: JSON.stringify(e['changed'] ?? []) });
+  }
+  return out;
+}
+
+/**
+ * {@link pausePoints} of a hosted program of a timing-dependent kind (its `for`), which a pause
+ * cannot mirror: a program's loop over what it listed goes on, after a pause, from the look it took
+ * before, where a crash makes it look again. Per program, the first of its writes where the faulty
+ * `run` and its fault-free `base` part, when the two made every write before it alike and at the
+ * same moments, the base run made it right after the last of those (within
+ * {@link HOSTED_REACTION_MS}: one burst, such as one sync's grants), and the faulty run's program
+ * crashed between the two and came back before its next write (at most {@link OVERTAKEN_MAX_MS}
+ * after). The base run's program is restarted a millisecond after that last shared write, and its new
+ * incarnation's answers, events and timers wait until the faulty run's came back: it takes its
+ * fresh look then, as the faulty run's did, but lost nothing meanwhile (it listed at once, so a
+ * watch resumed from that list still delivers what happened in between: a claimer that frees a
+ * slot only on the delete event it hears still frees it here, and its leak stays a difference).
+ * Found by the team's F-1b (host:slot-claimer): a crash between two grants of one sync, the
+ * program back after a deletion, gave the second Claim the freed slot; no hold of a fault-free run
+ * splits a sync.
+ *
+ * Why a history a healthy control plane produces: a program's Pod is replaced at any moment (a
+ * rollout, a drain, an eviction), and a new incarnation's first answers may be slow; what it cannot
+ * produce is a lost notification, so none is. What it may hide: for the declared kinds only, what a
+ * fresh look at that moment changes, including what the program kept only in memory (a restart
+ * loses it: same-end-state no longer tells a crash that lost memory from a slow restart, for
+ * programs whose kind is declared; the other properties judge as before). Who uses it:
+ * same-end-state's alternatives, asked for only when the judgement failed.
+ * @internal
+ */
+export function restartPoints(run: Pick<RunRecord, 'trace' | 'timing'>, base: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined, kinds: ReadonlySet<string>): { controller: string; at: number; ms: number }[] {
+  const names = [...new Set((defs ?? []).filter((d) => d.process !== undefined && kinds.has(d.for)).map((d) => d.name))].sort();
+  if (names.length === 0) return [];
+  const mine = programWrites(run, new Set(names));
+  const theirs = programWrites(base, new Set(names));
+  const same = (a: ProgramWrite, b: ProgramWrite) => a.verb === b.verb && a.kind === b.kind && a.object === b.object && a.changed === b.changed && a.t === b.t;
+  const out: { controller: string; at: number; ms: number }[] = [];
+  for (const controller of names) {
+    const f = mine.filter((w) => w.controller === controller);
+    const b = theirs.filter((w) => w.controller === controller);
+    let i = 0;
+    while (i < b.length && i < f.length && same(b[i]!, f[i]!)) i++;
+    if (i === 0 || i >= b.length || i >= f.length) continue;
+    const prev = b[i - 1]!;
+    if (b[i]!.t - prev.t > HOSTED_REACTION_MS || f[i]!.t <= b[i]!.t) continue;
+    // the faulty run's program crashed after that write, and came back before its next one
+    let crashed: number | undefined;
+    let back: number | undefined;
+    for (const e of run.trace) {
+      if (e.t < prev.t || e.t > f[i]!.t || String(e['controller']) !== controller) continue;
+      if (e.type === 'controller:crash' && crashed === undefined) crashed = e.t;
+      else if (e.type === 'controller:start' && crashed !== undefined && back === undefined) back = e.t;
+    }
+    const at = prev.t + 1;
+    if (back === undefined || back <= at || back - at > OVERTAKEN_MAX_MS || b[i]!.t <= at) continue;
+    out.push({ controller, at, ms: back - at });
+  }
+  return out;
+}
+
 /**
  * Per key of a controller of a timing-dependent kind: the first of its reconciles where the
  * faulty `run` decided later or otherwise than its fault-free `base` run (other writes, or none
@@ -852,6 +989,7 @@ function onlyFailedBetween(run: Pick<RunRecord, 'trace'>, controller: string, ke
  */
 export function lateVariations(run: Pick<RunRecord, 'trace' | 'timing'>, base: Pick<RunRecord, 'trace' | 'timing'>, defs: readonly ControllerDefinition[] | undefined, kinds: ReadonlySet<string>): BenignVariation[] {
   const out: BenignVariation[] = pausePoints(run, base, defs, kinds).map((p, i) => ({ seed: 5200 + i, jitterMs: 0, shuffleLists: false, pause: p }));
+  for (const [i, r] of restartPoints(run, base, defs, kinds).entries()) out.push({ seed: 5400 + i, jitterMs: 0, shuffleLists: false, restart: r });
   const all = divergedKeyWindows(run, base, defs, kinds);
   const keyOfWindow = (w: { controller: string; key: string }) => `${w.controller}\u0000${w.key}`;
   const keys = [...new Set(all.map(keyOfWindow))];
@@ -1426,7 +1564,8 @@ export function keepsDeciding(slow: Pick<RunRecord, 'trace' | 'timing'>, twin: P
 
 /**
  * The `slow` variations of a fault-free run: each decision point, held for each of
- * {@link SLOW_HOLDS_MS} (and a contended key alone, see {@link SlowPoint.key}); and
+ * {@link SLOW_HOLDS_MS} (and a contended key alone, see {@link SlowPoint.key}); the {@link overtakenPoints}
+ * and {@link hostedOvertakenPoints}, each held until just past the action that overtook it; and
  * {@link LATE_VARIATION} when the user changed an existing object before the quiet tail.
  * @internal
  */
@@ -1440,9 +1579,11 @@ export function slowVariations(run: Pick<RunRecord, 'trace' | 'timing'>, defs: r
   });
   // a decision a user's action overtook from afar: the key waits until just past it
   const overtaken = overtakenPoints(run, defs).map((p, i): BenignVariation => ({ seed: 2000 + i, jitterMs: 0, shuffleLists: false, slow: { controller: p.controller, at: p.at, ms: p.overtakenAt! + 1 - Math.max(0, p.at - 1), key: p.key! } }));
+  // a hosted program's first look at an object a user's deletion overtook from afar: the whole program waits until just past it
+  const hostedOvertaken = hostedOvertakenPoints(run, defs).map((p, i): BenignVariation => ({ seed: 2100 + i, jitterMs: 0, shuffleLists: false, slow: { controller: p.controller, at: p.at, ms: p.overtakenAt! + 1 - Math.max(0, p.at - 1), hosted: true } }));
   // the user changed an existing object before the quiet tail: the controller may have seen it late
   const changed = run.trace.some((e) => e.t < run.timing.tailStart && e.type === 'store:write' && e['actor'] === 'user' && e['error'] === undefined && e['noop'] !== true && (e['verb'] === 'update' || e['verb'] === 'patch' || e['verb'] === 'apply'));
-  return [...whole, ...alone, ...overtaken, ...everyOvertaken(run, points), ...(changed ? [LATE_VARIATION] : [])];
+  return [...whole, ...alone, ...overtaken, ...hostedOvertaken, ...everyOvertaken(run, points), ...(changed ? [LATE_VARIATION] : [])];
 }
 
 /**
@@ -1677,6 +1818,7 @@ export function installVariation(world: World, v: BenignVariation, faultWindowMs
   if (v.busy) holdThroughWindows(world, busyWindows(world.scenario, () => true).filter((w) => w.until < faultWindowMs));
   if (v.slow) holdFor(world, v.slow);
   for (const h of v.also ?? []) holdFor(world, h);
+  if (v.restart) restartAt(world, v.restart);
   if (v.startDelay) world.startDelays.set(v.startDelay.controller, v.startDelay.ms);
   if (v.pause) pauseAfter(world, v.pause);
   if (v.resyncAt !== undefined) {
@@ -1721,6 +1863,27 @@ function holdFor(world: World, slow: { controller: string; at: number; ms: numbe
     for (const inst of held) inst.hold(true);
     world.kernel.at(Math.max(0, slow.at - 1) + slow.ms, () => {
       for (const inst of held) inst.hold(false);
+    });
+  });
+}
+
+/**
+ * Restarts every live replica of a hosted program at `at` (the new incarnation starts at once) and
+ * holds the new ones until `at + ms`: what they asked for at start (their lists) is answered from
+ * the world of that moment, late, so a watch resumed from such a list still hears what happened
+ * meanwhile (see {@link restartPoints}).
+ */
+function restartAt(world: World, r: { controller: string; at: number; ms: number }): void {
+  world.kernel.at(r.at, () => {
+    const mine = world.managers.filter((m) => m.def.name === r.controller && m.def.process !== undefined);
+    for (const m of mine) for (const inst of m.live()) inst.crash('restarted (a benign variation: a restart that lost nothing)', 0);
+    // after the restart the crash scheduled at this instant: the new incarnations wait
+    world.kernel.after(0, () => {
+      const held = mine.flatMap((m) => m.live());
+      for (const inst of held) inst.hold(true);
+      world.kernel.at(r.at + r.ms, () => {
+        for (const inst of held) inst.hold(false);
+      });
     });
   });
 }

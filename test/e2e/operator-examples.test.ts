@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { allFaults, apiError, check, convergence, defineProgram, drift, neverExits, sameEndState, simulate, watchDisconnect, type FaultEvent, type NewObject, type Scenario } from '../../src/index.js';
 import { LABEL, queuesServed } from '../../examples/operators/queue-scaler/queue.js';
+import { slotsHeld } from '../../examples/operators/slot-claimer/slots.js';
 
 /**
  * examples/operators/: the class-based operator that exits on a watch error and the secret
@@ -172,6 +173,51 @@ async function judge(variant: 'correct' | 'buggy', events: FaultEvent[]): Promis
 describe('same-end-state on a hosted first-come-first-served slot claimer', () => {
   it("c's ADDED event 1.1 s late: the claimer sees a's deletion first and gives c the freed slot 0 (fault-free: slot 1), as a fault-free claimer a few seconds slower does", { timeout: 60_000 }, async () => {
     expect(await judge('correct', [{ kind: 'delay', nth: 2, params: { ms: 1100 } }])).toBe('passed');
+  });
+
+  it("claim-0's ADDED event lost: the claimer first comes to it at claim-1's deletion 11.4 s later and gives it claim-1's freed slot 0 (fault-free: slot 2), as a fault-free claimer held until that deletion does (hunt host:slot-claimer seed 921 run 45)", { timeout: 60_000 }, async () => {
+    // before the fix: same-end-state, Claim default/claim-0: status.slot is 0, 2 in the fault-free run (the slow holds end 10 s after a decision: src/harness/twin.ts hostedOvertakenPoints)
+    const lost: Scenario = {"seed":2004242689,"controllers":[{"name":"slot-claimer"}],"initialObjects":[{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"slots","namespace":"default"},"data":{"0":"","1":"","2":""}},{"apiVersion":"example.com/v1","kind":"Claim","metadata":{"name":"a","namespace":"default"},"spec":{}}],"workload":[{"at":5000,"type":"create","object":{"apiVersion":"example.com/v1","kind":"Claim","metadata":{"name":"c","namespace":"default"},"spec":{}}},{"at":6000,"type":"delete","kind":"Claim","key":"default/a"},{"at":6000,"kind":"Claim","key":"default/claim-1","type":"delete"},{"at":11700,"type":"create","object":{"kind":"Claim","metadata":{"name":"claim-1","namespace":"default"},"spec":{}}},{"at":12900,"type":"create","object":{"kind":"Claim","metadata":{"name":"claim-0","namespace":"default"},"spec":{}}},{"at":14700,"kind":"Claim","key":"default/claim-0","type":"update","spec":{}},{"at":24300,"kind":"Claim","key":"default/claim-1","type":"delete"}],"faults":{"events":[{"kind":"flaky-downstream","at":1200,"params":{"fail":"outage","forMs":8500,"status":503}},{"kind":"list-order","nth":20,"params":{"order":2}},{"kind":"environment-pod-eviction","at":12094,"params":{"node":0}},{"kind":"environment-slow-rollout","params":{"delayMs":3254}}],"background":[{"kind":"watch-event-loss","rate":0.22},{"kind":"api-conflict","rate":0.05},{"kind":"list-order","rate":0}]}};
+    const r = await check(claimer('correct'), { runs: 1, seed: 1, faults: allFaults, properties: [sameEndState()], corpus: { scenarios: [lost] }, shrink: false, determinism: false, coverage: false });
+    expect(r.ok ? 'passed' : `${r.property}: ${r.summary}`).toBe('passed');
+  });
+
+  it("claim-0's ADDED and MODIFIED events lost, its DELETED dropped by an informer that never cached it: its slot is freed at the next resync, not held for ever (hunt host:slot-claimer seed 962 run 9, a bug of the claimer)", { timeout: 60_000 }, async () => {
+    // before the claimer's resync: convergence, slot 0 is held for default/claim-0/…, which is gone (and same-end-state)
+    const unseen: Scenario = {"seed":2147483623,"controllers":[{"name":"slot-claimer"}],"initialObjects":[{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"slots","namespace":"default"},"data":{"0":"","1":"","2":""}},{"apiVersion":"example.com/v1","kind":"Claim","metadata":{"name":"a","namespace":"default"},"spec":{}}],"workload":[{"at":0,"kind":"Claim","key":"default/claim-0","type":"reapply"},{"at":5000,"type":"create","object":{"apiVersion":"example.com/v1","kind":"Claim","metadata":{"name":"c","namespace":"default"},"spec":{}}},{"at":5400,"type":"create","object":{"kind":"Claim","metadata":{"name":"claim-0","namespace":"default"},"spec":{}}},{"at":6000,"type":"delete","kind":"Claim","key":"default/a"},{"at":6600,"type":"create","object":{"kind":"Claim","metadata":{"name":"claim-1","namespace":"default"},"spec":{}}},{"at":28200,"kind":"Claim","key":"default/claim-0","type":"delete"},{"at":30000,"kind":"Claim","key":"default/claim-1","type":"delete"}],"faults":{"events":[{"kind":"environment-pod-never-ready","nth":0},{"kind":"environment-pod-eviction","at":14,"params":{"node":0}},{"kind":"watch-event-loss","nth":3},{"kind":"duplication","nth":23,"params":{"replay":1,"afterMs":3}}],"background":[{"kind":"watch-event-loss","rate":0.46},{"kind":"watch-disconnect","rate":0.03,"params":{"how":"close"}},{"kind":"environment-pod-never-ready","rate":0.14},{"kind":"environment-slow-rollout","rate":0.48,"params":{"delayMs":19997}}]}};
+    const r = await check(claimer('correct'), { runs: 1, seed: 1, faults: allFaults, properties: [convergence({ converged: slotsHeld }), sameEndState()], corpus: { scenarios: [unseen] }, shrink: false, determinism: false, coverage: false });
+    expect(r.ok ? 'passed' : `${r.property}: ${r.summary}`).toBe('passed');
+  });
+
+  /** Claim a holds slot 0; x and y are made at 5 s (one sync grants both) and a is deleted at 5.99 s; the claimer crashes right after its `nth` write. */
+  const split = (nth: number): Scenario => ({
+    seed: 1,
+    controllers: [{ name: 'slot-claimer' }],
+    initialObjects: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'slots', namespace: 'default' }, data: { '0': '', '1': '', '2': '' } }],
+    workload: [claim(1000, 'a'), claim(5000, 'x'), claim(5000, 'y'), { at: 5990, type: 'delete', kind: 'Claim', key: 'default/a' }],
+    faults: { events: [{ kind: 'crash-restart', nth, params: { point: 'after-write' } }], background: [] },
+  });
+  const declared = async (variant: 'correct' | 'buggy', s: Scenario) => {
+    const r = await check(claimer(variant), { runs: 1, seed: 1, faults: allFaults, properties: [sameEndState({ timingDependent: ['Claim'] })], corpus: { scenarios: [s] }, shrink: false, determinism: false, coverage: false });
+    return r.ok ? 'passed' : `${r.property}: ${r.summary}`;
+  };
+
+  it("a crash between x's and y's grants of one sync, back after a's deletion: y gets a's freed slot 0 (fault-free: 2), as a fault-free claimer restarted there that lost nothing does, once Claim is declared timing dependent (F-1b)", { timeout: 60_000 }, async () => {
+    // before: same-end-state, Claim default/y: status.slot is 0, 2 in the fault-free run (no hold of a fault-free run splits a sync: src/harness/twin.ts restartPoints)
+    expect(await declared('correct', split(2))).toBe('passed');
+  });
+
+  it('the claimer that frees a slot only on the delete event it hears leaks slot 0 in that crash, still caught with Claim declared (the restart that lost nothing hears the deletion)', { timeout: 60_000 }, async () => {
+    expect(await declared('buggy', split(2))).toBe('same-end-state: end state differs from the fault-free run: ConfigMap default/slots: data["0"] is "default/a/<uid of Claim default/a>", "" in the fault-free run');
+  });
+
+  it("the leak fails convergence with the claimer's own predicate too, and the correct claimer's freed slot passes it (which slot is the path's business, a leaked one is not)", { timeout: 60_000 }, async () => {
+    const converged = async (variant: 'correct' | 'buggy') => {
+      const r = await check(claimer(variant), { runs: 1, seed: 1, faults: allFaults, properties: [convergence({ converged: slotsHeld })], corpus: { scenarios: [split(2)] }, shrink: false, determinism: false, coverage: false });
+      return r.ok ? 'passed' : `${r.property}: ${r.summary}`;
+    };
+    expect(await converged('buggy')).toMatch(/^convergence: .*slot 0 is held for default\/a\/\S+, which is gone \(a leaked slot\)/);
+    expect(await converged('correct')).toBe('passed');
   });
 
   it('the claimer that frees a slot only on the delete event it hears, down (crashed) when a was deleted, leaks slot 0: still caught', { timeout: 60_000 }, async () => {

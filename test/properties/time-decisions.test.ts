@@ -7,7 +7,7 @@ import { defineController, job, podLifecycle, simulate, type Scenario } from '..
 import { ScenarioRunner } from '../../src/harness/scenario-runner.js';
 import { cronRunnerController } from '../../examples/client-node/steadystate.js';
 import type { TraceEntry } from '../../src/sim/trace.js';
-import { BENIGN_VARIATIONS, SLOW_HOLDS_MS, behindAtChangeWindows, divergedKeyWindows, idleKeyWindows, idleVariations, idleWindows, installVariation, keepsDeciding, lagPoints, lagVariations, lateVariations, overtakenPoints, pausePoints, phaseVariations, slowPoints, slowVariations, twinScenario } from '../../src/harness/twin.js';
+import { BENIGN_VARIATIONS, SLOW_HOLDS_MS, type BenignVariation, behindAtChangeWindows, divergedKeyWindows, idleKeyWindows, idleVariations, idleWindows, installVariation, keepsDeciding, lagPoints, lagVariations, lateVariations, overtakenPoints, pausePoints, phaseVariations, slowPoints, slowVariations, twinScenario } from '../../src/harness/twin.js';
 import { payoutController } from '../../examples/false-positives/payout-transfer.js';
 import { allFaults } from '../../faults/index.js';
 import { expectFailure, judgeScenario } from '../helpers/property-laws.js';
@@ -164,6 +164,29 @@ describe('slow points of hosted programs (hand-made traces)', () => {
     );
     // not a program whose own schedule wrote (it has its single holds at every decision)
     expect(slowVariations({ trace: [...trace, write(7_030, 'default/d', { fire: '1.7', firedAt: 7_000 })], timing }, [cronRunnerController]).filter((v) => v.also !== undefined)).toEqual([]);
+  });
+
+  it("a program's first look at an object the user made, overtaken by a user's deletion 10 to 30 s later, is held (whole) until just past it (hunt host:slot-claimer seed 921 run 45)", () => {
+    const user = (t: number, verb: string, key: string): TraceEntry => ({ t, type: 'store:write', actor: 'user', verb, kind: 'Claim', key, changed: ['.'], noop: false }) as TraceEntry;
+    const status = (t: number, key: string): TraceEntry => ({ t, type: 'store:write', actor: 'controller:cron-runner/0', verb: 'patchStatus', kind: 'Claim', key, changed: ['status.slot'], noop: false }) as TraceEntry;
+    const pool = (t: number): TraceEntry => ({ t, type: 'store:write', actor: 'controller:cron-runner/0', verb: 'patch', kind: 'ConfigMap', key: 'default/slots', changed: ['data.0'], noop: false }) as TraceEntry;
+    // claim-1 made at 11.7 s and served at once; claim-0 made at 12.9 s, served 31 ms later; claim-1 deleted at 24.3 s
+    const trace = [user(11_700, 'create', 'default/claim-1'), pool(11_726), status(11_731, 'default/claim-1'), user(12_900, 'create', 'default/claim-0'), pool(12_926), status(12_931, 'default/claim-0'), user(24_300, 'delete', 'default/claim-1'), pool(24_316)];
+    // before the fix: no variation held the program past the deletion (11.4 s after its decision: beyond the 10 s slow holds)
+    // held from more than 10 s before the deletion (the slow holds start within 10 s of it) until after it
+    const across = (d: number) => (v: BenignVariation) => v.slow !== undefined && v.slow.at < d - 10_000 && v.slow.at + v.slow.ms > d;
+    const held = slowVariations({ trace, timing }, [cronRunnerController]).filter(across(24_300));
+    // (claim-1's first look, 12.6 s before its own deletion, too: a notification lost until then)
+    expect(held).toEqual([
+      { seed: 2100, jitterMs: 0, shuffleLists: false, slow: { controller: 'cron-runner', at: 11_681, ms: 24_301 - 11_680, hosted: true } },
+      { seed: 2101, jitterMs: 0, shuffleLists: false, slow: { controller: 'cron-runner', at: 12_881, ms: 24_301 - 12_880, hosted: true } },
+    ]);
+    // a deletion more than 30 s later, none at all, or an object the program made itself: no such hold
+    const late = [...trace.slice(0, 6), user(43_000, 'delete', 'default/claim-1')];
+    expect(slowVariations({ trace: late, timing }, [cronRunnerController]).filter(across(43_000))).toEqual([]);
+    expect(slowVariations({ trace: trace.slice(0, 6), timing }, [cronRunnerController]).filter((v) => v.slow !== undefined)).toEqual([]);
+    const own = [pool(12_000), user(24_300, 'delete', 'default/claim-1')];
+    expect(slowVariations({ trace: own, timing }, [cronRunnerController]).filter(across(24_300))).toEqual([]);
   });
 });
 
@@ -508,6 +531,22 @@ describe('late variations: a faulty run cut short or late in the middle of what 
     expect(pausePoints(other, twin, [sched], new Set(['Pod']))).toEqual([]);
     const sameMoment = { trace: [start(5000, 1, 'default/report-0'), write(5000, 'update', 'default/report-0'), write(5000, 'delete', 'default/logs', ['.']), end(5000, 1, 'default/report-0')], timing };
     expect(pausePoints(sameMoment, twin, [sched], new Set(['Pod']))).toEqual([]);
+  });
+
+  it("a hosted program of a declared kind, crashed between two writes its fault-free run made in one burst and back later: restarted right after the last shared write, its answers held until the faulty run's came back (F-1b: a slot claimer's sync split)", () => {
+    const kind = cronRunnerController.for;
+    const w = (t: number, key: string, changed = 'data.1'): TraceEntry => ({ t, type: 'store:write', actor: 'controller:cron-runner/0', verb: 'patch', kind: 'ConfigMap', key, changed: [changed], noop: false }) as TraceEntry;
+    const life = (t: number, type: string): TraceEntry => ({ t, type, controller: 'cron-runner', replica: 0 }) as TraceEntry;
+    // the fault-free sync grants x (pool, then x's status) and y at once; the faulty one crashed after x's status and came back at 6.03 s
+    const base = { trace: [w(5026, 'default/slots'), w(5031, 'default/x', 'status.slot'), w(5041, 'default/slots', 'data.2')], timing };
+    const run = { trace: [w(5026, 'default/slots'), w(5031, 'default/x', 'status.slot'), life(5031, 'controller:crash'), life(6031, 'controller:start'), w(6060, 'default/slots', 'data.0')], timing };
+    // before the fix: [] (pausePoints and the other late variations are the reconcilers')
+    expect(lateVariations(run, base, [cronRunnerController], new Set([kind]))).toEqual([{ seed: 5400, jitterMs: 0, shuffleLists: false, restart: { controller: 'cron-runner', at: 5032, ms: 6031 - 5032 } }]);
+    // not for a kind not declared, nor without a crash between, nor when the fault-free run's next write was no part of the same burst
+    expect(lateVariations(run, base, [cronRunnerController], new Set(['Wave']))).toEqual([]);
+    expect(lateVariations({ ...run, trace: run.trace.filter((e) => e.type !== 'controller:crash') }, base, [cronRunnerController], new Set([kind]))).toEqual([]);
+    const apart = { trace: [w(5026, 'default/slots'), w(5031, 'default/x', 'status.slot'), w(5400, 'default/slots', 'data.2')], timing };
+    expect(lateVariations(run, apart, [cronRunnerController], new Set([kind]))).toEqual([]);
   });
 
   it('per key: the first reconcile where the faulty run decided otherwise holds the key until the faulty run\'s next reconcile of it that worked', () => {

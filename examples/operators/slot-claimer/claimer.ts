@@ -5,8 +5,8 @@
  * which. The only guard against two writers is the JSON patch `test` op on the slot it takes (the
  * patch fails with 422 when someone took it since the read). A deleted Claim's slot goes back to
  * the pool; holders whose Claim is gone from a live list of the Claims (a delete event lost, a restart)
- * are freed at every event, so nothing leaks; then the live Claims are served oldest first. No
- * timers but the retry of a failed step: which slot a Claim gets depends on which Claims held one
+ * are freed at every event and every 10 s (a resync), so nothing leaks; then the live Claims are served oldest first. No
+ * timers but the resync and the retry of a failed step: which slot a Claim gets depends on which Claims held one
  * when the claimer came to it (a Claim created just before another's deletion gets the next free
  * slot, or the deleted one's when the claimer saw the deletion first: both correct).
  *
@@ -19,6 +19,8 @@ export const GROUP = 'example.com';
 export const VERSION = 'v1';
 export const PLURAL = 'claims';
 export const POOL = { namespace: 'default', name: 'slots' };
+/** How often every Claim is looked at again, events or not. */
+export const RESYNC_MS = 10_000;
 
 interface Claim extends KubernetesObject {
   status?: { slot?: number };
@@ -89,6 +91,10 @@ export function main(options: { onDeleteEventOnly: boolean }): void {
   informer.on('add', () => sync());
   informer.on('update', () => sync());
   informer.on('delete', (c) => sync(c));
+  // and every 10 s (a resync, as client-go's informers have): a Claim whose events were all lost (its
+  // ADDED, then its DELETED, which the informer drops for an object it never cached) would otherwise
+  // hold its slot until some other Claim's event (hunt host:slot-claimer seed 962 run 9)
+  setInterval(() => sync(), RESYNC_MS);
   informer.on('error', (err: unknown) => {
     console.error(`informer stopped: ${err instanceof Error ? err.message : String(err)}`);
     setTimeout(() => void informer.start(), 5_000);
