@@ -22,6 +22,7 @@ import { workloadDecodeError, workloadErrors } from './workload-validation.js';
 import { canonicalizeQuantities } from './quantity-fields.js';
 import { objectSize, refuseTooLarge } from './storage-size.js';
 import { defaultedBySchema, prunedBySchema } from './prune.js';
+import { schemaErrors } from './schema-validation.js';
 import { WatchHub, type KindWatch, type Watch, type WatchEvent } from './watch.js';
 import type { WriteRecord, WriteVerb } from './write-record.js';
 
@@ -226,6 +227,15 @@ export class ObjectStore {
       }
     }
     return this.crdKinds.get(kind);
+  }
+
+  /** `fields` and what the CRD's schema refuses of a custom resource (schema-validation.ts); `fields` itself when there is nothing more. */
+  private withSchemaErrors(fields: FieldError[], obj: StoredObject, old: StoredObject | undefined): FieldError[] {
+    if (obj.apiVersion === undefined) return fields;
+    const schema = this.crdKind(obj.kind)?.schemas.get(obj.apiVersion);
+    if (schema === undefined) return fields;
+    const more = schemaErrors(obj, schema, old);
+    return more.length === 0 ? fields : [...fields, ...more];
   }
 
   /** A custom resource pruned and defaulted by its CRD's schema for the version it is written in (prune.ts); built-ins and kinds without a CRD as they are. */
@@ -443,6 +453,7 @@ export class ObjectStore {
     if (invalid === undefined && fields.length === 0) fields = workloadErrors(obj);
     const scale = invalid === undefined ? this.customScale(input.kind, obj.apiVersion) : undefined;
     if (scale !== undefined) fields = [...fields, ...customScaleErrors(obj, scale, false)];
+    if (invalid === undefined && !builtin) fields = this.withSchemaErrors(fields, obj, undefined);
     // a cluster IP the request asked for that the range does not have, or another Service holds
     if (invalid === undefined && fields.length === 0 && builtin && obj.kind === 'Service') fields = this.services.refusal(obj);
     if (invalid !== undefined || fields.length > 0) {
@@ -886,6 +897,7 @@ export class ObjectStore {
       if (spec.length > 0) fields = fields.length === 0 ? spec : [...spec, ...fields];
       const scale = this.customScale(kind, next.apiVersion);
       if (scale !== undefined) fields = [...fields, ...customScaleErrors(next, scale, verb === 'updateStatus' || verb === 'patchStatus')];
+      if (!isBuiltin(kind, next.apiVersion)) fields = this.withSchemaErrors(fields, next, cur);
     }
     if (invalid !== undefined || fields.length > 0) {
       this.recordError(actor, verb, kind, key, 'Invalid', cur.metadata.uid);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../../src/store/object.js';
-import { makeStore } from './helpers.js';
+import { InvalidError } from '../../../src/store/errors.js';
+import { failure, makeStore } from './helpers.js';
 
 /**
  * Structural pruning: kube-apiserver drops the fields of a custom resource its CRD's schema does
@@ -117,3 +118,50 @@ describe('custom resources are pruned by their CRD schema', () => {
     expect(updated.metadata.resourceVersion).toBe(cur.metadata.resourceVersion);
   });
 });
+
+describe('custom resources are validated against their CRD schema', () => {
+  const validated: JsonObject = {
+    type: 'object',
+    properties: {
+      spec: {
+        type: 'object',
+        required: ['size'],
+        properties: {
+          size: { type: 'integer', minimum: 1, maximum: 10 },
+          name: { type: 'string', maxLength: 5, pattern: '^[a-z]+$' },
+          port: { 'x-kubernetes-int-or-string': true },
+          tags: { type: 'array', maxItems: 2, items: { type: 'string' } },
+          owner: { type: 'string', nullable: true },
+        },
+      },
+      status: { type: 'object', properties: { phase: { type: 'string', enum: ['Pending', 'Running'] } } },
+    },
+  };
+  const gadget = (spec: JsonObject) => ({ apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g', namespace: 'default' }, spec });
+
+  it('refuses what the schema forbids with the field paths of a 422 (type, required, bounds, length, pattern, int-or-string, items, enum)', () => {
+    const { store } = withCrd(validated);
+    const err = failure(() => store.create('user', gadget({ name: 'TooLongName', port: true, tags: ['a', 'b', 'c'], owner: null })));
+    expect(err).toBeInstanceOf(InvalidError);
+    expect((err as InvalidError).causes.map((c) => c.field)).toEqual(['spec.size', 'spec.name', 'spec.name', 'spec.port', 'spec.tags']);
+    expect(err.message).toContain('spec.size: Required value');
+    expect(err.message).toContain("spec.name in body should match '^[a-z]+$'");
+    expect(failure(() => store.create('user', gadget({ size: 0 }))).message).toContain('spec.size: Invalid value: 0: spec.size in body should be greater than or equal to 1');
+    expect(failure(() => store.create('user', gadget({ size: 'two' }))).message).toContain('spec.size: Invalid value: "string": spec.size in body must be of type integer: "two"');
+    store.create('user', gadget({ size: 2, port: 'http', owner: null }));
+    const cur = store.get('Gadget', ref);
+    expect(failure(() => store.updateStatus('controller:gadget/0', { ...cur, status: { phase: 'running' } })).message).toContain('status.phase: Unsupported value: "running": supported values: "Pending", "Running"');
+    expect(store.updateStatus('controller:gadget/0', { ...cur, status: { phase: 'Running' } }).status).toEqual({ phase: 'Running' });
+  });
+
+  it('does not judge again what an update left as it was (validation ratcheting)', () => {
+    const { store } = makeStore();
+    // the object is there before the CRD tightens its rule (created while the CRD allowed 20)
+    store.create('user', { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'gadgets.example.com' }, spec: { group: 'example.com', scope: 'Namespaced', names: { kind: 'Gadget', plural: 'gadgets' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer', maximum: 20 }, name: { type: 'string' } } } } } } }] } });
+    store.create('user', gadget({ size: 15, name: 'a' }));
+    store.patch('user', 'CustomResourceDefinition', { name: 'gadgets.example.com' }, { spec: { versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer', maximum: 10 }, name: { type: 'string' } } } } } } }] } });
+    expect(store.patch('user', 'Gadget', ref, { spec: { name: 'b' } }).spec).toEqual({ size: 15, name: 'b' });
+    expect(failure(() => store.patch('user', 'Gadget', ref, { spec: { size: 16 } })).message).toContain('should be less than or equal to 10');
+  });
+});
+
