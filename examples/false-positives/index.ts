@@ -139,6 +139,9 @@ import { generateNameTokenCase } from './generate-name-token.js';
 import { healthPollerCase } from './health-poller.js';
 import { fleetFanout } from './fleet-fanout.js';
 import { lastAppliedCase } from './last-applied.js';
+import { hibernationCase } from './hibernation.js';
+import { inventoryPruneCase } from './inventory-prune.js';
+import { directoryImportCase } from './directory-import.js';
 
 export type { FalsePositiveCase } from './_shared/case.js';
 
@@ -267,4 +270,7 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   tenantQuotas,
   fleetFanout,
   lastAppliedCase,
+  hibernationCase,
+  inventoryPruneCase,
+  directoryImportCase,
 ];
