@@ -127,6 +127,8 @@ export const directoryImportCase: FalsePositiveCase = {
   buggy: {
     controllers: [directoryImport('outage-is-empty')],
     caughtBy: ['no-extra-destructive-actions'],
+    // bench/twin-seeds.ts
+    seed: 4,
     why: 'it takes a failed directory listing for an empty group: one 503 deletes every User it imported, and the next pass makes them again',
   },
 };

@@ -142,6 +142,8 @@ import { lastAppliedCase } from './last-applied.js';
 import { hibernationCase } from './hibernation.js';
 import { inventoryPruneCase } from './inventory-prune.js';
 import { directoryImportCase } from './directory-import.js';
+import { stackHealthCase } from './stack-health.js';
+import { approvalGateCase } from './approval-gate.js';
 
 export type { FalsePositiveCase } from './_shared/case.js';
 
@@ -273,4 +275,6 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   hibernationCase,
   inventoryPruneCase,
   directoryImportCase,
+  stackHealthCase,
+  approvalGateCase,
 ];

@@ -94,7 +94,7 @@ export const inventoryPruneController = inventoryPrune('none');
 
 /** Every Kustomization's ConfigMaps are exactly its entries, with their data; none is left of a deleted one. */
 function pruned(view: WorldView): true | string {
-  const live = new Map(view.list(KUSTOMIZATION).filter((k) => k.metadata.deletionTimestamp === undefined).map((k) => [`${k.metadata.namespace}/${k.metadata.name}`, k as Kustomization]));
+  const live = new Map(view.list(KUSTOMIZATION).filter((k) => k.metadata.deletionTimestamp === undefined).map((k) => [`${k.metadata.namespace}/${k.metadata.name}`, k as unknown as Kustomization]));
   for (const cm of view.list('ConfigMap')) {
     const owner = cm.metadata.labels[LABEL];
     if (owner === undefined) continue;
@@ -131,6 +131,8 @@ export const inventoryPruneCase: FalsePositiveCase = {
   buggy: {
     controllers: [inventoryPrune('narrow-first')],
     caughtBy: ['convergence', 'same-end-state', 'recovery'],
+    // bench/twin-seeds.ts
+    seed: 14,
     why: 'it records the new inventory before it prunes what the old one listed: a crash or a refused write in between leaves the dropped ConfigMaps unnamed, never pruned',
   },
 };
