@@ -144,6 +144,7 @@ import { inventoryPruneCase } from './inventory-prune.js';
 import { directoryImportCase } from './directory-import.js';
 import { stackHealthCase } from './stack-health.js';
 import { approvalGateCase } from './approval-gate.js';
+import { runHistoryCase } from './run-history.js';
 
 export type { FalsePositiveCase } from './_shared/case.js';
 
@@ -277,4 +278,5 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   directoryImportCase,
   stackHealthCase,
   approvalGateCase,
+  runHistoryCase,
 ];
