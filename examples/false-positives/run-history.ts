@@ -22,8 +22,8 @@ import { writeStatus } from './_shared/status.js';
  * Written by the eleventh red team (rt51).
  *
  * Its twin keeps "which trigger has run" only in status.lastTrigger, written after the create:
- * when that write fails (a 500, a 409 from a concurrent edit, a crash), the next pass starts the
- * same trigger's run again.
+ * when the create's answer is lost (a 504 after it was applied) or that status write fails (a 500,
+ * a 409 from a concurrent edit, a crash), the next pass starts the same trigger's run again.
  */
 export const PIPELINE = 'Pipeline';
 export const PIPELINE_RUN = 'PipelineRun';
@@ -163,6 +163,6 @@ export const runHistoryCase: FalsePositiveCase = {
   buggy: {
     controllers: [runHistory('status-remembers'), pipelineRunner],
     caughtBy: ['safety-invariants'],
-    why: 'it remembers which trigger ran only in status, written after the create: when that write fails, the same trigger runs twice',
+    why: "it remembers which trigger ran only in status, written after the create: when the create's answer is lost or that write fails, the same trigger runs twice",
   },
 };
