@@ -145,6 +145,7 @@ import { directoryImportCase } from './directory-import.js';
 import { stackHealthCase } from './stack-health.js';
 import { approvalGateCase } from './approval-gate.js';
 import { runHistoryCase } from './run-history.js';
+import { metricScalerCase } from './metric-scaler.js';
 
 export type { FalsePositiveCase } from './_shared/case.js';
 
@@ -279,4 +280,5 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   stackHealthCase,
   approvalGateCase,
   runHistoryCase,
+  metricScalerCase,
 ];

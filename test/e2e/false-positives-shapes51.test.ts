@@ -5,7 +5,7 @@ import { falsePositiveCorpus, type FalsePositiveCase } from '../../examples/fals
 
 /**
  * The corpus cases of red team round 11 (rt51: hibernation, inventory-prune, directory-import,
- * stack-health, approval-gate, run-history): each twin's shrunk failure of its gate, replayed with
+ * stack-health, approval-gate, run-history, metric-scaler): each twin's shrunk failure of its gate, replayed with
  * every property (the case's own in place of the built-ins): the correct controller passes the
  * history and its buggy twin fails it by the property its case names, so a regression of the case,
  * of the fault or of the oracle shows here, not only in a hunt. (Their gate and their twins'
@@ -75,6 +75,22 @@ const cases: { name: string; history: string; scenario: Scenario; twinFails: Reg
     history: "a 504 on the run's create after it was applied",
     scenario: scenario('run-history', [], [{ at: 0, type: 'create', object: { kind: 'Pipeline', metadata: { name: 'build-0', namespace: 'default' }, spec: { trigger: 1, fail: false } } }], [{ kind: 'api-error', nth: 2, params: { status: 504, applied: true } }]),
     twinFails: /^safety-invariants: .*both run trigger 1 of build-0/,
+  },
+  {
+    name: 'metric-scaler',
+    history: 'the twin gate\'s shrunk failure (seed 9): a second active replica from 3 s and coalesced notifications while the image is set twice',
+    scenario: (() => {
+      const story = byName('metric-scaler').options.story as { objects: Scenario['initialObjects']; actions: Scenario['workload'] };
+      const so = (at: number, max: number) => ({ kind: 'ScaledObject', metadata: { name: 'ingest-0', namespace: 'default' }, spec: { target: 'ingest', queue: 'orders', min: 1, max } });
+      const s = scenario('metric-scaler', story.objects, [
+        story.actions[0]!,
+        { at: 4800, type: 'create', object: so(4800, 10) },
+        { at: 5100, kind: 'ScaledObject', key: 'default/ingest-0', type: 'update', spec: so(5100, 3).spec },
+        story.actions[1]!,
+      ], [{ kind: 'second-replica', at: 3001, params: { roundTripMs: 19, jitterMs: 16 } }, { kind: 'coalescing', nth: 16, params: { ms: 3379 } }]);
+      return { ...s, seed: 735338380, faults: { ...s.faults, background: [{ kind: 'coalescing', rate: 0.01, params: { ms: 1811 } }] } };
+    })(),
+    twinFails: /^convergence: .*Worker ingest runs ingest:2, not ingest:3/,
   },
 ];
 
