@@ -139,6 +139,13 @@ import { generateNameTokenCase } from './generate-name-token.js';
 import { healthPollerCase } from './health-poller.js';
 import { fleetFanout } from './fleet-fanout.js';
 import { lastAppliedCase } from './last-applied.js';
+import { hibernationCase } from './hibernation.js';
+import { inventoryPruneCase } from './inventory-prune.js';
+import { directoryImportCase } from './directory-import.js';
+import { stackHealthCase } from './stack-health.js';
+import { approvalGateCase } from './approval-gate.js';
+import { runHistoryCase } from './run-history.js';
+import { metricScalerCase } from './metric-scaler.js';
 
 export type { FalsePositiveCase } from './_shared/case.js';
 
@@ -267,4 +274,11 @@ export const falsePositiveCorpus: readonly FalsePositiveCase[] = [
   tenantQuotas,
   fleetFanout,
   lastAppliedCase,
+  hibernationCase,
+  inventoryPruneCase,
+  directoryImportCase,
+  stackHealthCase,
+  approvalGateCase,
+  runHistoryCase,
+  metricScalerCase,
 ];

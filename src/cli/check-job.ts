@@ -335,7 +335,7 @@ export async function runCheckOn(controller: ControllerDefinition, job: CheckJob
  * before it starts (see checkCommand).
  */
 function systematicOptions(o: CheckOptions, job: CheckJob): SystematicOptions {
-  const shared = ['faults', 'properties', 'objects', 'actions', 'faultWindowMs', 'settleMs', 'tailMs', 'scenarioOptions', 'replicas', 'environment', 'downstream', 'onProgress', 'determinism', 'shrink', 'hostProbe', 'onSimulation', 'onHeartbeat'] as const satisfies readonly (keyof SystematicOptions & keyof CheckOptions)[];
+  const shared = ['faults', 'properties', 'objects', 'actions', 'maxObjects', 'faultWindowMs', 'settleMs', 'tailMs', 'scenarioOptions', 'replicas', 'environment', 'downstream', 'onProgress', 'determinism', 'shrink', 'hostProbe', 'onSimulation', 'onHeartbeat'] as const satisfies readonly (keyof SystematicOptions & keyof CheckOptions)[];
   const picked: Record<string, unknown> = { stopOnFailure: true, ...(job.runs !== undefined ? { maxRuns: job.runs } : {}) };
   for (const k of shared) if (o[k] !== undefined) picked[k] = o[k];
   return picked as SystematicOptions;
