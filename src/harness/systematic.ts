@@ -271,6 +271,10 @@ function defaultBases(
     const key = templateKey(t, 0);
     const ref = parseKey(key);
     const object: NewObject = {
+      // the template's apiVersion, as generated workloads have it: without it a custom kind named like a built-in
+      // (a ServiceAccount of tokens.example.com/v1) is the built-in, with no status subresource (stop 51: every
+      // status write of service-account-tokens' reference runs was a 404, so none converged)
+      ...(t.apiVersion !== undefined ? { apiVersion: t.apiVersion } : {}),
       kind: t.kind,
       metadata: {
         name: ref.name,

@@ -15,6 +15,7 @@ import { auditCorrect } from '../../examples/fault-targets/duplication/correct.j
 import { CONFIG } from '../../examples/fault-targets/duplication/audit.js';
 import { sameEndState } from '../../properties/same-end-state.js';
 import { orphanSweeper } from '../../examples/false-positives/orphan-sweeper.js';
+import { serviceAccountTokens } from '../../examples/false-positives/service-account-tokens.js';
 import { propertiesOf } from '../helpers/false-positives.js';
 
 const replicas = { objects: replicaObjects, faults: allFaults, properties: [convergence()] };
@@ -105,6 +106,14 @@ describe('checkSystematic', () => {
   it('starts every base scenario from the story, the world its objects need (a sweeper for the buckets): ignored before, every orphan a recreation made was left', async () => {
     const { maxObjects: _m, ...options } = orphanSweeper.options;
     const r = await checkSystematic(orphanSweeper.controllers, { ...options, faults: allFaults, properties: propertiesOf(orphanSweeper), strategies: ['recreation'], depth: 1, maxPlans: 20, determinism: false, shrink: false });
+    expect(r.ok ? 'passed' : `${r.property}: ${r.summary}`).toBe('passed');
+    expect(r.systematic.plans).toBeGreaterThan(0);
+  });
+
+  it("creates its base scenarios' objects with their template's apiVersion: a custom ServiceAccount is not the core one (whose status writes are 404s)", async () => {
+    // bench/hunt-systematic-fp.ts: every reference run of service-account-tokens failed convergence (the swarm gate passed)
+    const { maxObjects: _m, ...options } = serviceAccountTokens.options;
+    const r = await checkSystematic(serviceAccountTokens.controllers, { ...options, faults: allFaults, properties: propertiesOf(serviceAccountTokens), strategies: ['crash-after-write'], depth: 1, maxPlans: 1, determinism: false, shrink: false });
     expect(r.ok ? 'passed' : `${r.property}: ${r.summary}`).toBe('passed');
     expect(r.systematic.plans).toBeGreaterThan(0);
   });
