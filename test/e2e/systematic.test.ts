@@ -126,7 +126,7 @@ describe('checkSystematic', () => {
     expect(r.ok ? 'passed' : r.property).toBe('same-end-state');
     if (r.ok) return;
     expect(r.systematic.failingPlan).toEqual({ strategy: 'stale-read-before-write', target: expect.stringMatching(/^cached list #\d+ of Machine by controller:machine-pool\/0/) });
-    expect(r.scenario.workload.map((a) => `${a.type} ${a.type === 'create' ? a.object.kind : a.kind}`)).toEqual(['create MachinePool', 'create Machine', 'delete MachinePool']);
+    expect(r.scenario.workload.map((a) => `${a.type} ${'object' in a ? a.object.kind : (a as { kind: string }).kind}`)).toEqual(['create MachinePool', 'create Machine', 'delete MachinePool']);
     // the Machine names the pool made before it (a spec of its template that does)
     const [pool, machine] = r.scenario.workload;
     expect(machine!.type === 'create' && machine!.object.spec).toMatchObject({ pool: pool!.type === 'create' ? pool!.object.metadata.name : '' });
