@@ -29,6 +29,10 @@ for (const name of names) {
     process.exitCode = 2;
     continue;
   }
+  if (twin.search === 'systematic') {
+    console.error(`${name}: its twin test searches systematically (no seed to pick)`);
+    continue;
+  }
   const run = async (seed: number | undefined, runs: number) => {
     const before = process.cpuUsage();
     const r = await check(twin.controllers, { ...gateOptions(c, runs), ...twin.world, ...(seed !== undefined ? { seed } : twin.seed !== undefined ? { seed: twin.seed } : {}), shrink: false, determinism: false });

@@ -137,8 +137,12 @@ export const machinePool: FalsePositiveCase = {
     controllers: [define(false)],
     caughtBy: ['same-end-state', 'no-extra-destructive-actions'],
     world: { faultWindowMs: 3_000 },
-    // about one run in three hundred shows it (the adoption's event lost, then the deletion before the relist)
-    seed: 43,
+    // swarm search: a pool, a Machine naming it and the pool's deletion after it (not a foreground one,
+    // which cascades anyway) are one gate workload in 230, and a fault must then hide the adoption's event
+    // until the deletion: seeds 1-10 found it once within 500 runs (seed 43, the best of 1-150, at run 99 of
+    // 100); systematic mode's base with every kind and the pool deleted finds it at run 81, by a stale list
+    // of Machines in the deletion's reconcile
+    search: 'systematic',
     why: 'it releases from its cache when the pool is deleted: a cache that has not yet seen an adoption leaves that Machine owned when the finalizer goes, and the garbage collector deletes it',
   },
 };

@@ -15,7 +15,9 @@ import { auditCorrect } from '../../examples/fault-targets/duplication/correct.j
 import { CONFIG } from '../../examples/fault-targets/duplication/audit.js';
 import { sameEndState } from '../../properties/same-end-state.js';
 import { orphanSweeper } from '../../examples/false-positives/orphan-sweeper.js';
-import { propertiesOf } from '../helpers/false-positives.js';
+import { serviceAccountTokens } from '../../examples/false-positives/service-account-tokens.js';
+import { propertiesOf, systematicTwin } from '../helpers/false-positives.js';
+import { machinePool } from '../../examples/false-positives/machine-pool.js';
 
 const replicas = { objects: replicaObjects, faults: allFaults, properties: [convergence()] };
 
@@ -107,6 +109,28 @@ describe('checkSystematic', () => {
     const r = await checkSystematic(orphanSweeper.controllers, { ...options, faults: allFaults, properties: propertiesOf(orphanSweeper), strategies: ['recreation'], depth: 1, maxPlans: 20, determinism: false, shrink: false });
     expect(r.ok ? 'passed' : `${r.property}: ${r.summary}`).toBe('passed');
     expect(r.systematic.plans).toBeGreaterThan(0);
+  });
+
+  it("creates its base scenarios' objects with their template's apiVersion: a custom ServiceAccount is not the core one (whose status writes are 404s)", async () => {
+    // bench/hunt-systematic-fp.ts: every reference run of service-account-tokens failed convergence (the swarm gate passed)
+    const { maxObjects: _m, ...options } = serviceAccountTokens.options;
+    const r = await checkSystematic(serviceAccountTokens.controllers, { ...options, faults: allFaults, properties: propertiesOf(serviceAccountTokens), strategies: ['crash-after-write'], depth: 1, maxPlans: 1, determinism: false, shrink: false });
+    expect(r.ok ? 'passed' : `${r.property}: ${r.summary}`).toBe('passed');
+    expect(r.systematic.plans).toBeGreaterThan(0);
+  });
+
+  it("runs a base with every template's object and the primary deleted, and every base's single faults before any pair: a cleanup from a stale cache is found at once", async () => {
+    // machine-pool's twin releases the pool's Machines from its cache on deletion: no per-template base deletes
+    // anything or has a Machine naming a pool, and depth first, the pairs of four bases came first (run 733)
+    const r = await systematicTwin(machinePool, 120);
+    expect(r.ok ? 'passed' : r.property).toBe('same-end-state');
+    if (r.ok) return;
+    expect(r.systematic.failingPlan).toEqual({ strategy: 'stale-read-before-write', target: expect.stringMatching(/^cached list #\d+ of Machine by controller:machine-pool\/0/) });
+    expect(r.scenario.workload.map((a) => `${a.type} ${'object' in a ? a.object.kind : (a as { kind: string }).kind}`)).toEqual(['create MachinePool', 'create Machine', 'delete MachinePool']);
+    // the Machine names the pool made before it (a spec of its template that does)
+    const [pool, machine] = r.scenario.workload;
+    expect(machine!.type === 'create' && machine!.object.spec).toMatchObject({ pool: pool!.type === 'create' ? pool!.object.metadata.name : '' });
+    expect(r.runs).toBeLessThanOrEqual(100);
   });
 
   it('skips a strategy whose fault kind is not given, and says why', async () => {

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { check, type CheckFailed, type Property } from '../../src/index.js';
+import { allFaults, check, checkSystematic, type CheckFailed, type Property, type SystematicResult } from '../../src/index.js';
 import { defaultProperties } from '../../properties/index.js';
 import { falsePositiveCorpus, type FalsePositiveCase } from '../../examples/false-positives/index.js';
 
@@ -17,6 +17,8 @@ import { falsePositiveCorpus, type FalsePositiveCase } from '../../examples/fals
 export const GATE_RUNS = 28;
 /** Runs a failing direction (a buggy twin, a pending oracle false alarm) may take to fail; check stops at the first failure. */
 export const FIND_RUNS = 100;
+/** Runs (reference runs and plans) a twin searched systematically may take to fail: its plans run in a fixed order, so this is a margin over a known run number, not a probability. */
+export const SYSTEMATIC_FIND_RUNS = 400;
 const SEED = 11;
 
 /** Small worlds: what keeps the gate over every corpus controller within the CI budget (also the guided gate, false-positives-guided.test.ts). */
@@ -66,13 +68,30 @@ export function buggyTwins(part = 0, parts = 1): void {
   falsePositiveCorpus.forEach((c, i) => {
     const twin = c.buggy;
     if (!twin || i % parts !== part) return;
-    it(`${c.name}'s buggy twin fails ${twin.caughtBy.join(' or ')} within ${FIND_RUNS} runs (${twin.why})`, { timeout: 120_000 }, async () => {
+    it(`${c.name}'s buggy twin fails ${twin.caughtBy.join(' or ')} within ${twin.search === 'systematic' ? `${SYSTEMATIC_FIND_RUNS} systematic` : FIND_RUNS} runs (${twin.why})`, { timeout: 120_000 }, async () => {
       // no determinism self-check: it runs the failing scenario twice more (half a fight's cost), and
       // determinism has tests of its own; what this test asks is which property catches the twin
+      if (twin.search === 'systematic') {
+        const r = await systematicTwin(c);
+        expect(twin.caughtBy).toContain(r.ok ? 'passed' : r.property);
+        return;
+      }
       const r = await check(twin.controllers, { ...gateOptions(c, FIND_RUNS), ...twin.world, ...(twin.seed !== undefined ? { seed: twin.seed } : {}), shrink: false, determinism: false });
       expect(twin.caughtBy).toContain(r.ok ? 'passed' : r.property);
     });
   });
+}
+
+/**
+ * A twin's systematic search, as the twin test runs it: its case's templates, environment and
+ * downstream (the workload's shape comes from the default base scenarios, so the swarm-only sizes
+ * are dropped), every default fault and the case's properties, stopping at the first failing plan.
+ */
+export function systematicTwin(c: FalsePositiveCase, maxRuns = SYSTEMATIC_FIND_RUNS): Promise<SystematicResult> {
+  const twin = c.buggy!;
+  const { maxObjects: _o, ...options } = c.options;
+  const { maxObjects: _wo, maxActions: _wa, ...world } = twin.world ?? {};
+  return checkSystematic(twin.controllers, { ...options, ...world, faults: allFaults, properties: propertiesOf(c), maxRuns, stopOnFailure: true, shrink: false, determinism: false });
 }
 
 /** The controllers waiting for an oracle fix still fail, with the property named (so a fix is noticed). */

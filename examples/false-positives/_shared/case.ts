@@ -42,5 +42,12 @@ export interface FalsePositiveCase {
     world?: { maxObjects?: number; maxActions?: number; faultWindowMs?: number; settleMs?: number };
     /** Another seed than the gate's, when the mistake is rare enough that the gate's seed misses it in its runs. */
     seed?: number;
+    /**
+     * How the twin test searches: `'systematic'` runs `checkSystematic` (plans derived from
+     * fault-free reference runs, no seed) instead of swarm `check`, for a mistake swarm search
+     * meets only in a rare workload (a few in a thousand runs, on most seeds not within the
+     * test's bound), which a systematic plan reaches at a fixed run. @defaultValue swarm
+     */
+    search?: 'systematic';
   };
 }
