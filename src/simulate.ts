@@ -47,7 +47,7 @@ const seedSchema = scenarioSchema.shape.seed;
 
 /**
  * Whether the schema accepts `seed`: a safe integer (zod 4's `.int()`) is accepted without the
- * schema's parse (a seventh of the fixed cost of a small simulation); anything else is the
+ * schema's parse (about 5% of the fixed cost of a small simulation); anything else is the
  * schema's to judge.
  */
 function seedAccepted(seed: unknown): boolean {
