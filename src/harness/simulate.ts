@@ -206,13 +206,11 @@ function installWorld(world: World, scenario: Scenario, options: SimulateOptions
   for (const obj of scenario.initialObjects) if (obj.kind !== 'Namespace') createAsUser(world, obj);
 
   // faults
-  // the modules by kind, made only when the plan names a fault (most runs of a loop over seeds name one or none)
-  let byKind: Map<string, FaultModule> | undefined;
+  // the module of each kind the plan names, looked up (the last of a kind wins): no map of every module per run
   const kinds = new Set<string>([...scenario.faults.events.map((e) => e.kind), ...scenario.faults.background.map((b) => b.kind)]);
   for (const kind of [...kinds].sort()) {
-    byKind ??= byName(options.faults, (f) => f.kind);
-    const mod = byKind.get(kind);
-    if (!mod) throw new ScenarioError(`steadystate.simulate: the fault plan names kind "${kind}", but no fault module of that kind was given (known: ${[...byKind.keys()].join(', ') || 'none'}). Pass it in options.faults or remove it from the plan.`);
+    const mod = lastNamed(options.faults, kind, (f) => f.kind);
+    if (!mod) throw new ScenarioError(`steadystate.simulate: the fault plan names kind "${kind}", but no fault module of that kind was given (known: ${[...byName(options.faults, (f) => f.kind).keys()].join(', ') || 'none'}). Pass it in options.faults or remove it from the plan.`);
     const rng = world.rng.fork(`fault:${kind}`);
     uninstall.push(
       mod.install(
@@ -241,11 +239,9 @@ function installWorld(world: World, scenario: Scenario, options: SimulateOptions
   for (const install of options.install ?? []) uninstall.push(install(world));
 
   // environment actors
-  let envByName: Map<string, EnvironmentActor> | undefined;
   for (const ref of scenario.environment ?? []) {
-    envByName ??= byName(options.environment, (a) => a.name);
-    const actor = envByName.get(ref.name);
-    if (!actor) throw new ScenarioError(`steadystate.simulate: the scenario names environment actor "${ref.name}", but none of that name was given (known: ${[...envByName.keys()].join(', ') || 'none'}).`);
+    const actor = lastNamed(options.environment, ref.name, (a) => a.name);
+    if (!actor) throw new ScenarioError(`steadystate.simulate: the scenario names environment actor "${ref.name}", but none of that name was given (known: ${[...byName(options.environment, (a) => a.name).keys()].join(', ') || 'none'}).`);
     uninstall.push(actor.install(world, ref.params ?? {}));
   }
 }
@@ -407,6 +403,13 @@ function runRecordOf(world: World, scenario: Scenario, options: SimulateOptions,
   let hash: string | undefined;
   Object.defineProperty(run, 'hash', { enumerable: true, configurable: true, get: () => (hash ??= trace.hash()) });
   return run;
+}
+
+/** The last of `items` named `wanted` (what {@link byName} maps it to), or undefined. */
+function lastNamed<T>(items: readonly T[] | undefined, wanted: string, name: (item: T) => string): T | undefined {
+  if (items === undefined) return undefined;
+  for (let i = items.length - 1; i >= 0; i--) if (name(items[i]!) === wanted) return items[i];
+  return undefined;
 }
 
 /** `items` by name, the last of a name winning. */

@@ -163,12 +163,49 @@ export class ObjectStore {
     this.seeding = true;
     try {
       for (const name of names) {
-        if (this.peek('Namespace', name) === undefined) this.create(NAMESPACE_SEEDER, { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kubernetes.io/metadata.name': name } }, spec: {} });
+        if (this.peek('Namespace', name) === undefined && !this.seedAsBefore(name)) this.seedOne(name);
       }
     } finally {
       this.seeding = false;
     }
     this.namespaces.requireObjects();
+  }
+
+  /**
+   * Seeds Namespace `name` as an earlier store of this process did, when `create` made it from
+   * the same name, uid and time: a copy of that object and its size, then the bookkeeping of
+   * `create` (the same code). What `create` computed in between (the object as prepared,
+   * defaulted and validated) is a function of those three alone: a simulation's seeding is then
+   * no longer a fifth of a small run's fixed cost. False when no store made it yet (nothing changed).
+   */
+  private seedAsBefore(name: string): boolean {
+    const ks = this.kind('Namespace');
+    ++this.uidCounter;
+    const uid = this.uidFor('Namespace', name);
+    const now = this.clock.now();
+    const made = seeded.get(`${name}\u0000${uid}\u0000${now}`);
+    if (made === undefined) {
+      // as create undoes a uid it did not hand out
+      this.uidCounter--;
+      this.uids.delete(uid);
+      return false;
+    }
+    const obj = cloneJson(made.object);
+    ks.sizes.delete(name);
+    ks.sizes.set(name, { object: obj, size: made.size });
+    this.commitCreate(NAMESPACE_SEEDER, ks, 'Namespace', name, obj, true, now);
+    seededReused++;
+    return true;
+  }
+
+  /** Seeds Namespace `name` by `create`, and keeps what it made for {@link seedAsBefore}. */
+  private seedOne(name: string): void {
+    this.create(NAMESPACE_SEEDER, { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kubernetes.io/metadata.name': name } }, spec: {} });
+    const ks = this.kind('Namespace');
+    const obj = ks.objects.get(name)!;
+    const size = ks.sizes.get(name)!.size;
+    if (seeded.size >= SEEDED_MAX) seeded.clear();
+    seeded.set(`${name}\u0000${obj.metadata.uid}\u0000${this.clock.now()}`, { object: cloneJson(obj), size });
   }
 
   /** The global resourceVersion counter. */
@@ -479,9 +516,15 @@ export class ObjectStore {
       obj.metadata.resourceVersion = '';
       return cloneJson(obj) as unknown as StoredObject<S, T>;
     }
+    this.commitCreate(actor, ks, input.kind, key, obj, builtin, now);
+    return cloneJson(obj) as unknown as StoredObject<S, T>;
+  }
+
+  /** The end of a create, once `obj` is prepared, valid and measured: its version, the store, the index, watch and record. */
+  private commitCreate(actor: string, ks: KindState, kind: string, key: string, obj: StoredObject, builtin: boolean, now: number): void {
     const rv = ++this.rv;
     obj.metadata.resourceVersion = String(rv);
-    this.incarnations.set(`${input.kind}\u0000${key}`, (this.incarnations.get(`${input.kind}\u0000${key}`) ?? 0) + 1);
+    this.incarnations.set(`${kind}\u0000${key}`, (this.incarnations.get(`${kind}\u0000${key}`) ?? 0) + 1);
     ks.objects.set(key, obj);
     if (obj.kind === CRD) this.crdKinds = undefined;
     if (builtin && obj.kind === 'Service') this.services.hold(obj, true);
@@ -491,7 +534,6 @@ export class ObjectStore {
     this.gc.collectDangling(obj, undefined);
     if (builtin && obj.kind === 'Namespace') this.namespaces.changed(obj, 'created');
     this.watches.flush();
-    return cloneJson(obj) as unknown as StoredObject<S, T>;
   }
 
   /**
@@ -1066,6 +1108,21 @@ const NO_STATUS_BUILTINS: ReadonlyMap<string, readonly string[]> = new Map([
 
 /** The creator of the seeded Namespace objects (kube-apiserver's own bootstrap of `default`, `kube-system`, …). */
 const NAMESPACE_SEEDER = 'environment:cluster';
+
+/**
+ * The Namespace objects `create` made while seeding, by name, uid and time, with their sizes:
+ * pure functions of those three (see ObjectStore.seedAsBefore). Copies, never handed out.
+ * Bounded: emptied when full.
+ */
+const seeded = new Map<string, { object: StoredObject; size: number }>();
+const SEEDED_MAX = 256;
+
+let seededReused = 0;
+
+/** How many seeded Namespace objects this process keeps, and how many seedings reused one (for tests). @internal */
+export function seededNamespaceTemplates(): { kept: number; reused: number } {
+  return { kept: seeded.size, reused: seededReused };
+}
 
 /** The kind a CustomResourceDefinition defines, its scope and whether its storage version serves /status; undefined when malformed. */
 interface CrdKindInfo {

@@ -129,3 +129,30 @@ describe('every file people hand-edit goes through the same schema', () => {
     expect(loaded.skipped[0]!.reason).toMatch(/a\.json: scenario\.workload\[0\]\.type unknown action type "frobnicate"/);
   });
 });
+
+describe('a scenario validated before: only its seed is checked again, as the schema checks it', () => {
+  it('accepts the seeds the schema accepts and refuses the others, once the rest of the scenario is known', async () => {
+    const { validateScenario } = await import('../../../src/simulate.js');
+    const base = { controllers: [{ name: 'seed-check' }], initialObjects: [], workload: [], faults: { events: [], background: [] } };
+    validateScenario({ ...base, seed: 1 } as Scenario);
+    const verdicts = [0, -0, 7, -3, 2 ** 53 - 1, -(2 ** 53 - 1), 2 ** 53, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 1e300].map((seed) => {
+      let schema: boolean;
+      try {
+        parseScenario({ ...base, seed });
+        schema = true;
+      } catch {
+        schema = false;
+      }
+      let fast: boolean;
+      try {
+        validateScenario({ ...base, seed } as Scenario);
+        fast = true;
+      } catch {
+        fast = false;
+      }
+      return { seed, schema, fast };
+    });
+    for (const v of verdicts) expect(v.fast, `seed ${v.seed}`).toBe(v.schema);
+    expect(verdicts.filter((v) => v.fast).map((v) => v.seed)).toEqual([0, -0, 7, -3, 2 ** 53 - 1, -(2 ** 53 - 1)]);
+  });
+});
