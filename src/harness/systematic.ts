@@ -275,23 +275,7 @@ function defaultBases(
     const first = specs[0]!;
     const other = specs.find((s) => JSON.stringify(s) !== JSON.stringify(first));
     const key = templateKey(t, 0);
-    const ref = parseKey(key);
-    const object: NewObject = {
-      // the template's apiVersion, as generated workloads have it: without it a custom kind named like a built-in
-      // (a ServiceAccount of tokens.example.com/v1) is the built-in, with no status subresource (stop 51: every
-      // status write of service-account-tokens' reference runs was a 404, so none converged)
-      ...(t.apiVersion !== undefined ? { apiVersion: t.apiVersion } : {}),
-      kind: t.kind,
-      metadata: {
-        name: ref.name,
-        ...(ref.namespace !== undefined ? { namespace: ref.namespace } : {}),
-        ...(Object.keys(t.labels).length ? { labels: { ...t.labels } } : {}),
-        ...(Object.keys(t.annotations).length ? { annotations: { ...t.annotations } } : {}),
-        ...(t.finalizers.length ? { finalizers: [...t.finalizers] } : {}),
-      },
-      spec: first,
-      ...(t.status !== undefined ? { status: t.status } : {}),
-    };
+    const object = templateObject(t, first);
     const workload: WorkloadAction[] = [{ at: 0, type: 'create', object }];
     const there = other && change(Math.round(window / 4), t.kind, key, first, other);
     const back = other && change(Math.round(window / 2), t.kind, key, other, first);
@@ -329,25 +313,33 @@ function worldWorkload(objects: ReturnType<typeof resolveCheckOptions>['objects'
     const t = objects[ti]!;
     const specs = fc.sample(t.spec, { seed: 42 + ti, numRuns: 8 });
     const spec = specs.find((x) => namesAny(x, made)) ?? specs[0]!;
-    const ref = parseKey(templateKey(t, 0));
-    made.push(ref.name);
-    const object: NewObject = {
-      ...(t.apiVersion !== undefined ? { apiVersion: t.apiVersion } : {}),
-      kind: t.kind,
-      metadata: {
-        name: ref.name,
-        ...(ref.namespace !== undefined ? { namespace: ref.namespace } : {}),
-        ...(Object.keys(t.labels).length ? { labels: { ...t.labels } } : {}),
-        ...(Object.keys(t.annotations).length ? { annotations: { ...t.annotations } } : {}),
-        ...(t.finalizers.length ? { finalizers: [...t.finalizers] } : {}),
-      },
-      spec,
-      ...(t.status !== undefined ? { status: t.status } : {}),
-    };
+    const object = templateObject(t, spec);
+    made.push(object.metadata.name!);
     workload.push({ at: Math.round((k * window) / (4 * Math.max(2, objects.length))), type: 'create', object });
   });
   if (actions.includes('delete')) workload.push({ at: Math.round(window / 2), type: 'delete', kind: objects[first]!.kind, key: templateKey(objects[first]!, 0) });
   return workload;
+}
+
+/** A base's object of template `t` (its first key), with `spec`. */
+function templateObject(t: ReturnType<typeof resolveCheckOptions>['objects'][number], spec: JsonObject): NewObject {
+  const ref = parseKey(templateKey(t, 0));
+  return {
+    // the template's apiVersion, as generated workloads have it: without it a custom kind named like a built-in
+    // (a ServiceAccount of tokens.example.com/v1) is the built-in, with no status subresource (stop 51: every
+    // status write of service-account-tokens' reference runs was a 404, so none converged)
+    ...(t.apiVersion !== undefined ? { apiVersion: t.apiVersion } : {}),
+    kind: t.kind,
+    metadata: {
+      name: ref.name,
+      ...(ref.namespace !== undefined ? { namespace: ref.namespace } : {}),
+      ...(Object.keys(t.labels).length ? { labels: { ...t.labels } } : {}),
+      ...(Object.keys(t.annotations).length ? { annotations: { ...t.annotations } } : {}),
+      ...(t.finalizers.length ? { finalizers: [...t.finalizers] } : {}),
+    },
+    spec,
+    ...(t.status !== undefined ? { status: t.status } : {}),
+  };
 }
 
 /** Whether a JSON value holds one of the names as a string anywhere. */
