@@ -36,17 +36,20 @@ function prunedValue(value: Json, schema: unknown): Json {
     const objectNode = schema['type'] === 'object' || schema['properties'] !== undefined || schema['additionalProperties'] !== undefined;
     return objectNode ? pruneMap(value, schema, undefined) : value;
   }
-  if (Array.isArray(value) && isObject(schema['items'])) {
-    let out: Json[] | undefined;
-    for (let i = 0; i < value.length; i++) {
-      const next = prunedValue(value[i]!, schema['items']);
-      if (next === value[i]) continue;
-      out ??= [...value];
-      out[i] = next;
-    }
-    return out ?? value;
-  }
+  if (Array.isArray(value) && isObject(schema['items'])) return mapItems(value, schema['items'], prunedValue);
   return value;
+}
+
+/** `value` with `fn` applied to each item under the items' schema; `value` itself when no item changed (copy on write). */
+function mapItems(value: Json[], items: JsonObject, fn: (v: Json, s: unknown) => Json): Json[] {
+  let out: Json[] | undefined;
+  for (let i = 0; i < value.length; i++) {
+    const next = fn(value[i]!, items);
+    if (next === value[i]) continue;
+    out ??= [...value];
+    out[i] = next;
+  }
+  return out ?? value;
 }
 
 /**
@@ -82,16 +85,7 @@ function defaultedValue(value: Json, schema: unknown, skip?: ReadonlySet<string>
     }
     return out ?? value;
   }
-  if (Array.isArray(value) && isObject(schema['items'])) {
-    let out: Json[] | undefined;
-    for (let i = 0; i < value.length; i++) {
-      const next = defaultedValue(value[i]!, schema['items']);
-      if (next === value[i]) continue;
-      out ??= [...value];
-      out[i] = next;
-    }
-    return out ?? value;
-  }
+  if (Array.isArray(value) && isObject(schema['items'])) return mapItems(value, schema['items'], (v, s) => defaultedValue(v, s));
   return value;
 }
 
