@@ -191,6 +191,30 @@ describe('createKubeApi: dryRun (red team rt48 D-1: a dry run must never change 
   });
 });
 
+describe('createKubeApi: a custom resource whose CRD is in the store', () => {
+  it('is pruned, defaulted and validated over HTTP as the apiextensions server does: a 422 names the fields', async () => {
+    const f = apiFixture();
+    await f.req('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'gadgets.example.com' },
+      spec: {
+        group: 'example.com',
+        scope: 'Namespaced',
+        names: { kind: 'Gadget', plural: 'gadgets' },
+        versions: [{ name: 'v1', served: true, storage: true, subresources: { status: {} }, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', required: ['size'], properties: { size: { type: 'integer', minimum: 1 }, mode: { type: 'string', enum: ['fast', 'safe'], default: 'safe' } } } } } } }],
+      },
+    });
+    const G = '/apis/example.com/v1/namespaces/default/gadgets';
+    const bad = await f.req('POST', G, { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g' }, spec: { size: 0, mode: 'slow' } });
+    expect(bad.status).toBe(422);
+    expect(bad.json.details.causes.map((c: { field: string }) => c.field).sort()).toEqual(['spec.mode', 'spec.size']);
+    const ok = await f.req('POST', G, { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g' }, spec: { size: 2, typo: true } });
+    expect(ok.status).toBe(201);
+    expect(ok.json.spec).toEqual({ mode: 'safe', size: 2 });
+  });
+});
+
 describe('createKubeApi: delete', () => {
   it('removes an object without finalizers (200) and marks one with finalizers (202) until they are gone', async () => {
     const f = apiFixture();
