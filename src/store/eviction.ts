@@ -100,7 +100,7 @@ export function evictPod(host: EvictionHost, actor: string, eviction: PodEvictio
   const terminating = pod.metadata.deletionTimestamp !== undefined;
   // canIgnorePDB: a terminal or pending Pod, or one already terminating, is no (new) disruption
   if (phase === 'Succeeded' || phase === 'Failed' || phase === 'Pending' || terminating) {
-    host.delete(actor, 'Pod', ref, options);
+    markAndDelete(host, actor, pod, ref, options);
     return;
   }
   const budgets = host.peekAll(PDB).filter((b) => isBudget(b) && budgetSelects(b, pod));
@@ -110,7 +110,7 @@ export function evictPod(host: EvictionHost, actor: string, eviction: PodEvictio
   }
   const pdb = budgets[0];
   if (pdb === undefined) {
-    host.delete(actor, 'Pod', ref, options);
+    markAndDelete(host, actor, pod, ref, options);
     return;
   }
   const refuse = (err: StoreError): never => {
@@ -124,7 +124,7 @@ export function evictPod(host: EvictionHost, actor: string, eviction: PodEvictio
     // an unhealthy Pod is no disruption of a healthy budget: deleted without taking one, unless it turned Ready meanwhile
     const unconditional = options.preconditions?.resourceVersion === undefined;
     try {
-      host.delete(actor, 'Pod', ref, { ...options, preconditions: { ...options.preconditions, resourceVersion: options.preconditions?.resourceVersion ?? pod.metadata.resourceVersion } });
+      markAndDelete(host, actor, pod, ref, { ...options, preconditions: { ...options.preconditions, resourceVersion: options.preconditions?.resourceVersion ?? pod.metadata.resourceVersion } });
     } catch (err) {
       if (unconditional && err instanceof StoreError && err.reason === 'Conflict') throw stillProcessing();
       throw err;
@@ -142,5 +142,22 @@ export function evictPod(host: EvictionHost, actor: string, eviction: PodEvictio
   const status: JsonObject = { ...pdb.status, disruptionsAllowed: allowed - 1, disruptedPods: { ...disrupted, [name]: virtualTimestamp(now) } };
   if (allowed - 1 === 0) status['conditions'] = withDisruptionAllowed(pdb.status['conditions'], 0, statusInt(pdb, 'observedGeneration'), now);
   host.updateStatus(EVICTION_ACTOR, { ...pdb, status });
-  host.delete(actor, 'Pod', ref, options);
+  markAndDelete(host, actor, pod, ref, options);
+}
+
+/**
+ * kube-apiserver's addConditionAndDeletePod (PodDisruptionConditions, GA in 1.31): the Pod gets the
+ * `DisruptionTarget=True` condition (reason `EvictionByEvictionAPI`) through its status, then is
+ * deleted; a resourceVersion precondition follows to the version that write made. A dry run marks
+ * nothing (the store's dry run stores neither). A controller that tells an eviction from a crash
+ * (a Job's podFailurePolicy, a drain tool) reads this condition on the Pod's last state.
+ */
+function markAndDelete(host: EvictionHost, actor: string, pod: StoredObject, ref: { namespace: string; name: string }, options: DeleteOptions): void {
+  const conditions = Array.isArray(pod.status['conditions']) ? (pod.status['conditions'] as JsonObject[]) : [];
+  const old = conditions.find((c) => c['type'] === 'DisruptionTarget');
+  const now = virtualTimestamp(host.now());
+  const condition: JsonObject = { type: 'DisruptionTarget', status: 'True', reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting', lastTransitionTime: old !== undefined && old['status'] === 'True' && typeof old['lastTransitionTime'] === 'string' ? old['lastTransitionTime'] : now };
+  const marked = host.updateStatus(EVICTION_ACTOR, { ...pod, status: { ...pod.status, conditions: [...conditions.filter((c) => c['type'] !== 'DisruptionTarget'), condition] } });
+  const rv = options.preconditions?.resourceVersion;
+  host.delete(actor, 'Pod', ref, rv === undefined ? options : { ...options, preconditions: { ...options.preconditions, resourceVersion: marked.metadata.resourceVersion } });
 }

@@ -35,7 +35,24 @@ describe('Pod eviction (the pods/eviction subresource)', () => {
     expect(out.kind).toBe('Eviction');
     expect(store.peek('Pod', 'default/web-0')).toBeUndefined();
     expect(store.peekAll('Eviction')).toEqual([]);
-    expect(take()).toEqual([expect.objectContaining({ actor: 'controller:drainer/0', verb: 'delete', kind: 'Pod', key: 'default/web-0', removed: true })]);
+    // kube's addConditionAndDeletePod (1.31): the Pod is marked DisruptionTarget through its status, then deleted
+    expect(take()).toEqual([
+      expect.objectContaining({ actor: 'environment:eviction', verb: 'updateStatus', kind: 'Pod', key: 'default/web-0', changed: ['status.conditions'] }),
+      expect.objectContaining({ actor: 'controller:drainer/0', verb: 'delete', kind: 'Pod', key: 'default/web-0', removed: true }),
+    ]);
+  });
+
+  it('marks the evicted Pod DisruptionTarget=True (EvictionByEvictionAPI) before deleting it: a watcher sees the condition on its last state', () => {
+    const { store } = makeStore();
+    addPod(store, 'web-0');
+    const events: { type: string; conditions: unknown }[] = [];
+    store.watch('Pod', undefined, (ev) => events.push({ type: ev.type, conditions: ev.object.status['conditions'] }));
+    store.create('controller:drainer/0', eviction('web-0'));
+    const marked = [{ type: 'DisruptionTarget', status: 'True', reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting', lastTransitionTime: '2026-01-01T00:00:00.000Z' }];
+    expect(events).toEqual([
+      { type: 'MODIFIED', conditions: expect.arrayContaining(marked) },
+      { type: 'DELETED', conditions: expect.arrayContaining(marked) },
+    ]);
   });
 
   it('takes the one disruption a budget allows (status decremented, the Pod in disruptedPods) and refuses the next eviction on that status with 429', () => {
@@ -52,6 +69,7 @@ describe('Pod eviction (the pods/eviction subresource)', () => {
     expect(store.peek('Pod', 'default/web-0')).toBeUndefined();
     expect(take()).toEqual([
       expect.objectContaining({ actor: 'environment:eviction', verb: 'updateStatus', kind: 'PodDisruptionBudget', key: 'default/web' }),
+      expect.objectContaining({ actor: 'environment:eviction', verb: 'updateStatus', kind: 'Pod', key: 'default/web-0' }),
       expect.objectContaining({ actor: 'controller:drainer/0', verb: 'delete', kind: 'Pod', key: 'default/web-0', removed: true }),
     ]);
     // the disruption controller has not recounted: the status still says 3 healthy, but the grant was taken
