@@ -100,8 +100,9 @@ export function resolveKubeApiOptions(o: KubeApiOptions): ResolvedKubeApiOptions
  * respected, as drain tools evict), the scale subresource (`deployments/{name}/scale` and the
  * other workloads', a CRD's `subresources.scale`) and streaming watch (bookmarks, 410 Expired, legacy `/watch/` paths).
  *
- * Known limits (stated, as controller-runtime's fake client does): no admission, defaulting or
- * schema validation; a namespace need not exist as an object (deleting a Namespace deletes what is
+ * Known limits (stated, as controller-runtime's fake client does): no admission webhooks; a CRD in
+ * the store prunes, defaults and validates its objects by its schema, but not by CEL rules or
+ * `format` (store/prune.ts, store/schema-validation.ts); a namespace need not exist as an object (deleting a Namespace deletes what is
  * in it and refuses new content, see the store);
  * CBOR and protobuf are not implemented; server-side apply of a Scale is refused (415); list pages after the first show
  * current objects; status written through the main resource is ignored for every kind; a
