@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { apiFixture, webAppResource } from './kube-helpers.js';
+import { gadgetCrd } from '../helpers/gadget-crd.js';
 
 const APPLY = { 'content-type': 'application/apply-patch+yaml' };
 const MERGE = { 'content-type': 'application/merge-patch+json' };
@@ -182,27 +183,21 @@ describe('createKubeApi: server-side apply', () => {
   it("a custom kind's lists its CRD schema declares x-kubernetes-list-type map (or set) are merged item by item: two managers each own their condition", async () => {
     const f = apiFixture();
     const condition = { type: 'object', properties: { type: { type: 'string' }, status: { type: 'string' }, reason: { type: 'string' } } };
-    await f.req('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: 'gadgets.example.com' },
-      spec: {
-        group: 'example.com',
-        scope: 'Namespaced',
-        names: { kind: 'Gadget', plural: 'gadgets' },
-        versions: [{
-          name: 'v1', served: true, storage: true, subresources: { status: {} },
-          schema: { openAPIV3Schema: { type: 'object', properties: {
-            spec: { type: 'object', properties: {
-              listeners: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['port', 'protocol'], items: { type: 'object', properties: { port: { type: 'integer' }, protocol: { type: 'string' }, name: { type: 'string' } } } },
-              tags: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
-              steps: { type: 'array', items: { type: 'string' } },
-            } },
-            status: { type: 'object', properties: { conditions: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'], items: condition } } },
-          } } },
-        }],
-      },
-    });
+    await f.req(
+      'POST',
+      '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
+      gadgetCrd({
+        type: 'object',
+        properties: {
+          spec: { type: 'object', properties: {
+            listeners: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['port', 'protocol'], items: { type: 'object', properties: { port: { type: 'integer' }, protocol: { type: 'string' }, name: { type: 'string' } } } },
+            tags: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
+            steps: { type: 'array', items: { type: 'string' } },
+          } },
+          status: { type: 'object', properties: { conditions: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'], items: condition } } },
+        },
+      }),
+    );
     const G = '/apis/example.com/v1/namespaces/default/gadgets';
     const gadget = (body: Record<string, unknown>) => JSON.stringify({ apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g' }, ...body });
     expect((await f.req('PATCH', `${G}/g?fieldManager=a`, gadget({ spec: { listeners: [{ port: 80, protocol: 'TCP', name: 'http' }], tags: ['a'], steps: ['one'] } }), APPLY)).status).toBe(201);

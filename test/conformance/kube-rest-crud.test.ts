@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { apiFixture, configMap, webAppResource } from './kube-helpers.js';
+import { gadgetCrd } from '../helpers/gadget-crd.js';
 
 const CMS = '/api/v1/namespaces/default/configmaps';
 
@@ -194,17 +195,7 @@ describe('createKubeApi: dryRun (red team rt48 D-1: a dry run must never change 
 describe('createKubeApi: a custom resource whose CRD is in the store', () => {
   it('is pruned, defaulted and validated over HTTP as the apiextensions server does: a 422 names the fields', async () => {
     const f = apiFixture();
-    await f.req('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: 'gadgets.example.com' },
-      spec: {
-        group: 'example.com',
-        scope: 'Namespaced',
-        names: { kind: 'Gadget', plural: 'gadgets' },
-        versions: [{ name: 'v1', served: true, storage: true, subresources: { status: {} }, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', required: ['size'], properties: { size: { type: 'integer', minimum: 1 }, mode: { type: 'string', enum: ['fast', 'safe'], default: 'safe' } } } } } } }],
-      },
-    });
+    await f.req('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', gadgetCrd({ type: 'object', properties: { spec: { type: 'object', required: ['size'], properties: { size: { type: 'integer', minimum: 1 }, mode: { type: 'string', enum: ['fast', 'safe'], default: 'safe' } } } } }));
     const G = '/apis/example.com/v1/namespaces/default/gadgets';
     const bad = await f.req('POST', G, { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g' }, spec: { size: 0, mode: 'slow' } });
     expect(bad.status).toBe(422);

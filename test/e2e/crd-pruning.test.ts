@@ -3,6 +3,7 @@ import { check } from '../../src/check.js';
 import { defineController } from '../../src/runtime/define-controller.js';
 import { convergence } from '../../properties/convergence.js';
 import type { JsonObject, NewObject } from '../../src/store/object.js';
+import { gadgetCrd } from '../helpers/gadget-crd.js';
 
 /**
  * The CRD a world holds prunes what a controller writes (store/prune.ts): a controller whose CRD
@@ -20,17 +21,7 @@ const gadgets = defineController({
 });
 
 function crd(statusFields: JsonObject): NewObject {
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'gadgets.example.com' },
-    spec: {
-      group: 'example.com',
-      scope: 'Namespaced',
-      names: { kind: 'Gadget', plural: 'gadgets' },
-      versions: [{ name: 'v1', served: true, storage: true, subresources: { status: {} }, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } }, status: { type: 'object', properties: statusFields } } } } }],
-    },
-  };
+  return gadgetCrd({ type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } }, status: { type: 'object', properties: statusFields } } });
 }
 
 const gadget: NewObject = { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g', namespace: 'default' }, spec: { size: 2 } };

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../../src/store/object.js';
 import { InvalidError } from '../../../src/store/errors.js';
 import { failure, makeStore } from './helpers.js';
+import { gadgetCrd } from '../../helpers/gadget-crd.js';
 
 /**
  * Structural pruning: kube-apiserver drops the fields of a custom resource its CRD's schema does
@@ -29,12 +30,7 @@ const schema: JsonObject = {
 
 function withCrd(openAPIV3Schema: JsonObject = schema) {
   const f = makeStore();
-  f.store.create('user', {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'gadgets.example.com' },
-    spec: { group: 'example.com', scope: 'Namespaced', names: { kind: 'Gadget', plural: 'gadgets' }, versions: [{ name: 'v1', served: true, storage: true, subresources: { status: {} }, schema: { openAPIV3Schema } }] },
-  });
+  f.store.create('user', gadgetCrd(openAPIV3Schema));
   return f;
 }
 
