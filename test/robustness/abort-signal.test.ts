@@ -116,12 +116,15 @@ describe('toPassCheck', () => {
     const assertion = vitestExpect(migrator);
     chai.util.flag(assertion, 'vitest-test', { type: 'test', fullTestName: 'stand-in', context: { signal: ac.signal } });
     let simulations = 0;
+    let t = 0;
     reconciles = 0;
     const running = assertion.toPassCheck({
       objects: migrations,
       runs: 50,
       properties: [convergence()],
       reportDir: false,
+      // a host yield every few kernel turns: on the real clock a fast host finished the run before its first 50 ms yield
+      wallClock: () => (t += 5),
       onSimulation: () => {
         if (++simulations === 1) ac.abort(new Error('the test timed out'));
       },
